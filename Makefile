@@ -1,0 +1,32 @@
+# Everything a fresh machine needs: `make demo` and `make test` create the venv themselves.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+DEMO_DB := build/demo.sqlite3
+
+.PHONY: demo test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	rm -f $(DEMO_DB)
+	mkdir -p build
+	$(BIN)/deckcheck pool stats --db $(DEMO_DB)
+	-$(BIN)/deckcheck validate examples --db $(DEMO_DB)
+	@echo "demo: reports above (exit status 1 is expected: the illegal examples are illegal)"
+
+test: $(STAMP)
+	$(BIN)/ruff check deckcheck tests benchmarks
+	$(BIN)/mypy
+	$(BIN)/pytest
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/validate_bench.py
+
+clean:
+	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache .hypothesis

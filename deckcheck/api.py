@@ -1,0 +1,44 @@
+"""The library's entry points that the CLI, the service and tests share."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from deckcheck.formats import FormatError, FormatRegistry
+from deckcheck.models import DeckList, Report
+from deckcheck.resolve import CardIndex
+from deckcheck.validate import validate
+
+
+class MissingFormat(Exception):
+    """A deck list with no ``format:`` line, validated without ``--format``."""
+
+
+def refs_of(decks: Sequence[DeckList]) -> set[str]:
+    return {entry.ref for deck in decks for entry in deck.entries}
+
+
+def validate_decks(
+    decks: Sequence[DeckList],
+    registry: FormatRegistry,
+    index: CardIndex,
+    format_override: str | None = None,
+) -> list[Report]:
+    """Validate each deck against ``format_override`` or its own ``format:`` line.
+
+    Raises ``MissingFormat`` or ``FormatError`` before validating anything, so a batch never
+    half-succeeds on a usage error.
+    """
+    formats = []
+    for deck in decks:
+        ref = format_override or deck.format
+        if ref is None:
+            raise MissingFormat(
+                f"{deck.path or 'deck'}: no format: line and no --format "
+                f"(known formats: {', '.join(registry.ids())})"
+            )
+        try:
+            formats.append(registry.get(ref))
+        except FormatError as exc:
+            raise FormatError(f"{deck.path or 'deck'}: {exc}") from exc
+    return [validate(deck, fmt, index) for deck, fmt in zip(decks, formats, strict=True)]

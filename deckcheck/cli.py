@@ -1,0 +1,300 @@
+"""The ``deckcheck`` command. Parses arguments, calls the library, renders; nothing more.
+
+Exit status: 0 every deck legal (or the command succeeded), 1 some deck illegal,
+2 usage or input error (missing file, unknown format, bad card file, unreadable database).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NoReturn
+
+import typer
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from deckcheck.pool.store import Pool
+
+EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT = 0, 1, 2
+
+app = typer.Typer(
+    help="Deck legality validator for ChaosTCG, ラクエンロジック, 東方 Phantom Magic VISION and "
+    "あいりすミスティリア! TCG.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+pool_app = typer.Typer(help="The card pool: import, search, statistics.", no_args_is_help=True)
+formats_app = typer.Typer(help="Formats: list them, or show one.", invoke_without_command=True)
+app.add_typer(pool_app, name="pool")
+app.add_typer(formats_app, name="formats")
+
+DbOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--db",
+        help="Card database (default: $DECKCHECK_DB, else the user data dir).",
+        dir_okay=False,
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+
+
+def _console(stderr: bool = False) -> Console:
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def _fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
+    sys.stderr.write(f"deckcheck: error: {message}\n")
+    raise typer.Exit(code)
+
+
+def _open_pool(db: Path | None) -> Pool:
+    from deckcheck.pool.store import Pool, PoolError
+
+    try:
+        return Pool(db)
+    except PoolError as exc:
+        _fail(str(exc))
+    except OSError as exc:
+        _fail(f"cannot open the card database: {exc}")
+
+
+def _print_json(data: object) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+@app.command()
+def validate(
+    paths: Annotated[
+        list[Path],
+        typer.Argument(help="Deck files or folders (*.deck, *.txt, *.json).", show_default=False),
+    ],
+    format: Annotated[
+        str | None,
+        typer.Option(
+            "--format", "-f", help="Format id or .toml file; overrides the deck's format: line."
+        ),
+    ] = None,
+    as_json: JsonOption = False,
+    db: DbOption = None,
+) -> None:
+    """Check deck lists against their format; report every violation.
+
+    Exit status: 0 all legal, 1 some deck illegal, 2 usage or input error.
+    """
+    from deckcheck import decks as deckfiles
+    from deckcheck.api import MissingFormat, refs_of, validate_decks
+    from deckcheck.formats import FormatError, default_registry
+
+    try:
+        files = deckfiles.expand(paths)
+        if not files:
+            _fail("no deck files found (looked for *.deck, *.txt, *.json)")
+        parsed = [deckfiles.read(p) for p in files]
+    except deckfiles.DeckInputError as exc:
+        _fail(str(exc))
+    registry = default_registry()
+    pool = _open_pool(db)
+    with pool:
+        index = pool.index_for(refs_of(parsed))
+        try:
+            reports = validate_decks(parsed, registry, index, format)
+            formats = (
+                [registry.get(r.format) if r.format in registry.ids() else None for r in reports]
+                if not as_json
+                else []
+            )
+        except (MissingFormat, FormatError) as exc:
+            _fail(str(exc))
+    if format is not None and format.endswith(".toml"):
+        formats = [registry.get(format) for _ in reports] if not as_json else []
+    if as_json:
+        dumped = [r.model_dump(mode="json") for r in reports]
+        _print_json(dumped[0] if len(dumped) == 1 else dumped)
+    else:
+        from deckcheck import render
+
+        console = _console()
+        shown: set[str] = set()
+        for i, rep in enumerate(reports):
+            if i:
+                console.print()
+            render.report(
+                console,
+                rep,
+                formats[i] if i < len(formats) else None,
+                assumptions=rep.format not in shown,
+            )
+            shown.add(rep.format)
+        render.summary(console, reports)
+    raise typer.Exit(EXIT_OK if all(r.legal for r in reports) else EXIT_ILLEGAL)
+
+
+@formats_app.callback()
+def formats_main(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """List the formats (shipped, and any in $DECKCHECK_FORMATS folders)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from deckcheck.formats import FormatError, default_registry
+
+    try:
+        found = default_registry().all()
+    except FormatError as exc:
+        _fail(str(exc))
+    if as_json:
+        _print_json(
+            [
+                {"id": f.id, "game": f.game.value, "name": f.name, "assumptions": f.assumptions}
+                for f in found
+            ]
+        )
+        return
+    from deckcheck import render
+
+    render.format_list(_console(), found)
+
+
+@formats_app.command("show")
+def formats_show(
+    format_id: Annotated[str, typer.Argument(metavar="ID", help="Format id or .toml file.")],
+    as_json: JsonOption = False,
+) -> None:
+    """Print one format: every rule it checks, with its source."""
+    from deckcheck.formats import FormatError, default_registry
+
+    try:
+        fmt = default_registry().get(format_id)
+    except FormatError as exc:
+        _fail(str(exc))
+    if as_json:
+        _print_json(fmt.model_dump(mode="json"))
+        return
+    from deckcheck import render
+
+    render.format_detail(_console(), fmt)
+
+
+@pool_app.command("import")
+def pool_import(
+    files: Annotated[
+        list[Path],
+        typer.Argument(help="CSV, JSON (array) or JSON Lines files.", show_default=False),
+    ],
+    db: DbOption = None,
+) -> None:
+    """Import cards, all or nothing: one bad row anywhere and the pool is left unchanged.
+
+    Exit status: 0 imported, 2 bad rows or unreadable file (nothing imported).
+    """
+    from deckcheck.pool.store import CardFileError, ImportRejected
+
+    pool = _open_pool(db)
+    with pool:
+        try:
+            result = pool.import_files(files)
+        except CardFileError as exc:
+            _fail(f"{exc}; nothing imported")
+        except ImportRejected as exc:
+            for line in exc.errors:
+                sys.stderr.write(f"{line}\n")
+            _fail(f"{len(exc.errors)} bad row(s); nothing imported")
+    for path, columns in result.unknown_columns.items():
+        sys.stderr.write(
+            f"deckcheck: warning: {path}: ignored unknown columns: {', '.join(columns)}\n"
+        )
+    print(
+        f"imported {result.added + result.updated} cards ({result.added} new, "
+        f"{result.updated} updated) from {len(result.files)} file(s) into {pool.path}"
+    )
+
+
+@pool_app.command("search")
+def pool_search(
+    query: Annotated[str | None, typer.Argument(help="Name substring (any width).")] = None,
+    game: Annotated[
+        str | None, typer.Option("--game", "-g", help="chaos, rakuen, vision, iris")
+    ] = None,
+    type: Annotated[str | None, typer.Option("--type", "-t", help="Card type.")] = None,
+    title: Annotated[str | None, typer.Option("--title", "--os", help="Chaos title or OS.")] = None,
+    limit: Annotated[int, typer.Option(min=1, max=10000)] = 50,
+    as_json: JsonOption = False,
+    db: DbOption = None,
+) -> None:
+    """Search the pool by game, name, type, title or OS."""
+    from deckcheck.models import CARD_TYPES, Game
+
+    chosen = None
+    if game is not None:
+        chosen = next((g for g in Game if g.value == game.casefold()), None)
+        if chosen is None:
+            _fail(f"unknown game {game!r} (use chaos, rakuen, vision or iris)")
+    if type is not None:
+        games = [chosen] if chosen else list(Game)
+        if not any(type in CARD_TYPES[g] for g in games):
+            _fail(f"unknown card type {type!r}")
+    pool = _open_pool(db)
+    with pool:
+        found = pool.search(chosen, query, type, title, limit=limit)
+    if as_json:
+        _print_json([c.model_dump(mode="json") for c in found])
+        return
+    from deckcheck import render
+
+    render.cards(_console(), found)
+    if not found:
+        sys.stderr.write("no cards found\n")
+
+
+@pool_app.command("stats")
+def pool_stats(as_json: JsonOption = False, db: DbOption = None) -> None:
+    """How many cards the pool holds, per game."""
+    pool = _open_pool(db)
+    with pool:
+        stats = pool.stats()
+    if as_json:
+        _print_json(stats)
+        return
+    by_game = stats["by_game"]
+    assert isinstance(by_game, dict)
+    print(f"{stats['total']} cards in {pool.path}")
+    for game, n in by_game.items():
+        print(f"  {game}: {n}")
+
+
+@pool_app.command("init")
+def pool_init(
+    force: Annotated[
+        bool, typer.Option("--force", help="Delete and rebuild an existing pool.")
+    ] = False,
+    db: DbOption = None,
+) -> None:
+    """Create the pool and fill it from the shipped card_pool/ (done on first use anyway)."""
+    from deckcheck.pool.store import default_db_path
+
+    path = db or default_db_path()
+    if path.exists():
+        if not force:
+            _fail(f"{path} exists; use --force to rebuild it (imported cards are lost)")
+        try:
+            path.unlink()
+        except OSError as exc:
+            _fail(f"cannot delete {path}: {exc}")
+    pool = _open_pool(path)
+    with pool:
+        stats = pool.stats()
+    print(f"created {path} with {stats['total']} cards")
+
+
+def main() -> None:
+    """Console entry point: never a traceback for bad input."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.stderr.write("deckcheck: interrupted\n")
+        sys.exit(130)

@@ -1,0 +1,267 @@
+"""Deck lists as text and JSON: parse (never raising on bad content) and print.
+
+Text form::
+
+    format: rakuen-standard
+    # a comment
+    [main]
+    4 SAMPLE-R-001
+    4x 蒼の定理者 シエラ     # count, optional x, then a card number or name
+    [gate]
+    2 SAMPLE-R-G01
+
+Cards before any header are main. Problems become ``deck/syntax`` violations naming their line,
+so one bad line never hides the rest of the deck.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from deckcheck.models import SECTIONS, DeckEntry, DeckList, Violation
+
+SYNTAX = "deck/syntax"
+SYNTAX_SOURCE = "deckcheck deck list format (README: Deck lists); outside the rulebooks"
+# Counts beyond this are typing errors, not decks; bounding them keeps every later step cheap.
+MAX_COUNT = 9999
+
+_SECTION_ALIASES = {
+    "main": "main",
+    "deck": "main",
+    "メイン": "main",
+    "メインデッキ": "main",
+    "extra": "extra",
+    "エクストラ": "extra",
+    "エクストラデッキ": "extra",
+    "gate": "gate",
+    "gates": "gate",
+    "ゲート": "gate",
+    "ゲートデッキ": "gate",
+    "門": "gate",
+    "side": "side",
+    "sideboard": "side",
+    "サイド": "side",
+    "サイドボード": "side",
+}
+_HEADER = re.compile(r"^\[\s*(?P<name>[^\]]*?)\s*\]$")
+_FORMAT = re.compile(r"^format\s*[:：=]\s*(?P<id>\S.*?)$", re.IGNORECASE)
+_CARD = re.compile(
+    r"^(?P<count>[+-]?\d+)\s*(?:[xX×]\s*)?\s(?P<ref>\S.*?)$"  # "4 REF", "4x REF", "4 x REF"
+    r"|^(?P<count2>[+-]?\d+)[xX×](?P<ref2>\S.*?)$"  # "4xREF"
+)
+_COMMENT = re.compile(r"(?:^|\s)#.*$")
+
+
+def _syntax(message: str, line: int | None, fix: str, section: str | None = None) -> Violation:
+    return Violation(
+        rule=SYNTAX, message=message, line=line, source=SYNTAX_SOURCE, fix=fix, section=section
+    )
+
+
+def section_name(header: str) -> str | None:
+    """Canonical section for a header word, or None when it names no section."""
+    return _SECTION_ALIASES.get(header.strip().casefold())
+
+
+def parse_text(text: str, path: str | None = None) -> DeckList:
+    deck = DeckList(path=path)
+    section = "main"
+    seen: dict[tuple[str, str], DeckEntry] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = _COMMENT.sub("", raw.lstrip("\ufeff")).strip()
+        if not line:
+            continue
+        if deck.first_line is None:
+            deck.first_line = number
+        if (m := _FORMAT.match(line)) is not None:
+            if deck.format is not None and deck.format != m["id"]:
+                deck.problems.append(
+                    _syntax(
+                        f"second format line names {m['id']!r}, the first named {deck.format!r}",
+                        number,
+                        "keep one format: line",
+                    )
+                )
+            else:
+                deck.format = m["id"]
+            continue
+        if (m := _HEADER.match(line)) is not None:
+            name = section_name(m["name"])
+            if name is None:
+                deck.problems.append(
+                    _syntax(
+                        f"unknown section [{m['name']}]",
+                        number,
+                        "use one of [main], [extra], [gate], [side]",
+                    )
+                )
+                section = f"?{m['name']}"  # cards below an unknown header are not counted
+            else:
+                section = name
+                deck.section_lines.setdefault(name, number)
+            continue
+        m = _CARD.match(line)
+        if m is None:
+            deck.problems.append(
+                _syntax(
+                    f"not a card line: {_clip(line)!r}",
+                    number,
+                    "write a count then a card number or name, e.g. '4 SAMPLE-C-001'",
+                    section=None if section.startswith("?") else section,
+                )
+            )
+            continue
+        count_text = m["count"] if m["count"] is not None else m["count2"]
+        ref = (m["ref"] if m["ref"] is not None else m["ref2"]).strip()
+        count = int(count_text)
+        if count <= 0 or count > MAX_COUNT:
+            deck.problems.append(
+                _syntax(
+                    f"count {count_text} is not a whole number from 1 to {MAX_COUNT}",
+                    number,
+                    "write a positive count",
+                    section=None if section.startswith("?") else section,
+                )
+            )
+            continue
+        if section.startswith("?"):
+            continue
+        key = (section, ref)
+        if key in seen:
+            # Repeated cards add up (issue #2); the first line stays the card's line.
+            seen[key].count = min(seen[key].count + count, MAX_COUNT * 10)
+            continue
+        entry = DeckEntry(section=section, count=count, ref=ref, line=number)
+        seen[key] = entry
+        deck.entries.append(entry)
+    return deck
+
+
+def _clip(text: str, width: int = 60) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+_CARD_KEY = re.compile(r'"card"\s*:\s*')
+
+
+def parse_json(text: str, path: str | None = None) -> DeckList:
+    """The JSON form: ``{"format": ID, "main": [{"count": 4, "card": REF}], ...}``."""
+    deck = DeckList(path=path, first_line=1)
+    try:
+        data: Any = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        deck.problems.append(
+            _syntax(f"not valid JSON: {exc}", getattr(exc, "lineno", 1), "fix the JSON syntax")
+        )
+        return deck
+    if not isinstance(data, dict):
+        deck.problems.append(_syntax("a JSON deck must be an object", 1, 'use {"main": [...]}'))
+        return deck
+    # Lines of the entries, in document order: the n-th "card" key is the n-th entry.
+    card_lines = [text.count("\n", 0, m.start()) + 1 for m in _CARD_KEY.finditer(text)]
+    index = 0
+    fmt = data.get("format")
+    if fmt is not None:
+        if isinstance(fmt, str) and fmt.strip():
+            deck.format = fmt.strip()
+        else:
+            deck.problems.append(_syntax("format must be a format id string", 1, "fix format"))
+    for key, value in data.items():
+        if key == "format":
+            continue
+        section = section_name(key) if isinstance(key, str) else None
+        if section is None:
+            deck.problems.append(
+                _syntax(f"unknown key {key!r}", 1, "use format, main, extra, gate, side")
+            )
+            continue
+        if not isinstance(value, list):
+            deck.problems.append(_syntax(f"{key} must be a list", 1, f"write {key}: [...]"))
+            continue
+        for position, item in enumerate(value):
+            line = card_lines[index] if index < len(card_lines) else None
+            if isinstance(item, dict) and "card" in item:
+                index += 1
+            where = f"{key}[{position}]"
+            if not isinstance(item, dict):
+                deck.problems.append(
+                    _syntax(f"{where} must be an object", line, '{"count": N, "card": REF}')
+                )
+                continue
+            count, ref = item.get("count", 1), item.get("card")
+            if not isinstance(ref, str | int) or isinstance(ref, bool) or not str(ref).strip():
+                deck.problems.append(
+                    _syntax(f"{where}.card must be a card number or name", line, "set card")
+                )
+                continue
+            if isinstance(count, bool) or not isinstance(count, int) or not 0 < count <= MAX_COUNT:
+                deck.problems.append(
+                    _syntax(
+                        f"{where}.count must be a whole number from 1 to {MAX_COUNT}",
+                        line,
+                        "write a positive count",
+                        section=section,
+                    )
+                )
+                continue
+            deck.entries.append(
+                DeckEntry(section=section, count=count, ref=str(ref).strip(), line=line)
+            )
+    return _merge_repeats(deck)
+
+
+def _merge_repeats(deck: DeckList) -> DeckList:
+    merged: dict[tuple[str, str], DeckEntry] = {}
+    for entry in deck.entries:
+        key = (entry.section, entry.ref)
+        if key in merged:
+            merged[key].count += entry.count
+        else:
+            merged[key] = entry
+    deck.entries = list(merged.values())
+    return deck
+
+
+def looks_like_json(text: str) -> bool:
+    return text.lstrip("\ufeff \t\r\n").startswith("{")
+
+
+def parse(text: str, path: str | None = None) -> DeckList:
+    """Parse either form, choosing by content (a JSON deck starts with ``{``)."""
+    return parse_json(text, path) if looks_like_json(text) else parse_text(text, path)
+
+
+def print_text(deck: DeckList) -> str:
+    """The canonical text form: ``format:`` line, then each non-empty section in order."""
+    lines: list[str] = []
+    if deck.format:
+        lines.append(f"format: {deck.format}")
+    for section in SECTIONS:
+        entries = [e for e in deck.entries if e.section == section]
+        if not entries:
+            continue
+        lines.append(f"[{section}]")
+        lines.extend(_card_line(e) for e in entries)
+    return "\n".join(lines) + "\n"
+
+
+def _card_line(entry: DeckEntry) -> str:
+    # "4 x foo" would read as four of "foo": write "4x x foo" when the name starts like that.
+    sep = "x " if _LOOKS_LIKE_X.match(entry.ref) else " "
+    return f"{entry.count}{sep}{entry.ref}"
+
+
+_LOOKS_LIKE_X = re.compile(r"^[xX×]\s")
+
+
+def to_json(deck: DeckList) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    if deck.format:
+        data["format"] = deck.format
+    for section in SECTIONS:
+        entries = [e for e in deck.entries if e.section == section]
+        if entries:
+            data[section] = [{"count": e.count, "card": e.ref} for e in entries]
+    return data

@@ -1,0 +1,92 @@
+"""Reading deck files from disk: paths and folders to deck lists, with clear input errors."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from deckcheck import decklist
+from deckcheck.models import DeckList, Violation
+
+DECK_SUFFIXES = (".deck", ".txt", ".json")
+# Deck files are small; anything this large is not a deck list and is refused before reading.
+MAX_DECK_BYTES = 1 << 20
+
+
+class DeckInputError(Exception):
+    """A deck path that cannot be read as a deck list (missing, binary, too large)."""
+
+
+@dataclass(frozen=True)
+class DeckFile:
+    path: Path
+    deck: DeckList
+
+
+def expand(paths: Iterable[Path]) -> list[Path]:
+    """Files as given; folders walked for ``*.deck``, ``*.txt`` and ``*.json`` (sorted)."""
+    out: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            out.extend(
+                p
+                for p in sorted(path.rglob("*"))
+                if p.is_file()
+                and p.suffix.lower() in DECK_SUFFIXES
+                and not any(part.startswith(".") for part in p.relative_to(path).parts)
+            )
+        elif path.exists():
+            out.append(path)
+        else:
+            raise DeckInputError(f"{path}: no such file or folder")
+    return out
+
+
+def decode(raw: bytes, where: str) -> tuple[str, Violation | None]:
+    """Deck text from bytes: UTF-8 (BOM or not), UTF-16 with a BOM, else Shift_JIS (cp932, which
+    Japanese Windows tools still write) with a warning. Binary data is an input error."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return raw.decode("utf-16"), None
+        except UnicodeDecodeError as exc:
+            raise DeckInputError(f"{where}: not valid UTF-16 text ({exc.reason})") from exc
+    if b"\x00" in raw:
+        raise DeckInputError(f"{where}: binary data, not a deck list")
+    try:
+        return raw.decode("utf-8-sig"), None
+    except UnicodeDecodeError as utf8_error:
+        try:
+            text = raw.decode("cp932")
+        except UnicodeDecodeError:
+            raise DeckInputError(
+                f"{where}: not UTF-8 text (invalid byte at offset {utf8_error.start}); "
+                "save the deck list as UTF-8"
+            ) from utf8_error
+        warning = Violation(
+            rule="deck/encoding",
+            severity="warning",
+            message="the file is not UTF-8; it was read as Shift_JIS (cp932)",
+            line=1,
+            source=decklist.SYNTAX_SOURCE,
+            fix="save the deck list as UTF-8",
+        )
+        return text, warning
+
+
+def parse_bytes(raw: bytes, where: str) -> DeckList:
+    text, warning = decode(raw, where)
+    deck = decklist.parse(text, where)
+    if warning is not None:
+        deck.problems.insert(0, warning)
+    return deck
+
+
+def read(path: Path) -> DeckList:
+    try:
+        if path.stat().st_size > MAX_DECK_BYTES:
+            raise DeckInputError(f"{path}: larger than 1 MiB, not a deck list")
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise DeckInputError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    return parse_bytes(raw, str(path))

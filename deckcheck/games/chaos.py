@@ -1,0 +1,138 @@
+"""ChaosTCG rules that plain counts cannot express: partner choice (§6.2.2) and the single-OS
+rule of neo-standard (appendix 「作品名と OS 名」). Both take their parameters from format data."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from deckcheck.models import Card, Violation
+from deckcheck.normalize import title_key, word_key
+from deckcheck.slots import Context, Slot, card_counts, first_line, plural, total
+
+
+def can_be_partner(card: Card, ctx: Context) -> bool:
+    partner = ctx.fmt.partner
+    if partner is None or card.type not in partner.candidate_types:
+        return False
+    keywords = {word_key(k) for k in card.keywords}
+    appends = {word_key(a) for a in card.append}
+    if any(word_key(k) in keywords for k in partner.forbid_keywords):
+        return False
+    return not any(word_key(a) in appends for a in partner.forbid_appends)
+
+
+def partner_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
+    """§6.2.2: the partner is the deck's partner card if it has one, else a chara of the main
+    deck; a deck with no card that may be partner cannot start a game."""
+    rule = ctx.fmt.partner
+    if rule is None:
+        return []
+    main = ctx.slots.get("main", [])
+    partner_cards = [s for s in main if s.card.type in rule.partner_types]
+    pool = partner_cards or [s for s in main if s.card.type in rule.candidate_types]
+    candidates = [s for s in pool if can_be_partner(s.card, ctx)]
+    if candidates:
+        if partner_cards or not rule.warn_without_partner_card:
+            return []
+        return [
+            Violation(
+                rule=rule.rule,
+                severity="warning",
+                message="the main deck has no partner card: the partner will be chosen at the "
+                f"start of the game from its {plural(total(candidates), 'chara card')} that may "
+                "be partner",
+                section="main",
+                line=ctx.section_line("main"),
+                source=rule.warning_source or rule.source,
+                fix="add a partner card if you want a fixed partner",
+            )
+        ]
+    if partner_cards:
+        message = (
+            "the deck's partner card cannot be partner (「パートナーにできない」 or [はるかさん]), "
+            "so the game cannot start"
+        )
+        fix = "replace the partner card with one that may be partner"
+        named: list[Slot] = partner_cards
+    else:
+        message = (
+            "no card of the main deck may be partner: the deck has no partner card and no chara "
+            "card without 「パートナーにできない」 or [はるかさん], so the game cannot start"
+        )
+        fix = "add a partner card or a chara card that may be partner"
+        named = pool
+    return [
+        Violation(
+            rule=rule.rule,
+            severity=rule.severity,
+            message=message,
+            section="main",
+            cards=card_counts(named),
+            line=first_line(named) or ctx.section_line("main"),
+            source=rule.source,
+            fix=fix,
+        )
+    ]
+
+
+def os_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
+    """Neo-standard: every card shares one OS, where OS groups (the appendix's equivalence and
+    mixing groups, plus any the format adds) count as one. [俺嫁] cards have every title."""
+    policy = ctx.fmt.os_policy
+    if policy is None or policy.mode != "single":
+        return []
+    every_title = {word_key(a) for a in policy.every_title_appends}
+    by_os: dict[str, list[Slot]] = defaultdict(list)
+    unknown: list[Slot] = []
+    display: dict[str, str] = {}
+    for slot in ctx.in_sections(policy.sections):
+        if every_title & {word_key(a) for a in slot.card.append}:
+            continue
+        if not slot.card.os:
+            unknown.append(slot)
+            continue
+        key = title_key(slot.card.os)
+        display.setdefault(key, slot.card.os)
+        by_os[key].append(slot)
+    out: list[Violation] = []
+    if unknown:
+        out.append(
+            Violation(
+                rule=policy.rule,
+                severity="warning",
+                message=f"{plural(total(unknown), 'card')} have no OS in the pool, so the "
+                "single-OS rule cannot be checked for them",
+                cards=card_counts(unknown),
+                line=first_line(unknown),
+                source=policy.source,
+                fix="import the cards with their title or os",
+            )
+        )
+    if len(by_os) <= 1:
+        return out
+    present = set(by_os)
+    groups = ctx.fmt.os_groups()
+    if any(present <= group for group in groups):
+        return out
+    # The OS (or group) that keeps most cards is the one to keep; the rest are the fix.
+    options = [frozenset({key}) for key in present] + [g & present for g in groups if g & present]
+    best = max(options, key=lambda g: (sum(total(by_os[k]) for k in g), -len(g)))
+    off = [s for key in sorted(present - best) for s in by_os[key]]
+    summary = ", ".join(
+        f"OS:{display[k]} ({total(by_os[k])})"
+        for k in sorted(present, key=lambda k: -total(by_os[k]))
+    )
+    keep = " / ".join(f"OS:{display[k]}" for k in sorted(best))
+    out.append(
+        Violation(
+            rule=policy.rule,
+            severity=policy.severity,
+            message=f"the deck mixes {len(present)} OS: {summary}; this format allows one OS "
+            "(or one group of OS that may be mixed)",
+            cards=card_counts(off),
+            line=first_line(off),
+            source=policy.source,
+            fix=f"remove the {plural(total(off), 'card')} not of {keep}",
+        )
+    )
+    return out

@@ -1,0 +1,146 @@
+"""The data every part of deckcheck shares: games, cards, deck lists, violations, reports."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Game(StrEnum):
+    CHAOS = "chaos"
+    RAKUEN = "rakuen"
+    VISION = "vision"
+    IRIS = "iris"
+
+
+# Card types per game and the Japanese words accepted for them on import.
+# chaos: 総合ルール §2.2; rakuen: rulebook Ver1.0 ch.1 §2; vision: keyword glossary (seed 003);
+# iris: how-to-play §1 カードの種類.
+CARD_TYPES: dict[Game, dict[str, tuple[str, ...]]] = {
+    Game.CHAOS: {
+        "chara": ("キャラ", "キャラカード"),
+        "extra": ("エクストラ", "エクストラカード"),
+        "partner": ("パートナー", "パートナーカード"),
+        "set": ("セット", "セットカード"),
+        "event": ("イベント", "イベントカード"),
+    },
+    Game.RAKUEN: {
+        "member": ("メンバー", "メンバーカード"),
+        "tactics": ("戦術", "タクティクス", "戦術カード"),
+        "paradox": ("逆理", "パラドックス", "逆理カード"),
+        "gate": ("門", "ゲート", "門カード"),
+    },
+    Game.VISION: {
+        "character": ("キャラクター", "キャラ"),
+        "spell": ("スペル", "スペルカード"),
+        "command": ("コマンド", "コマンドカード"),
+    },
+    Game.IRIS: {
+        "unit": ("ユニット", "ユニットカード"),
+        "strategy": ("戦略", "ストラテジー"),
+        "tactic": ("戦術", "タクティクス"),
+        "enhancement": ("強化", "エンハンス"),
+    },
+}
+
+RAKUEN_KINDS: tuple[str, ...] = ("定理者", "使者", "合理体")
+
+SECTIONS: tuple[str, ...] = ("main", "extra", "gate", "side")
+
+Severity = Literal["error", "warning"]
+
+
+class Card(BaseModel):
+    """One card of the pool. ``number`` is unique within its game."""
+
+    model_config = ConfigDict(frozen=True)
+
+    game: Game
+    number: str
+    name: str
+    type: str
+    kind: str | None = None
+    title: str | None = None
+    os: str | None = None
+    append: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+    gate_number: int | None = None
+    level: int | None = None
+    cost: int | None = None
+    power: int | None = None
+    color: str | None = None
+    world: str | None = None
+    hp: int | None = None
+    rarity: str | None = None
+    extra_cost: str | None = None
+    source: str | None = None
+
+    @property
+    def sample(self) -> bool:
+        """Sample data shipped to build example decks, not a real printed card."""
+        return self.number.startswith("SAMPLE-")
+
+
+class DeckEntry(BaseModel):
+    """One line of a deck list: ``count`` copies of ``ref`` (a card number or name)."""
+
+    section: str
+    count: int
+    ref: str
+    line: int | None = None
+
+
+class CardCount(BaseModel):
+    """A card named by a violation, with how many copies of it are involved."""
+
+    number: str | None
+    name: str
+    count: int
+
+
+class Violation(BaseModel):
+    rule: str
+    severity: Severity = "error"
+    message: str
+    section: str | None = None
+    cards: list[CardCount] = Field(default_factory=list)
+    line: int | None = None
+    source: str
+    fix: str | None = None
+
+
+class DeckList(BaseModel):
+    """A parsed, not yet resolved deck list.
+
+    ``problems`` holds what the parser found wrong (``deck/syntax``); they become violations of
+    the deck, so a deck with one bad line is still checked in full.
+    """
+
+    path: str | None = None
+    format: str | None = None
+    entries: list[DeckEntry] = Field(default_factory=list)
+    problems: list[Violation] = Field(default_factory=list)
+    section_lines: dict[str, int] = Field(default_factory=dict)
+    first_line: int | None = None
+
+
+class Report(BaseModel):
+    """The verdict on one deck: what ``deckcheck validate --json`` prints."""
+
+    path: str | None
+    format: str
+    game: Game
+    legal: bool
+    counts: dict[str, int]
+    violations: list[Violation]
+    assumptions: list[str] = Field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Violation]:
+        return [v for v in self.violations if v.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Violation]:
+        return [v for v in self.violations if v.severity == "warning"]

@@ -1,0 +1,156 @@
+"""Human output with rich: validation reports, format descriptions, card tables."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from deckcheck.formats import Format
+from deckcheck.models import Card, Report, Violation
+
+
+def _cards(v: Violation, limit: int = 6) -> str:
+    shown = [
+        f"{escape(c.name)}{' (' + escape(c.number) + ')' if c.number else ''} ×{c.count}"
+        for c in v.cards[:limit]
+    ]
+    more = len(v.cards) - limit
+    return ", ".join(shown) + (f", and {more} more" if more > 0 else "")
+
+
+def report(
+    console: Console, rep: Report, fmt: Format | None = None, assumptions: bool = True
+) -> None:
+    """One deck's verdict. ``assumptions=False`` shortens the list of the format's facts from
+    outside the rulebooks to one line (the CLI prints it in full once per format and run)."""
+    errors, warnings = rep.errors, rep.warnings
+    verdict = "[bold green]LEGAL[/]" if rep.legal else "[bold red]ILLEGAL[/]"
+    tally = f"{len(errors)} error{'s' * (len(errors) != 1)}, "
+    tally += f"{len(warnings)} warning{'s' * (len(warnings) != 1)}"
+    console.print(
+        f"[bold]{escape(rep.path or '(deck)')}[/]  {escape(rep.format)} ({rep.game})  "
+        f"{verdict}  [dim]{tally}[/]"
+    )
+    sizes = []
+    for section, n in rep.counts.items():
+        bound = ""
+        if fmt is not None and section in fmt.section_map:
+            size = fmt.section_map[section].size
+            if size.max == size.min:
+                bound = f"/{size.min}"
+            elif size.max is not None:
+                bound = f" ({size.min}–{size.max})"
+        sizes.append(f"{section} {n}{bound}")
+    console.print("  " + " · ".join(sizes))
+    for v in [*errors, *warnings]:
+        mark = "[red]✗[/]" if v.severity == "error" else "[yellow]![/]"
+        line = f" line {v.line}" if v.line else ""
+        console.print(f"  {mark} [bold]{escape(v.rule)}[/][dim]{line}[/]  {escape(v.message)}")
+        if v.cards:
+            console.print(f"      cards: {_cards(v)}")
+        console.print(f"      [dim]source: {escape(v.source)}[/]")
+        if v.fix:
+            console.print(f"      fix: {escape(v.fix)}")
+    if rep.assumptions and not assumptions:
+        console.print(
+            f"  [dim]{len(rep.assumptions)} assumptions from outside the rulebooks "
+            f"(listed above; `deckcheck formats show {escape(rep.format)}`)[/]"
+        )
+        return
+    for note in rep.assumptions:
+        console.print(f"  [dim]assumption: {escape(note)}[/]")
+
+
+def summary(console: Console, reports: Sequence[Report]) -> None:
+    if len(reports) < 2:
+        return
+    legal = sum(r.legal for r in reports)
+    console.print(f"[bold]{legal} of {len(reports)} decks legal[/]")
+
+
+def format_list(console: Console, formats: Sequence[Format]) -> None:
+    table = Table("id", "game", "name", "sections", "assumptions", box=None)
+    for fmt in formats:
+        sections = ", ".join(
+            f"{s.name} {s.size.min}" + (f"–{s.size.max}" if s.size.max != s.size.min else "")
+            for s in fmt.sections
+        )
+        table.add_row(fmt.id, fmt.game.value, escape(fmt.name), sections, str(len(fmt.assumptions)))
+    console.print(table)
+
+
+def format_detail(console: Console, fmt: Format) -> None:
+    console.print(f"[bold]{escape(fmt.id)}[/]: {escape(fmt.name)} ({fmt.game})")
+    if fmt.description:
+        console.print(escape(fmt.description))
+    for source in fmt.sources:
+        console.print(f"  source: {escape(source)}")
+    table = Table("rule", "what", "source", box=None)
+    for s in fmt.sections:
+        upper = "no limit" if s.size.max is None else str(s.size.max)
+        what = f"{s.name}: {s.size.min} to {upper} cards"
+        table.add_row(s.size.rule, what, escape(s.size.source))
+        table.add_row(
+            s.types.rule or "-",
+            f"{s.name}: only {', '.join(s.types.allowed)}",
+            escape(s.types.source or ""),
+        )
+        for f in s.forbidden:
+            table.add_row(f.rule, f"{s.name}: no {', '.join(f.types)}", escape(f.source))
+    c = fmt.copies
+    table.add_row(
+        c.rule, f"at most {c.limit} of one {c.key} in {'+'.join(c.sections)}", escape(c.source)
+    )
+    for o in fmt.limit_overrides:
+        what = str(o.match.append or o.match.keyword or o.match.keyword_pattern)
+        table.add_row(o.rule or "-", f"{escape(what)}: limit {o.limit}", escape(o.source))
+    for p in fmt.pure:
+        table.add_row(
+            p.rule, f"[{escape(p.append)}] decks are all [{escape(p.append)}]", escape(p.source)
+        )
+    for t in fmt.type_counts:
+        bounds = f"{t.min if t.min is not None else 0}..{t.max if t.max is not None else '∞'}"
+        table.add_row(
+            t.rule, f"{'/'.join(t.types)} in {'+'.join(t.sections)}: {bounds}", escape(t.source)
+        )
+    for a in fmt.attribute_limits:
+        table.add_row(a.rule, f"at most {a.limit} per {a.attribute}", escape(a.source))
+    if fmt.partner:
+        table.add_row(fmt.partner.rule, "a card that may be partner", escape(fmt.partner.source))
+    if fmt.os_policy:
+        table.add_row(
+            fmt.os_policy.rule, f"OS policy: {fmt.os_policy.mode}", escape(fmt.os_policy.source)
+        )
+    for oc in fmt.opening_checks:
+        table.add_row(
+            oc.rule,
+            f"warn if P(no {'/'.join(oc.types)} in {oc.hand}) > {oc.max_miss:.0%}",
+            escape(oc.source),
+        )
+    for r in fmt.restrictions:
+        table.add_row(
+            r.rule, f"{r.kind} ({escape(r.list)}): {escape(', '.join(r.cards))}", escape(r.source)
+        )
+    console.print(table)
+    for key, param in fmt.parameters.items():
+        flag = " [yellow](assumption)[/]" if param.assumption else ""
+        console.print(f"  {key} = {param.value}{flag}  [dim]{escape(param.source)}[/]")
+
+
+def cards(console: Console, found: Sequence[Card]) -> None:
+    table = Table("game", "number", "name", "type", "title / OS", "level", "cost", box=None)
+    for c in found:
+        origin = " / ".join(x for x in (c.title, c.os) if x)
+        table.add_row(
+            c.game.value,
+            escape(c.number),
+            escape(c.name),
+            c.type,
+            escape(origin),
+            "" if c.level is None else str(c.level),
+            "" if c.cost is None else str(c.cost),
+        )
+    console.print(table)

@@ -1,0 +1,107 @@
+"""Resolving deck-list references (card numbers or names) against the pool, in memory.
+
+``CardIndex`` is the pure, in-memory view the validator works on; the SQLite store builds one
+holding just the cards a batch of decks refers to, so validating one deck never loads the
+whole pool.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from deckcheck.models import Card, Game
+from deckcheck.normalize import name_key, nfkc
+
+NameSource = Callable[[Game], dict[str, str]]
+
+
+def number_key(number: str) -> str:
+    """Card numbers compare in any width and case: ``ｃｈ-００１`` finds ``CH-001``."""
+    return nfkc(number).upper()
+
+
+def ref_keys(ref: str) -> set[str]:
+    """Every name key ``ref`` may have in some game (chaos ignores spaces, the others don't)."""
+    return {name_key(game, ref) for game in Game}
+
+
+@dataclass(slots=True)
+class Resolution:
+    card: Card | None = None
+    ambiguous: list[Card] = field(default_factory=list)
+    other_game: list[Card] = field(default_factory=list)
+    suggestions: list[str] = field(default_factory=list)
+
+
+def _signature(card: Card) -> tuple[object, ...]:
+    """What legality depends on. Printings of one name that agree on it are interchangeable, so a
+    name matching several of them is not ambiguous (the lowest number stands for them)."""
+    return (card.type, card.kind, card.os, card.append, card.keywords, card.gate_number)
+
+
+class CardIndex:
+    """Cards by (game, number key) and (game, name key)."""
+
+    def __init__(self, cards: Iterable[Card] = (), names: NameSource | None = None) -> None:
+        self.by_number: dict[tuple[Game, str], Card] = {}
+        self.by_name: dict[tuple[Game, str], list[Card]] = {}
+        self._names = names
+        self._name_cache: dict[Game, dict[str, str]] = {}
+        self._memo: dict[tuple[Game, str], Resolution] = {}
+        for card in cards:
+            self.add(card)
+
+    def add(self, card: Card) -> None:
+        self.by_number[(card.game, number_key(card.number))] = card
+        bucket = self.by_name.setdefault((card.game, name_key(card.game, card.name)), [])
+        bucket.append(card)
+        bucket.sort(key=lambda c: c.number)
+        self._memo.clear()
+
+    def __len__(self) -> int:
+        return len(self.by_number)
+
+    def names(self, game: Game) -> dict[str, str]:
+        """Name key → a display name, for suggestions."""
+        if game not in self._name_cache:
+            if self._names is not None:
+                self._name_cache[game] = self._names(game)
+            else:
+                self._name_cache[game] = {
+                    key: cards[0].name for (g, key), cards in self.by_name.items() if g is game
+                }
+        return self._name_cache[game]
+
+    def resolve(self, game: Game, ref: str) -> Resolution:
+        memo_key = (game, ref)
+        hit = self._memo.get(memo_key)
+        if hit is None:
+            hit = self._memo[memo_key] = self._resolve(game, ref)
+        return hit
+
+    def _resolve(self, game: Game, ref: str) -> Resolution:
+        card = self.by_number.get((game, number_key(ref)))
+        if card is not None:
+            return Resolution(card=card)
+        matches = self.by_name.get((game, name_key(game, ref)))
+        if matches:
+            if len({_signature(c) for c in matches}) == 1:
+                return Resolution(card=matches[0])
+            return Resolution(ambiguous=list(matches))
+        elsewhere = [
+            c
+            for g in Game
+            if g is not game
+            for c in (
+                [self.by_number[(g, number_key(ref))]]
+                if (g, number_key(ref)) in self.by_number
+                else self.by_name.get((g, name_key(g, ref)), [])
+            )
+        ]
+        if elsewhere:
+            return Resolution(other_game=elsewhere)
+        names = self.names(game)
+        close = difflib.get_close_matches(name_key(game, ref), list(names), n=3, cutoff=0.6)
+        return Resolution(suggestions=[names[k] for k in close])

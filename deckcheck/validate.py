@@ -1,0 +1,490 @@
+"""The rule engine: a parsed deck list, a format and a card index in, a report out. No I/O.
+
+Every check reports every violation it finds (never just the first), each with its rule id,
+the cards involved, the line, the rule's source and a fix hint.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable
+from math import comb
+
+from deckcheck.decklist import SYNTAX, SYNTAX_SOURCE
+from deckcheck.formats import Format, LimitOverride, Match
+from deckcheck.games import chaos
+from deckcheck.models import CardCount, DeckList, Report, Violation
+from deckcheck.normalize import name_key, nfkc, vision_copy_name, word_key
+from deckcheck.resolve import CardIndex, Resolution
+from deckcheck.slots import Context, Slot, card_counts, first_line, plural, total
+
+RESOLVE_SOURCE = "deckcheck deck list format (README: Deck lists); outside the rulebooks"
+
+
+def validate(deck: DeckList, fmt: Format, index: CardIndex) -> Report:
+    """Check ``deck`` against every rule of ``fmt``; cards are looked up in ``index``."""
+    violations: list[Violation] = list(deck.problems)
+    slots, unresolved, resolve_violations = _resolve(deck, fmt, index)
+    violations.extend(resolve_violations)
+    counts: dict[str, int] = {s.name: 0 for s in fmt.sections}
+    for section, items in slots.items():
+        counts[section] = counts.get(section, 0) + total(items)
+    for section, n in unresolved.items():
+        counts[section] = counts.get(section, 0) + n
+    ctx = Context(fmt, deck, dict(slots))
+    for check in _CHECKS:
+        violations.extend(check(ctx, counts))
+    violations.sort(key=lambda v: (v.severity != "error", v.line or 0, v.rule))
+    return Report(
+        path=deck.path,
+        format=fmt.id,
+        game=fmt.game,
+        legal=not any(v.severity == "error" for v in violations),
+        counts=counts,
+        violations=violations,
+        assumptions=fmt.assumptions,
+    )
+
+
+def _resolve(
+    deck: DeckList, fmt: Format, index: CardIndex
+) -> tuple[dict[str, list[Slot]], dict[str, int], list[Violation]]:
+    slots: dict[str, list[Slot]] = defaultdict(list)
+    merged: dict[tuple[str, str], Slot] = {}
+    unresolved: dict[str, int] = defaultdict(int)
+    violations: list[Violation] = []
+    known_sections = fmt.section_map
+    for entry in deck.entries:
+        if entry.section not in known_sections:
+            violations.append(
+                Violation(
+                    rule=SYNTAX,
+                    message=f"[{entry.section}] is not a section of {fmt.id} "
+                    f"(its sections: {', '.join(known_sections)})",
+                    section=entry.section,
+                    cards=[CardCount(number=None, name=entry.ref, count=entry.count)],
+                    line=entry.line,
+                    source=SYNTAX_SOURCE,
+                    fix=f"move the card to one of {', '.join(known_sections)} or remove it",
+                )
+            )
+            continue
+        found = index.resolve(fmt.game, entry.ref)
+        if found.card is not None:
+            key = (entry.section, found.card.number)
+            if key in merged:  # a number and a name for the same card add up
+                merged[key].count += entry.count
+            else:
+                slot = Slot(found.card, entry.count, entry.line, entry.section)
+                merged[key] = slot
+                slots[entry.section].append(slot)
+            continue
+        unresolved[entry.section] += entry.count
+        violations.append(
+            _resolution_violation(fmt, entry.section, entry.ref, entry.count, entry.line, found)
+        )
+    return slots, unresolved, violations
+
+
+def _resolution_violation(
+    fmt: Format, section: str, ref: str, count: int, line: int | None, found: Resolution
+) -> Violation:
+    named = [CardCount(number=None, name=ref, count=count)]
+    if found.ambiguous:
+        numbers = ", ".join(c.number for c in found.ambiguous)
+        return Violation(
+            rule="deck/ambiguous-card",
+            message=f"{ref!r} matches {len(found.ambiguous)} cards that differ in what "
+            f"legality depends on: {numbers}",
+            section=section,
+            cards=[CardCount(number=c.number, name=c.name, count=count) for c in found.ambiguous],
+            line=line,
+            source=RESOLVE_SOURCE,
+            fix=f"write the card number instead of the name (one of {numbers})",
+        )
+    if found.other_game:
+        other = found.other_game[0]
+        return Violation(
+            rule="deck/wrong-game",
+            message=f"{ref!r} is a {other.game} card ({other.number}); {fmt.id} is a "
+            f"{fmt.game} format",
+            section=section,
+            cards=[CardCount(number=other.number, name=other.name, count=count)],
+            line=line,
+            source=RESOLVE_SOURCE,
+            fix=f"remove it, or validate against a {other.game} format",
+        )
+    hint = (
+        "did you mean " + " / ".join(repr(s) for s in found.suggestions) + "?"
+        if found.suggestions
+        else "check the spelling or import the card with `deckcheck pool import`"
+    )
+    return Violation(
+        rule="deck/unknown-card",
+        message=f"no {fmt.game} card has the number or name {ref!r}",
+        section=section,
+        cards=named,
+        line=line,
+        source=RESOLVE_SOURCE,
+        fix=hint,
+    )
+
+
+# --- checks ---------------------------------------------------------------------------------
+
+Check = Callable[[Context, dict[str, int]], list[Violation]]
+
+
+def _sizes(ctx: Context, counts: dict[str, int]) -> list[Violation]:
+    out: list[Violation] = []
+    for section in ctx.fmt.sections:
+        size = section.size
+        n = counts.get(section.name, 0)
+        label = section.label or f"{section.name} deck"
+        if n < size.min:
+            need = size.min - n
+            bound = "exactly" if size.max == size.min else "at least"
+            message = f"the {label} has {n} cards; it needs {bound} {size.min}"
+            fix = f"add {plural(need, 'card')}"
+        elif size.max is not None and n > size.max:
+            extra = n - size.max
+            bound = "exactly" if size.max == size.min else "at most"
+            message = f"the {label} has {n} cards; it needs {bound} {size.max}"
+            fix = f"remove {plural(extra, 'card')} from the {label}"
+        else:
+            continue
+        out.append(
+            Violation(
+                rule=size.rule,
+                severity=size.severity,
+                message=message,
+                section=section.name,
+                line=ctx.section_line(section.name),
+                source=size.source,
+                fix=fix,
+            )
+        )
+    return out
+
+
+def _types(ctx: Context, counts: dict[str, int]) -> list[Violation]:
+    out: list[Violation] = []
+    for section in ctx.fmt.sections:
+        label = section.label or f"{section.name} deck"
+        for slot in ctx.slots.get(section.name, ()):
+            ctype = slot.card.type
+            check = next((f for f in section.forbidden if ctype in f.types), None)
+            if check is None and ctype in section.types.allowed:
+                continue
+            rule = check or section.types
+            assert rule.rule is not None and rule.source is not None  # the schema guarantees it
+            home = [s.name for s in ctx.fmt.sections if ctype in s.types.allowed]
+            fix = f"move it to [{home[0]}]" if home else f"remove it: {ctx.fmt.id} has no place"
+            out.append(
+                Violation(
+                    rule=rule.rule,
+                    severity=rule.severity,
+                    message=f"{slot.card.name} is {_article(ctype)} {ctype} card; the {label} "
+                    "takes only "
+                    f"{', '.join(section.types.allowed)} cards",
+                    section=section.name,
+                    cards=card_counts([slot]),
+                    line=slot.line,
+                    source=rule.source,
+                    fix=fix,
+                )
+            )
+    return out
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
+
+
+def _matches(match: Match, append_keys: set[str], keywords: tuple[str, ...]) -> int | bool:
+    """Whether a card matches; for a keyword pattern, the number it carries (0 = no match)."""
+    if match.append is not None:
+        return word_key(match.append) in append_keys
+    if match.keyword is not None:
+        return word_key(match.keyword) in {word_key(k) for k in keywords}
+    pattern = re.compile(match.keyword_pattern or "")
+    for keyword in keywords:
+        found = pattern.search(nfkc(keyword))
+        if found:
+            return int(found.group("n"))
+    return 0
+
+
+def _override_for(fmt: Format, slot: Slot) -> tuple[LimitOverride, int] | None:
+    """The strictest override of ``slot``'s card, with its limit (-1: unlimited)."""
+    card = slot.card
+    if not fmt.limit_overrides or not (card.append or card.keywords):
+        return None
+    append_keys = {word_key(a) for a in card.append}
+    best: tuple[LimitOverride, int] | None = None
+    for override in fmt.limit_overrides:
+        hit = _matches(override.match, append_keys, card.keywords)
+        if hit is False or (hit == 0 and override.limit == "pattern"):
+            continue
+        if override.limit == "unlimited":
+            limit = -1
+        elif override.limit == "pattern":
+            limit = int(hit)
+        else:
+            limit = override.limit
+        if best is None or (limit >= 0 and (best[1] < 0 or limit < best[1])):
+            best = (override, limit)
+    return best
+
+
+def copy_key(fmt: Format, slot: Slot) -> tuple[str, ...]:
+    card = slot.card
+    key = fmt.copies.key
+    if key == "vision-name":
+        return (name_key(fmt.game, vision_copy_name(card.name)),)
+    if key == "name+type":
+        return (name_key(fmt.game, card.name), card.type)
+    return (name_key(fmt.game, card.name),)
+
+
+def _copies(ctx: Context, counts: dict[str, int]) -> list[Violation]:
+    fmt = ctx.fmt
+    groups: dict[tuple[str, ...], list[Slot]] = defaultdict(list)
+    for slot in ctx.in_sections(fmt.copies.sections):
+        groups[copy_key(fmt, slot)].append(slot)
+    out: list[Violation] = []
+    for items in groups.values():
+        n = total(items)
+        if n <= 1:
+            continue
+        overrides = [_override_for(fmt, s) for s in items]
+        strict = [o for o in overrides if o is not None and o[1] >= 0]
+        if strict:
+            override, limit = min(strict, key=lambda o: o[1])
+            counted = items
+            rule, source, severity = override.rule or "", override.source, override.severity
+            why = f" ({_describe(override.match)})"
+        else:
+            counted = [s for s, o in zip(items, overrides, strict=True) if o is None or o[1] >= 0]
+            limit = fmt.copies.limit
+            rule, source, severity = fmt.copies.rule, fmt.copies.source, fmt.copies.severity
+            why = ""
+        n = total(counted)
+        if n <= limit:
+            continue
+        name = counted[0].card.name
+        sections = sorted({s.section for s in counted if s.section})
+        out.append(
+            Violation(
+                rule=rule,
+                severity=severity,
+                message=f"{n} copies of {name}; at most {limit} allowed{why}",
+                section=sections[0] if len(sections) == 1 else None,
+                cards=card_counts(counted),
+                line=first_line(counted),
+                source=source,
+                fix=f"remove {plural(n - limit, 'copy', 'copies')} of {name}",
+            )
+        )
+    return out
+
+
+def _describe(match: Match) -> str:
+    if match.append is not None:
+        return f"[{match.append}]"
+    if match.keyword is not None:
+        return f"「{match.keyword}」"
+    return "its deck limit keyword"
+
+
+def _pure(ctx: Context, counts: dict[str, int]) -> list[Violation]:
+    out: list[Violation] = []
+    for rule in ctx.fmt.pure:
+        key = word_key(rule.append)
+        items = ctx.in_sections(rule.sections)
+        with_word = [s for s in items if key in {word_key(a) for a in s.card.append}]
+        if not with_word:
+            continue
+        without = [s for s in items if s not in with_word]
+        if not without:
+            continue
+        n, m = total(without), total(with_word)
+        out.append(
+            Violation(
+                rule=rule.rule,
+                severity=rule.severity,
+                message=f"the deck has {plural(m, 'card')} with [{rule.append}], so every card "
+                f"must have it; {plural(n, 'card')} do not",
+                cards=card_counts(without),
+                line=first_line(without),
+                source=rule.source,
+                fix=f"remove the {n} cards without [{rule.append}], "
+                f"or the {m} [{rule.append}] cards",
+            )
+        )
+    return out
+
+
+def _type_counts(ctx: Context, counts: dict[str, int]) -> list[Violation]:
+    out: list[Violation] = []
+    for rule in ctx.fmt.type_counts:
+        items = [s for s in ctx.in_sections(rule.sections) if s.card.type in rule.types]
+        n = total(items)
+        what = rule.label or "/".join(rule.types)
+        where = " and ".join(rule.sections)
+        if rule.min is not None and n < rule.min:
+            bound = "exactly" if rule.max == rule.min else "at least"
+            has = plural(n, what + " card")
+            message = f"the {where} deck has {has}; it needs {bound} {rule.min}"
+            fix = f"add {plural(rule.min - n, what)}"
+        elif rule.max is not None and n > rule.max:
+            bound = "needs exactly" if rule.max == rule.min else "may have at most"
+            message = f"the {where} deck has {plural(n, what + ' card')}; it {bound} {rule.max}"
+            fix = f"remove {plural(n - rule.max, what)}"
+        else:
+            continue
+        section = rule.sections[0]
+        out.append(
+            Violation(
+                rule=rule.rule,
+                severity=rule.severity,
+                message=message,
+                section=section if len(rule.sections) == 1 else None,
+                cards=card_counts(items),
+                line=first_line(items)
+                if items and rule.max is not None and n > rule.max
+                else ctx.section_line(section),
+                source=rule.source,
+                fix=fix,
+            )
+        )
+    return out
+
+
+def _attribute_limits(ctx: Context, counts: dict[str, int]) -> list[Violation]:
+    out: list[Violation] = []
+    for rule in ctx.fmt.attribute_limits:
+        groups: dict[object, list[Slot]] = defaultdict(list)
+        for slot in ctx.in_sections(rule.sections):
+            value = getattr(slot.card, rule.attribute)
+            if value is not None:
+                groups[value].append(slot)
+        for value, items in sorted(groups.items(), key=lambda kv: str(kv[0])):
+            n = total(items)
+            if n <= rule.limit:
+                continue
+            label = rule.attribute.replace("_", " ")
+            out.append(
+                Violation(
+                    rule=rule.rule,
+                    severity=rule.severity,
+                    message=f"{n} cards with {label} {value}; at most {rule.limit} allowed",
+                    section=rule.sections[0] if len(rule.sections) == 1 else None,
+                    cards=card_counts(items),
+                    line=first_line(items),
+                    source=rule.source,
+                    fix=f"remove {plural(n - rule.limit, 'card')} with {label} {value}",
+                )
+            )
+    return out
+
+
+def _opening(ctx: Context, counts: dict[str, int]) -> list[Violation]:
+    out: list[Violation] = []
+    for rule in ctx.fmt.opening_checks:
+        deck_size = counts.get(rule.section, 0)
+        hits = total(s for s in ctx.slots.get(rule.section, ()) if s.card.type in rule.types)
+        if hits == 0 or deck_size < rule.hand:
+            continue  # no such card at all is the business of a count rule
+        miss = comb(deck_size - hits, rule.hand) / comb(deck_size, rule.hand)
+        if miss <= rule.max_miss:
+            continue
+        what = "/".join(rule.types)
+        out.append(
+            Violation(
+                rule=rule.rule,
+                severity=rule.severity,
+                message=f"{miss:.1%} of opening hands of {rule.hand} have no {what} "
+                f"({hits} in {deck_size} cards); above {rule.max_miss:.0%}",
+                section=rule.section,
+                line=ctx.section_line(rule.section),
+                source=rule.source,
+                fix=f"add {what} cards",
+            )
+        )
+    return out
+
+
+def _restrictions(ctx: Context, counts: dict[str, int]) -> list[Violation]:
+    out: list[Violation] = []
+    game = ctx.fmt.game
+    for rule in ctx.fmt.restrictions:
+        items = ctx.in_sections(rule.sections)
+        by_ref: list[tuple[str, list[Slot]]] = []
+        for ref in rule.cards:
+            key, number = name_key(game, ref), nfkc(ref).upper()
+            hit = [
+                s
+                for s in items
+                if s.card.number.upper() == number or name_key(game, s.card.name) == key
+            ]
+            by_ref.append((ref, hit))
+        if rule.kind == "group":
+            hit_slots = list({id(s): s for _, ss in by_ref for s in ss}.values())
+            n = (
+                total(hit_slots)
+                if rule.count == "copies"
+                else len({name_key(game, s.card.name) for s in hit_slots})
+            )
+            if n > rule.limit:
+                unit = "copies" if rule.count == "copies" else "different cards"
+                out.append(
+                    Violation(
+                        rule=rule.rule,
+                        severity=rule.severity,
+                        message=f"{n} {unit} from the group {rule.group or '選抜'} of {rule.list}; "
+                        f"at most {rule.limit} allowed",
+                        cards=card_counts(hit_slots),
+                        line=first_line(hit_slots),
+                        source=rule.source,
+                        fix=f"keep at most {rule.limit} {unit} of the group",
+                    )
+                )
+            continue
+        for _ref, hit in by_ref:
+            n = total(hit)
+            if n <= rule.limit:
+                continue
+            name = hit[0].card.name
+            message = (
+                f"{name} is banned by {rule.list}"
+                if rule.kind == "banned"
+                else f"{n} copies of {name}; {rule.list} allows at most {rule.limit}"
+            )
+            out.append(
+                Violation(
+                    rule=rule.rule,
+                    severity=rule.severity,
+                    message=message,
+                    cards=card_counts(hit),
+                    line=first_line(hit),
+                    source=rule.source,
+                    fix=f"remove {plural(n - rule.limit, 'copy', 'copies')} of {name}",
+                )
+            )
+    return out
+
+
+_CHECKS: tuple[Check, ...] = (
+    _sizes,
+    _types,
+    _type_counts,
+    _copies,
+    _pure,
+    _attribute_limits,
+    chaos.partner_check,
+    chaos.os_check,
+    _opening,
+    _restrictions,
+)
