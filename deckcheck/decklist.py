@@ -48,8 +48,8 @@ _SECTION_ALIASES = {
 _HEADER = re.compile(r"^\[\s*(?P<name>[^\]]*?)\s*\]$")
 _FORMAT = re.compile(r"^format\s*[:：=]\s*(?P<id>\S.*?)$", re.IGNORECASE)
 _CARD = re.compile(
-    r"^(?P<count>[+-]?\d+)\s*(?:[xX×]\s*)?\s(?P<ref>\S.*?)$"  # "4 REF", "4x REF", "4 x REF"
-    r"|^(?P<count2>[+-]?\d+)[xX×](?P<ref2>\S.*?)$"  # "4xREF"
+    r"^(?P<count>[+-]?\d+)\s*(?:[xX×ｘＸ]\s*)?\s(?P<ref>\S.*?)$"  # "4 REF", "4x REF", "4 x REF"
+    r"|^(?P<count2>[+-]?\d+)[xX×ｘＸ](?P<ref2>\S.*?)$"  # "4xREF"
 )
 _COMMENT = re.compile(r"(?:^|\s)#.*$")
 
@@ -253,7 +253,7 @@ def _card_line(entry: DeckEntry) -> str:
     return f"{entry.count}{sep}{entry.ref}"
 
 
-_LOOKS_LIKE_X = re.compile(r"^[xX×]\s")
+_LOOKS_LIKE_X = re.compile(r"^[xX×ｘＸ]\s")
 
 
 def to_json(deck: DeckList) -> dict[str, Any]:

@@ -1,0 +1,161 @@
+"""The card pool: first fill, imports (CSV, JSON, JSON Lines), atomicity, updates, search."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from deckcheck import data
+from deckcheck.models import Game
+from deckcheck.pool.importer import card_files
+from deckcheck.pool.store import CardFileError, ImportRejected, Pool, PoolError
+
+HEADER = "game,number,name,type,kind,title,os,append,keywords,gate_number,level\n"
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_new_pool_is_filled_from_card_pool(fresh_db: Path) -> None:
+    with Pool(fresh_db) as pool:
+        stats = pool.stats()
+        by_game = stats["by_game"]
+        assert isinstance(by_game, dict) and set(by_game) == {g.value for g in Game}
+        shipped = sum(
+            len(path.read_text(encoding="utf-8").strip().splitlines()) - 1
+            for path in card_files(data.card_pool_dir())
+        )
+        assert stats["total"] == shipped > 100
+        assert all(n > 0 for n in by_game.values())
+
+
+def test_import_csv_json_jsonl(fresh_db: Path, tmp_path: Path) -> None:
+    csv_file = write(tmp_path / "a.csv", HEADER + "chaos,T-001,テスト キャラ,キャラ,,STEINS;GATE,,,,,\n")
+    json_file = write(tmp_path / "b.json", json.dumps([
+        {"game": "rakuen", "number": "T-R1", "name": "試験の定理者 テスト", "type": "メンバーカード",
+         "kind": "定理者", "level": 2, "keywords": ["A", "B"]},
+    ], ensure_ascii=False))  # fmt: skip
+    jsonl_file = write(tmp_path / "c.jsonl", "\n".join([
+        json.dumps({"game": "iris", "number": "T-I1", "name": "テストユニット", "type": "ユニット"}),
+        "",
+        json.dumps({"game": "vision", "number": "T-V1", "name": "テスト", "type": "spell"}),
+    ]))  # fmt: skip
+    with Pool(fresh_db) as pool:
+        before = pool.stats()["total"]
+        result = pool.import_files([csv_file, json_file, jsonl_file])
+        assert (result.added, result.updated) == (4, 0)
+        assert pool.stats()["total"] == before + 4  # type: ignore[operator]
+        chaos = pool.get(Game.CHAOS, "T-001")
+        assert chaos is not None and chaos.type == "chara" and chaos.os == "ニトロプラス"
+        rakuen = pool.get(Game.RAKUEN, "t-r1")
+        assert rakuen is not None and rakuen.level == 2 and rakuen.keywords == ("A", "B")
+
+
+@pytest.mark.parametrize(
+    "title",
+    ["STEINS;GATE", "ＳＴＥＩＮＳ；ＧＡＴＥ", "OS:ニトロプラス", "ニトロプラス", "<OS: ニトロプラス>",
+     "真・恋姫†無双", "あっぱれ！天下御免", "LOVELY×CATION", "ご注文はうさぎですか？？"],
+)  # fmt: skip
+def test_titles_resolve_in_any_spelling(fresh_db: Path, tmp_path: Path, title: str) -> None:
+    path = write(tmp_path / "t.csv", HEADER + f'chaos,T-1,x,chara,,"{title}",,,,,\n')
+    with Pool(fresh_db) as pool:
+        pool.import_files([path])
+        card = pool.get(Game.CHAOS, "T-1")
+        assert card is not None and card.os is not None
+
+
+def test_os_column_wins_and_is_canonical(fresh_db: Path, tmp_path: Path) -> None:
+    path = write(tmp_path / "t.csv", HEADER + "chaos,T-1,x,chara,,未知の作品,ＯＳ：アクアプラス,,,,\n")
+    with Pool(fresh_db) as pool:
+        pool.import_files([path])
+        card = pool.get(Game.CHAOS, "T-1")
+        assert card is not None and card.os == "アクアプラス" and card.title == "未知の作品"
+
+
+def test_bad_rows_are_all_reported_and_nothing_changes(fresh_db: Path, tmp_path: Path) -> None:
+    good = write(tmp_path / "good.csv", HEADER + "chaos,SAMPLE-C-001,renamed,chara,,STEINS;GATE,,,,,\n")
+    bad = write(tmp_path / "bad.csv", HEADER + "\n".join([
+        "chaos,B-1,ok,chara,,STEINS;GATE,,,,,",
+        "chaos,B-2,bad type,wizard,,STEINS;GATE,,,,,",
+        "chaos,B-3,,chara,,STEINS;GATE,,,,,",
+        "chaos,B-1,dup,chara,,STEINS;GATE,,,,,",
+        "chaos,B-4,no os,chara,,存在しない作品,,,,,",
+        "poker,B-5,x,chara,,,,,,,",
+        "rakuen,B-6,x,member,魔法使い,,,,,,",
+        "rakuen,B-7,x,gate,,,,,,one,",
+    ]) + "\n")  # fmt: skip
+    with Pool(fresh_db) as pool:
+        before = pool.all_cards()
+        with pytest.raises(ImportRejected) as caught:
+            pool.import_files([good, bad])
+        errors = caught.value.errors
+        assert len(errors) == 7
+        expected = ["row 2 (line 3): unknown type 'wizard'", "row 3 (line 4): missing name",
+                    "row 4 (line 5): duplicate number 'B-1' for chaos (also row 1)",
+                    "row 5 (line 6): unknown title '存在しない作品'", "row 6 (line 7): unknown game",
+                    "row 7 (line 8): unknown kind", "row 8 (line 9): gate_number 'one'"]
+        for error, fragment in zip(errors, expected, strict=True):
+            assert error.startswith(str(bad)) and fragment in error
+        assert pool.all_cards() == before  # the good file was not applied either
+
+
+def test_import_updates_existing_cards(fresh_db: Path, tmp_path: Path) -> None:
+    path = write(tmp_path / "u.csv", HEADER + "chaos,SAMPLE-C-001,改名キャラ,chara,,ToHeart2,,,,,\n")
+    with Pool(fresh_db) as pool:
+        before = pool.stats()["total"]
+        result = pool.import_files([path])
+        assert (result.added, result.updated) == (0, 1)
+        card = pool.get(Game.CHAOS, "SAMPLE-C-001")
+        assert card is not None and card.name == "改名キャラ" and card.os == "アクアプラス"
+        assert pool.stats()["total"] == before
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("x.csv", b"\xff\xfe\x00garbage", "not UTF-8"),
+        ("x.json", b"{not json", "not valid JSON"),
+        ("x.json", b'{"game": "chaos"}', "array of objects"),
+        ("x.csv", b"number,name\n1,a\n", "lacks the column(s) game, type"),
+        ("x.xlsx", b"PK", "unknown card file type"),
+    ],
+)
+def test_unreadable_card_files(fresh_db: Path, tmp_path: Path, name: str, content: bytes,
+                               message: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    with Pool(fresh_db) as pool, pytest.raises(CardFileError, match=re.escape(message)):
+        pool.import_files([path])
+
+
+def test_corrupt_database_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "bad.sqlite3"
+    path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(PoolError, match="cannot use the card database"):
+        Pool(path)
+
+
+def test_search(shipped_pool: Pool) -> None:
+    names = {c.name for c in shipped_pool.search(Game.CHAOS, "見本キャラ0")}
+    assert "見本キャラ 01" in names and "見本キャラ 12" not in names
+    assert {c.type for c in shipped_pool.search(None, None, "paradox")} == {"paradox"}
+    by_title = shipped_pool.search(Game.CHAOS, title="ToHeart2")
+    assert [c.number for c in by_title] == ["SAMPLE-C-AQ1"]
+    by_os = shipped_pool.search(Game.CHAOS, title="OS:ニトロプラス", limit=500)
+    assert len(by_os) > 12 and all(c.os == "ニトロプラス" for c in by_os)
+    full_width = shipped_pool.search(None, "ＳＡＭＰＬＥ")
+    assert full_width == []  # names, not numbers, are searched
+    assert shipped_pool.search(Game.IRIS, "見本の騎士")[0].name == "見本の騎士 アリシア"
+
+
+def test_index_for_finds_refs_by_number_and_name(shipped_pool: Pool) -> None:
+    index = shipped_pool.index_for(["SAMPLE-C-001", "見本キャラ02", "no such card"])
+    assert index.resolve(Game.CHAOS, "SAMPLE-C-001").card is not None
+    assert index.resolve(Game.CHAOS, "見本キャラ02").card is not None
+    miss = index.resolve(Game.CHAOS, "見本キャラ 99")
+    assert miss.card is None and "見本キャラ 09" in miss.suggestions

@@ -1,0 +1,154 @@
+"""Validator behaviour beyond one-rule decks: OS groups, overrides, warnings, reporting."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from deckcheck.models import Report
+from tests.conftest import EXAMPLES
+from tests.test_rules import CHAOS_EXTRA, CHAOS_MAIN, IRIS_NO_UNIT, deck, swap
+
+Check = Callable[..., Report]
+CN = "chaos-neo-standard"
+
+
+def rules(report: Report, severity: str = "error") -> set[str]:
+    return {v.rule for v in report.violations if v.severity == severity}
+
+
+@pytest.mark.parametrize(
+    ("replacement", "legal"),
+    [
+        # OS:そらのおとしものf and OS:そらのおとしもの are one OS (appendix 特別ルール, p.37).
+        ([(2, "見本そら 01"), (2, "見本そら 02")], True),
+        # 戦国恋姫, 真恋姫無双 and アマカノ may be mixed in neo-standard.
+        ([(2, "見本恋姫 01"), (1, "見本恋姫 02"), (1, "見本アマカノ 01")], True),
+        # ... but not with そらのおとしもの.
+        ([(2, "見本恋姫 01"), (2, "見本そら 01")], False),
+    ],
+)
+def test_neo_standard_os_groups(check: Check, replacement: list[tuple[int, str]], legal: bool) -> None:
+    # [俺嫁] cards have every title, so they fill the deck without taking a side.
+    report = check(deck(CN, [*replacement, (46, "見本俺嫁")]))
+    assert ("chaos/neo-standard-os" not in rules(report)) is legal
+
+
+def test_neo_standard_names_the_os_and_the_fix(check: Check) -> None:
+    text = deck(CN, swap(CHAOS_MAIN, "SAMPLE-C-012", [(4, "見本アクア 01")]), extra=CHAOS_EXTRA)
+    report = check(text)
+    (v,) = [v for v in report.violations if v.rule == "chaos/neo-standard-os"]
+    assert "OS:ニトロプラス" in v.message and "OS:アクアプラス" in v.message
+    assert [c.number for c in v.cards] == ["SAMPLE-C-AQ1"]
+    assert v.fix == "remove the 4 cards not of OS:ニトロプラス"
+    assert any("outside the rulebooks" in a for a in report.assumptions)
+
+
+def test_standard_mixes_any_os(check: Check) -> None:
+    text = deck("chaos-standard", swap(CHAOS_MAIN, "SAMPLE-C-012", [(4, "見本アクア 01")]),
+                extra=CHAOS_EXTRA)
+    assert check(text).legal
+
+
+def test_no_partner_card_is_a_warning(check: Check) -> None:
+    report = check(deck("chaos-standard", swap(CHAOS_MAIN, "SAMPLE-C-P01", [(1, "見本キャラ 孤高")])))
+    assert report.legal
+    assert rules(report, "warning") == {"chaos/partner-candidate"}
+
+
+def test_partner_card_that_cannot_be_partner(check: Check) -> None:
+    # [はるかさん] cannot be partner: a main deck of them plus a forbidden chara has no partner.
+    report = check(deck("chaos-standard", [(46, "見本はるかさん"), (4, "見本キャラ 孤高")]))
+    (v,) = [v for v in report.violations if v.rule == "chaos/partner-candidate"]
+    assert v.severity == "error" and "cannot start" in v.message
+
+
+@pytest.mark.parametrize(
+    ("ref", "count", "legal"),
+    [
+        ("見本はるかさん", 9, True),  # [はるかさん]: no copy limit
+        ("見本TSTセット", 9, True),  # [TST ゲージ]: no copy limit
+        ("見本キャラ 無制限", 9, True),  # keyword 枚数制限なし (§6.1 permanent ability)
+        ("見本キャラ 二枚制限", 2, True),  # keyword デッキ2枚制限
+        ("見本キャラ 二枚制限", 3, False),
+    ],
+)
+def test_copy_limit_overrides(check: Check, ref: str, count: int, legal: bool) -> None:
+    main = [(n, r) for n, r in CHAOS_MAIN if r not in ("SAMPLE-C-010", "SAMPLE-C-011", "SAMPLE-C-012")]
+    main = [*main, (count, ref), (50 - 38 - count, "見本はるかさん")]
+    report = check(deck("chaos-standard", main))
+    assert report.legal is legal, [(v.rule, v.message) for v in report.violations]
+
+
+def test_iris_opening_warning_gives_the_exact_chance(check: Check) -> None:
+    text = deck("iris-standard",
+                swap(IRIS_NO_UNIT, "SAMPLE-I-E05", [(1, "SAMPLE-I-E05"), (1, "SAMPLE-I-U01")]))
+    report = check(text)
+    (v,) = report.warnings
+    assert v.rule == "iris/unit-opening"
+    assert v.message.startswith("90.0% of opening hands")  # C(49,5)/C(50,5) = 45/50
+
+
+def test_chaos_names_ignore_spaces_and_width(check: Check) -> None:
+    main = swap(CHAOS_MAIN, "SAMPLE-C-001", [(4, "見本キャラ０１")])
+    main = swap(main, "SAMPLE-C-002", [(4, "見 本 キ ャ ラ 02")])
+    main = swap(main, "SAMPLE-C-003", [(4, "ｓａｍｐｌｅ-ｃ-００３")])
+    assert check(deck("chaos-standard", main, extra=CHAOS_EXTRA)).legal
+
+
+def test_rakuen_names_keep_spaces_apart_from_width(check: Check) -> None:
+    from tests.test_rules import RAKUEN_GATE, RAKUEN_MAIN
+
+    main = swap(RAKUEN_MAIN, "SAMPLE-R-001", [(4, "蒼の定理者　見本アリア")])  # ideographic space
+    assert check(deck("rakuen-standard", main, gate=RAKUEN_GATE)).legal
+    main = swap(RAKUEN_MAIN, "SAMPLE-R-001", [(4, "蒼の定理者見本アリア")])
+    assert rules(check(deck("rakuen-standard", main, gate=RAKUEN_GATE))) == {"deck/unknown-card"}
+
+
+def test_unknown_card_suggests_close_names(check: Check) -> None:
+    report = check(deck("chaos-standard", swap(CHAOS_MAIN, "SAMPLE-C-003", [(4, "見本キャラ 3")])))
+    (v,) = [v for v in report.violations if v.rule == "deck/unknown-card"]
+    assert v.fix is not None and "'見本キャラ 03'" in v.fix
+    assert v.line == 6  # format line, [main], partner, 001, 002, then the typo
+
+
+def test_ambiguous_card_lists_numbers(check: Check) -> None:
+    report = check(deck("chaos-standard", swap(CHAOS_MAIN, "SAMPLE-C-S01", [(1, "見本ふたご")])))
+    (v,) = [v for v in report.violations if v.rule == "deck/ambiguous-card"]
+    assert "SAMPLE-C-AMB1" in v.message and "SAMPLE-C-AMB2" in v.message
+
+
+def test_a_section_the_format_lacks(check: Check) -> None:
+    report = check(deck("chaos-standard", CHAOS_MAIN, gate=[(1, "SAMPLE-C-X01")]))
+    (v,) = report.violations
+    assert v.rule == "deck/syntax" and v.section == "gate" and v.line == 18
+
+
+def test_vision_sideboard_over_ten_is_a_warning(check: Check) -> None:
+    from tests.test_rules import VISION_MAIN
+
+    side = [(3, "符ノ弐“見本 霊夢”"), (2, "見本 橙"), (3, "見本 チルノ"), (3, "見本 美鈴")]
+    report = check(deck("vision-standard", VISION_MAIN, side=side))
+    assert report.legal
+    assert rules(report, "warning") == {"vision/side-size"}
+    assert report.counts == {"main": 50, "side": 11}
+
+
+def test_illegal_example_reports_every_violation(check: Check) -> None:
+    report = check((EXAMPLES / "chaos-standard-illegal.deck").read_text())
+    assert rules(report) == {
+        "chaos/main-size", "chaos/partner-max", "chaos/copies", "chaos/main-no-extra",
+        "deck/unknown-card", "chaos/append-singleton", "chaos/extra-only-extra",
+    }  # fmt: skip
+    lines = [v.line for v in report.violations]
+    assert lines == sorted(lines)
+
+
+def test_report_json_shape(check: Check) -> None:
+    report = check((EXAMPLES / "rakuen-standard-illegal.deck").read_text())
+    data = report.model_dump(mode="json")
+    assert set(data) >= {"path", "format", "game", "legal", "counts", "violations"}
+    assert data["counts"] == {"main": 51, "gate": 9}
+    for v in data["violations"]:
+        assert set(v) >= {"rule", "severity", "message", "section", "cards", "line", "source"}
