@@ -56,7 +56,7 @@ def test_syntax_problems_name_their_line(line: str, message: str) -> None:
     deck = decklist.parse_text(f"format: chaos-standard\n4 SAMPLE-C-002\n{line}\n1 SAMPLE-C-003\n")
     (problem,) = deck.problems
     assert problem.rule == "deck/syntax" and problem.line == 3 and message in problem.message
-    assert [e.ref for e in deck.entries][0] == "SAMPLE-C-002"
+    assert next(e.ref for e in deck.entries) == "SAMPLE-C-002"
 
 
 def test_cards_under_an_unknown_section_are_not_counted() -> None:
@@ -168,4 +168,4 @@ def test_random_bytes_never_raise(raw: bytes) -> None:
 def test_random_text_never_raises(text: str) -> None:
     deck = decklist.parse(text)
     for e in deck.entries:
-        assert 0 < e.count and e.ref.strip() == e.ref and e.section in SECTIONS
+        assert e.count > 0 and e.ref.strip() == e.ref and e.section in SECTIONS

@@ -35,7 +35,9 @@ def test_new_pool_is_filled_from_card_pool(fresh_db: Path) -> None:
 
 
 def test_import_csv_json_jsonl(fresh_db: Path, tmp_path: Path) -> None:
-    csv_file = write(tmp_path / "a.csv", HEADER + "chaos,T-001,テスト キャラ,キャラ,,STEINS;GATE,,,,,\n")
+    csv_file = write(
+        tmp_path / "a.csv", HEADER + "chaos,T-001,テスト キャラ,キャラ,,STEINS;GATE,,,,,\n"
+    )
     json_file = write(tmp_path / "b.json", json.dumps([
         {"game": "rakuen", "number": "T-R1", "name": "試験の定理者 テスト", "type": "メンバーカード",
          "kind": "定理者", "level": 2, "keywords": ["A", "B"]},
@@ -70,7 +72,9 @@ def test_titles_resolve_in_any_spelling(fresh_db: Path, tmp_path: Path, title: s
 
 
 def test_os_column_wins_and_is_canonical(fresh_db: Path, tmp_path: Path) -> None:
-    path = write(tmp_path / "t.csv", HEADER + "chaos,T-1,x,chara,,未知の作品,ＯＳ：アクアプラス,,,,\n")
+    path = write(
+        tmp_path / "t.csv", HEADER + "chaos,T-1,x,chara,,未知の作品,ＯＳ：アクアプラス,,,,\n"
+    )
     with Pool(fresh_db) as pool:
         pool.import_files([path])
         card = pool.get(Game.CHAOS, "T-1")
@@ -78,7 +82,9 @@ def test_os_column_wins_and_is_canonical(fresh_db: Path, tmp_path: Path) -> None
 
 
 def test_bad_rows_are_all_reported_and_nothing_changes(fresh_db: Path, tmp_path: Path) -> None:
-    good = write(tmp_path / "good.csv", HEADER + "chaos,SAMPLE-C-001,renamed,chara,,STEINS;GATE,,,,,\n")
+    good = write(
+        tmp_path / "good.csv", HEADER + "chaos,SAMPLE-C-001,renamed,chara,,STEINS;GATE,,,,,\n"
+    )
     bad = write(tmp_path / "bad.csv", HEADER + "\n".join([
         "chaos,B-1,ok,chara,,STEINS;GATE,,,,,",
         "chaos,B-2,bad type,wizard,,STEINS;GATE,,,,,",
@@ -95,17 +101,24 @@ def test_bad_rows_are_all_reported_and_nothing_changes(fresh_db: Path, tmp_path:
             pool.import_files([good, bad])
         errors = caught.value.errors
         assert len(errors) == 7
-        expected = ["row 2 (line 3): unknown type 'wizard'", "row 3 (line 4): missing name",
-                    "row 4 (line 5): duplicate number 'B-1' for chaos (also row 1)",
-                    "row 5 (line 6): unknown title '存在しない作品'", "row 6 (line 7): unknown game",
-                    "row 7 (line 8): unknown kind", "row 8 (line 9): gate_number 'one'"]
+        expected = [
+            "row 2 (line 3): unknown type 'wizard'",
+            "row 3 (line 4): missing name",
+            "row 4 (line 5): duplicate number 'B-1' for chaos (also row 1)",
+            "row 5 (line 6): unknown title '存在しない作品'",
+            "row 6 (line 7): unknown game",
+            "row 7 (line 8): unknown kind",
+            "row 8 (line 9): gate_number 'one'",
+        ]
         for error, fragment in zip(errors, expected, strict=True):
             assert error.startswith(str(bad)) and fragment in error
         assert pool.all_cards() == before  # the good file was not applied either
 
 
 def test_import_updates_existing_cards(fresh_db: Path, tmp_path: Path) -> None:
-    path = write(tmp_path / "u.csv", HEADER + "chaos,SAMPLE-C-001,改名キャラ,chara,,ToHeart2,,,,,\n")
+    path = write(
+        tmp_path / "u.csv", HEADER + "chaos,SAMPLE-C-001,改名キャラ,chara,,ToHeart2,,,,,\n"
+    )
     with Pool(fresh_db) as pool:
         before = pool.stats()["total"]
         result = pool.import_files([path])
@@ -125,8 +138,9 @@ def test_import_updates_existing_cards(fresh_db: Path, tmp_path: Path) -> None:
         ("x.xlsx", b"PK", "unknown card file type"),
     ],
 )
-def test_unreadable_card_files(fresh_db: Path, tmp_path: Path, name: str, content: bytes,
-                               message: str) -> None:
+def test_unreadable_card_files(
+    fresh_db: Path, tmp_path: Path, name: str, content: bytes, message: str
+) -> None:
     path = tmp_path / name
     path.write_bytes(content)
     with Pool(fresh_db) as pool, pytest.raises(CardFileError, match=re.escape(message)):

@@ -35,7 +35,9 @@ def deck(fmt: str, main: list[tuple[int, str]], **sections: list[tuple[int, str]
     return "\n".join(lines) + "\n"
 
 
-def swap(cards: list[tuple[int, str]], old: str, new: list[tuple[int, str]]) -> list[tuple[int, str]]:
+def swap(
+    cards: list[tuple[int, str]], old: str, new: list[tuple[int, str]]
+) -> list[tuple[int, str]]:
     """``cards`` with the entry for ``old`` replaced by ``new`` (empty: removed)."""
     out: list[tuple[int, str]] = []
     for n, ref in cards:
@@ -46,9 +48,9 @@ def swap(cards: list[tuple[int, str]], old: str, new: list[tuple[int, str]]) -> 
 
 # --- legal bases --------------------------------------------------------------------------
 
-CHAOS_MAIN = [(1, "SAMPLE-C-P01")] + [(4, f"SAMPLE-C-{i:03}") for i in range(1, 13)] + [
-    (1, "SAMPLE-C-S01")
-]
+CHAOS_MAIN = (
+    [(1, "SAMPLE-C-P01")] + [(4, f"SAMPLE-C-{i:03}") for i in range(1, 13)] + [(1, "SAMPLE-C-S01")]
+)
 CHAOS_EXTRA = [(2, "SAMPLE-C-X01"), (2, "SAMPLE-C-X02"), (1, "見本ソルラル")]
 RAKUEN_MAIN = [(4, f"SAMPLE-R-{i:03}") for i in range(1, 10)] + [
     (3, "SAMPLE-R-T01"), (3, "SAMPLE-R-T02"), (4, "SAMPLE-R-P01"), (4, "SAMPLE-R-P02"),
@@ -64,9 +66,7 @@ IRIS_MAIN = [(4, f"SAMPLE-I-U{i:02}") for i in range(1, 7)] + [
     (4, "SAMPLE-I-S01"), (4, "SAMPLE-I-S02"), (4, "SAMPLE-I-T01"), (4, "SAMPLE-I-T02"),
     (4, "SAMPLE-I-E01"), (4, "SAMPLE-I-E02"), (2, "SAMPLE-I-U07"),
 ]  # fmt: skip
-IRIS_NO_UNIT = [(4, f"SAMPLE-I-{t}{i:02}") for t in "STE" for i in range(1, 6)][:12] + [
-    (2, "SAMPLE-I-E05")
-]
+IRIS_NO_UNIT = [*[(4, f"SAMPLE-I-{t}{i:02}") for t in "STE" for i in range(1, 6)][:12], (2, "SAMPLE-I-E05")]
 BETA_MAIN = [(1, "SAMPLE-C-BP1"), (49, "SAMPLE-C-B01")]
 NO_PARTNER = [(4, "見本キャラ 孤高"), (45, "見本はるかさん"), (1, "SAMPLE-C-S01")]
 

@@ -29,7 +29,9 @@ def rules(report: Report, severity: str = "error") -> set[str]:
         ([(2, "見本恋姫 01"), (2, "見本そら 01")], False),
     ],
 )
-def test_neo_standard_os_groups(check: Check, replacement: list[tuple[int, str]], legal: bool) -> None:
+def test_neo_standard_os_groups(
+    check: Check, replacement: list[tuple[int, str]], legal: bool
+) -> None:
     # [俺嫁] cards have every title, so they fill the deck without taking a side.
     report = check(deck(CN, [*replacement, (46, "見本俺嫁")]))
     assert ("chaos/neo-standard-os" not in rules(report)) is legal
@@ -46,13 +48,18 @@ def test_neo_standard_names_the_os_and_the_fix(check: Check) -> None:
 
 
 def test_standard_mixes_any_os(check: Check) -> None:
-    text = deck("chaos-standard", swap(CHAOS_MAIN, "SAMPLE-C-012", [(4, "見本アクア 01")]),
-                extra=CHAOS_EXTRA)
+    text = deck(
+        "chaos-standard",
+        swap(CHAOS_MAIN, "SAMPLE-C-012", [(4, "見本アクア 01")]),
+        extra=CHAOS_EXTRA,
+    )
     assert check(text).legal
 
 
 def test_no_partner_card_is_a_warning(check: Check) -> None:
-    report = check(deck("chaos-standard", swap(CHAOS_MAIN, "SAMPLE-C-P01", [(1, "見本キャラ 孤高")])))
+    report = check(
+        deck("chaos-standard", swap(CHAOS_MAIN, "SAMPLE-C-P01", [(1, "見本キャラ 孤高")]))
+    )
     assert report.legal
     assert rules(report, "warning") == {"chaos/partner-candidate"}
 
@@ -75,15 +82,19 @@ def test_partner_card_that_cannot_be_partner(check: Check) -> None:
     ],
 )
 def test_copy_limit_overrides(check: Check, ref: str, count: int, legal: bool) -> None:
-    main = [(n, r) for n, r in CHAOS_MAIN if r not in ("SAMPLE-C-010", "SAMPLE-C-011", "SAMPLE-C-012")]
+    main = [
+        (n, r) for n, r in CHAOS_MAIN if r not in ("SAMPLE-C-010", "SAMPLE-C-011", "SAMPLE-C-012")
+    ]
     main = [*main, (count, ref), (50 - 38 - count, "見本はるかさん")]
     report = check(deck("chaos-standard", main))
     assert report.legal is legal, [(v.rule, v.message) for v in report.violations]
 
 
 def test_iris_opening_warning_gives_the_exact_chance(check: Check) -> None:
-    text = deck("iris-standard",
-                swap(IRIS_NO_UNIT, "SAMPLE-I-E05", [(1, "SAMPLE-I-E05"), (1, "SAMPLE-I-U01")]))
+    text = deck(
+        "iris-standard",
+        swap(IRIS_NO_UNIT, "SAMPLE-I-E05", [(1, "SAMPLE-I-E05"), (1, "SAMPLE-I-U01")]),
+    )
     report = check(text)
     (v,) = report.warnings
     assert v.rule == "iris/unit-opening"

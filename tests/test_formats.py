@@ -1,0 +1,87 @@
+"""Formats as data: the shipped files load; bad files get messages naming the key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from deckcheck.formats import FormatError, FormatRegistry, default_registry
+
+SHIPPED = {"chaos-standard", "chaos-neo-standard", "rakuen-standard", "vision-standard",
+           "iris-standard"}  # fmt: skip
+
+
+def test_shipped_formats_load_and_cite_sources() -> None:
+    registry = default_registry()
+    assert set(registry.ids()) >= SHIPPED
+    for fmt in registry.all():
+        assert fmt.sources
+        for check in fmt.checks():
+            assert check.source.strip(), (fmt.id, check.rule)
+            assert "/" in check.rule
+
+
+def test_neo_standard_extends_standard_with_appendix_groups() -> None:
+    fmt = default_registry().get("chaos-neo-standard")
+    assert fmt.os_policy is not None and fmt.os_policy.mode == "single"
+    assert fmt.copies.rule == "chaos/copies"  # inherited
+    groups = fmt.os_groups()
+    assert frozenset({"そらのおとしものf", "そらのおとしもの"}) in groups
+    assert len(groups) == 3
+
+
+def test_vision_facts_from_outside_the_rulebooks_are_assumptions() -> None:
+    fmt = default_registry().get("vision-standard")
+    text = "\n".join(fmt.assumptions)
+    for fact in ("vision/main-size", "vision/copies", "opening_hand", "mulligan"):
+        assert fact in text
+
+
+def write(folder: Path, name: str, text: str) -> FormatRegistry:
+    (folder / f"{name}.toml").write_text(text, encoding="utf-8")
+    return FormatRegistry([folder, *default_registry().folders])
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("id = 'x'\ngame = 'chess'", "game"),
+        ("this is not toml =", "not valid TOML"),
+        (
+            "extends = 'chaos-standard'\ncopies = { key = 'name', limit = -1, rule = 'r', "
+            "source = 's' }",
+            "copies.limit",
+        ),
+        (
+            "extends = 'chaos-standard'\n[[type_counts]]\ntypes = ['wizard']\nrule = 'r'\n"
+            "source = 's'",
+            "'wizard' is not a chaos card type",
+        ),
+        ("extends = 'chaos-standard'\nsurprise = 1", "surprise"),
+        ("extends = 'bad'", "loops"),
+        ("extends = 'nowhere'", "extends unknown format 'nowhere'"),
+        (
+            "extends = 'chaos-standard'\n[[limit_overrides]]\nmatch = { keyword_pattern = '(' }\n"
+            "limit = 'pattern'\nrule = 'r'\nsource = 's'",
+            "not a regular expression",
+        ),
+    ],
+)
+def test_malformed_format_files(tmp_path: Path, text: str, message: str) -> None:
+    registry = write(tmp_path, "bad", text)
+    with pytest.raises(FormatError) as caught:
+        registry.get("bad")
+    assert message in str(caught.value) and "bad.toml" in str(caught.value)
+
+
+def test_a_new_format_is_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "my-event.toml").write_text(
+        "extends = 'iris-standard'\nname = 'my event'\nsources = ['outside the rulebooks']\n"
+        "[[restrictions]]\nkind = 'banned'\nlist = 'my list'\ncards = ['SAMPLE-I-U01']\n"
+        "rule = 'restriction/banned'\nsource = 'outside the rulebooks: my list'\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("DECKCHECK_FORMATS", str(tmp_path))
+    fmt = default_registry().get("my-event")
+    assert fmt.game.value == "iris" and len(fmt.restrictions) == 1
