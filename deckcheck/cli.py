@@ -89,14 +89,15 @@ def validate(
     Exit status: 0 all legal, 1 some deck illegal, 2 usage or input error.
     """
     from deckcheck import decks as deckfiles
-    from deckcheck.api import MissingFormat, refs_of, validate_decks
+    from deckcheck.api import MissingFormat, paused_gc, refs_of, validate_decks
     from deckcheck.formats import FormatError, default_registry
 
     try:
         files = deckfiles.expand(paths)
         if not files:
             _fail("no deck files found (looked for *.deck, *.txt, *.json)")
-        parsed = [deckfiles.read(p) for p in files]
+        with paused_gc():
+            parsed = [deckfiles.read(p) for p in files]
     except deckfiles.DeckInputError as exc:
         _fail(str(exc))
     registry = default_registry()

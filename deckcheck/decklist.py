@@ -47,9 +47,11 @@ _SECTION_ALIASES = {
 }
 _HEADER = re.compile(r"^\[\s*(?P<name>[^\]]*?)\s*\]$")
 _FORMAT = re.compile(r"^format\s*[:：=]\s*(?P<id>\S.*?)$", re.IGNORECASE)
+_X = "xX×ｘＸ"
 _CARD = re.compile(
-    r"^(?P<count>[+-]?\d+)\s*(?:[xX×ｘＸ]\s*)?\s(?P<ref>\S.*?)$"  # "4 REF", "4x REF", "4 x REF"
-    r"|^(?P<count2>[+-]?\d+)[xX×ｘＸ](?P<ref2>\S.*?)$"  # "4xREF"
+    rf"^(?P<count>[+-]?\d+)"
+    rf"(?:\s*[{_X}](?=\s)\s*|[{_X}](?=\S)|\s+)"  # "4 x REF", "4x REF", "4xREF", "4 REF"
+    r"(?P<ref>\S.*)$"
 )
 _COMMENT = re.compile(r"(?:^|\s)#.*$")
 
@@ -66,77 +68,94 @@ def section_name(header: str) -> str | None:
 
 
 def parse_text(text: str, path: str | None = None) -> DeckList:
-    deck = DeckList(path=path)
     section = "main"
+    unknown_section = False  # cards below an unknown header are reported, not counted
+    fmt: str | None = None
+    first_line: int | None = None
+    problems: list[Violation] = []
+    section_lines: dict[str, int] = {}
     seen: dict[tuple[str, str], DeckEntry] = {}
+    card_match = _CARD.match
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = _COMMENT.sub("", raw.lstrip("\ufeff")).strip()
+        line = raw.strip()
         if not line:
             continue
-        if deck.first_line is None:
-            deck.first_line = number
-        if (m := _FORMAT.match(line)) is not None:
-            if deck.format is not None and deck.format != m["id"]:
-                deck.problems.append(
-                    _syntax(
-                        f"second format line names {m['id']!r}, the first named {deck.format!r}",
-                        number,
-                        "keep one format: line",
-                    )
-                )
-            else:
-                deck.format = m["id"]
+        if "#" in line:
+            line = _COMMENT.sub("", line).strip()
+        if line[:1] == "\ufeff":
+            line = line[1:].strip()
+        if not line:
             continue
-        if (m := _HEADER.match(line)) is not None:
+        if first_line is None:
+            first_line = number
+        first = line[0]
+        if first.isdigit() or first in "+-":  # the common case: a card line
+            m = card_match(line)
+            if m is not None:
+                count = int(m["count"])
+                if not 0 < count <= MAX_COUNT:
+                    problems.append(
+                        _syntax(
+                            f"count {m['count']} is not a whole number from 1 to {MAX_COUNT}",
+                            number,
+                            "write a positive count",
+                            section=None if unknown_section else section,
+                        )
+                    )
+                    continue
+                if unknown_section:
+                    continue
+                ref = m["ref"]
+                key = (section, ref)
+                entry = seen.get(key)
+                if entry is not None:  # repeated cards add up; the first line stays
+                    entry.count += count
+                else:
+                    seen[key] = DeckEntry(section=section, count=count, ref=ref, line=number)
+                continue
+        elif first == "[" and (m := _HEADER.match(line)) is not None:
             name = section_name(m["name"])
+            unknown_section = name is None
             if name is None:
-                deck.problems.append(
+                problems.append(
                     _syntax(
                         f"unknown section [{m['name']}]",
                         number,
                         "use one of [main], [extra], [gate], [side]",
                     )
                 )
-                section = f"?{m['name']}"  # cards below an unknown header are not counted
             else:
                 section = name
-                deck.section_lines.setdefault(name, number)
+                section_lines.setdefault(name, number)
             continue
-        m = _CARD.match(line)
-        if m is None:
-            deck.problems.append(
-                _syntax(
-                    f"not a card line: {_clip(line)!r}",
-                    number,
-                    "write a count then a card number or name, e.g. '4 SAMPLE-C-001'",
-                    section=None if section.startswith("?") else section,
+        elif (m := _FORMAT.match(line)) is not None:
+            if fmt is not None and fmt != m["id"]:
+                problems.append(
+                    _syntax(
+                        f"second format line names {m['id']!r}, the first named {fmt!r}",
+                        number,
+                        "keep one format: line",
+                    )
                 )
+            else:
+                fmt = m["id"]
+            continue
+        problems.append(
+            _syntax(
+                f"not a card line: {_clip(line)!r}",
+                number,
+                "write a count then a card number or name, e.g. '4 SAMPLE-C-001'",
+                section=None if unknown_section else section,
             )
-            continue
-        count_text = m["count"] if m["count"] is not None else m["count2"]
-        ref = (m["ref"] if m["ref"] is not None else m["ref2"]).strip()
-        count = int(count_text)
-        if count <= 0 or count > MAX_COUNT:
-            deck.problems.append(
-                _syntax(
-                    f"count {count_text} is not a whole number from 1 to {MAX_COUNT}",
-                    number,
-                    "write a positive count",
-                    section=None if section.startswith("?") else section,
-                )
-            )
-            continue
-        if section.startswith("?"):
-            continue
-        key = (section, ref)
-        if key in seen:
-            # Repeated cards add up (issue #2); the first line stays the card's line.
-            seen[key].count = min(seen[key].count + count, MAX_COUNT * 10)
-            continue
-        entry = DeckEntry(section=section, count=count, ref=ref, line=number)
-        seen[key] = entry
-        deck.entries.append(entry)
-    return deck
+        )
+    return DeckList(
+        path=path,
+        format=fmt,
+        entries=list(seen.values()),
+        problems=problems,
+        section_lines=section_lines,
+        first_line=first_line,
+    )
 
 
 def _clip(text: str, width: int = 60) -> str:

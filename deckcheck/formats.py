@@ -276,7 +276,7 @@ class Format(_Strict):
         out.extend(self.restrictions)
         return out
 
-    @property
+    @cached_property
     def assumptions(self) -> list[str]:
         """What this format takes from outside the rulebooks: shown with every report."""
         rules = [

@@ -50,6 +50,7 @@ class CardIndex:
         self._names = names
         self._name_cache: dict[Game, dict[str, str]] = {}
         self._memo: dict[tuple[Game, str], Resolution] = {}
+        self.version = 0  # bumped on every change, so memos built on this index can expire
         for card in cards:
             self.add(card)
 
@@ -59,6 +60,7 @@ class CardIndex:
         bucket.append(card)
         bucket.sort(key=lambda c: c.number)
         self._memo.clear()
+        self.version += 1
 
     def __len__(self) -> int:
         return len(self.by_number)

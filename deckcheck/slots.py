@@ -2,30 +2,182 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from deckcheck.formats import Format
-from deckcheck.models import Card, CardCount, DeckList
+from deckcheck.formats import Format, LimitOverride, Match
+from deckcheck.models import Card, CardCount, DeckList, Violation
+from deckcheck.normalize import name_key, nfkc, title_key, vision_copy_name, word_key
+from deckcheck.resolve import CardIndex, Resolution
+
+
+@dataclass(slots=True, frozen=True)
+class CardFacts:
+    """What the checks of one format need to know about one card, worked out once.
+
+    ``limit``: the copy limit an override gives the card (-1: none, it is unlimited), or None
+    when the format's general limit applies.
+    """
+
+    type: str
+    copy_key: tuple[str, ...]
+    override: LimitOverride | None
+    limit: int | None
+    append_keys: frozenset[str]
+    keyword_keys: frozenset[str]
+    os_key: str | None
+    every_title: bool
+    partner_ok: bool
+
+
+@dataclass(slots=True)
+class FormatFacts:
+    """Per-format memo of card facts; validating thousands of decks re-uses it."""
+
+    fmt: Format
+    cards: dict[int, tuple[Card, CardFacts]] = field(default_factory=dict)
+    # deck-list reference → (card, facts), or why it does not resolve; valid for one index
+    refs: dict[str, tuple[Card, CardFacts] | Resolution] = field(default_factory=dict)
+    _index: tuple[int, int] = (0, -1)
+    _index_ref: CardIndex | None = None
+
+    def refs_for(self, index: CardIndex) -> dict[str, tuple[Card, CardFacts] | Resolution]:
+        """The reference memo, emptied first if ``index`` is not the one it was built on."""
+        stamp = (id(index), index.version)
+        if stamp != self._index:
+            self.refs.clear()
+            self._index = stamp
+            self._index_ref = index  # keeps the id from being reused while memoised
+        return self.refs
+
+    def lookup(self, index: CardIndex, ref: str) -> tuple[Card, CardFacts] | Resolution:
+        """Resolve ``ref`` and remember it (call after ``refs_for(index)``)."""
+        found = index.resolve(self.fmt.game, ref)
+        hit = found if found.card is None else (found.card, self.of(found.card))
+        self.refs[ref] = hit
+        return hit
+
+    def of(self, card: Card) -> CardFacts:
+        hit = self.cards.get(id(card))
+        if hit is None or hit[0] is not card:
+            hit = (card, _facts(self.fmt, card))
+            self.cards[id(card)] = hit
+        return hit[1]
 
 
 @dataclass(slots=True, eq=False)
 class Slot:
-    """``count`` copies of ``card`` in ``section``, first written on ``line``."""
+    """``count`` copies of ``card`` in ``section``, first written on ``line``, with the
+    format's facts about the card."""
 
     card: Card
     count: int
     line: int | None
-    section: str = "main"
+    section: str
+    facts: CardFacts
+
+
+_MEMO: dict[int, FormatFacts] = {}
+
+
+def format_facts(fmt: Format) -> FormatFacts:
+    memo = _MEMO.get(id(fmt))
+    if memo is None or memo.fmt is not fmt:
+        if len(_MEMO) > 64:  # formats are few; this only guards against leaks in long runs
+            _MEMO.clear()
+        memo = _MEMO[id(fmt)] = FormatFacts(fmt)
+    return memo
+
+
+def _copy_key(fmt: Format, card: Card) -> tuple[str, ...]:
+    key = fmt.copies.key
+    if key == "vision-name":
+        return (name_key(fmt.game, vision_copy_name(card.name)),)
+    if key == "name+type":
+        return (name_key(fmt.game, card.name), card.type)
+    return (name_key(fmt.game, card.name),)
+
+
+_PATTERNS: dict[str, re.Pattern[str]] = {}
+
+
+def _match(match: Match, appends: frozenset[str], keywords: tuple[str, ...]) -> int | None:
+    """None if ``match`` does not select the card; else the number a keyword pattern carries
+    (0 for plain words)."""
+    if match.append is not None:
+        return 0 if word_key(match.append) in appends else None
+    if match.keyword is not None:
+        return 0 if word_key(match.keyword) in {word_key(k) for k in keywords} else None
+    source = match.keyword_pattern or ""
+    pattern = _PATTERNS.get(source) or _PATTERNS.setdefault(source, re.compile(source))
+    for keyword in keywords:
+        found = pattern.search(nfkc(keyword))
+        if found:
+            return int(found.group("n"))
+    return None
+
+
+def _facts(fmt: Format, card: Card) -> CardFacts:
+    appends = frozenset(word_key(a) for a in card.append)
+    best: tuple[LimitOverride, int] | None = None
+    for override in fmt.limit_overrides:
+        hit = _match(override.match, appends, card.keywords)
+        if hit is None:
+            continue
+        if override.limit == "unlimited":
+            limit = -1
+        elif override.limit == "pattern":
+            limit = hit
+        else:
+            limit = override.limit
+        # the strictest numeric limit wins; "unlimited" only where nothing limits the card
+        if best is None or (limit >= 0 and (best[1] < 0 or limit < best[1])):
+            best = (override, limit)
+    policy = fmt.os_policy
+    every_title = policy is not None and bool(
+        appends & {word_key(a) for a in policy.every_title_appends}
+    )
+    keyword_keys = frozenset(word_key(k) for k in card.keywords)
+    partner = fmt.partner
+    partner_ok = (
+        partner is not None
+        and card.type in partner.candidate_types
+        and not any(word_key(k) in keyword_keys for k in partner.forbid_keywords)
+        and not any(word_key(a) in appends for a in partner.forbid_appends)
+    )
+    return CardFacts(
+        type=card.type,
+        copy_key=_copy_key(fmt, card),
+        override=best[0] if best else None,
+        limit=best[1] if best else None,
+        append_keys=appends,
+        keyword_keys=keyword_keys,
+        os_key=title_key(card.os) if card.os else None,
+        every_title=every_title,
+        partner_ok=partner_ok,
+    )
 
 
 @dataclass(slots=True)
 class Context:
-    """What every check sees: the format, the deck list and its resolved slots per section."""
+    """What every check sees: the format, the deck list, its resolved slots per section, and
+    the format's memo of card facts."""
 
     fmt: Format
     deck: DeckList
     slots: dict[str, list[Slot]]
+    facts: FormatFacts
+    # filled in the validator's one pass over the deck list
+    counts: dict[str, int] = field(default_factory=dict)  # section → cards, as listed
+    type_counts: dict[str, dict[str, int]] = field(default_factory=dict)  # section → type → n
+    copy_groups: dict[tuple[str, ...], list[Slot]] = field(default_factory=dict)
+    has_appends: bool = False
+    violations: list[Violation] = field(default_factory=list)
+
+    def count_types(self, sections: Iterable[str], types: Iterable[str]) -> int:
+        tally = self.type_counts
+        return sum(tally[s].get(t, 0) for s in sections if s in tally for t in types)
 
     def in_sections(self, sections: Iterable[str]) -> list[Slot]:
         return [slot for s in sections for slot in self.slots.get(s, ())]

@@ -6,85 +6,117 @@ the cards involved, the line, the rule's source and a fix hint.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Callable
 from math import comb
 
 from deckcheck.decklist import SYNTAX, SYNTAX_SOURCE
-from deckcheck.formats import Format, LimitOverride, Match
+from deckcheck.formats import Format, Match
 from deckcheck.games import chaos
 from deckcheck.models import CardCount, DeckList, Report, Violation
-from deckcheck.normalize import name_key, nfkc, vision_copy_name, word_key
+from deckcheck.normalize import name_key, nfkc, word_key
 from deckcheck.resolve import CardIndex, Resolution
-from deckcheck.slots import Context, Slot, card_counts, first_line, plural, total
+from deckcheck.slots import (
+    Context,
+    Slot,
+    card_counts,
+    first_line,
+    format_facts,
+    plural,
+    total,
+)
 
 RESOLVE_SOURCE = "deckcheck deck list format (README: Deck lists); outside the rulebooks"
 
 
 def validate(deck: DeckList, fmt: Format, index: CardIndex) -> Report:
     """Check ``deck`` against every rule of ``fmt``; cards are looked up in ``index``."""
-    violations: list[Violation] = list(deck.problems)
-    slots, unresolved, resolve_violations = _resolve(deck, fmt, index)
-    violations.extend(resolve_violations)
-    counts: dict[str, int] = {s.name: 0 for s in fmt.sections}
-    for section, items in slots.items():
-        counts[section] = counts.get(section, 0) + total(items)
-    for section, n in unresolved.items():
-        counts[section] = counts.get(section, 0) + n
-    ctx = Context(fmt, deck, dict(slots))
+    ctx = _read(deck, fmt, index)
+    violations = ctx.violations
     for check in _CHECKS:
-        violations.extend(check(ctx, counts))
-    violations.sort(key=lambda v: (v.severity != "error", v.line or 0, v.rule))
+        found = check(ctx, ctx.counts)
+        if found:
+            violations.extend(found)
+    if violations:
+        violations.sort(key=lambda v: (v.severity != "error", v.line or 0, v.rule))
     return Report(
         path=deck.path,
         format=fmt.id,
         game=fmt.game,
         legal=not any(v.severity == "error" for v in violations),
-        counts=counts,
+        counts=ctx.counts,
         violations=violations,
         assumptions=fmt.assumptions,
     )
 
 
-def _resolve(
-    deck: DeckList, fmt: Format, index: CardIndex
-) -> tuple[dict[str, list[Slot]], dict[str, int], list[Violation]]:
-    slots: dict[str, list[Slot]] = defaultdict(list)
-    merged: dict[tuple[str, str], Slot] = {}
-    unresolved: dict[str, int] = defaultdict(int)
-    violations: list[Violation] = []
-    known_sections = fmt.section_map
+def _read(deck: DeckList, fmt: Format, index: CardIndex) -> Context:
+    """One pass over the deck list: resolve each line, count sections and types, and group
+    cards for the copy limit. Problems of the list itself become violations."""
+    memo = format_facts(fmt)
+    ctx = Context(fmt, deck, {}, memo, counts={s.name: 0 for s in fmt.sections})
+    ctx.violations.extend(deck.problems)
+    counts, slots, tally, groups = ctx.counts, ctx.slots, ctx.type_counts, ctx.copy_groups
+    copy_sections = fmt.copies.sections
+    lookup, refs = memo.lookup, memo.refs_for(index)
+    merged: dict[str, dict[int, Slot]] = {}  # section → id(card) → slot
+    current = ""  # entries come section by section: look the section's tables up once
+    types: dict[str, int] = {}
+    bucket: list[Slot] = []
+    seen: dict[int, Slot] = {}
+    in_copies = False
     for entry in deck.entries:
-        if entry.section not in known_sections:
-            violations.append(
-                Violation(
-                    rule=SYNTAX,
-                    message=f"[{entry.section}] is not a section of {fmt.id} "
-                    f"(its sections: {', '.join(known_sections)})",
-                    section=entry.section,
-                    cards=[CardCount(number=None, name=entry.ref, count=entry.count)],
-                    line=entry.line,
-                    source=SYNTAX_SOURCE,
-                    fix=f"move the card to one of {', '.join(known_sections)} or remove it",
-                )
+        section, count = entry.section, entry.count
+        if section != current:
+            if section not in counts:
+                ctx.violations.append(_foreign_section(fmt, section, entry.ref, count, entry.line))
+                continue
+            current, in_copies = section, section in copy_sections
+            types = tally.setdefault(section, {})
+            bucket = slots.setdefault(section, [])
+            seen = merged.setdefault(section, {})
+        counts[section] += count  # unresolved cards count too: the list means them
+        hit = refs.get(entry.ref)
+        if hit is None:
+            hit = lookup(index, entry.ref)
+        if type(hit) is not tuple:
+            assert isinstance(hit, Resolution)
+            ctx.violations.append(
+                _resolution_violation(fmt, section, entry.ref, count, entry.line, hit)
             )
             continue
-        found = index.resolve(fmt.game, entry.ref)
-        if found.card is not None:
-            key = (entry.section, found.card.number)
-            if key in merged:  # a number and a name for the same card add up
-                merged[key].count += entry.count
-            else:
-                slot = Slot(found.card, entry.count, entry.line, entry.section)
-                merged[key] = slot
-                slots[entry.section].append(slot)
+        card, facts = hit
+        types[facts.type] = types.get(facts.type, 0) + count
+        slot = seen.get(id(card))
+        if slot is not None:  # a number and a name for the same card add up
+            slot.count += count
             continue
-        unresolved[entry.section] += entry.count
-        violations.append(
-            _resolution_violation(fmt, entry.section, entry.ref, entry.count, entry.line, found)
-        )
-    return slots, unresolved, violations
+        slot = seen[id(card)] = Slot(card, count, entry.line, section, facts)
+        bucket.append(slot)
+        if facts.append_keys:
+            ctx.has_appends = True
+        if in_copies:
+            group = groups.get(facts.copy_key)
+            if group is None:
+                groups[facts.copy_key] = [slot]
+            else:
+                group.append(slot)
+    return ctx
+
+
+def _foreign_section(
+    fmt: Format, section: str, ref: str, count: int, line: int | None
+) -> Violation:
+    known = ", ".join(fmt.section_map)
+    return Violation(
+        rule=SYNTAX,
+        message=f"[{section}] is not a section of {fmt.id} (its sections: {known})",
+        section=section,
+        cards=[CardCount(number=None, name=ref, count=count)],
+        line=line,
+        source=SYNTAX_SOURCE,
+        fix=f"move the card to one of {known} or remove it",
+    )
 
 
 def _resolution_violation(
@@ -171,11 +203,17 @@ def _sizes(ctx: Context, counts: dict[str, int]) -> list[Violation]:
 def _types(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     out: list[Violation] = []
     for section in ctx.fmt.sections:
+        allowed = section.types.allowed
+        present = ctx.type_counts.get(section.name, {})
+        if all(t in allowed for t in present) and not any(
+            t in present for f in section.forbidden for t in f.types
+        ):
+            continue
         label = section.label or f"{section.name} deck"
         for slot in ctx.slots.get(section.name, ()):
             ctype = slot.card.type
             check = next((f for f in section.forbidden if ctype in f.types), None)
-            if check is None and ctype in section.types.allowed:
+            if check is None and ctype in allowed:
                 continue
             rule = check or section.types
             assert rule.rule is not None and rule.source is not None  # the schema guarantees it
@@ -186,8 +224,7 @@ def _types(ctx: Context, counts: dict[str, int]) -> list[Violation]:
                     rule=rule.rule,
                     severity=rule.severity,
                     message=f"{slot.card.name} is {_article(ctype)} {ctype} card; the {label} "
-                    "takes only "
-                    f"{', '.join(section.types.allowed)} cards",
+                    f"takes only {', '.join(allowed)} cards",
                     section=section.name,
                     cards=card_counts([slot]),
                     line=slot.line,
@@ -202,79 +239,37 @@ def _article(word: str) -> str:
     return "an" if word[:1] in "aeiou" else "a"
 
 
-def _matches(match: Match, append_keys: set[str], keywords: tuple[str, ...]) -> int | bool:
-    """Whether a card matches; for a keyword pattern, the number it carries (0 = no match)."""
-    if match.append is not None:
-        return word_key(match.append) in append_keys
-    if match.keyword is not None:
-        return word_key(match.keyword) in {word_key(k) for k in keywords}
-    pattern = re.compile(match.keyword_pattern or "")
-    for keyword in keywords:
-        found = pattern.search(nfkc(keyword))
-        if found:
-            return int(found.group("n"))
-    return 0
-
-
-def _override_for(fmt: Format, slot: Slot) -> tuple[LimitOverride, int] | None:
-    """The strictest override of ``slot``'s card, with its limit (-1: unlimited)."""
-    card = slot.card
-    if not fmt.limit_overrides or not (card.append or card.keywords):
-        return None
-    append_keys = {word_key(a) for a in card.append}
-    best: tuple[LimitOverride, int] | None = None
-    for override in fmt.limit_overrides:
-        hit = _matches(override.match, append_keys, card.keywords)
-        if hit is False or (hit == 0 and override.limit == "pattern"):
-            continue
-        if override.limit == "unlimited":
-            limit = -1
-        elif override.limit == "pattern":
-            limit = int(hit)
-        else:
-            limit = override.limit
-        if best is None or (limit >= 0 and (best[1] < 0 or limit < best[1])):
-            best = (override, limit)
-    return best
-
-
-def copy_key(fmt: Format, slot: Slot) -> tuple[str, ...]:
-    card = slot.card
-    key = fmt.copies.key
-    if key == "vision-name":
-        return (name_key(fmt.game, vision_copy_name(card.name)),)
-    if key == "name+type":
-        return (name_key(fmt.game, card.name), card.type)
-    return (name_key(fmt.game, card.name),)
-
-
 def _copies(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     fmt = ctx.fmt
-    groups: dict[tuple[str, ...], list[Slot]] = defaultdict(list)
-    for slot in ctx.in_sections(fmt.copies.sections):
-        groups[copy_key(fmt, slot)].append(slot)
+    general = fmt.copies.limit
     out: list[Violation] = []
-    for items in groups.values():
+    for items in ctx.copy_groups.values():
+        if len(items) == 1:  # the common case, decided without building anything
+            only = items[0]
+            own = only.facts.limit
+            if only.count <= (general if own is None else own) or (own is not None and own < 0):
+                continue
         n = total(items)
-        if n <= 1:
-            continue
-        overrides = [_override_for(fmt, s) for s in items]
-        strict = [o for o in overrides if o is not None and o[1] >= 0]
+        facts = [s.facts for s in items]
+        strict = [f for f in facts if f.limit is not None and f.limit >= 0]
         if strict:
-            override, limit = min(strict, key=lambda o: o[1])
+            # an override's own limit replaces the general one (§6.1: permanent abilities)
+            tightest = min(strict, key=lambda f: f.limit or 0)
+            override, limit = tightest.override, tightest.limit or 0
+            assert override is not None
             counted = items
             rule, source, severity = override.rule or "", override.source, override.severity
             why = f" ({_describe(override.match)})"
-        else:
-            counted = [s for s, o in zip(items, overrides, strict=True) if o is None or o[1] >= 0]
+        else:  # unlimited cards (an override of -1) do not count toward the general limit
+            counted = [s for s, f in zip(items, facts, strict=True) if f.limit is None]
             limit = fmt.copies.limit
             rule, source, severity = fmt.copies.rule, fmt.copies.source, fmt.copies.severity
             why = ""
-        n = total(counted)
+            n = total(counted)
         if n <= limit:
             continue
         name = counted[0].card.name
-        sections = sorted({s.section for s in counted if s.section})
+        sections = sorted({s.section for s in counted})
         out.append(
             Violation(
                 rule=rule,
@@ -300,10 +295,12 @@ def _describe(match: Match) -> str:
 
 def _pure(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     out: list[Violation] = []
+    if not ctx.has_appends:
+        return out
     for rule in ctx.fmt.pure:
         key = word_key(rule.append)
         items = ctx.in_sections(rule.sections)
-        with_word = [s for s in items if key in {word_key(a) for a in s.card.append}]
+        with_word = [s for s in items if key in s.facts.append_keys]
         if not with_word:
             continue
         without = [s for s in items if s not in with_word]
@@ -329,8 +326,10 @@ def _pure(ctx: Context, counts: dict[str, int]) -> list[Violation]:
 def _type_counts(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     out: list[Violation] = []
     for rule in ctx.fmt.type_counts:
+        n = ctx.count_types(rule.sections, rule.types)
+        if (rule.min is None or n >= rule.min) and (rule.max is None or n <= rule.max):
+            continue
         items = [s for s in ctx.in_sections(rule.sections) if s.card.type in rule.types]
-        n = total(items)
         what = rule.label or "/".join(rule.types)
         where = " and ".join(rule.sections)
         if rule.min is not None and n < rule.min:

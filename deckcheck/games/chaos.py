@@ -5,32 +5,25 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from deckcheck.models import Card, Violation
-from deckcheck.normalize import title_key, word_key
+from deckcheck.models import Violation
 from deckcheck.slots import Context, Slot, card_counts, first_line, plural, total
 
 
-def can_be_partner(card: Card, ctx: Context) -> bool:
-    partner = ctx.fmt.partner
-    if partner is None or card.type not in partner.candidate_types:
-        return False
-    keywords = {word_key(k) for k in card.keywords}
-    appends = {word_key(a) for a in card.append}
-    if any(word_key(k) in keywords for k in partner.forbid_keywords):
-        return False
-    return not any(word_key(a) in appends for a in partner.forbid_appends)
-
-
 def partner_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
-    """§6.2.2: the partner is the deck's partner card if it has one, else a chara of the main
+    """§6.2: the partner is the deck's partner card if it has one, else a chara of the main
     deck; a deck with no card that may be partner cannot start a game."""
     rule = ctx.fmt.partner
     if rule is None:
         return []
     main = ctx.slots.get("main", [])
-    partner_cards = [s for s in main if s.card.type in rule.partner_types]
+    listed = ctx.type_counts.get("main", {})
+    partner_cards = (
+        [s for s in main if s.facts.type in rule.partner_types]
+        if any(t in listed for t in rule.partner_types)
+        else []
+    )
     pool = partner_cards or [s for s in main if s.card.type in rule.candidate_types]
-    candidates = [s for s in pool if can_be_partner(s.card, ctx)]
+    candidates = [s for s in pool if s.facts.partner_ok]
     if candidates:
         if partner_cards or not rule.warn_without_partner_card:
             return []
@@ -81,17 +74,17 @@ def os_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     policy = ctx.fmt.os_policy
     if policy is None or policy.mode != "single":
         return []
-    every_title = {word_key(a) for a in policy.every_title_appends}
     by_os: dict[str, list[Slot]] = defaultdict(list)
     unknown: list[Slot] = []
     display: dict[str, str] = {}
     for slot in ctx.in_sections(policy.sections):
-        if every_title & {word_key(a) for a in slot.card.append}:
+        facts = slot.facts
+        if facts.every_title:
             continue
-        if not slot.card.os:
+        key = facts.os_key
+        if key is None or slot.card.os is None:
             unknown.append(slot)
             continue
-        key = title_key(slot.card.os)
         display.setdefault(key, slot.card.os)
         by_os[key].append(slot)
     out: list[Violation] = []
