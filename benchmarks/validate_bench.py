@@ -29,6 +29,7 @@ from deckcheck.api import paused_gc, validate_decks
 from deckcheck.formats import default_registry
 from deckcheck.pool.store import Pool
 from deckcheck.resolve import CardIndex
+from deckcheck.slots import format_facts
 from deckcheck.validate import validate
 
 COLUMNS = ["game", "number", "name", "type", "title", "append", "keywords", "gate_number", "level"]
@@ -78,6 +79,7 @@ def main() -> None:
     parser.add_argument("--cards", type=int, default=20_000)
     parser.add_argument("--decks", type=int, default=10_000)
     parser.add_argument("--cli-runs", type=int, default=10)
+    parser.add_argument("--repeats", type=int, default=5, help="timed runs of each measurement")
     args = parser.parse_args()
     rng = random.Random(20261129)
     print(
@@ -107,36 +109,46 @@ def main() -> None:
             partners = [c.number for c in chaos if c.type == "partner" and not c.keywords]
 
         texts = [chaos_deck(rng, charas, extras, partners) for _ in range(args.decks)]
-        fmt = default_registry().get("chaos-standard")
-        n = len(texts)
         registry = default_registry()
-        start = time.perf_counter()
+        fmt = registry.get("chaos-standard")
+        n = len(texts)
         with paused_gc():  # as the CLI reads deck files
             parsed = [decklist.parse_text(t) for t in texts]
-        parse_s = time.perf_counter() - start
-        start = time.perf_counter()
-        reports = validate_decks(parsed, registry, index)  # the batch API the CLI calls
-        validate_s = time.perf_counter() - start
-        start = time.perf_counter()
-        fresh = CardIndex(cards)  # no memo from the run above
-        plain = [validate(d, fmt, fresh) for d in parsed]  # one call a deck, collector on
-        plain_s = time.perf_counter() - start
-        assert [r.legal for r in plain] == [r.legal for r in reports]
-        legal = sum(r.legal for r in reports)
-        del parsed, reports, plain
-        start = time.perf_counter()
-        verdicts = [validate(decklist.parse_text(t), fmt, index).legal for t in texts]
-        stream_s = time.perf_counter() - start
-        assert sum(verdicts) == legal
+        legal = sum(r.legal for r in validate_decks(parsed, registry, CardIndex(cards)))
         print(f"decks: {n} of 50+10 cards, {legal} legal, {n - legal} illegal")
+
+        def cold() -> CardIndex:
+            """A new index and no memo: every run resolves and studies each card afresh."""
+            format_facts(fmt).cards.clear()
+            return CardIndex(cards)
+
+        def parse_all() -> object:
+            with paused_gc():
+                return [decklist.parse_text(t) for t in texts]
+
+        def one_by_one() -> object:
+            index = cold()
+            return [validate(decklist.parse_text(t), fmt, index).legal for t in texts]
+
         rows = [
-            ("validate_decks (batch API, as the CLI)", validate_s),
-            ("validate, one call a deck", plain_s),
-            ("parse text deck lists", parse_s),
-            ("parse + validate, one deck at a time", stream_s),
+            (
+                "validate_decks (batch API, as the CLI)",
+                lambda: validate_decks(parsed, registry, cold()),
+            ),
+            ("validate, one call a deck", lambda: [validate(d, fmt, cold_index) for d in parsed]),
+            ("parse text deck lists", parse_all),
+            ("parse + validate, one deck at a time", one_by_one),
         ]
-        for label, seconds in rows:
-            print(f"{label + ':':<40} {n / seconds:>8,.0f} decks/s ({seconds:.2f} s)")
+        print(f"{'':<40} {'first run':>15} {'median of ' + str(args.repeats):>17}")
+        for label, run in rows:
+            seconds = []
+            for _ in range(args.repeats):
+                cold_index = cold()
+                start = time.perf_counter()
+                run()
+                seconds.append(time.perf_counter() - start)
+            first, middle = n / seconds[0], n / statistics.median(seconds)
+            print(f"{label + ':':<40} {first:>8,.0f} decks/s {middle:>10,.0f} decks/s")
 
         if args.cli_runs:
             exe = Path(sys.executable).with_name("deckcheck")

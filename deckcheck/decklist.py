@@ -74,7 +74,7 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
     first_line: int | None = None
     problems: list[Violation] = []
     section_lines: dict[str, int] = {}
-    seen: dict[tuple[str, str], DeckEntry] = {}
+    seen: dict[tuple[str, str], list[int]] = {}  # (section, ref) → [count, first line]
     card_match = _CARD.match
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
@@ -107,11 +107,11 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
                     continue
                 ref = m["ref"]
                 key = (section, ref)
-                entry = seen.get(key)
-                if entry is not None:  # repeated cards add up; the first line stays
-                    entry.count += count
+                tally = seen.get(key)
+                if tally is not None:  # repeated cards add up; the first line stays
+                    tally[0] += count
                 else:
-                    seen[key] = DeckEntry(section=section, count=count, ref=ref, line=number)
+                    seen[key] = [count, number]
                 continue
         elif first == "[" and (m := _HEADER.match(line)) is not None:
             name = section_name(m["name"])
@@ -148,10 +148,11 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
                 section=None if unknown_section else section,
             )
         )
-    return DeckList(
+    # Every field is built here from checked values: construct without re-validating.
+    return DeckList.model_construct(
         path=path,
         format=fmt,
-        entries=list(seen.values()),
+        entries=[DeckEntry(s, n, r, line) for (s, r), (n, line) in seen.items()],
         problems=problems,
         section_lines=section_lines,
         first_line=first_line,
@@ -236,7 +237,7 @@ def _merge_repeats(deck: DeckList) -> DeckList:
     for entry in deck.entries:
         key = (entry.section, entry.ref)
         if key in merged:
-            merged[key].count += entry.count
+            merged[key] = merged[key]._replace(count=merged[key].count + entry.count)
         else:
             merged[key] = entry
     deck.entries = list(merged.values())

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -83,11 +83,16 @@ class Card(BaseModel):
         return self.number.startswith("SAMPLE-")
 
 
-class DeckEntry(BaseModel):
-    """One line of a deck list: ``count`` copies of ``ref`` (a card number or name)."""
+class DeckEntry(NamedTuple):
+    """One line of a deck list: ``count`` copies of ``ref`` (a card number or name).
+
+    A named tuple rather than a model: a batch holds hundreds of thousands of them, and their
+    size decides how fast the validator walks them (benchmarks/validate_bench.py). Pydantic
+    still validates them wherever a ``DeckList`` is built from outside data.
+    """
 
     section: str
-    count: int
+    count: int  # type: ignore[assignment]  # shadows tuple.count, which nothing here uses
     ref: str
     line: int | None = None
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from deckcheck.formats import Format, LimitOverride, Match
@@ -40,6 +40,8 @@ class FormatFacts:
     # deck-list reference → (card, facts), or why it does not resolve; valid for one index
     refs: dict[str, tuple[Card, CardFacts] | Resolution] = field(default_factory=dict)
     _index: tuple[int, int] = (0, -1)
+    # the validator's checks that apply to the format, worked out on first use
+    checks: tuple[Callable[..., list[Violation]], ...] | None = None
     _index_ref: CardIndex | None = None
 
     def refs_for(self, index: CardIndex) -> dict[str, tuple[Card, CardFacts] | Resolution]:

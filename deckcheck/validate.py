@@ -33,7 +33,7 @@ def validate(deck: DeckList, fmt: Format, index: CardIndex) -> Report:
     """Check ``deck`` against every rule of ``fmt``; cards are looked up in ``index``."""
     ctx = _read(deck, fmt, index)
     violations = ctx.violations
-    for check in _CHECKS:
+    for check in _checks_of(fmt):
         found = check(ctx, ctx.counts)
         if found:
             violations.extend(found)
@@ -473,6 +473,24 @@ def _restrictions(ctx: Context, counts: dict[str, int]) -> list[Violation]:
                 )
             )
     return out
+
+
+def _checks_of(fmt: Format) -> tuple[Check, ...]:
+    """The checks that can find anything in ``fmt`` (a format without restriction lists never
+    runs that check), worked out once per format."""
+    memo = format_facts(fmt)
+    if memo.checks is None:
+        wanted: dict[Check, bool] = {
+            _type_counts: bool(fmt.type_counts),
+            _pure: bool(fmt.pure),
+            _attribute_limits: bool(fmt.attribute_limits),
+            chaos.partner_check: fmt.partner is not None,
+            chaos.os_check: fmt.os_policy is not None and fmt.os_policy.mode != "any",
+            _opening: bool(fmt.opening_checks),
+            _restrictions: bool(fmt.restrictions),
+        }
+        memo.checks = tuple(c for c in _CHECKS if wanted.get(c, True))
+    return memo.checks
 
 
 _CHECKS: tuple[Check, ...] = (
