@@ -7,6 +7,7 @@ Exit status: 0 every deck legal (or the command succeeded), 1 some deck illegal,
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
@@ -14,9 +15,14 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from rich.console import Console
 
+    from deckcheck.formats import Format
+    from deckcheck.models import DeckList
     from deckcheck.pool.store import Pool
+    from deckcheck.resolve import CardIndex
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT = 0, 1, 2
 
@@ -135,6 +141,174 @@ def validate(
             shown.add(rep.format)
         render.summary(console, reports)
     raise typer.Exit(EXIT_OK if all(r.legal for r in reports) else EXIT_ILLEGAL)
+
+
+def _one_deck(
+    path: Path, format: str | None, db: Path | None
+) -> tuple[DeckList, Format, CardIndex]:
+    """Read one deck file, its format and the cards it names (exit 2 on any input error)."""
+    from deckcheck import decks as deckfiles
+    from deckcheck.formats import FormatError, default_registry
+
+    try:
+        deck = deckfiles.read(path)
+    except deckfiles.DeckInputError as exc:
+        _fail(str(exc))
+    ref = format or deck.format
+    if ref is None:
+        _fail(f"{path}: no format: line and no --format")
+    try:
+        fmt = default_registry().get(ref)
+    except FormatError as exc:
+        _fail(str(exc))
+    with _open_pool(db) as pool:
+        index = pool.index_for([e.ref for e in deck.entries])
+    return deck, fmt, index
+
+
+WantOption = Annotated[
+    list[str],
+    typer.Option(
+        "--want",
+        "-w",
+        help="Condition 'SELECTOR OP K', e.g. 'type:paradox>=1' (repeat: all must hold).",
+        show_default=False,
+    ),
+]
+FormatOption = Annotated[
+    str | None, typer.Option("--format", "-f", help="Format id or .toml file.")
+]
+PartnerOption = Annotated[
+    str | None,
+    typer.Option(
+        "--partner",
+        help="ChaosTCG: the chara you choose as partner, when the deck has no partner card.",
+    ),
+]
+SeedOption = Annotated[int | None, typer.Option("--seed", help="Random seed (reproducible).")]
+
+
+@app.command()
+def odds(
+    deck_path: Annotated[Path, typer.Argument(metavar="DECK", help="Deck file.")],
+    want: WantOption,
+    format: FormatOption = None,
+    turns: Annotated[int, typer.Option("--turns", "-t", min=0, max=30)] = 5,
+    on_play: Annotated[
+        bool, typer.Option("--on-play/--on-draw", help="First or second player.")
+    ] = True,
+    no_mulligan: Annotated[
+        bool, typer.Option("--no-mulligan", help="Never take a voluntary mulligan.")
+    ] = False,
+    attack_draws: Annotated[
+        bool, typer.Option("--attack-draws", help="ChaosTCG: draw on every partner attack.")
+    ] = False,
+    partner: PartnerOption = None,
+    simulate: Annotated[
+        int | None,
+        typer.Option(
+            "--simulate",
+            min=1,
+            max=10_000_000,
+            help="Monte Carlo with N games instead of exact counting.",
+        ),
+    ] = None,
+    seed: SeedOption = None,
+    table: Annotated[
+        str | None,
+        typer.Option("--table", help="name:REF: the answer with 1-4 copies of that card."),
+    ] = None,
+    as_json: JsonOption = False,
+    csv_path: Annotated[
+        Path | None, typer.Option("--csv", help="Write the rows as CSV.", dir_okay=False)
+    ] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option("--plot", help="Write a PNG of probability by turn.", dir_okay=False),
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Exact chance that the conditions hold at each turn, with the game's mulligan and draws.
+
+    Exit status: 0 answered, 2 bad condition, deck or option.
+    """
+    from pydantic import ValidationError
+
+    from deckcheck.odds.api import ConditionError, OddsError, OddsRequest, compute_odds
+
+    deck, fmt, index = _one_deck(deck_path, format, db)
+    try:
+        req = OddsRequest(
+            want=want,
+            turns=turns,
+            on_play=on_play,
+            mulligan=not no_mulligan,
+            attack_draws=attack_draws,
+            partner=partner,
+            simulate=simulate,
+            seed=seed,
+            table=table,
+        )
+        result = compute_odds(deck, fmt, index, req)
+    except (ConditionError, OddsError) as exc:
+        _fail(str(exc))
+    except ValidationError as exc:
+        _fail("; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()))
+    if csv_path is not None:
+        from deckcheck.odds.output import write_csv
+
+        _write_or_fail(lambda: write_csv(result, csv_path), csv_path)
+    if plot is not None:
+        from deckcheck.odds.output import write_plot
+
+        _write_or_fail(lambda: write_plot(result, plot), plot)
+    if as_json:
+        _print_json(result.model_dump(mode="json"))
+    elif csv_path is None:
+        from deckcheck.odds.output import render
+
+        render(_console(), result)
+
+
+def _write_or_fail(write: Callable[[], None], path: Path) -> None:
+    try:
+        write()
+    except OSError as exc:
+        _fail(f"cannot write {path}: {exc.strerror or exc}")
+
+
+@app.command()
+def hand(
+    deck_path: Annotated[Path, typer.Argument(metavar="DECK", help="Deck file.")],
+    format: FormatOption = None,
+    count: Annotated[int, typer.Option("--count", "-n", min=1, max=1000)] = 1,
+    seed: SeedOption = None,
+    want: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--want",
+            "-w",
+            help="Keep only hands that meet these; otherwise take the game's mulligan.",
+        ),
+    ] = None,
+    partner: PartnerOption = None,
+    as_json: JsonOption = False,
+    db: DbOption = None,
+) -> None:
+    """Deal sample opening hands by the game's procedure."""
+    from deckcheck.odds.api import ConditionError, OddsError, deal_hands
+
+    deck, fmt, index = _one_deck(deck_path, format, db)
+    try:
+        result = deal_hands(deck, fmt, index, count, seed, partner, want or [])
+    except (ConditionError, OddsError) as exc:
+        _fail(str(exc))
+    if as_json:
+        _print_json(result.model_dump(mode="json"))
+        return
+    from deckcheck.odds.output import render_hands
+
+    render_hands(_console(), result)
 
 
 @formats_app.callback()
@@ -292,10 +466,22 @@ def pool_init(
     print(f"created {path} with {stats['total']} cards")
 
 
+EXIT_BUG = 70  # EX_SOFTWARE: deckcheck itself failed
+
+
 def main() -> None:
-    """Console entry point: never a traceback for bad input."""
+    """Console entry point: never a traceback. Bad input exits 2 with a message; an error in
+    deckcheck itself exits 70 with a one-line report (set DECKCHECK_DEBUG=1 for the trace)."""
     try:
         app()
     except KeyboardInterrupt:
         sys.stderr.write("deckcheck: interrupted\n")
         sys.exit(130)
+    except Exception as exc:
+        if os.environ.get("DECKCHECK_DEBUG"):
+            raise
+        sys.stderr.write(
+            f"deckcheck: internal error: {type(exc).__name__}: {exc} (a bug in deckcheck; "
+            "rerun with DECKCHECK_DEBUG=1 and report it)\n"
+        )
+        sys.exit(EXIT_BUG)

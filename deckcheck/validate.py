@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from math import comb
 
 from deckcheck.decklist import SYNTAX, SYNTAX_SOURCE
 from deckcheck.formats import Format, Match
 from deckcheck.games import chaos
 from deckcheck.models import CardCount, DeckList, Report, Violation
 from deckcheck.normalize import name_key, nfkc, word_key
+from deckcheck.odds.hypergeom import chance_of_none
 from deckcheck.resolve import CardIndex, Resolution
 from deckcheck.slots import (
     Context,
@@ -396,7 +396,7 @@ def _opening(ctx: Context, counts: dict[str, int]) -> list[Violation]:
         hits = total(s for s in ctx.slots.get(rule.section, ()) if s.card.type in rule.types)
         if hits == 0 or deck_size < rule.hand:
             continue  # no such card at all is the business of a count rule
-        miss = comb(deck_size - hits, rule.hand) / comb(deck_size, rule.hand)
+        miss = chance_of_none(deck_size, hits, rule.hand)
         if miss <= rule.max_miss:
             continue
         what = "/".join(rule.types)

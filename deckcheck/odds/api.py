@@ -1,0 +1,287 @@
+"""The odds and sample-hand questions as the CLI and the service ask them."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from deckcheck.formats import Format
+from deckcheck.models import Card, DeckList, Game
+from deckcheck.odds.conditions import Condition, ConditionError, parse_conditions
+from deckcheck.odds.exact import OddsError, Problem, exact_rows, kept_cards
+from deckcheck.odds.setup import Rules, drawable, problem_of, rules_of, timeline
+from deckcheck.resolve import CardIndex
+
+__all__ = ["ConditionError", "OddsError", "OddsRequest", "OddsResult", "compute_odds"]
+
+MAX_TURNS = 30
+MAX_GAMES = 10_000_000
+
+
+class OddsRequest(BaseModel):
+    """``deckcheck odds`` options (the service takes the same fields)."""
+
+    want: list[str] = Field(min_length=1)
+    turns: int = Field(5, ge=0, le=MAX_TURNS)
+    on_play: bool = True
+    mulligan: bool = True
+    attack_draws: bool = False
+    partner: str | None = None
+    simulate: int | None = Field(None, ge=1, le=MAX_GAMES)
+    seed: int | None = None
+    table: str | None = None
+
+
+class OddsRow(BaseModel):
+    turn: int
+    cards_seen: int
+    probability: float
+    low: float | None = None
+    high: float | None = None
+
+
+class CopyRow(BaseModel):
+    copies: int
+    rows: list[OddsRow]
+
+
+class OddsResult(BaseModel):
+    deck: str | None
+    format: str
+    game: Game
+    conditions: list[str]
+    mulligan: str
+    on_play: bool
+    method: Literal["exact", "monte-carlo"]
+    games: int | None = None
+    partner: str | None = None
+    rows: list[OddsRow]
+    table: list[CopyRow] | None = None
+    assumptions: list[str] = Field(default_factory=list)
+
+
+def deck_cards(deck: DeckList, fmt: Format, index: CardIndex) -> list[tuple[Card, int]]:
+    """The main deck's cards and counts; a deck list with unknown cards cannot be dealt."""
+    from deckcheck.validate import _read
+
+    ctx = _read(deck, fmt, index)
+    broken = [v for v in ctx.violations if v.rule.startswith("deck/") and v.severity == "error"]
+    if broken:
+        lines = "; ".join(f"line {v.line}: {v.message}" for v in broken[:5])
+        raise OddsError(f"the deck list has problems to fix first ({lines})")
+    return [(s.card, s.count) for s in ctx.slots.get("main", [])]
+
+
+def _mulligan_label(rules: Rules, req: OddsRequest, fmt: Format) -> str:
+    if rules.forced:
+        return f"forced redraw until the hand holds {rules.forced} (results are conditioned on it)"
+    if not req.mulligan:
+        return "none (--no-mulligan)"
+    p = fmt.parameter("mulligan")
+    label = {
+        "none": "none",
+        "return-all-once": "return all 5 and redraw, once",
+        "bottom-once": "bottom the cards no condition needs and redraw as many, once",
+    }
+    note = f" [{p.source}{'; assumption' if p.assumption else ''}]" if p else ""
+    return f"{label[rules.mulligan]}{note}; kept when the hand meets every condition"
+
+
+def _rows(problem: Problem, rules: Rules, req: OddsRequest) -> list[OddsRow]:
+    line = timeline(rules, req.turns, req.on_play, req.attack_draws)
+    mulligan = rules.mulligan if req.mulligan and not rules.forced else "none"
+    if req.simulate:
+        from deckcheck.odds.simulate import Simulator
+
+        sim = Simulator(problem, rules, req.seed)
+        estimates = sim.rows(req.simulate, req.turns, req.on_play, req.attack_draws,
+                             mulligan != "none")  # fmt: skip
+        return [
+            OddsRow(turn=t, cards_seen=line.seen[t], probability=e.probability, low=e.low,
+                    high=e.high)
+            for t, e in enumerate(estimates)
+        ]  # fmt: skip
+    values = exact_rows(problem, line, mulligan, rules.forced is not None)
+    return [OddsRow(turn=t, cards_seen=line.seen[t], probability=min(1.0, max(0.0, p)))
+            for t, p in enumerate(values)]  # fmt: skip
+
+
+def compute_odds(deck: DeckList, fmt: Format, index: CardIndex, req: OddsRequest) -> OddsResult:
+    """Raises ``ConditionError`` or ``OddsError`` with a message for the user."""
+    conditions = parse_conditions(req.want, fmt.game)
+    rules = rules_of(fmt)
+    cards, partner = drawable(deck_cards(deck, fmt, index), fmt, req.partner)
+    if not cards:
+        raise OddsError("the main deck is empty")
+    problem = problem_of(cards, conditions, rules.forced)
+    result = OddsResult(
+        deck=deck.path,
+        format=fmt.id,
+        game=fmt.game,
+        conditions=[c.text for c in conditions],
+        mulligan=_mulligan_label(rules, req, fmt),
+        on_play=req.on_play,
+        method="monte-carlo" if req.simulate else "exact",
+        games=req.simulate,
+        partner=partner.name if partner else None,
+        rows=_rows(problem, rules, req),
+        assumptions=list(rules.assumptions),
+    )
+    if req.table:
+        result.table = _copy_table(cards, conditions, rules, req, index, fmt)
+    return result
+
+
+def _copy_table(
+    cards: Sequence[tuple[Card, int]],
+    conditions: Sequence[Condition],
+    rules: Rules,
+    req: OddsRequest,
+    index: CardIndex,
+    fmt: Format,
+) -> list[CopyRow]:
+    """How the answer moves with 1–4 copies of one card, the deck size kept (blank cards make
+    up the difference)."""
+    text = req.table or ""
+    field, _, ref = text.partition(":")
+    if field.strip() not in ("name", "number") or not ref.strip():
+        raise ConditionError(f"--table {text!r}: write name:REF or number:REF")
+    found = index.resolve(fmt.game, ref.strip())
+    if found.card is None:
+        raise ConditionError(f"--table {text!r}: no {fmt.game} card {ref.strip()!r} in the pool")
+    target = found.card
+    held = sum(n for c, n in cards if c.number == target.number)
+    others = [(c, n) for c, n in cards if c.number != target.number]
+    out = []
+    for copies in range(1, 5):
+        problem = problem_of([*others, (target, copies)], conditions, rules.forced)
+        # keep the deck size: cards that match no condition make up the difference
+        rest = problem.rest + held - copies
+        if rest < 0:
+            continue  # only cards the conditions count could make room
+        problem = Problem(problem.conditions, problem.sizes, problem.sigs, rest)
+        rows = _rows(problem, rules, req.model_copy(update={"table": None}))
+        out.append(CopyRow(copies=copies, rows=rows))
+    return out
+
+
+# --- sample hands ----------------------------------------------------------------------------
+
+
+class DealtHand(BaseModel):
+    hand: list[str]
+    redraws: int = 0
+    mulligan: list[str] | None = None  # the hand after the mulligan, when one was taken
+    returned: list[str] | None = None
+    partner: str | None = None
+    main_unit: str | None = None
+    gates: list[str] | None = None
+
+
+class HandsResult(BaseModel):
+    deck: str | None
+    format: str
+    seed: int | None
+    hands: list[DealtHand]
+    assumptions: list[str] = Field(default_factory=list)
+
+
+def _label(card: Card) -> str:
+    return f"{card.name} ({card.number})"
+
+
+def deal_hands(
+    deck: DeckList, fmt: Format, index: CardIndex, count: int, seed: int | None,
+    partner: str | None = None, want: Sequence[str] = (),
+) -> HandsResult:  # fmt: skip
+    """Opening hands by the game's procedure: chaos sets the partner aside; rakuen lays out its
+    6 gates; iris redraws until a unit is in hand and sets one face down as the main unit.
+    With ``want`` conditions the default keep policy takes the game's mulligan."""
+    rules = rules_of(fmt)
+    conditions = parse_conditions(list(want), fmt.game) if want else []
+    cards, chosen = drawable(deck_cards(deck, fmt, index), fmt, partner)
+    pile = [c for c, n in cards for _ in range(n)]
+    if len(pile) < rules.hand:
+        raise OddsError(f"the deck has {len(pile)} cards; a hand needs {rules.hand}")
+    gates = _gates(deck, fmt, index)
+    rng = random.Random(seed)
+    forced = None
+    if rules.forced:
+        from deckcheck.odds.conditions import parse_condition
+
+        forced = parse_condition(f"{rules.forced}>=1", fmt.game)
+        if not any(forced.matches(c) for c in pile):
+            raise OddsError(f"no card of the deck can end the forced redraw ({rules.forced})")
+    problem = problem_of(cards, conditions, rules.forced) if conditions else None
+    out = []
+    for _ in range(count):
+        order = pile[:]
+        rng.shuffle(order)
+        redraws = 0
+        while forced is not None and not any(forced.matches(c) for c in order[: rules.hand]):
+            rng.shuffle(order)
+            redraws += 1
+        hand = order[: rules.hand]
+        dealt = DealtHand(hand=[_label(c) for c in hand], redraws=redraws,
+                          partner=_label(chosen) if chosen else None)  # fmt: skip
+        if forced is not None:
+            dealt.main_unit = _label(next(c for c in hand if forced.matches(c)))
+        if gates:
+            rng.shuffle(gates)
+            dealt.gates = [_label(g) for g in gates[:6]]
+        if problem is not None and rules.mulligan != "none":
+            _mulligan(dealt, hand, order, problem, conditions, rules, rng)
+        out.append(dealt)
+    return HandsResult(deck=deck.path, format=fmt.id, seed=seed, hands=out,
+                       assumptions=list(rules.assumptions))  # fmt: skip
+
+
+def _gates(deck: DeckList, fmt: Format, index: CardIndex) -> list[Card]:
+    if "gate" not in fmt.section_map:
+        return []
+    from deckcheck.validate import _read
+
+    ctx = _read(deck, fmt, index)
+    return [s.card for s in ctx.slots.get("gate", []) for _ in range(s.count)]
+
+
+def _mulligan(
+    dealt: DealtHand,
+    hand: list[Card],
+    order: list[Card],
+    problem: Problem,
+    conditions: Sequence[Condition],
+    rules: Rules,
+    rng: random.Random,
+) -> None:
+    groups = {sig: g for g, sig in enumerate(problem.sigs)}
+    counts = [0] * len(problem.sizes)
+    sig_of = []
+    for card in hand:
+        sig = sum(1 << i for i, c in enumerate(conditions) if c.matches(card))
+        sig_of.append(sig)
+        if sig:
+            counts[groups[sig]] += 1
+    from deckcheck.odds.exact import Predicate
+
+    if Predicate.build(problem).at(counts):
+        return  # the default policy keeps a hand that meets every condition
+    if rules.mulligan == "return-all-once":
+        rng.shuffle(order)
+        dealt.returned = dealt.hand
+        dealt.mulligan = [_label(c) for c in order[: rules.hand]]
+        return
+    keep = list(kept_cards(problem, tuple(counts)))
+    kept, returned = [], []
+    for card, sig in zip(hand, sig_of, strict=True):
+        if sig and keep[groups[sig]] > 0:
+            keep[groups[sig]] -= 1
+            kept.append(card)
+        else:
+            returned.append(card)
+    rest = order[rules.hand :]
+    dealt.returned = [_label(c) for c in returned]
+    dealt.mulligan = [_label(c) for c in kept + rest[: len(returned)]]

@@ -1,0 +1,319 @@
+"""Exact odds by counting: multivariate hypergeometric tables over the card groups the
+conditions mention, then each game's mulligan on top. No sampling.
+
+Cards are grouped by *signature*: the set of conditions they count toward (plus, for iris, the
+forced-redraw selector). A group's count only matters up to a cap (beyond the demands and
+bounds of its conditions nothing changes), so a table of weights over capped count vectors and
+the number of cards drawn answers every "turn" at once:
+
+    T[u_1, …, u_G, m] = Σ over draws of m cards whose capped group counts are u  Π_g C(n_g, k_g)
+
+A deck state is *good* when the ``>=``/``==`` conditions can be filled by distinct cards (Hall's
+condition on the bipartite graph groups → conditions) and no bound is exceeded.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+from numpy.typing import NDArray
+
+from deckcheck.odds.conditions import Condition
+
+Floats = NDArray[np.float64]
+
+
+class OddsError(ValueError):
+    """A question the engine cannot answer as asked (e.g. draws beyond the deck)."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """The deck as the conditions see it.
+
+    ``sizes[g]`` cards have signature ``sigs[g]`` (bit c: counts toward condition c; bit
+    ``len(conditions)``: matches the forced-redraw selector). ``rest`` cards have neither.
+    """
+
+    conditions: tuple[Condition, ...]
+    sizes: tuple[int, ...]
+    sigs: tuple[int, ...]
+    rest: int
+    caps: tuple[int, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        caps = []
+        for n, sig in zip(self.sizes, self.sigs, strict=True):
+            mine = [c for i, c in enumerate(self.conditions) if sig >> i & 1]
+            need = sum(c.demand for c in mine)
+            over = max((c.bound + 1 for c in mine if c.bound is not None), default=0)
+            caps.append(min(n, max(need, over)))
+        object.__setattr__(self, "caps", tuple(caps))
+
+    @property
+    def total(self) -> int:
+        return sum(self.sizes) + self.rest
+
+    @property
+    def forced_bit(self) -> int:
+        return 1 << len(self.conditions)
+
+    @property
+    def monotone(self) -> bool:
+        """Only ``>=`` conditions: a good hand stays good as cards are added."""
+        return all(c.op == ">=" for c in self.conditions)
+
+    def relevant(self) -> list[int]:
+        return [g for g, cap in enumerate(self.caps) if cap > 0]
+
+
+def _comb_row(n: int, length: int) -> Floats:
+    return np.array([math.comb(n, k) if k <= n else 0 for k in range(length)], dtype=np.float64)
+
+
+@lru_cache(maxsize=4096)
+def _group_step(n: int, cap: int, depth: int) -> Floats:
+    """``S[j, u, m]``: from j cards drawn so far, drawing m - j of this group's ``n`` cards
+    (capped count u) weighs C(n, m - j). One tensordot with it adds a group to a table."""
+    step = np.zeros((depth + 1, cap + 1, depth + 1))
+    binom = _comb_row(n, depth + 1)
+    for j in range(depth + 1):
+        for x in range(min(n, depth - j) + 1):
+            step[j, min(x, cap), j + x] = binom[x]
+    return step
+
+
+@lru_cache(maxsize=1024)
+def _rest_step(n: int, depth: int) -> Floats:
+    """``R[j, m]`` = C(n, m - j): the cards no condition counts fill the draw up to m."""
+    step = np.zeros((depth + 1, depth + 1))
+    binom = _comb_row(n, depth + 1)
+    for j in range(depth + 1):
+        step[j, j:] = binom[: depth + 1 - j]
+    return step
+
+
+@lru_cache(maxsize=4096)
+def _prefix(sizes: tuple[int, ...], caps: tuple[int, ...], depth: int) -> Floats:
+    """Weights over (capped counts of the groups, cards drawn from them) up to ``depth``."""
+    if not sizes:
+        base = np.zeros(depth + 1)
+        base[0] = 1.0
+        return base
+    head = _prefix(sizes[:-1], caps[:-1], depth)
+    return np.tensordot(head, _group_step(sizes[-1], caps[-1], depth), axes=([-1], [0]))
+
+
+def table(sizes: tuple[int, ...], caps: tuple[int, ...], rest: int, depth: int) -> Floats:
+    """``T[u…, m]``: weights of drawing ``m`` ≤ ``depth`` cards with capped counts ``u``."""
+    return np.tensordot(_prefix(sizes, caps, depth), _rest_step(rest, depth), axes=([-1], [0]))
+
+
+@dataclass
+class Predicate:
+    """``good[u…]`` over capped count vectors of the relevant groups."""
+
+    problem: Problem
+    groups: list[int]
+    good: NDArray[np.bool_]
+
+    @classmethod
+    def build(cls, problem: Problem) -> Predicate:
+        groups = problem.relevant()
+        caps = [problem.caps[g] for g in groups]
+        if not groups:  # no card counts toward any condition
+            return cls(problem, groups, np.array(all(c.demand == 0 for c in problem.conditions)))
+        grids = np.indices([c + 1 for c in caps]).reshape(len(caps), -1).T  # (P, G)
+        ok = np.ones(grids.shape[0], dtype=bool)
+        conds = problem.conditions
+        sigs = [problem.sigs[g] for g in groups]
+        demand_idx = [i for i, c in enumerate(conds) if c.demand > 0]
+        # Hall: every set S of demanding conditions is served by the groups touching it.
+        for r in range(1, len(demand_idx) + 1):
+            for subset in itertools.combinations(demand_idx, r):
+                mask = sum(1 << i for i in subset)
+                need = sum(conds[i].demand for i in subset)
+                touch = np.array([bool(s & mask) for s in sigs], dtype=np.int64)
+                ok &= grids @ touch >= need
+        for i, c in enumerate(conds):
+            if c.bound is not None:
+                hits = np.array([bool(s >> i & 1) for s in sigs], dtype=np.int64)
+                ok &= grids @ hits <= c.bound
+        return cls(problem, groups, ok.reshape([c + 1 for c in caps]))
+
+    def at(self, counts: Sequence[int]) -> bool:
+        """Whether exact per-group counts (all groups of the problem) are good."""
+        idx = tuple(min(counts[g], self.problem.caps[g]) for g in self.groups)
+        return bool(self.good[idx])
+
+    def shifted(self, base: Sequence[int]) -> NDArray[np.bool_]:
+        """``good`` seen from a state that already holds ``base`` (all groups' counts)."""
+        if not self.groups:
+            return self.good
+        index = [
+            np.minimum(base[g] + np.arange(self.problem.caps[g] + 1), self.problem.caps[g])
+            for g in self.groups
+        ]
+        return self.good[np.ix_(*index)]
+
+
+def _chance(
+    pred: Predicate, base: Sequence[int], sizes: Sequence[int], rest: int, draws: Sequence[int]
+) -> Floats:
+    """P(good) after drawing each of ``draws`` more cards from a deck of ``sizes`` (per group)
+    and ``rest`` cards, holding ``base`` already."""
+    problem = pred.problem
+    rel = pred.groups
+    others = rest + sum(n for g, n in enumerate(sizes) if g not in rel)
+    depth = max(draws)
+    core = _prefix(tuple(sizes[g] for g in rel), tuple(problem.caps[g] for g in rel), depth)
+    # contract the predicate first (small), then let the other cards fill each draw size
+    good_core = np.tensordot(pred.shifted(base).astype(np.float64), core, axes=len(rel))
+    weights = good_core @ _rest_step(others, depth)
+    total = sum(sizes) + rest
+    return np.array([weights[m] / math.comb(total, m) if m <= total else math.nan
+                     for m in draws])  # fmt: skip
+
+
+def _compositions(sizes: Sequence[int], rest: int, hand: int) -> Iterator[tuple[int, ...]]:
+    """Every per-group count vector of a ``hand``-card draw (the rest makes up the hand)."""
+
+    def rec(g: int, left: int) -> Iterator[tuple[int, ...]]:
+        if g == len(sizes):
+            if left <= rest:
+                yield ()
+            return
+        for k in range(min(sizes[g], left) + 1):
+            for tail in rec(g + 1, left - k):
+                yield (k, *tail)
+
+    yield from rec(0, hand)
+
+
+def _hand_weight(sizes: Sequence[int], rest: int, k1: Sequence[int], hand: int) -> float:
+    w = math.comb(rest, hand - sum(k1))
+    for n, k in zip(sizes, k1, strict=True):
+        w *= math.comb(n, k)
+    return w / math.comb(sum(sizes) + rest, hand)
+
+
+@lru_cache(maxsize=65536)
+def kept_cards(problem: Problem, k1: tuple[int, ...]) -> tuple[int, ...]:
+    """The rakuen bottom mulligan's keep: the largest set of cards that can each fill a slot
+    of a ``>=``/``==`` condition (at most its K), preferring cards that fit more conditions;
+    everything else goes to the bottom."""
+    conds = problem.conditions
+    best: tuple[int, int, tuple[int, ...]] | None = None
+    for kv in itertools.product(*(range(k + 1) for k in k1)):
+        if not _assignable(problem, kv):
+            continue
+        flex = sum(k * bin(problem.sigs[g] & ((1 << len(conds)) - 1)).count("1")
+                   for g, k in enumerate(kv))  # fmt: skip
+        key = (sum(kv), flex, kv)
+        if best is None or key > best:
+            best = key
+    assert best is not None
+    return best[2]
+
+
+def _assignable(problem: Problem, kv: Sequence[int]) -> bool:
+    """Each of these cards can take its own slot (Hall's condition from the cards' side)."""
+    conds = problem.conditions
+    live = [g for g, k in enumerate(kv) if k]
+    for r in range(1, len(live) + 1):
+        for subset in itertools.combinations(live, r):
+            reach = 0
+            for g in subset:
+                reach |= problem.sigs[g]
+            slots = sum(c.demand for i, c in enumerate(conds) if reach >> i & 1)
+            if sum(kv[g] for g in subset) > slots:
+                return False
+    return True
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """Cards in hand at each row: ``seen[t]`` (row 0: the kept opening hand) and how many cards
+    have left the top of the deck by then (``consumed[t]``, stock included)."""
+
+    hand: int
+    seen: tuple[int, ...]
+    consumed: tuple[int, ...]
+
+
+def exact_rows(problem: Problem, timeline: Timeline, mulligan: str, forced: bool) -> list[float]:
+    """P(every condition holds) at each row of ``timeline``.
+
+    ``mulligan``: ``none``, ``return-all-once`` (chaos) or ``bottom-once`` (rakuen), applied
+    when the opening hand fails a condition. ``forced``: the hand is redrawn until it holds a
+    card with the forced bit (iris), so answers are conditioned on that.
+    """
+    n_total, hand = problem.total, timeline.hand
+    last = timeline.consumed[-1]
+    budget = last + (hand if mulligan == "bottom-once" else 0)
+    if budget > n_total:
+        raise OddsError(
+            f"the last turn needs {budget} cards from a deck of {n_total}; "
+            "ask about fewer turns (refresh and deck-out are not modelled)"
+        )
+    pred = Predicate.build(problem)
+    sizes, rest = problem.sizes, problem.rest
+    zero = [0] * len(sizes)
+    fresh = _chance(pred, zero, sizes, rest, timeline.seen)
+    later = [s - hand for s in timeline.seen]  # cards drawn after the opening hand, per row
+
+    if forced:
+        if mulligan != "none":
+            raise OddsError("a forced redraw together with a voluntary mulligan is not modelled")
+        bit = problem.forced_bit
+        without = [n for n, s in zip(sizes, problem.sigs, strict=True) if not s & bit]
+        p_none = math.comb(sum(without) + rest, hand) / math.comb(n_total, hand)
+        if p_none >= 1:
+            raise OddsError("no card can end the forced redraw (the deck has none of them)")
+        bad_and_good = np.zeros(len(later))
+        for k1 in _compositions(sizes, rest, hand):
+            if any(k for k, s in zip(k1, problem.sigs, strict=True) if s & bit):
+                continue  # this opening hand ends the redraw
+            remaining = [n - k for n, k in zip(sizes, k1, strict=True)]
+            weight = _hand_weight(sizes, rest, k1, hand)
+            left = rest - (hand - sum(k1))
+            bad_and_good += weight * _chance(pred, k1, remaining, left, later)
+        return list((fresh - bad_and_good) / (1 - p_none))
+
+    if mulligan == "none":
+        return list(fresh)
+
+    p0 = float(fresh[0])
+    rows = np.zeros(len(later))
+    if mulligan == "return-all-once":
+        if problem.monotone:  # a kept hand stays good; a returned one starts afresh
+            return list(p0 + (1 - p0) * fresh)
+        for k1 in _compositions(sizes, rest, hand):
+            if not pred.at(k1):
+                continue
+            remaining = [n - k for n, k in zip(sizes, k1, strict=True)]
+            weight = _hand_weight(sizes, rest, k1, hand)
+            rows += weight * _chance(pred, k1, remaining, rest - (hand - sum(k1)), later)
+        return list(rows + (1 - p0) * fresh)
+
+    if mulligan != "bottom-once":
+        raise OddsError(f"unknown mulligan {mulligan!r}")
+    for k1 in _compositions(sizes, rest, hand):
+        weight = _hand_weight(sizes, rest, k1, hand)
+        remaining = [n - k for n, k in zip(sizes, k1, strict=True)]
+        left = rest - (hand - sum(k1))
+        if pred.at(k1):
+            if problem.monotone:
+                rows += weight
+            else:
+                rows += weight * _chance(pred, k1, remaining, left, later)
+            continue
+        kept = kept_cards(problem, tuple(k1))
+        redraw = hand - sum(kept)  # the bottomed cards are not in the pile drawn from
+        rows += weight * _chance(pred, kept, remaining, left, [redraw + d for d in later])
+    return list(rows)
