@@ -66,7 +66,10 @@ IRIS_MAIN = [(4, f"SAMPLE-I-U{i:02}") for i in range(1, 7)] + [
     (4, "SAMPLE-I-S01"), (4, "SAMPLE-I-S02"), (4, "SAMPLE-I-T01"), (4, "SAMPLE-I-T02"),
     (4, "SAMPLE-I-E01"), (4, "SAMPLE-I-E02"), (2, "SAMPLE-I-U07"),
 ]  # fmt: skip
-IRIS_NO_UNIT = [*[(4, f"SAMPLE-I-{t}{i:02}") for t in "STE" for i in range(1, 6)][:12], (2, "SAMPLE-I-E05")]
+IRIS_NO_UNIT = [
+    *[(4, f"SAMPLE-I-{t}{i:02}") for t in "STE" for i in range(1, 6)][:12],
+    (2, "SAMPLE-I-E05"),
+]
 BETA_MAIN = [(1, "SAMPLE-C-BP1"), (49, "SAMPLE-C-B01")]
 NO_PARTNER = [(4, "見本キャラ 孤高"), (45, "見本はるかさん"), (1, "SAMPLE-C-S01")]
 

@@ -81,21 +81,19 @@ def _group_step(n: int, cap: int, depth: int) -> Floats:
     """``S[j, u, m]``: from j cards drawn so far, drawing m - j of this group's ``n`` cards
     (capped count u) weighs C(n, m - j). One tensordot with it adds a group to a table."""
     step = np.zeros((depth + 1, cap + 1, depth + 1))
-    binom = _comb_row(n, depth + 1)
-    for j in range(depth + 1):
-        for x in range(min(n, depth - j) + 1):
-            step[j, min(x, cap), j + x] = binom[x]
+    j, x = np.meshgrid(np.arange(depth + 1), np.arange(min(n, depth) + 1), indexing="ij")
+    fits = j + x <= depth
+    j, x = j[fits], x[fits]
+    step[j, np.minimum(x, cap), j + x] = _comb_row(n, depth + 1)[x]
     return step
 
 
 @lru_cache(maxsize=1024)
 def _rest_step(n: int, depth: int) -> Floats:
     """``R[j, m]`` = C(n, m - j): the cards no condition counts fill the draw up to m."""
-    step = np.zeros((depth + 1, depth + 1))
-    binom = _comb_row(n, depth + 1)
-    for j in range(depth + 1):
-        step[j, j:] = binom[: depth + 1 - j]
-    return step
+    gap = np.arange(depth + 1)[None, :] - np.arange(depth + 1)[:, None]
+    binom = np.append(_comb_row(n, depth + 1), 0.0)
+    return np.where(gap >= 0, binom[np.clip(gap, 0, depth + 1)], 0.0)
 
 
 @lru_cache(maxsize=4096)
@@ -106,7 +104,9 @@ def _prefix(sizes: tuple[int, ...], caps: tuple[int, ...], depth: int) -> Floats
         base[0] = 1.0
         return base
     head = _prefix(sizes[:-1], caps[:-1], depth)
-    return np.tensordot(head, _group_step(sizes[-1], caps[-1], depth), axes=([-1], [0]))
+    step = _group_step(sizes[-1], caps[-1], depth)
+    flat = head.reshape(-1, depth + 1) @ step.reshape(depth + 1, -1)  # matmul, not tensordot:
+    return flat.reshape(*head.shape[:-1], caps[-1] + 1, depth + 1)  # same sum, less overhead
 
 
 def table(sizes: tuple[int, ...], caps: tuple[int, ...], rest: int, depth: int) -> Floats:
@@ -121,6 +121,7 @@ class Predicate:
     problem: Problem
     groups: list[int]
     good: NDArray[np.bool_]
+    _shifted: dict[tuple[int, ...], Floats] = field(default_factory=dict)
 
     @classmethod
     def build(cls, problem: Problem) -> Predicate:
@@ -151,15 +152,21 @@ class Predicate:
         idx = tuple(min(counts[g], self.problem.caps[g]) for g in self.groups)
         return bool(self.good[idx])
 
-    def shifted(self, base: Sequence[int]) -> NDArray[np.bool_]:
-        """``good`` seen from a state that already holds ``base`` (all groups' counts)."""
-        if not self.groups:
-            return self.good
-        index = [
-            np.minimum(base[g] + np.arange(self.problem.caps[g] + 1), self.problem.caps[g])
-            for g in self.groups
-        ]
-        return self.good[np.ix_(*index)]
+    def shifted(self, base: Sequence[int]) -> Floats:
+        """``good`` seen from a state that already holds ``base`` (all groups' counts), as a
+        flat 0/1 vector over the capped count vectors of the cards still to come."""
+        caps = self.problem.caps
+        key = tuple(min(base[g], caps[g]) for g in self.groups)
+        hit = self._shifted.get(key)
+        if hit is None:
+            if not self.groups:
+                hit = np.array([float(self.good)])
+            else:
+                index = [np.minimum(k + np.arange(caps[g] + 1), caps[g])
+                         for k, g in zip(key, self.groups, strict=True)]  # fmt: skip
+                hit = self.good[np.ix_(*index)].astype(np.float64).ravel()
+            self._shifted[key] = hit
+        return hit
 
 
 def _chance(
@@ -173,7 +180,7 @@ def _chance(
     depth = max(draws)
     core = _prefix(tuple(sizes[g] for g in rel), tuple(problem.caps[g] for g in rel), depth)
     # contract the predicate first (small), then let the other cards fill each draw size
-    good_core = np.tensordot(pred.shifted(base).astype(np.float64), core, axes=len(rel))
+    good_core = pred.shifted(base) @ core.reshape(-1, depth + 1)
     weights = good_core @ _rest_step(others, depth)
     total = sum(sizes) + rest
     return np.array([weights[m] / math.comb(total, m) if m <= total else math.nan
@@ -207,18 +214,15 @@ def kept_cards(problem: Problem, k1: tuple[int, ...]) -> tuple[int, ...]:
     """The rakuen bottom mulligan's keep: the largest set of cards that can each fill a slot
     of a ``>=``/``==`` condition (at most its K), preferring cards that fit more conditions;
     everything else goes to the bottom."""
-    conds = problem.conditions
-    best: tuple[int, int, tuple[int, ...]] | None = None
-    for kv in itertools.product(*(range(k + 1) for k in k1)):
-        if not _assignable(problem, kv):
-            continue
-        flex = sum(k * bin(problem.sigs[g] & ((1 << len(conds)) - 1)).count("1")
-                   for g, k in enumerate(kv))  # fmt: skip
-        key = (sum(kv), flex, kv)
-        if best is None or key > best:
-            best = key
-    assert best is not None
-    return best[2]
+    width = (1 << len(problem.conditions)) - 1
+    fits = [bin(problem.sigs[g] & width).count("1") for g in range(len(k1))]
+    candidates = sorted(
+        itertools.product(*(range(k + 1) for k in k1)),
+        key=lambda kv: (sum(kv), sum(k * f for k, f in zip(kv, fits, strict=True)), kv),
+        reverse=True,
+    )
+    # the best keep is the first that can be assigned; the empty keep always can
+    return next(kv for kv in candidates if _assignable(problem, kv))
 
 
 def _assignable(problem: Problem, kv: Sequence[int]) -> bool:
@@ -317,3 +321,9 @@ def exact_rows(problem: Problem, timeline: Timeline, mulligan: str, forced: bool
         redraw = hand - sum(kept)  # the bottomed cards are not in the pile drawn from
         rows += weight * _chance(pred, kept, remaining, left, [redraw + d for d in later])
     return list(rows)
+
+
+def clear_caches() -> None:
+    """Forget the memoised tables (benchmarks time cold questions with it)."""
+    for cached in (_group_step, _rest_step, _prefix, kept_cards):
+        cached.cache_clear()

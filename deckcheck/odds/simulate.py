@@ -35,7 +35,9 @@ def wilson(hits: int, n: int, z: float = 1.959963984540054) -> tuple[float, floa
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if hits == 0 else max(0.0, centre - half)  # exact ends, not rounding noise
+    high = 1.0 if hits == n else min(1.0, centre + half)
+    return low, high
 
 
 def _pattern(rules: Rules, turns: int, on_play: bool, attack_draws: bool) -> tuple[Ints, Ints]:

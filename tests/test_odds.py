@@ -1,0 +1,322 @@
+"""Odds: exact values against scipy and closed forms, Monte Carlo against exact, timelines,
+the condition language, and the CLI."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.stats import hypergeom
+from typer.testing import CliRunner
+
+from deckcheck import decklist
+from deckcheck.cli import app
+from deckcheck.formats import FormatRegistry
+from deckcheck.models import Game
+from deckcheck.odds.api import OddsRequest, OddsResult, compute_odds, deal_hands
+from deckcheck.odds.conditions import Condition, ConditionError, parse_condition
+from deckcheck.odds.exact import Predicate, Problem
+from deckcheck.odds.hypergeom import chance_of_none
+from deckcheck.resolve import CardIndex
+from tests.conftest import EXAMPLES
+from tests.test_rules import CHAOS_MAIN, IRIS_MAIN, RAKUEN_GATE, RAKUEN_MAIN, VISION_MAIN, deck
+
+
+@pytest.fixture(scope="module")
+def odds(index: CardIndex, registry: FormatRegistry):  # type: ignore[no-untyped-def]
+    def run(text: str, *want: str, **options: object) -> OddsResult:
+        parsed = decklist.parse(text, "test.deck")
+        req = OddsRequest(want=list(want), **options)  # type: ignore[arg-type]
+        return compute_odds(parsed, registry.get(parsed.format or ""), index, req)
+
+    return run
+
+
+def probs(result: OddsResult) -> list[float]:
+    return [r.probability for r in result.rows]
+
+
+RAKUEN = deck("rakuen-standard", RAKUEN_MAIN, gate=RAKUEN_GATE)
+CHAOS = deck("chaos-standard", CHAOS_MAIN)
+IRIS = deck("iris-standard", IRIS_MAIN)
+VISION = deck("vision-standard", VISION_MAIN)
+
+
+def at_least(k: int, total: int, hits: int, drawn: int) -> float:
+    return float(hypergeom(total, hits, drawn).sf(k - 1))
+
+
+# --- exact against scipy, one group ------------------------------------------------------
+
+
+def test_single_group_matches_scipy_and_hands_grow_by_two(odds) -> None:  # type: ignore[no-untyped-def]
+    result = odds(RAKUEN, "type:paradox>=1", turns=6, mulligan=False)
+    assert [r.cards_seen for r in result.rows] == [5, 7, 9, 11, 13, 15, 17]
+    for row in result.rows:  # 8 paradox in 50 cards; stock cards never reach the hand
+        assert row.probability == pytest.approx(at_least(1, 50, 8, row.cards_seen), abs=1e-12)
+
+
+@pytest.mark.parametrize(("want", "dist"), [
+    ("type:paradox==2", lambda s: hypergeom(50, 8, s).pmf(2)),
+    ("type:paradox<=1", lambda s: hypergeom(50, 8, s).cdf(1)),
+    ("kind:合理体|type:paradox>=3", lambda s: hypergeom(50, 16, s).sf(2)),
+])  # fmt: skip
+def test_other_operators_match_scipy(odds, want, dist) -> None:  # type: ignore[no-untyped-def]
+    result = odds(RAKUEN, want, turns=4, mulligan=False)
+    for row in result.rows:
+        assert row.probability == pytest.approx(float(dist(row.cards_seen)), abs=1e-12)
+
+
+def test_validator_uses_the_engine_closed_form() -> None:
+    assert chance_of_none(50, 24, 5) == pytest.approx(float(hypergeom(50, 24, 5).pmf(0)))
+
+
+# --- mulligans against closed forms ---------------------------------------------------------
+
+
+def test_chaos_partner_leaves_the_deck_and_mulligan_is_p_plus(odds) -> None:  # type: ignore[no-untyped-def]
+    # 見本キャラ 01: 4 copies among the 49 cards left after the partner is set aside (§6.2)
+    plain = odds(CHAOS, "name:見本キャラ 01>=1", turns=3, mulligan=False)
+    assert plain.partner == "見本パートナー 岡部"
+    assert [r.cards_seen for r in plain.rows] == [5, 6, 7, 8]  # draws on turn 1 too (§7.3)
+    p = [at_least(1, 49, 4, s) for s in (5, 6, 7, 8)]
+    assert probs(plain) == pytest.approx(p, abs=1e-12)
+    mull = odds(CHAOS, "name:見本キャラ 01>=1", turns=3)
+    assert mull.rows[0].probability == pytest.approx(p[0] + (1 - p[0]) * p[0], abs=1e-12)
+    for t in range(4):  # a returned hand is reshuffled: the draws start afresh
+        assert mull.rows[t].probability == pytest.approx(p[0] + (1 - p[0]) * p[t], abs=1e-12)
+
+
+def test_chaos_attack_draws(odds) -> None:  # type: ignore[no-untyped-def]
+    play = odds(CHAOS, "name:見本キャラ 01>=1", turns=4, mulligan=False, attack_draws=True)
+    # no attack on the first player's first turn (§8.3): attack draws after turns 2 and 3
+    assert [r.cards_seen for r in play.rows] == [5, 6, 7, 9, 11]
+    draw = odds(CHAOS, "name:見本キャラ 01>=1", turns=4, mulligan=False, attack_draws=True,
+                on_play=False)  # fmt: skip
+    assert [r.cards_seen for r in draw.rows] == [5, 6, 8, 10, 12]
+
+
+def test_rakuen_bottom_mulligan_closed_form(odds) -> None:  # type: ignore[no-untyped-def]
+    # Want 2 paradox (8 in 50). A failed hand keeps its paradox (0 or 1), bottoms the other
+    # cards and redraws as many from the 45 cards it has not seen.
+    result = odds(RAKUEN, "type:paradox>=2", turns=3)
+    opening = hypergeom(50, 8, 5)
+    p_keep = float(opening.sf(1))
+    for t, row in enumerate(result.rows):
+        after0 = float(hypergeom(45, 8, 5 + 2 * t).sf(1))  # kept none: 5 new cards, need 2
+        after1 = float(hypergeom(45, 7, 4 + 2 * t).sf(0))  # kept one: 4 new cards, need 1
+        expected = p_keep + opening.pmf(0) * after0 + opening.pmf(1) * after1
+        assert row.probability == pytest.approx(expected, abs=1e-12)
+
+
+def test_iris_results_are_conditioned_on_a_unit(odds) -> None:  # type: ignore[no-untyped-def]
+    # 26 units, 8 strategies in 50. P(strategy | unit in the opening five), then draws.
+    result = odds(IRIS, "type:strategy>=1", turns=2)
+    assert "forced redraw" in result.mulligan
+    units, strat, n = 26, 8, 50
+    p_unit = 1 - math.comb(n - units, 5) / math.comb(n, 5)
+    for t, row in enumerate(result.rows):
+        s = 5 + t
+        # P(no unit in the first 5 and a strategy among the s cards): the first 5 come from
+        # the 24 non-units, j of them strategies; with none, the s-5 later cards need one
+        bad_and_good = 0.0
+        for j in range(0, 6):
+            first = math.comb(strat, j) * math.comb(n - units - strat, 5 - j) / math.comb(n, 5)
+            if j >= 1:
+                bad_and_good += first
+            else:
+                bad_and_good += first * (1 - math.comb(45 - strat, s - 5) / math.comb(45, s - 5))
+        good = 1 - math.comb(n - strat, s) / math.comb(n, s)
+        assert row.probability == pytest.approx((good - bad_and_good) / p_unit, abs=1e-12)
+
+
+def test_vision_takes_its_draw_rule_and_mulligan_from_the_format(odds) -> None:  # type: ignore[no-untyped-def]
+    play = odds(VISION, "type:spell>=1", turns=3)
+    draw = odds(VISION, "type:spell>=1", turns=3, on_play=False)
+    assert [r.cards_seen for r in play.rows] == [5, 5, 6, 7]  # no draw on the first turn
+    assert [r.cards_seen for r in draw.rows] == [5, 6, 7, 8]
+    assert "assumption" in play.mulligan and any("opening_hand" in a for a in play.assumptions)
+    assert probs(play) == pytest.approx([at_least(1, 50, 7, s) for s in (5, 5, 6, 7)], abs=1e-12)
+
+
+# --- exact against Monte Carlo --------------------------------------------------------------
+
+CROSS = [
+    (RAKUEN, ("type:paradox>=1", "kind:合理体|level<=1>=2", "level<=2<=5"), {}),
+    (RAKUEN, ("type:paradox==1", "kind:使者>=1"), {"on_play": False}),
+    (
+        CHAOS,
+        ("name:見本キャラ 01==1", "type:chara>=3", "name:見本キャラ 01|name:見本キャラ 02>=2"),
+        {},
+    ),
+    (CHAOS, ("name:見本キャラ 03>=1",), {"attack_draws": True}),
+    (IRIS, ("type:unit>=2", "name:見本の騎士 アリシア>=1"), {}),
+    (VISION, ("type:spell>=1", "type:spell|type:command<=3"), {"on_play": False}),
+]
+
+
+@pytest.mark.parametrize(("text", "want", "options"), CROSS)
+def test_exact_agrees_with_monte_carlo(odds, text, want, options) -> None:  # type: ignore[no-untyped-def]
+    exact = odds(text, *want, turns=4, **options)
+    games = 60_000
+    sim = odds(text, *want, turns=4, simulate=games, seed=12345, **options)
+    assert sim.method == "monte-carlo"
+    for e, s in zip(exact.rows, sim.rows, strict=True):
+        se = math.sqrt(max(e.probability * (1 - e.probability), 1e-9) / games)
+        assert abs(e.probability - s.probability) <= 4.5 * se, (e.turn, e.probability, s)
+        assert s.low is not None and s.high is not None and s.low <= s.probability <= s.high
+
+
+def test_simulation_is_reproducible(odds) -> None:  # type: ignore[no-untyped-def]
+    a = odds(RAKUEN, "type:paradox>=2", turns=2, simulate=5000, seed=7)
+    b = odds(RAKUEN, "type:paradox>=2", turns=2, simulate=5000, seed=7)
+    assert probs(a) == probs(b)
+
+
+# --- the "good" test: Hall's condition against brute force ----------------------------------
+
+
+def _brute(conds: list[Condition], sigs: list[int], counts: list[int]) -> bool:
+    cards = [sig for sig, n in zip(sigs, counts, strict=True) for _ in range(n)]
+    for i, c in enumerate(conds):
+        if c.bound is not None and sum(1 for s in cards if s >> i & 1) > c.bound:
+            return False
+    slots = [i for i, c in enumerate(conds) for _ in range(c.demand)]
+    if len(slots) > len(cards):
+        return False
+    for chosen in itertools.permutations(range(len(cards)), len(slots)):
+        if all(cards[card] >> slot & 1 for card, slot in zip(chosen, slots, strict=True)):
+            return True
+    return not slots
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from([">=", "<=", "=="]), st.integers(0, 2)), min_size=1,
+             max_size=3),
+    st.lists(st.tuples(st.integers(1, 7), st.integers(1, 3)), min_size=1, max_size=3),
+    st.data(),
+)  # fmt: skip
+def test_predicate_matches_brute_force(ops, groups, data) -> None:  # type: ignore[no-untyped-def]
+    conds = [Condition(f"c{i}", (), op, k) for i, (op, k) in enumerate(ops)]
+    full = (1 << len(conds)) - 1
+    sigs = sorted({sig & full or 1 for sig, _ in groups})
+    sizes = [3] * len(sigs)
+    problem = Problem(tuple(conds), tuple(sizes), tuple(sigs), 5)
+    pred = Predicate.build(problem)
+    counts = [data.draw(st.integers(0, n)) for n in sizes]
+    assert pred.at(counts) == _brute(conds, sigs, counts)
+
+
+# --- conditions -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("type:paradox", "is not 'SELECTOR OP K'"),
+    ("type:wizard>=1", "'wizard' is not a rakuen card type"),
+    ("colour:red>=1", "unknown selector 'colour:red'"),
+    ("type:paradox|>=1", "empty selector"),
+    ("name:>=1", "has no value"),
+    ("level=>2>=1", "unknown selector 'level=>2'"),
+])  # fmt: skip
+def test_bad_conditions_name_the_bad_part(text: str, message: str) -> None:
+    with pytest.raises(ConditionError, match=re.escape(message)):
+        parse_condition(text, Game.RAKUEN)
+
+
+def test_condition_forms() -> None:
+    c = parse_condition("ｔｙｐｅ：逆理 ＞＝ ２", Game.RAKUEN)  # full width, Japanese type word
+    assert (c.op, c.k, c.atoms[0].value) == (">=", 2, "paradox")
+    c = parse_condition("level<=2 >= 1", Game.RAKUEN)
+    assert (c.atoms[0].field, c.atoms[0].op, c.op, c.k) == ("level", "<=", ">=", 1)
+    c = parse_condition("name:蒼の定理者 見本アリア|kind:合理体==2", Game.RAKUEN)
+    assert [a.field for a in c.atoms] == ["name", "kind"] and c.op == "=="
+
+
+# --- sample hands and the CLI ---------------------------------------------------------------
+
+
+def test_hands_follow_each_procedure(index: CardIndex, registry: FormatRegistry) -> None:
+    rakuen = decklist.parse(RAKUEN, "r.deck")
+    dealt = deal_hands(rakuen, registry.get("rakuen-standard"), index, 20, seed=1)
+    for h in dealt.hands:
+        assert len(h.hand) == 5 and h.gates is not None and len(h.gates) == 6
+    iris = decklist.parse(deck("iris-standard", [(1, "SAMPLE-I-U01"), *IRIS_MAIN[6:-1]]), "i.deck")
+    dealt = deal_hands(iris, registry.get("iris-standard"), index, 30, seed=2)
+    assert all(h.main_unit == "見本の騎士 アリシア (SAMPLE-I-U01)" for h in dealt.hands)
+    assert sum(h.redraws for h in dealt.hands) > 30  # one unit in 25 cards: many redraws
+    chaos = decklist.parse(CHAOS, "c.deck")
+    dealt = deal_hands(chaos, registry.get("chaos-standard"), index, 50, seed=3,
+                       want=["name:見本キャラ 01>=1"])  # fmt: skip
+    assert all("見本パートナー" not in c for h in dealt.hands for c in h.hand)
+    assert any(h.mulligan is not None and len(h.mulligan) == 5 for h in dealt.hands)
+    again = deal_hands(chaos, registry.get("chaos-standard"), index, 50, seed=3,
+                       want=["name:見本キャラ 01>=1"])  # fmt: skip
+    assert again == dealt
+
+
+runner = CliRunner()
+
+
+def test_cli_odds_outputs(tmp_path: Path) -> None:
+    db = str(tmp_path / "db.sqlite3")
+    deck_file = str(EXAMPLES / "rakuen-standard-legal.deck")
+    result = runner.invoke(app, ["odds", deck_file, "--want", "type:paradox>=1", "--want",
+                                 "kind:合理体>=1", "--turns", "3", "--json", "--db", db])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert set(data) >= {"deck", "format", "conditions", "mulligan", "on_play", "method", "rows"}
+    assert [r["turn"] for r in data["rows"]] == [0, 1, 2, 3]
+    csv_file, png = tmp_path / "o.csv", tmp_path / "o.png"
+    result = runner.invoke(app, ["odds", deck_file, "-w", "type:paradox>=1", "--csv",
+                                 str(csv_file), "--plot", str(png), "--table",
+                                 "name:SAMPLE-R-P01", "--db", db])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    import pandas as pd
+
+    frame = pd.read_csv(csv_file)
+    assert len(frame) == 6 + 4 * 6 and set(frame["copies"].dropna()) == {1, 2, 3, 4}
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    table = frame.dropna(subset=["copies"])
+    final = table[table["turn"] == 5].sort_values("copies")["probability"].tolist()
+    assert final == sorted(final)  # more copies, better odds
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["-w", "type:paradox"], "is not 'SELECTOR OP K'"),
+    (["-w", "wizard:x>=1"], "unknown selector 'wizard:x'"),
+    (["-w", "type:paradox>=1", "--attack-draws"], "no attack draw"),
+    (["-w", "type:paradox>=1", "--turns", "20"], "ask about fewer turns"),
+])  # fmt: skip
+def test_cli_odds_errors_exit_2(tmp_path: Path, args: list[str], message: str) -> None:
+    deck_file = str(EXAMPLES / "rakuen-standard-legal.deck")
+    result = runner.invoke(app, ["odds", deck_file, *args, "--db", str(tmp_path / "d.sqlite3")])
+    assert result.exit_code == 2 and message in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_cli_chaos_deck_without_partner_needs_partner(tmp_path: Path) -> None:
+    path = tmp_path / "np.deck"
+    path.write_text(deck("chaos-standard", [(4, f"SAMPLE-C-{i:03}") for i in range(1, 13)] +
+                         [(2, "SAMPLE-C-S01")]), encoding="utf-8")  # fmt: skip
+    db = ["--db", str(tmp_path / "d.sqlite3")]
+    result = runner.invoke(app, ["odds", str(path), "-w", "type:set>=1", *db])
+    assert result.exit_code == 2 and "--partner" in result.stderr
+    result = runner.invoke(app, ["odds", str(path), "-w", "type:set>=1", "--partner",
+                                 "見本キャラ 05", "--json", *db])  # fmt: skip
+    assert result.exit_code == 0 and json.loads(result.stdout)["partner"] == "見本キャラ 05"
+
+
+def test_cli_hand_json(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["hand", str(EXAMPLES / "iris-standard-legal.deck"), "--count",
+                                 "3", "--seed", "9", "--json", "--db",
+                                 str(tmp_path / "d.sqlite3")])  # fmt: skip
+    assert result.exit_code == 0
+    hands = json.loads(result.stdout)["hands"]
+    assert len(hands) == 3 and all(h["main_unit"] in h["hand"] for h in hands)
