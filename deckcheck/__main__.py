@@ -1,0 +1,5 @@
+"""``python -m deckcheck``: the same command as ``deckcheck``."""
+
+from deckcheck.cli import main
+
+main()
