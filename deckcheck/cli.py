@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 
     from rich.console import Console
 
-    from deckcheck.formats import Format
-    from deckcheck.models import DeckList
+    from deckcheck.formats import Format, FormatRegistry
+    from deckcheck.models import DeckList, Report
     from deckcheck.pool.store import Pool
     from deckcheck.resolve import CardIndex
 
@@ -75,6 +75,9 @@ def _print_json(data: object) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
+OUTPUTS = ("text", "json", "junit", "github", "sarif")
+
+
 @app.command()
 def validate(
     paths: Annotated[
@@ -87,7 +90,18 @@ def validate(
             "--format", "-f", help="Format id or .toml file; overrides the deck's format: line."
         ),
     ] = None,
-    as_json: JsonOption = False,
+    output: Annotated[
+        str, typer.Option("--output", "-o", help="text, json, junit, github or sarif.")
+    ] = "text",
+    as_json: Annotated[bool, typer.Option("--json", help="Same as --output json.")] = False,
+    changed_since: Annotated[
+        str | None,
+        typer.Option(
+            "--changed-since",
+            metavar="REV",
+            help="Only deck files changed since this git revision.",
+        ),
+    ] = None,
     db: DbOption = None,
 ) -> None:
     """Check deck lists against their format; report every violation.
@@ -98,49 +112,70 @@ def validate(
     from deckcheck.api import MissingFormat, paused_gc, refs_of, validate_decks
     from deckcheck.formats import FormatError, default_registry
 
+    output = "json" if as_json else output.casefold()
+    if output not in OUTPUTS:
+        _fail(f"unknown --output {output!r} (use {', '.join(OUTPUTS)})")
     try:
         files = deckfiles.expand(paths)
+    except deckfiles.DeckInputError as exc:
+        _fail(str(exc))
+    if changed_since is not None:
+        from deckcheck.ci import GitError
+        from deckcheck.ci import changed_since as changed
+
+        try:
+            recent = changed(changed_since)
+        except GitError as exc:
+            _fail(f"--changed-since {changed_since}: {exc}")
+        files = [f for f in files if f.resolve() in recent]
         if not files:
-            _fail("no deck files found (looked for *.deck, *.txt, *.json)")
+            sys.stderr.write(f"deckcheck: no deck files changed since {changed_since}\n")
+            if output == "text":
+                raise typer.Exit(EXIT_OK)
+    elif not files:
+        _fail("no deck files found (looked for *.deck, *.txt, *.json)")
+    try:
         with paused_gc():
             parsed = [deckfiles.read(p) for p in files]
     except deckfiles.DeckInputError as exc:
         _fail(str(exc))
     registry = default_registry()
-    pool = _open_pool(db)
-    with pool:
+    with _open_pool(db) as pool:
         index = pool.index_for(refs_of(parsed))
         try:
             reports = validate_decks(parsed, registry, index, format)
-            formats = (
-                [registry.get(r.format) if r.format in registry.ids() else None for r in reports]
-                if not as_json
-                else []
-            )
         except (MissingFormat, FormatError) as exc:
             _fail(str(exc))
-    if format is not None and format.endswith(".toml"):
-        formats = [registry.get(format) for _ in reports] if not as_json else []
-    if as_json:
+    _print_reports(reports, output, registry, format)
+    raise typer.Exit(EXIT_OK if all(r.legal for r in reports) else EXIT_ILLEGAL)
+
+
+def _print_reports(
+    reports: list[Report], output: str, registry: FormatRegistry, override: str | None
+) -> None:
+    if output == "json":
         dumped = [r.model_dump(mode="json") for r in reports]
         _print_json(dumped[0] if len(dumped) == 1 else dumped)
-    else:
-        from deckcheck import render
+        return
+    if output in ("junit", "github", "sarif"):
+        from deckcheck import ci
 
-        console = _console()
-        shown: set[str] = set()
-        for i, rep in enumerate(reports):
-            if i:
-                console.print()
-            render.report(
-                console,
-                rep,
-                formats[i] if i < len(formats) else None,
-                assumptions=rep.format not in shown,
-            )
-            shown.add(rep.format)
-        render.summary(console, reports)
-    raise typer.Exit(EXIT_OK if all(r.legal for r in reports) else EXIT_ILLEGAL)
+        if output == "sarif":
+            _print_json(ci.sarif(reports))
+        else:
+            sys.stdout.write(ci.junit(reports) if output == "junit" else ci.github(reports))
+        return
+    from deckcheck import render
+
+    console = _console()
+    shown: set[str] = set()
+    for i, rep in enumerate(reports):
+        if i:
+            console.print()
+        fmt = registry.get(override if override and override.endswith(".toml") else rep.format)
+        render.report(console, rep, fmt, assumptions=rep.format not in shown)
+        shown.add(rep.format)
+    render.summary(console, reports)
 
 
 def _one_deck(
@@ -485,3 +520,7 @@ def main() -> None:
             "rerun with DECKCHECK_DEBUG=1 and report it)\n"
         )
         sys.exit(EXIT_BUG)
+
+
+# The deck-file commands register themselves on `app`.
+from deckcheck import cli_files  # noqa: E402, F401

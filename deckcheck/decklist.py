@@ -16,6 +16,8 @@ so one bad line never hides the rest of the deck.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 from typing import Any
@@ -248,9 +250,64 @@ def looks_like_json(text: str) -> bool:
     return text.lstrip("\ufeff \t\r\n").startswith("{")
 
 
+CSV_COLUMNS = ("section", "count", "number", "name")
+
+
+def parse_csv(text: str, path: str | None = None) -> DeckList:
+    """The CSV form; a leading ``# format: ID`` line carries the format."""
+    deck = DeckList(path=path, first_line=1)
+    body: list[str] = []
+    offset = 0  # leading comment lines, before the header
+    for raw in text.lstrip("\ufeff").splitlines():
+        stripped = raw.strip()
+        if stripped.startswith("#") or (not stripped and not body):
+            key, _, value = stripped.lstrip("#").partition(":")
+            if key.strip().casefold() == "format" and value.strip():
+                deck.format = value.strip()
+            if body:
+                body.append("")  # a later comment keeps its line, so line numbers stay true
+            else:
+                offset += 1
+        else:
+            body.append(raw)
+    reader = csv.DictReader(io.StringIO("\n".join(body)))
+    missing = [c for c in ("section", "count") if c not in (reader.fieldnames or [])]
+    if missing or not {"number", "name"} & set(reader.fieldnames or []):
+        deck.problems.append(_syntax(
+            "a CSV deck needs the columns section,count,number,name", 1,
+            "write the header section,count,number,name"))  # fmt: skip
+        return deck
+    entries = []
+    for row in reader:
+        number = reader.line_num + offset
+        section = section_name(row.get("section") or "main") or "?"
+        ref = (row.get("number") or "").strip() or (row.get("name") or "").strip()
+        try:
+            count = int((row.get("count") or "").strip())
+        except ValueError:
+            count = 0
+        if section == "?" or not ref or not 0 < count <= MAX_COUNT:
+            deck.problems.append(_syntax(
+                f"bad CSV row: {row}", number, "write section,count,number,name"))  # fmt: skip
+            continue
+        entries.append(DeckEntry(section, count, ref, number))
+    deck.entries = entries
+    return _merge_repeats(deck)
+
+
+def looks_like_csv(text: str) -> bool:
+    first = next((ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")), "")
+    return first.replace(" ", "").lower().startswith("section,count")
+
+
 def parse(text: str, path: str | None = None) -> DeckList:
-    """Parse either form, choosing by content (a JSON deck starts with ``{``)."""
-    return parse_json(text, path) if looks_like_json(text) else parse_text(text, path)
+    """Parse any form, choosing by content: JSON starts with ``{``, CSV with its header
+    ``section,count,...``, anything else is the text form."""
+    if looks_like_json(text):
+        return parse_json(text, path)
+    if looks_like_csv(text):
+        return parse_csv(text, path)
+    return parse_text(text, path)
 
 
 def print_text(deck: DeckList) -> str:

@@ -38,6 +38,9 @@ def validate(deck: DeckList, fmt: Format, index: CardIndex) -> Report:
         if found:
             violations.extend(found)
     if violations:
+        for v in violations:  # every violation names a line: else the list's first line
+            if v.line is None:
+                v.line = deck.first_line or 1
         violations.sort(key=lambda v: (v.severity != "error", v.line or 0, v.rule))
     return Report(
         path=deck.path,

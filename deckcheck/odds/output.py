@@ -6,15 +6,13 @@ for them.
 
 from __future__ import annotations
 
-import os
-import tempfile
-from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from deckcheck.files import write_atomic
 from deckcheck.odds.api import HandsResult, OddsResult
 
 
@@ -68,19 +66,6 @@ def render_hands(console: Console, result: HandsResult) -> None:
         console.print(f"  [dim]assumption: {escape(note)}[/]")
 
 
-def _atomic(path: Path, write: Callable[[Path], None]) -> None:
-    """Write through a temporary file in the same folder, then rename: never half a file."""
-    folder = path.resolve().parent
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        write(Path(tmp))
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def rows_frame(result: OddsResult):  # type: ignore[no-untyped-def]  # pandas stays optional
     import pandas as pd
 
@@ -100,7 +85,7 @@ def rows_frame(result: OddsResult):  # type: ignore[no-untyped-def]  # pandas st
 
 
 def write_csv(result: OddsResult, path: Path) -> None:
-    _atomic(path, lambda tmp: rows_frame(result).to_csv(tmp, index=False))
+    write_atomic(path, lambda tmp: rows_frame(result).to_csv(tmp, index=False))
 
 
 def write_plot(result: OddsResult, path: Path) -> None:
@@ -128,5 +113,5 @@ def write_plot(result: OddsResult, path: Path) -> None:
     ax.set_title(f"{result.format}, {side}: {len(result.conditions)} condition(s)")
     ax.legend(loc="lower right")
     fig.tight_layout()
-    _atomic(path, lambda tmp: fig.savefig(tmp, format="png"))
+    write_atomic(path, lambda tmp: fig.savefig(tmp, format="png"))
     plt.close(fig)

@@ -280,7 +280,16 @@ class Pool:
                     f"SELECT {_CARD_COLUMNS} FROM cards WHERE {column} IN ({marks})", chunk
                 ):
                     cards.setdefault((row["game"], row["number"]), _row_to_card(row))
-        return CardIndex(cards.values(), names=self.names)
+        return CardIndex(cards.values(), names=self._names_anytime)
+
+    def _names_anytime(self, game: Game) -> dict[str, str]:
+        """``names``, reopening the file if this pool was closed meanwhile (an index outlives
+        the ``with`` block that made it; it asks for names only to suggest spellings)."""
+        try:
+            return self.names(game)
+        except sqlite3.ProgrammingError:
+            with Pool(self.path, fill=False) as again:
+                return again.names(game)
 
     def search(
         self,

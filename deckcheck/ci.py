@@ -1,0 +1,136 @@
+"""Validation reports for CI systems: JUnit XML, GitHub Actions annotations, SARIF 2.1.0."""
+
+from __future__ import annotations
+
+import subprocess
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from deckcheck import __version__
+from deckcheck.models import Report, Violation
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+INFO_URI = "https://github.com/deckcheck/deckcheck#rule-ids"
+
+
+def _text(v: Violation) -> str:
+    cards = ", ".join(f"{c.name} ×{c.count}" for c in v.cards[:6])
+    parts = [f"{v.rule}: {v.message}"]
+    if cards:
+        parts.append(f"cards: {cards}")
+    if v.fix:
+        parts.append(f"fix: {v.fix}")
+    parts.append(f"source: {v.source}")
+    return "\n".join(parts)
+
+
+def junit(reports: Sequence[Report]) -> str:
+    """One ``testcase`` per deck, named after its file; an illegal deck has a ``failure``
+    listing its errors; warnings go to ``system-out``."""
+    failures = sum(not r.legal for r in reports)
+    suites = ET.Element("testsuites", name="deckcheck", tests=str(len(reports)),
+                        failures=str(failures), errors="0")  # fmt: skip
+    suite = ET.SubElement(suites, "testsuite", name="deckcheck validate",
+                          tests=str(len(reports)), failures=str(failures), errors="0",
+                          skipped="0")  # fmt: skip
+    for rep in reports:
+        case = ET.SubElement(suite, "testcase", name=rep.path or "(deck)",
+                             classname=f"deckcheck.{rep.format}")  # fmt: skip
+        errors = rep.errors
+        if errors:
+            failure = ET.SubElement(
+                case, "failure", type="illegal deck",
+                message=f"{len(errors)} violation(s): " + ", ".join(v.rule for v in errors),
+            )  # fmt: skip
+            failure.text = "\n\n".join(f"line {v.line}: {_text(v)}" for v in errors)
+        if rep.warnings:
+            out = ET.SubElement(case, "system-out")
+            out.text = "\n\n".join(f"warning, line {v.line}: {_text(v)}" for v in rep.warnings)
+    ET.indent(suites)
+    return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def github(reports: Sequence[Report]) -> str:
+    """``::error file=PATH,line=N::rule: message`` per error, ``::warning`` per warning."""
+    lines = []
+    for rep in reports:
+        for v in rep.violations:
+            kind = "error" if v.severity == "error" else "warning"
+            where = f"file={_escape_property(rep.path or '')},line={v.line or 1}"
+            title = f"title={_escape_property(v.rule)}"
+            message = f"{v.rule}: {v.message}" + (f" (fix: {v.fix})" if v.fix else "")
+            lines.append(f"::{kind} {where},{title}::{_escape_data(message)}")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def sarif(reports: Sequence[Report]) -> dict[str, Any]:
+    """SARIF 2.1.0: one rule per rule id, a result with a location per violation."""
+    rules: dict[str, dict[str, Any]] = {}
+    results = []
+    for rep in reports:
+        for v in rep.violations:
+            if v.rule not in rules:
+                rules[v.rule] = {
+                    "id": v.rule,
+                    "name": v.rule.replace("/", "-"),
+                    "shortDescription": {"text": v.rule},
+                    "fullDescription": {"text": v.source},
+                    "helpUri": INFO_URI,
+                    "defaultConfiguration": {"level": v.severity},
+                }
+            uri = Path(rep.path or "deck").as_posix()
+            results.append({
+                "ruleId": v.rule,
+                "ruleIndex": list(rules).index(v.rule),
+                "level": v.severity,
+                "message": {"text": v.message + (f" (fix: {v.fix})" if v.fix else "")},
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": uri},
+                        "region": {"startLine": v.line or 1},
+                    }
+                }],
+            })  # fmt: skip
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "deckcheck", "version": __version__,
+                                "informationUri": INFO_URI, "rules": list(rules.values())}},
+            "results": results,
+        }],
+    }  # fmt: skip
+
+
+class GitError(Exception):
+    """git could not say which files changed."""
+
+
+def changed_since(rev: str, cwd: Path | None = None) -> set[Path]:
+    """Files changed since ``rev`` (committed, staged, or in the working tree) and untracked
+    files, as resolved paths."""
+
+    def git(*args: str) -> list[str]:
+        try:
+            done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
+                                  check=False)  # fmt: skip
+        except OSError as exc:
+            raise GitError(f"cannot run git: {exc}") from exc
+        if done.returncode != 0:
+            raise GitError(done.stderr.strip() or f"git {' '.join(args)} failed")
+        return [line for line in done.stdout.splitlines() if line]
+
+    top = Path(git("rev-parse", "--show-toplevel")[0])
+    names = git("diff", "--name-only", "--diff-filter=ACMR", rev, "--")
+    names += git("ls-files", "--others", "--exclude-standard")
+    return {(top / name).resolve() for name in names}

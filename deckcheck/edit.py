@@ -1,0 +1,288 @@
+"""Editing deck files in place: add and remove cards, and unambiguous fixes.
+
+Text decks keep their comments, blank lines and order; only the touched line changes (a new
+card goes after the last card of its section). JSON decks are rewritten in their own form.
+Callers write the result with ``deckcheck.files.write_text_atomic``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from deckcheck import decklist
+from deckcheck.formats import Format
+from deckcheck.models import DeckEntry, DeckList
+from deckcheck.resolve import CardIndex
+from deckcheck.validate import _read
+
+Same = Callable[[str], bool]  # does this deck-list reference mean the card being edited?
+
+_COUNT = re.compile(r"^(?P<lead>\s*)(?P<count>[+-]?\d+)(?P<x>\s*[xX×ｘＸ]?\s*)(?P<rest>.*)$")
+
+
+class EditError(ValueError):
+    """An edit that cannot be made (a card not in the deck, too few copies to remove)."""
+
+
+def new_deck_text(fmt: Format) -> str:
+    lines = [f"format: {fmt.id}", f"# {fmt.name}"]
+    for section in fmt.sections:
+        size = section.size
+        bound = f"{size.min}" if size.max == size.min else f"{size.min}-{size.max or '∞'}"
+        lines += ["", f"[{section.name}]", f"# {section.label or section.name}: {bound} cards"]
+    return "\n".join(lines) + "\n"
+
+
+def default_section(fmt: Format, card_type: str) -> str:
+    """The first section of the format that takes this card type."""
+    for section in fmt.sections:
+        if card_type in section.types.allowed:
+            return section.name
+    return fmt.sections[0].name
+
+
+# --- text decks ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Card:
+    index: int  # position in the list of lines
+    section: str
+    count: int
+    ref: str
+
+
+def _cards(lines: list[str]) -> tuple[list[_Card], dict[str, int]]:
+    """Card lines (by position) and the position of each section header."""
+    parsed = decklist.parse_text("\n".join(lines))
+    found: list[_Card] = []
+    headers = {name: n - 1 for name, n in parsed.section_lines.items()}
+    section = "main"
+    for i, raw in enumerate(lines):
+        text = raw.strip()
+        if text.startswith("["):
+            m = re.match(r"^\[\s*([^\]]*?)\s*\]", text)
+            name = decklist.section_name(m.group(1)) if m else None
+            section = name or f"?{m.group(1) if m else ''}"
+            continue
+        one = decklist.parse_text(raw)
+        if one.entries and not one.problems:
+            entry = one.entries[0]
+            found.append(_Card(i, section, entry.count, entry.ref))
+    return found, headers
+
+
+def _set_count(line: str, count: int) -> str:
+    m = _COUNT.match(line)
+    assert m is not None
+    return f"{m['lead']}{count}{m['x'] or ' '}{m['rest']}"
+
+
+def _split(text: str) -> tuple[list[str], str]:
+    newline = "\r\n" if "\r\n" in text else "\n"
+    lines = text.split(newline)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines, newline
+
+
+def add_text(text: str, section: str, count: int, ref: str, same: Same) -> str:
+    lines, newline = _split(text)
+    cards, headers = _cards(lines)
+    for card in cards:
+        if card.section == section and same(card.ref):
+            lines[card.index] = _set_count(lines[card.index], card.count + count)
+            return newline.join(lines) + newline
+    in_section = [c.index for c in cards if c.section == section]
+    if in_section:
+        at = max(in_section) + 1
+    elif section in headers:
+        at = headers[section] + 1
+        while at < len(lines) and lines[at].strip().startswith("#"):
+            at += 1  # after the header's own comment lines
+    else:
+        lines += ["", f"[{section}]"]
+        at = len(lines)
+    lines.insert(at, f"{count} {ref}")
+    return newline.join(lines) + newline
+
+
+def remove_text(text: str, section: str | None, count: int, same: Same) -> str:
+    lines, newline = _split(text)
+    cards, _ = _cards(lines)
+    mine = [c for c in cards if same(c.ref) and (section is None or c.section == section)]
+    have = sum(c.count for c in mine)
+    if have < count:
+        where = f" in [{section}]" if section else ""
+        raise EditError(f"the deck has {have} of that card{where}; cannot remove {count}")
+    left = count
+    drop: list[int] = []
+    for card in reversed(mine):  # take from the last line first
+        take = min(left, card.count)
+        left -= take
+        if take == card.count:
+            drop.append(card.index)
+        else:
+            lines[card.index] = _set_count(lines[card.index], card.count - take)
+        if not left:
+            break
+    for index in sorted(drop, reverse=True):
+        del lines[index]
+    return newline.join(lines) + newline
+
+
+# --- JSON decks -----------------------------------------------------------------------------
+
+
+def _json_text(deck: DeckList) -> str:
+    return json.dumps(decklist.to_json(deck), ensure_ascii=False, indent=2) + "\n"
+
+
+def add_json(text: str, section: str, count: int, ref: str, same: Same) -> str:
+    deck = decklist.parse_json(text)
+    for i, e in enumerate(deck.entries):
+        if e.section == section and same(e.ref):
+            deck.entries[i] = e._replace(count=e.count + count)
+            return _json_text(deck)
+    deck.entries.append(DeckEntry(section, count, ref))
+    return _json_text(deck)
+
+
+def remove_json(text: str, section: str | None, count: int, same: Same) -> str:
+    deck = decklist.parse_json(text)
+    have = sum(e.count for e in deck.entries
+               if same(e.ref) and (section is None or e.section == section))  # fmt: skip
+    if have < count:
+        raise EditError(f"the deck has {have} of that card; cannot remove {count}")
+    left = count
+    for i in reversed(range(len(deck.entries))):
+        e = deck.entries[i]
+        if left and same(e.ref) and (section is None or e.section == section):
+            take = min(left, e.count)
+            left -= take
+            deck.entries[i] = e._replace(count=e.count - take)
+    deck.entries = [e for e in deck.entries if e.count > 0]
+    return _json_text(deck)
+
+
+def add(text: str, section: str, count: int, ref: str, same: Same) -> str:
+    if decklist.looks_like_json(text):
+        return add_json(text, section, count, ref, same)
+    return add_text(text, section, count, ref, same)
+
+
+def remove(text: str, section: str | None, count: int, same: Same) -> str:
+    if decklist.looks_like_json(text):
+        return remove_json(text, section, count, same)
+    return remove_text(text, section, count, same)
+
+
+# --- fixes ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Fix:
+    rule: str
+    section: str
+    ref: str
+    line: int | None
+    old: int
+    new: int  # 0 removes the line
+
+    def describe(self) -> str:
+        where = f"line {self.line}" if self.line else f"[{self.section}]"
+        change = "remove the line" if self.new == 0 else f"{self.old} → {self.new}"
+        return f"{where}: {self.ref}: {change} ({self.rule})"
+
+
+def propose_fixes(deck: DeckList, fmt: Format, index: CardIndex) -> tuple[list[Fix], list[str]]:
+    """Changes that make violations go away where only one change can: a card over its copy
+    limit written on one line, a paradox (type) count off by some when one line of that type
+    can absorb it, a section over its maximum when it has one line. Anything else is listed
+    as needing a choice."""
+    ctx = _read(deck, fmt, index)
+    by_line = {e.line: e for e in deck.entries if e.line is not None}
+    fixes: list[Fix] = []
+    choices: list[str] = []
+
+    def single(slot_line: int | None, total: int) -> DeckEntry | None:
+        entry = by_line.get(slot_line) if slot_line is not None else None
+        return entry if entry is not None and entry.count == total else None
+
+    general = fmt.copies.limit
+    for items in ctx.copy_groups.values():
+        n = sum(s.count for s in items)
+        limits = [s.facts.limit for s in items if s.facts.limit is not None and s.facts.limit >= 0]
+        unlimited = all(s.facts.limit is not None and s.facts.limit < 0 for s in items)
+        limit = min(limits) if limits else general
+        if unlimited or n <= limit:
+            continue
+        rule = (items[0].facts.override.rule if limits and items[0].facts.override
+                else fmt.copies.rule) or fmt.copies.rule  # fmt: skip
+        entry = single(items[0].line, items[0].count) if len(items) == 1 else None
+        if entry is None:
+            choices.append(f"{rule}: {n} copies of {items[0].card.name} on several lines; "
+                           f"keep {limit} of them")  # fmt: skip
+            continue
+        fixes.append(Fix(rule, entry.section, entry.ref, entry.line, entry.count, limit))
+    for tc in fmt.type_counts:
+        slots = [s for s in ctx.in_sections(tc.sections) if s.facts.type in tc.types]
+        n = sum(s.count for s in slots)
+        if tc.max is not None and n > tc.max:
+            change = tc.max - n
+        elif tc.min is not None and n < tc.min:
+            change = tc.min - n
+        else:
+            continue
+        what = tc.label or "/".join(tc.types)
+        fixed = [s for s in slots if s.count + change >= 0]
+        if len(slots) == 1 and fixed:
+            slot = slots[0]
+            entry = single(slot.line, slot.count)
+            room = slot.facts.limit if slot.facts.limit is not None else general
+            if entry is not None and (change < 0 or room < 0 or slot.count + change <= room):
+                fixes.append(Fix(tc.rule, entry.section, entry.ref, entry.line, entry.count,
+                                 entry.count + change))  # fmt: skip
+                continue
+        verb = f"add {change}" if change > 0 else f"remove {-change}"
+        choices.append(f"{tc.rule}: {verb} {what} card(s); choose which")
+    for section in fmt.sections:
+        slots = ctx.slots.get(section.name, [])
+        n = ctx.counts.get(section.name, 0)
+        if section.size.max is None or n <= section.size.max:
+            continue
+        over = n - section.size.max
+        touched = {f.line for f in fixes}
+        if len(slots) == 1 and slots[0].line not in touched:
+            entry = single(slots[0].line, slots[0].count)
+            if entry is not None:
+                fixes.append(Fix(section.size.rule, entry.section, entry.ref, entry.line,
+                                 entry.count, entry.count - over))  # fmt: skip
+                continue
+        choices.append(f"{section.size.rule}: remove {over} card(s) from [{section.name}]; "
+                       "choose which")  # fmt: skip
+    return fixes, choices
+
+
+def apply_fixes(text: str, fixes: list[Fix]) -> str:
+    if decklist.looks_like_json(text):
+        deck = decklist.parse_json(text)
+        for fix in fixes:
+            deck.entries = [
+                e._replace(count=fix.new) if e.line == fix.line and e.ref == fix.ref else e
+                for e in deck.entries
+            ]
+        deck.entries = [e for e in deck.entries if e.count > 0]
+        return _json_text(deck)
+    lines, newline = _split(text)
+    for fix in sorted(fixes, key=lambda f: f.line or 0, reverse=True):
+        if fix.line is None:
+            continue
+        if fix.new == 0:
+            del lines[fix.line - 1]
+        else:
+            lines[fix.line - 1] = _set_count(lines[fix.line - 1], fix.new)
+    return newline.join(lines) + newline
