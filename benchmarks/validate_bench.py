@@ -48,17 +48,19 @@ def write_pool(path: Path, per_game: int, rng: random.Random) -> None:
         writer.writeheader()
         for game, types in TYPES.items():
             for i in range(per_game):
-                writer.writerow({
-                    "game": game,
-                    "number": f"BENCH-{game[:2].upper()}-{i:05}",
-                    "name": f"ベンチ{game}カード {i:05}",
-                    "type": types[i % len(types)],
-                    "title": TITLES[i % len(TITLES)] if game == "chaos" else "",
-                    "append": "ソルラルチャージ" if game == "chaos" and i % 97 == 0 else "",
-                    "keywords": "パートナーにできない" if i % 89 == 0 else "",
-                    "gate_number": str(i % 8 + 1) if types[i % len(types)] == "gate" else "",
-                    "level": str(i % 4),
-                })  # fmt: skip
+                writer.writerow(
+                    {
+                        "game": game,
+                        "number": f"BENCH-{game[:2].upper()}-{i:05}",
+                        "name": f"ベンチ{game}カード {i:05}",
+                        "type": types[i % len(types)],
+                        "title": TITLES[i % len(TITLES)] if game == "chaos" else "",
+                        "append": "ソルラルチャージ" if game == "chaos" and i % 97 == 0 else "",
+                        "keywords": "パートナーにできない" if i % 89 == 0 else "",
+                        "gate_number": str(i % 8 + 1) if types[i % len(types)] == "gate" else "",
+                        "level": str(i % 4),
+                    }
+                )
 
 
 def chaos_deck(

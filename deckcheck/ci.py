@@ -30,20 +30,30 @@ def junit(reports: Sequence[Report]) -> str:
     """One ``testcase`` per deck, named after its file; an illegal deck has a ``failure``
     listing its errors; warnings go to ``system-out``."""
     failures = sum(not r.legal for r in reports)
-    suites = ET.Element("testsuites", name="deckcheck", tests=str(len(reports)),
-                        failures=str(failures), errors="0")  # fmt: skip
-    suite = ET.SubElement(suites, "testsuite", name="deckcheck validate",
-                          tests=str(len(reports)), failures=str(failures), errors="0",
-                          skipped="0")  # fmt: skip
+    suites = ET.Element(
+        "testsuites", name="deckcheck", tests=str(len(reports)), failures=str(failures), errors="0"
+    )
+    suite = ET.SubElement(
+        suites,
+        "testsuite",
+        name="deckcheck validate",
+        tests=str(len(reports)),
+        failures=str(failures),
+        errors="0",
+        skipped="0",
+    )
     for rep in reports:
-        case = ET.SubElement(suite, "testcase", name=rep.path or "(deck)",
-                             classname=f"deckcheck.{rep.format}")  # fmt: skip
+        case = ET.SubElement(
+            suite, "testcase", name=rep.path or "(deck)", classname=f"deckcheck.{rep.format}"
+        )
         errors = rep.errors
         if errors:
             failure = ET.SubElement(
-                case, "failure", type="illegal deck",
+                case,
+                "failure",
+                type="illegal deck",
                 message=f"{len(errors)} violation(s): " + ", ".join(v.rule for v in errors),
-            )  # fmt: skip
+            )
             failure.text = "\n\n".join(f"line {v.line}: {_text(v)}" for v in errors)
         if rep.warnings:
             out = ET.SubElement(case, "system-out")
@@ -89,27 +99,39 @@ def sarif(reports: Sequence[Report]) -> dict[str, Any]:
                     "defaultConfiguration": {"level": v.severity},
                 }
             uri = Path(rep.path or "deck").as_posix()
-            results.append({
-                "ruleId": v.rule,
-                "ruleIndex": list(rules).index(v.rule),
-                "level": v.severity,
-                "message": {"text": v.message + (f" (fix: {v.fix})" if v.fix else "")},
-                "locations": [{
-                    "physicalLocation": {
-                        "artifactLocation": {"uri": uri},
-                        "region": {"startLine": v.line or 1},
-                    }
-                }],
-            })  # fmt: skip
+            results.append(
+                {
+                    "ruleId": v.rule,
+                    "ruleIndex": list(rules).index(v.rule),
+                    "level": v.severity,
+                    "message": {"text": v.message + (f" (fix: {v.fix})" if v.fix else "")},
+                    "locations": [
+                        {
+                            "physicalLocation": {
+                                "artifactLocation": {"uri": uri},
+                                "region": {"startLine": v.line or 1},
+                            }
+                        }
+                    ],
+                }
+            )
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "deckcheck", "version": __version__,
-                                "informationUri": INFO_URI, "rules": list(rules.values())}},
-            "results": results,
-        }],
-    }  # fmt: skip
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "deckcheck",
+                        "version": __version__,
+                        "informationUri": INFO_URI,
+                        "rules": list(rules.values()),
+                    }
+                },
+                "results": results,
+            }
+        ],
+    }
 
 
 class GitError(Exception):
@@ -122,8 +144,9 @@ def changed_since(rev: str, cwd: Path | None = None) -> set[Path]:
 
     def git(*args: str) -> list[str]:
         try:
-            done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
-                                  check=False)  # fmt: skip
+            done = subprocess.run(
+                ["git", *args], cwd=cwd, capture_output=True, text=True, check=False
+            )
         except OSError as exc:
             raise GitError(f"cannot run git: {exc}") from exc
         if done.returncode != 0:

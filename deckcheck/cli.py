@@ -346,6 +346,64 @@ def hand(
     render_hands(_console(), result)
 
 
+@app.command()
+def goldfish(
+    deck_path: Annotated[Path, typer.Argument(metavar="DECK", help="Deck file.")],
+    format: FormatOption = None,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, max=1_000_000)] = 1000,
+    turns: Annotated[int, typer.Option("--turns", "-t", min=1, max=30)] = 10,
+    seed: Annotated[int, typer.Option("--seed", min=0)] = 0,
+    policy_path: Annotated[
+        Path | None, typer.Option("--policy", dir_okay=False, help="Policy file (TOML or YAML).")
+    ] = None,
+    on_play: Annotated[bool, typer.Option("--on-play/--on-draw")] = True,
+    workers: Annotated[int, typer.Option("--workers", "-j", min=1, max=64)] = 1,
+    as_json: JsonOption = False,
+    csv_path: Annotated[Path | None, typer.Option("--csv", dir_okay=False)] = None,
+    parquet: Annotated[Path | None, typer.Option("--parquet", dir_okay=False)] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", dir_okay=False)] = None,
+    db: DbOption = None,
+) -> None:
+    """Play solitaire games by the game's turn rules; statistics per turn and milestones.
+
+    Exit status: 0 done (also when Ctrl-C stopped it early: the finished games are reported),
+    2 bad deck, policy or option.
+    """
+    from deckcheck.goldfish.policy import PolicyError, load_policy
+    from deckcheck.goldfish.run import GoldfishError, GoldfishRequest
+    from deckcheck.goldfish.run import goldfish as run_goldfish
+
+    deck, fmt, index = _one_deck(deck_path, format, db)
+    try:
+        policy = load_policy(policy_path, fmt.game)
+        req = GoldfishRequest(games=games, turns=turns, seed=seed, on_play=on_play, workers=workers)
+        if sys.stderr.isatty() and games >= 2000:
+            from rich.progress import Progress
+
+            with Progress(console=_console(stderr=True), transient=True) as bar:
+                task = bar.add_task("goldfish", total=games)
+                result = run_goldfish(deck, fmt, index, policy, req, lambda n: bar.advance(task, n))
+        else:
+            result = run_goldfish(deck, fmt, index, policy, req)
+    except (PolicyError, GoldfishError) as exc:
+        _fail(str(exc))
+    from deckcheck.goldfish import output
+
+    if result.interrupted:
+        sys.stderr.write(f"deckcheck: interrupted: {result.games} of {games} games finished\n")
+    for path, writer in (
+        (csv_path, output.write_csv),
+        (parquet, output.write_parquet),
+        (plot, output.write_plot),
+    ):
+        if path is not None:
+            _write_or_fail(lambda p=path, w=writer: w(result, p), path)  # type: ignore[misc]
+    if as_json:
+        _print_json(result.model_dump(mode="json"))
+    elif csv_path is None and parquet is None:
+        output.render(_console(), result)
+
+
 @formats_app.callback()
 def formats_main(ctx: typer.Context, as_json: JsonOption = False) -> None:
     """List the formats (shipped, and any in $DECKCHECK_FORMATS folders)."""

@@ -265,13 +265,23 @@ def diff(
     changes = conv.diff(deck_a, deck_b, index, fmt_a.game)
     rep_a, rep_b = _verdict(deck_a, fmt_a, index_a), _verdict(deck_b, fmt_b, index_b)
     if as_json:
-        _print_json({
-            "a": {"path": str(a), "format": rep_a.format, "legal": rep_a.legal,
-                  "errors": len(rep_a.errors)},
-            "b": {"path": str(b), "format": rep_b.format, "legal": rep_b.legal,
-                  "errors": len(rep_b.errors)},
-            "sections": {k: [c.model_dump() for c in v] for k, v in changes.sections.items()},
-        })  # fmt: skip
+        _print_json(
+            {
+                "a": {
+                    "path": str(a),
+                    "format": rep_a.format,
+                    "legal": rep_a.legal,
+                    "errors": len(rep_a.errors),
+                },
+                "b": {
+                    "path": str(b),
+                    "format": rep_b.format,
+                    "legal": rep_b.legal,
+                    "errors": len(rep_b.errors),
+                },
+                "sections": {k: [c.model_dump() for c in v] for k, v in changes.sections.items()},
+            }
+        )
         return
     from rich.markup import escape
 
@@ -284,8 +294,9 @@ def diff(
             delta = c.after - c.before
             mark = "[green]+[/]" if delta > 0 else "[red]-[/]"
             number = f" ({escape(c.number)})" if c.number else ""
-            console.print(f"  {mark}{abs(delta)} {escape(c.name)}{number}  "
-                          f"[dim]{c.before} → {c.after}[/]")  # fmt: skip
+            console.print(
+                f"  {mark}{abs(delta)} {escape(c.name)}{number}  [dim]{c.before} → {c.after}[/]"
+            )
     console.print(f"A: {escape(_one_line(rep_a))}")
     console.print(f"B: {escape(_one_line(rep_b))}")
 

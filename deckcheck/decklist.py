@@ -273,9 +273,13 @@ def parse_csv(text: str, path: str | None = None) -> DeckList:
     reader = csv.DictReader(io.StringIO("\n".join(body)))
     missing = [c for c in ("section", "count") if c not in (reader.fieldnames or [])]
     if missing or not {"number", "name"} & set(reader.fieldnames or []):
-        deck.problems.append(_syntax(
-            "a CSV deck needs the columns section,count,number,name", 1,
-            "write the header section,count,number,name"))  # fmt: skip
+        deck.problems.append(
+            _syntax(
+                "a CSV deck needs the columns section,count,number,name",
+                1,
+                "write the header section,count,number,name",
+            )
+        )
         return deck
     entries = []
     for row in reader:
@@ -287,8 +291,9 @@ def parse_csv(text: str, path: str | None = None) -> DeckList:
         except ValueError:
             count = 0
         if section == "?" or not ref or not 0 < count <= MAX_COUNT:
-            deck.problems.append(_syntax(
-                f"bad CSV row: {row}", number, "write section,count,number,name"))  # fmt: skip
+            deck.problems.append(
+                _syntax(f"bad CSV row: {row}", number, "write section,count,number,name")
+            )
             continue
         entries.append(DeckEntry(section, count, ref, number))
     deck.entries = entries

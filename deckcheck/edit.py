@@ -153,8 +153,9 @@ def add_json(text: str, section: str, count: int, ref: str, same: Same) -> str:
 
 def remove_json(text: str, section: str | None, count: int, same: Same) -> str:
     deck = decklist.parse_json(text)
-    have = sum(e.count for e in deck.entries
-               if same(e.ref) and (section is None or e.section == section))  # fmt: skip
+    have = sum(
+        e.count for e in deck.entries if same(e.ref) and (section is None or e.section == section)
+    )
     if have < count:
         raise EditError(f"the deck has {have} of that card; cannot remove {count}")
     left = count
@@ -220,12 +221,14 @@ def propose_fixes(deck: DeckList, fmt: Format, index: CardIndex) -> tuple[list[F
         limit = min(limits) if limits else general
         if unlimited or n <= limit:
             continue
-        rule = (items[0].facts.override.rule if limits and items[0].facts.override
-                else fmt.copies.rule) or fmt.copies.rule  # fmt: skip
+        rule = (
+            items[0].facts.override.rule if limits and items[0].facts.override else fmt.copies.rule
+        ) or fmt.copies.rule
         entry = single(items[0].line, items[0].count) if len(items) == 1 else None
         if entry is None:
-            choices.append(f"{rule}: {n} copies of {items[0].card.name} on several lines; "
-                           f"keep {limit} of them")  # fmt: skip
+            choices.append(
+                f"{rule}: {n} copies of {items[0].card.name} on several lines; keep {limit} of them"
+            )
             continue
         fixes.append(Fix(rule, entry.section, entry.ref, entry.line, entry.count, limit))
     for tc in fmt.type_counts:
@@ -244,8 +247,16 @@ def propose_fixes(deck: DeckList, fmt: Format, index: CardIndex) -> tuple[list[F
             entry = single(slot.line, slot.count)
             room = slot.facts.limit if slot.facts.limit is not None else general
             if entry is not None and (change < 0 or room < 0 or slot.count + change <= room):
-                fixes.append(Fix(tc.rule, entry.section, entry.ref, entry.line, entry.count,
-                                 entry.count + change))  # fmt: skip
+                fixes.append(
+                    Fix(
+                        tc.rule,
+                        entry.section,
+                        entry.ref,
+                        entry.line,
+                        entry.count,
+                        entry.count + change,
+                    )
+                )
                 continue
         verb = f"add {change}" if change > 0 else f"remove {-change}"
         choices.append(f"{tc.rule}: {verb} {what} card(s); choose which")
@@ -259,11 +270,20 @@ def propose_fixes(deck: DeckList, fmt: Format, index: CardIndex) -> tuple[list[F
         if len(slots) == 1 and slots[0].line not in touched:
             entry = single(slots[0].line, slots[0].count)
             if entry is not None:
-                fixes.append(Fix(section.size.rule, entry.section, entry.ref, entry.line,
-                                 entry.count, entry.count - over))  # fmt: skip
+                fixes.append(
+                    Fix(
+                        section.size.rule,
+                        entry.section,
+                        entry.ref,
+                        entry.line,
+                        entry.count,
+                        entry.count - over,
+                    )
+                )
                 continue
-        choices.append(f"{section.size.rule}: remove {over} card(s) from [{section.name}]; "
-                       "choose which")  # fmt: skip
+        choices.append(
+            f"{section.size.rule}: remove {over} card(s) from [{section.name}]; choose which"
+        )
     return fixes, choices
 
 

@@ -73,6 +73,7 @@ class Card(BaseModel):
     color: str | None = None
     world: str | None = None
     hp: int | None = None
+    territory: int | None = None  # rakuen: circles a member occupies (1, 2 or 4)
     rarity: str | None = None
     extra_cost: str | None = None
     source: str | None = None

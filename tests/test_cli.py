@@ -37,8 +37,13 @@ def test_legal_deck_exits_0(db: str) -> None:
 def test_illegal_deck_exits_1_with_every_violation(db: str) -> None:
     code, out, _ = run("validate", str(EXAMPLES / "rakuen-standard-illegal.deck"), db=db)
     assert code == 1
-    for rule in ("rakuen/main-size", "rakuen/paradox-count", "rakuen/main-no-gate",
-                 "rakuen/gate-size", "rakuen/gate-number"):  # fmt: skip
+    for rule in (
+        "rakuen/main-size",
+        "rakuen/paradox-count",
+        "rakuen/main-no-gate",
+        "rakuen/gate-size",
+        "rakuen/gate-number",
+    ):
         assert rule in out
     assert (
         "fix: add 1 card" in out and "source: ラクエンロジック ルールブック Ver1.0 ch.1 §4" in out

@@ -67,16 +67,21 @@ def test_cards_under_an_unknown_section_are_not_counted() -> None:
 
 def test_json_form_with_lines() -> None:
     text = json.dumps(
-        {"format": "chaos-standard", "main": [{"count": 4, "card": "SAMPLE-C-001"},
-                                              {"count": 1, "card": "見本キャラ 02"}],
-         "extra": [{"count": 2, "card": "SAMPLE-C-X01"}]},
-        ensure_ascii=False, indent=2,
-    )  # fmt: skip
+        {
+            "format": "chaos-standard",
+            "main": [{"count": 4, "card": "SAMPLE-C-001"}, {"count": 1, "card": "見本キャラ 02"}],
+            "extra": [{"count": 2, "card": "SAMPLE-C-X01"}],
+        },
+        ensure_ascii=False,
+        indent=2,
+    )
     deck = decklist.parse(text)
     assert deck.format == "chaos-standard"
     assert [(e.section, e.count, e.ref) for e in deck.entries] == [
-        ("main", 4, "SAMPLE-C-001"), ("main", 1, "見本キャラ 02"), ("extra", 2, "SAMPLE-C-X01"),
-    ]  # fmt: skip
+        ("main", 4, "SAMPLE-C-001"),
+        ("main", 1, "見本キャラ 02"),
+        ("extra", 2, "SAMPLE-C-X01"),
+    ]
     lines = text.splitlines()
     for e in deck.entries:
         assert e.line is not None and e.ref in lines[e.line - 1]

@@ -39,8 +39,9 @@ def test_new_add_remove_keep_comments_and_order(tmp_path: Path, db: list[str]) -
     assert run("new", str(deck), "--format", "rakuen-standard")[0] == 2  # no overwrite
     text = deck.read_text(encoding="utf-8")
     assert text.startswith("format: rakuen-standard\n") and "[main]" in text and "[gate]" in text
-    deck.write_text(text.replace("[main]\n", "[main]\n4 SAMPLE-R-001  # my core\n"),
-                    encoding="utf-8")  # fmt: skip
+    deck.write_text(
+        text.replace("[main]\n", "[main]\n4 SAMPLE-R-001  # my core\n"), encoding="utf-8"
+    )
     code, out, _ = run("add", str(deck), "2", "見本逆理 ラクエン崩壊", *db)
     assert code == 0 and "ILLEGAL" in out and "rakuen/paradox-count" in out
     code, _, _ = run("add", str(deck), "1", "SAMPLE-R-001", *db)  # same card: count grows
@@ -59,8 +60,10 @@ def test_new_add_remove_keep_comments_and_order(tmp_path: Path, db: list[str]) -
 
 def test_add_to_json_deck(tmp_path: Path, db: list[str]) -> None:
     deck = tmp_path / "c.json"
-    deck.write_text(json.dumps({"format": "chaos-standard", "main": [{"count": 1, "card":
-                                "SAMPLE-C-P01"}]}), encoding="utf-8")  # fmt: skip
+    deck.write_text(
+        json.dumps({"format": "chaos-standard", "main": [{"count": 1, "card": "SAMPLE-C-P01"}]}),
+        encoding="utf-8",
+    )
     assert run("add", str(deck), "2", "SAMPLE-C-X01", *db)[0] == 0
     data = json.loads(deck.read_text(encoding="utf-8"))
     assert data["extra"] == [{"count": 2, "card": "SAMPLE-C-X01"}]  # extra cards go to [extra]
@@ -95,14 +98,18 @@ def test_fix_applies_only_unambiguous_changes(tmp_path: Path, db: list[str]) -> 
     legal = (EXAMPLES / "chaos-standard-legal.deck").read_text(encoding="utf-8")
     deck.write_text(legal.replace("4 SAMPLE-C-005", "6 SAMPLE-C-005"), encoding="utf-8")
     code, out, _ = run("fix", str(deck), *db)
-    assert code == 1 and "fix: line 9: SAMPLE-C-005: 6 → 4 (chaos/copies)" in out
+    assert code == 1 and "fix: line 10: SAMPLE-C-005: 6 → 4 (chaos/copies)" in out
     assert "6 SAMPLE-C-005" in deck.read_text(encoding="utf-8")  # listing changes nothing
     code, out, _ = run("fix", str(deck), "--apply", *db)
     assert code == 0 and "LEGAL" in out
     assert deck.read_text(encoding="utf-8") == legal
     paradox = tmp_path / "p.deck"
-    paradox.write_text((EXAMPLES / "rakuen-standard-legal.deck").read_text(encoding="utf-8")
-                       .replace("4 SAMPLE-R-P02\n", ""), encoding="utf-8")  # fmt: skip
+    paradox.write_text(
+        (EXAMPLES / "rakuen-standard-legal.deck")
+        .read_text(encoding="utf-8")
+        .replace("4 SAMPLE-R-P02\n", ""),
+        encoding="utf-8",
+    )
     code, out, _ = run("fix", str(paradox), *db)
     assert "needs a choice: rakuen/paradox-count: add 4 paradox" in out and code == 1
 
@@ -112,8 +119,13 @@ def test_convert_round_trips_keep_the_verdict(tmp_path: Path, db: list[str], exa
     source = EXAMPLES / example
     before = json.loads(run("validate", str(source), "--json", *db)[1])
     current = source
-    for form, suffix in (("json", ".json"), ("csv", ".csv"), ("text", ".deck"), ("csv", ".csv"),
-                         ("json", ".json")):  # fmt: skip
+    for form, suffix in (
+        ("json", ".json"),
+        ("csv", ".csv"),
+        ("text", ".deck"),
+        ("csv", ".csv"),
+        ("json", ".json"),
+    ):
         out = tmp_path / f"step-{form}{suffix}"
         assert run("convert", str(current), "--to", form, "--out", str(out), *db)[0] == 0
         current = out
@@ -126,14 +138,25 @@ def test_convert_round_trips_keep_the_verdict(tmp_path: Path, db: list[str], exa
 
 
 def test_convert_pins_numbers(tmp_path: Path, db: list[str]) -> None:
-    code, out, _ = run("convert", str(EXAMPLES / "rakuen-standard-legal.deck"), "--to", "text",
-                       "--pin-numbers", *db)  # fmt: skip
+    code, out, _ = run(
+        "convert",
+        str(EXAMPLES / "rakuen-standard-legal.deck"),
+        "--to",
+        "text",
+        "--pin-numbers",
+        *db,
+    )
     assert code == 0 and "4 SAMPLE-R-001" in out and "見本アリア" not in out
 
 
 def test_diff(db: list[str]) -> None:
-    code, out, _ = run("diff", str(EXAMPLES / "rakuen-standard-legal.deck"),
-                       str(EXAMPLES / "rakuen-standard-illegal.deck"), "--json", *db)  # fmt: skip
+    code, out, _ = run(
+        "diff",
+        str(EXAMPLES / "rakuen-standard-legal.deck"),
+        str(EXAMPLES / "rakuen-standard-illegal.deck"),
+        "--json",
+        *db,
+    )
     data = json.loads(out)
     assert code == 0 and data["a"]["legal"] and not data["b"]["legal"]
     main = {c["number"]: (c["before"], c["after"]) for c in data["sections"]["main"]}
@@ -165,9 +188,14 @@ def test_github_annotations_point_at_the_lines(db: list[str]) -> None:
     assert code == 1
     lines = out.splitlines()
     text = (EXAMPLES / "chaos-standard-illegal.deck").read_text(encoding="utf-8").splitlines()
-    expect = {"chaos/partner-max": "1 SAMPLE-C-P01", "chaos/copies": "5 見本キャラ 01",
-              "chaos/main-no-extra": "1 SAMPLE-C-X03", "deck/unknown-card": "4 見本キャラ 99",
-              "chaos/extra-only-extra": "1 SAMPLE-C-S01", "chaos/main-size": "[main]"}  # fmt: skip
+    expect = {
+        "chaos/partner-max": "1 SAMPLE-C-P01",
+        "chaos/copies": "5 見本キャラ 01",
+        "chaos/main-no-extra": "1 SAMPLE-C-X03",
+        "deck/unknown-card": "4 見本キャラ 99",
+        "chaos/extra-only-extra": "1 SAMPLE-C-S01",
+        "chaos/main-size": "[main]",
+    }
     for rule, fragment in expect.items():
         (annotation,) = [a for a in lines if f"title={rule.replace(':', '%3A')}::" in a]
         assert annotation.startswith(f"::error file={path},line=")
@@ -202,8 +230,12 @@ def test_changed_since(tmp_path: Path, db: list[str]) -> None:
         shutil.copy(EXAMPLES / name, repo / "decks" / name)
 
     def git(*args: str) -> None:
-        subprocess.run(["git", "-c", "user.email=t@t", "-c", "user.name=t", *args], cwd=repo,
-                       check=True, capture_output=True)  # fmt: skip
+        subprocess.run(
+            ["git", "-c", "user.email=t@t", "-c", "user.name=t", *args],
+            cwd=repo,
+            check=True,
+            capture_output=True,
+        )
 
     git("init", "-q")
     git("add", ".")

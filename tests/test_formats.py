@@ -8,8 +8,13 @@ import pytest
 
 from deckcheck.formats import FormatError, FormatRegistry, default_registry
 
-SHIPPED = {"chaos-standard", "chaos-neo-standard", "rakuen-standard", "vision-standard",
-           "iris-standard"}  # fmt: skip
+SHIPPED = {
+    "chaos-standard",
+    "chaos-neo-standard",
+    "rakuen-standard",
+    "vision-standard",
+    "iris-standard",
+}
 
 
 def test_shipped_formats_load_and_cite_sources() -> None:

@@ -62,11 +62,14 @@ def test_single_group_matches_scipy_and_hands_grow_by_two(odds) -> None:  # type
         assert row.probability == pytest.approx(at_least(1, 50, 8, row.cards_seen), abs=1e-12)
 
 
-@pytest.mark.parametrize(("want", "dist"), [
-    ("type:paradox==2", lambda s: hypergeom(50, 8, s).pmf(2)),
-    ("type:paradox<=1", lambda s: hypergeom(50, 8, s).cdf(1)),
-    ("kind:合理体|type:paradox>=3", lambda s: hypergeom(50, 16, s).sf(2)),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("want", "dist"),
+    [
+        ("type:paradox==2", lambda s: hypergeom(50, 8, s).pmf(2)),
+        ("type:paradox<=1", lambda s: hypergeom(50, 8, s).cdf(1)),
+        ("kind:合理体|type:paradox>=3", lambda s: hypergeom(50, 16, s).sf(2)),
+    ],
+)
 def test_other_operators_match_scipy(odds, want, dist) -> None:  # type: ignore[no-untyped-def]
     result = odds(RAKUEN, want, turns=4, mulligan=False)
     for row in result.rows:
@@ -97,8 +100,9 @@ def test_chaos_attack_draws(odds) -> None:  # type: ignore[no-untyped-def]
     play = odds(CHAOS, "name:見本キャラ 01>=1", turns=4, mulligan=False, attack_draws=True)
     # no attack on the first player's first turn (§8.3): attack draws after turns 2 and 3
     assert [r.cards_seen for r in play.rows] == [5, 6, 7, 9, 11]
-    draw = odds(CHAOS, "name:見本キャラ 01>=1", turns=4, mulligan=False, attack_draws=True,
-                on_play=False)  # fmt: skip
+    draw = odds(
+        CHAOS, "name:見本キャラ 01>=1", turns=4, mulligan=False, attack_draws=True, on_play=False
+    )
     assert [r.cards_seen for r in draw.rows] == [5, 6, 8, 10, 12]
 
 
@@ -198,11 +202,12 @@ def _brute(conds: list[Condition], sigs: list[int], counts: list[int]) -> bool:
 
 @settings(max_examples=150, deadline=None)
 @given(
-    st.lists(st.tuples(st.sampled_from([">=", "<=", "=="]), st.integers(0, 2)), min_size=1,
-             max_size=3),
+    st.lists(
+        st.tuples(st.sampled_from([">=", "<=", "=="]), st.integers(0, 2)), min_size=1, max_size=3
+    ),
     st.lists(st.tuples(st.integers(1, 7), st.integers(1, 3)), min_size=1, max_size=3),
     st.data(),
-)  # fmt: skip
+)
 def test_predicate_matches_brute_force(ops, groups, data) -> None:  # type: ignore[no-untyped-def]
     conds = [Condition(f"c{i}", (), op, k) for i, (op, k) in enumerate(ops)]
     full = (1 << len(conds)) - 1
@@ -217,14 +222,17 @@ def test_predicate_matches_brute_force(ops, groups, data) -> None:  # type: igno
 # --- conditions -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("type:paradox", "is not 'SELECTOR OP K'"),
-    ("type:wizard>=1", "'wizard' is not a rakuen card type"),
-    ("colour:red>=1", "unknown selector 'colour:red'"),
-    ("type:paradox|>=1", "empty selector"),
-    ("name:>=1", "has no value"),
-    ("level=>2>=1", "unknown selector 'level=>2'"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("type:paradox", "is not 'SELECTOR OP K'"),
+        ("type:wizard>=1", "'wizard' is not a rakuen card type"),
+        ("colour:red>=1", "unknown selector 'colour:red'"),
+        ("type:paradox|>=1", "empty selector"),
+        ("name:>=1", "has no value"),
+        ("level=>2>=1", "unknown selector 'level=>2'"),
+    ],
+)
 def test_bad_conditions_name_the_bad_part(text: str, message: str) -> None:
     with pytest.raises(ConditionError, match=re.escape(message)):
         parse_condition(text, Game.RAKUEN)
@@ -252,12 +260,14 @@ def test_hands_follow_each_procedure(index: CardIndex, registry: FormatRegistry)
     assert all(h.main_unit == "見本の騎士 アリシア (SAMPLE-I-U01)" for h in dealt.hands)
     assert sum(h.redraws for h in dealt.hands) > 30  # one unit in 25 cards: many redraws
     chaos = decklist.parse(CHAOS, "c.deck")
-    dealt = deal_hands(chaos, registry.get("chaos-standard"), index, 50, seed=3,
-                       want=["name:見本キャラ 01>=1"])  # fmt: skip
+    dealt = deal_hands(
+        chaos, registry.get("chaos-standard"), index, 50, seed=3, want=["name:見本キャラ 01>=1"]
+    )
     assert all("見本パートナー" not in c for h in dealt.hands for c in h.hand)
     assert any(h.mulligan is not None and len(h.mulligan) == 5 for h in dealt.hands)
-    again = deal_hands(chaos, registry.get("chaos-standard"), index, 50, seed=3,
-                       want=["name:見本キャラ 01>=1"])  # fmt: skip
+    again = deal_hands(
+        chaos, registry.get("chaos-standard"), index, 50, seed=3, want=["name:見本キャラ 01>=1"]
+    )
     assert again == dealt
 
 
@@ -267,16 +277,44 @@ runner = CliRunner()
 def test_cli_odds_outputs(tmp_path: Path) -> None:
     db = str(tmp_path / "db.sqlite3")
     deck_file = str(EXAMPLES / "rakuen-standard-legal.deck")
-    result = runner.invoke(app, ["odds", deck_file, "--want", "type:paradox>=1", "--want",
-                                 "kind:合理体>=1", "--turns", "3", "--json", "--db", db])  # fmt: skip
+    result = runner.invoke(
+        app,
+        [
+            "odds",
+            deck_file,
+            "--want",
+            "type:paradox>=1",
+            "--want",
+            "kind:合理体>=1",
+            "--turns",
+            "3",
+            "--json",
+            "--db",
+            db,
+        ],
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert set(data) >= {"deck", "format", "conditions", "mulligan", "on_play", "method", "rows"}
     assert [r["turn"] for r in data["rows"]] == [0, 1, 2, 3]
     csv_file, png = tmp_path / "o.csv", tmp_path / "o.png"
-    result = runner.invoke(app, ["odds", deck_file, "-w", "type:paradox>=1", "--csv",
-                                 str(csv_file), "--plot", str(png), "--table",
-                                 "name:SAMPLE-R-P01", "--db", db])  # fmt: skip
+    result = runner.invoke(
+        app,
+        [
+            "odds",
+            deck_file,
+            "-w",
+            "type:paradox>=1",
+            "--csv",
+            str(csv_file),
+            "--plot",
+            str(png),
+            "--table",
+            "name:SAMPLE-R-P01",
+            "--db",
+            db,
+        ],
+    )
     assert result.exit_code == 0, result.output
     import pandas as pd
 
@@ -288,12 +326,15 @@ def test_cli_odds_outputs(tmp_path: Path) -> None:
     assert final == sorted(final)  # more copies, better odds
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["-w", "type:paradox"], "is not 'SELECTOR OP K'"),
-    (["-w", "wizard:x>=1"], "unknown selector 'wizard:x'"),
-    (["-w", "type:paradox>=1", "--attack-draws"], "no attack draw"),
-    (["-w", "type:paradox>=1", "--turns", "20"], "ask about fewer turns"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-w", "type:paradox"], "is not 'SELECTOR OP K'"),
+        (["-w", "wizard:x>=1"], "unknown selector 'wizard:x'"),
+        (["-w", "type:paradox>=1", "--attack-draws"], "no attack draw"),
+        (["-w", "type:paradox>=1", "--turns", "20"], "ask about fewer turns"),
+    ],
+)
 def test_cli_odds_errors_exit_2(tmp_path: Path, args: list[str], message: str) -> None:
     deck_file = str(EXAMPLES / "rakuen-standard-legal.deck")
     result = runner.invoke(app, ["odds", deck_file, *args, "--db", str(tmp_path / "d.sqlite3")])
@@ -303,20 +344,37 @@ def test_cli_odds_errors_exit_2(tmp_path: Path, args: list[str], message: str) -
 
 def test_cli_chaos_deck_without_partner_needs_partner(tmp_path: Path) -> None:
     path = tmp_path / "np.deck"
-    path.write_text(deck("chaos-standard", [(4, f"SAMPLE-C-{i:03}") for i in range(1, 13)] +
-                         [(2, "SAMPLE-C-S01")]), encoding="utf-8")  # fmt: skip
+    path.write_text(
+        deck(
+            "chaos-standard",
+            [(4, f"SAMPLE-C-{i:03}") for i in range(1, 13)] + [(2, "SAMPLE-C-S01")],
+        ),
+        encoding="utf-8",
+    )
     db = ["--db", str(tmp_path / "d.sqlite3")]
     result = runner.invoke(app, ["odds", str(path), "-w", "type:set>=1", *db])
     assert result.exit_code == 2 and "--partner" in result.stderr
-    result = runner.invoke(app, ["odds", str(path), "-w", "type:set>=1", "--partner",
-                                 "見本キャラ 05", "--json", *db])  # fmt: skip
+    result = runner.invoke(
+        app, ["odds", str(path), "-w", "type:set>=1", "--partner", "見本キャラ 05", "--json", *db]
+    )
     assert result.exit_code == 0 and json.loads(result.stdout)["partner"] == "見本キャラ 05"
 
 
 def test_cli_hand_json(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["hand", str(EXAMPLES / "iris-standard-legal.deck"), "--count",
-                                 "3", "--seed", "9", "--json", "--db",
-                                 str(tmp_path / "d.sqlite3")])  # fmt: skip
+    result = runner.invoke(
+        app,
+        [
+            "hand",
+            str(EXAMPLES / "iris-standard-legal.deck"),
+            "--count",
+            "3",
+            "--seed",
+            "9",
+            "--json",
+            "--db",
+            str(tmp_path / "d.sqlite3"),
+        ],
+    )
     assert result.exit_code == 0
     hands = json.loads(result.stdout)["hands"]
     assert len(hands) == 3 and all(h["main_unit"] in h["hand"] for h in hands)

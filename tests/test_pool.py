@@ -38,15 +38,35 @@ def test_import_csv_json_jsonl(fresh_db: Path, tmp_path: Path) -> None:
     csv_file = write(
         tmp_path / "a.csv", HEADER + "chaos,T-001,テスト キャラ,キャラ,,STEINS;GATE,,,,,\n"
     )
-    json_file = write(tmp_path / "b.json", json.dumps([
-        {"game": "rakuen", "number": "T-R1", "name": "試験の定理者 テスト", "type": "メンバーカード",
-         "kind": "定理者", "level": 2, "keywords": ["A", "B"]},
-    ], ensure_ascii=False))  # fmt: skip
-    jsonl_file = write(tmp_path / "c.jsonl", "\n".join([
-        json.dumps({"game": "iris", "number": "T-I1", "name": "テストユニット", "type": "ユニット"}),
-        "",
-        json.dumps({"game": "vision", "number": "T-V1", "name": "テスト", "type": "spell"}),
-    ]))  # fmt: skip
+    json_file = write(
+        tmp_path / "b.json",
+        json.dumps(
+            [
+                {
+                    "game": "rakuen",
+                    "number": "T-R1",
+                    "name": "試験の定理者 テスト",
+                    "type": "メンバーカード",
+                    "kind": "定理者",
+                    "level": 2,
+                    "keywords": ["A", "B"],
+                },
+            ],
+            ensure_ascii=False,
+        ),
+    )
+    jsonl_file = write(
+        tmp_path / "c.jsonl",
+        "\n".join(
+            [
+                json.dumps(
+                    {"game": "iris", "number": "T-I1", "name": "テストユニット", "type": "ユニット"}
+                ),
+                "",
+                json.dumps({"game": "vision", "number": "T-V1", "name": "テスト", "type": "spell"}),
+            ]
+        ),
+    )
     with Pool(fresh_db) as pool:
         before = pool.stats()["total"]
         result = pool.import_files([csv_file, json_file, jsonl_file])
@@ -60,9 +80,18 @@ def test_import_csv_json_jsonl(fresh_db: Path, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "title",
-    ["STEINS;GATE", "ＳＴＥＩＮＳ；ＧＡＴＥ", "OS:ニトロプラス", "ニトロプラス", "<OS: ニトロプラス>",
-     "真・恋姫†無双", "あっぱれ！天下御免", "LOVELY×CATION", "ご注文はうさぎですか？？"],
-)  # fmt: skip
+    [
+        "STEINS;GATE",
+        "ＳＴＥＩＮＳ；ＧＡＴＥ",
+        "OS:ニトロプラス",
+        "ニトロプラス",
+        "<OS: ニトロプラス>",
+        "真・恋姫†無双",
+        "あっぱれ！天下御免",
+        "LOVELY×CATION",
+        "ご注文はうさぎですか？？",
+    ],
+)
 def test_titles_resolve_in_any_spelling(fresh_db: Path, tmp_path: Path, title: str) -> None:
     path = write(tmp_path / "t.csv", HEADER + f'chaos,T-1,x,chara,,"{title}",,,,,\n')
     with Pool(fresh_db) as pool:
@@ -85,16 +114,23 @@ def test_bad_rows_are_all_reported_and_nothing_changes(fresh_db: Path, tmp_path:
     good = write(
         tmp_path / "good.csv", HEADER + "chaos,SAMPLE-C-001,renamed,chara,,STEINS;GATE,,,,,\n"
     )
-    bad = write(tmp_path / "bad.csv", HEADER + "\n".join([
-        "chaos,B-1,ok,chara,,STEINS;GATE,,,,,",
-        "chaos,B-2,bad type,wizard,,STEINS;GATE,,,,,",
-        "chaos,B-3,,chara,,STEINS;GATE,,,,,",
-        "chaos,B-1,dup,chara,,STEINS;GATE,,,,,",
-        "chaos,B-4,no os,chara,,存在しない作品,,,,,",
-        "poker,B-5,x,chara,,,,,,,",
-        "rakuen,B-6,x,member,魔法使い,,,,,,",
-        "rakuen,B-7,x,gate,,,,,,one,",
-    ]) + "\n")  # fmt: skip
+    bad = write(
+        tmp_path / "bad.csv",
+        HEADER
+        + "\n".join(
+            [
+                "chaos,B-1,ok,chara,,STEINS;GATE,,,,,",
+                "chaos,B-2,bad type,wizard,,STEINS;GATE,,,,,",
+                "chaos,B-3,,chara,,STEINS;GATE,,,,,",
+                "chaos,B-1,dup,chara,,STEINS;GATE,,,,,",
+                "chaos,B-4,no os,chara,,存在しない作品,,,,,",
+                "poker,B-5,x,chara,,,,,,,",
+                "rakuen,B-6,x,member,魔法使い,,,,,,",
+                "rakuen,B-7,x,gate,,,,,,one,",
+            ]
+        )
+        + "\n",
+    )
     with Pool(fresh_db) as pool:
         before = pool.all_cards()
         with pytest.raises(ImportRejected) as caught:

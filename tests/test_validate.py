@@ -149,9 +149,14 @@ def test_vision_sideboard_over_ten_is_a_warning(check: Check) -> None:
 def test_illegal_example_reports_every_violation(check: Check) -> None:
     report = check((EXAMPLES / "chaos-standard-illegal.deck").read_text())
     assert rules(report) == {
-        "chaos/main-size", "chaos/partner-max", "chaos/copies", "chaos/main-no-extra",
-        "deck/unknown-card", "chaos/append-singleton", "chaos/extra-only-extra",
-    }  # fmt: skip
+        "chaos/main-size",
+        "chaos/partner-max",
+        "chaos/copies",
+        "chaos/main-no-extra",
+        "deck/unknown-card",
+        "chaos/append-singleton",
+        "chaos/extra-only-extra",
+    }
     lines = [v.line for v in report.violations]
     assert lines == sorted(lines)
 

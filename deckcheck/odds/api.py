@@ -97,16 +97,20 @@ def _rows(problem: Problem, rules: Rules, req: OddsRequest) -> list[OddsRow]:
         from deckcheck.odds.simulate import Simulator
 
         sim = Simulator(problem, rules, req.seed)
-        estimates = sim.rows(req.simulate, req.turns, req.on_play, req.attack_draws,
-                             mulligan != "none")  # fmt: skip
+        estimates = sim.rows(
+            req.simulate, req.turns, req.on_play, req.attack_draws, mulligan != "none"
+        )
         return [
-            OddsRow(turn=t, cards_seen=line.seen[t], probability=e.probability, low=e.low,
-                    high=e.high)
+            OddsRow(
+                turn=t, cards_seen=line.seen[t], probability=e.probability, low=e.low, high=e.high
+            )
             for t, e in enumerate(estimates)
-        ]  # fmt: skip
+        ]
     values = exact_rows(problem, line, mulligan, rules.forced is not None)
-    return [OddsRow(turn=t, cards_seen=line.seen[t], probability=min(1.0, max(0.0, p)))
-            for t, p in enumerate(values)]  # fmt: skip
+    return [
+        OddsRow(turn=t, cards_seen=line.seen[t], probability=min(1.0, max(0.0, p)))
+        for t, p in enumerate(values)
+    ]
 
 
 def compute_odds(deck: DeckList, fmt: Format, index: CardIndex, req: OddsRequest) -> OddsResult:
@@ -194,9 +198,14 @@ def _label(card: Card) -> str:
 
 
 def deal_hands(
-    deck: DeckList, fmt: Format, index: CardIndex, count: int, seed: int | None,
-    partner: str | None = None, want: Sequence[str] = (),
-) -> HandsResult:  # fmt: skip
+    deck: DeckList,
+    fmt: Format,
+    index: CardIndex,
+    count: int,
+    seed: int | None,
+    partner: str | None = None,
+    want: Sequence[str] = (),
+) -> HandsResult:
     """Opening hands by the game's procedure: chaos sets the partner aside; rakuen lays out its
     6 gates; iris redraws until a unit is in hand and sets one face down as the main unit.
     With ``want`` conditions the default keep policy takes the game's mulligan."""
@@ -225,8 +234,11 @@ def deal_hands(
             rng.shuffle(order)
             redraws += 1
         hand = order[: rules.hand]
-        dealt = DealtHand(hand=[_label(c) for c in hand], redraws=redraws,
-                          partner=_label(chosen) if chosen else None)  # fmt: skip
+        dealt = DealtHand(
+            hand=[_label(c) for c in hand],
+            redraws=redraws,
+            partner=_label(chosen) if chosen else None,
+        )
         if forced is not None:
             dealt.main_unit = _label(next(c for c in hand if forced.matches(c)))
         if gates:
@@ -235,8 +247,9 @@ def deal_hands(
         if problem is not None and rules.mulligan != "none":
             _mulligan(dealt, hand, order, problem, conditions, rules, rng)
         out.append(dealt)
-    return HandsResult(deck=deck.path, format=fmt.id, seed=seed, hands=out,
-                       assumptions=list(rules.assumptions))  # fmt: skip
+    return HandsResult(
+        deck=deck.path, format=fmt.id, seed=seed, hands=out, assumptions=list(rules.assumptions)
+    )
 
 
 def _gates(deck: DeckList, fmt: Format, index: CardIndex) -> list[Card]:

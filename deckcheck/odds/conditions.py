@@ -31,9 +31,13 @@ _COMPARISON = re.compile(
     r"^(?P<field>level|cost|power|hp|gate_number)\s*(?P<op><=|>=|==|=|<|>)\s*(?P<n>-?[0-9]+)$"
 )
 _OPS: dict[str, Callable[[int, int], bool]] = {
-    "<=": operator.le, ">=": operator.ge, "=": operator.eq, "==": operator.eq,
-    "<": operator.lt, ">": operator.gt,
-}  # fmt: skip
+    "<=": operator.le,
+    ">=": operator.ge,
+    "=": operator.eq,
+    "==": operator.eq,
+    "<": operator.lt,
+    ">": operator.gt,
+}
 _WORDS = ("type", "kind", "name", "number", "title", "os", "keyword", "append")
 
 

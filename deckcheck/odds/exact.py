@@ -162,8 +162,10 @@ class Predicate:
             if not self.groups:
                 hit = np.array([float(self.good)])
             else:
-                index = [np.minimum(k + np.arange(caps[g] + 1), caps[g])
-                         for k, g in zip(key, self.groups, strict=True)]  # fmt: skip
+                index = [
+                    np.minimum(k + np.arange(caps[g] + 1), caps[g])
+                    for k, g in zip(key, self.groups, strict=True)
+                ]
                 hit = self.good[np.ix_(*index)].astype(np.float64).ravel()
             self._shifted[key] = hit
         return hit
@@ -183,8 +185,7 @@ def _chance(
     good_core = pred.shifted(base) @ core.reshape(-1, depth + 1)
     weights = good_core @ _rest_step(others, depth)
     total = sum(sizes) + rest
-    return np.array([weights[m] / math.comb(total, m) if m <= total else math.nan
-                     for m in draws])  # fmt: skip
+    return np.array([weights[m] / math.comb(total, m) if m <= total else math.nan for m in draws])
 
 
 def _compositions(sizes: Sequence[int], rest: int, hand: int) -> Iterator[tuple[int, ...]]:

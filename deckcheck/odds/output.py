@@ -48,8 +48,9 @@ def render_hands(console: Console, result: HandsResult) -> None:
     seed = "" if result.seed is None else f"  seed {result.seed}"
     console.print(f"[bold]{escape(result.deck or '(deck)')}[/]  {result.format}{seed}")
     for i, dealt in enumerate(result.hands, start=1):
-        console.print(f"[bold]hand {i}[/]" + (f"  ({dealt.redraws} forced redraws)"
-                                              if dealt.redraws else ""))  # fmt: skip
+        console.print(
+            f"[bold]hand {i}[/]" + (f"  ({dealt.redraws} forced redraws)" if dealt.redraws else "")
+        )
         if dealt.partner:
             console.print(f"  partner: {escape(dealt.partner)}")
         if dealt.gates:
@@ -69,13 +70,11 @@ def render_hands(console: Console, result: HandsResult) -> None:
 def rows_frame(result: OddsResult):  # type: ignore[no-untyped-def]  # pandas stays optional
     import pandas as pd
 
-    records = [
-        {"copies": None, **row.model_dump()} for row in result.rows
-    ] + [
+    records = [{"copies": None, **row.model_dump()} for row in result.rows] + [
         {"copies": entry.copies, **row.model_dump()}
         for entry in result.table or []
         for row in entry.rows
-    ]  # fmt: skip
+    ]
     frame = pd.DataFrame.from_records(records)
     frame.insert(0, "format", result.format)
     frame.insert(1, "method", result.method)
@@ -102,8 +101,12 @@ def write_plot(result: OddsResult, path: Path) -> None:
         high = [r.high or 0 for r in result.rows]
         ax.fill_between(turns, low, high, alpha=0.25, label="95% interval")
     for entry in result.table or []:
-        ax.plot(turns, [r.probability for r in entry.rows], linestyle="--",
-                label=f"{entry.copies} copies")  # fmt: skip
+        ax.plot(
+            turns,
+            [r.probability for r in entry.rows],
+            linestyle="--",
+            label=f"{entry.copies} copies",
+        )
     ax.set_xlabel("turn (0 = kept opening hand)")
     ax.set_ylabel("probability")
     ax.set_ylim(0, 1.02)

@@ -70,8 +70,11 @@ def timeline(rules: Rules, turns: int, on_play: bool, attack_draws: bool) -> Tim
         drawn += 0 if skip else rules.draw_per_turn
         # the partner's attack draw, in the battle phase of each earlier turn that allows one
         earlier = t - 1
-        if attack_draws and earlier >= 1 and not (earlier == 1 and on_play and
-                                                  not rules.first_turn_attack):  # fmt: skip
+        if (
+            attack_draws
+            and earlier >= 1
+            and not (earlier == 1 and on_play and not rules.first_turn_attack)
+        ):
             attacks += 1
         seen.append(rules.hand + drawn + attacks)
         consumed.append(seen[-1] + rules.stock_per_turn * t)

@@ -89,8 +89,9 @@ class Simulator:
         colours = np.array([*self.problem.sizes, self.problem.rest], dtype=np.int64)
         return self.rng.multivariate_hypergeometric(colours, self.rules.hand, size=games)
 
-    def rows(self, games: int, turns: int, on_play: bool, attack_draws: bool,
-             mulligan: bool) -> list[Estimate]:  # fmt: skip
+    def rows(
+        self, games: int, turns: int, on_play: bool, attack_draws: bool, mulligan: bool
+    ) -> list[Estimate]:
         marks, used = _pattern(self.rules, turns, on_play, attack_draws)
         hits = np.zeros(turns + 1, dtype=np.int64)
         done = 0

@@ -21,12 +21,29 @@ from deckcheck.normalize import nfkc, title_key
 from deckcheck.resolve import number_key
 
 COLUMNS: tuple[str, ...] = (
-    "game", "number", "name", "type", "kind", "title", "os", "append", "keywords",
-    "gate_number", "level", "cost", "power", "color", "world", "hp", "rarity", "extra_cost",
+    "game",
+    "number",
+    "name",
+    "type",
+    "kind",
+    "title",
+    "os",
+    "append",
+    "keywords",
+    "gate_number",
+    "level",
+    "cost",
+    "power",
+    "color",
+    "world",
+    "hp",
+    "rarity",
+    "extra_cost",
     "source",
-)  # fmt: skip
+    "territory",
+)
 REQUIRED = ("game", "number", "name", "type")
-INT_COLUMNS = ("gate_number", "level", "cost", "power", "hp")
+INT_COLUMNS = ("gate_number", "level", "cost", "power", "hp", "territory")
 LIST_COLUMNS = ("append", "keywords")
 
 _TYPE_WORDS: dict[Game, dict[str, str]] = {

@@ -18,7 +18,7 @@ from deckcheck.normalize import name_key, title_key
 from deckcheck.pool.importer import CardFileError, CheckedFile, card_files, check_file
 from deckcheck.resolve import CardIndex, number_key, ref_keys
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE cards (
@@ -26,7 +26,7 @@ CREATE TABLE cards (
     name TEXT NOT NULL, name_key TEXT NOT NULL, type TEXT NOT NULL, kind TEXT,
     title TEXT, title_key TEXT, os TEXT, os_key TEXT, append TEXT NOT NULL, keywords TEXT NOT NULL,
     gate_number INTEGER, level INTEGER, cost INTEGER, power INTEGER, color TEXT, world TEXT,
-    hp INTEGER, rarity TEXT, extra_cost TEXT, source TEXT,
+    hp INTEGER, rarity TEXT, extra_cost TEXT, source TEXT, territory INTEGER,
     PRIMARY KEY (game, number_key)
 );
 CREATE INDEX cards_name ON cards (name_key);
@@ -35,7 +35,7 @@ CREATE TABLE chaos_titles (title_key TEXT PRIMARY KEY, title TEXT NOT NULL, os T
 """
 _CARD_COLUMNS = (
     "game, number, name, type, kind, title, os, append, keywords, gate_number, level, cost, "
-    "power, color, world, hp, rarity, extra_cost, source"
+    "power, color, world, hp, rarity, extra_cost, source, territory"
 )
 _SEP = ";"
 
@@ -78,20 +78,38 @@ def _row_to_card(row: sqlite3.Row) -> Card:
 
 def _card_params(card: Card) -> tuple[object, ...]:
     return (
-        card.game.value, card.number, number_key(card.number), card.name,
-        name_key(card.game, card.name), card.type, card.kind, card.title,
-        title_key(card.title) if card.title else None, card.os,
-        title_key(card.os) if card.os else None, _SEP.join(card.append),
-        _SEP.join(card.keywords), card.gate_number, card.level, card.cost, card.power,
-        card.color, card.world, card.hp, card.rarity, card.extra_cost, card.source,
-    )  # fmt: skip
+        card.game.value,
+        card.number,
+        number_key(card.number),
+        card.name,
+        name_key(card.game, card.name),
+        card.type,
+        card.kind,
+        card.title,
+        title_key(card.title) if card.title else None,
+        card.os,
+        title_key(card.os) if card.os else None,
+        _SEP.join(card.append),
+        _SEP.join(card.keywords),
+        card.gate_number,
+        card.level,
+        card.cost,
+        card.power,
+        card.color,
+        card.world,
+        card.hp,
+        card.rarity,
+        card.extra_cost,
+        card.source,
+        card.territory,
+    )
 
 
 _UPSERT = """
 INSERT INTO cards (game, number, number_key, name, name_key, type, kind, title, title_key, os,
     os_key, append, keywords, gate_number, level, cost, power, color, world, hp, rarity,
-    extra_cost, source)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    extra_cost, source, territory)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (game, number_key) DO UPDATE SET
     number = excluded.number, name = excluded.name, name_key = excluded.name_key,
     type = excluded.type, kind = excluded.kind, title = excluded.title,
@@ -99,7 +117,8 @@ ON CONFLICT (game, number_key) DO UPDATE SET
     os_key = excluded.os_key, append = excluded.append, keywords = excluded.keywords,
     gate_number = excluded.gate_number, level = excluded.level, cost = excluded.cost,
     power = excluded.power, color = excluded.color, world = excluded.world, hp = excluded.hp,
-    rarity = excluded.rarity, extra_cost = excluded.extra_cost, source = excluded.source
+    rarity = excluded.rarity, extra_cost = excluded.extra_cost, source = excluded.source,
+    territory = excluded.territory
 """
 
 

@@ -1,0 +1,1 @@
+"""Goldfish: solitaire games by each game's turn rules, with pilots as data."""

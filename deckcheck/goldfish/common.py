@@ -1,0 +1,104 @@
+"""What every goldfish engine shares: the game record, keep rules on real hands, mulligans."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from deckcheck.goldfish.policy import Compiled
+from deckcheck.models import Card
+from deckcheck.odds.conditions import Condition
+from deckcheck.odds.exact import Problem, kept_cards
+
+
+class DeckOut(Exception):
+    """The player loses: a rules draw from an empty deck, or too many refresh penalties."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class Record:
+    """One game: per turn (index 0 = turn 1) the values of the game's metrics, the turn each
+    milestone was first reached (0 = never), mulligans taken, and how the game ended."""
+
+    metrics: list[tuple[int, ...]] = field(default_factory=list)
+    milestones: list[int] = field(default_factory=list)
+    mulligans: int = 0
+    loss: str | None = None
+    loss_turn: int = 0
+
+
+class Keep:
+    """The policy's keep rule evaluated on real hands (one card fills one slot)."""
+
+    def __init__(self, conditions: Sequence[Condition]) -> None:
+        self.conditions = tuple(conditions)
+        self._sig: dict[int, int] = {}
+
+    def signature(self, card: Card) -> int:
+        sig = self._sig.get(id(card))
+        if sig is None:
+            sig = sum(1 << i for i, c in enumerate(self.conditions) if c.matches(card))
+            self._sig[id(card)] = sig
+        return sig
+
+    def counts(self, hand: Sequence[Card]) -> dict[int, int]:
+        out: dict[int, int] = {}
+        for card in hand:
+            sig = self.signature(card)
+            if sig:
+                out[sig] = out.get(sig, 0) + 1
+        return out
+
+    def meets(self, hand: Sequence[Card]) -> bool:
+        if not self.conditions:
+            return True
+        counts = self.counts(hand)
+        for i, c in enumerate(self.conditions):
+            if c.bound is not None and sum(n for s, n in counts.items() if s >> i & 1) > c.bound:
+                return False
+        demand = [i for i, c in enumerate(self.conditions) if c.demand]
+        for r in range(1, len(demand) + 1):  # Hall's condition
+            for subset in itertools.combinations(demand, r):
+                mask = sum(1 << i for i in subset)
+                need = sum(self.conditions[i].demand for i in subset)
+                if sum(n for s, n in counts.items() if s & mask) < need:
+                    return False
+        return True
+
+    def bottom(self, hand: list[Card]) -> tuple[list[Card], list[Card]]:
+        """Rakuen's mulligan: (kept, bottomed) — keep the cards that fill an unmet slot."""
+        counts = self.counts(hand)
+        sigs = tuple(sorted(counts))
+        if not sigs:
+            return [], list(hand)
+        problem = Problem(self.conditions, tuple(counts[s] for s in sigs), sigs, 0)
+        keep = dict(zip(sigs, kept_cards(problem, tuple(counts[s] for s in sigs)), strict=True))
+        kept, bottom = [], []
+        for card in hand:
+            sig = self.signature(card)
+            if sig and keep.get(sig, 0) > 0:
+                keep[sig] -= 1
+                kept.append(card)
+            else:
+                bottom.append(card)
+        return kept, bottom
+
+
+def keep_of(policy: Compiled) -> Keep:
+    return Keep(policy.keep)
+
+
+def shuffled(cards: Sequence[Card], rng: random.Random) -> list[Card]:
+    pile = list(cards)
+    rng.shuffle(pile)
+    return pile
+
+
+def expand(cards: Sequence[tuple[Card, int]]) -> list[Card]:
+    return [c for c, n in cards for _ in range(n)]

@@ -1,0 +1,100 @@
+"""あいりすミスティリア! TCG goldfish (詳しい遊び方): no opponent, card text not executed.
+
+Setup (対戦の準備): shuffle, draw 5; a hand with no unit is revealed, shuffled back and redrawn,
+as often as needed (each counts as a mulligan); one unit goes face down to the main area.
+Turn (ターンの流れ): draw 1 (an empty deck loses); main phase: one charge a turn on a unit, units
+from hand into free standby slots (4, an assumption from the Q&A), one strategy a turn, any
+tactics, enhancements on units that did not enter this turn and were not set this turn (none on
+your own first turn), retreat at most once a turn (off by default: nothing attacks).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from deckcheck.goldfish.common import DeckOut, Record, expand, shuffled
+from deckcheck.goldfish.policy import Compiled
+from deckcheck.models import Card
+from deckcheck.odds.setup import Rules
+
+METRICS = ("hand", "units", "standby", "charges", "commands", "deck")
+MILESTONES = ("standby_full",)
+MAX_REDRAWS = 100_000
+
+
+class SetupError(ValueError):
+    """A deck without units can never start a game."""
+
+
+def play(
+    main: Sequence[tuple[Card, int]],
+    rules: Rules,
+    policy: Compiled,
+    rng: random.Random,
+    turns: int,
+    on_play: bool,
+    standby_slots: int,
+) -> Record:
+    pol = policy.policy
+    deck = shuffled(expand(main), rng)
+    if not any(c.type == "unit" for c in deck):
+        raise SetupError("the deck has no unit: the opening hand can never be kept")
+    record = Record(milestones=[0] * len(MILESTONES))
+    hand = [deck.pop() for _ in range(rules.hand)]
+    while not any(c.type == "unit" for c in hand):
+        deck += hand  # revealed, shuffled back, drawn again
+        rng.shuffle(deck)
+        hand = [deck.pop() for _ in range(rules.hand)]
+        record.mulligans += 1
+        if record.mulligans > MAX_REDRAWS:  # pragma: no cover - needs a unit to be impossible
+            raise SetupError("no unit after 100,000 redraws")
+    units_in_hand = [c for c in hand if c.type == "unit"]
+    main_unit = min(units_in_hand, key=lambda c: policy.rank(c, policy.play_first))
+    hand.remove(main_unit)
+    standby: list[Card] = []
+    charges = commands = 0
+    for turn in range(1, turns + 1):
+        try:
+            if not deck:
+                raise DeckOut("deck-out")
+            hand.append(deck.pop())
+            entered: set[int] = set()
+            if pol.charge:
+                charges += 1  # once a turn, on one unit
+            for card in sorted(
+                (c for c in hand if c.type == "unit"),
+                key=lambda c: policy.rank(c, policy.play_first),
+            ):
+                if len(standby) >= standby_slots:
+                    break
+                hand.remove(card)
+                standby.append(card)
+                entered.add(id(card))
+            if len(standby) >= standby_slots and not record.milestones[0]:
+                record.milestones[0] = turn
+            if pol.use_commands:
+                strategy = next((c for c in hand if c.type == "strategy"), None)
+                if strategy is not None:  # one strategy a turn
+                    hand.remove(strategy)
+                    commands += 1
+                for card in [c for c in hand if c.type == "tactic"]:  # any number
+                    hand.remove(card)
+                    commands += 1
+                if turn > 1:  # nobody sets on their own first turn
+                    targets = [main_unit] + [u for u in standby if id(u) not in entered]
+                    for card in [c for c in hand if c.type == "enhancement"]:
+                        if not targets:
+                            break
+                        targets.pop(0)  # one enhancement per unit per turn
+                        hand.remove(card)
+                        commands += 1
+            if pol.retreat and standby:  # at most once a turn: the main unit swaps out
+                main_unit, standby[0] = standby[0], main_unit
+        except DeckOut as out:
+            record.loss, record.loss_turn = out.reason, turn
+            break
+        record.metrics.append(
+            (len(hand), 1 + len(standby), len(standby), charges, commands, len(deck))
+        )
+    return record

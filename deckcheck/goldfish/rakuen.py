@@ -1,0 +1,233 @@
+"""ラクエンロジック goldfish (rulebook Ver1.0): no opponent, card text not executed.
+
+Setup (ch.2 §2): 6 gates from the shuffled gate deck onto the circles; 5 cards; the bottom
+mulligan once (the policy's keep rule decides what stays). Turn: stand; draw 2, then 1 card to
+stock (ch.2 §4); level phase (§5): 1 card from hand into the level area, face down on the first
+player's first turn, at most 4, with 4 there a hand card may be swapped for one (policy
+``swap_level``); main phase (§6): deploy members whose level is at most the number of level
+cards, paying their cost from the stock, fitting their territory (1, 2 or 4 circles; 1 when the
+card data has none) on the 6 circles; a 合理体 also needs a face-up level card of its color or
+world; one 合体 a turn (a 定理者 and a 使者 in play → a 合理体 from hand, else from the deck,
+which is then shuffled); luck drive (3 stock → draw 1, once a turn). An empty deck is refreshed
+at once (§10): the drop zone becomes the deck and its top card is removed face down as a
+penalty; 2 penalty cards lose (ch.3 §6), as does an empty deck with an empty drop zone.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, shuffled
+from deckcheck.goldfish.policy import Compiled
+from deckcheck.models import Card
+from deckcheck.odds.setup import Rules
+
+METRICS = (
+    "hand",
+    "level_area",
+    "stock",
+    "members",
+    "highest_level_deployable",
+    "refreshes",
+    "penalty_cards",
+    "deck",
+)
+MILESTONES = ("first_level_2_deploy", "first_level_3_deploy", "first_gouritai")
+CIRCLES = 6
+LEVEL_MAX = 4
+PENALTY_LOSS = 2
+
+
+class Table:
+    """One player's zones; the top of ``deck`` is the end of the list."""
+
+    def __init__(self, deck: list[Card], rng: random.Random) -> None:
+        self.deck, self.rng = deck, rng
+        self.hand: list[Card] = []
+        self.stock: list[Card] = []
+        self.drop: list[Card] = []
+        self.level: list[tuple[Card, bool]] = []  # (card, face up)
+        self.field: list[Card] = []
+        self.refreshes = 0
+        self.penalties = 0
+
+    def _top(self) -> Card:
+        if not self.deck:
+            self.refresh()
+        return self.deck.pop()
+
+    def refresh(self) -> None:
+        """ch.3 §10: the drop zone becomes the deck; its top card is removed face down."""
+        if not self.drop:
+            raise DeckOut("deck-out")
+        self.deck = self.drop
+        self.drop = []
+        self.rng.shuffle(self.deck)
+        self.refreshes += 1
+        self.deck.pop()
+        self.penalties += 1
+        if self.penalties >= PENALTY_LOSS:
+            raise DeckOut("refresh-penalty")
+        if not self.deck:
+            raise DeckOut("deck-out")
+
+    def draw(self, n: int = 1) -> None:
+        for _ in range(n):
+            self.hand.append(self._top())
+
+    def colors(self) -> set[str]:
+        return {x for c, up in self.level if up for x in (c.color, c.world) if x}
+
+    def used_circles(self) -> int:
+        return sum(c.territory or 1 for c in self.field)
+
+    def deployable(self, card: Card) -> bool:
+        if card.type != "member" or (card.level or 0) > len(self.level):
+            return False
+        if (card.cost or 0) > len(self.stock):
+            return False
+        if self.used_circles() + (card.territory or 1) > CIRCLES:
+            return False
+        return card.kind != "合理体" or bool({card.color, card.world} & self.colors())
+
+
+def play(
+    main: Sequence[tuple[Card, int]],
+    gates: Sequence[tuple[Card, int]],
+    rules: Rules,
+    policy: Compiled,
+    rng: random.Random,
+    turns: int,
+    on_play: bool,
+) -> Record:
+    pol = policy.policy
+    gate_deck = shuffled(expand(gates), rng)
+    _circles = gate_deck[:CIRCLES]  # the gates face down on the circles (not otherwise used)
+    table = Table(shuffled(expand(main), rng), rng)
+    record = Record(milestones=[0] * len(MILESTONES))
+    table.draw(rules.hand)
+    keep = keep_of(policy)
+    if pol.mulligan and not keep.meets(table.hand):
+        kept, bottom = keep.bottom(table.hand)
+        table.hand = kept
+        table.deck[:0] = bottom  # to the bottom, in any order
+        table.draw(len(bottom))
+        record.mulligans = 1
+
+    def milestone(card: Card, turn: int) -> None:
+        for index, lv in ((0, 2), (1, 3)):
+            if (card.level or 0) >= lv and not record.milestones[index]:
+                record.milestones[index] = turn
+        if card.kind == "合理体" and not record.milestones[2]:
+            record.milestones[2] = turn
+
+    for turn in range(1, turns + 1):
+        try:
+            table.draw(rules.draw_per_turn)  # 2, also on the first player's first turn
+            for _ in range(rules.stock_per_turn):
+                table.stock.append(table._top())
+            _level_phase(table, policy, face_up=not (turn == 1 and on_play))
+            # main phase: deploy the best deployable member until none is left
+            while True:
+                ready = [c for c in table.hand if table.deployable(c)]
+                if not ready:
+                    break
+                card = min(ready, key=lambda c: policy.rank(c, policy.play_first))
+                table.hand.remove(card)
+                for _ in range(card.cost or 0):
+                    table.drop.append(table.stock.pop())
+                table.field.append(card)
+                milestone(card, turn)
+            if pol.gattai:
+                merged = _gattai(table, policy)
+                if merged is not None:
+                    milestone(merged, turn)
+            stuck = not any(table.deployable(c) for c in table.hand)
+            if (
+                pol.luck_drive
+                and len(table.stock) >= 3
+                and (stuck or not pol.luck_drive_when_stuck)
+            ):
+                for _ in range(3):
+                    table.drop.append(table.stock.pop())
+                table.draw(1)
+        except DeckOut as out:
+            record.loss, record.loss_turn = out.reason, turn
+            break
+        record.metrics.append(
+            (
+                len(table.hand),
+                len(table.level),
+                len(table.stock),
+                len(table.field),
+                len(table.level),
+                table.refreshes,
+                table.penalties,
+                len(table.deck),
+            )
+        )
+    return record
+
+
+def _level_phase(table: Table, policy: Compiled, face_up: bool) -> None:
+    if not table.hand:
+        return
+    if len(table.level) < LEVEL_MAX:
+        # policy first; then a card of a color not yet there; then the least deployable
+        colors = table.colors()
+
+        def key(card: Card) -> tuple[object, ...]:
+            fresh = bool({card.color, card.world} - colors - {None})
+            return (
+                policy.rank(card, policy.level_first)[0],
+                not fresh,
+                -(card.level or 0),
+                card.number,
+            )
+
+        card = min(table.hand, key=key)
+        table.hand.remove(card)
+        table.level.append((card, face_up))
+    elif policy.policy.swap_level:
+        colors = table.colors()
+        new = next((c for c in table.hand if c.color and c.color not in colors), None)
+        if new is not None:
+            old = table.level.pop(0)[0]
+            table.hand.remove(new)
+            table.hand.append(old)
+            table.level.append((new, True))
+
+
+def _gattai(table: Table, policy: Compiled) -> Card | None:
+    """One 合体: a 定理者 and a 使者 in play become a 合理体 from hand, else from the deck."""
+    theorist = next((c for c in table.field if c.kind == "定理者"), None)
+    envoy = next((c for c in table.field if c.kind == "使者"), None)
+    if theorist is None or envoy is None:
+        return None
+    colors = table.colors()
+
+    def fits(card: Card) -> bool:
+        room = table.used_circles() - (theorist.territory or 1) - (envoy.territory or 1)
+        return (
+            card.kind == "合理体"
+            and bool({card.color, card.world} & colors)
+            and room + (card.territory or 1) <= CIRCLES
+        )
+
+    source = table.hand
+    found = [c for c in table.hand if fits(c)]
+    if not found:
+        source = table.deck
+        found = [c for c in table.deck if fits(c)]
+    if not found:
+        return None
+    card = min(found, key=lambda c: policy.rank(c, policy.play_first))
+    source.remove(card)
+    if source is table.deck:
+        table.rng.shuffle(table.deck)
+    table.field.remove(theorist)
+    table.field.remove(envoy)
+    table.drop += [theorist, envoy]
+    table.field.append(card)
+    return card

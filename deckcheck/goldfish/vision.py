@@ -1,0 +1,67 @@
+"""東方 Phantom Magic VISION goldfish. The seed is a keyword glossary only: the draw rule, the
+opening hand, the mulligan and the node rule come from the format file and are assumptions
+(printed with every result). A node is a card from hand set face down (``node_per_turn`` a
+turn, non-characters first); a character costs at most the nodes in play; one character play
+a turn. Card text is not executed."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, shuffled
+from deckcheck.goldfish.policy import Compiled
+from deckcheck.models import Card
+from deckcheck.odds.setup import Rules
+
+METRICS = ("hand", "characters", "nodes", "deck")
+MILESTONES = ("first_character",)
+
+
+def play(
+    main: Sequence[tuple[Card, int]],
+    rules: Rules,
+    policy: Compiled,
+    rng: random.Random,
+    turns: int,
+    on_play: bool,
+    node_per_turn: int,
+) -> Record:
+    pol = policy.policy
+    deck = shuffled(expand(main), rng)
+    record = Record(milestones=[0] * len(MILESTONES))
+    hand = [deck.pop() for _ in range(min(rules.hand, len(deck)))]
+    keep = keep_of(policy)
+    if pol.mulligan and rules.mulligan == "return-all-once" and not keep.meets(hand):
+        deck += hand
+        rng.shuffle(deck)
+        hand = [deck.pop() for _ in range(rules.hand)]
+        record.mulligans = 1
+    nodes = characters = 0
+    for turn in range(1, turns + 1):
+        try:
+            if not (turn == 1 and on_play and not rules.first_player_draws):
+                for _ in range(rules.draw_per_turn):
+                    if not deck:
+                        raise DeckOut("deck-out")
+                    hand.append(deck.pop())
+            for _ in range(node_per_turn):
+                if not hand:
+                    break
+                node = max(
+                    hand, key=lambda c: (c.type != "character", *policy.rank(c, policy.play_first))
+                )
+                hand.remove(node)
+                nodes += 1
+            ready = [c for c in hand if c.type == "character" and (c.cost or 0) <= nodes]
+            if ready:
+                card = min(ready, key=lambda c: policy.rank(c, policy.play_first))
+                hand.remove(card)
+                characters += 1
+                if not record.milestones[0]:
+                    record.milestones[0] = turn
+        except DeckOut as out:
+            record.loss, record.loss_turn = out.reason, turn
+            break
+        record.metrics.append((len(hand), characters, nodes, len(deck)))
+    return record
