@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, shuffled
+from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, shuffled, take
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.models import Card, Game
 from deckcheck.normalize import name_key, word_key
@@ -72,7 +72,7 @@ def play(
     pol = policy.policy
     partner = choose_partner(main, pol.partner)
     pile = expand(main)
-    pile.remove(partner)
+    take(pile, partner)
     deck = shuffled(pile, rng)  # top of the deck = end of the list
     record = Record(milestones=[0] * len(MILESTONES))
     hand = [deck.pop() for _ in range(rules.hand)]
@@ -98,7 +98,7 @@ def play(
             if can_level and level < MAX_LEVEL:
                 same = next((c for c in hand if name_key(Game.CHAOS, c.name) == partner_key), None)
                 if same is not None:
-                    hand.remove(same)
+                    take(hand, same)
                     level += 1
                     for lv, index in ((2, 0), (3, 1)):
                         if level >= lv and not record.milestones[index]:
@@ -113,7 +113,7 @@ def play(
                 ]
                 if charas:
                     best = min(charas, key=lambda c: policy.rank(c, policy.play_first))
-                    hand.remove(best)
+                    take(hand, best)
                     friends.append(best)
                     arena_names.append(name_key(Game.CHAOS, best.name))
             # one extra chara a turn, when the arena meets its extra cost
@@ -124,7 +124,7 @@ def play(
                         continue
                     parts = [name_key(Game.CHAOS, p) for p in (card.extra_cost or "").split("&")]
                     if all(any(p and p in n for n in arena_names) for p in parts):
-                        extra_deck.remove(card)
+                        take(extra_deck, card)
                         extras_in_play.append(key)
                         arena_names.append(key)
                         if not record.milestones[2]:
@@ -132,16 +132,16 @@ def play(
                         break
             if pol.play_sets:
                 for card in [c for c in hand if c.type == "set"]:
-                    hand.remove(card)
+                    take(hand, card)
                     sets += 1
             # battle: the partner attacks (not on the first player's first turn) and draws
             attack = not (turn == 1 and on_play and not rules.first_turn_attack)
             if pol.attack_draw and attack and deck:
                 hand.append(deck.pop())
             # end: discard down to the hand limit, events first, then the least wanted
-            while len(hand) > HAND_LIMIT:
+            if len(hand) > HAND_LIMIT:
                 hand.sort(key=lambda c: (c.type != "event", *policy.rank(c, policy.play_first)))
-                hand.pop()
+                del hand[HAND_LIMIT:]
         except DeckOut as out:
             record.loss, record.loss_turn = out.reason, turn
             break

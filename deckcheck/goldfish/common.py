@@ -90,6 +90,15 @@ class Keep:
         return kept, bottom
 
 
+def take(cards: list[Card], card: Card) -> None:
+    """Remove this very card (by identity: pydantic equality compares every field)."""
+    for i, c in enumerate(cards):
+        if c is card:
+            del cards[i]
+            return
+    raise ValueError("card not in list")
+
+
 def keep_of(policy: Compiled) -> Keep:
     return Keep(policy.keep)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from deckcheck.goldfish.common import DeckOut, Record, expand, shuffled
+from deckcheck.goldfish.common import DeckOut, Record, expand, shuffled, take
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.models import Card
 from deckcheck.odds.setup import Rules
@@ -51,7 +51,7 @@ def play(
             raise SetupError("no unit after 100,000 redraws")
     units_in_hand = [c for c in hand if c.type == "unit"]
     main_unit = min(units_in_hand, key=lambda c: policy.rank(c, policy.play_first))
-    hand.remove(main_unit)
+    take(hand, main_unit)
     standby: list[Card] = []
     charges = commands = 0
     for turn in range(1, turns + 1):
@@ -68,7 +68,7 @@ def play(
             ):
                 if len(standby) >= standby_slots:
                     break
-                hand.remove(card)
+                take(hand, card)
                 standby.append(card)
                 entered.add(id(card))
             if len(standby) >= standby_slots and not record.milestones[0]:
@@ -76,10 +76,10 @@ def play(
             if pol.use_commands:
                 strategy = next((c for c in hand if c.type == "strategy"), None)
                 if strategy is not None:  # one strategy a turn
-                    hand.remove(strategy)
+                    take(hand, strategy)
                     commands += 1
                 for card in [c for c in hand if c.type == "tactic"]:  # any number
-                    hand.remove(card)
+                    take(hand, card)
                     commands += 1
                 if turn > 1:  # nobody sets on their own first turn
                     targets = [main_unit] + [u for u in standby if id(u) not in entered]
@@ -87,7 +87,7 @@ def play(
                         if not targets:
                             break
                         targets.pop(0)  # one enhancement per unit per turn
-                        hand.remove(card)
+                        take(hand, card)
                         commands += 1
             if pol.retreat and standby:  # at most once a turn: the main unit swaps out
                 main_unit, standby[0] = standby[0], main_unit

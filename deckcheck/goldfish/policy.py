@@ -81,7 +81,8 @@ def load_policy(path: Path | None, game: Game) -> Policy:
         else:
             data = tomllib.loads(raw.decode("utf-8"))
     except Exception as exc:  # the parsers raise several kinds; all mean "not readable"
-        raise PolicyError(f"{path}: not valid {path.suffix.lstrip('.') or 'TOML'}: {exc}") from exc
+        kind = "YAML" if path.suffix.lower() in (".yaml", ".yml") else "TOML"
+        raise PolicyError(f"{path}: not valid {kind}: {exc}") from exc
     if not isinstance(data, dict):
         raise PolicyError(f"{path}: a policy is a table of keys")
     try:
@@ -106,11 +107,20 @@ class Compiled:
         self.keep: list[Condition] = _conditions("keep", policy.keep, game)
         self.play_first: list[Atom] = _atoms("play_first", policy.play_first, game)
         self.level_first: list[Atom] = _atoms("level_area_first", policy.level_area_first, game)
+        self._ranks: dict[tuple[int, int], tuple[int, int, int, str]] = {}
+        self._alive: list[Card] = []
 
     def rank(self, card: Card, selectors: Sequence[Atom]) -> tuple[int, int, int, str]:
-        """Sort key: first matching selector, then higher level, higher cost, number."""
-        first = next((i for i, a in enumerate(selectors) if a.matches(card)), len(selectors))
-        return (first, -(card.level or 0), -(card.cost or 0), card.number)
+        """Sort key: first matching selector, then higher level, higher cost, number.
+        Memoised per card: games share their card objects, so this is mostly a lookup."""
+        key = (id(card), id(selectors))
+        hit = self._ranks.get(key)
+        if hit is None:
+            first = next((i for i, a in enumerate(selectors) if a.matches(card)), len(selectors))
+            hit = (first, -(card.level or 0), -(card.cost or 0), card.number)
+            self._ranks[key] = hit
+            self._alive.append(card)  # keeps the id from being reused while memoised
+        return hit
 
 
 def compiled(policy: Policy, game: Game) -> Compiled:

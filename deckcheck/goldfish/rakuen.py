@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, shuffled
+from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, shuffled, take
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.models import Card
 from deckcheck.odds.setup import Rules
@@ -51,6 +51,8 @@ class Table:
         self.field: list[Card] = []
         self.refreshes = 0
         self.penalties = 0
+        self.circles = 0  # circles the field's members occupy
+        self._colors: set[str] | None = None  # of the face-up level cards, until they change
 
     def _top(self) -> Card:
         if not self.deck:
@@ -77,17 +79,28 @@ class Table:
             self.hand.append(self._top())
 
     def colors(self) -> set[str]:
-        return {x for c, up in self.level if up for x in (c.color, c.world) if x}
+        if self._colors is None:
+            self._colors = {x for c, up in self.level if up for x in (c.color, c.world) if x}
+        return self._colors
 
-    def used_circles(self) -> int:
-        return sum(c.territory or 1 for c in self.field)
+    def set_level(self, level: list[tuple[Card, bool]]) -> None:
+        self.level = level
+        self._colors = None
+
+    def place(self, card: Card) -> None:
+        self.field.append(card)
+        self.circles += card.territory or 1
+
+    def lift(self, card: Card) -> None:
+        take(self.field, card)
+        self.circles -= card.territory or 1
 
     def deployable(self, card: Card) -> bool:
         if card.type != "member" or (card.level or 0) > len(self.level):
             return False
         if (card.cost or 0) > len(self.stock):
             return False
-        if self.used_circles() + (card.territory or 1) > CIRCLES:
+        if self.circles + (card.territory or 1) > CIRCLES:
             return False
         return card.kind != "合理体" or bool({card.color, card.world} & self.colors())
 
@@ -134,10 +147,10 @@ def play(
                 if not ready:
                     break
                 card = min(ready, key=lambda c: policy.rank(c, policy.play_first))
-                table.hand.remove(card)
+                take(table.hand, card)
                 for _ in range(card.cost or 0):
                     table.drop.append(table.stock.pop())
-                table.field.append(card)
+                table.place(card)
                 milestone(card, turn)
             if pol.gattai:
                 merged = _gattai(table, policy)
@@ -187,16 +200,16 @@ def _level_phase(table: Table, policy: Compiled, face_up: bool) -> None:
             )
 
         card = min(table.hand, key=key)
-        table.hand.remove(card)
-        table.level.append((card, face_up))
+        take(table.hand, card)
+        table.set_level([*table.level, (card, face_up)])
     elif policy.policy.swap_level:
         colors = table.colors()
         new = next((c for c in table.hand if c.color and c.color not in colors), None)
         if new is not None:
-            old = table.level.pop(0)[0]
-            table.hand.remove(new)
+            old = table.level[0][0]
+            take(table.hand, new)
             table.hand.append(old)
-            table.level.append((new, True))
+            table.set_level([*table.level[1:], (new, True)])
 
 
 def _gattai(table: Table, policy: Compiled) -> Card | None:
@@ -206,13 +219,13 @@ def _gattai(table: Table, policy: Compiled) -> Card | None:
     if theorist is None or envoy is None:
         return None
     colors = table.colors()
+    room = table.circles - (theorist.territory or 1) - (envoy.territory or 1)
 
     def fits(card: Card) -> bool:
-        room = table.used_circles() - (theorist.territory or 1) - (envoy.territory or 1)
         return (
             card.kind == "合理体"
-            and bool({card.color, card.world} & colors)
             and room + (card.territory or 1) <= CIRCLES
+            and bool({card.color, card.world} & colors)
         )
 
     source = table.hand
@@ -223,11 +236,11 @@ def _gattai(table: Table, policy: Compiled) -> Card | None:
     if not found:
         return None
     card = min(found, key=lambda c: policy.rank(c, policy.play_first))
-    source.remove(card)
+    take(source, card)
     if source is table.deck:
         table.rng.shuffle(table.deck)
-    table.field.remove(theorist)
-    table.field.remove(envoy)
+    table.lift(theorist)
+    table.lift(envoy)
     table.drop += [theorist, envoy]
-    table.field.append(card)
+    table.place(card)
     return card

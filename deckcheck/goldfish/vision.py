@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, shuffled
+from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, shuffled, take
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.models import Card
 from deckcheck.odds.setup import Rules
@@ -51,12 +51,12 @@ def play(
                 node = max(
                     hand, key=lambda c: (c.type != "character", *policy.rank(c, policy.play_first))
                 )
-                hand.remove(node)
+                take(hand, node)
                 nodes += 1
             ready = [c for c in hand if c.type == "character" and (c.cost or 0) <= nodes]
             if ready:
                 card = min(ready, key=lambda c: policy.rank(c, policy.play_first))
-                hand.remove(card)
+                take(hand, card)
                 characters += 1
                 if not record.milestones[0]:
                     record.milestones[0] = turn

@@ -1,0 +1,338 @@
+"""Goldfish: each phase rule on stacked decks, statistical laws, reproducibility, policies."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from deckcheck import decklist
+from deckcheck.cli import app
+from deckcheck.formats import FormatRegistry
+from deckcheck.goldfish import chaos, rakuen
+from deckcheck.goldfish.common import DeckOut
+from deckcheck.goldfish.policy import DEFAULTS, Compiled, Policy, PolicyError, load_policy
+from deckcheck.goldfish.run import GoldfishRequest, goldfish, prepare, statistics
+from deckcheck.models import Card, Game
+from deckcheck.odds.setup import rules_of
+from deckcheck.resolve import CardIndex
+from tests.conftest import EXAMPLES
+from tests.test_rules import IRIS_MAIN, RAKUEN_GATE, RAKUEN_MAIN, deck
+
+
+class Stacked(random.Random):
+    """Shuffles leave the list as it is: the deck's top is the end of the list."""
+
+    def shuffle(self, x: list[object]) -> None:  # type: ignore[override]
+        return None
+
+
+def card(index: CardIndex, game: Game, number: str) -> Card:
+    found = index.resolve(game, number).card
+    assert found is not None, number
+    return found
+
+
+@pytest.fixture(scope="module")
+def formats(registry: FormatRegistry) -> FormatRegistry:
+    return registry
+
+
+def compiled(game: Game, **changes: object) -> Compiled:
+    return Compiled(DEFAULTS[game].model_copy(update=changes), game)
+
+
+# --- rakuen phase rules ---------------------------------------------------------------------
+
+
+def test_rakuen_level_card_face_down_on_first_players_first_turn(index: CardIndex) -> None:
+    table = rakuen.Table([], Stacked())
+    table.hand = [card(index, Game.RAKUEN, "SAMPLE-R-T01")]
+    rakuen._level_phase(table, compiled(Game.RAKUEN), face_up=False)
+    assert table.level == [(card(index, Game.RAKUEN, "SAMPLE-R-T01"), False)]
+    assert table.colors() == set()  # a face-down level card gives no color to a 合理体
+
+
+def test_rakuen_level_gates_deployment(index: CardIndex) -> None:
+    table = rakuen.Table([], Stacked())
+    level2 = card(index, Game.RAKUEN, "SAMPLE-R-004")  # level 2, cost 1
+    table.stock = [card(index, Game.RAKUEN, "SAMPLE-R-T01")] * 3
+    table.set_level([(card(index, Game.RAKUEN, "SAMPLE-R-T01"), True)])
+    assert not table.deployable(level2)  # one level card: level 1 only
+    table.set_level([*table.level, (card(index, Game.RAKUEN, "SAMPLE-R-T02"), True)])
+    assert table.deployable(level2)
+    table.stock = []
+    assert not table.deployable(level2)  # its cost is paid from the stock
+
+
+def test_rakuen_gouritai_needs_its_color_or_world(index: CardIndex) -> None:
+    table = rakuen.Table([], Stacked())
+    gouritai = card(index, Game.RAKUEN, "SAMPLE-R-007")  # 合理体, level 3
+    table.stock = [gouritai] * 5
+    table.set_level([(card(index, Game.RAKUEN, "SAMPLE-R-P03"), False)] * 3)
+    assert not table.deployable(gouritai)
+    table.set_level([(card(index, Game.RAKUEN, "SAMPLE-R-P03"), True)] * 3)  # 見本ワールド
+    assert table.deployable(gouritai)
+
+
+def test_rakuen_territory_fits_six_circles(index: CardIndex) -> None:
+    table = rakuen.Table([], Stacked())
+    big = card(index, Game.RAKUEN, "SAMPLE-R-008")  # territory 4
+    table.set_level([(card(index, Game.RAKUEN, "SAMPLE-R-P01"), True)] * 4)
+    table.stock = [big] * 9
+    member = card(index, Game.RAKUEN, "SAMPLE-R-004")  # territory 2
+    table.place(member)
+    table.place(member)
+    assert not table.deployable(big)
+    table.lift(member)
+    assert table.deployable(big)
+
+
+def test_rakuen_refresh_penalty_and_loss_at_two(index: CardIndex) -> None:
+    filler = card(index, Game.RAKUEN, "SAMPLE-R-T01")
+    table = rakuen.Table([], Stacked())
+    table.drop = [filler] * 5
+    table.draw(1)  # empty deck: refresh, remove the top card, then draw
+    assert (table.refreshes, table.penalties, len(table.deck), len(table.hand)) == (1, 1, 3, 1)
+    table.deck = []
+    table.drop = [filler] * 5
+    with pytest.raises(DeckOut) as lost:
+        table.draw(1)
+    assert lost.value.reason == "refresh-penalty"
+    empty = rakuen.Table([], Stacked())
+    with pytest.raises(DeckOut) as lost:
+        empty.draw(1)
+    assert lost.value.reason == "deck-out"
+
+
+def test_rakuen_deck_shrinks_by_three_a_turn_without_luck_drive(
+    index: CardIndex, formats: FormatRegistry
+) -> None:
+    fmt = formats.get("rakuen-standard")
+    parsed = decklist.parse(deck("rakuen-standard", RAKUEN_MAIN, gate=RAKUEN_GATE))
+    policy = DEFAULTS[Game.RAKUEN].model_copy(update={"luck_drive": False, "gattai": False})
+    result = goldfish(parsed, fmt, index, policy, GoldfishRequest(games=300, turns=12, seed=4))
+    decks = [row["deck_mean"] for row in result.per_turn]
+    assert decks == [45 - 3 * t for t in range(1, 13)]
+    assert all(row["deck_p10"] == row["deck_p90"] for row in result.per_turn)
+
+
+# --- chaos phase rules ----------------------------------------------------------------------
+
+
+def test_chaos_partner_card_must_be_the_partner(index: CardIndex) -> None:
+    partner = card(index, Game.CHAOS, "SAMPLE-C-P01")
+    other = card(index, Game.CHAOS, "SAMPLE-C-001")
+    chosen = chaos.choose_partner([(other, 4), (partner, 1)], choice="SAMPLE-C-001")
+    assert chosen == partner
+    assert chaos.choose_partner([(other, 4)], choice=None) == other
+    with pytest.raises(chaos.SetupError):
+        chaos.choose_partner([(card(index, Game.CHAOS, "SAMPLE-C-N01"), 4)], choice=None)
+
+
+def _chaos_game(
+    index: CardIndex, formats: FormatRegistry, order: list[str], turns: int, **policy: object
+) -> chaos.Record:  # type: ignore[name-defined]
+    """Main deck listed bottom to top (the last card is drawn first), no mulligan."""
+    cards = [card(index, Game.CHAOS, n) for n in order]
+    main = [(c, 1) for c in cards]
+    return chaos.play(
+        main,
+        [],
+        rules_of(formats.get("chaos-standard")),
+        compiled(Game.CHAOS, mulligan=False, **policy),
+        Stacked(),
+        turns,
+        True,
+    )
+
+
+def test_chaos_level_up_needs_a_same_name_card(index: CardIndex, formats: FormatRegistry) -> None:
+    # bottom to top: the partner card (set aside), then the cards drawn last to first
+    plain = _chaos_game(index, formats, ["SAMPLE-C-P01", "SAMPLE-C-P01C", *["SAMPLE-C-001"] * 6], 1)
+    assert plain.metrics[0][1] == 1  # its name's card stays at the bottom: no level-up
+    levelled = _chaos_game(
+        index, formats, ["SAMPLE-C-P01", *["SAMPLE-C-001"] * 5, "SAMPLE-C-P01C"], 1
+    )
+    assert levelled.metrics[0][1] == 2 and levelled.milestones[0] == 1
+
+
+def test_chaos_one_friend_a_turn_into_four_areas_and_hand_limit(
+    index: CardIndex, formats: FormatRegistry
+) -> None:
+    order = ["SAMPLE-C-P01"] + [f"SAMPLE-C-{i:03}" for i in range(1, 13)] * 3
+    rec = _chaos_game(index, formats, order, 8, play_extras=False)
+    friends = [m[2] for m in rec.metrics]
+    assert friends == [1, 2, 3, 4, 4, 4, 4, 4]
+    assert max(m[0] for m in rec.metrics) == chaos.HAND_LIMIT
+    no_attack = _chaos_game(index, formats, order, 2, attack_draw=False)
+    attack = _chaos_game(index, formats, order, 2)
+    # the partner's attack draw: none on the first player's first turn, one on turn 2
+    assert attack.metrics[0][5] == no_attack.metrics[0][5]
+    assert attack.metrics[1][5] == no_attack.metrics[1][5] - 1
+
+
+def test_chaos_deck_out_loses_at_the_draw(index: CardIndex, formats: FormatRegistry) -> None:
+    rec = _chaos_game(index, formats, ["SAMPLE-C-P01"] + ["SAMPLE-C-001"] * 7, 5)
+    assert rec.loss == "deck-out" and rec.loss_turn == 3 and len(rec.metrics) == 2
+
+
+# --- iris -----------------------------------------------------------------------------------
+
+
+def test_iris_redraws_until_a_unit_and_fills_four_standby_slots(
+    index: CardIndex, formats: FormatRegistry
+) -> None:
+    fmt = formats.get("iris-standard")
+    parsed = decklist.parse(deck("iris-standard", IRIS_MAIN))
+    result = goldfish(
+        parsed, fmt, index, DEFAULTS[Game.IRIS], GoldfishRequest(games=500, turns=8, seed=2)
+    )
+    assert max(r["standby_p90"] for r in result.per_turn) == 4
+    assert result.milestones["standby_full"]["rate"] > 0.9
+    no_units = decklist.parse(deck("iris-standard", [*IRIS_MAIN[6:-1], (26, "SAMPLE-I-T03")]))
+    with pytest.raises(Exception, match="no unit"):
+        prepare(no_units, fmt, index, DEFAULTS[Game.IRIS])
+
+
+def test_iris_one_unit_redraws_nine_times_on_average(
+    index: CardIndex, formats: FormatRegistry
+) -> None:
+    fmt = formats.get("iris-standard")
+    one_unit = [
+        (1, "SAMPLE-I-U01"),
+        *IRIS_MAIN[6:-1],
+        (4, "SAMPLE-I-S03"),
+        (4, "SAMPLE-I-S04"),
+        (4, "SAMPLE-I-S05"),
+        (4, "SAMPLE-I-T03"),
+        (4, "SAMPLE-I-T04"),
+        (4, "SAMPLE-I-T05"),
+        (1, "SAMPLE-I-E03"),
+    ]
+    parsed = decklist.parse(deck("iris-standard", one_unit))
+    games = 20_000
+    result = goldfish(
+        parsed, fmt, index, DEFAULTS[Game.IRIS], GoldfishRequest(games=games, turns=1, seed=9)
+    )
+    # P(the unit is in 5 of 50) = 0.1: redraws are geometric with mean 9 and variance 90
+    assert abs(result.summary["mulligans_mean"] - 9) <= 4.5 * math.sqrt(90 / games)
+
+
+# --- runs -----------------------------------------------------------------------------------
+
+
+def test_same_seed_same_results_with_any_workers(index: CardIndex, formats: FormatRegistry) -> None:
+    fmt = formats.get("chaos-standard")
+    parsed = decklist.parse((EXAMPLES / "chaos-standard-legal.deck").read_text(encoding="utf-8"))
+    runs = [
+        goldfish(
+            parsed,
+            fmt,
+            index,
+            DEFAULTS[Game.CHAOS],
+            GoldfishRequest(games=4500, turns=6, seed=11, workers=w),
+        )
+        for w in (1, 2)
+    ]
+    assert runs[0].summary == runs[1].summary
+    assert runs[0].per_turn == runs[1].per_turn
+    assert runs[0].milestones == runs[1].milestones
+    other = goldfish(
+        parsed, fmt, index, DEFAULTS[Game.CHAOS], GoldfishRequest(games=4500, turns=6, seed=12)
+    )
+    assert other.per_turn != runs[0].per_turn
+
+
+def test_statistics_of_nothing() -> None:
+    setup = object.__new__(type("S", (), {}))
+    assert statistics(setup, [], 3) == ({"games": 0}, [], {})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("keep = ['type:member']\n", "keep: 'type:member' is not 'SELECTOR OP K'"),
+        ("play_first = ['colour:red']\n", "play_first: unknown selector"),
+        ("luck_drive = 'often'\n", "luck_drive"),
+        ("surprise = 1\n", "surprise"),
+        ("game = 'chaos'\n", "game: the policy is for chaos"),
+        ("keep = [\n", "not valid TOML"),
+    ],
+)
+def test_bad_policy_files_name_the_key(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "p.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(PolicyError, match=message.replace("(", r"\(").replace("[", r"\[")):
+        load_policy(path, Game.RAKUEN)
+
+
+def test_yaml_policy(tmp_path: Path) -> None:
+    path = tmp_path / "p.yaml"
+    path.write_text("keep:\n  - 'type:paradox>=1'\nluck_drive: false\n", encoding="utf-8")
+    policy = load_policy(path, Game.RAKUEN)
+    assert policy.keep == ("type:paradox>=1",) and policy.luck_drive is False
+    assert policy.level_area_first == DEFAULTS[Game.RAKUEN].level_area_first  # defaults kept
+    assert isinstance(policy, Policy)
+
+
+def test_cli_goldfish_outputs(tmp_path: Path) -> None:
+    runner = CliRunner()
+    db = ["--db", str(tmp_path / "g.sqlite3")]
+    deck_file = str(EXAMPLES / "rakuen-standard-legal.deck")
+    result = runner.invoke(
+        app, ["goldfish", deck_file, "--games", "300", "--turns", "5", "--seed", "3", "--json", *db]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert set(data) >= {
+        "deck",
+        "format",
+        "games",
+        "turns",
+        "seed",
+        "policy",
+        "summary",
+        "per_turn",
+        "milestones",
+    }
+    assert data["summary"]["games"] == 300 and len(data["per_turn"]) == 5
+    assert {"mulligans_mean", "loss_rate"} <= set(data["summary"])
+    assert {
+        "level_area_mean",
+        "stock_mean",
+        "members_mean",
+        "refreshes_mean",
+        "penalty_cards_mean",
+        "hand_size_mean",
+    } <= set(data["per_turn"][0])
+    csv_file, pq, png = tmp_path / "g.csv", tmp_path / "g.parquet", tmp_path / "g.png"
+    result = runner.invoke(
+        app,
+        [
+            "goldfish",
+            deck_file,
+            "--games",
+            "200",
+            "--csv",
+            str(csv_file),
+            "--parquet",
+            str(pq),
+            "--plot",
+            str(png),
+            *db,
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    import pandas as pd
+
+    assert len(pd.read_csv(csv_file)) == 10 and len(pd.read_parquet(pq)) == 10
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    bad = tmp_path / "bad.toml"
+    bad.write_text("surprise = 1\n", encoding="utf-8")
+    result = runner.invoke(app, ["goldfish", deck_file, "--policy", str(bad), *db])
+    assert result.exit_code == 2 and "surprise" in result.stderr
