@@ -9,17 +9,16 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from rich.console import Console
 
-    from deckcheck.formats import Format, FormatRegistry
+    from deckcheck.formats import Format
     from deckcheck.models import DeckList, Report
     from deckcheck.pool.store import Pool
     from deckcheck.resolve import CardIndex
@@ -33,6 +32,39 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+@app.callback()
+def root(
+    ctx: typer.Context,
+    server: Annotated[
+        str | None,
+        typer.Option(
+            "--server",
+            envvar="DECKCHECK_SERVER",
+            metavar="URL",
+            help="Ask a deckcheck service (validate, odds, hand, goldfish).",
+        ),
+    ] = None,
+) -> None:
+    """Deck legality, odds and goldfish for ChaosTCG, ラクエンロジック, 東方 Phantom Magic VISION
+    and あいりすミスティリア! TCG."""
+    ctx.obj = {"server": server}
+
+
+def _server(ctx: typer.Context) -> str | None:
+    return (ctx.obj or {}).get("server") if ctx else None
+
+
+def _remote(fn: Callable[[], Any]) -> Any:
+    from deckcheck.client import ClientError
+
+    try:
+        return fn()
+    except ClientError as exc:
+        _fail(str(exc))
+
+
 pool_app = typer.Typer(help="The card pool: import, search, statistics.", no_args_is_help=True)
 formats_app = typer.Typer(help="Formats: list them, or show one.", invoke_without_command=True)
 app.add_typer(pool_app, name="pool")
@@ -80,6 +112,7 @@ OUTPUTS = ("text", "json", "junit", "github", "sarif")
 
 @app.command()
 def validate(
+    ctx: typer.Context,
     paths: Annotated[
         list[Path],
         typer.Argument(help="Deck files or folders (*.deck, *.txt, *.json).", show_default=False),
@@ -140,19 +173,59 @@ def validate(
     except deckfiles.DeckInputError as exc:
         _fail(str(exc))
     registry = default_registry()
+    server = _server(ctx)
+    if server:
+        reports = _remote(lambda: _validate_remote(server, files, parsed, format))
+        fetched: dict[str, Format] = {}
+
+        def format_of(ref: str) -> Format:
+            if ref not in fetched:
+                from deckcheck.client import get
+                from deckcheck.formats import Format
+
+                fetched[ref] = Format.model_validate(
+                    _remote(lambda: get(server, f"/formats/{ref}"))
+                )
+            return fetched[ref]
+
+        _print_reports(reports, output, format_of)
+        raise typer.Exit(EXIT_OK if all(r.legal for r in reports) else EXIT_ILLEGAL)
     with _open_pool(db) as pool:
         index = pool.index_for(refs_of(parsed))
         try:
             reports = validate_decks(parsed, registry, index, format)
         except (MissingFormat, FormatError) as exc:
             _fail(str(exc))
-    _print_reports(reports, output, registry, format)
+    _print_reports(
+        reports,
+        output,
+        lambda ref: registry.get(format if format and format.endswith(".toml") else ref),
+    )
     raise typer.Exit(EXIT_OK if all(r.legal for r in reports) else EXIT_ILLEGAL)
 
 
-def _print_reports(
-    reports: list[Report], output: str, registry: FormatRegistry, override: str | None
-) -> None:
+def _validate_remote(
+    server: str, files: list[Path], parsed: list[DeckList], format: str | None
+) -> list[Report]:
+    from deckcheck import decks as deckfiles
+    from deckcheck.client import post
+    from deckcheck.models import Report
+
+    reports = []
+    for path, local in zip(files, parsed, strict=True):
+        text, _ = deckfiles.decode(path.read_bytes(), str(path))
+        if local.format is None and format is None:
+            _fail(f"{path}: no format: line and no --format")
+        data = post(server, "/validate", {"deck": text, "format": format})
+        report = Report.model_validate(data)
+        report.path = str(path)
+        notes = [v for v in local.problems if v.rule == "deck/encoding"]
+        report.violations[len(report.errors) : len(report.errors)] = notes  # warnings after errors
+        reports.append(report)
+    return reports
+
+
+def _print_reports(reports: list[Report], output: str, format_of: Callable[[str], Format]) -> None:
     if output == "json":
         dumped = [r.model_dump(mode="json") for r in reports]
         _print_json(dumped[0] if len(dumped) == 1 else dumped)
@@ -172,8 +245,7 @@ def _print_reports(
     for i, rep in enumerate(reports):
         if i:
             console.print()
-        fmt = registry.get(override if override and override.endswith(".toml") else rep.format)
-        render.report(console, rep, fmt, assumptions=rep.format not in shown)
+        render.report(console, rep, format_of(rep.format), assumptions=rep.format not in shown)
         shown.add(rep.format)
     render.summary(console, reports)
 
@@ -225,6 +297,7 @@ SeedOption = Annotated[int | None, typer.Option("--seed", help="Random seed (rep
 
 @app.command()
 def odds(
+    ctx: typer.Context,
     deck_path: Annotated[Path, typer.Argument(metavar="DECK", help="Deck file.")],
     want: WantOption,
     format: FormatOption = None,
@@ -269,9 +342,15 @@ def odds(
     """
     from pydantic import ValidationError
 
-    from deckcheck.odds.api import ConditionError, OddsError, OddsRequest, compute_odds
+    from deckcheck.odds.api import (
+        ConditionError,
+        OddsError,
+        OddsRequest,
+        OddsResult,
+        compute_odds,
+    )
 
-    deck, fmt, index = _one_deck(deck_path, format, db)
+    server = _server(ctx)
     try:
         req = OddsRequest(
             want=want,
@@ -284,7 +363,14 @@ def odds(
             seed=seed,
             table=table,
         )
-        result = compute_odds(deck, fmt, index, req)
+        if server:
+            _, body = _remote_deck(deck_path, format)
+            data = _remote(lambda: _post(server, "/odds", {**body, **req.model_dump()}))
+            result = OddsResult.model_validate(data)
+            result.deck = str(deck_path)
+        else:
+            deck, fmt, index = _one_deck(deck_path, format, db)
+            result = compute_odds(deck, fmt, index, req)
     except (ConditionError, OddsError) as exc:
         _fail(str(exc))
     except ValidationError as exc:
@@ -305,6 +391,27 @@ def odds(
         render(_console(), result)
 
 
+def _remote_deck(path: Path, format: str | None) -> tuple[str, dict[str, Any]]:
+    """The deck file's text and the request fields that carry it."""
+    from deckcheck import decks as deckfiles
+
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        _fail(f"{path}: cannot read: {exc.strerror or exc}")
+    try:
+        text, _ = deckfiles.decode(raw, str(path))
+    except deckfiles.DeckInputError as exc:
+        _fail(str(exc))
+    return text, {"deck": text, "format": format}
+
+
+def _post(server: str, path: str, body: dict[str, Any]) -> Any:
+    from deckcheck.client import post
+
+    return post(server, path, body)
+
+
 def _write_or_fail(write: Callable[[], None], path: Path) -> None:
     try:
         write()
@@ -314,6 +421,7 @@ def _write_or_fail(write: Callable[[], None], path: Path) -> None:
 
 @app.command()
 def hand(
+    ctx: typer.Context,
     deck_path: Annotated[Path, typer.Argument(metavar="DECK", help="Deck file.")],
     format: FormatOption = None,
     count: Annotated[int, typer.Option("--count", "-n", min=1, max=1000)] = 1,
@@ -331,13 +439,22 @@ def hand(
     db: DbOption = None,
 ) -> None:
     """Deal sample opening hands by the game's procedure."""
-    from deckcheck.odds.api import ConditionError, OddsError, deal_hands
+    from deckcheck.odds.api import ConditionError, HandsResult, OddsError, deal_hands
 
-    deck, fmt, index = _one_deck(deck_path, format, db)
-    try:
-        result = deal_hands(deck, fmt, index, count, seed, partner, want or [])
-    except (ConditionError, OddsError) as exc:
-        _fail(str(exc))
+    server = _server(ctx)
+    if server:
+        _, body = _remote_deck(deck_path, format)
+        fields = {"count": count, "seed": seed, "want": want or [], "partner": partner}
+        result = HandsResult.model_validate(
+            _remote(lambda: _post(server, "/hand", {**body, **fields}))
+        )
+        result.deck = str(deck_path)
+    else:
+        deck, fmt, index = _one_deck(deck_path, format, db)
+        try:
+            result = deal_hands(deck, fmt, index, count, seed, partner, want or [])
+        except (ConditionError, OddsError) as exc:
+            _fail(str(exc))
     if as_json:
         _print_json(result.model_dump(mode="json"))
         return
@@ -348,6 +465,7 @@ def hand(
 
 @app.command()
 def goldfish(
+    ctx: typer.Context,
     deck_path: Annotated[Path, typer.Argument(metavar="DECK", help="Deck file.")],
     format: FormatOption = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, max=1_000_000)] = 1000,
@@ -373,6 +491,25 @@ def goldfish(
     from deckcheck.goldfish.run import GoldfishError, GoldfishRequest
     from deckcheck.goldfish.run import goldfish as run_goldfish
 
+    server = _server(ctx)
+    if server:
+        from deckcheck.goldfish.policy import read_keys
+        from deckcheck.goldfish.run import GoldfishResult
+
+        _, body = _remote_deck(deck_path, format)
+        try:
+            keys = read_keys(policy_path) if policy_path else None
+        except PolicyError as exc:
+            _fail(str(exc))
+        fields = {"games": games, "turns": turns, "seed": seed, "on_play": on_play, "policy": keys}
+        from deckcheck import client
+
+        result = GoldfishResult.model_validate(
+            _remote(lambda: client.goldfish(server, {**body, **fields}))
+        )
+        result.deck = str(deck_path)
+        _goldfish_out(result, games, as_json, csv_path, parquet, plot)
+        return
     deck, fmt, index = _one_deck(deck_path, format, db)
     try:
         policy = load_policy(policy_path, fmt.game)
@@ -387,6 +524,17 @@ def goldfish(
             result = run_goldfish(deck, fmt, index, policy, req)
     except (PolicyError, GoldfishError) as exc:
         _fail(str(exc))
+    _goldfish_out(result, games, as_json, csv_path, parquet, plot)
+
+
+def _goldfish_out(
+    result: Any,
+    games: int,
+    as_json: bool,
+    csv_path: Path | None,
+    parquet: Path | None,
+    plot: Path | None,
+) -> None:
     from deckcheck.goldfish import output
 
     if result.interrupted:
@@ -402,6 +550,23 @@ def goldfish(
         _print_json(result.model_dump(mode="json"))
     elif csv_path is None and parquet is None:
         output.render(_console(), result)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535)] = 8000,
+    workers: Annotated[int, typer.Option("--workers", min=1, max=64)] = 1,
+    db: DbOption = None,
+) -> None:
+    """Run the HTTP service (FastAPI under uvicorn); the OpenAPI schema is at /openapi.json,
+    the browsable docs at /docs. Settings: see the README (DECKCHECK_API_KEYS, …)."""
+    import uvicorn
+
+    if db is not None:
+        os.environ["DECKCHECK_DB"] = str(db)
+    _open_pool(db).close()  # a broken pool is a clear error before the server starts
+    uvicorn.run("deckcheck.service.asgi:app", host=host, port=port, workers=workers)
 
 
 @formats_app.callback()

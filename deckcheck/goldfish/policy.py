@@ -64,10 +64,8 @@ DEFAULTS: dict[Game, Policy] = {
 }
 
 
-def load_policy(path: Path | None, game: Game) -> Policy:
-    base = DEFAULTS[game]
-    if path is None:
-        return base
+def read_keys(path: Path) -> dict[str, Any]:
+    """A policy file's keys, read but not yet checked (the service checks them)."""
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -85,6 +83,14 @@ def load_policy(path: Path | None, game: Game) -> Policy:
         raise PolicyError(f"{path}: not valid {kind}: {exc}") from exc
     if not isinstance(data, dict):
         raise PolicyError(f"{path}: a policy is a table of keys")
+    return data
+
+
+def load_policy(path: Path | None, game: Game) -> Policy:
+    base = DEFAULTS[game]
+    if path is None:
+        return base
+    data = read_keys(path)
     try:
         policy = Policy.model_validate({**base.model_dump(), "name": path.stem, **data})
     except ValidationError as exc:

@@ -1,0 +1,96 @@
+"""RFC 9457 problem details: every error the service returns, with a stable ``type`` URI."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+BASE = "https://deckcheck.dev/problems/"
+MEDIA_TYPE = "application/problem+json"
+
+TITLES = {
+    "malformed-json": "The request body is not valid JSON",
+    "invalid-request": "The request does not match the schema",
+    "unknown-format": "Unknown format",
+    "unknown-card": "Unknown card",
+    "not-found": "Not found",
+    "bad-deck": "The deck list cannot be used",
+    "bad-condition": "A condition cannot be read",
+    "unanswerable": "The question cannot be answered as asked",
+    "too-large": "The request body is too large",
+    "limit-exceeded": "A limit is exceeded",
+    "too-many-jobs": "Too many jobs are running",
+    "unauthorized": "An API key is required",
+    "forbidden": "The API key is not valid",
+    "method-not-allowed": "Method not allowed",
+    "internal": "Internal error",
+}
+
+
+class Problem(Exception):
+    """Raise to answer with a problem document."""
+
+    def __init__(self, status: int, kind: str, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.status, self.kind, self.detail, self.extra = status, kind, detail, extra
+
+
+def problem_response(
+    status: int, kind: str, detail: str, instance: str | None = None, **extra: Any
+) -> JSONResponse:
+    body: dict[str, Any] = {
+        "type": BASE + kind,
+        "title": TITLES.get(kind, kind),
+        "status": status,
+        "detail": detail,
+    }
+    if instance:
+        body["instance"] = instance
+    body.update(extra)
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    return JSONResponse(body, status_code=status, media_type=MEDIA_TYPE, headers=headers)
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(Problem)
+    async def _problem(request: Request, exc: Problem) -> JSONResponse:
+        return problem_response(exc.status, exc.kind, exc.detail, request.url.path, **exc.extra)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = [
+            {
+                "path": ".".join(str(p) for p in e.get("loc", ())),
+                "message": e.get("msg", ""),
+                "type": e.get("type", ""),
+            }
+            for e in exc.errors()
+        ]
+        if any(e["type"] == "json_invalid" for e in errors):
+            return problem_response(
+                400,
+                "malformed-json",
+                "the request body is not valid JSON",
+                request.url.path,
+                errors=errors,
+            )
+        detail = "; ".join(f"{e['path']}: {e['message']}" for e in errors[:5])
+        return problem_response(422, "invalid-request", detail, request.url.path, errors=errors)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        kind = {
+            404: "not-found",
+            405: "method-not-allowed",
+            413: "too-large",
+            400: "malformed-json",
+        }.get(exc.status_code, "invalid-request")
+        return problem_response(exc.status_code, kind, str(exc.detail), request.url.path)
+
+    @app.exception_handler(Exception)
+    async def _internal(request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover
+        return problem_response(500, "internal", f"{type(exc).__name__}", request.url.path)

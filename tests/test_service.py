@@ -1,0 +1,309 @@
+"""The HTTP service through httpx (Starlette's TestClient, an httpx client with an ASGI
+transport): every endpoint, every error path, and the CLI as a client."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from starlette.testclient import TestClient
+from typer.testing import CliRunner
+
+from deckcheck import client as client_module
+from deckcheck.cli import app as cli_app
+from deckcheck.service.app import Settings, create_app
+from tests.conftest import EXAMPLES
+
+KEY = "test-key-1"
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory: pytest.TempPathFactory) -> FastAPI:
+    db = tmp_path_factory.mktemp("svc") / "pool.sqlite3"
+    settings = Settings(
+        db=db,
+        api_keys=(KEY, "other-key"),
+        sync_games=300,
+        job_games=4000,
+        max_jobs=1,
+        max_body=1 << 20,
+    )
+    return create_app(settings)
+
+
+@pytest.fixture(scope="module")
+def http(service: FastAPI) -> Iterator[TestClient]:
+    with TestClient(service, raise_server_exceptions=False) as client:
+        yield client
+
+
+def text(name: str) -> str:
+    return (EXAMPLES / name).read_text(encoding="utf-8")
+
+
+def assert_problem(response: Any, status: int, kind: str) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/problem+json")
+    body = response.json()
+    assert body["type"] == f"https://deckcheck.dev/problems/{kind}"
+    assert body["title"] and body["detail"] and body["status"] == status
+    return body
+
+
+def test_health_formats_cards(http: TestClient) -> None:
+    assert http.get("/health").json()["status"] == "ok"
+    ids = {f["id"] for f in http.get("/formats").json()}
+    assert "rakuen-standard" in ids
+    assert http.get("/formats/iris-standard").json()["game"] == "iris"
+    assert_problem(http.get("/formats/nope"), 404, "unknown-format")
+    found = http.get("/cards", params={"game": "chaos", "q": "見本キャラ０", "limit": 3}).json()
+    assert len(found) == 3 and all(c["game"] == "chaos" for c in found)
+    assert http.get("/cards", params={"os": "ニトロプラス", "limit": 500}).json()
+    assert http.get("/cards/rakuen/SAMPLE-R-P01").json()["type"] == "paradox"
+    assert_problem(http.get("/cards/poker/1"), 404, "unknown-card")
+    assert_problem(http.get("/cards/rakuen/NOPE"), 404, "unknown-card")
+    assert_problem(http.get("/cards", params={"type": "wizard"}), 422, "invalid-request")
+    assert_problem(http.get("/cards", params={"limit": 0}), 422, "invalid-request")
+
+
+def test_validate_equals_the_library(http: TestClient, index: Any, registry: Any) -> None:
+    from deckcheck import decklist
+    from deckcheck.validate import validate
+
+    for name in ("rakuen-standard-illegal.deck", "chaos-standard-legal.deck"):
+        response = http.post("/validate", json={"deck": text(name)})
+        assert response.status_code == 200  # an illegal deck is still a 200
+        deck = decklist.parse(text(name))
+        expected = validate(deck, registry.get(deck.format), index).model_dump(mode="json")
+        assert response.json() == expected
+    as_json = {"format": "iris-standard", "main": [{"count": 4, "card": "SAMPLE-I-U01"}]}
+    body = http.post("/validate", json={"deck": as_json}).json()
+    assert body["counts"] == {"main": 4} and body["format"] == "iris-standard"
+    override = http.post(
+        "/validate",
+        json={"deck": text("chaos-neo-standard-illegal.deck"), "format": "chaos-standard"},
+    ).json()
+    assert override["legal"] is True
+
+
+def test_validate_errors(http: TestClient) -> None:
+    assert_problem(http.post("/validate", json={"deck": "4 SAMPLE-C-001"}), 422, "unknown-format")
+    assert_problem(
+        http.post("/validate", json={"deck": "x", "format": "nope"}), 422, "unknown-format"
+    )
+    assert_problem(
+        http.post("/validate", content=b"{not json", headers={"content-type": "application/json"}),
+        400,
+        "malformed-json",
+    )
+    body = assert_problem(http.post("/validate", json={"deck": 5}), 422, "invalid-request")
+    assert any(e["path"].startswith("body.deck") for e in body["errors"])
+    assert_problem(
+        http.post("/validate", json={"deck": "x", "surprise": 1}), 422, "invalid-request"
+    )
+    many = "format: iris-standard\n" + "".join(f"1 SAMPLE-I-U{i % 8 + 1:02}\n" for i in range(600))
+    body = assert_problem(http.post("/validate", json={"deck": many}), 422, "limit-exceeded")
+    assert body["limit"] == 500
+    huge = b'{"deck": "' + b"x" * (1 << 20) + b'"}'
+    assert_problem(
+        http.post("/validate", content=huge, headers={"content-type": "application/json"}),
+        413,
+        "too-large",
+    )
+    assert_problem(http.get("/nothing-here"), 404, "not-found")
+    assert_problem(http.delete("/validate"), 405, "method-not-allowed")
+
+
+def test_odds_and_hand(http: TestClient) -> None:
+    body = {"deck": text("rakuen-standard-legal.deck"), "want": ["type:paradox>=1"], "turns": 2}
+    result = http.post("/odds", json=body).json()
+    assert result["method"] == "exact" and [r["turn"] for r in result["rows"]] == [0, 1, 2]
+    bad = {**body, "want": ["type:wizard>=1"]}
+    detail = assert_problem(http.post("/odds", json=bad), 422, "bad-condition")["detail"]
+    assert "wizard" in detail
+    assert_problem(http.post("/odds", json={**body, "turns": 20}), 422, "unanswerable")
+    assert_problem(http.post("/odds", json={**body, "want": []}), 422, "invalid-request")
+    hands = http.post(
+        "/hand", json={"deck": text("iris-standard-legal.deck"), "count": 2, "seed": 5}
+    ).json()
+    assert len(hands["hands"]) == 2 and all(h["main_unit"] for h in hands["hands"])
+
+
+def test_goldfish_sync_jobs_and_limits(http: TestClient) -> None:
+    body = {"deck": text("iris-standard-legal.deck"), "games": 200, "turns": 3, "seed": 1}
+    result = http.post("/goldfish", json=body)
+    assert result.status_code == 200 and result.json()["games"] == 200
+    assert_problem(http.post("/goldfish", json={**body, "games": 4001}), 422, "limit-exceeded")
+    assert_problem(
+        http.post("/goldfish", json={**body, "policy": {"surprise": 1}}), 422, "invalid-request"
+    )
+    started = http.post("/goldfish", json={**body, "games": 4000})
+    assert started.status_code == 202 and started.headers["location"].startswith("/jobs/")
+    job = started.json()
+    # one job may run at a time here: a second one is refused while the first runs
+    second = http.post("/goldfish", json={**body, "games": 3000})
+    if http.get(f"/jobs/{job['id']}").json()["status"] in ("queued", "running"):
+        assert_problem(second, 429, "too-many-jobs")
+    for _ in range(200):
+        state = http.get(f"/jobs/{job['id']}").json()
+        if state["status"] not in ("queued", "running"):
+            break
+        time.sleep(0.05)
+    assert state["status"] == "done" and state["result"]["games"] == 4000
+    cancelled = http.post("/goldfish", json={**body, "games": 4000, "seed": 9}).json()
+    assert http.delete(f"/jobs/{cancelled['id']}").json()["id"] == cancelled["id"]
+    for _ in range(200):
+        state = http.get(f"/jobs/{cancelled['id']}").json()
+        if state["status"] not in ("queued", "running"):
+            break
+        time.sleep(0.05)
+    assert state["status"] in ("cancelled", "done")
+    assert_problem(http.get("/jobs/nope"), 404, "not-found")
+    assert_problem(http.delete("/jobs/nope"), 404, "not-found")
+
+
+def test_saved_decks(http: TestClient) -> None:
+    new = {
+        "name": "my rakuen",
+        "format": "rakuen-standard",
+        "deck": text("rakuen-standard-legal.deck"),
+    }
+    assert_problem(http.post("/decks", json=new), 401, "unauthorized")
+    assert_problem(
+        http.post("/decks", json=new, headers={"Authorization": "Bearer wrong"}), 403, "forbidden"
+    )
+    auth = {"Authorization": f"Bearer {KEY}"}
+    created = http.post("/decks", json=new, headers=auth)
+    assert created.status_code == 201
+    deck_id = created.json()["id"]
+    got = http.get(f"/decks/{deck_id}").json()
+    assert got["name"] == "my rakuen" and got["verdict"]["legal"] is True
+    changed = {**new, "deck": text("rakuen-standard-illegal.deck")}
+    assert (
+        http.put(f"/decks/{deck_id}", json=changed, headers=auth).json()["verdict"]["legal"]
+        is False
+    )
+    listed = http.get("/decks", params={"format": "rakuen-standard"}).json()
+    assert deck_id in {d["id"] for d in listed}
+    others = http.get("/decks", params={"format": "iris-standard"}).json()
+    assert all(d["format"] == "iris-standard" for d in others)
+    exported = http.get(f"/decks/{deck_id}/export", params={"as": "text"})
+    assert exported.headers["content-type"].startswith("text/plain")
+    assert "format: rakuen-standard" in exported.text and "[gate]" in exported.text
+    as_json = http.get(f"/decks/{deck_id}/export", params={"as": "json"}).json()
+    assert as_json["format"] == "rakuen-standard" and as_json["gate"]
+    assert_problem(http.put("/decks/nope", json=new, headers=auth), 404, "not-found")
+    assert_problem(
+        http.post("/decks", json={**new, "format": "nope"}, headers=auth), 422, "unknown-format"
+    )
+    assert http.delete(f"/decks/{deck_id}", headers=auth).status_code == 204
+    assert_problem(http.get(f"/decks/{deck_id}"), 404, "not-found")
+    assert_problem(http.delete(f"/decks/{deck_id}", headers=auth), 404, "not-found")
+
+
+# --- the CLI as a client ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def remote(service: FastAPI, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setattr(
+        client_module, "http_client", lambda base_url: TestClient(service, base_url=base_url)
+    )
+    return "http://deckcheck.test"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["validate", str(EXAMPLES / "rakuen-standard-illegal.deck"), "--json"],
+        ["validate", str(EXAMPLES), "--json"],
+        ["validate", str(EXAMPLES / "chaos-standard-illegal.deck")],
+        ["validate", str(EXAMPLES / "iris-standard-illegal.deck"), "--output", "github"],
+        ["odds", str(EXAMPLES / "rakuen-standard-legal.deck"), "-w", "type:paradox>=1", "--json"],
+        [
+            "odds",
+            str(EXAMPLES / "chaos-standard-legal.deck"),
+            "-w",
+            "type:set>=1",
+            "--simulate",
+            "2000",
+            "--seed",
+            "4",
+            "--json",
+        ],
+        [
+            "hand",
+            str(EXAMPLES / "chaos-standard-legal.deck"),
+            "--seed",
+            "3",
+            "--count",
+            "2",
+            "--json",
+        ],
+        [
+            "goldfish",
+            str(EXAMPLES / "vision-standard-legal.deck"),
+            "--games",
+            "100",
+            "--turns",
+            "3",
+            "--json",
+        ],
+        ["odds", str(EXAMPLES / "rakuen-standard-legal.deck"), "-w", "type:wizard>=1"],
+    ],
+)
+def test_cli_local_and_server_agree(remote: str, service: FastAPI, args: list[str]) -> None:
+    runner = CliRunner()
+    db = ["--db", str(service.state.settings.db)]
+    local = runner.invoke(cli_app, [*args, *db])
+    served = runner.invoke(cli_app, ["--server", remote, *args])
+    assert served.exit_code == local.exit_code, served.output
+    if args[-1] == "--json":
+        assert json.loads(served.stdout) == json.loads(local.stdout)
+    elif local.exit_code != 2:
+        assert served.stdout == local.stdout
+    else:
+        assert "wizard" in served.stderr and "wizard" in local.stderr
+
+
+def test_cli_server_unreachable() -> None:
+    runner = CliRunner()
+    result = runner.invoke(
+        cli_app,
+        ["--server", "http://127.0.0.1:9", "validate", str(EXAMPLES / "iris-standard-legal.deck")],
+    )
+    assert result.exit_code == 2 and "cannot reach" in result.stderr
+
+
+def test_openapi_lists_every_endpoint(http: TestClient) -> None:
+    paths = http.get("/openapi.json").json()["paths"]
+    for path in (
+        "/health",
+        "/formats",
+        "/formats/{format_id}",
+        "/cards",
+        "/cards/{game}/{number}",
+        "/validate",
+        "/odds",
+        "/hand",
+        "/goldfish",
+        "/jobs/{job_id}",
+        "/decks",
+        "/decks/{deck_id}",
+        "/decks/{deck_id}/export",
+    ):
+        assert path in paths
+    assert http.get("/docs").status_code == 200
+
+
+def test_api_keys_are_not_in_logs(http: TestClient, caplog: pytest.LogCaptureFixture) -> None:
+    http.post(
+        "/decks",
+        json={"name": "x", "format": "iris-standard", "deck": "1 SAMPLE-I-U01"},
+        headers={"Authorization": f"Bearer {KEY}"},
+    )
+    assert KEY not in caplog.text
