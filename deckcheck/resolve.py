@@ -15,6 +15,7 @@ from deckcheck.models import Card, Game
 from deckcheck.normalize import name_key, nfkc
 
 NameSource = Callable[[Game], dict[str, str]]
+MEMO_LIMIT = 100_000
 
 
 def number_key(number: str) -> str:
@@ -80,6 +81,8 @@ class CardIndex:
         memo_key = (game, ref)
         hit = self._memo.get(memo_key)
         if hit is None:
+            if len(self._memo) > MEMO_LIMIT:  # a long-running service sees endless references
+                self._memo.clear()
             hit = self._memo[memo_key] = self._resolve(game, ref)
         return hit
 

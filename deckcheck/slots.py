@@ -57,6 +57,8 @@ class FormatFacts:
         """Resolve ``ref`` and remember it (call after ``refs_for(index)``)."""
         found = index.resolve(self.fmt.game, ref)
         hit = found if found.card is None else (found.card, self.of(found.card))
+        if len(self.refs) > 100_000:  # bounded: a service sees endless references
+            self.refs.clear()
         self.refs[ref] = hit
         return hit
 
