@@ -198,8 +198,10 @@ def test_search(shipped_pool: Pool) -> None:
     assert [c.number for c in by_title] == ["SAMPLE-C-AQ1"]
     by_os = shipped_pool.search(Game.CHAOS, title="OS:ニトロプラス", limit=500)
     assert len(by_os) > 12 and all(c.os == "ニトロプラス" for c in by_os)
-    full_width = shipped_pool.search(None, "ＳＡＭＰＬＥ")
-    assert full_width == []  # names, not numbers, are searched
+    by_number = shipped_pool.search(None, "ｓａｍｐｌｅ-ｒ-g", limit=100)  # a number prefix
+    assert {c.number for c in by_number} == {f"SAMPLE-R-G{i:02}" for i in range(1, 8)}
+    cheap = shipped_pool.search(Game.RAKUEN, type="member", max_level=1, max_cost=0)
+    assert cheap and all(c.level <= 1 and c.cost == 0 for c in cheap)
     assert shipped_pool.search(Game.IRIS, "見本の騎士")[0].name == "見本の騎士 アリシア"
 
 

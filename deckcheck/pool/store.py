@@ -318,8 +318,11 @@ class Pool:
         title: str | None = None,
         limit: int = 50,
         offset: int = 0,
+        max_level: int | None = None,
+        max_cost: int | None = None,
     ) -> list[Card]:
-        """Cards by game, name substring (any width; chaos ignores spaces), type, title or OS."""
+        """Cards by game, name substring (any width; chaos ignores spaces) or number prefix,
+        type, title or OS, and at most a level or cost."""
         where: list[str] = []
         params: list[object] = []
         if game is not None:
@@ -327,8 +330,18 @@ class Pool:
             params.append(game.value)
         if name:
             keys = ref_keys(name)
-            where.append("(" + " OR ".join("instr(name_key, ?) > 0" for _ in keys) + ")")
+            where.append(
+                "(" + " OR ".join("instr(name_key, ?) > 0" for _ in keys) + " OR substr("
+                "number_key, 1, ?) = ?)"
+            )
             params.extend(keys)
+            params.extend([len(number_key(name)), number_key(name)])
+        if max_level is not None:
+            where.append("level <= ?")
+            params.append(max_level)
+        if max_cost is not None:
+            where.append("cost <= ?")
+            params.append(max_cost)
         if type:
             where.append("type = ?")
             params.append(type)

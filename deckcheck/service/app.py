@@ -267,6 +267,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         os: Annotated[str | None, Query(max_length=200)] = None,
         limit: Annotated[int, Query(ge=1, le=500)] = 50,
         offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+        max_level: Annotated[int | None, Query(ge=-1000, le=1000)] = None,
+        max_cost: Annotated[int | None, Query(ge=-1000, le=1000)] = None,
     ) -> list[Card]:
         if type is not None and not any(type in CARD_TYPES[g] for g in Game):
             raise Problem(
@@ -276,7 +278,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 errors=[{"path": "query.type", "message": "unknown card type"}],
             )
         with Pool(settings.db) as pool:
-            return pool.search(game, q, type, title or os, limit=limit, offset=offset)
+            return pool.search(
+                game,
+                q,
+                type,
+                title or os,
+                limit=limit,
+                offset=offset,
+                max_level=max_level,
+                max_cost=max_cost,
+            )
 
     @app.get("/cards/{game}/{number}", tags=["cards"])
     def card(game: str, number: str) -> Card:
@@ -300,6 +311,35 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         deck = parse(body.deck)
         report = validate(deck, fmt_of(body.format, deck), index_for(deck))
         return JSONResponse(report.model_dump(mode="json"))
+
+    @app.post("/resolve", tags=["decks"])
+    def resolve(body: DeckRequest) -> dict[str, Any]:
+        """The deck list's lines as cards (number, name, type), for editors such as the web
+        page; unresolved lines keep their reference and say why."""
+        deck = parse(body.deck)
+        fmt = fmt_of(body.format, deck)
+        index = index_for(deck)
+        entries = []
+        for e in deck.entries:
+            found = index.resolve(fmt.game, e.ref)
+            card = found.card
+            entries.append(
+                {
+                    "section": e.section,
+                    "count": e.count,
+                    "ref": e.ref,
+                    "line": e.line,
+                    "number": card.number if card else None,
+                    "name": card.name if card else e.ref,
+                    "type": card.type if card else None,
+                }
+            )
+        return {
+            "format": fmt.id,
+            "game": fmt.game.value,
+            "entries": entries,
+            "problems": [p.model_dump(mode="json") for p in deck.problems],
+        }
 
     @app.post("/odds", tags=["odds"])
     def odds(body: OddsBody) -> Any:
@@ -486,6 +526,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return JSONResponse(decklist.to_json(deck))
         return PlainTextResponse(decklist.print_text(deck), media_type="text/plain; charset=utf-8")
 
+    from deckcheck.web import mount
+
+    mount(app, registry)
     app.add_middleware(BodyLimit, limit=settings.max_body)
     return app
 

@@ -1,0 +1,419 @@
+// deckcheck deck builder: edits a list of cards and shows what the service says about it.
+// No rules live here: legality, hands and odds come from /validate, /hand and /odds.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const STORE = "deckcheck.builder.v1";
+const state = { format: null, info: null, entries: [], savedId: null, seed: 1 };
+
+function show(message) {
+  const box = $("message");
+  box.textContent = message;
+  box.hidden = !message;
+}
+
+async function api(method, path, body, headers) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: { "Content-Type": "application/json", ...(headers || {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new Error("the service cannot be reached (" + err.message + "); your deck is kept");
+  }
+  if (!response.ok) {
+    let detail = response.statusText;
+    try { detail = (await response.json()).detail || detail; } catch (_) { /* not JSON */ }
+    throw new Error(`${response.status}: ${detail}`);
+  }
+  if (response.status === 204) return null;
+  const type = response.headers.get("content-type") || "";
+  return type.includes("json") ? response.json() : response.text();
+}
+
+// --- the deck -------------------------------------------------------------------------------
+
+function deckText() {
+  const lines = [`format: ${state.format}`];
+  for (const section of sectionNames()) {
+    const rows = state.entries.filter((e) => e.section === section && e.count > 0);
+    if (!rows.length) continue;
+    lines.push(`[${section}]`);
+    for (const e of rows) lines.push(`${e.count} ${e.number || e.ref}`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+function sectionNames() {
+  return state.info ? state.info.sections.map((s) => s.name) : ["main"];
+}
+
+function sectionFor(type) {
+  const found = state.info && state.info.sections.find((s) => s.types.allowed.includes(type));
+  return found ? found.name : "main";
+}
+
+function save() {
+  localStorage.setItem(STORE, JSON.stringify({ format: state.format, entries: state.entries,
+    savedId: state.savedId }));
+}
+
+function change(card, delta, section) {
+  const where = section || sectionFor(card.type);
+  let entry = state.entries.find((e) => e.number === card.number && e.section === where);
+  if (!entry) {
+    if (delta <= 0) return;
+    entry = { section: where, count: 0, number: card.number, name: card.name, type: card.type };
+    state.entries.push(entry);
+  }
+  entry.count = Math.max(0, entry.count + delta);
+  state.entries = state.entries.filter((e) => e.count > 0);
+  save();
+  renderDeck();
+  scheduleValidate();
+}
+
+function renderDeck(offending = new Set()) {
+  const root = $("sections");
+  root.innerHTML = "";
+  for (const section of state.info ? state.info.sections : [{ name: "main", size: {} }]) {
+    const rows = state.entries.filter((e) => e.section === section.name);
+    const total = rows.reduce((n, e) => n + e.count, 0);
+    const bound = section.size.max === section.size.min ? `/${section.size.min}`
+      : section.size.max != null ? ` (${section.size.min}–${section.size.max})` : "";
+    const box = document.createElement("div");
+    box.className = "section";
+    box.innerHTML = `<h3>[${section.name}] <span class="total" data-section="${section.name}">` +
+      `${total}${bound}</span></h3>`;
+    const list = document.createElement("ul");
+    list.setAttribute("aria-label", `${section.name} cards`);
+    for (const e of rows) {
+      const item = document.createElement("li");
+      item.tabIndex = 0;
+      item.dataset.number = e.number || e.ref;
+      if (offending.has(e.number)) item.classList.add("offending");
+      item.innerHTML = `<span class="count">${e.count}</span> <span class="name"></span>
+        <span class="number dim"></span>`;
+      item.querySelector(".name").textContent = e.name;
+      item.querySelector(".number").textContent = e.number || "(unknown)";
+      const minus = button("−", `Remove one ${e.number}`, () => change(e, -1, e.section));
+      const plus = button("+", `Add one more ${e.number}`, () => change(e, +1, e.section));
+      item.append(minus, plus);
+      item.addEventListener("keydown", (ev) => keyEdit(ev, e, e.section));
+      list.append(item);
+    }
+    box.append(list);
+    root.append(box);
+  }
+}
+
+function button(text, label, onClick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = text;
+  b.setAttribute("aria-label", label);
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+function keyEdit(ev, card, section) {
+  if (ev.target !== ev.currentTarget) return;
+  if (ev.key === "+" || ev.key === "Enter") { change(card, +1, section); ev.preventDefault(); }
+  if (ev.key === "-") { change(card, -1, section); ev.preventDefault(); }
+}
+
+// --- the service's verdict ------------------------------------------------------------------
+
+let validateTimer = null;
+function scheduleValidate() {
+  clearTimeout(validateTimer);
+  validateTimer = setTimeout(validateNow, 150);
+}
+
+async function validateNow() {
+  if (!state.entries.length) {
+    $("verdict").textContent = "—";
+    $("verdict").className = "";
+    $("errors").innerHTML = $("warnings").innerHTML = "";
+    return;
+  }
+  try {
+    const report = await api("POST", "/validate", { deck: deckText() });
+    show("");
+    const errors = report.violations.filter((v) => v.severity === "error");
+    const warnings = report.violations.filter((v) => v.severity === "warning");
+    $("verdict").textContent = report.legal ? "LEGAL" : `ILLEGAL — ${errors.length} error(s)`;
+    $("verdict").className = report.legal ? "legal" : "illegal";
+    fill($("errors"), errors);
+    fill($("warnings"), warnings);
+    $("assumptions").innerHTML = "";
+    for (const a of report.assumptions) {
+      const li = document.createElement("li");
+      li.textContent = "assumption: " + a;
+      $("assumptions").append(li);
+    }
+    renderDeck(new Set(errors.flatMap((v) => v.cards.map((c) => c.number)).filter(Boolean)));
+  } catch (err) {
+    show("Could not check the deck: " + err.message);
+  }
+}
+
+function fill(list, violations) {
+  list.innerHTML = "";
+  for (const v of violations) {
+    const li = document.createElement("li");
+    li.className = "violation";
+    li.innerHTML = `<code class="rule"></code> <span class="msg"></span>
+      <div class="fix"></div><div class="source dim"></div>`;
+    li.querySelector(".rule").textContent = v.rule;
+    li.querySelector(".msg").textContent = v.message;
+    li.querySelector(".fix").textContent = v.fix ? "fix: " + v.fix : "";
+    li.querySelector(".source").textContent = v.source;
+    list.append(li);
+  }
+}
+
+// --- searching ------------------------------------------------------------------------------
+
+let searchTimer = null;
+function scheduleSearch() {
+  clearTimeout(searchTimer);
+  searchTimer = setTimeout(searchNow, 200);
+}
+
+async function searchNow() {
+  const params = new URLSearchParams({ game: state.info.game, limit: "60" });
+  for (const [id, key] of [["q", "q"], ["type", "type"], ["title", "title"],
+    ["max-level", "max_level"], ["max-cost", "max_cost"]]) {
+    if ($(id).value.trim()) params.set(key, $(id).value.trim());
+  }
+  try {
+    const cards = await api("GET", "/cards?" + params);
+    show("");
+    const list = $("results");
+    list.innerHTML = "";
+    for (const card of cards) {
+      const item = document.createElement("li");
+      item.tabIndex = 0;
+      item.innerHTML = `<span class="name"></span> <span class="number dim"></span>
+        <span class="meta dim"></span>`;
+      item.querySelector(".name").textContent = card.name;
+      item.querySelector(".number").textContent = card.number;
+      item.querySelector(".meta").textContent = [card.type, card.kind,
+        card.level != null ? `Lv${card.level}` : null].filter(Boolean).join(" · ");
+      item.append(button("+", `Add ${card.number}`, () => change(card, +1)),
+        button("−", `Remove ${card.number}`, () => change(card, -1)));
+      item.addEventListener("keydown", (ev) => keyEdit(ev, card));
+      list.append(item);
+    }
+  } catch (err) {
+    show("Search failed: " + err.message);
+  }
+}
+
+// --- format ---------------------------------------------------------------------------------
+
+async function chooseFormat(id, keepEntries) {
+  state.format = id;
+  $("format").value = id;
+  try {
+    state.info = await api("GET", `/formats/${encodeURIComponent(id)}`);
+  } catch (err) {
+    show("Could not load the format: " + err.message);
+    return;
+  }
+  if (!keepEntries) { state.entries = []; state.savedId = null; }
+  const types = new Set(state.info.sections.flatMap((s) => s.types.allowed));
+  $("type").innerHTML = '<option value="">any</option>' +
+    [...types].map((t) => `<option value="${t}">${t}</option>`).join("");
+  const mulligan = (state.info.parameters.mulligan || {}).value || "none";
+  $("mulligan").hidden = mulligan === "none";
+  save();
+  renderDeck();
+  scheduleValidate();
+  scheduleSearch();
+}
+
+// --- hands and odds ---------------------------------------------------------------------------
+
+async function deal(mulliganOf) {
+  // A mulligan replays the same shuffle with the conditions as the keep rule (the service
+  // applies the game's mulligan when the hand misses); without conditions: a fresh hand.
+  const want = $("want").value.split("\n").map((s) => s.trim()).filter(Boolean);
+  if (!mulliganOf || !want.length) state.seed = Math.floor(Math.random() * 1e9);
+  try {
+    const result = await api("POST", "/hand", { deck: deckText(), count: 1, seed: state.seed,
+      want: mulliganOf ? want : [] });
+    show("");
+    const hand = result.hands[0];
+    const cards = mulliganOf && hand.mulligan ? hand.mulligan : hand.hand;
+    $("hand").innerHTML = "";
+    for (const c of cards) {
+      const li = document.createElement("li");
+      li.textContent = c + (c === hand.main_unit ? " (main unit)" : "");
+      $("hand").append(li);
+    }
+    const notes = [];
+    if (hand.partner) notes.push("partner: " + hand.partner);
+    if (hand.redraws) notes.push(`${hand.redraws} forced redraw(s)`);
+    if (hand.gates) notes.push("gates: " + hand.gates.join(", "));
+    if (mulliganOf && hand.returned) notes.push("returned: " + hand.returned.join(", "));
+    $("hand-note").textContent = notes.join(" · ");
+  } catch (err) {
+    show("Could not deal a hand: " + err.message);
+  }
+}
+
+async function plot() {
+  const want = $("want").value.split("\n").map((s) => s.trim()).filter(Boolean);
+  if (!want.length) { show("Write at least one condition, e.g. type:paradox>=1"); return; }
+  const turns = Math.max(0, Math.min(15, Number($("turns").value) || 6));
+  try {
+    const body = { deck: deckText(), want, turns };
+    const [play, draw] = await Promise.all([
+      api("POST", "/odds", { ...body, on_play: true }),
+      api("POST", "/odds", { ...body, on_play: false }),
+    ]);
+    show("");
+    drawChart([["on the play", play.rows, "#2563eb"], ["on the draw", draw.rows, "#dc2626"]]);
+    $("chart-note").textContent = `${play.method}; mulligan: ${play.mulligan}`;
+  } catch (err) {
+    show("Could not compute the odds: " + err.message);
+  }
+}
+
+function drawChart(series) {
+  const svg = $("chart");
+  const [w, h, left, bottom] = [320, 180, 34, 20];
+  const turns = Math.max(...series.map(([, rows]) => rows.length)) - 1 || 1;
+  const x = (t) => left + (t / turns) * (w - left - 8);
+  const y = (p) => 8 + (1 - p) * (h - bottom - 8);
+  let out = `<line x1="${left}" y1="${y(0)}" x2="${w - 8}" y2="${y(0)}" class="axis"/>` +
+    `<line x1="${left}" y1="${y(0)}" x2="${left}" y2="${y(1)}" class="axis"/>`;
+  for (const p of [0, 0.5, 1]) out += `<text x="2" y="${y(p) + 4}" class="tick">${p * 100}%</text>`;
+  for (let t = 0; t <= turns; t++) out += `<text x="${x(t) - 3}" y="${h - 4}" class="tick">${t}</text>`;
+  series.forEach(([label, rows, colour], i) => {
+    const points = rows.map((r) => `${x(r.turn).toFixed(1)},${y(r.probability).toFixed(1)}`);
+    out += `<polyline class="series" data-series="${label}" fill="none" stroke="${colour}" ` +
+      `stroke-width="2" points="${points.join(" ")}"/>` +
+      `<text x="${left + 6}" y="${16 + i * 14}" fill="${colour}" class="tick">${label}</text>`;
+  });
+  svg.innerHTML = out;
+}
+
+// --- import, export, saved decks ------------------------------------------------------------
+
+function download(name, text, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = Object.assign(document.createElement("a"), { href: url, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  URL.revokeObjectURL(url);
+}
+
+function exportAs(kind) {
+  if (kind === "text") return download("deck.deck", deckText(), "text/plain");
+  if (kind === "json") {
+    const data = { format: state.format };
+    for (const s of sectionNames()) {
+      const rows = state.entries.filter((e) => e.section === s);
+      if (rows.length) data[s] = rows.map((e) => ({ count: e.count, card: e.number || e.ref }));
+    }
+    return download("deck.json", JSON.stringify(data, null, 2), "application/json");
+  }
+  const quote = (v) => /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+  const rows = [`# format: ${state.format}`, "section,count,number,name",
+    ...state.entries.map((e) => [e.section, e.count, e.number || "", e.name].map(String)
+      .map(quote).join(","))];
+  return download("deck.csv", rows.join("\n") + "\n", "text/csv");
+}
+
+async function loadText(text) {
+  try {
+    const resolved = await api("POST", "/resolve", { deck: text, format: null }).catch(
+      () => api("POST", "/resolve", { deck: text, format: state.format }));
+    if (resolved.format !== state.format) await chooseFormat(resolved.format, false);
+    state.entries = resolved.entries.map((e) => ({ section: e.section, count: e.count,
+      number: e.number, ref: e.ref, name: e.name, type: e.type }));
+    save();
+    renderDeck();
+    scheduleValidate();
+    show(resolved.problems.length ? `${resolved.problems.length} line(s) could not be read` : "");
+  } catch (err) {
+    show("Could not load the deck list: " + err.message);
+  }
+}
+
+async function saveToService() {
+  const key = $("api-key").value.trim();
+  if (!key) { show("Enter an API key to save to the service"); return; }
+  const body = { name: $("deck-name").value.trim() || "deck", format: state.format,
+    deck: deckText() };
+  const auth = { Authorization: `Bearer ${key}` };
+  try {
+    const saved = state.savedId
+      ? await api("PUT", `/decks/${state.savedId}`, body, auth)
+      : await api("POST", "/decks", body, auth);
+    state.savedId = saved.id;
+    save();
+    show(`Saved as ${saved.id}`);
+  } catch (err) {
+    show("Could not save: " + err.message);
+  }
+}
+
+async function listSaved() {
+  try {
+    const decks = await api("GET", `/decks?format=${encodeURIComponent(state.format)}`);
+    $("saved").innerHTML = "";
+    for (const d of decks) {
+      const li = document.createElement("li");
+      li.append(button(d.name, `Load saved deck ${d.name}`, async () => {
+        const full = await api("GET", `/decks/${d.id}`);
+        state.savedId = d.id;
+        $("deck-name").value = d.name;
+        await loadText(full.deck);
+      }));
+      $("saved").append(li);
+    }
+    if (!decks.length) show("No saved decks for this format");
+  } catch (err) {
+    show("Could not list saved decks: " + err.message);
+  }
+}
+
+// --- start ----------------------------------------------------------------------------------
+
+function start() {
+  for (const id of ["q", "type", "title", "max-level", "max-cost"]) {
+    $(id).addEventListener("input", scheduleSearch);
+  }
+  $("q").addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter") { const first = $("results").querySelector("li"); if (first) first.focus(); }
+  });
+  $("format").addEventListener("change", (ev) => chooseFormat(ev.target.value, false));
+  $("clear").addEventListener("click", () => { state.entries = []; save(); renderDeck(); validateNow(); });
+  $("export-text").addEventListener("click", () => exportAs("text"));
+  $("export-json").addEventListener("click", () => exportAs("json"));
+  $("export-csv").addEventListener("click", () => exportAs("csv"));
+  $("load").addEventListener("click", () => loadText($("paste").value));
+  $("save").addEventListener("click", saveToService);
+  $("list-saved").addEventListener("click", listSaved);
+  $("deal").addEventListener("click", () => deal(false));
+  $("mulligan").addEventListener("click", () => deal(true));
+  $("plot").addEventListener("click", plot);
+  let kept = null;
+  try { kept = JSON.parse(localStorage.getItem(STORE) || "null"); } catch (_) { kept = null; }
+  if (kept && kept.format) {
+    state.entries = kept.entries || [];
+    state.savedId = kept.savedId || null;
+    chooseFormat(kept.format, true);
+  } else {
+    chooseFormat($("format").value, false);
+  }
+}
+
+start();

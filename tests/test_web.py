@@ -1,0 +1,184 @@
+"""The web deck builder: templates through httpx, and the page in a real headless Chromium
+(Debian's /usr/bin/chromium, driven by Playwright; no browser download). Screenshots of each
+state go to tests/artifacts/."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+from starlette.testclient import TestClient
+
+from deckcheck.service.app import Settings, create_app
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="module")
+def web_app(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    db = tmp_path_factory.mktemp("web") / "pool.sqlite3"
+    return create_app(Settings(db=db, api_keys=("web-key",)))
+
+
+def test_page_is_server_rendered_with_labels(web_app) -> None:  # type: ignore[no-untyped-def]
+    with TestClient(web_app) as http:
+        page = http.get("/")
+        assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+        html = page.text
+        for fmt in (
+            "chaos-standard",
+            "chaos-neo-standard",
+            "rakuen-standard",
+            "vision-standard",
+            "iris-standard",
+        ):
+            assert f'<option value="{fmt}"' in html
+        ids = set(re.findall(r'<(?:input|select|textarea)[^>]*\bid="([^"]+)"', html))
+        labelled = set(re.findall(r'<label for="([^"]+)"', html))
+        assert ids and ids <= labelled  # every control has a label
+        assert 'name="viewport"' in html
+        assert http.get("/static/builder.js").status_code == 200
+        assert http.get("/static/builder.css").status_code == 200
+        assert "/" not in http.get("/openapi.json").json()["paths"]  # the page is not API
+
+
+@pytest.fixture(scope="module")
+def server_url(web_app) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(
+        uvicorn.Config(web_app, host="127.0.0.1", port=port, log_level="warning")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(100):
+        if server.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():  # type: ignore[no-untyped-def]
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("DECKCHECK_REQUIRE_BROWSER"):
+            pytest.fail(f"{CHROMIUM} is missing (install Debian's chromium)")
+        pytest.skip("no Chromium installed (Debian package chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield instance
+        instance.close()
+
+
+LEGAL_RAKUEN = {
+    **{f"SAMPLE-R-{i:03}": 4 for i in range(1, 10)},
+    "SAMPLE-R-T01": 3,
+    "SAMPLE-R-T02": 3,
+    "SAMPLE-R-P01": 4,
+    "SAMPLE-R-P02": 4,
+    "SAMPLE-R-G01": 2,
+    "SAMPLE-R-G02": 2,
+    "SAMPLE-R-G03": 2,
+    "SAMPLE-R-G04": 2,
+    "SAMPLE-R-G05": 1,
+    "SAMPLE-R-G06": 1,
+}
+
+
+def shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def test_build_check_sample_plot_and_reload(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(server_url + "/")
+    page.select_option("#format", "rakuen-standard")
+    page.fill("#q", "SAMPLE-R")  # search by number prefix, as you type
+    page.wait_for_selector('#results button[aria-label="Add SAMPLE-R-G06"]')
+    for number, count in LEGAL_RAKUEN.items():
+        add = page.locator(f'#results button[aria-label="Add {number}"]')
+        for _ in range(count):
+            add.click()
+    page.wait_for_function("document.querySelector('#verdict').textContent === 'LEGAL'")
+    assert page.locator('.total[data-section="main"]').inner_text() == "50/50"
+    assert page.locator('.total[data-section="gate"]').inner_text() == "10/10"
+    shot(page, "1-legal-rakuen")
+
+    page.locator('#results button[aria-label="Add SAMPLE-R-P03"]').click()  # a ninth paradox
+    page.wait_for_selector("#errors code.rule:text('rakuen/paradox-count')")
+    assert page.locator("#verdict").inner_text().startswith("ILLEGAL")
+    assert page.locator("#sections li.offending").count() >= 3  # the paradox lines light up
+    shot(page, "2-ninth-paradox")
+
+    page.click("#deal")
+    page.wait_for_function("document.querySelectorAll('#hand li').length === 5")
+    assert "gates:" in page.locator("#hand-note").inner_text()
+    shot(page, "3-sample-hand")
+
+    page.fill("#want", "type:paradox>=1")
+    page.click("#plot")
+    page.wait_for_selector('#chart polyline[data-series="on the draw"]')
+    assert page.locator("#chart polyline").count() == 2
+    shot(page, "4-odds")
+
+    page.reload()
+    page.wait_for_function("document.querySelector('#verdict').textContent.startsWith('ILLEGAL')")
+    assert page.locator('.total[data-section="main"]').inner_text() == "51/50"
+    assert page.locator("#format").input_value() == "rakuen-standard"
+    shot(page, "5-after-reload")
+
+    # the keyboard alone: focus a deck line and press "-" to take the ninth paradox out
+    line = page.locator('#sections li[data-number="SAMPLE-R-P03"]')
+    line.focus()
+    page.keyboard.press("-")
+    page.wait_for_function("document.querySelector('#verdict').textContent === 'LEGAL'")
+    context.close()
+
+
+def test_phone_width_and_failures_keep_the_deck(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(server_url + "/")
+    page.select_option("#format", "iris-standard")
+    page.fill("#q", "見本の騎士")
+    page.locator('#results button[aria-label="Add SAMPLE-I-U01"]').click()
+    page.wait_for_function("document.querySelector('#verdict').textContent.startsWith('ILLEGAL')")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, width  # nothing wider than a phone
+    shot(page, "6-phone")
+    # a request that fails shows a readable message and keeps the deck
+    page.route("**/odds", lambda route: route.abort())
+    page.fill("#want", "type:unit>=1")
+    page.click("#plot")
+    page.wait_for_selector("#message:not([hidden])")
+    assert "cannot be reached" in page.locator("#message").inner_text()
+    assert page.locator('#sections li[data-number="SAMPLE-I-U01"]').count() == 1
+    shot(page, "7-failure-message")
+    context.close()
