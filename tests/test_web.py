@@ -182,3 +182,33 @@ def test_phone_width_and_failures_keep_the_deck(browser, server_url: str) -> Non
     assert page.locator('#sections li[data-number="SAMPLE-I-U01"]').count() == 1
     shot(page, "7-failure-message")
     context.close()
+
+
+@pytest.mark.parametrize(
+    "fmt",
+    ["chaos-standard", "chaos-neo-standard", "rakuen-standard", "vision-standard", "iris-standard"],
+)
+def test_every_format_loads_checks_and_exports(browser, server_url: str, fmt: str) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    example = Path(__file__).resolve().parent.parent / "examples" / f"{fmt}-legal.deck"
+    context = browser.new_context(viewport={"width": 360, "height": 740}, accept_downloads=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(server_url + "/")
+    page.locator("summary", has_text="Paste a deck list").click()
+    page.fill("#paste", example.read_text(encoding="utf-8"))
+    page.click("#load")
+    page.wait_for_function("document.querySelector('#verdict').textContent === 'LEGAL'")
+    assert page.locator("#format").input_value() == fmt
+    with page.expect_download() as done:
+        page.click("#export-json")
+    exported = json.loads(Path(done.value.path()).read_text(encoding="utf-8"))
+    assert exported["format"] == fmt and sum(e["count"] for e in exported["main"]) == 50
+    with page.expect_download() as done:
+        page.click("#export-csv")
+    assert Path(done.value.path()).read_text(encoding="utf-8").startswith(f"# format: {fmt}")
+    page.click("#deal")
+    page.wait_for_function("document.querySelectorAll('#hand li').length === 5")
+    shot(page, f"8-{fmt}")
+    context.close()
