@@ -391,8 +391,8 @@ def odds(
         render(_console(), result)
 
 
-def _remote_deck(path: Path, format: str | None) -> tuple[str, dict[str, Any]]:
-    """The deck file's text and the request fields that carry it."""
+def _read_text(path: Path) -> str:
+    """A deck file's text, decoded as deck files are (exit 2 when it cannot be)."""
     from deckcheck import decks as deckfiles
 
     try:
@@ -403,6 +403,12 @@ def _remote_deck(path: Path, format: str | None) -> tuple[str, dict[str, Any]]:
         text, _ = deckfiles.decode(raw, str(path))
     except deckfiles.DeckInputError as exc:
         _fail(str(exc))
+    return text
+
+
+def _remote_deck(path: Path, format: str | None) -> tuple[str, dict[str, Any]]:
+    """The deck file's text and the request fields that carry it."""
+    text = _read_text(path)
     return text, {"deck": text, "format": format}
 
 

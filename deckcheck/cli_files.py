@@ -19,25 +19,12 @@ from deckcheck.cli import (
     _fail,
     _open_pool,
     _print_json,
+    _read_text,
     app,
 )
 from deckcheck.formats import Format, FormatError, default_registry
 from deckcheck.models import Card, DeckList, Report
 from deckcheck.resolve import CardIndex
-
-
-def _read_text(path: Path) -> str:
-    from deckcheck import decks as deckfiles
-
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        _fail(f"{path}: cannot read: {exc.strerror or exc}")
-    try:
-        text, _ = deckfiles.decode(raw, str(path))
-    except deckfiles.DeckInputError as exc:
-        _fail(str(exc))
-    return text
 
 
 def _format(ref: str | None, path: Path) -> Format:
