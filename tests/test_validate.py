@@ -168,3 +168,11 @@ def test_report_json_shape(check: Check) -> None:
     assert data["counts"] == {"main": 51, "gate": 9}
     for v in data["violations"]:
         assert set(v) >= {"rule", "severity", "message", "section", "cards", "line", "source"}
+
+
+def test_a_number_and_a_name_for_one_card_add_up(check: Check) -> None:
+    main = swap(CHAOS_MAIN, "SAMPLE-C-S01", [(1, "見本キャラ 01")])  # SAMPLE-C-001's name
+    report = check(deck("chaos-standard", main, extra=CHAOS_EXTRA))
+    (v,) = [v for v in report.violations if v.rule == "chaos/copies"]
+    assert [(c.number, c.count) for c in v.cards] == [("SAMPLE-C-001", 5)]
+    assert v.line == 4  # the card's first line
