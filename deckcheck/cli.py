@@ -93,8 +93,20 @@ def _fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
 
 
 def _open_pool(db: Path | None) -> Pool:
+    """The card pool: ``--db``, else ``$DECKCHECK_DATABASE_URL`` (SQLAlchemy), else
+    ``$DECKCHECK_DB`` or the user data folder."""
     from deckcheck.pool.store import Pool, PoolError
 
+    url = os.environ.get("DECKCHECK_DATABASE_URL")
+    if db is None and url:
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from deckcheck.pool.sql import SqlPool
+
+        try:
+            return SqlPool(url)  # type: ignore[return-value]  # the same reading methods
+        except SQLAlchemyError as exc:
+            _fail(f"cannot use DECKCHECK_DATABASE_URL: {exc}")
     try:
         return Pool(db)
     except PoolError as exc:

@@ -83,3 +83,55 @@ def test_saved_decks_on_postgres(postgres_url: str) -> None:
     )
     assert [r["id"] for r in store.list("iris-standard")] == [row["id"]]
     assert store.delete(row["id"]) and store.get(row["id"]) is None
+
+
+def test_card_pool_on_postgres(postgres_url: str, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from starlette.testclient import TestClient
+    from typer.testing import CliRunner
+
+    from deckcheck.cli import app as cli_app
+    from deckcheck.models import Game
+    from deckcheck.pool.sql import SqlPool
+    from deckcheck.pool.store import ImportRejected, Pool
+    from deckcheck.service.app import Settings, create_app
+    from tests.conftest import EXAMPLES
+
+    sql = SqlPool(postgres_url)  # filled from card_pool/ when empty
+    with Pool(tmp_path / "ref.sqlite3") as lite:
+        assert sql.stats() == lite.stats()
+        assert [c.number for c in sql.search(Game.CHAOS, "見本キャラ０")] == [
+            c.number for c in lite.search(Game.CHAOS, "見本キャラ０")
+        ]
+    assert sql.get(Game.RAKUEN, "sample-r-p01").type == "paradox"
+    bad = tmp_path / "bad.csv"
+    bad.write_text(
+        "game,number,name,type\nchaos,PG-1,ok,chara\nchaos,PG-2,,chara\n", encoding="utf-8"
+    )
+    before = sql.stats()
+    with pytest.raises(ImportRejected):
+        sql.import_files([bad])
+    assert sql.stats() == before  # nothing of the good row either
+
+    app = create_app(
+        Settings(db=tmp_path / "unused.sqlite3", database_url=postgres_url, api_keys=("k",))
+    )
+    with TestClient(app) as http:
+        assert http.get("/health").json()["cards"] == before["total"]
+        assert http.get("/cards/iris/SAMPLE-I-U01").json()["type"] == "unit"
+        verdict = http.post(
+            "/validate",
+            json={"deck": (EXAMPLES / "iris-standard-legal.deck").read_text(encoding="utf-8")},
+        ).json()
+        assert verdict["legal"] is True
+
+    monkeypatch.setenv("DECKCHECK_DATABASE_URL", postgres_url)
+    good = tmp_path / "good.csv"
+    good.write_text("game,number,name,type\nchaos,PG-1,ポスグレ キャラ,chara\n", encoding="utf-8")
+    runner = CliRunner()
+    assert runner.invoke(cli_app, ["pool", "import", str(good)]).exit_code == 0
+    stats = json.loads(runner.invoke(cli_app, ["pool", "stats", "--json"]).stdout)
+    assert stats["total"] == before["total"] + 1
+    result = runner.invoke(cli_app, ["validate", str(EXAMPLES / "rakuen-standard-legal.deck")])
+    assert result.exit_code == 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hmac
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -91,26 +92,70 @@ class BodyLimit:
         await self.app(scope, counted, send)
 
 
-class PoolCache:
-    """The whole pool in memory, reloaded when the database file changes (an import by the
-    CLI), so a request never opens SQLite. Safe to share: a rebuild swaps the index whole."""
+class CardCache:
+    """The whole pool in memory, rebuilt when the pool changes (``stamp`` differs), so a
+    request never waits on the database. Safe to share: a rebuild swaps the index whole."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._stamp: tuple[float, int] | None = None
+    def __init__(self, stamp: Callable[[], object], load: Callable[[], list[Card]]) -> None:
+        self._stamp_of, self._load = stamp, load
+        self._stamp: object = None
         self._index: CardIndex | None = None
         self._lock = threading.Lock()
 
     def index(self) -> CardIndex:
-        stat = self.path.stat()
-        stamp = (stat.st_mtime, stat.st_size)
+        stamp = self._stamp_of()
         if stamp != self._stamp or self._index is None:
             with self._lock:
                 if stamp != self._stamp or self._index is None:
-                    with Pool(self.path) as pool:
-                        self._index = CardIndex(pool.all_cards())
+                    self._index = CardIndex(self._load())
                     self._stamp = stamp
         return self._index
+
+
+class Cards:
+    """Where the service reads cards: the SQLite pool, or ``DECKCHECK_DATABASE_URL``."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.sql = None
+        if settings.database_url:
+            from deckcheck.pool.sql import SqlPool
+
+            self.sql = SqlPool(settings.database_url)
+        else:
+            Pool(settings.db).close()  # create and fill the pool now, not in the first request
+        self.db = settings.db
+
+        def file_stamp() -> object:
+            stat = self.db.stat()
+            return (stat.st_mtime, stat.st_size)
+
+        def load() -> list[Card]:
+            with Pool(self.db) as pool:
+                return pool.all_cards()
+
+        self.cache = (
+            CardCache(self.sql.stamp, self.sql.all_cards)
+            if self.sql
+            else CardCache(file_stamp, load)
+        )
+
+    def stats(self) -> dict[str, object]:
+        if self.sql:
+            return self.sql.stats()
+        with Pool(self.db) as pool:
+            return pool.stats()
+
+    def get(self, game: Game, number: str) -> Card | None:
+        if self.sql:
+            return self.sql.get(game, number)
+        with Pool(self.db) as pool:
+            return pool.get(game, number)
+
+    def search(self, *args: Any, **kwargs: Any) -> list[Card]:
+        if self.sql:
+            return self.sql.search(*args, **kwargs)
+        with Pool(self.db) as pool:
+            return pool.search(*args, **kwargs)
 
 
 # --- request models -------------------------------------------------------------------------
@@ -167,7 +212,7 @@ class SavedDeckBody(BaseModel):
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     registry = default_registry()
-    Pool(settings.db).close()  # create and fill the pool now, not in the first request
+    card_store = Cards(settings)
     store = DeckStore(
         settings.database_url or f"sqlite:///{settings.db.with_suffix('.decks.sqlite3')}"
     )
@@ -220,11 +265,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             )
         return parsed
 
-    cache = PoolCache(settings.db)
-
     def index_for(deck: DeckList) -> CardIndex:
         try:
-            return cache.index()
+            return card_store.cache.index()
         except PoolError as exc:  # pragma: no cover - a broken pool file
             raise Problem(503, "internal", str(exc)) from exc
 
@@ -242,8 +285,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/health", tags=["service"])
     def health() -> dict[str, Any]:
-        with Pool(settings.db) as pool:
-            return {"status": "ok", "version": __version__, "cards": pool.stats()["total"]}
+        return {"status": "ok", "version": __version__, "cards": card_store.stats()["total"]}
 
     @app.get("/formats", tags=["formats"])
     def formats() -> list[dict[str, Any]]:
@@ -277,25 +319,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 f"unknown card type {type!r}",
                 errors=[{"path": "query.type", "message": "unknown card type"}],
             )
-        with Pool(settings.db) as pool:
-            return pool.search(
-                game,
-                q,
-                type,
-                title or os,
-                limit=limit,
-                offset=offset,
-                max_level=max_level,
-                max_cost=max_cost,
-            )
+        return card_store.search(
+            game,
+            q,
+            type,
+            title or os,
+            limit=limit,
+            offset=offset,
+            max_level=max_level,
+            max_cost=max_cost,
+        )
 
     @app.get("/cards/{game}/{number}", tags=["cards"])
     def card(game: str, number: str) -> Card:
         chosen = next((g for g in Game if g.value == game), None)
         if chosen is None:
             raise Problem(404, "unknown-card", f"unknown game {game!r}")
-        with Pool(settings.db) as pool:
-            found = pool.get(chosen, number)
+        found = card_store.get(chosen, number)
         if found is None:
             raise Problem(404, "unknown-card", f"no {game} card {number!r}")
         return found
