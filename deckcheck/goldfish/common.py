@@ -103,9 +103,16 @@ def keep_of(policy: Compiled) -> Keep:
     return Keep(policy.keep)
 
 
+def shuffle(cards: list[Card], rng: random.Random) -> None:
+    """Shuffle in place by sorting on uniform keys: a uniform permutation, in C, several times
+    faster than ``random.shuffle``'s Python loop (a stable sort keeps the order when the keys
+    tie, which stacked-deck tests use)."""
+    cards.sort(key=lambda _card: rng.random())
+
+
 def shuffled(cards: Sequence[Card], rng: random.Random) -> list[Card]:
     pile = list(cards)
-    rng.shuffle(pile)
+    shuffle(pile, rng)
     return pile
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from deckcheck.goldfish.common import DeckOut, Record, expand, shuffled, take
+from deckcheck.goldfish.common import DeckOut, Record, expand, shuffle, shuffled, take
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.models import Card
 from deckcheck.odds.setup import Rules
@@ -44,7 +44,7 @@ def play(
     hand = [deck.pop() for _ in range(rules.hand)]
     while not any(c.type == "unit" for c in hand):
         deck += hand  # revealed, shuffled back, drawn again
-        rng.shuffle(deck)
+        shuffle(deck, rng)
         hand = [deck.pop() for _ in range(rules.hand)]
         record.mulligans += 1
         if record.mulligans > MAX_REDRAWS:  # pragma: no cover - needs a unit to be impossible

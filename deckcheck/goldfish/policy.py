@@ -38,7 +38,7 @@ class Policy(BaseModel):
     play_sets: bool = True  # chaos
     play_extras: bool = True  # chaos
     luck_drive: bool = True  # rakuen: 3 stock → draw 1
-    luck_drive_when_stuck: bool = True  # rakuen: only when nothing in hand can be deployed
+    luck_drive_when_stuck: bool = True  # rakuen: only on a turn that deployed no member
     swap_level: bool = False  # rakuen: with 4 level cards, swap one for a hand card of a new color
     gattai: bool = True  # rakuen: 合体 once a turn
     charge: bool = True  # iris

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, shuffled, take
+from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, shuffle, shuffled, take
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.models import Card
 from deckcheck.odds.setup import Rules
@@ -65,7 +65,7 @@ class Table:
             raise DeckOut("deck-out")
         self.deck = self.drop
         self.drop = []
-        self.rng.shuffle(self.deck)
+        shuffle(self.deck, self.rng)
         self.refreshes += 1
         self.deck.pop()
         self.penalties += 1
@@ -141,22 +141,24 @@ def play(
             for _ in range(rules.stock_per_turn):
                 table.stock.append(table._top())
             _level_phase(table, policy, face_up=not (turn == 1 and on_play))
-            # main phase: deploy the best deployable member until none is left
-            while True:
-                ready = [c for c in table.hand if table.deployable(c)]
-                if not ready:
-                    break
-                card = min(ready, key=lambda c: policy.rank(c, policy.play_first))
+            # main phase: deploy members in the pilot's order while they fit; a deployment only
+            # uses up stock and circles, so one pass in that order deploys all it can
+            deployed = 0
+            members = [c for c in table.hand if c.type == "member"]
+            for card in sorted(members, key=lambda c: policy.rank(c, policy.play_first)):
+                if not table.deployable(card):
+                    continue
                 take(table.hand, card)
                 for _ in range(card.cost or 0):
                     table.drop.append(table.stock.pop())
                 table.place(card)
                 milestone(card, turn)
+                deployed += 1
             if pol.gattai:
                 merged = _gattai(table, policy)
                 if merged is not None:
                     milestone(merged, turn)
-            stuck = not any(table.deployable(c) for c in table.hand)
+            stuck = not deployed  # nothing could be deployed this turn
             if (
                 pol.luck_drive
                 and len(table.stock) >= 3
@@ -238,7 +240,7 @@ def _gattai(table: Table, policy: Compiled) -> Card | None:
     card = min(found, key=lambda c: policy.rank(c, policy.play_first))
     take(source, card)
     if source is table.deck:
-        table.rng.shuffle(table.deck)
+        shuffle(table.deck, table.rng)
     table.lift(theorist)
     table.lift(envoy)
     table.drop += [theorist, envoy]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, shuffled, take
+from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, shuffle, shuffled, take
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.models import Card
 from deckcheck.odds.setup import Rules
@@ -34,7 +34,7 @@ def play(
     keep = keep_of(policy)
     if pol.mulligan and rules.mulligan == "return-all-once" and not keep.meets(hand):
         deck += hand
-        rng.shuffle(deck)
+        shuffle(deck, rng)
         hand = [deck.pop() for _ in range(rules.hand)]
         record.mulligans = 1
     nodes = characters = 0
