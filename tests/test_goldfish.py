@@ -339,3 +339,43 @@ def test_cli_goldfish_outputs(tmp_path: Path) -> None:
     bad.write_text("surprise = 1\n", encoding="utf-8")
     result = runner.invoke(app, ["goldfish", deck_file, "--policy", str(bad), *db])
     assert result.exit_code == 2 and "surprise" in result.stderr
+
+
+def test_iris_fast_engine_agrees_with_the_reference(
+    index: CardIndex, formats: FormatRegistry
+) -> None:
+    import dataclasses
+
+    import numpy as np
+
+    from deckcheck.goldfish.run import play_chunk
+
+    fmt = formats.get("iris-standard")
+    few_units = [
+        (1, "SAMPLE-I-U01"),
+        (2, "SAMPLE-I-U02"),
+        *IRIS_MAIN[6:-1],
+        (4, "SAMPLE-I-S03"),
+        (4, "SAMPLE-I-S04"),
+        (4, "SAMPLE-I-T03"),
+        (4, "SAMPLE-I-T04"),
+        (4, "SAMPLE-I-E03"),
+        (3, "SAMPLE-I-E04"),
+    ]
+    for cards in (IRIS_MAIN, few_units):
+        setup = prepare(
+            decklist.parse(deck("iris-standard", cards)), fmt, index, DEFAULTS[Game.IRIS]
+        )
+        seeds = list(range(1, 6001))
+        fast = play_chunk(setup, 0, seeds, 12, True)
+        slow = play_chunk(dataclasses.replace(setup, fast=False), 0, seeds, 12, True)
+        assert fast.metrics.shape == slow.metrics.shape
+        for a, b in (
+            (fast.metrics, slow.metrics),
+            (fast.mulligans, slow.mulligans),
+            (fast.milestones, slow.milestones),
+        ):
+            a, b = a.astype(float), b.astype(float)
+            se = np.sqrt(a.var(axis=0) / len(a) + b.var(axis=0) / len(b)) + 1e-9
+            assert (np.abs(a.mean(axis=0) - b.mean(axis=0)) <= 4.5 * se + 1e-12).all()
+        assert (fast.loss == slow.loss).all()

@@ -27,6 +27,7 @@ from deckcheck.odds.setup import Rules, rules_of
 from deckcheck.resolve import CardIndex
 
 CHUNK = 2_000
+FAST_CHUNK = 10_000  # iris plays whole chunks in NumPy: larger chunks, fewer transfers
 MAX_GAMES = 1_000_000
 MAX_TURNS = 30
 LOSSES = ("deck-out", "refresh-penalty")
@@ -47,6 +48,7 @@ class Setup:
     policy: Policy
     node_per_turn: int
     standby_slots: int
+    fast: bool = True  # iris: whole chunks in NumPy (iris_fast), else game by game
 
     @property
     def metrics(self) -> tuple[str, ...]:
@@ -126,7 +128,7 @@ class Chunk:
     """Results of consecutive games, as arrays (-1: the game was already lost)."""
 
     start: int
-    metrics: NDArray[np.int32]  # (games, turns, metrics)
+    metrics: NDArray[np.int32] | NDArray[np.int16]  # (games, turns, metrics)
     milestones: NDArray[np.int16]  # (games, milestones), 0 = never
     mulligans: NDArray[np.int32]
     loss: NDArray[np.int8]  # 0 none, 1 + index in LOSSES
@@ -134,6 +136,20 @@ class Chunk:
 
 
 def play_chunk(setup: Setup, start: int, seeds: Sequence[int], turns: int, on_play: bool) -> Chunk:
+    if setup.game is Game.IRIS and setup.fast and seeds:
+        from deckcheck.goldfish import iris_fast
+
+        # the chunk's first game seed seeds the chunk: chunks are fixed, so workers never matter
+        arrays = iris_fast.play_batch(
+            setup.sections["main"],
+            setup.rules.hand,
+            setup.policy,
+            int(seeds[0]),
+            len(seeds),
+            turns,
+            setup.standby_slots,
+        )
+        return Chunk(start, *arrays)
     n, m, k = len(seeds), len(setup.metrics), len(setup.milestones)
     metrics = np.full((n, turns, m), -1, dtype=np.int32)
     milestones = np.zeros((n, k), dtype=np.int16)
@@ -197,13 +213,14 @@ def simulate(
     """Play ``req.games`` games; returns the finished chunks in game order and whether Ctrl-C
     stopped the run early."""
     seeds = np.random.SeedSequence(req.seed).generate_state(req.games, dtype=np.uint64)
-    starts = list(range(0, req.games, CHUNK))
+    size = FAST_CHUNK if setup.game is Game.IRIS and setup.fast else CHUNK
+    starts = list(range(0, req.games, size))
     chunks: list[Chunk] = []
     interrupted = False
     if req.workers == 1:
         try:
             for start in starts:
-                part = seeds[start : start + CHUNK].tolist()
+                part = seeds[start : start + size].tolist()
                 chunks.append(play_chunk(setup, start, part, req.turns, req.on_play))
                 if progress:
                     progress(len(part))
@@ -214,7 +231,7 @@ def simulate(
     futures: list[Future[Chunk]] = []
     try:
         futures = [
-            pool.submit(_worker_chunk, s, seeds[s : s + CHUNK].tolist(), req.turns, req.on_play)
+            pool.submit(_worker_chunk, s, seeds[s : s + size].tolist(), req.turns, req.on_play)
             for s in starts
         ]
         for future in futures:  # in game order, so the result never depends on timing

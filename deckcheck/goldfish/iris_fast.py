@@ -1,0 +1,92 @@
+"""あいりすミスティリア! goldfish for a whole chunk of games at once, in NumPy.
+
+The same procedure as ``iris.play`` (the reference engine, which the tests hold it to, turn by
+turn, within sampling error): with no opponent and no card text, an iris game depends only on
+how many cards of each kind are where, so games become rows of counts. Units are
+interchangeable for every statistic, which is why the pilot's unit order does not enter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from deckcheck.goldfish.policy import Policy
+from deckcheck.models import Card
+
+KINDS = ("unit", "strategy", "tactic", "enhancement")
+UNIT, STRATEGY, TACTIC, ENHANCEMENT = range(4)
+MAX_REDRAW_ROUNDS = 100_000
+
+
+def play_batch(
+    main: Sequence[tuple[Card, int]],
+    hand_size: int,
+    policy: Policy,
+    seed: int,
+    games: int,
+    turns: int,
+    standby_slots: int,
+) -> tuple[
+    NDArray[np.int16], NDArray[np.int16], NDArray[np.int32], NDArray[np.int8], NDArray[np.int16]
+]:
+    """(metrics, milestones, mulligans, loss, loss_turn) as ``run.Chunk`` holds them."""
+    rng = np.random.default_rng(seed)
+    codes = np.array([KINDS.index(c.type) for c, n in main for _ in range(n)], dtype=np.int8)
+    size = len(codes)
+    deck = rng.permuted(np.tile(codes, (games, 1)), axis=1)
+    mulligans = np.zeros(games, dtype=np.int32)
+    for _ in range(MAX_REDRAW_ROUNDS):  # a hand without a unit is shuffled back and redrawn
+        missing = ~(deck[:, :hand_size] == UNIT).any(axis=1)
+        if not missing.any():
+            break
+        mulligans[missing] += 1
+        deck[missing] = rng.permuted(deck[missing], axis=1)
+    hand = np.stack([(deck[:, :hand_size] == k).sum(axis=1) for k in range(4)], axis=1)
+    hand[:, UNIT] -= 1  # one unit face down in the main area
+    rows = np.arange(games)
+    standby = np.zeros(games, dtype=np.int32)
+    charges = np.zeros(games, dtype=np.int32)
+    commands = np.zeros(games, dtype=np.int32)
+    metrics = np.full((games, turns, 6), -1, dtype=np.int16)  # small counts: less to send
+    milestones = np.zeros((games, 1), dtype=np.int16)
+    loss = np.zeros(games, dtype=np.int8)
+    loss_turn = np.zeros(games, dtype=np.int16)
+    for turn in range(1, turns + 1):
+        position = hand_size + turn - 1
+        if position >= size:  # drawing from an empty deck loses (every game alike here)
+            loss[:] = 1
+            loss_turn[:] = turn
+            break
+        np.add.at(hand, (rows, deck[:, position]), 1)
+        if policy.charge:
+            charges += 1
+        entered = np.minimum(hand[:, UNIT], standby_slots - standby)
+        standby += entered
+        hand[:, UNIT] -= entered
+        full = (standby >= standby_slots) & (milestones[:, 0] == 0)
+        milestones[full, 0] = turn
+        if policy.use_commands:
+            strategy = np.minimum(hand[:, STRATEGY], 1)  # one strategy a turn
+            hand[:, STRATEGY] -= strategy
+            commands += strategy + hand[:, TACTIC]  # any number of tactics
+            hand[:, TACTIC] = 0
+            if turn > 1:  # enhancements on units that did not enter this turn
+                targets = 1 + standby - entered
+                used = np.minimum(hand[:, ENHANCEMENT], targets)
+                hand[:, ENHANCEMENT] -= used
+                commands += used
+        metrics[:, turn - 1] = np.stack(
+            [
+                hand.sum(axis=1),
+                1 + standby,
+                standby,
+                charges,
+                commands,
+                np.full(games, size - position - 1),
+            ],
+            axis=1,
+        )
+    return metrics, milestones, mulligans, loss, loss_turn
