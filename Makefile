@@ -31,6 +31,8 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/validate_bench.py
 	$(BIN)/python benchmarks/odds_bench.py
+	$(BIN)/python benchmarks/goldfish_bench.py
+	$(BIN)/python benchmarks/load.py --seconds 5 --wrk
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache .hypothesis
