@@ -27,7 +27,7 @@ from deckcheck.odds.setup import Rules, rules_of
 from deckcheck.resolve import CardIndex
 
 CHUNK = 2_000
-FAST_CHUNK = 10_000  # iris plays whole chunks in NumPy: larger chunks, fewer transfers
+FAST_CHUNK = 25_000  # iris plays whole chunks in NumPy: larger chunks, fewer transfers
 MAX_GAMES = 1_000_000
 MAX_TURNS = 30
 LOSSES = ("deck-out", "refresh-penalty")
@@ -135,6 +135,78 @@ class Chunk:
     loss_turn: NDArray[np.int16]
 
 
+BINS = 512  # metric values are small counts; larger ones share the last bin
+
+
+@dataclass
+class Tally:
+    """What statistics need of a chunk, summed: histograms instead of per-game rows, so
+    workers send little and a run of any size takes fixed memory."""
+
+    games: int
+    alive: NDArray[np.int64]  # (turns,) games still playing
+    hist: NDArray[np.int64]  # (turns, metrics, BINS) values among those games
+    milestone_turns: NDArray[np.int64]  # (milestones, turns + 1) games by first turn, 0 = never
+    mulligans: int
+    losses: NDArray[np.int64]  # (len(LOSSES),)
+    loss_turn_sum: int
+
+    @classmethod
+    def of(cls, chunk: Chunk, turns: int) -> Tally:
+        metrics = chunk.metrics
+        n, _, m = metrics.shape
+        alive = metrics[:, :, 0] >= 0
+        hist = np.zeros((turns, m, BINS), dtype=np.int64)
+        for t in range(turns):
+            values = np.clip(metrics[alive[:, t], t, :], 0, BINS - 1)
+            for j in range(m):
+                hist[t, j] = np.bincount(values[:, j], minlength=BINS)
+        milestones = (
+            np.stack(
+                [
+                    np.bincount(chunk.milestones[:, j], minlength=turns + 1)
+                    for j in range(chunk.milestones.shape[1])
+                ]
+            )
+            if chunk.milestones.size
+            else np.zeros((0, turns + 1), dtype=np.int64)
+        )
+        lost = chunk.loss > 0
+        return cls(
+            games=n,
+            alive=alive.sum(axis=0).astype(np.int64),
+            hist=hist,
+            milestone_turns=milestones.astype(np.int64),
+            mulligans=int(chunk.mulligans.sum()),
+            losses=np.array(
+                [(chunk.loss == i + 1).sum() for i in range(len(LOSSES))], dtype=np.int64
+            ),
+            loss_turn_sum=int(chunk.loss_turn[lost].sum()),
+        )
+
+    def __add__(self, other: Tally) -> Tally:
+        return Tally(
+            self.games + other.games,
+            self.alive + other.alive,
+            self.hist + other.hist,
+            self.milestone_turns + other.milestone_turns,
+            self.mulligans + other.mulligans,
+            self.losses + other.losses,
+            self.loss_turn_sum + other.loss_turn_sum,
+        )
+
+
+def _percentile(hist: NDArray[np.int64], q: float) -> float:
+    """numpy.percentile's default (linear) of the values a histogram counts."""
+    n = int(hist.sum())
+    position = q / 100 * (n - 1)
+    low = int(np.floor(position))
+    cum = np.cumsum(hist)
+    a = int(np.searchsorted(cum, low, side="right"))  # the value of rank ``low``
+    b = int(np.searchsorted(cum, min(low + 1, n - 1), side="right"))
+    return float(a + (position - low) * (b - a))
+
+
 def play_chunk(setup: Setup, start: int, seeds: Sequence[int], turns: int, on_play: bool) -> Chunk:
     if setup.game is Game.IRIS and setup.fast and seeds:
         from deckcheck.goldfish import iris_fast
@@ -177,9 +249,9 @@ def _worker_init(setup: Setup) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
 
 
-def _worker_chunk(start: int, seeds: list[int], turns: int, on_play: bool) -> Chunk:
+def _worker_chunk(start: int, seeds: list[int], turns: int, on_play: bool) -> Tally:
     assert _WORKER is not None
-    return play_chunk(_WORKER, start, seeds, turns, on_play)
+    return Tally.of(play_chunk(_WORKER, start, seeds, turns, on_play), turns)
 
 
 class GoldfishRequest(BaseModel):
@@ -209,92 +281,92 @@ class GoldfishResult(BaseModel):
 
 def simulate(
     setup: Setup, req: GoldfishRequest, progress: Callable[[int], None] | None = None
-) -> tuple[list[Chunk], bool]:
-    """Play ``req.games`` games; returns the finished chunks in game order and whether Ctrl-C
-    stopped the run early."""
+) -> tuple[list[Tally], bool]:
+    """Play ``req.games`` games; returns the finished chunks' tallies in game order and whether
+    Ctrl-C stopped the run early."""
     seeds = np.random.SeedSequence(req.seed).generate_state(req.games, dtype=np.uint64)
     size = FAST_CHUNK if setup.game is Game.IRIS and setup.fast else CHUNK
     starts = list(range(0, req.games, size))
-    chunks: list[Chunk] = []
+    tallies: list[Tally] = []
     interrupted = False
     if req.workers == 1:
         try:
             for start in starts:
                 part = seeds[start : start + size].tolist()
-                chunks.append(play_chunk(setup, start, part, req.turns, req.on_play))
+                chunk = play_chunk(setup, start, part, req.turns, req.on_play)
+                tallies.append(Tally.of(chunk, req.turns))
                 if progress:
                     progress(len(part))
         except KeyboardInterrupt:
             interrupted = True
-        return chunks, interrupted
+        return tallies, interrupted
     pool = ProcessPoolExecutor(max_workers=req.workers, initializer=_worker_init, initargs=(setup,))
-    futures: list[Future[Chunk]] = []
+    futures: list[Future[Tally]] = []
     try:
         futures = [
             pool.submit(_worker_chunk, s, seeds[s : s + size].tolist(), req.turns, req.on_play)
             for s in starts
         ]
         for future in futures:  # in game order, so the result never depends on timing
-            chunks.append(future.result())
+            tallies.append(future.result())
             if progress:
-                progress(len(chunks[-1].mulligans))
+                progress(tallies[-1].games)
     except KeyboardInterrupt:
         interrupted = True
     finally:
         pool.shutdown(wait=not interrupted, cancel_futures=True)
-    return chunks, interrupted
+    return tallies, interrupted
 
 
-def _quantiles(values: NDArray[np.int32]) -> dict[str, float | None]:
-    if values.size == 0:
+def _quantiles(hist: NDArray[np.int64]) -> dict[str, float | None]:
+    n = int(hist.sum())
+    if n == 0:
         return {"mean": None, "p10": None, "p50": None, "p90": None}
-    q = np.percentile(values, [10, 50, 90])
+    mean = float((np.arange(len(hist)) * hist).sum() / n)
     return {
-        "mean": float(values.mean()),
-        "p10": float(q[0]),
-        "p50": float(q[1]),
-        "p90": float(q[2]),
+        "mean": mean,
+        "p10": _percentile(hist, 10),
+        "p50": _percentile(hist, 50),
+        "p90": _percentile(hist, 90),
     }
 
 
 def statistics(
-    setup: Setup, chunks: Sequence[Chunk], turns: int
+    setup: Setup, tallies: Sequence[Tally], turns: int
 ) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
     """(summary, per_turn, milestones) over every finished game."""
-    if not chunks:
+    if not tallies:
         return {"games": 0}, [], {}
-    metrics = np.concatenate([c.metrics for c in chunks])
-    milestones = np.concatenate([c.milestones for c in chunks])
-    mulligans = np.concatenate([c.mulligans for c in chunks])
-    loss = np.concatenate([c.loss for c in chunks])
-    loss_turn = np.concatenate([c.loss_turn for c in chunks])
-    n = len(mulligans)
+    total = tallies[0]
+    for more in tallies[1:]:
+        total = total + more
+    n = total.games
+    lost = int(total.losses.sum())
     summary: dict[str, Any] = {
         "games": n,
-        "mulligans_mean": float(mulligans.mean()),
-        "loss_rate": float((loss > 0).mean()),
-        "losses": {name: float((loss == i + 1).mean()) for i, name in enumerate(LOSSES)},
-        "loss_turn_mean": float(loss_turn[loss > 0].mean()) if (loss > 0).any() else None,
+        "mulligans_mean": total.mulligans / n,
+        "loss_rate": lost / n,
+        "losses": {name: int(total.losses[i]) / n for i, name in enumerate(LOSSES)},
+        "loss_turn_mean": total.loss_turn_sum / lost if lost else None,
     }
     per_turn = []
     for t in range(turns):
-        alive = metrics[:, t, 0] >= 0
-        row: dict[str, Any] = {"turn": t + 1, "alive": float(alive.mean())}
+        row: dict[str, Any] = {"turn": t + 1, "alive": int(total.alive[t]) / n}
         for j, name in enumerate(setup.metrics):
-            stats = _quantiles(metrics[alive, t, j])
             name = "hand_size" if name == "hand" else name
-            for key, value in stats.items():
+            for key, value in _quantiles(total.hist[t, j]).items():
                 row[f"{name}_{key}"] = value
         per_turn.append(row)
     reached: dict[str, Any] = {}
     for j, name in enumerate(setup.milestones):
-        turn_reached = milestones[:, j]
-        hit = turn_reached > 0
+        by_first = total.milestone_turns[j]
+        hits = n - int(by_first[0])
+        turns_list = np.arange(turns + 1)
         reached[name] = {
-            "rate": float(hit.mean()),
-            "mean_turn": float(turn_reached[hit].mean()) if hit.any() else None,
-            "by_turn": [float((hit & (turn_reached <= t)).mean()) for t in range(1, turns + 1)],
-            "first_at": {str(t): int((turn_reached == t).sum()) for t in range(1, turns + 1)},
+            "rate": hits / n,
+            "mean_turn": float((turns_list * by_first).sum() / hits) if hits else None,
+            "by_turn": [int(by_first[1 : t + 1].sum()) / n for t in range(1, turns + 1)],
+            "first_at": {str(t): int(by_first[t]) for t in range(1, turns + 1)},
         }
     return summary, per_turn, reached
 
