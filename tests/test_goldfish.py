@@ -379,3 +379,16 @@ def test_iris_fast_engine_agrees_with_the_reference(
             se = np.sqrt(a.var(axis=0) / len(a) + b.var(axis=0) / len(b)) + 1e-9
             assert (np.abs(a.mean(axis=0) - b.mean(axis=0)) <= 4.5 * se + 1e-12).all()
         assert (fast.loss == slow.loss).all()
+
+
+def test_histogram_percentiles_equal_numpys() -> None:
+    import numpy as np
+
+    from deckcheck.goldfish.run import BINS, _percentile
+
+    rng = np.random.default_rng(3)
+    for _ in range(100):
+        values = rng.integers(0, 40, size=int(rng.integers(1, 300)))
+        hist = np.bincount(values, minlength=BINS).astype(np.int64)
+        for q in (10, 50, 90):
+            assert _percentile(hist, q) == pytest.approx(float(np.percentile(values, q)))
