@@ -7,7 +7,7 @@ overrides any key; an unknown key or a bad value is an error naming the key.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +127,21 @@ class Compiled:
             self._ranks[key] = hit
             self._alive.append(card)  # keeps the id from being reused while memoised
         return hit
+
+
+def ranker(
+    policy: Compiled, selectors: Sequence[Atom]
+) -> Callable[[Card], tuple[int, int, int, str]]:
+    """``policy.rank`` for one selector list, as a one-lookup function (for hot loops)."""
+    memo: dict[int, tuple[int, int, int, str]] = {}
+
+    def rank(card: Card) -> tuple[int, int, int, str]:
+        hit = memo.get(id(card))
+        if hit is None:
+            hit = memo[id(card)] = policy.rank(card, selectors)
+        return hit
+
+    return rank
 
 
 def compiled(policy: Policy, game: Game) -> Compiled:

@@ -19,7 +19,7 @@ import random
 from collections.abc import Sequence
 
 from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, shuffle, shuffled, take
-from deckcheck.goldfish.policy import Compiled
+from deckcheck.goldfish.policy import Compiled, ranker
 from deckcheck.models import Card
 from deckcheck.odds.setup import Rules
 
@@ -135,6 +135,7 @@ def play(
         if card.kind == "合理体" and not record.milestones[2]:
             record.milestones[2] = turn
 
+    play_rank = ranker(policy, policy.play_first)  # cards stay alive for the game: ids hold
     for turn in range(1, turns + 1):
         try:
             table.draw(rules.draw_per_turn)  # 2, also on the first player's first turn
@@ -145,7 +146,9 @@ def play(
             # uses up stock and circles, so one pass in that order deploys all it can
             deployed = 0
             members = [c for c in table.hand if c.type == "member"]
-            for card in sorted(members, key=lambda c: policy.rank(c, policy.play_first)):
+            if table.circles >= CIRCLES:  # every circle taken: nothing can be deployed
+                members = []
+            for card in sorted(members, key=play_rank):
                 if not table.deployable(card):
                     continue
                 take(table.hand, card)
