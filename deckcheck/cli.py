@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
     from deckcheck.formats import Format
     from deckcheck.models import DeckList, Report
-    from deckcheck.pool.store import Pool
+    from deckcheck.pool.store import CardPool
     from deckcheck.resolve import CardIndex
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT = 0, 1, 2
@@ -92,7 +92,7 @@ def _fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
     raise typer.Exit(code)
 
 
-def _open_pool(db: Path | None) -> Pool:
+def _open_pool(db: Path | None) -> CardPool:
     """The card pool: ``--db``, else ``$DECKCHECK_DATABASE_URL`` (SQLAlchemy), else
     ``$DECKCHECK_DB`` or the user data folder."""
     from deckcheck.pool.store import Pool, PoolError
@@ -104,7 +104,7 @@ def _open_pool(db: Path | None) -> Pool:
         from deckcheck.pool.sql import SqlPool
 
         try:
-            return SqlPool(url)  # type: ignore[return-value]  # the same reading methods
+            return SqlPool(url)
         except SQLAlchemyError as exc:
             _fail(f"cannot use DECKCHECK_DATABASE_URL: {exc}")
     try:

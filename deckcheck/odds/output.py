@@ -7,6 +7,7 @@ for them.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -67,7 +68,7 @@ def render_hands(console: Console, result: HandsResult) -> None:
         console.print(f"  [dim]assumption: {escape(note)}[/]")
 
 
-def rows_frame(result: OddsResult):  # type: ignore[no-untyped-def]  # pandas stays optional
+def rows_frame(result: OddsResult) -> Any:  # a pandas DataFrame; pandas is imported late
     import pandas as pd
 
     records = [{"copies": None, **row.model_dump()} for row in result.rows] + [

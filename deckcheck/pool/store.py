@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from deckcheck import data
 from deckcheck.models import Card, Game
@@ -38,6 +39,37 @@ _CARD_COLUMNS = (
     "power, color, world, hp, rarity, extra_cost, source, territory"
 )
 _SEP = ";"
+
+
+class CardPool(Protocol):
+    """What commands need of a pool: the SQLite ``Pool`` and the SQLAlchemy ``SqlPool``."""
+
+    @property
+    def path(self) -> object: ...
+
+    def index_for(self, refs: Iterable[str]) -> CardIndex: ...
+
+    def stats(self) -> dict[str, object]: ...
+
+    def search(
+        self,
+        game: Game | None = None,
+        name: str | None = None,
+        type: str | None = None,
+        title: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+        max_level: int | None = None,
+        max_cost: int | None = None,
+    ) -> list[Card]: ...
+
+    def import_files(self, paths: Sequence[Path]) -> ImportResult: ...
+
+    def close(self) -> None: ...
+
+    def __enter__(self) -> CardPool: ...
+
+    def __exit__(self, *exc: object) -> None: ...
 
 
 class PoolError(Exception):
