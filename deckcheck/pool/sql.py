@@ -28,9 +28,9 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from deckcheck import data
 from deckcheck.models import Card, Game
-from deckcheck.normalize import name_key, title_key
+from deckcheck.normalize import title_key
 from deckcheck.pool.importer import card_files, check_file
-from deckcheck.pool.store import ImportRejected, ImportResult
+from deckcheck.pool.store import ImportRejected, ImportResult, card_row, row_card
 from deckcheck.resolve import CardIndex, number_key, ref_keys
 
 metadata = MetaData()
@@ -62,48 +62,6 @@ cards = Table(
     Column("extra_cost", Text),
     Column("source", Text),
 )
-_SEP = ";"
-_FIELDS = (
-    "game",
-    "number",
-    "name",
-    "type",
-    "kind",
-    "title",
-    "os",
-    "gate_number",
-    "level",
-    "cost",
-    "power",
-    "color",
-    "world",
-    "hp",
-    "territory",
-    "rarity",
-    "extra_cost",
-    "source",
-)
-
-
-def _row(card: Card) -> dict[str, object]:
-    row: dict[str, object] = {f: getattr(card, f) for f in _FIELDS}
-    row.update(
-        game=card.game.value,
-        number_key=number_key(card.number),
-        name_key=name_key(card.game, card.name),
-        title_key=title_key(card.title) if card.title else None,
-        os_key=title_key(card.os) if card.os else None,
-        append=_SEP.join(card.append),
-        keywords=_SEP.join(card.keywords),
-    )
-    return row
-
-
-def _card(row: object) -> Card:
-    values = {f: getattr(row, f) for f in _FIELDS}
-    values["append"] = tuple(a for a in row.append.split(_SEP) if a)  # type: ignore[attr-defined]
-    values["keywords"] = tuple(k for k in row.keywords.split(_SEP) if k)  # type: ignore[attr-defined]
-    return Card.model_validate(values)
 
 
 class SqlPool:
@@ -153,7 +111,7 @@ class SqlPool:
                     )
                 )
             if new:
-                conn.execute(insert(cards), [_row(c) for c in new])
+                conn.execute(insert(cards), [card_row(c) for c in new])
         return ImportResult(
             added=len(new) - existing,
             updated=existing,
@@ -186,12 +144,12 @@ class SqlPool:
                     and_(cards.c.game == game.value, cards.c.number_key == number_key(number))
                 )
             ).first()
-        return _card(row) if row else None
+        return row_card(row._mapping) if row else None
 
     def all_cards(self) -> list[Card]:
         with self.engine.connect() as conn:
             rows = conn.execute(select(cards).order_by(cards.c.game, cards.c.number)).all()
-        return [_card(r) for r in rows]
+        return [row_card(r._mapping) for r in rows]
 
     def stamp(self) -> tuple[object, ...]:
         """Changes when the cards change (for the service's in-memory copy)."""
@@ -242,4 +200,4 @@ class SqlPool:
         query = select(cards).where(*where).order_by(cards.c.game, cards.c.number)
         with self.engine.connect() as conn:
             rows = conn.execute(query.limit(max(0, limit)).offset(max(0, offset))).all()
-        return [_card(r) for r in rows]
+        return [row_card(r._mapping) for r in rows]

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from deckcheck import data
 from deckcheck.models import Card, Game
@@ -34,11 +34,11 @@ CREATE INDEX cards_name ON cards (name_key);
 CREATE INDEX cards_number ON cards (number_key);
 CREATE TABLE chaos_titles (title_key TEXT PRIMARY KEY, title TEXT NOT NULL, os TEXT NOT NULL);
 """
-_CARD_COLUMNS = (
-    "game, number, name, type, kind, title, os, append, keywords, gate_number, level, cost, "
-    "power, color, world, hp, rarity, extra_cost, source, territory"
-)
 _SEP = ";"
+# A card's fields as stored (lists joined by ``;``), then the keys lookups and search use.
+CARD_FIELDS: tuple[str, ...] = tuple(Card.model_fields)
+KEY_COLUMNS: tuple[str, ...] = ("number_key", "name_key", "title_key", "os_key")
+_CARD_COLUMNS = ", ".join(CARD_FIELDS)
 
 
 class CardPool(Protocol):
@@ -101,57 +101,43 @@ def default_db_path() -> Path:
     return Path(user_data_dir("deckcheck", appauthor=False)) / "pool.sqlite3"
 
 
-def _row_to_card(row: sqlite3.Row) -> Card:
-    values = dict(row)
-    values["append"] = tuple(a for a in values["append"].split(_SEP) if a)
-    values["keywords"] = tuple(k for k in values["keywords"].split(_SEP) if k)
+def card_row(card: Card) -> dict[str, object]:
+    """Everything stored for a card: its fields and the keys it is found by (both pools)."""
+    row: dict[str, object] = {f: getattr(card, f) for f in CARD_FIELDS}
+    row.update(
+        game=card.game.value,
+        append=_SEP.join(card.append),
+        keywords=_SEP.join(card.keywords),
+        number_key=number_key(card.number),
+        name_key=name_key(card.game, card.name),
+        title_key=title_key(card.title) if card.title else None,
+        os_key=title_key(card.os) if card.os else None,
+    )
+    return row
+
+
+def row_card(row: Mapping[Any, Any]) -> Card:
+    """A card back from a stored row (key columns, if present, are ignored)."""
+    values = {f: row[f] for f in CARD_FIELDS}
+    values["append"] = tuple(a for a in (row["append"] or "").split(_SEP) if a)
+    values["keywords"] = tuple(k for k in (row["keywords"] or "").split(_SEP) if k)
     return Card.model_validate(values)
 
 
-def _card_params(card: Card) -> tuple[object, ...]:
-    return (
-        card.game.value,
-        card.number,
-        number_key(card.number),
-        card.name,
-        name_key(card.game, card.name),
-        card.type,
-        card.kind,
-        card.title,
-        title_key(card.title) if card.title else None,
-        card.os,
-        title_key(card.os) if card.os else None,
-        _SEP.join(card.append),
-        _SEP.join(card.keywords),
-        card.gate_number,
-        card.level,
-        card.cost,
-        card.power,
-        card.color,
-        card.world,
-        card.hp,
-        card.rarity,
-        card.extra_cost,
-        card.source,
-        card.territory,
-    )
+def _row_to_card(row: sqlite3.Row) -> Card:
+    return row_card(dict(row))
 
 
-_UPSERT = """
-INSERT INTO cards (game, number, number_key, name, name_key, type, kind, title, title_key, os,
-    os_key, append, keywords, gate_number, level, cost, power, color, world, hp, rarity,
-    extra_cost, source, territory)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (game, number_key) DO UPDATE SET
-    number = excluded.number, name = excluded.name, name_key = excluded.name_key,
-    type = excluded.type, kind = excluded.kind, title = excluded.title,
-    title_key = excluded.title_key, os = excluded.os,
-    os_key = excluded.os_key, append = excluded.append, keywords = excluded.keywords,
-    gate_number = excluded.gate_number, level = excluded.level, cost = excluded.cost,
-    power = excluded.power, color = excluded.color, world = excluded.world, hp = excluded.hp,
-    rarity = excluded.rarity, extra_cost = excluded.extra_cost, source = excluded.source,
-    territory = excluded.territory
-"""
+_ALL = (*CARD_FIELDS, *KEY_COLUMNS)
+def _params(row: dict[str, object]) -> tuple[object, ...]:
+    return tuple(row[c] for c in _ALL)
+
+
+_UPSERT = (
+    f"INSERT INTO cards ({', '.join(_ALL)}) VALUES ({', '.join('?' for _ in _ALL)}) "
+    "ON CONFLICT (game, number_key) DO UPDATE SET "
+    + ", ".join(f"{c} = excluded.{c}" for c in _ALL if c not in ("game", "number_key"))
+)
 
 
 class Pool:
@@ -291,7 +277,7 @@ class Pool:
         return found
 
     def _write(self, cards: Iterable[Card]) -> None:
-        self.conn.executemany(_UPSERT, (_card_params(c) for c in cards))
+        self.conn.executemany(_UPSERT, (_params(card_row(c)) for c in cards))
 
     # --- reading ----------------------------------------------------------------------------
 
