@@ -60,16 +60,12 @@ class Setup:
 
 
 def prepare(deck: DeckList, fmt: Format, index: CardIndex, policy: Policy) -> Setup:
-    from deckcheck.validate import _read
+    from deckcheck.odds.api import deck_sections
 
-    ctx = _read(deck, fmt, index)
-    broken = [v for v in ctx.violations if v.rule.startswith("deck/") and v.severity == "error"]
-    if broken:
-        raise GoldfishError(
-            "the deck list has problems to fix first: "
-            + "; ".join(f"line {v.line}: {v.message}" for v in broken[:5])
-        )
-    sections = {name: [(s.card, s.count) for s in slots] for name, slots in ctx.slots.items()}
+    try:
+        sections = deck_sections(deck, fmt, index)
+    except OddsError as exc:
+        raise GoldfishError(str(exc)) from exc
     if not sections.get("main"):
         raise GoldfishError("the main deck is empty")
     rules = rules_of(fmt)
@@ -378,11 +374,10 @@ def goldfish(
     policy: Policy,
     req: GoldfishRequest,
     progress: Callable[[int], None] | None = None,
+    setup: Setup | None = None,
 ) -> GoldfishResult:
-    try:
-        setup = prepare(deck, fmt, index, policy)
-    except OddsError as exc:
-        raise GoldfishError(str(exc)) from exc
+    """Play and summarise; ``setup`` (from ``prepare``) saves preparing the deck again."""
+    setup = setup or prepare(deck, fmt, index, policy)
     chunks, interrupted = simulate(setup, req, progress)
     summary, per_turn, milestones = statistics(setup, chunks, req.turns)
     notes = list(setup.rules.assumptions)

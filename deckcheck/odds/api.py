@@ -63,8 +63,11 @@ class OddsResult(BaseModel):
     assumptions: list[str] = Field(default_factory=list)
 
 
-def deck_cards(deck: DeckList, fmt: Format, index: CardIndex) -> list[tuple[Card, int]]:
-    """The main deck's cards and counts; a deck list with unknown cards cannot be dealt."""
+def deck_sections(
+    deck: DeckList, fmt: Format, index: CardIndex
+) -> dict[str, list[tuple[Card, int]]]:
+    """Each section's cards and counts; a deck list with unknown cards cannot be dealt (odds,
+    hands and goldfish all start here)."""
     from deckcheck.validate import _read
 
     ctx = _read(deck, fmt, index)
@@ -72,7 +75,12 @@ def deck_cards(deck: DeckList, fmt: Format, index: CardIndex) -> list[tuple[Card
     if broken:
         lines = "; ".join(f"line {v.line}: {v.message}" for v in broken[:5])
         raise OddsError(f"the deck list has problems to fix first ({lines})")
-    return [(s.card, s.count) for s in ctx.slots.get("main", [])]
+    return {name: [(s.card, s.count) for s in slots] for name, slots in ctx.slots.items()}
+
+
+def deck_cards(deck: DeckList, fmt: Format, index: CardIndex) -> list[tuple[Card, int]]:
+    """The main deck's cards and counts."""
+    return deck_sections(deck, fmt, index).get("main", [])
 
 
 def _mulligan_label(rules: Rules, req: OddsRequest, fmt: Format) -> str:
@@ -211,11 +219,12 @@ def deal_hands(
     With ``want`` conditions the default keep policy takes the game's mulligan."""
     rules = rules_of(fmt)
     conditions = parse_conditions(list(want), fmt.game) if want else []
-    cards, chosen = drawable(deck_cards(deck, fmt, index), fmt, partner)
+    sections = deck_sections(deck, fmt, index)
+    cards, chosen = drawable(sections.get("main", []), fmt, partner)
     pile = [c for c, n in cards for _ in range(n)]
     if len(pile) < rules.hand:
         raise OddsError(f"the deck has {len(pile)} cards; a hand needs {rules.hand}")
-    gates = _gates(deck, fmt, index)
+    gates = [c for c, n in sections.get("gate", []) for _ in range(n)]  # rakuen's gate deck
     rng = random.Random(seed)
     forced = None
     if rules.forced:
@@ -250,15 +259,6 @@ def deal_hands(
     return HandsResult(
         deck=deck.path, format=fmt.id, seed=seed, hands=out, assumptions=list(rules.assumptions)
     )
-
-
-def _gates(deck: DeckList, fmt: Format, index: CardIndex) -> list[Card]:
-    if "gate" not in fmt.section_map:
-        return []
-    from deckcheck.validate import _read
-
-    ctx = _read(deck, fmt, index)
-    return [s.card for s in ctx.slots.get("gate", []) for _ in range(s.count)]
 
 
 def _mulligan(

@@ -129,6 +129,8 @@ def _row_to_card(row: sqlite3.Row) -> Card:
 
 
 _ALL = (*CARD_FIELDS, *KEY_COLUMNS)
+
+
 def _params(row: dict[str, object]) -> tuple[object, ...]:
     return tuple(row[c] for c in _ALL)
 

@@ -444,14 +444,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             from deckcheck.goldfish.run import prepare
 
-            prepare(deck, fmt, index, policy)
+            setup = prepare(deck, fmt, index, policy)
         except GoldfishError as exc:
             raise Problem(422, "unanswerable", str(exc)) from exc
         if body.games <= settings.sync_games:
-            return run(deck, fmt, index, policy, req).model_dump(mode="json")
+            return run(deck, fmt, index, policy, req, setup=setup).model_dump(mode="json")
         job = jobs.start(
             body.games,
-            lambda progress: run(deck, fmt, index, policy, req, progress).model_dump(mode="json"),
+            lambda progress: run(deck, fmt, index, policy, req, progress, setup).model_dump(
+                mode="json"
+            ),
         )
         if job is None:
             raise Problem(
