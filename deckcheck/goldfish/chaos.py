@@ -16,7 +16,15 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, shuffle, shuffled, take
+from deckcheck.goldfish.common import (
+    DeckOut,
+    Record,
+    expand,
+    keep_of,
+    redeal,
+    shuffled,
+    take,
+)
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.models import Card, Game
 from deckcheck.normalize import name_key, word_key
@@ -78,9 +86,7 @@ def play(
     hand = [deck.pop() for _ in range(rules.hand)]
     keep = keep_of(policy)
     if pol.mulligan and not keep.meets(hand):
-        deck += hand
-        shuffle(deck, rng)
-        hand = [deck.pop() for _ in range(rules.hand)]
+        hand = redeal(deck, hand, rules.hand, rng)
         record.mulligans = 1
     partner_key = name_key(Game.CHAOS, partner.name)
     can_level = "beta" not in {word_key(a) for a in partner.append}

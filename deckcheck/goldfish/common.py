@@ -110,6 +110,13 @@ def shuffle(cards: list[Card], rng: random.Random) -> None:
     cards.sort(key=lambda _card: rng.random())
 
 
+def redeal(deck: list[Card], hand: list[Card], size: int, rng: random.Random) -> list[Card]:
+    """The hand goes back, the deck is shuffled, a new hand is drawn (top = end of list)."""
+    deck += hand
+    shuffle(deck, rng)
+    return [deck.pop() for _ in range(size)]
+
+
 def shuffled(cards: Sequence[Card], rng: random.Random) -> list[Card]:
     pile = list(cards)
     shuffle(pile, rng)

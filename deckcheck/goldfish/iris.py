@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from deckcheck.goldfish.common import DeckOut, Record, expand, shuffle, shuffled, take
+from deckcheck.goldfish.common import DeckOut, Record, expand, redeal, shuffled, take
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.models import Card
 from deckcheck.odds.setup import Rules
@@ -43,9 +43,7 @@ def play(
     record = Record(milestones=[0] * len(MILESTONES))
     hand = [deck.pop() for _ in range(rules.hand)]
     while not any(c.type == "unit" for c in hand):
-        deck += hand  # revealed, shuffled back, drawn again
-        shuffle(deck, rng)
-        hand = [deck.pop() for _ in range(rules.hand)]
+        hand = redeal(deck, hand, rules.hand, rng)  # revealed, shuffled back, drawn again
         record.mulligans += 1
         if record.mulligans > MAX_REDRAWS:  # pragma: no cover - needs a unit to be impossible
             raise SetupError("no unit after 100,000 redraws")

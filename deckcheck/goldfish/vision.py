@@ -9,7 +9,15 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, shuffle, shuffled, take
+from deckcheck.goldfish.common import (
+    DeckOut,
+    Record,
+    expand,
+    keep_of,
+    redeal,
+    shuffled,
+    take,
+)
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.models import Card
 from deckcheck.odds.setup import Rules
@@ -33,9 +41,7 @@ def play(
     hand = [deck.pop() for _ in range(min(rules.hand, len(deck)))]
     keep = keep_of(policy)
     if pol.mulligan and rules.mulligan == "return-all-once" and not keep.meets(hand):
-        deck += hand
-        shuffle(deck, rng)
-        hand = [deck.pop() for _ in range(rules.hand)]
+        hand = redeal(deck, hand, rules.hand, rng)
         record.mulligans = 1
     nodes = characters = 0
     for turn in range(1, turns + 1):
