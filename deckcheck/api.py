@@ -6,13 +6,14 @@ import gc
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
+from deckcheck.errors import UsageError
 from deckcheck.formats import FormatError, FormatRegistry
 from deckcheck.models import DeckList, Report
 from deckcheck.resolve import CardIndex
 from deckcheck.validate import validate
 
 
-class MissingFormat(Exception):
+class MissingFormat(UsageError):
     """A deck list with no ``format:`` line, validated without ``--format``."""
 
 

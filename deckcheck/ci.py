@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from deckcheck import __version__
+from deckcheck.errors import UsageError
 from deckcheck.models import Report, Violation
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -134,7 +135,7 @@ def sarif(reports: Sequence[Report]) -> dict[str, Any]:
     }
 
 
-class GitError(Exception):
+class GitError(UsageError):
     """git could not say which files changed."""
 
 

@@ -7,8 +7,10 @@ from typing import Any
 
 import httpx
 
+from deckcheck.errors import RemoteError
 
-class ClientError(Exception):
+
+class ClientError(RemoteError):
     """The service refused or could not be reached; the message is for the user."""
 
 

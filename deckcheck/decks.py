@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from deckcheck import decklist
+from deckcheck.errors import InputError
 from deckcheck.models import DeckList, Violation
 
 DECK_SUFFIXES = (".deck", ".txt", ".json")
@@ -14,7 +15,7 @@ DECK_SUFFIXES = (".deck", ".txt", ".json")
 MAX_DECK_BYTES = 1 << 20
 
 
-class DeckInputError(Exception):
+class DeckInputError(InputError):
     """A deck path that cannot be read as a deck list (missing, binary, too large)."""
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from deckcheck import decklist
+from deckcheck.errors import UsageError
 from deckcheck.formats import Format
 from deckcheck.models import DeckEntry, DeckList
 from deckcheck.resolve import CardIndex
@@ -23,7 +24,7 @@ Same = Callable[[str], bool]  # does this deck-list reference mean the card bein
 _COUNT = re.compile(r"^(?P<lead>\s*)(?P<count>[+-]?\d+)(?P<x>\s*[xX×ｘＸ]?\s*)(?P<rest>.*)$")
 
 
-class EditError(ValueError):
+class EditError(UsageError, ValueError):
     """An edit that cannot be made (a card not in the deck, too few copies to remove)."""
 
 

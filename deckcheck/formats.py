@@ -17,12 +17,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from deckcheck import data
+from deckcheck.errors import FormatError as FormatError
 from deckcheck.models import CARD_TYPES, SECTIONS, Game, Severity
 from deckcheck.normalize import title_key
-
-
-class FormatError(Exception):
-    """A format file that cannot be used; the message names the file and the key."""
 
 
 class _Strict(BaseModel):

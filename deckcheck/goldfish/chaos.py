@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from deckcheck.errors import UnanswerableError
 from deckcheck.goldfish.common import (
     DeckOut,
     Record,
@@ -38,7 +39,7 @@ MAX_LEVEL = 3
 HAND_LIMIT = 7
 
 
-class SetupError(ValueError):
+class SetupError(UnanswerableError, ValueError):
     """The deck cannot start a game (no partner possible)."""
 
 

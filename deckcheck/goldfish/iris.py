@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from deckcheck.errors import UnanswerableError
 from deckcheck.goldfish.common import DeckOut, Record, expand, redeal, shuffled, take
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.models import Card
@@ -23,7 +24,7 @@ MILESTONES = ("standby_full",)
 MAX_REDRAWS = 100_000
 
 
-class SetupError(ValueError):
+class SetupError(UnanswerableError, ValueError):
     """A deck without units can never start a game."""
 
 

@@ -13,11 +13,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from deckcheck.errors import UsageError
 from deckcheck.models import Card, Game
 from deckcheck.odds.conditions import Atom, Condition, ConditionError, parse_atom, parse_condition
 
 
-class PolicyError(ValueError):
+class PolicyError(UsageError, ValueError):
     """A policy file that cannot be used; the message names the file and the key."""
 
 

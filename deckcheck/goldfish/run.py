@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 from pydantic import BaseModel, Field
 
+from deckcheck.errors import UnanswerableError
 from deckcheck.formats import Format
 from deckcheck.goldfish import chaos, iris, rakuen, vision
 from deckcheck.goldfish.common import Record
@@ -34,7 +35,7 @@ LOSSES = ("deck-out", "refresh-penalty")
 ENGINES = {Game.CHAOS: chaos, Game.RAKUEN: rakuen, Game.VISION: vision, Game.IRIS: iris}
 
 
-class GoldfishError(ValueError):
+class GoldfishError(UnanswerableError, ValueError):
     """A deck or request the simulator cannot play; the message is for the user."""
 
 

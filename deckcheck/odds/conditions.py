@@ -17,12 +17,15 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from deckcheck.errors import UsageError
 from deckcheck.models import CARD_TYPES, Card, Game
 from deckcheck.normalize import name_key, nfkc, title_key, word_key
 from deckcheck.resolve import number_key
 
 
-class ConditionError(ValueError):
+class ConditionError(UsageError, ValueError):
+    problem = "bad-condition"
+
     """A condition that cannot be read; the message names the bad part."""
 
 

@@ -23,12 +23,13 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
+from deckcheck.errors import UnanswerableError
 from deckcheck.odds.conditions import Condition
 
 Floats = NDArray[np.float64]
 
 
-class OddsError(ValueError):
+class OddsError(UnanswerableError, ValueError):
     """A question the engine cannot answer as asked (e.g. draws beyond the deck)."""
 
 

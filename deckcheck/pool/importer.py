@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from deckcheck.errors import InputError
 from deckcheck.models import CARD_TYPES, RAKUEN_KINDS, Card, Game
 from deckcheck.normalize import nfkc, title_key
 from deckcheck.resolve import number_key
@@ -56,7 +57,7 @@ _TYPE_WORDS: dict[Game, dict[str, str]] = {
 }
 
 
-class CardFileError(Exception):
+class CardFileError(InputError):
     """A card file that cannot be read at all (missing, not UTF-8, not CSV/JSON)."""
 
 

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from deckcheck import data
+from deckcheck.errors import InputError
+from deckcheck.errors import PoolError as _PoolError
 from deckcheck.models import Card, Game
 from deckcheck.normalize import name_key, title_key
 from deckcheck.pool.importer import CardFileError, CheckedFile, card_files, check_file
@@ -72,11 +74,11 @@ class CardPool(Protocol):
     def __exit__(self, *exc: object) -> None: ...
 
 
-class PoolError(Exception):
+class PoolError(_PoolError):
     """The database cannot be opened or used; the message says what to do."""
 
 
-class ImportRejected(Exception):
+class ImportRejected(InputError):
     """An import with bad rows: nothing was written. ``errors`` names file, row and reason."""
 
     def __init__(self, errors: list[str]) -> None:

@@ -1,0 +1,79 @@
+"""One exception tree for everything deckcheck reports to a user.
+
+Each class carries its CLI exit status, its HTTP status and its RFC 9457 problem type, so the
+CLI's ``main`` and the service's one exception handler map every error in one place each::
+
+    DeckcheckError                 exit 2   HTTP 422  invalid-request
+    ├── UsageError                 exit 2   HTTP 422  invalid-request   (options, requests)
+    │   ├── UnknownGame            exit 2   HTTP 404  unknown-game
+    │   └── PartnerError           exit 2   HTTP 422  unanswerable      (--partner not allowed)
+    ├── InputError                 exit 2   HTTP 422  bad-deck          (deck files and lists)
+    ├── FormatError                exit 2   HTTP 404  unknown-format    (formats/*.toml)
+    ├── UnanswerableError          exit 2   HTTP 422  unanswerable      (odds, hands, goldfish)
+    ├── PoolError                  exit 2   HTTP 503  pool-unavailable  (the card database)
+    └── RemoteError                exit 2   HTTP 502  upstream          (--server answers)
+
+Anything else that escapes is a bug in deckcheck: exit 70, HTTP 500.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT, EXIT_BUG = 0, 1, 2, 70
+
+
+class DeckcheckError(Exception):
+    """Base of every error whose message is meant for the user."""
+
+    exit_code: ClassVar[int] = EXIT_INPUT
+    http_status: ClassVar[int] = 422
+    problem: ClassVar[str] = "invalid-request"
+
+
+class UsageError(DeckcheckError):
+    """An option or request that cannot be used as given."""
+
+
+class UnknownGame(UsageError):
+    http_status = 404
+    problem = "unknown-game"
+
+
+class PartnerError(UsageError):
+    """``--partner`` names a card that may not be partner (ChaosTCG 総合ルール §6.1, §6.2)."""
+
+    problem = "unanswerable"
+
+
+class InputError(DeckcheckError):
+    """A deck file or deck list that cannot be read."""
+
+    problem = "bad-deck"
+
+
+class FormatError(DeckcheckError):
+    """A format that is unknown or cannot be used; the message names the file and the key."""
+
+    http_status = 404
+    problem = "unknown-format"
+
+
+class UnanswerableError(DeckcheckError):
+    """A question (odds, hands, goldfish) the deck cannot answer as asked."""
+
+    problem = "unanswerable"
+
+
+class PoolError(DeckcheckError):
+    """The card database cannot be opened, read or written."""
+
+    http_status = 503
+    problem = "pool-unavailable"
+
+
+class RemoteError(DeckcheckError):
+    """A ``--server`` that cannot be reached or answers with an error."""
+
+    http_status = 502
+    problem = "upstream"
