@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
+from deckcheck.errors import DeckcheckError, PartnerError
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -383,7 +385,7 @@ def odds(
         else:
             deck, fmt, index = _one_deck(deck_path, format, db)
             result = compute_odds(deck, fmt, index, req)
-    except (ConditionError, OddsError) as exc:
+    except (ConditionError, OddsError, PartnerError) as exc:
         _fail(str(exc))
     except ValidationError as exc:
         _fail("; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()))
@@ -471,7 +473,7 @@ def hand(
         deck, fmt, index = _one_deck(deck_path, format, db)
         try:
             result = deal_hands(deck, fmt, index, count, seed, partner, want or [])
-        except (ConditionError, OddsError) as exc:
+        except (ConditionError, OddsError, PartnerError) as exc:
             _fail(str(exc))
     if as_json:
         _print_json(result.model_dump(mode="json"))
@@ -505,8 +507,9 @@ def goldfish(
     Exit status: 0 done (also when Ctrl-C stopped it early: the finished games are reported),
     2 bad deck, policy or option.
     """
+    from deckcheck.goldfish.common import GoldfishError
     from deckcheck.goldfish.policy import PolicyError, load_policy
-    from deckcheck.goldfish.run import GoldfishError, GoldfishRequest
+    from deckcheck.goldfish.run import GoldfishRequest
     from deckcheck.goldfish.run import goldfish as run_goldfish
 
     server = _server(ctx)
@@ -601,7 +604,7 @@ def formats_main(ctx: typer.Context, as_json: JsonOption = False) -> None:
     if as_json:
         _print_json(
             [
-                {"id": f.id, "game": f.game.value, "name": f.name, "assumptions": f.assumptions}
+                {"id": f.id, "game": f.game, "name": f.name, "assumptions": f.assumptions}
                 for f in found
             ]
         )
@@ -678,16 +681,17 @@ def pool_search(
     db: DbOption = None,
 ) -> None:
     """Search the pool by game, name, type, title or OS."""
-    from deckcheck.models import CARD_TYPES, Game
+    from deckcheck import games
 
     chosen = None
     if game is not None:
-        chosen = next((g for g in Game if g.value == game.casefold()), None)
-        if chosen is None:
-            _fail(f"unknown game {game!r} (use chaos, rakuen, vision or iris)")
+        spec = games.find(game)
+        if spec is None:
+            _fail(f"unknown game {game!r} (use {', '.join(games.ids())})")
+        chosen = spec.id
     if type is not None:
-        games = [chosen] if chosen else list(Game)
-        if not any(type in CARD_TYPES[g] for g in games):
+        specs = [games.get(chosen)] if chosen else list(games.specs())
+        if not any(type in s.card_types for s in specs):
             _fail(f"unknown card type {type!r}")
     pool = _open_pool(db)
     with pool:
@@ -753,6 +757,9 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("deckcheck: interrupted\n")
         sys.exit(130)
+    except DeckcheckError as exc:  # bad input the command did not handle itself
+        sys.stderr.write(f"deckcheck: {exc}\n")
+        sys.exit(exc.exit_code)
     except Exception as exc:
         if os.environ.get("DECKCHECK_DEBUG"):
             raise

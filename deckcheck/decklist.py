@@ -22,6 +22,7 @@ import json
 import re
 from typing import Any
 
+from deckcheck import games
 from deckcheck.models import SECTIONS, DeckEntry, DeckList, Violation
 
 SYNTAX = "deck/syntax"
@@ -29,24 +30,27 @@ SYNTAX_SOURCE = "deckcheck deck list format (README: Deck lists); outside the ru
 # Counts beyond this are typing errors, not decks; bounding them keeps every later step cheap.
 MAX_COUNT = 9999
 
-_SECTION_ALIASES = {
-    "main": "main",
-    "deck": "main",
-    "メイン": "main",
-    "メインデッキ": "main",
-    "extra": "extra",
-    "エクストラ": "extra",
-    "エクストラデッキ": "extra",
-    "gate": "gate",
-    "gates": "gate",
-    "ゲート": "gate",
-    "ゲートデッキ": "gate",
-    "門": "gate",
-    "side": "side",
-    "sideboard": "side",
-    "サイド": "side",
-    "サイドボード": "side",
-}
+# Header words every game shares; each game's spec adds its own (games/<game>/).
+_COMMON_ALIASES = {"main": "main", "deck": "main", "メイン": "main", "メインデッキ": "main"}
+_aliases: dict[str, str] | None = None
+
+
+def _section_aliases() -> dict[str, str]:
+    global _aliases
+    if _aliases is None:
+        found = dict(_COMMON_ALIASES)
+        for spec in games.specs():
+            found.update({k.casefold(): v for k, v in spec.section_aliases.items()})
+        _aliases = found
+    return _aliases
+
+
+def _forget_aliases() -> None:
+    global _aliases
+    _aliases = None
+
+
+games.on_change(_forget_aliases)
 _HEADER = re.compile(r"^\[\s*(?P<name>[^\]]*?)\s*\]$")
 _FORMAT = re.compile(r"^format\s*[:：=]\s*(?P<id>\S.*?)$", re.IGNORECASE)
 _X = "xX×ｘＸ"
@@ -66,7 +70,7 @@ def _syntax(message: str, line: int | None, fix: str, section: str | None = None
 
 def section_name(header: str) -> str | None:
     """Canonical section for a header word, or None when it names no section."""
-    return _SECTION_ALIASES.get(header.strip().casefold())
+    return _section_aliases().get(header.strip().casefold())
 
 
 def parse_text(text: str, path: str | None = None) -> DeckList:

@@ -16,9 +16,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from deckcheck import data
+from deckcheck import data, games
 from deckcheck.errors import FormatError as FormatError
-from deckcheck.models import CARD_TYPES, SECTIONS, Game, Severity
+from deckcheck.models import SECTIONS, Game, Severity
 from deckcheck.normalize import title_key
 
 
@@ -216,7 +216,9 @@ class Format(_Strict):
 
     @model_validator(mode="after")
     def _consistent(self) -> Format:
-        types = CARD_TYPES[self.game]
+        spec = games.get(self.game)
+        types = spec.card_types
+        _check_parameters(self.parameters, spec)
         section_names = [s.name for s in self.sections]
         if len(set(section_names)) != len(section_names):
             raise ValueError("a section is defined twice")
@@ -305,6 +307,27 @@ class Format(_Strict):
 
     def parameter(self, key: str) -> Parameter | None:
         return self.parameters.get(key)
+
+
+def _check_parameters(parameters: dict[str, Parameter], spec: games.GameSpec) -> None:
+    """Every parameter a format declares must be one the game's code reads, of its type."""
+    known = spec.all_params()
+    for key, param in parameters.items():
+        if key not in known:
+            raise ValueError(
+                f"parameters.{key}: nothing in deckcheck reads it for {spec.id} "
+                f"(the parameters it reads: {', '.join(sorted(known))})"
+            )
+        kind = known[key].kind
+        value = param.value
+        ok = isinstance(value, bool) if kind is bool else (
+            isinstance(value, kind) and not isinstance(value, bool)
+        )
+        if not ok:
+            raise ValueError(f"parameters.{key}: must be a {kind.__name__}, not {value!r}")
+        if key == "mulligan" and value not in {m.value for m in games.MulliganKind}:
+            kinds = ", ".join(m.value for m in games.MulliganKind)
+            raise ValueError(f"parameters.mulligan: {value!r} is not one of {kinds}")
 
 
 def _merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:

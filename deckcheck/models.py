@@ -1,51 +1,21 @@
-"""The data every part of deckcheck shares: games, cards, deck lists, violations, reports."""
+"""The data every part of deckcheck shares: cards, deck lists, violations, reports."""
 
 from __future__ import annotations
 
-from enum import StrEnum
-from typing import Literal, NamedTuple
+from typing import Annotated, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field
-
-
-class Game(StrEnum):
-    CHAOS = "chaos"
-    RAKUEN = "rakuen"
-    VISION = "vision"
-    IRIS = "iris"
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 
-# Card types per game and the Japanese words accepted for them on import.
-# chaos: 総合ルール §2.2; rakuen: rulebook Ver1.0 ch.1 §2; vision: keyword glossary (seed 003);
-# iris: how-to-play §1 カードの種類.
-CARD_TYPES: dict[Game, dict[str, tuple[str, ...]]] = {
-    Game.CHAOS: {
-        "chara": ("キャラ", "キャラカード"),
-        "extra": ("エクストラ", "エクストラカード"),
-        "partner": ("パートナー", "パートナーカード"),
-        "set": ("セット", "セットカード"),
-        "event": ("イベント", "イベントカード"),
-    },
-    Game.RAKUEN: {
-        "member": ("メンバー", "メンバーカード"),
-        "tactics": ("戦術", "タクティクス", "戦術カード"),
-        "paradox": ("逆理", "パラドックス", "逆理カード"),
-        "gate": ("門", "ゲート", "門カード"),
-    },
-    Game.VISION: {
-        "character": ("キャラクター", "キャラ"),
-        "spell": ("スペル", "スペルカード"),
-        "command": ("コマンド", "コマンドカード"),
-    },
-    Game.IRIS: {
-        "unit": ("ユニット", "ユニットカード"),
-        "strategy": ("戦略", "ストラテジー"),
-        "tactic": ("戦術", "タクティクス"),
-        "enhancement": ("強化", "エンハンス"),
-    },
-}
+def _known_game(value: str) -> str:
+    from deckcheck.games.registry import known_game
 
-RAKUEN_KINDS: tuple[str, ...] = ("定理者", "使者", "合理体")
+    return known_game(value)
+
+
+# A game id, checked against the game registry (deckcheck.games): the card types, rules and
+# engines of each game live in its spec there, so nothing here names a game.
+Game = Annotated[str, AfterValidator(_known_game)]
 
 SECTIONS: tuple[str, ...] = ("main", "extra", "gate", "side")
 

@@ -10,7 +10,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from deckcheck.models import Game
+from deckcheck import games
 
 _SPACES = re.compile(r"\s+")
 # Marks ignored when resolving titles and OS names: the decorative ・†☆♪＊!? (issue #2), plus
@@ -27,14 +27,14 @@ def nfkc(text: str) -> str:
 
 
 @lru_cache(maxsize=65536)
-def name_key(game: Game, name: str) -> str:
+def name_key(game: str, name: str) -> str:
     """Key under which two card names are the same card name in ``game``.
 
-    All games: NFKC (full/half width) and case folding. ChaosTCG also ignores spaces
-    (総合ルール §2.1.5: spaces in a card name are not part of it).
+    All games: NFKC (full/half width) and case folding. A game whose spec says so ignores
+    spaces (ChaosTCG 総合ルール §2.1.5: spaces in a card name are not part of it).
     """
     key = nfkc(name).casefold()
-    if game is Game.CHAOS:
+    if games.get(game).names_ignore_spaces:
         return _SPACES.sub("", key)
     return _SPACES.sub(" ", key)
 
@@ -65,3 +65,6 @@ _WORD_NOISE = re.compile(r"[\s\[\]【】「」『』]")
 def word_key(word: str) -> str:
     """Append words and keywords compare without brackets, spaces or width: [TST ゲージ]."""
     return _WORD_NOISE.sub("", nfkc(word)).casefold()
+
+
+games.on_change(name_key.cache_clear)  # a game registered again may compare names differently

@@ -78,7 +78,7 @@ def format_list(console: Console, formats: Sequence[Format]) -> None:
             f"{s.name} {s.size.min}" + (f"–{s.size.max}" if s.size.max != s.size.min else "")
             for s in fmt.sections
         )
-        table.add_row(fmt.id, fmt.game.value, escape(fmt.name), sections, str(len(fmt.assumptions)))
+        table.add_row(fmt.id, fmt.game, escape(fmt.name), sections, str(len(fmt.assumptions)))
     console.print(table)
 
 
@@ -145,7 +145,7 @@ def cards(console: Console, found: Sequence[Card]) -> None:
     for c in found:
         origin = " / ".join(x for x in (c.title, c.os) if x)
         table.add_row(
-            c.game.value,
+            c.game,
             escape(c.number),
             escape(c.name),
             c.type,

@@ -11,6 +11,7 @@ import difflib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from deckcheck import games
 from deckcheck.models import Card, Game
 from deckcheck.normalize import name_key, nfkc
 
@@ -25,7 +26,7 @@ def number_key(number: str) -> str:
 
 def ref_keys(ref: str) -> set[str]:
     """Every name key ``ref`` may have in some game (chaos ignores spaces, the others don't)."""
-    return {name_key(game, ref) for game in Game}
+    return {name_key(game, ref) for game in games.ids()}
 
 
 @dataclass(slots=True)
@@ -73,7 +74,7 @@ class CardIndex:
                 self._name_cache[game] = self._names(game)
             else:
                 self._name_cache[game] = {
-                    key: cards[0].name for (g, key), cards in self.by_name.items() if g is game
+                    key: cards[0].name for (g, key), cards in self.by_name.items() if g == game
                 }
         return self._name_cache[game]
 
@@ -97,8 +98,8 @@ class CardIndex:
             return Resolution(ambiguous=list(matches))
         elsewhere = [
             c
-            for g in Game
-            if g is not game
+            for g in games.ids()
+            if g != game
             for c in (
                 [self.by_number[(g, number_key(ref))]]
                 if (g, number_key(ref)) in self.by_number

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from deckcheck.decklist import SYNTAX, SYNTAX_SOURCE
 from deckcheck.formats import Format, Match
-from deckcheck.games import chaos
+from deckcheck.games.chaos import checks as chaos
 from deckcheck.models import CardCount, DeckList, Report, Violation
 from deckcheck.normalize import name_key, nfkc, word_key
 from deckcheck.odds.hypergeom import chance_of_none

@@ -89,4 +89,4 @@ def test_a_new_format_is_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     )
     monkeypatch.setenv("DECKCHECK_FORMATS", str(tmp_path))
     fmt = default_registry().get("my-event")
-    assert fmt.game.value == "iris" and len(fmt.restrictions) == 1
+    assert fmt.game == "iris" and len(fmt.restrictions) == 1

@@ -12,11 +12,15 @@ from typer.testing import CliRunner
 
 from deckcheck import decklist
 from deckcheck.cli import app
+from deckcheck.errors import PartnerError, UnanswerableError
 from deckcheck.formats import FormatRegistry
-from deckcheck.goldfish import chaos, rakuen
-from deckcheck.goldfish.common import DeckOut
-from deckcheck.goldfish.policy import DEFAULTS, Compiled, Policy, PolicyError, load_policy
+from deckcheck.games.chaos import engine as chaos
+from deckcheck.games.chaos import partner as chaos_partner
+from deckcheck.games.rakuen import engine as rakuen
+from deckcheck.goldfish.common import DeckOut, Record
+from deckcheck.goldfish.policy import Compiled, Policy, PolicyError, default_policy, load_policy
 from deckcheck.goldfish.run import GoldfishRequest, goldfish, prepare, statistics
+from deckcheck.goldfish.setup import Setup
 from deckcheck.models import Card, Game
 from deckcheck.odds.setup import rules_of
 from deckcheck.resolve import CardIndex
@@ -46,48 +50,48 @@ def formats(registry: FormatRegistry) -> FormatRegistry:
 
 
 def compiled(game: Game, **changes: object) -> Compiled:
-    return Compiled(DEFAULTS[game].model_copy(update=changes), game)
+    return Compiled(default_policy(game).model_copy(update=changes), game)
 
 
 # --- rakuen phase rules ---------------------------------------------------------------------
 
 
 def test_rakuen_level_card_face_down_on_first_players_first_turn(index: CardIndex) -> None:
-    table = rakuen.Table([], Stacked())
-    table.hand = [card(index, Game.RAKUEN, "SAMPLE-R-T01")]
-    rakuen._level_phase(table, compiled(Game.RAKUEN), face_up=False)
-    assert table.level == [(card(index, Game.RAKUEN, "SAMPLE-R-T01"), False)]
+    table = rakuen.Table([], Stacked(), 6, 4)
+    table.hand = [card(index, "rakuen", "SAMPLE-R-T01")]
+    rakuen._level_phase(table, compiled("rakuen"), face_up=False)
+    assert table.level == [(card(index, "rakuen", "SAMPLE-R-T01"), False)]
     assert table.colors() == set()  # a face-down level card gives no color to a 合理体
 
 
 def test_rakuen_level_gates_deployment(index: CardIndex) -> None:
-    table = rakuen.Table([], Stacked())
-    level2 = card(index, Game.RAKUEN, "SAMPLE-R-004")  # level 2, cost 1
-    table.stock = [card(index, Game.RAKUEN, "SAMPLE-R-T01")] * 3
-    table.set_level([(card(index, Game.RAKUEN, "SAMPLE-R-T01"), True)])
+    table = rakuen.Table([], Stacked(), 6, 4)
+    level2 = card(index, "rakuen", "SAMPLE-R-004")  # level 2, cost 1
+    table.stock = [card(index, "rakuen", "SAMPLE-R-T01")] * 3
+    table.set_level([(card(index, "rakuen", "SAMPLE-R-T01"), True)])
     assert not table.deployable(level2)  # one level card: level 1 only
-    table.set_level([*table.level, (card(index, Game.RAKUEN, "SAMPLE-R-T02"), True)])
+    table.set_level([*table.level, (card(index, "rakuen", "SAMPLE-R-T02"), True)])
     assert table.deployable(level2)
     table.stock = []
     assert not table.deployable(level2)  # its cost is paid from the stock
 
 
 def test_rakuen_gouritai_needs_its_color_or_world(index: CardIndex) -> None:
-    table = rakuen.Table([], Stacked())
-    gouritai = card(index, Game.RAKUEN, "SAMPLE-R-007")  # 合理体, level 3
+    table = rakuen.Table([], Stacked(), 6, 4)
+    gouritai = card(index, "rakuen", "SAMPLE-R-007")  # 合理体, level 3
     table.stock = [gouritai] * 5
-    table.set_level([(card(index, Game.RAKUEN, "SAMPLE-R-P03"), False)] * 3)
+    table.set_level([(card(index, "rakuen", "SAMPLE-R-P03"), False)] * 3)
     assert not table.deployable(gouritai)
-    table.set_level([(card(index, Game.RAKUEN, "SAMPLE-R-P03"), True)] * 3)  # 見本ワールド
+    table.set_level([(card(index, "rakuen", "SAMPLE-R-P03"), True)] * 3)  # 見本ワールド
     assert table.deployable(gouritai)
 
 
 def test_rakuen_territory_fits_six_circles(index: CardIndex) -> None:
-    table = rakuen.Table([], Stacked())
-    big = card(index, Game.RAKUEN, "SAMPLE-R-008")  # territory 4
-    table.set_level([(card(index, Game.RAKUEN, "SAMPLE-R-P01"), True)] * 4)
+    table = rakuen.Table([], Stacked(), 6, 4)
+    big = card(index, "rakuen", "SAMPLE-R-008")  # territory 4
+    table.set_level([(card(index, "rakuen", "SAMPLE-R-P01"), True)] * 4)
     table.stock = [big] * 9
-    member = card(index, Game.RAKUEN, "SAMPLE-R-004")  # territory 2
+    member = card(index, "rakuen", "SAMPLE-R-004")  # territory 2
     table.place(member)
     table.place(member)
     assert not table.deployable(big)
@@ -96,8 +100,8 @@ def test_rakuen_territory_fits_six_circles(index: CardIndex) -> None:
 
 
 def test_rakuen_refresh_penalty_and_loss_at_two(index: CardIndex) -> None:
-    filler = card(index, Game.RAKUEN, "SAMPLE-R-T01")
-    table = rakuen.Table([], Stacked())
+    filler = card(index, "rakuen", "SAMPLE-R-T01")
+    table = rakuen.Table([], Stacked(), 6, 4)
     table.drop = [filler] * 5
     table.draw(1)  # empty deck: refresh, remove the top card, then draw
     assert (table.refreshes, table.penalties, len(table.deck), len(table.hand)) == (1, 1, 3, 1)
@@ -106,7 +110,7 @@ def test_rakuen_refresh_penalty_and_loss_at_two(index: CardIndex) -> None:
     with pytest.raises(DeckOut) as lost:
         table.draw(1)
     assert lost.value.reason == "refresh-penalty"
-    empty = rakuen.Table([], Stacked())
+    empty = rakuen.Table([], Stacked(), 6, 4)
     with pytest.raises(DeckOut) as lost:
         empty.draw(1)
     assert lost.value.reason == "deck-out"
@@ -117,7 +121,7 @@ def test_rakuen_deck_shrinks_by_three_a_turn_without_luck_drive(
 ) -> None:
     fmt = formats.get("rakuen-standard")
     parsed = decklist.parse(deck("rakuen-standard", RAKUEN_MAIN, gate=RAKUEN_GATE))
-    policy = DEFAULTS[Game.RAKUEN].model_copy(update={"luck_drive": False, "gattai": False})
+    policy = default_policy("rakuen").model_copy(update={"luck_drive": False, "gattai": False})
     result = goldfish(parsed, fmt, index, policy, GoldfishRequest(games=300, turns=12, seed=4))
     decks = [row["deck_mean"] for row in result.per_turn]
     assert decks == [45 - 3 * t for t in range(1, 13)]
@@ -127,31 +131,37 @@ def test_rakuen_deck_shrinks_by_three_a_turn_without_luck_drive(
 # --- chaos phase rules ----------------------------------------------------------------------
 
 
-def test_chaos_partner_card_must_be_the_partner(index: CardIndex) -> None:
-    partner = card(index, Game.CHAOS, "SAMPLE-C-P01")
-    other = card(index, Game.CHAOS, "SAMPLE-C-001")
-    chosen = chaos.choose_partner([(other, 4), (partner, 1)], choice="SAMPLE-C-001")
-    assert chosen == partner
-    assert chaos.choose_partner([(other, 4)], choice=None) == other
-    with pytest.raises(chaos.SetupError):
-        chaos.choose_partner([(card(index, Game.CHAOS, "SAMPLE-C-N01"), 4)], choice=None)
+def test_chaos_partner_card_must_be_the_partner(
+    index: CardIndex, registry: FormatRegistry
+) -> None:
+    partner = card(index, "chaos", "SAMPLE-C-P01")
+    other = card(index, "chaos", "SAMPLE-C-001")
+    rule = registry.get("chaos-standard").partner
+    assert rule is not None
+    with pytest.raises(PartnerError):  # --partner cannot choose another than the partner card
+        chaos_partner.choose(rule, [(other, 4), (partner, 1)], "SAMPLE-C-001", True)
+    assert chaos_partner.choose(rule, [(other, 4), (partner, 1)], None, True) == partner
+    assert chaos_partner.choose(rule, [(other, 4)], None, True) == other
+    with pytest.raises(UnanswerableError):
+        chaos_partner.choose(rule, [(card(index, "chaos", "SAMPLE-C-N01"), 4)], None, True)
 
 
 def _chaos_game(
-    index: CardIndex, formats: FormatRegistry, order: list[str], turns: int, **policy: object
-) -> chaos.Record:  # type: ignore[name-defined]
-    """Main deck listed bottom to top (the last card is drawn first), no mulligan."""
-    cards = [card(index, Game.CHAOS, n) for n in order]
+    index: CardIndex,
+    formats: FormatRegistry,
+    order: list[str],
+    turns: int,
+    fmt: str = "chaos-standard",
+    **policy: object,
+) -> Record:
+    """Main deck listed bottom to top (the last card is drawn first), no mulligan. The first
+    card is the partner, set aside."""
+    cards = [card(index, "chaos", n) for n in order]
     main = [(c, 1) for c in cards]
-    return chaos.play(
-        main,
-        [],
-        rules_of(formats.get("chaos-standard")),
-        compiled(Game.CHAOS, mulligan=False, **policy),
-        Stacked(),
-        turns,
-        True,
-    )
+    pilot = compiled("chaos", mulligan=False, **policy)
+    rules = rules_of(formats.get(fmt))
+    setup = Setup("chaos", {"main": main}, rules, pilot.policy, main[1:], (cards[0],))
+    return chaos.play(setup, pilot, Stacked(), turns, True)
 
 
 def test_chaos_level_up_needs_a_same_name_card(index: CardIndex, formats: FormatRegistry) -> None:
@@ -171,7 +181,7 @@ def test_chaos_one_friend_a_turn_into_four_areas_and_hand_limit(
     rec = _chaos_game(index, formats, order, 8, play_extras=False)
     friends = [m[2] for m in rec.metrics]
     assert friends == [1, 2, 3, 4, 4, 4, 4, 4]
-    assert max(m[0] for m in rec.metrics) == chaos.HAND_LIMIT
+    assert max(m[0] for m in rec.metrics) == 7  # hand_limit of chaos-standard (§7.6)
     no_attack = _chaos_game(index, formats, order, 2, attack_draw=False)
     attack = _chaos_game(index, formats, order, 2)
     # the partner's attack draw: none on the first player's first turn, one on turn 2
@@ -193,13 +203,13 @@ def test_iris_redraws_until_a_unit_and_fills_four_standby_slots(
     fmt = formats.get("iris-standard")
     parsed = decklist.parse(deck("iris-standard", IRIS_MAIN))
     result = goldfish(
-        parsed, fmt, index, DEFAULTS[Game.IRIS], GoldfishRequest(games=500, turns=8, seed=2)
+        parsed, fmt, index, default_policy("iris"), GoldfishRequest(games=500, turns=8, seed=2)
     )
     assert max(r["standby_p90"] for r in result.per_turn) == 4
     assert result.milestones["standby_full"]["rate"] > 0.9
     no_units = decklist.parse(deck("iris-standard", [*IRIS_MAIN[6:-1], (26, "SAMPLE-I-T03")]))
     with pytest.raises(Exception, match="no unit"):
-        prepare(no_units, fmt, index, DEFAULTS[Game.IRIS])
+        prepare(no_units, fmt, index, default_policy("iris"))
 
 
 def test_iris_one_unit_redraws_nine_times_on_average(
@@ -220,7 +230,7 @@ def test_iris_one_unit_redraws_nine_times_on_average(
     parsed = decklist.parse(deck("iris-standard", one_unit))
     games = 20_000
     result = goldfish(
-        parsed, fmt, index, DEFAULTS[Game.IRIS], GoldfishRequest(games=games, turns=1, seed=9)
+        parsed, fmt, index, default_policy("iris"), GoldfishRequest(games=games, turns=1, seed=9)
     )
     # P(the unit is in 5 of 50) = 0.1: redraws are geometric with mean 9 and variance 90
     assert abs(result.summary["mulligans_mean"] - 9) <= 4.5 * math.sqrt(90 / games)
@@ -237,7 +247,7 @@ def test_same_seed_same_results_with_any_workers(index: CardIndex, formats: Form
             parsed,
             fmt,
             index,
-            DEFAULTS[Game.CHAOS],
+            default_policy("chaos"),
             GoldfishRequest(games=4500, turns=6, seed=11, workers=w),
         )
         for w in (1, 2)
@@ -246,7 +256,7 @@ def test_same_seed_same_results_with_any_workers(index: CardIndex, formats: Form
     assert runs[0].per_turn == runs[1].per_turn
     assert runs[0].milestones == runs[1].milestones
     other = goldfish(
-        parsed, fmt, index, DEFAULTS[Game.CHAOS], GoldfishRequest(games=4500, turns=6, seed=12)
+        parsed, fmt, index, default_policy("chaos"), GoldfishRequest(games=4500, turns=6, seed=12)
     )
     assert other.per_turn != runs[0].per_turn
 
@@ -271,15 +281,15 @@ def test_bad_policy_files_name_the_key(tmp_path: Path, text: str, message: str) 
     path = tmp_path / "p.toml"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(PolicyError, match=message.replace("(", r"\(").replace("[", r"\[")):
-        load_policy(path, Game.RAKUEN)
+        load_policy(path, "rakuen")
 
 
 def test_yaml_policy(tmp_path: Path) -> None:
     path = tmp_path / "p.yaml"
     path.write_text("keep:\n  - 'type:paradox>=1'\nluck_drive: false\n", encoding="utf-8")
-    policy = load_policy(path, Game.RAKUEN)
+    policy = load_policy(path, "rakuen")
     assert policy.keep == ("type:paradox>=1",) and policy.luck_drive is False
-    assert policy.level_area_first == DEFAULTS[Game.RAKUEN].level_area_first  # defaults kept
+    assert policy.level_area_first == default_policy("rakuen").level_area_first  # defaults kept
     assert isinstance(policy, Policy)
 
 
@@ -364,7 +374,7 @@ def test_iris_fast_engine_agrees_with_the_reference(
     ]
     for cards in (IRIS_MAIN, few_units):
         setup = prepare(
-            decklist.parse(deck("iris-standard", cards)), fmt, index, DEFAULTS[Game.IRIS]
+            decklist.parse(deck("iris-standard", cards)), fmt, index, default_policy("iris")
         )
         seeds = list(range(1, 6001))
         fast = play_chunk(setup, 0, seeds, 12, True)

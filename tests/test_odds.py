@@ -18,7 +18,6 @@ from typer.testing import CliRunner
 from deckcheck import decklist
 from deckcheck.cli import app
 from deckcheck.formats import FormatRegistry
-from deckcheck.models import Game
 from deckcheck.odds.api import OddsRequest, OddsResult, compute_odds, deal_hands
 from deckcheck.odds.conditions import Condition, ConditionError, parse_condition
 from deckcheck.odds.exact import Predicate, Problem
@@ -235,15 +234,15 @@ def test_predicate_matches_brute_force(ops, groups, data) -> None:  # type: igno
 )
 def test_bad_conditions_name_the_bad_part(text: str, message: str) -> None:
     with pytest.raises(ConditionError, match=re.escape(message)):
-        parse_condition(text, Game.RAKUEN)
+        parse_condition(text, "rakuen")
 
 
 def test_condition_forms() -> None:
-    c = parse_condition("ｔｙｐｅ：逆理 ＞＝ ２", Game.RAKUEN)  # full width, Japanese type word
+    c = parse_condition("ｔｙｐｅ：逆理 ＞＝ ２", "rakuen")  # full width, Japanese type word
     assert (c.op, c.k, c.atoms[0].value) == (">=", 2, "paradox")
-    c = parse_condition("level<=2 >= 1", Game.RAKUEN)
+    c = parse_condition("level<=2 >= 1", "rakuen")
     assert (c.atoms[0].field, c.atoms[0].op, c.op, c.k) == ("level", "<=", ">=", 1)
-    c = parse_condition("name:蒼の定理者 見本アリア|kind:合理体==2", Game.RAKUEN)
+    c = parse_condition("name:蒼の定理者 見本アリア|kind:合理体==2", "rakuen")
     assert [a.field for a in c.atoms] == ["name", "kind"] and c.op == "=="
 
 

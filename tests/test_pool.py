@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck import data
-from deckcheck.models import Game
+from deckcheck import data, games
 from deckcheck.pool.importer import card_files
 from deckcheck.pool.store import CardFileError, ImportRejected, Pool, PoolError
 
@@ -25,7 +24,7 @@ def test_new_pool_is_filled_from_card_pool(fresh_db: Path) -> None:
     with Pool(fresh_db) as pool:
         stats = pool.stats()
         by_game = stats["by_game"]
-        assert isinstance(by_game, dict) and set(by_game) == {g.value for g in Game}
+        assert isinstance(by_game, dict) and set(by_game) == set(games.ids())
         shipped = sum(
             len(path.read_text(encoding="utf-8").strip().splitlines()) - 1
             for path in card_files(data.card_pool_dir())
@@ -72,9 +71,9 @@ def test_import_csv_json_jsonl(fresh_db: Path, tmp_path: Path) -> None:
         result = pool.import_files([csv_file, json_file, jsonl_file])
         assert (result.added, result.updated) == (4, 0)
         assert pool.stats()["total"] == before + 4  # type: ignore[operator]
-        chaos = pool.get(Game.CHAOS, "T-001")
+        chaos = pool.get("chaos", "T-001")
         assert chaos is not None and chaos.type == "chara" and chaos.os == "ニトロプラス"
-        rakuen = pool.get(Game.RAKUEN, "t-r1")
+        rakuen = pool.get("rakuen", "t-r1")
         assert rakuen is not None and rakuen.level == 2 and rakuen.keywords == ("A", "B")
 
 
@@ -96,7 +95,7 @@ def test_titles_resolve_in_any_spelling(fresh_db: Path, tmp_path: Path, title: s
     path = write(tmp_path / "t.csv", HEADER + f'chaos,T-1,x,chara,,"{title}",,,,,\n')
     with Pool(fresh_db) as pool:
         pool.import_files([path])
-        card = pool.get(Game.CHAOS, "T-1")
+        card = pool.get("chaos", "T-1")
         assert card is not None and card.os is not None
 
 
@@ -106,7 +105,7 @@ def test_os_column_wins_and_is_canonical(fresh_db: Path, tmp_path: Path) -> None
     )
     with Pool(fresh_db) as pool:
         pool.import_files([path])
-        card = pool.get(Game.CHAOS, "T-1")
+        card = pool.get("chaos", "T-1")
         assert card is not None and card.os == "アクアプラス" and card.title == "未知の作品"
 
 
@@ -159,7 +158,7 @@ def test_import_updates_existing_cards(fresh_db: Path, tmp_path: Path) -> None:
         before = pool.stats()["total"]
         result = pool.import_files([path])
         assert (result.added, result.updated) == (0, 1)
-        card = pool.get(Game.CHAOS, "SAMPLE-C-001")
+        card = pool.get("chaos", "SAMPLE-C-001")
         assert card is not None and card.name == "改名キャラ" and card.os == "アクアプラス"
         assert pool.stats()["total"] == before
 
@@ -191,23 +190,23 @@ def test_corrupt_database_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_search(shipped_pool: Pool) -> None:
-    names = {c.name for c in shipped_pool.search(Game.CHAOS, "見本キャラ0")}
+    names = {c.name for c in shipped_pool.search("chaos", "見本キャラ0")}
     assert "見本キャラ 01" in names and "見本キャラ 12" not in names
     assert {c.type for c in shipped_pool.search(None, None, "paradox")} == {"paradox"}
-    by_title = shipped_pool.search(Game.CHAOS, title="ToHeart2")
+    by_title = shipped_pool.search("chaos", title="ToHeart2")
     assert [c.number for c in by_title] == ["SAMPLE-C-AQ1"]
-    by_os = shipped_pool.search(Game.CHAOS, title="OS:ニトロプラス", limit=500)
+    by_os = shipped_pool.search("chaos", title="OS:ニトロプラス", limit=500)
     assert len(by_os) > 12 and all(c.os == "ニトロプラス" for c in by_os)
     by_number = shipped_pool.search(None, "ｓａｍｐｌｅ-ｒ-g", limit=100)  # a number prefix
     assert {c.number for c in by_number} == {f"SAMPLE-R-G{i:02}" for i in range(1, 8)}
-    cheap = shipped_pool.search(Game.RAKUEN, type="member", max_level=1, max_cost=0)
+    cheap = shipped_pool.search("rakuen", type="member", max_level=1, max_cost=0)
     assert cheap and all(c.level <= 1 and c.cost == 0 for c in cheap)
-    assert shipped_pool.search(Game.IRIS, "見本の騎士")[0].name == "見本の騎士 アリシア"
+    assert shipped_pool.search("iris", "見本の騎士")[0].name == "見本の騎士 アリシア"
 
 
 def test_index_for_finds_refs_by_number_and_name(shipped_pool: Pool) -> None:
     index = shipped_pool.index_for(["SAMPLE-C-001", "見本キャラ02", "no such card"])
-    assert index.resolve(Game.CHAOS, "SAMPLE-C-001").card is not None
-    assert index.resolve(Game.CHAOS, "見本キャラ02").card is not None
-    miss = index.resolve(Game.CHAOS, "見本キャラ 99")
+    assert index.resolve("chaos", "SAMPLE-C-001").card is not None
+    assert index.resolve("chaos", "見本キャラ02").card is not None
+    miss = index.resolve("chaos", "見本キャラ 99")
     assert miss.card is None and "見本キャラ 09" in miss.suggestions

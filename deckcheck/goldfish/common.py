@@ -7,10 +7,15 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from deckcheck.errors import UnanswerableError
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.models import Card
 from deckcheck.odds.conditions import Condition
 from deckcheck.odds.exact import Problem, kept_cards
+
+
+class GoldfishError(UnanswerableError, ValueError):
+    """A deck or request the simulator cannot play; the message is for the user."""
 
 
 class DeckOut(Exception):

@@ -1,20 +1,22 @@
 """Pilots as data: keep rules, play priorities and switches, per game, from TOML or YAML.
 
-The default pilot of each game (``DEFAULTS``) is documented in the README. A policy file
+The default pilot of each game (its spec's ``default_policy``) is documented in the README.
+A policy file
 overrides any key; an unknown key or a bad value is an error naming the key.
 """
 
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
+from deckcheck import games
 from deckcheck.errors import UsageError
-from deckcheck.models import Card, Game
+from deckcheck.models import Card
 from deckcheck.odds.conditions import Atom, Condition, ConditionError, parse_atom, parse_condition
 
 
@@ -23,46 +25,49 @@ class PolicyError(UsageError, ValueError):
 
 
 class Policy(BaseModel):
-    """What the pilot does. Selectors use the ``--want`` syntax (``type:paradox``, ``level<=2``);
-    a list puts earlier selectors first, and ties go to the higher level, then cost."""
+    """What the pilot does, the keys every game shares. Each game's spec subclasses it with its
+    own switches (``games/<game>/``). Selectors use the ``--want`` syntax (``type:paradox``,
+    ``level<=2``); a list puts earlier selectors first, and ties go to the higher level, then
+    cost."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+    # the keys that hold selector lists, parsed once per game by ``Compiled``
+    SELECTORS: ClassVar[tuple[str, ...]] = ("play_first",)
 
     name: str = "default"
-    game: Game | None = None
+    game: str | None = None
     keep: tuple[str, ...] = ()  # conditions ("SELECTOR OP K") a kept opening hand meets
-    play_first: tuple[str, ...] = ()  # which members / friends / units / characters first
-    level_area_first: tuple[str, ...] = ()  # rakuen: cards to put into the level area first
-    partner: str | None = None  # chaos: the chara to choose when the deck has no partner card
+    play_first: tuple[str, ...] = ()  # which cards to play first
     mulligan: bool = True
-    attack_draw: bool = True  # chaos: attack with the partner to draw
-    play_sets: bool = True  # chaos
-    play_extras: bool = True  # chaos
-    luck_drive: bool = True  # rakuen: 3 stock → draw 1
-    luck_drive_when_stuck: bool = True  # rakuen: only on a turn that deployed no member
-    swap_level: bool = False  # rakuen: with 4 level cards, swap one for a hand card of a new color
-    gattai: bool = True  # rakuen: 合体 once a turn
-    charge: bool = True  # iris
-    retreat: bool = False  # iris: nothing attacks in a goldfish, so no reason to retreat
-    use_commands: bool = True  # iris: strategies, tactics, enhancements
-    node_per_turn: int = Field(1, ge=0, le=5)  # vision (overridden by the format's parameter)
+
+    def aside_choice(self) -> str | None:
+        """The card the pilot chooses to set aside before the deal, if the game asks."""
+        return None
 
 
-DEFAULTS: dict[Game, Policy] = {
-    Game.CHAOS: Policy(
-        name="chaos default",
-        keep=("type:chara|type:partner>=2",),
-        play_first=("power>=5", "type:chara"),
-    ),
-    Game.RAKUEN: Policy(
-        name="rakuen default",
-        keep=("type:member>=2",),
-        play_first=("kind:合理体", "level>=2", "type:member"),
-        level_area_first=("type:paradox", "type:tactics"),
-    ),
-    Game.VISION: Policy(name="vision default", keep=(), play_first=("type:character",)),
-    Game.IRIS: Policy(name="iris default", keep=(), play_first=("hp>=4", "type:unit")),
-}
+def default_policy(game: str) -> Policy:
+    return games.get(game).default_policy
+
+
+def policy_from_keys(
+    game: str, keys: Mapping[str, Any], where: str, name: str | None = None
+) -> Policy:
+    """The game's default pilot with ``keys`` replaced (and ``name``, when given); errors name
+    ``where`` and the key."""
+    spec = games.get(game)
+    base = spec.default_policy.model_dump()
+    try:
+        policy = spec.policy.model_validate({**base, **({"name": name} if name else {}), **keys})
+    except ValidationError as exc:
+        lines = [f"{where}: not a valid policy:"]
+        for err in exc.errors():
+            key = ".".join(str(p) for p in err["loc"]) or "(top level)"
+            lines.append(f"  {key}: {err['msg']}")
+        raise PolicyError("\n".join(lines)) from exc
+    if policy.game is not None and policy.game != game:
+        raise PolicyError(f"{where}: game: the policy is for {policy.game}, the deck is {game}")
+    compiled(policy, game)  # selector errors name the key too
+    return policy
 
 
 def read_keys(path: Path) -> dict[str, Any]:
@@ -87,33 +92,22 @@ def read_keys(path: Path) -> dict[str, Any]:
     return data
 
 
-def load_policy(path: Path | None, game: Game) -> Policy:
-    base = DEFAULTS[game]
+def load_policy(path: Path | None, game: str) -> Policy:
     if path is None:
-        return base
-    data = read_keys(path)
-    try:
-        policy = Policy.model_validate({**base.model_dump(), "name": path.stem, **data})
-    except ValidationError as exc:
-        lines = [f"{path}: not a valid policy:"]
-        for err in exc.errors():
-            key = ".".join(str(p) for p in err["loc"]) or "(top level)"
-            lines.append(f"  {key}: {err['msg']}")
-        raise PolicyError("\n".join(lines)) from exc
-    if policy.game is not None and policy.game != game:
-        raise PolicyError(f"{path}: game: the policy is for {policy.game}, the deck is {game}")
-    compiled(policy, game)  # selector errors name the key too
-    return policy
+        return default_policy(game)
+    return policy_from_keys(game, read_keys(path), str(path), path.stem)
 
 
 class Compiled:
     """A policy's selectors parsed for one game."""
 
-    def __init__(self, policy: Policy, game: Game) -> None:
+    def __init__(self, policy: Policy, game: str) -> None:
         self.policy = policy
         self.keep: list[Condition] = _conditions("keep", policy.keep, game)
-        self.play_first: list[Atom] = _atoms("play_first", policy.play_first, game)
-        self.level_first: list[Atom] = _atoms("level_area_first", policy.level_area_first, game)
+        self.atoms: dict[str, list[Atom]] = {
+            key: _atoms(key, getattr(policy, key), game) for key in policy.SELECTORS
+        }
+        self.play_first: list[Atom] = self.atoms["play_first"]
         self._ranks: dict[tuple[int, int], tuple[int, int, int, str]] = {}
         self._alive: list[Card] = []
 
@@ -145,18 +139,18 @@ def ranker(
     return rank
 
 
-def compiled(policy: Policy, game: Game) -> Compiled:
+def compiled(policy: Policy, game: str) -> Compiled:
     return Compiled(policy, game)
 
 
-def _conditions(key: str, texts: Sequence[str], game: Game) -> list[Condition]:
+def _conditions(key: str, texts: Sequence[str], game: str) -> list[Condition]:
     try:
         return [parse_condition(t, game) for t in texts]
     except ConditionError as exc:
         raise PolicyError(f"{key}: {exc}") from exc
 
 
-def _atoms(key: str, texts: Sequence[str], game: Game) -> list[Atom]:
+def _atoms(key: str, texts: Sequence[str], game: str) -> list[Atom]:
     try:
         return [parse_atom(t, game) for t in texts]
     except ConditionError as exc:

@@ -17,47 +17,21 @@ import numpy as np
 from numpy.typing import NDArray
 from pydantic import BaseModel, Field
 
-from deckcheck.errors import UnanswerableError
+from deckcheck import games
 from deckcheck.formats import Format
-from deckcheck.goldfish import chaos, iris, rakuen, vision
-from deckcheck.goldfish.common import Record
+from deckcheck.games.registry import BatchEngine
+from deckcheck.goldfish.common import GoldfishError, Record
 from deckcheck.goldfish.policy import Compiled, Policy
-from deckcheck.models import Card, DeckList, Game
+from deckcheck.goldfish.setup import Setup
+from deckcheck.models import DeckList, Game
 from deckcheck.odds.exact import OddsError
-from deckcheck.odds.setup import Rules, rules_of
+from deckcheck.odds.setup import rules_of
 from deckcheck.resolve import CardIndex
 
 CHUNK = 2_000
-FAST_CHUNK = 25_000  # iris plays whole chunks in NumPy: larger chunks, fewer transfers
 MAX_GAMES = 1_000_000
 MAX_TURNS = 30
 LOSSES = ("deck-out", "refresh-penalty")
-ENGINES = {Game.CHAOS: chaos, Game.RAKUEN: rakuen, Game.VISION: vision, Game.IRIS: iris}
-
-
-class GoldfishError(UnanswerableError, ValueError):
-    """A deck or request the simulator cannot play; the message is for the user."""
-
-
-@dataclass(frozen=True)
-class Setup:
-    """Everything a worker needs to play games of one deck (picklable)."""
-
-    game: Game
-    sections: dict[str, list[tuple[Card, int]]]
-    rules: Rules
-    policy: Policy
-    node_per_turn: int
-    standby_slots: int
-    fast: bool = True  # iris: whole chunks in NumPy (iris_fast), else game by game
-
-    @property
-    def metrics(self) -> tuple[str, ...]:
-        return tuple(ENGINES[self.game].METRICS)
-
-    @property
-    def milestones(self) -> tuple[str, ...]:
-        return tuple(ENGINES[self.game].MILESTONES)
 
 
 def prepare(deck: DeckList, fmt: Format, index: CardIndex, policy: Policy) -> Setup:
@@ -69,42 +43,20 @@ def prepare(deck: DeckList, fmt: Format, index: CardIndex, policy: Policy) -> Se
         raise GoldfishError(str(exc)) from exc
     if not sections.get("main"):
         raise GoldfishError("the main deck is empty")
-    rules = rules_of(fmt)
-
-    def param(key: str, default: int) -> int:
-        p = fmt.parameter(key)
-        return default if p is None else int(str(p.value))
-
-    setup = Setup(
-        fmt.game,
-        sections,
-        rules,
-        policy,
-        param("node_per_turn", policy.node_per_turn),
-        param("standby_slots", 4),
-    )
+    spec = games.get(fmt.game)
+    main = sections["main"]
+    drawable, aside = list(main), None
+    if spec.set_aside is not None:
+        drawable, aside = spec.set_aside(main, fmt, policy.aside_choice(), True)
+    setup = Setup(fmt.game, sections, rules_of(fmt), policy, drawable, (aside,) if aside else ())
     play_one(setup, 0, 1, True)  # a deck that cannot start a game fails here, once
     return setup
 
 
 def play_one(setup: Setup, seed: int, turns: int, on_play: bool) -> Record:
     rng = random.Random(seed)
-    policy = _compiled(setup)
-    main = setup.sections.get("main", [])
     try:
-        if setup.game is Game.CHAOS:
-            return chaos.play(
-                main, setup.sections.get("extra", []), setup.rules, policy, rng, turns, on_play
-            )
-        if setup.game is Game.RAKUEN:
-            return rakuen.play(
-                main, setup.sections.get("gate", []), setup.rules, policy, rng, turns, on_play
-            )
-        if setup.game is Game.VISION:
-            return vision.play(main, setup.rules, policy, rng, turns, on_play, setup.node_per_turn)
-        return iris.play(main, setup.rules, policy, rng, turns, on_play, setup.standby_slots)
-    except (chaos.SetupError, iris.SetupError) as exc:
-        raise GoldfishError(str(exc)) from exc
+        return setup.spec.play(setup, _compiled(setup), rng, turns, on_play)
     except IndexError as exc:  # a deck too small to deal from
         raise GoldfishError("the deck runs out while dealing the opening hand") from exc
 
@@ -118,6 +70,10 @@ def _compiled(setup: Setup) -> Compiled:
         _COMPILED.clear()
         hit = _COMPILED[id(setup)] = (setup, Compiled(setup.policy, setup.game))
     return hit[1]
+
+
+def _batch(setup: Setup) -> BatchEngine | None:
+    return setup.spec.play_batch if setup.fast else None
 
 
 @dataclass
@@ -205,20 +161,10 @@ def _percentile(hist: NDArray[np.int64], q: float) -> float:
 
 
 def play_chunk(setup: Setup, start: int, seeds: Sequence[int], turns: int, on_play: bool) -> Chunk:
-    if setup.game is Game.IRIS and setup.fast and seeds:
-        from deckcheck.goldfish import iris_fast
-
+    batch = _batch(setup)
+    if batch is not None and seeds:
         # the chunk's first game seed seeds the chunk: chunks are fixed, so workers never matter
-        arrays = iris_fast.play_batch(
-            setup.sections["main"],
-            setup.rules.hand,
-            setup.policy,
-            int(seeds[0]),
-            len(seeds),
-            turns,
-            setup.standby_slots,
-        )
-        return Chunk(start, *arrays)
+        return Chunk(start, *batch(setup, int(seeds[0]), len(seeds), turns, on_play))
     n, m, k = len(seeds), len(setup.metrics), len(setup.milestones)
     metrics = np.full((n, turns, m), -1, dtype=np.int32)
     milestones = np.zeros((n, k), dtype=np.int16)
@@ -282,7 +228,7 @@ def simulate(
     """Play ``req.games`` games; returns the finished chunks' tallies in game order and whether
     Ctrl-C stopped the run early."""
     seeds = np.random.SeedSequence(req.seed).generate_state(req.games, dtype=np.uint64)
-    size = FAST_CHUNK if setup.game is Game.IRIS and setup.fast else CHUNK
+    size = setup.spec.batch_size if _batch(setup) is not None else CHUNK
     starts = list(range(0, req.games, size))
     tallies: list[Tally] = []
     interrupted = False
@@ -381,9 +327,7 @@ def goldfish(
     setup = setup or prepare(deck, fmt, index, policy)
     chunks, interrupted = simulate(setup, req, progress)
     summary, per_turn, milestones = statistics(setup, chunks, req.turns)
-    notes = list(setup.rules.assumptions)
-    if fmt.game is Game.RAKUEN:
-        notes.append("territory = 1 for members whose card data gives none (outside the card data)")
+    notes = [*setup.rules.assumptions, *setup.spec.notes]
     return GoldfishResult(
         deck=deck.path,
         format=fmt.id,

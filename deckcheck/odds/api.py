@@ -8,6 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from deckcheck import games
 from deckcheck.formats import Format
 from deckcheck.models import Card, DeckList, Game
 from deckcheck.odds.conditions import Condition, ConditionError, parse_conditions
@@ -214,8 +215,9 @@ def deal_hands(
     partner: str | None = None,
     want: Sequence[str] = (),
 ) -> HandsResult:
-    """Opening hands by the game's procedure: chaos sets the partner aside; rakuen lays out its
-    6 gates; iris redraws until a unit is in hand and sets one face down as the main unit.
+    """Opening hands by the game's procedure: the spec sets cards aside (the chaos partner) and
+    lays cards out (rakuen's gates); a forced redraw (iris) repeats until the hand holds its
+    selector, and one such card goes face down as the main unit.
     With ``want`` conditions the default keep policy takes the game's mulligan."""
     rules = rules_of(fmt)
     conditions = parse_conditions(list(want), fmt.game) if want else []
@@ -224,7 +226,7 @@ def deal_hands(
     pile = [c for c, n in cards for _ in range(n)]
     if len(pile) < rules.hand:
         raise OddsError(f"the deck has {len(pile)} cards; a hand needs {rules.hand}")
-    gates = [c for c, n in sections.get("gate", []) for _ in range(n)]  # rakuen's gate deck
+    lay_out = games.get(fmt.game).lay_out
     rng = random.Random(seed)
     forced = None
     if rules.forced:
@@ -250,9 +252,8 @@ def deal_hands(
         )
         if forced is not None:
             dealt.main_unit = _label(next(c for c in hand if forced.matches(c)))
-        if gates:
-            rng.shuffle(gates)
-            dealt.gates = [_label(g) for g in gates[:6]]
+        if lay_out is not None:  # cards the game lays out from another section (gates)
+            dealt.gates = [_label(g) for g in lay_out(sections, fmt, rng)] or None
         if problem is not None and rules.mulligan != "none":
             _mulligan(dealt, hand, order, problem, conditions, rules, rng)
         out.append(dealt)

@@ -17,8 +17,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from deckcheck import games
 from deckcheck.errors import UsageError
-from deckcheck.models import CARD_TYPES, Card, Game
+from deckcheck.models import Card, Game
 from deckcheck.normalize import name_key, nfkc, title_key, word_key
 from deckcheck.resolve import number_key
 
@@ -123,10 +124,10 @@ def parse_atom(text: str, game: Game) -> Atom:
 
 def _card_type(game: Game, value: str, text: str) -> str:
     wanted = nfkc(value).casefold()
-    for canonical, words in CARD_TYPES[game].items():
+    for canonical, words in games.get(game).card_types.items():
         if wanted in {nfkc(w).casefold() for w in (canonical, *words)}:
             return canonical
-    known = ", ".join(CARD_TYPES[game])
+    known = ", ".join(games.get(game).card_types)
     raise ConditionError(f"{text.strip()!r}: {value!r} is not a {game} card type ({known})")
 
 

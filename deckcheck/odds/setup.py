@@ -1,61 +1,77 @@
 """From a resolved deck and a format to the engine's inputs: which cards can be drawn (the
-chaos partner is set aside first), how they group under the conditions, the draw timeline and
+game's spec sets cards aside first), how they group under the conditions, the draw timeline and
 the mulligan, all from the format's parameters (rulebook sections cited there)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
+from deckcheck import games
+from deckcheck.errors import PartnerError
 from deckcheck.formats import Format
+from deckcheck.games.registry import MulliganKind, ParamValue
 from deckcheck.models import Card
-from deckcheck.normalize import name_key
 from deckcheck.odds.conditions import Condition, parse_condition
 from deckcheck.odds.exact import OddsError, Problem, Timeline
-from deckcheck.resolve import number_key
-
-MULLIGANS = ("none", "return-all-once", "bottom-once")
 
 
 @dataclass(frozen=True)
 class Rules:
-    """How a format deals and draws, with what came from outside the rulebooks."""
+    """How a format deals and draws, with what came from outside the rulebooks. ``params``
+    holds every parameter the game's spec declares: the format's value, else the default."""
 
     hand: int
     draw_per_turn: int
     first_player_draws: bool
     stock_per_turn: int
-    mulligan: str
+    mulligan: MulliganKind
     forced: str | None  # a selector the opening hand must contain (iris: type:unit)
     attack_draw: bool
     first_turn_attack: bool
-    sets_aside_partner: bool
     assumptions: tuple[str, ...]
+    params: Mapping[str, ParamValue] = field(default_factory=dict)
+
+    def param_int(self, key: str) -> int:
+        return int(self.params[key])
+
+
+def params_of(fmt: Format) -> dict[str, ParamValue]:
+    """Every parameter the game declares, from the format or its default (checked types)."""
+    out: dict[str, ParamValue] = {}
+    for key, spec in games.get(fmt.game).all_params().items():
+        given = fmt.parameter(key)
+        if given is not None:
+            out[key] = given.value
+        elif spec.default is not None:
+            out[key] = spec.default
+    return out
 
 
 def rules_of(fmt: Format) -> Rules:
-    def value(key: str, default: object) -> object:
-        p = fmt.parameter(key)
-        return default if p is None else p.value
-
-    mulligan = str(value("mulligan", "none"))
-    if mulligan not in MULLIGANS:
-        raise OddsError(f"format {fmt.id}: mulligan {mulligan!r} is not one of {MULLIGANS}")
-    forced = value("forced_redraw", None)
+    params = params_of(fmt)
+    try:
+        mulligan = MulliganKind(str(params["mulligan"]))
+    except ValueError:
+        kinds = ", ".join(k.value for k in MulliganKind)
+        raise OddsError(
+            f"format {fmt.id}: mulligan {params['mulligan']!r} is not one of {kinds}"
+        ) from None
+    forced = params.get("forced_redraw")
     notes = tuple(
         f"{key} = {p.value} ({p.source})" for key, p in fmt.parameters.items() if p.assumption
     )
     return Rules(
-        hand=int(str(value("opening_hand", 5))),
-        draw_per_turn=int(str(value("draw_per_turn", 1))),
-        first_player_draws=bool(value("first_player_draws", True)),
-        stock_per_turn=int(str(value("stock_per_turn", 0))),
+        hand=int(params["opening_hand"]),
+        draw_per_turn=int(params["draw_per_turn"]),
+        first_player_draws=bool(params["first_player_draws"]),
+        stock_per_turn=int(params.get("stock_per_turn", 0)),
         mulligan=mulligan,
         forced=None if forced is None else str(forced),
-        attack_draw=bool(value("attack_draw", False)),
-        first_turn_attack=bool(value("first_player_first_turn_attack", True)),
-        sets_aside_partner=fmt.partner is not None,
+        attack_draw=bool(params.get("attack_draw", False)),
+        first_turn_attack=bool(params.get("first_player_first_turn_attack", True)),
         assumptions=notes,
+        params=params,
     )
 
 
@@ -84,40 +100,14 @@ def timeline(rules: Rules, turns: int, on_play: bool, attack_draws: bool) -> Tim
 def drawable(
     cards: Sequence[tuple[Card, int]], fmt: Format, partner: str | None
 ) -> tuple[list[tuple[Card, int]], Card | None]:
-    """The cards that can reach the hand, and the partner set aside (ChaosTCG §6.2: the
-    partner card if the deck has one, else the chara ``--partner`` names)."""
-    rule = fmt.partner
-    if rule is None:
+    """The cards that can reach the hand, and the card the game sets aside before the deal
+    (the game's spec decides: the ChaosTCG partner); ``partner`` names the player's choice."""
+    spec = games.get(fmt.game)
+    if spec.set_aside is None:
         if partner is not None:
-            raise OddsError(f"{fmt.game} has no partner; drop --partner")
+            raise PartnerError(f"{fmt.game} has no partner; drop --partner")
         return list(cards), None
-    partners = [(c, n) for c, n in cards if c.type in rule.partner_types]
-    copies = sum(n for _, n in partners)
-    if copies > 1:
-        raise OddsError(f"the deck has {copies} partner cards; a deck may have one (§6.1)")
-    if partners:
-        chosen = partners[0][0]
-        if partner is not None and not _is(chosen, partner):
-            raise OddsError(
-                f"the deck's partner card is {chosen.name}; --partner cannot choose another"
-            )
-    elif partner is None:
-        raise OddsError(
-            "the deck has no partner card: name the chara you will choose with --partner REF"
-        )
-    else:
-        found = [c for c, _ in cards if c.type in rule.candidate_types and _is(c, partner)]
-        if not found:
-            raise OddsError(f"--partner {partner!r} is not a chara of the main deck")
-        chosen = found[0]
-    rest = [(c, n - (1 if c is chosen else 0)) for c, n in cards]
-    return [(c, n) for c, n in rest if n > 0], chosen
-
-
-def _is(card: Card, ref: str) -> bool:
-    return number_key(card.number) == number_key(ref) or (
-        name_key(card.game, card.name) == name_key(card.game, ref)
-    )
+    return spec.set_aside(cards, fmt, partner, False)
 
 
 def problem_of(

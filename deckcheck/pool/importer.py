@@ -16,9 +16,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from deckcheck import games
 from deckcheck.errors import InputError
-from deckcheck.models import CARD_TYPES, RAKUEN_KINDS, Card, Game
-from deckcheck.normalize import nfkc, title_key
+from deckcheck.models import Card, Game
+from deckcheck.normalize import nfkc
 from deckcheck.resolve import number_key
 
 COLUMNS: tuple[str, ...] = (
@@ -47,14 +48,6 @@ REQUIRED = ("game", "number", "name", "type")
 INT_COLUMNS = ("gate_number", "level", "cost", "power", "hp", "territory")
 LIST_COLUMNS = ("append", "keywords")
 
-_TYPE_WORDS: dict[Game, dict[str, str]] = {
-    game: {
-        nfkc(word).casefold(): canonical
-        for canonical, words in types.items()
-        for word in (canonical, *words)
-    }
-    for game, types in CARD_TYPES.items()
-}
 
 
 class CardFileError(InputError):
@@ -172,11 +165,11 @@ def check_row(row: Row, titles: Mapping[str, str], os_names: Mapping[str, str]) 
     if values.get("__extra__"):
         reasons.append("more fields than the header has columns")
     fields = {c: _text(values.get(c)) for c in COLUMNS if c not in LIST_COLUMNS}
-    game_text = (fields["game"] or "").casefold()
-    game = next((g for g in Game if g.value == game_text), None)
+    spec = games.find(fields["game"] or "")
+    game = spec.id if spec else None
     if game is None:
         reasons.append(
-            f"unknown game {fields['game']!r} (use chaos, rakuen, vision or iris)"
+            f"unknown game {fields['game']!r} (use {', '.join(games.ids())})"
             if fields["game"]
             else "missing game"
         )
@@ -187,10 +180,10 @@ def check_row(row: Row, titles: Mapping[str, str], os_names: Mapping[str, str]) 
     ctype = None
     if not fields["type"]:
         reasons.append("missing type")
-    elif game is not None:
-        ctype = _TYPE_WORDS[game].get(nfkc(fields["type"]).casefold())
+    elif spec is not None:
+        ctype = spec.type_words.get(nfkc(fields["type"]).casefold())
         if ctype is None:
-            known = ", ".join(CARD_TYPES[game])
+            known = ", ".join(spec.card_types)
             reasons.append(f"unknown type {fields['type']!r} for {game} (use {known})")
     ints: dict[str, int | None] = {}
     for column in INT_COLUMNS:
@@ -203,19 +196,9 @@ def check_row(row: Row, titles: Mapping[str, str], os_names: Mapping[str, str]) 
         except ValueError:
             reasons.append(f"{column} {text!r} is not a whole number")
     kind = fields["kind"]
-    if kind is not None and game is Game.RAKUEN and kind not in RAKUEN_KINDS:
-        reasons.append(f"unknown kind {kind!r} (use {', '.join(RAKUEN_KINDS)})")
+    if spec is not None and spec.check_card is not None:  # the game's own columns (OS, kind)
+        reasons.extend(spec.check_card(fields, {"titles": titles, "os_names": os_names}))
     os_name = fields["os"]
-    if game is Game.CHAOS:
-        if os_name is not None:
-            os_name = os_names.get(title_key(os_name), _strip_os(os_name))
-        elif fields["title"] is not None:
-            os_name = titles.get(title_key(fields["title"]))
-            if os_name is None:
-                reasons.append(
-                    f"unknown title {fields['title']!r} and no os (the title is not in the "
-                    "rulebook's title→OS table; give the os column)"
-                )
     if reasons:
         return reasons
     assert game is not None and ctype is not None
@@ -239,11 +222,6 @@ def check_row(row: Row, titles: Mapping[str, str], os_names: Mapping[str, str]) 
         )
     except ValidationError as exc:
         return [f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()]
-
-
-def _strip_os(name: str) -> str:
-    text = nfkc(name)
-    return text[3:].strip() if text[:3].casefold() == "os:" else text
 
 
 def check_file(path: Path, titles: Mapping[str, str], os_names: Mapping[str, str]) -> CheckedFile:

@@ -26,7 +26,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.sql.elements import ColumnElement
 
-from deckcheck import data
+from deckcheck import data, games
 from deckcheck.models import Card, Game
 from deckcheck.normalize import title_key
 from deckcheck.pool.importer import card_files, check_file
@@ -101,7 +101,7 @@ class SqlPool:
         if errors:
             raise ImportRejected(errors)
         new = [c for f in checked for c in f.cards]
-        keys = [(c.game.value, number_key(c.number)) for c in new]
+        keys = [(c.game, number_key(c.number)) for c in new]
         with self.engine.begin() as conn:
             existing = self._count(conn, keys)
             for i in range(0, len(keys), 500):
@@ -131,7 +131,7 @@ class SqlPool:
         return int(found)
 
     def stats(self) -> dict[str, object]:
-        by_game = {g.value: 0 for g in Game}
+        by_game = {g: 0 for g in games.ids()}
         with self.engine.connect() as conn:
             for game, n in conn.execute(select(cards.c.game, func.count()).group_by(cards.c.game)):
                 by_game[game] = int(n)
@@ -141,7 +141,7 @@ class SqlPool:
         with self.engine.connect() as conn:
             row = conn.execute(
                 select(cards).where(
-                    and_(cards.c.game == game.value, cards.c.number_key == number_key(number))
+                    and_(cards.c.game == game, cards.c.number_key == number_key(number))
                 )
             ).first()
         return row_card(row._mapping) if row else None
@@ -177,7 +177,7 @@ class SqlPool:
     ) -> list[Card]:
         where: list[ColumnElement[bool]] = []
         if game is not None:
-            where.append(cards.c.game == game.value)
+            where.append(cards.c.game == game)
         if name:
             keys: Iterable[str] = ref_keys(name)
             where.append(

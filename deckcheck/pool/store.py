@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from deckcheck import data
+from deckcheck import data, games
 from deckcheck.errors import InputError
 from deckcheck.errors import PoolError as _PoolError
 from deckcheck.models import Card, Game
@@ -107,7 +107,7 @@ def card_row(card: Card) -> dict[str, object]:
     """Everything stored for a card: its fields and the keys it is found by (both pools)."""
     row: dict[str, object] = {f: getattr(card, f) for f in CARD_FIELDS}
     row.update(
-        game=card.game.value,
+        game=card.game,
         append=_SEP.join(card.append),
         keywords=_SEP.join(card.keywords),
         number_key=number_key(card.number),
@@ -266,7 +266,7 @@ class Pool:
         )
 
     def _existing(self, cards: Sequence[Card]) -> int:
-        keys = {(c.game.value, number_key(c.number)) for c in cards}
+        keys = {(c.game, number_key(c.number)) for c in cards}
         found = 0
         by_game: dict[str, list[str]] = {}
         for game, key in keys:
@@ -290,19 +290,19 @@ class Pool:
         params: tuple[str, ...] = ()
         if game is not None:
             sql += " WHERE game = ?"
-            params = (game.value,)
+            params = (game,)
         return [_row_to_card(r) for r in self.conn.execute(sql + " ORDER BY game, number", params)]
 
     def get(self, game: Game, number: str) -> Card | None:
         row = self.conn.execute(
             f"SELECT {_CARD_COLUMNS} FROM cards WHERE game = ? AND number_key = ?",
-            (game.value, number_key(number)),
+            (game, number_key(number)),
         ).fetchone()
         return _row_to_card(row) if row else None
 
     def names(self, game: Game) -> dict[str, str]:
         rows = self.conn.execute(
-            "SELECT name_key, name FROM cards WHERE game = ? ORDER BY number", (game.value,)
+            "SELECT name_key, name FROM cards WHERE game = ? ORDER BY number", (game,)
         )
         out: dict[str, str] = {}
         for key, name in rows:
@@ -349,7 +349,7 @@ class Pool:
         params: list[object] = []
         if game is not None:
             where.append("game = ?")
-            params.append(game.value)
+            params.append(game)
         if name:
             keys = ref_keys(name)
             where.append(
@@ -382,7 +382,7 @@ class Pool:
         return [_row_to_card(r) for r in self.conn.execute(sql, params)]
 
     def stats(self) -> dict[str, object]:
-        by_game = {g.value: 0 for g in Game}
+        by_game = {g: 0 for g in games.ids()}
         for game, n in self.conn.execute("SELECT game, COUNT(*) FROM cards GROUP BY game"):
             by_game[game] = n
         return {"total": sum(by_game.values()), "by_game": by_game}

@@ -22,9 +22,9 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from deckcheck import __version__, decklist
+from deckcheck import __version__, decklist, games
 from deckcheck.formats import Format, FormatError, default_registry
-from deckcheck.models import CARD_TYPES, Card, DeckList, Game, Report
+from deckcheck.models import Card, DeckList, Game, Report
 from deckcheck.pool.store import Pool, PoolError, default_db_path
 from deckcheck.resolve import CardIndex
 from deckcheck.service.jobs import Jobs
@@ -290,7 +290,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/formats", tags=["formats"])
     def formats() -> list[dict[str, Any]]:
         return [
-            {"id": f.id, "game": f.game.value, "name": f.name, "assumptions": f.assumptions}
+            {"id": f.id, "game": f.game, "name": f.name, "assumptions": f.assumptions}
             for f in registry.all()
         ]
 
@@ -312,7 +312,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         max_level: Annotated[int | None, Query(ge=-1000, le=1000)] = None,
         max_cost: Annotated[int | None, Query(ge=-1000, le=1000)] = None,
     ) -> list[Card]:
-        if type is not None and not any(type in CARD_TYPES[g] for g in Game):
+        if type is not None and not any(type in s.card_types for s in games.specs()):
             raise Problem(
                 422,
                 "invalid-request",
@@ -332,7 +332,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/cards/{game}/{number}", tags=["cards"])
     def card(game: str, number: str) -> Card:
-        chosen = next((g for g in Game if g.value == game), None)
+        chosen = game if game in games.ids() else None
         if chosen is None:
             raise Problem(404, "unknown-card", f"unknown game {game!r}")
         found = card_store.get(chosen, number)
@@ -376,7 +376,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             )
         return {
             "format": fmt.id,
-            "game": fmt.game.value,
+            "game": fmt.game,
             "entries": entries,
             "problems": [p.model_dump(mode="json") for p in deck.problems],
         }
@@ -415,8 +415,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/goldfish", tags=["goldfish"], responses={202: {"description": "A job started"}})
     def goldfish(body: GoldfishBody, response: Response) -> Any:
-        from deckcheck.goldfish.policy import DEFAULTS, Policy, PolicyError
-        from deckcheck.goldfish.run import GoldfishError, GoldfishRequest
+        from deckcheck.goldfish.common import GoldfishError
+        from deckcheck.goldfish.policy import PolicyError, policy_from_keys
+        from deckcheck.goldfish.run import GoldfishRequest
         from deckcheck.goldfish.run import goldfish as run
 
         if body.games > settings.job_games:
@@ -430,12 +431,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         deck = parse(body.deck)
         fmt = fmt_of(body.format, deck)
         try:
-            base = DEFAULTS[fmt.game].model_dump()
-            policy = Policy.model_validate({**base, **(body.policy or {})})
-            from deckcheck.goldfish.policy import Compiled
-
-            Compiled(policy, fmt.game)
-        except (ValueError, PolicyError) as exc:
+            policy = policy_from_keys(fmt.game, body.policy or {}, "policy")
+        except PolicyError as exc:
             raise Problem(422, "invalid-request", f"policy: {exc}") from exc
         index = index_for(deck)
         req = GoldfishRequest(

@@ -25,7 +25,7 @@ def mount(app: FastAPI, registry: FormatRegistry) -> None:
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def builder(request: Request) -> HTMLResponse:
-        formats = [{"id": f.id, "name": f.name, "game": f.game.value} for f in registry.all()]
+        formats = [{"id": f.id, "name": f.name, "game": f.game} for f in registry.all()]
         return templates.TemplateResponse(
             request, "builder.html", {"formats": formats, "version": __version__}
         )

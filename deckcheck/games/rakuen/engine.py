@@ -16,12 +16,15 @@ penalty; 2 penalty cards lose (ch.3 §6), as does an empty deck with an empty dr
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
 
 from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, shuffle, shuffled, take
 from deckcheck.goldfish.policy import Compiled, ranker
+from deckcheck.goldfish.setup import Setup
 from deckcheck.models import Card
-from deckcheck.odds.setup import Rules
+
+if TYPE_CHECKING:
+    from deckcheck.games.rakuen import RakuenPolicy
 
 METRICS = (
     "hand",
@@ -34,16 +37,15 @@ METRICS = (
     "deck",
 )
 MILESTONES = ("first_level_2_deploy", "first_level_3_deploy", "first_gouritai")
-CIRCLES = 6
-LEVEL_MAX = 4
 PENALTY_LOSS = 2
 
 
 class Table:
     """One player's zones; the top of ``deck`` is the end of the list."""
 
-    def __init__(self, deck: list[Card], rng: random.Random) -> None:
+    def __init__(self, deck: list[Card], rng: random.Random, circles: int, level_max: int) -> None:
         self.deck, self.rng = deck, rng
+        self.max_circles, self.level_max = circles, level_max
         self.hand: list[Card] = []
         self.stock: list[Card] = []
         self.drop: list[Card] = []
@@ -100,24 +102,20 @@ class Table:
             return False
         if (card.cost or 0) > len(self.stock):
             return False
-        if self.circles + (card.territory or 1) > CIRCLES:
+        if self.circles + (card.territory or 1) > self.max_circles:
             return False
         return card.kind != "合理体" or bool({card.color, card.world} & self.colors())
 
 
-def play(
-    main: Sequence[tuple[Card, int]],
-    gates: Sequence[tuple[Card, int]],
-    rules: Rules,
-    policy: Compiled,
-    rng: random.Random,
-    turns: int,
-    on_play: bool,
-) -> Record:
-    pol = policy.policy
-    gate_deck = shuffled(expand(gates), rng)
-    _circles = gate_deck[:CIRCLES]  # the gates face down on the circles (not otherwise used)
-    table = Table(shuffled(expand(main), rng), rng)
+def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play: bool) -> Record:
+    pol = cast("RakuenPolicy", policy.policy)
+    rules = setup.rules
+    circles = rules.param_int("circles")
+    gate_deck = shuffled(expand(setup.section("gate")), rng)
+    _circles = gate_deck[:circles]  # the gates face down on the circles (not otherwise used)
+    table = Table(
+        shuffled(expand(setup.drawable), rng), rng, circles, rules.param_int("level_area_max")
+    )
     record = Record(milestones=[0] * len(MILESTONES))
     table.draw(rules.hand)
     keep = keep_of(policy)
@@ -146,7 +144,7 @@ def play(
             # uses up stock and circles, so one pass in that order deploys all it can
             deployed = 0
             members = [c for c in table.hand if c.type == "member"]
-            if table.circles >= CIRCLES:  # every circle taken: nothing can be deployed
+            if table.circles >= table.max_circles:  # every circle taken: nothing can be deployed
                 members = []
             for card in sorted(members, key=play_rank):
                 if not table.deployable(card):
@@ -191,14 +189,14 @@ def play(
 def _level_phase(table: Table, policy: Compiled, face_up: bool) -> None:
     if not table.hand:
         return
-    if len(table.level) < LEVEL_MAX:
+    if len(table.level) < table.level_max:
         # policy first; then a card of a color not yet there; then the least deployable
         colors = table.colors()
 
         def key(card: Card) -> tuple[object, ...]:
             fresh = bool({card.color, card.world} - colors - {None})
             return (
-                policy.rank(card, policy.level_first)[0],
+                policy.rank(card, policy.atoms["level_area_first"])[0],
                 not fresh,
                 -(card.level or 0),
                 card.number,
@@ -207,7 +205,7 @@ def _level_phase(table: Table, policy: Compiled, face_up: bool) -> None:
         card = min(table.hand, key=key)
         take(table.hand, card)
         table.set_level([*table.level, (card, face_up)])
-    elif policy.policy.swap_level:
+    elif cast("RakuenPolicy", policy.policy).swap_level:
         colors = table.colors()
         new = next((c for c in table.hand if c.color and c.color not in colors), None)
         if new is not None:
@@ -229,7 +227,7 @@ def _gattai(table: Table, policy: Compiled) -> Card | None:
     def fits(card: Card) -> bool:
         return (
             card.kind == "合理体"
-            and room + (card.territory or 1) <= CIRCLES
+            and room + (card.territory or 1) <= table.max_circles
             and bool({card.color, card.world} & colors)
         )
 

@@ -11,34 +11,30 @@ your own first turn), retreat at most once a turn (off by default: nothing attac
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
 
-from deckcheck.errors import UnanswerableError
-from deckcheck.goldfish.common import DeckOut, Record, expand, redeal, shuffled, take
+from deckcheck.goldfish.common import DeckOut, GoldfishError, Record, expand, redeal, shuffled, take
 from deckcheck.goldfish.policy import Compiled
+from deckcheck.goldfish.setup import Setup
 from deckcheck.models import Card
-from deckcheck.odds.setup import Rules
+
+if TYPE_CHECKING:
+    from deckcheck.games.iris import IrisPolicy
 
 METRICS = ("hand", "units", "standby", "charges", "commands", "deck")
 MILESTONES = ("standby_full",)
 MAX_REDRAWS = 100_000
 
 
-class SetupError(UnanswerableError, ValueError):
+class SetupError(GoldfishError):
     """A deck without units can never start a game."""
 
 
-def play(
-    main: Sequence[tuple[Card, int]],
-    rules: Rules,
-    policy: Compiled,
-    rng: random.Random,
-    turns: int,
-    on_play: bool,
-    standby_slots: int,
-) -> Record:
-    pol = policy.policy
-    deck = shuffled(expand(main), rng)
+def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play: bool) -> Record:
+    pol = cast("IrisPolicy", policy.policy)
+    rules = setup.rules
+    standby_slots = rules.param_int("standby_slots")
+    deck = shuffled(expand(setup.drawable), rng)
     if not any(c.type == "unit" for c in deck):
         raise SetupError("the deck has no unit: the opening hand can never be kept")
     record = Record(milestones=[0] * len(MILESTONES))

@@ -1,6 +1,6 @@
 """あいりすミスティリア! goldfish for a whole chunk of games at once, in NumPy.
 
-The same procedure as ``iris.play`` (the reference engine, which the tests hold it to, turn by
+The same procedure as ``engine.play`` (the reference engine, which the tests hold it to, turn by
 turn, within sampling error): with no opponent and no card text, an iris game depends only on
 how many cards of each kind are where, so games become rows of counts. Units are
 interchangeable for every statistic, which is why the pilot's unit order does not enter.
@@ -8,13 +8,15 @@ interchangeable for every statistic, which is why the pilot's unit order does no
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
-from deckcheck.goldfish.policy import Policy
-from deckcheck.models import Card
+from deckcheck.goldfish.setup import Setup
+
+if TYPE_CHECKING:
+    from deckcheck.games.iris import IrisPolicy
 
 KINDS = ("unit", "strategy", "tactic", "enhancement")
 UNIT, STRATEGY, TACTIC, ENHANCEMENT = range(4)
@@ -22,17 +24,14 @@ MAX_REDRAW_ROUNDS = 100_000
 
 
 def play_batch(
-    main: Sequence[tuple[Card, int]],
-    hand_size: int,
-    policy: Policy,
-    seed: int,
-    games: int,
-    turns: int,
-    standby_slots: int,
+    setup: Setup, seed: int, games: int, turns: int, on_play: bool
 ) -> tuple[
     NDArray[np.int16], NDArray[np.int16], NDArray[np.int32], NDArray[np.int8], NDArray[np.int16]
 ]:
     """(metrics, milestones, mulligans, loss, loss_turn) as ``run.Chunk`` holds them."""
+    main, hand_size = setup.drawable, setup.rules.hand
+    standby_slots = setup.rules.param_int("standby_slots")
+    policy = cast("IrisPolicy", setup.policy)
     rng = np.random.default_rng(seed)
     codes = np.array([KINDS.index(c.type) for c, n in main for _ in range(n)], dtype=np.int8)
     size = len(codes)

@@ -1,0 +1,86 @@
+"""ChaosTCG (総合ルール 2016-05-17): card types, names, the partner rule, the pilot, the engine.
+
+The deck checks that counts cannot express (partner choice, neo-standard's single OS) are in
+``checks``; the partner rule itself in ``partner``; goldfish in ``engine``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from deckcheck.games.chaos import engine, partner
+from deckcheck.games.registry import GameSpec, Param, _register_builtin
+from deckcheck.goldfish.policy import Policy
+from deckcheck.normalize import nfkc, title_key
+
+
+def _strip_os(name: str) -> str:
+    text = nfkc(name)
+    return text[3:].strip() if text[:3].casefold() == "os:" else text
+
+
+def check_card(fields: dict[str, Any], tables: Mapping[str, Mapping[str, str]]) -> list[str]:
+    """Import: a card's OS is its ``os`` column in the rulebook's spelling, else the OS of its
+    title from the appendix 「作品名と OS 名」 (card_pool/chaos_os.toml)."""
+    os_name = fields.get("os")
+    if os_name is not None:
+        fields["os"] = tables["os_names"].get(title_key(os_name), _strip_os(os_name))
+    elif fields.get("title") is not None:
+        fields["os"] = tables["titles"].get(title_key(fields["title"]))
+        if fields["os"] is None:
+            return [
+                f"unknown title {fields['title']!r} and no os (the title is not in the "
+                "rulebook's title→OS table; give the os column)"
+            ]
+    return []
+
+
+class ChaosPolicy(Policy):
+    """The ChaosTCG pilot: the common keys plus the partner choice and the switches below."""
+
+    partner: str | None = None  # the chara to choose when the deck has no partner card
+    attack_draw: bool = True  # attack with the partner to draw (§8.3)
+    play_sets: bool = True
+    play_extras: bool = True
+
+    def aside_choice(self) -> str | None:
+        return self.partner
+
+
+CHAOS = _register_builtin(
+    GameSpec(
+        id="chaos",
+        name="ChaosTCG",
+        # 総合ルール §2.2
+        card_types={
+            "chara": ("キャラ", "キャラカード"),
+            "extra": ("エクストラ", "エクストラカード"),
+            "partner": ("パートナー", "パートナーカード"),
+            "set": ("セット", "セットカード"),
+            "event": ("イベント", "イベントカード"),
+        },
+        names_ignore_spaces=True,  # §2.1: spaces in a card name are not part of it
+        section_aliases={"extra": "extra", "エクストラ": "extra", "エクストラデッキ": "extra"},
+        params={
+            "hand_limit": Param(int, 7, "goldfish: cards kept at the end of a turn (§7.6)"),
+            "friend_areas": Param(int, 4, "goldfish: friend areas in the arena (§5.7)"),
+            "attack_draw": Param(bool, False, "odds, goldfish: the partner's attack draw (§8.3)"),
+            "first_player_first_turn_attack": Param(
+                bool, True, "odds, goldfish: whether the first player may attack on turn 1"
+            ),
+        },
+        policy=ChaosPolicy,
+        default_policy=ChaosPolicy(
+            name="chaos default",
+            keep=("type:chara|type:partner>=2",),
+            play_first=("power>=5", "type:chara"),
+        ),
+        play=engine.play,
+        metrics=engine.METRICS,
+        milestones=engine.MILESTONES,
+        set_aside=partner.set_aside,
+        check_card=check_card,
+        search_fields=("title", "os", "level", "cost", "power"),
+    )
+)

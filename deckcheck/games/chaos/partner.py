@@ -1,0 +1,101 @@
+"""The ChaosTCG partner rule, once, built from the format's ``[partner]`` table.
+
+総合ルール 2016-05-17 §6.2: the partner is the deck's partner card if it has one, else a chara
+card of the main deck that the player chooses; §6.1: a card with 「パートナーにできない」 cannot
+be partner; §13: neither can a [はるかさん] card. The validator (``checks.partner_check``), odds
+and hands (``--partner``) and goldfish all ask this module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from deckcheck.errors import PartnerError, UnanswerableError
+from deckcheck.formats import Format, Partner
+from deckcheck.models import Card
+from deckcheck.normalize import name_key, word_key
+from deckcheck.resolve import number_key
+
+
+def may_partner(rule: Partner, card: Card) -> bool:
+    """Whether ``card`` may be the partner under ``rule``."""
+    if card.type not in rule.candidate_types:
+        return False
+    keywords = {word_key(k) for k in card.keywords}
+    appends = {word_key(a) for a in card.append}
+    return not any(word_key(k) in keywords for k in rule.forbid_keywords) and not any(
+        word_key(a) in appends for a in rule.forbid_appends
+    )
+
+
+def why_not(rule: Partner, card: Card) -> str:
+    if card.type not in rule.candidate_types:
+        return f"it is a {card.type} card, not one of {', '.join(rule.candidate_types)}"
+    keywords = {word_key(k) for k in card.keywords}
+    appends = {word_key(a) for a in card.append}
+    carried = [f"「{k}」" for k in rule.forbid_keywords if word_key(k) in keywords]
+    carried += [f"[{a}]" for a in rule.forbid_appends if word_key(a) in appends]
+    return "it carries " + " and ".join(carried)
+
+
+def _is(card: Card, ref: str) -> bool:
+    return number_key(card.number) == number_key(ref) or (
+        name_key(card.game, card.name) == name_key(card.game, ref)
+    )
+
+
+def choose(rule: Partner, main: Sequence[tuple[Card, int]], choice: str | None, pick: bool) -> Card:
+    """The partner of a main deck. With no partner card, ``choice`` names the chara; with no
+    choice either, ``pick`` takes the chara with most copies (goldfish), else it is an error."""
+    partners = [(c, n) for c, n in main if c.type in rule.partner_types]
+    copies = sum(n for _, n in partners)
+    if copies > 1:
+        raise UnanswerableError(
+            f"the deck has {copies} partner cards; a deck may have one ({rule.rule}, §6.1)"
+        )
+    if partners:
+        chosen = partners[0][0]
+        if choice is not None and not _is(chosen, choice):
+            raise PartnerError(
+                f"the deck's partner card is {chosen.name}; --partner cannot choose another "
+                f"({rule.rule}, §6.2)"
+            )
+        if not may_partner(rule, chosen):
+            raise UnanswerableError(
+                f"the deck's partner card {chosen.name} cannot be partner: {why_not(rule, chosen)} "
+                f"({rule.rule})"
+            )
+        return chosen
+    if choice is not None:
+        named = [c for c, _ in main if _is(c, choice)]
+        if not named:
+            raise PartnerError(f"--partner {choice!r} is not a card of the main deck ({rule.rule})")
+        allowed = [c for c in named if may_partner(rule, c)]
+        if not allowed:
+            raise PartnerError(
+                f"--partner {choice!r} may not be partner: {why_not(rule, named[0])} "
+                f"({rule.rule}: {rule.source})"
+            )
+        return allowed[0]
+    candidates = [(n, c) for c, n in main if may_partner(rule, c)]
+    if not candidates:
+        raise UnanswerableError(f"no card of the main deck may be partner ({rule.rule})")
+    if not pick:
+        raise PartnerError(
+            "the deck has no partner card: name the chara you will choose with --partner REF"
+        )
+    return max(candidates, key=lambda nc: (nc[0], nc[1].power or 0, nc[1].number))[1]
+
+
+def set_aside(
+    main: Sequence[tuple[Card, int]], fmt: Format, choice: str | None, pick: bool
+) -> tuple[list[tuple[Card, int]], Card | None]:
+    """The spec's set-aside hook: the partner leaves the deck before the deal (§6.2)."""
+    rule = fmt.partner
+    if rule is None:
+        if choice is not None:
+            raise PartnerError(f"format {fmt.id} has no partner rule; drop --partner")
+        return list(main), None
+    chosen = choose(rule, main, choice, pick)
+    rest = [(c, n - (1 if c is chosen else 0)) for c, n in main]
+    return [(c, n) for c, n in rest if n > 0], chosen

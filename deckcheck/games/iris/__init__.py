@@ -1,0 +1,42 @@
+"""あいりすミスティリア! TCG (詳しい遊び方): card types, the pilot and the goldfish engines."""
+
+from __future__ import annotations
+
+from deckcheck.games.iris import engine, fast
+from deckcheck.games.registry import GameSpec, Param, _register_builtin
+from deckcheck.goldfish.policy import Policy
+
+
+class IrisPolicy(Policy):
+    """The iris pilot: the common keys plus its switches."""
+
+    charge: bool = True
+    retreat: bool = False  # nothing attacks in a goldfish, so no reason to retreat
+    use_commands: bool = True  # strategies, tactics, enhancements
+
+
+IRIS = _register_builtin(
+    GameSpec(
+        id="iris",
+        name="あいりすミスティリア! TCG",
+        # 詳しい遊び方 §1 カードの種類
+        card_types={
+            "unit": ("ユニット", "ユニットカード"),
+            "strategy": ("戦略", "ストラテジー"),
+            "tactic": ("戦術", "タクティクス"),
+            "enhancement": ("強化", "エンハンス"),
+        },
+        params={
+            "standby_slots": Param(
+                int, 4, "goldfish: standby slots for units (an assumption: Q&A Q2)"
+            ),
+        },
+        policy=IrisPolicy,
+        default_policy=IrisPolicy(name="iris default", keep=(), play_first=("hp>=4", "type:unit")),
+        play=engine.play,
+        play_batch=fast.play_batch,
+        metrics=engine.METRICS,
+        milestones=engine.MILESTONES,
+        search_fields=("cost", "hp"),
+    )
+)

@@ -1,0 +1,90 @@
+"""ラクエンロジック (ルールブック Ver1.0): card types and kinds, gates, the pilot, the engine."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from deckcheck.formats import Format
+from deckcheck.games.rakuen import engine
+from deckcheck.games.registry import GameSpec, Param, _register_builtin
+from deckcheck.goldfish.common import expand
+from deckcheck.goldfish.policy import Policy
+from deckcheck.models import Card
+
+KINDS = ("定理者", "使者", "合理体")  # ch.1 §2: a member's kind
+
+
+class RakuenPolicy(Policy):
+    """The rakuen pilot: the common keys plus the level area order and the switches below."""
+
+    SELECTORS: ClassVar[tuple[str, ...]] = ("play_first", "level_area_first")
+
+    level_area_first: tuple[str, ...] = ()  # cards to put into the level area first
+    luck_drive: bool = True  # 3 stock → draw 1
+    luck_drive_when_stuck: bool = True  # only on a turn that deployed no member
+    swap_level: bool = False  # with a full level area, swap one for a hand card of a new color
+    gattai: bool = True  # 合体 once a turn
+
+
+def lay_out_gates(
+    sections: Mapping[str, Sequence[tuple[Card, int]]], fmt: Format, rng: random.Random
+) -> list[Card]:
+    """ch.2 §2: the gate deck is shuffled and its top cards go face down onto the circles."""
+    gates = expand(sections.get("gate", []))
+    rng.shuffle(gates)
+    param = fmt.parameter("circles")
+    return gates[: int(param.value) if param else 6]
+
+
+def check_card(fields: dict[str, Any], tables: Mapping[str, Mapping[str, str]]) -> list[str]:
+    kind = fields.get("kind")
+    if kind is not None and kind not in KINDS:
+        return [f"unknown kind {kind!r} (use {', '.join(KINDS)})"]
+    return []
+
+
+RAKUEN = _register_builtin(
+    GameSpec(
+        id="rakuen",
+        name="ラクエンロジック",
+        # ルールブック Ver1.0 ch.1 §1
+        card_types={
+            "member": ("メンバー", "メンバーカード"),
+            "tactics": ("戦術", "タクティクス", "戦術カード"),
+            "paradox": ("逆理", "パラドックス", "逆理カード"),
+            "gate": ("門", "ゲート", "門カード"),
+        },
+        kinds=KINDS,
+        section_aliases={
+            "gate": "gate",
+            "gates": "gate",
+            "ゲート": "gate",
+            "ゲートデッキ": "gate",
+            "門": "gate",
+            "門デッキ": "gate",
+        },
+        params={
+            "stock_per_turn": Param(
+                int, 0, "odds, goldfish: cards put to stock each turn (ch.2 §4)"
+            ),
+            "level_area_max": Param(int, 4, "goldfish: cards the level area holds (ch.2 §5)"),
+            "circles": Param(int, 6, "hand, goldfish: circles, one gate each (ch.2 §2)"),
+        },
+        policy=RakuenPolicy,
+        default_policy=RakuenPolicy(
+            name="rakuen default",
+            keep=("type:member>=2",),
+            play_first=("kind:合理体", "level>=2", "type:member"),
+            level_area_first=("type:paradox", "type:tactics"),
+        ),
+        play=engine.play,
+        metrics=engine.METRICS,
+        milestones=engine.MILESTONES,
+        lay_out=lay_out_gates,
+        check_card=check_card,
+        notes=("territory = 1 for members whose card data gives none (outside the card data)",),
+        search_fields=("level", "cost", "color", "world", "kind"),
+    )
+)
