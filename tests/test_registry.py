@@ -1,0 +1,315 @@
+"""The game registry: a fifth game from outside the package, no game names outside games/,
+format parameters that are read, and the one partner rule."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from deckcheck import decklist, games
+from deckcheck.cli import app
+from deckcheck.formats import FormatError, FormatRegistry
+from deckcheck.goldfish.run import GoldfishRequest, goldfish
+from deckcheck.odds.api import OddsRequest, compute_odds, deal_hands
+from deckcheck.pool.store import Pool
+from deckcheck.resolve import CardIndex
+from deckcheck.validate import validate
+from tests import toygame
+from tests.conftest import EXAMPLES, ROOT
+
+TOY = Path(toygame.__file__).parent
+runner = CliRunner()
+
+
+@pytest.fixture
+def toy() -> Iterator[games.GameSpec]:
+    spec = toygame.register()
+    yield spec
+    games.unregister(spec.id)
+
+
+def test_a_fifth_game_from_outside_the_package(toy: games.GameSpec, tmp_path: Path) -> None:
+    pool = Pool(tmp_path / "toy.sqlite3")
+    with pool:
+        pool.import_files([TOY / "cards.csv"])
+        index = CardIndex(pool.all_cards(), names=pool.names)
+    fmt = FormatRegistry([TOY]).get("toy-standard")
+    deck = decklist.parse((TOY / "legal.deck").read_text(encoding="utf-8"), "legal.deck")
+    report = validate(deck, fmt, index)
+    assert report.legal and report.game == "toy" and report.counts == {"main": 20}
+    bad = decklist.parse("4 ちび竜\n3 TOY-2\n", "bad.deck")
+    rules = {v.rule for v in validate(bad, fmt, index).violations}
+    assert rules == {"toy/main-size", "toy/copies"}
+
+    odds = compute_odds(deck, fmt, index, OddsRequest(want=["type:creature>=1"], turns=2))
+    # 12 creatures of 20, 4 cards, with the return-all mulligan: 1 - (1 - p0)^... > plain p
+    assert odds.rows[0].cards_seen == 4 and 0.9 < odds.rows[0].probability <= 1
+    hands = deal_hands(deck, fmt, index, 3, seed=1)
+    assert [len(h.hand) for h in hands.hands] == [4, 4, 4]
+    result = goldfish(
+        deck, fmt, index, toy.default_policy, GoldfishRequest(games=300, turns=4, seed=3)
+    )
+    assert result.game == "toy" and result.milestones["first_creature"]["rate"] > 0.9
+    assert max(row["creatures_p90"] for row in result.per_turn) == 2  # the format's board = 2
+
+
+def test_a_fifth_game_through_the_cli(toy: games.GameSpec, tmp_path: Path) -> None:
+    db = ["--db", str(tmp_path / "toy.sqlite3")]
+    assert runner.invoke(app, ["pool", "import", str(TOY / "cards.csv"), *db]).exit_code == 0
+    fmt = ["--format", str(TOY / "toy-standard.toml")]
+    deck = str(TOY / "legal.deck")
+    assert runner.invoke(app, ["validate", deck, *fmt, *db]).exit_code == 0
+    odds = runner.invoke(app, ["odds", deck, "-w", "type:spell>=1", "--json", *fmt, *db])
+    assert odds.exit_code == 0, odds.output
+    assert json.loads(odds.stdout)["game"] == "toy"
+    hand = runner.invoke(app, ["hand", deck, "--json", *fmt, *db])
+    assert hand.exit_code == 0, hand.output
+    fish = runner.invoke(app, ["goldfish", deck, "--games", "50", "--json", *fmt, *db])
+    assert fish.exit_code == 0, fish.output
+    assert json.loads(fish.stdout)["game"] == "toy"
+
+
+def test_an_unknown_game_lists_the_known_ones(tmp_path: Path) -> None:
+    with pytest.raises(games.registry.UnknownGame, match="known: chaos, rakuen, vision, iris"):
+        games.get("mtg")
+    path = tmp_path / "x.toml"
+    text = (ROOT / "formats" / "iris-standard.toml").read_text(encoding="utf-8")
+    path.write_text(text.replace('game = "iris"', 'game = "mtg"'), encoding="utf-8")
+    with pytest.raises(FormatError, match="unknown game 'mtg'"):
+        FormatRegistry([tmp_path]).get("x")
+
+
+GAME_NAMES = re.compile(r'"(chaos|rakuen|vision|iris)"|Game\.(CHAOS|RAKUEN|VISION|IRIS)')
+
+
+def test_nothing_outside_games_names_a_game() -> None:
+    """The README's contributing check: a game is its package under deckcheck/games/."""
+    offenders = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in sorted((ROOT / "deckcheck").rglob("*.py"))
+        if "games" not in path.relative_to(ROOT / "deckcheck").parts[:1]
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if GAME_NAMES.search(line)
+    ]
+    assert offenders == []
+    grep = subprocess.run(
+        ["grep", "-rnE", GAME_NAMES.pattern, "deckcheck", "--include=*.py"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert [ln for ln in grep.stdout.splitlines() if not ln.startswith("deckcheck/games/")] == []
+
+
+def test_a_parameter_nothing_reads_is_a_schema_error(tmp_path: Path) -> None:
+    text = (ROOT / "formats" / "iris-standard.toml").read_text(encoding="utf-8")
+    (tmp_path / "x.toml").write_text(
+        text + 'circles = { value = 6, source = "nowhere" }\n', encoding="utf-8"
+    )
+    with pytest.raises(FormatError, match=r"parameters\.circles: nothing in deckcheck reads it"):
+        FormatRegistry([tmp_path]).get("x")
+    (tmp_path / "y.toml").write_text(
+        text.replace("standby_slots = { value = 4", 'standby_slots = { value = "four"'),
+        encoding="utf-8",
+    )
+    with pytest.raises(FormatError, match="standby_slots: must be a int"):
+        FormatRegistry([tmp_path]).get("y")
+
+
+# --- every parameter changes what odds, hand or goldfish print ------------------------------
+
+
+def _variant(tmp_path: Path, base: str, key: str, value: str) -> Path:
+    """A copy of a shipped format with one parameter changed, as a file beside the others."""
+    text = (ROOT / "formats" / f"{base}.toml").read_text(encoding="utf-8")
+    text = text.replace(f'id = "{base}"', f'id = "{base}-x"')
+    pattern = re.compile(rf"^{key} = \{{ value = [^,]+,", re.MULTILINE)
+    if pattern.search(text):
+        text = pattern.sub(f"{key} = {{ value = {value},", text)
+    else:
+        text = text.replace(
+            "[parameters]\n", f'[parameters]\n{key} = {{ value = {value}, source = "test" }}\n'
+        )
+    path = tmp_path / f"{base}-x.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _json(args: list[str], tmp_path: Path) -> dict[str, object]:
+    result = runner.invoke(app, [*args, "--json", "--db", str(tmp_path / "p.sqlite3")])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert isinstance(data, dict)
+    return data
+
+
+def _fish(tmp_path: Path, deck: str, fmt: Path | str, *extra: str) -> dict[str, object]:
+    args = ["goldfish", str(EXAMPLES / deck), "--format", str(fmt), "--games", "400"]
+    return _json([*args, "--turns", "8", "--seed", "5", *extra], tmp_path)
+
+
+def _turns(result: dict[str, object], key: str) -> list[float]:
+    rows = result["per_turn"]
+    assert isinstance(rows, list)
+    return [row[key] for row in rows]
+
+
+def test_chaos_hand_limit_is_read(tmp_path: Path) -> None:
+    deck = "chaos-standard-legal.deck"
+    five = _fish(tmp_path, deck, _variant(tmp_path, "chaos-standard", "hand_limit", "5"))
+    assert max(_turns(five, "hand_size_p90")) <= 5 and max(_turns(five, "hand_size_mean")) <= 5
+    seven = _fish(tmp_path, deck, "chaos-standard")
+    assert max(_turns(seven, "hand_size_p90")) > 5
+
+
+def test_chaos_friend_areas_is_read(tmp_path: Path) -> None:
+    deck = "chaos-standard-legal.deck"
+    two = _fish(tmp_path, deck, _variant(tmp_path, "chaos-standard", "friend_areas", "2"))
+    assert max(_turns(two, "friends_p90")) == 2
+    assert max(_turns(_fish(tmp_path, deck, "chaos-standard"), "friends_p90")) > 2
+
+
+def test_chaos_attack_draw_parameters_are_read(tmp_path: Path) -> None:
+    deck = str(EXAMPLES / "chaos-standard-legal.deck")
+    base = ["odds", deck, "-w", "type:set>=1", "--turns", "3", "--attack-draws"]
+    on = _json(base, tmp_path)
+    first = _variant(tmp_path, "chaos-standard", "first_player_first_turn_attack", "true")
+    earlier = _json([*base, "--format", str(first)], tmp_path)
+    rows_on, rows_earlier = on["rows"], earlier["rows"]
+    assert isinstance(rows_on, list) and isinstance(rows_earlier, list)
+    assert rows_earlier[2]["cards_seen"] == rows_on[2]["cards_seen"] + 1
+    off = _variant(tmp_path, "chaos-standard", "attack_draw", "false")
+    result = runner.invoke(app, [*base, "--format", str(off), "--db", str(tmp_path / "p.sqlite3")])
+    assert result.exit_code == 2 and "no attack draw" in result.stderr
+
+
+def test_rakuen_level_area_max_and_circles_are_read(tmp_path: Path) -> None:
+    deck = "rakuen-standard-legal.deck"
+    base = _fish(tmp_path, deck, "rakuen-standard")
+    three = _fish(tmp_path, deck, _variant(tmp_path, "rakuen-standard", "level_area_max", "3"))
+    assert max(_turns(three, "level_area_p90")) == 3 < max(_turns(base, "level_area_p90"))
+    small = _fish(tmp_path, deck, _variant(tmp_path, "rakuen-standard", "circles", "2"))
+    assert max(_turns(small, "members_p90")) <= 2 < max(_turns(base, "members_p90"))
+    hand = _json(
+        [
+            "hand",
+            str(EXAMPLES / deck),
+            "--format",
+            str(_variant(tmp_path, "rakuen-standard", "circles", "4")),
+            "--seed",
+            "1",
+        ],
+        tmp_path,
+    )
+    hands = hand["hands"]
+    assert isinstance(hands, list) and len(hands[0]["gates"]) == 4
+
+
+def test_rakuen_stock_per_turn_is_read(tmp_path: Path) -> None:
+    deck = str(EXAMPLES / "rakuen-standard-legal.deck")
+    fmt = _variant(tmp_path, "rakuen-standard", "stock_per_turn", "0")
+    base = _fish(
+        tmp_path,
+        "rakuen-standard-legal.deck",
+        "rakuen-standard",
+        "--policy",
+        str(_no_luck(tmp_path)),
+    )
+    none = _fish(tmp_path, "rakuen-standard-legal.deck", fmt, "--policy", str(_no_luck(tmp_path)))
+    assert _turns(none, "stock_mean")[0] == 0 < _turns(base, "stock_mean")[0]
+    assert _json(["odds", deck, "-w", "type:member>=1", "--format", str(fmt)], tmp_path)
+
+
+def _no_luck(tmp_path: Path) -> Path:
+    path = tmp_path / "noluck.toml"
+    path.write_text("luck_drive = false\n", encoding="utf-8")
+    return path
+
+
+def test_vision_life_is_read(tmp_path: Path) -> None:
+    deck = "vision-standard-legal.deck"
+    base = _fish(tmp_path, deck, "vision-standard")
+    low = _fish(tmp_path, deck, _variant(tmp_path, "vision-standard", "life", "3"))
+    milestones_low, milestones_base = low["milestones"], base["milestones"]
+    assert isinstance(milestones_low, dict) and isinstance(milestones_base, dict)
+    assert milestones_low["opponent_at_0"]["rate"] > milestones_base["opponent_at_0"]["rate"]
+
+
+def test_iris_standby_slots_is_read(tmp_path: Path) -> None:
+    deck = "iris-standard-legal.deck"
+    two = _fish(tmp_path, deck, _variant(tmp_path, "iris-standard", "standby_slots", "2"))
+    assert max(_turns(two, "standby_p90")) == 2
+    assert max(_turns(_fish(tmp_path, deck, "iris-standard"), "standby_p90")) == 4
+
+
+@pytest.mark.parametrize(
+    ("base", "key", "value", "field"),
+    [
+        ("iris-standard", "opening_hand", "6", "cards_seen"),
+        ("vision-standard", "draw_per_turn", "2", "cards_seen"),
+        ("vision-standard", "first_player_draws", "true", "cards_seen"),
+    ],
+)
+def test_dealing_parameters_are_read(
+    tmp_path: Path, base: str, key: str, value: str, field: str
+) -> None:
+    deck = str(EXAMPLES / f"{base}-legal.deck")
+    ask = [
+        "odds",
+        deck,
+        "-w",
+        "type:character>=1" if "vision" in base else "type:unit>=1",
+        "--turns",
+        "2",
+    ]
+    before = _json(ask, tmp_path)["rows"]
+    after = _json([*ask, "--format", str(_variant(tmp_path, base, key, value))], tmp_path)["rows"]
+    assert isinstance(before, list) and isinstance(after, list)
+    assert [r[field] for r in after] != [r[field] for r in before]
+
+
+def test_mulligan_and_forced_redraw_are_read(tmp_path: Path) -> None:
+    deck = str(EXAMPLES / "vision-standard-legal.deck")
+    ask = ["odds", deck, "-w", "type:character>=3", "--turns", "0"]
+    none = _json(ask, tmp_path)
+    fmt = _variant(tmp_path, "vision-standard", "mulligan", '"return-all-once"')
+    once = _json([*ask, "--format", str(fmt)], tmp_path)
+    rows_none, rows_once = none["rows"], once["rows"]
+    assert isinstance(rows_none, list) and isinstance(rows_once, list)
+    assert rows_once[0]["probability"] > rows_none[0]["probability"]
+    forced = _variant(tmp_path, "vision-standard", "forced_redraw", '"type:character"')
+    hand = _json(["hand", deck, "--format", str(forced), "--count", "5", "--seed", "2"], tmp_path)
+    hands = hand["hands"]
+    assert isinstance(hands, list) and all(h["main_unit"] for h in hands)
+
+
+# --- the one partner rule -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("card", ["SAMPLE-C-N01", "見本はるかさん", "SAMPLE-C-S01"])
+@pytest.mark.parametrize("command", ["odds", "hand"])
+def test_partner_that_may_not_be_partner_is_a_usage_error(
+    tmp_path: Path, command: str, card: str
+) -> None:
+    path = tmp_path / "np.deck"
+    cards = [(4, f"SAMPLE-C-{i:03}") for i in range(1, 11)]
+    path.write_text(
+        "format: chaos-standard\n"
+        + "".join(f"{n} {ref}\n" for n, ref in cards)
+        + "4 SAMPLE-C-N01\n2 SAMPLE-C-H01\n2 SAMPLE-C-S01\n",
+        encoding="utf-8",
+    )
+    args = [command, str(path), "--partner", card, "--db", str(tmp_path / "d.sqlite3")]
+    if command == "odds":
+        args += ["-w", "type:chara>=1"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert "chaos/partner-candidate" in result.stderr and "may not be partner" in result.stderr
+    ok = runner.invoke(app, [*args[:2], "--partner", "SAMPLE-C-001", *args[4:]])
+    assert ok.exit_code == 0, ok.output
