@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 
 from deckcheck import client as client_module
 from deckcheck.cli import app as cli_app
-from deckcheck.service.app import Settings, create_app
+from deckcheck.service.app import create_app
+from deckcheck.service.settings import Settings
 from tests.conftest import EXAMPLES
 
 KEY = "test-key-1"
