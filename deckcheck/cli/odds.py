@@ -23,6 +23,26 @@ from deckcheck.errors import UsageError
 if TYPE_CHECKING:
     from deckcheck.odds.api import OddsRequest
 
+SimulateOption = Annotated[
+    int | None,
+    typer.Option(
+        "--simulate",
+        min=1,
+        max=10_000_000,
+        help="Monte Carlo with N games instead of exact counting.",
+    ),
+]
+TableOption = Annotated[
+    str | None,
+    typer.Option("--table", help="name:REF: the answer with 1-4 copies of that card."),
+]
+CsvOption = Annotated[
+    Path | None, typer.Option("--csv", help="Write the rows as CSV.", dir_okay=False)
+]
+PlotOption = Annotated[
+    Path | None, typer.Option("--plot", help="Write a PNG of probability by turn.", dir_okay=False)
+]
+
 
 def odds(
     ctx: typer.Context,
@@ -40,28 +60,12 @@ def odds(
         bool, typer.Option("--attack-draws", help="ChaosTCG: draw on every partner attack.")
     ] = False,
     partner: PartnerOption = None,
-    simulate: Annotated[
-        int | None,
-        typer.Option(
-            "--simulate",
-            min=1,
-            max=10_000_000,
-            help="Monte Carlo with N games instead of exact counting.",
-        ),
-    ] = None,
+    simulate: SimulateOption = None,
     seed: SeedOption = None,
-    table: Annotated[
-        str | None,
-        typer.Option("--table", help="name:REF: the answer with 1-4 copies of that card."),
-    ] = None,
+    table: TableOption = None,
     as_json: JsonOption = False,
-    csv_path: Annotated[
-        Path | None, typer.Option("--csv", help="Write the rows as CSV.", dir_okay=False)
-    ] = None,
-    plot: Annotated[
-        Path | None,
-        typer.Option("--plot", help="Write a PNG of probability by turn.", dir_okay=False),
-    ] = None,
+    csv_path: CsvOption = None,
+    plot: PlotOption = None,
     db: DbOption = None,
 ) -> None:
     """Exact chance that the conditions hold at each turn, with the game's mulligan and draws.
