@@ -15,7 +15,7 @@ MAX_FUNCTION_LINES = 60
 TOO_LONG_FOR_NOW = {
     "validate.py",  # check kinds registered once
     "goldfish/run.py",  # the game registry takes the per-game engines out
-    "formats.py",  # check kinds registered once
+    "formats.py",  # check kinds registered once (exactly 400 lines today: one more fails)
 }
 
 
@@ -37,7 +37,9 @@ def test_no_module_over_400_lines() -> None:
 
 
 def test_allow_list_names_existing_modules() -> None:
-    assert TOO_LONG_FOR_NOW <= {name(p) for p in modules()}
+    """An entry for a module that was split or renamed must go."""
+    stale = TOO_LONG_FOR_NOW - {name(p) for p in modules()}
+    assert not stale, f"remove from TOO_LONG_FOR_NOW: {sorted(stale)}"
 
 
 def test_no_function_over_60_lines_in_cli_or_service() -> None:
