@@ -212,3 +212,16 @@ def test_format_file_for_odds_hand_goldfish(db: str, tmp_path: Path, args: list[
     assert json.loads(out)["format"] == "chaos-event-test"
     code, out, err = run(*args, "--format", str(tmp_path / "missing.toml"), db=db)
     assert code == 2 and "missing.toml" in err and "Traceback" not in err + out
+
+
+def test_database_trouble_exits_2_not_70(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
+    from deckcheck.pool.store import Pool
+
+    def broken(self: Pool) -> None:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(Pool, "stats", broken)
+    code, _, err = run("pool", "stats", db=db)
+    assert code == 2 and "database is locked" in err

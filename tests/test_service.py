@@ -336,3 +336,16 @@ def test_api_keys_are_not_in_logs(http: TestClient, caplog: pytest.LogCaptureFix
         headers={"Authorization": f"Bearer {KEY}"},
     )
     assert KEY not in caplog.text
+
+
+def test_database_trouble_is_503_not_500(
+    http: TestClient, service: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    def broken(deck_id: str) -> None:
+        raise OperationalError("SELECT", {}, Exception("database is locked"))
+
+    monkeypatch.setattr(service.state.store, "get", broken)
+    body = assert_problem(http.get("/decks/any"), 503, "pool-unavailable")
+    assert "database is locked" in body["detail"]
