@@ -13,11 +13,15 @@ CLI's ``main`` and the service's one exception handler map every error in one pl
     ├── PoolError                  exit 2   HTTP 503  pool-unavailable  (the card database)
     └── RemoteError                exit 2   HTTP 502  upstream          (--server answers)
 
-Anything else that escapes is a bug in deckcheck: exit 70, HTTP 500.
+Database driver errors (sqlite3, SQLAlchemy) are ordinary trouble, not bugs: ``as_user_error``
+turns them into a ``PoolError``. Anything else that escapes is a bug in deckcheck: exit 70,
+HTTP 500.
 """
 
 from __future__ import annotations
 
+import sqlite3
+import sys
 from typing import ClassVar
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT, EXIT_BUG = 0, 1, 2, 70
@@ -77,3 +81,19 @@ class RemoteError(DeckcheckError):
 
     http_status = 502
     problem = "upstream"
+
+
+def as_user_error(exc: BaseException) -> DeckcheckError | None:
+    """``exc`` as the error a user should see, or None when it is a bug in deckcheck."""
+    if isinstance(exc, DeckcheckError):
+        return exc
+    if isinstance(exc, sqlite3.Error) or _is_sqlalchemy_error(exc):
+        first = (str(exc).splitlines() or [""])[0]  # SQLAlchemy appends the SQL and a URL
+        return PoolError(f"cannot use the database: {type(exc).__name__}: {first}")
+    return None
+
+
+def _is_sqlalchemy_error(exc: BaseException) -> bool:
+    # Only when SQLAlchemy is already loaded: importing it here would slow every CLI start.
+    sa_exc = sys.modules.get("sqlalchemy.exc")
+    return sa_exc is not None and isinstance(exc, sa_exc.SQLAlchemyError)

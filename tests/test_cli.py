@@ -190,3 +190,38 @@ def test_console_script_has_no_traceback(tmp_path: Path) -> None:
     )
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert "no such file" in result.stderr
+
+
+CHAOS_DECK = str(EXAMPLES / "chaos-standard-legal.deck")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["odds", CHAOS_DECK, "-w", "type:set>=1", "--turns", "1"],
+        ["hand", CHAOS_DECK, "--seed", "3"],
+        ["goldfish", CHAOS_DECK, "--games", "20", "--turns", "2"],
+    ],
+    ids=["odds", "hand", "goldfish"],
+)
+def test_format_file_for_odds_hand_goldfish(db: str, tmp_path: Path, args: list[str]) -> None:
+    """``--format`` takes a .toml file, as validate's does; a missing one is an input error."""
+    fmt = str(DATA / "formats" / "chaos-event-test.toml")
+    code, out, err = run(*args, "--format", fmt, "--json", db=db)
+    assert code == 0, err
+    assert json.loads(out)["format"] == "chaos-event-test"
+    code, out, err = run(*args, "--format", str(tmp_path / "missing.toml"), db=db)
+    assert code == 2 and "missing.toml" in err and "Traceback" not in err + out
+
+
+def test_database_trouble_exits_2_not_70(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
+    from deckcheck.pool.store import Pool
+
+    def broken(self: Pool) -> None:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(Pool, "stats", broken)
+    code, _, err = run("pool", "stats", db=db)
+    assert code == 2 and "database is locked" in err

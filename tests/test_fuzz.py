@@ -10,7 +10,8 @@ from pathlib import Path
 import schemathesis
 from hypothesis import HealthCheck, settings
 
-from deckcheck.service.app import Settings, create_app
+from deckcheck.service.app import create_app
+from deckcheck.service.settings import Settings
 
 APP = create_app(
     Settings(

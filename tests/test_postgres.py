@@ -94,7 +94,8 @@ def test_card_pool_on_postgres(postgres_url: str, tmp_path, monkeypatch) -> None
     from deckcheck.cli import app as cli_app
     from deckcheck.pool.sql import SqlPool
     from deckcheck.pool.store import ImportRejected, Pool
-    from deckcheck.service.app import Settings, create_app
+    from deckcheck.service.app import create_app
+    from deckcheck.service.settings import Settings
     from tests.conftest import EXAMPLES
 
     sql = SqlPool(postgres_url)  # filled from card_pool/ when empty

@@ -4,8 +4,8 @@ transport): every endpoint, every error path, and the CLI as a client."""
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -15,7 +15,9 @@ from typer.testing import CliRunner
 
 from deckcheck import client as client_module
 from deckcheck.cli import app as cli_app
-from deckcheck.service.app import Settings, create_app
+from deckcheck.service.app import create_app
+from deckcheck.service.jobs import Job, Jobs
+from deckcheck.service.settings import Settings
 from tests.conftest import EXAMPLES
 
 KEY = "test-key-1"
@@ -133,7 +135,36 @@ def test_odds_and_hand(http: TestClient) -> None:
     assert len(hands["hands"]) == 2 and all(h["main_unit"] for h in hands["hands"])
 
 
-def test_goldfish_sync_jobs_and_limits(http: TestClient) -> None:
+@pytest.fixture
+def held_jobs(service: FastAPI, monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    """Background jobs wait for the returned event before playing, so the test decides when
+    a job may end (no race with the next request, no sleeping)."""
+    jobs: Jobs = service.state.jobs
+    release = threading.Event()
+    start = jobs.start
+
+    def held(total: int, work: Callable[[Callable[[int], None]], dict[str, Any]]) -> Job | None:
+        def waiting(progress: Callable[[int], None]) -> dict[str, Any]:
+            assert release.wait(timeout=60), "the test never released the job"
+            return work(progress)
+
+        return start(total, waiting)
+
+    monkeypatch.setattr(jobs, "start", held)
+    yield release
+    release.set()  # never leave a worker thread waiting
+
+
+def finished(service: FastAPI, job_id: str) -> dict[str, Any]:
+    job = service.state.jobs.get(job_id)
+    assert job is not None and job.finished.wait(timeout=60)
+    view: dict[str, Any] = job.view()
+    return view
+
+
+def test_goldfish_sync_jobs_and_limits(
+    http: TestClient, service: FastAPI, held_jobs: threading.Event
+) -> None:
     body = {"deck": text("iris-standard-legal.deck"), "games": 200, "turns": 3, "seed": 1}
     result = http.post("/goldfish", json=body)
     assert result.status_code == 200 and result.json()["games"] == 200
@@ -144,24 +175,22 @@ def test_goldfish_sync_jobs_and_limits(http: TestClient) -> None:
     started = http.post("/goldfish", json={**body, "games": 4000})
     assert started.status_code == 202 and started.headers["location"].startswith("/jobs/")
     job = started.json()
+    assert http.get(f"/jobs/{job['id']}").json()["status"] in ("queued", "running")
     # one job may run at a time here: a second one is refused while the first runs
-    second = http.post("/goldfish", json={**body, "games": 3000})
-    if http.get(f"/jobs/{job['id']}").json()["status"] in ("queued", "running"):
-        assert_problem(second, 429, "too-many-jobs")
-    for _ in range(200):
-        state = http.get(f"/jobs/{job['id']}").json()
-        if state["status"] not in ("queued", "running"):
-            break
-        time.sleep(0.05)
+    assert_problem(http.post("/goldfish", json={**body, "games": 3000}), 429, "too-many-jobs")
+    held_jobs.set()
+    finished(service, job["id"])
+    state = http.get(f"/jobs/{job['id']}").json()
     assert state["status"] == "done" and state["result"]["games"] == 4000
-    cancelled = http.post("/goldfish", json={**body, "games": 4000, "seed": 9}).json()
-    assert http.delete(f"/jobs/{cancelled['id']}").json()["id"] == cancelled["id"]
-    for _ in range(200):
-        state = http.get(f"/jobs/{cancelled['id']}").json()
-        if state["status"] not in ("queued", "running"):
-            break
-        time.sleep(0.05)
-    assert state["status"] in ("cancelled", "done")
+    held_jobs.clear()
+    cancelled = http.post("/goldfish", json={**body, "games": 4000, "seed": 9})
+    assert cancelled.status_code == 202, cancelled.text
+    job_id = cancelled.json()["id"]
+    assert http.delete(f"/jobs/{job_id}").json()["id"] == job_id
+    held_jobs.set()
+    finished(service, job_id)
+    # cancelled before it played a game: the result, if any, is of the games it finished
+    assert http.get(f"/jobs/{job_id}").json()["status"] == "cancelled"
     assert_problem(http.get("/jobs/nope"), 404, "not-found")
     assert_problem(http.delete("/jobs/nope"), 404, "not-found")
 
@@ -307,3 +336,16 @@ def test_api_keys_are_not_in_logs(http: TestClient, caplog: pytest.LogCaptureFix
         headers={"Authorization": f"Bearer {KEY}"},
     )
     assert KEY not in caplog.text
+
+
+def test_database_trouble_is_503_not_500(
+    http: TestClient, service: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    def broken(deck_id: str) -> None:
+        raise OperationalError("SELECT", {}, Exception("database is locked"))
+
+    monkeypatch.setattr(service.state.store, "get", broken)
+    body = assert_problem(http.get("/decks/any"), 503, "pool-unavailable")
+    assert "database is locked" in body["detail"]

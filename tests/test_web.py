@@ -17,7 +17,8 @@ import pytest
 import uvicorn
 from starlette.testclient import TestClient
 
-from deckcheck.service.app import Settings, create_app
+from deckcheck.service.app import create_app
+from deckcheck.service.settings import Settings
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

@@ -23,6 +23,7 @@ class Job:
     result: dict[str, Any] | None = None
     error: str | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
+    finished: threading.Event = field(default_factory=threading.Event)  # set once it has ended
 
     def view(self) -> dict[str, Any]:
         return {
@@ -73,7 +74,13 @@ class Jobs:
             job.result = result
             job.status = "cancelled" if job.cancel.is_set() else "done"
 
-        self.pool.submit(run)
+        def ended() -> None:
+            try:
+                run()
+            finally:
+                job.finished.set()
+
+        self.pool.submit(ended)
         return job
 
     def get(self, job_id: str) -> Job | None:

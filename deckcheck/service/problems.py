@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from deckcheck.errors import DeckcheckError, PoolError, as_user_error
 
 BASE = "https://deckcheck.dev/problems/"
 MEDIA_TYPE = "application/problem+json"
@@ -27,6 +31,9 @@ TITLES = {
     "unauthorized": "An API key is required",
     "forbidden": "The API key is not valid",
     "method-not-allowed": "Method not allowed",
+    "unknown-game": "Unknown game",
+    "pool-unavailable": "The card database cannot be used",
+    "upstream": "Another service failed",
     "internal": "Internal error",
 }
 
@@ -59,6 +66,18 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(Problem)
     async def _problem(request: Request, exc: Problem) -> JSONResponse:
         return problem_response(exc.status, exc.kind, exc.detail, request.url.path, **exc.extra)
+
+    @app.exception_handler(DeckcheckError)
+    async def _deckcheck(request: Request, exc: DeckcheckError) -> JSONResponse:
+        # the one mapping of library errors: each class carries its status and problem type
+        return problem_response(exc.http_status, exc.problem, str(exc), request.url.path)
+
+    # Database trouble is a 503, not a bug. Registered by type so that Starlette answers it
+    # like any handled error (a handler for Exception itself would also log a traceback).
+    @app.exception_handler(sqlite3.Error)
+    @app.exception_handler(SQLAlchemyError)
+    async def _database(request: Request, exc: Exception) -> JSONResponse:
+        return await _deckcheck(request, as_user_error(exc) or PoolError(str(exc)))
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -5,35 +5,18 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from deckcheck.cli import (
-    EXIT_ILLEGAL,
-    EXIT_OK,
-    DbOption,
-    FormatOption,
-    JsonOption,
-    _console,
-    _fail,
-    _open_pool,
-    _print_json,
-    _read_text,
-    app,
-)
-from deckcheck.formats import Format, FormatError, default_registry
-from deckcheck.models import Card, DeckList, Report
-from deckcheck.resolve import CardIndex
+from deckcheck.cli.common import console, format_for, open_pool, print_json, read_text
+from deckcheck.cli.options import DbOption, FormatOption, JsonOption
+from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, UsageError
 
-
-def _format(ref: str | None, path: Path) -> Format:
-    if ref is None:
-        _fail(f"{path}: no format: line and no --format")
-    try:
-        return default_registry().get(ref)
-    except FormatError as exc:
-        _fail(str(exc))
+if TYPE_CHECKING:
+    from deckcheck.formats import Format
+    from deckcheck.models import Card, DeckList, Report
+    from deckcheck.resolve import CardIndex
 
 
 def _load(
@@ -41,10 +24,10 @@ def _load(
 ) -> tuple[str, DeckList, Format, CardIndex]:
     from deckcheck import decklist
 
-    text = _read_text(path)
+    text = read_text(path)
     deck = decklist.parse(text, str(path))
-    fmt = _format(format or deck.format, path)
-    with _open_pool(db) as pool:
+    fmt = format_for(format or deck.format, path)
+    with open_pool(db) as pool:
         index = pool.index_for([*(e.ref for e in deck.entries), *extra])
     return text, deck, fmt, index
 
@@ -72,10 +55,11 @@ def _save(path: Path, text: str) -> None:
     try:
         write_text_atomic(path, text)
     except OSError as exc:
-        _fail(f"cannot write {path}: {exc.strerror or exc} (the file is unchanged)")
+        raise UsageError(
+            f"cannot write {path}: {exc.strerror or exc} (the file is unchanged)"
+        ) from exc
 
 
-@app.command()
 def new(
     path: Annotated[Path, typer.Argument(metavar="FILE", help="The deck file to create.")],
     format: Annotated[str, typer.Option("--format", "-f", help="Format id.")],
@@ -85,8 +69,8 @@ def new(
     from deckcheck import edit
 
     if path.exists() and not force:
-        _fail(f"{path} exists (use --force to replace it)")
-    fmt = _format(format, path)
+        raise UsageError(f"{path} exists (use --force to replace it)")
+    fmt = format_for(format, path)
     _save(path, edit.new_deck_text(fmt))
     print(f"created {path} ({fmt.id}: {', '.join(s.name for s in fmt.sections)})")
 
@@ -97,9 +81,9 @@ def _same(index: CardIndex, fmt: Format, ref: str) -> tuple[Card, Callable[[str]
     if found.card is None:
         if found.ambiguous:
             numbers = ", ".join(c.number for c in found.ambiguous)
-            _fail(f"{ref!r} matches several cards ({numbers}); give the number")
+            raise UsageError(f"{ref!r} matches several cards ({numbers}); give the number")
         hint = f" (did you mean {' / '.join(found.suggestions)}?)" if found.suggestions else ""
-        _fail(f"no {fmt.game} card {ref!r} in the pool{hint}")
+        raise UsageError(f"no {fmt.game} card {ref!r} in the pool{hint}")
     card = found.card
 
     def same(other: str) -> bool:
@@ -109,7 +93,6 @@ def _same(index: CardIndex, fmt: Format, ref: str) -> tuple[Card, Callable[[str]
     return card, same
 
 
-@app.command()
 def add(
     path: Annotated[Path, typer.Argument(metavar="FILE")],
     count: Annotated[int, typer.Argument(metavar="N", min=1, max=9999)],
@@ -140,11 +123,10 @@ def _section(name: str | None, fmt: Format) -> str | None:
 
     canonical = section_name(name)
     if canonical is None or canonical not in fmt.section_map:
-        _fail(f"--section {name!r}: {fmt.id} has {', '.join(fmt.section_map)}")
+        raise UsageError(f"--section {name!r}: {fmt.id} has {', '.join(fmt.section_map)}")
     return canonical
 
 
-@app.command()
 def remove(
     path: Annotated[Path, typer.Argument(metavar="FILE")],
     count: Annotated[int, typer.Argument(metavar="N", min=1, max=9999)],
@@ -157,15 +139,11 @@ def remove(
 
     text, _, fmt, index = _load(path, None, db, [ref])
     _, same = _same(index, fmt, ref)
-    try:
-        new_text = edit.remove(text, _section(section, fmt), count, same)
-    except edit.EditError as exc:
-        _fail(str(exc))
+    new_text = edit.remove(text, _section(section, fmt), count, same)
     _save(path, new_text)
     print(_one_line(_verdict(decklist.parse(new_text, str(path)), fmt, index)))
 
 
-@app.command()
 def fix(
     path: Annotated[Path, typer.Argument(metavar="FILE")],
     apply: Annotated[bool, typer.Option("--apply", help="Write the changes.")] = False,
@@ -194,7 +172,6 @@ def fix(
     raise typer.Exit(EXIT_OK if report.legal else EXIT_ILLEGAL)
 
 
-@app.command()
 def convert(
     source: Annotated[Path, typer.Argument(metavar="IN")],
     to: Annotated[str, typer.Option("--to", help="text, json or csv.")],
@@ -218,7 +195,7 @@ def convert(
     from deckcheck import convert as conv
 
     if to not in conv.FORMS:
-        _fail(f"--to {to!r}: use text, json or csv")
+        raise UsageError(f"--to {to!r}: use text, json or csv")
     _, deck, fmt, index = _load(source, format, db)
     if format and not deck.format:
         deck.format = fmt.id
@@ -232,7 +209,6 @@ def convert(
         print(f"wrote {out} ({to})", file=sys.stderr)
 
 
-@app.command()
 def diff(
     a: Annotated[Path, typer.Argument(metavar="A")],
     b: Annotated[Path, typer.Argument(metavar="B")],
@@ -246,13 +222,13 @@ def diff(
     _, deck_a, fmt_a, index_a = _load(a, format, db)
     _, deck_b, fmt_b, index_b = _load(b, format, db)
     if fmt_a.game != fmt_b.game:
-        _fail(f"{a} is a {fmt_a.game} deck and {b} a {fmt_b.game} deck")
-    with _open_pool(db) as pool:
+        raise UsageError(f"{a} is a {fmt_a.game} deck and {b} a {fmt_b.game} deck")
+    with open_pool(db) as pool:
         index = pool.index_for([e.ref for d in (deck_a, deck_b) for e in d.entries])
     changes = conv.diff(deck_a, deck_b, index, fmt_a.game)
     rep_a, rep_b = _verdict(deck_a, fmt_a, index_a), _verdict(deck_b, fmt_b, index_b)
     if as_json:
-        _print_json(
+        print_json(
             {
                 "a": {
                     "path": str(a),
@@ -272,20 +248,20 @@ def diff(
         return
     from rich.markup import escape
 
-    console = _console()
+    out = console()
     if changes.empty:
-        console.print("no card changes")
+        out.print("no card changes")
     for section, items in changes.sections.items():
-        console.print(f"[bold]{escape(f'[{section}]')}[/]")
+        out.print(f"[bold]{escape(f'[{section}]')}[/]")
         for c in items:
             delta = c.after - c.before
             mark = "[green]+[/]" if delta > 0 else "[red]-[/]"
             number = f" ({escape(c.number)})" if c.number else ""
-            console.print(
+            out.print(
                 f"  {mark}{abs(delta)} {escape(c.name)}{number}  [dim]{c.before} → {c.after}[/]"
             )
-    console.print(f"A: {escape(_one_line(rep_a))}")
-    console.print(f"B: {escape(_one_line(rep_b))}")
+    out.print(f"A: {escape(_one_line(rep_a))}")
+    out.print(f"B: {escape(_one_line(rep_b))}")
 
 
 __all__ = ["add", "convert", "diff", "fix", "new", "remove"]

@@ -1,0 +1,225 @@
+"""Where the questions are answered: this process (``LocalBackend``) or a deckcheck service
+(``RemoteBackend``, ``--server URL``). Commands talk to a ``Backend`` and never ask which.
+
+Both raise ``deckcheck.errors`` exceptions; a service's refusal arrives as a ``ClientError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+import typer
+
+from deckcheck.cli.common import one_deck, open_pool, read_text
+from deckcheck.cli.options import Globals
+from deckcheck.errors import UsageError
+
+if TYPE_CHECKING:
+    from deckcheck.formats import Format, FormatRegistry
+    from deckcheck.goldfish.run import GoldfishRequest, GoldfishResult
+    from deckcheck.models import DeckList, Report
+    from deckcheck.odds.api import HandsResult, OddsRequest, OddsResult
+
+Progress = Callable[[int], None]
+
+
+class Backend(Protocol):
+    # whether ``goldfish`` calls its progress callback as games finish
+    reports_progress: bool
+
+    def validate(
+        self, files: list[Path], decks: list[DeckList], format: str | None
+    ) -> list[Report]:
+        """One report per deck, in order; ``format`` overrides each deck's format line."""
+        ...
+
+    def format_of(self, ref: str, override: str | None) -> Format:
+        """The format a report names, for rendering it."""
+        ...
+
+    def odds(self, path: Path, format: str | None, req: OddsRequest) -> OddsResult: ...
+
+    def hand(
+        self,
+        path: Path,
+        format: str | None,
+        count: int,
+        seed: int | None,
+        want: list[str],
+        partner: str | None,
+    ) -> HandsResult: ...
+
+    def goldfish(
+        self,
+        path: Path,
+        format: str | None,
+        policy: Path | None,
+        req: GoldfishRequest,
+        progress: Progress | None,
+    ) -> GoldfishResult: ...
+
+
+class LocalBackend:
+    """The library, on the card pool at ``db``."""
+
+    reports_progress = True
+
+    def __init__(self, db: Path | None) -> None:
+        self.db = db
+        self._registry: FormatRegistry | None = None
+
+    @property
+    def registry(self) -> FormatRegistry:
+        if self._registry is None:  # one per command: it caches the formats it has read
+            from deckcheck.formats import default_registry
+
+            self._registry = default_registry()
+        return self._registry
+
+    def validate(
+        self, files: list[Path], decks: list[DeckList], format: str | None
+    ) -> list[Report]:
+        from deckcheck.api import refs_of, validate_decks
+
+        with open_pool(self.db) as pool:
+            index = pool.index_for(refs_of(decks))
+            return validate_decks(decks, self.registry, index, format)
+
+    def format_of(self, ref: str, override: str | None) -> Format:
+        # a format file's id is not a registry id: render with the file itself
+        return self.registry.get(override if override and override.endswith(".toml") else ref)
+
+    def odds(self, path: Path, format: str | None, req: OddsRequest) -> OddsResult:
+        from deckcheck.odds.api import compute_odds
+
+        deck, fmt, index = one_deck(path, format, self.db)
+        return compute_odds(deck, fmt, index, req)
+
+    def hand(
+        self,
+        path: Path,
+        format: str | None,
+        count: int,
+        seed: int | None,
+        want: list[str],
+        partner: str | None,
+    ) -> HandsResult:
+        from deckcheck.odds.api import deal_hands
+
+        deck, fmt, index = one_deck(path, format, self.db)
+        return deal_hands(deck, fmt, index, count, seed, partner, want)
+
+    def goldfish(
+        self,
+        path: Path,
+        format: str | None,
+        policy: Path | None,
+        req: GoldfishRequest,
+        progress: Progress | None,
+    ) -> GoldfishResult:
+        from deckcheck.goldfish.policy import load_policy
+        from deckcheck.goldfish.run import goldfish
+
+        deck, fmt, index = one_deck(path, format, self.db)
+        return goldfish(deck, fmt, index, load_policy(policy, fmt.game), req, progress)
+
+
+class RemoteBackend:
+    """A deckcheck service: deck files are sent as text, answers read back as the library's
+    models, so rendering is the same either way."""
+
+    reports_progress = False  # a job is polled, not followed game by game
+
+    def __init__(self, server: str) -> None:
+        self.server = server
+        self._formats: dict[str, Format] = {}
+
+    def validate(
+        self, files: list[Path], decks: list[DeckList], format: str | None
+    ) -> list[Report]:
+        from deckcheck.client import post
+        from deckcheck.models import Report
+
+        reports = []
+        for path, local in zip(files, decks, strict=True):
+            if local.format is None and format is None:
+                raise UsageError(f"{path}: no format: line and no --format")
+            data = post(self.server, "/validate", {"deck": read_text(path), "format": format})
+            report = Report.model_validate(data)
+            report.path = str(path)
+            notes = [v for v in local.problems if v.rule == "deck/encoding"]
+            report.violations[len(report.errors) : len(report.errors)] = notes  # after errors
+            reports.append(report)
+        return reports
+
+    def format_of(self, ref: str, override: str | None) -> Format:
+        if ref not in self._formats:
+            from deckcheck.client import get
+            from deckcheck.formats import Format
+
+            self._formats[ref] = Format.model_validate(get(self.server, f"/formats/{ref}"))
+        return self._formats[ref]
+
+    def odds(self, path: Path, format: str | None, req: OddsRequest) -> OddsResult:
+        from deckcheck.odds.api import OddsResult
+
+        result = OddsResult.model_validate(self._post(path, format, "/odds", req.model_dump()))
+        result.deck = str(path)
+        return result
+
+    def hand(
+        self,
+        path: Path,
+        format: str | None,
+        count: int,
+        seed: int | None,
+        want: list[str],
+        partner: str | None,
+    ) -> HandsResult:
+        from deckcheck.odds.api import HandsResult
+
+        fields = {"count": count, "seed": seed, "want": want, "partner": partner}
+        result = HandsResult.model_validate(self._post(path, format, "/hand", fields))
+        result.deck = str(path)
+        return result
+
+    def goldfish(
+        self,
+        path: Path,
+        format: str | None,
+        policy: Path | None,
+        req: GoldfishRequest,
+        progress: Progress | None,
+    ) -> GoldfishResult:
+        from deckcheck import client
+        from deckcheck.goldfish.policy import read_keys
+        from deckcheck.goldfish.run import GoldfishResult
+
+        body = self._body(path, format)
+        keys = read_keys(policy) if policy else None  # the service checks them
+        fields = req.model_dump(include={"games", "turns", "seed", "on_play"})
+        result = GoldfishResult.model_validate(
+            client.goldfish(self.server, {**body, **fields, "policy": keys})
+        )
+        result.deck = str(path)
+        return result
+
+    def _body(self, path: Path, format: str | None) -> dict[str, Any]:
+        return {"deck": read_text(path), "format": format}
+
+    def _post(self, path: Path, format: str | None, route: str, fields: dict[str, Any]) -> Any:
+        from deckcheck.client import post
+
+        return post(self.server, route, {**self._body(path, format), **fields})
+
+
+def backend(ctx: typer.Context, db: Path | None) -> Backend:
+    """The service named by ``--server``, else this process on the pool at ``db``."""
+    root = ctx.find_object(Globals)
+    server = root.server if root else None
+    return RemoteBackend(server) if server else LocalBackend(db)
+
+
+__all__ = ["Backend", "LocalBackend", "RemoteBackend", "backend"]

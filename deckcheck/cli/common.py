@@ -1,0 +1,94 @@
+"""Helpers every command group uses: the console, JSON out, the card pool, deck files.
+
+Errors are raised as ``deckcheck.errors`` exceptions; the root command turns them into a message
+and an exit status (see ``deckcheck.cli``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from deckcheck.errors import InputError, PoolError, UsageError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from deckcheck.formats import Format
+    from deckcheck.models import DeckList
+    from deckcheck.pool.store import CardPool
+    from deckcheck.resolve import CardIndex
+
+
+def console(stderr: bool = False) -> Console:
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def print_json(data: object) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def open_pool(db: Path | None) -> CardPool:
+    """The card pool: ``--db``, else ``$DECKCHECK_DATABASE_URL`` (SQLAlchemy), else
+    ``$DECKCHECK_DB`` or the user data folder."""
+    from deckcheck.pool.store import Pool
+
+    url = os.environ.get("DECKCHECK_DATABASE_URL")
+    if db is None and url:
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from deckcheck.pool.sql import SqlPool
+
+        try:
+            return SqlPool(url)
+        except SQLAlchemyError as exc:
+            raise PoolError(f"cannot use DECKCHECK_DATABASE_URL: {exc}") from exc
+    try:
+        return Pool(db)
+    except OSError as exc:
+        raise PoolError(f"cannot open the card database: {exc}") from exc
+
+
+def read_text(path: Path) -> str:
+    """A deck file's text, decoded as deck files are."""
+    from deckcheck import decks as deckfiles
+
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    text, _ = deckfiles.decode(raw, str(path))
+    return text
+
+
+def write_or_fail(write: Callable[[], None], path: Path) -> None:
+    try:
+        write()
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
+def format_for(ref: str | None, path: Path) -> Format:
+    """The format ``ref`` names (an id or a .toml file); the deck at ``path`` needs one."""
+    from deckcheck.formats import default_registry
+
+    if ref is None:
+        raise UsageError(f"{path}: no format: line and no --format")
+    return default_registry().get(ref)
+
+
+def one_deck(path: Path, format: str | None, db: Path | None) -> tuple[DeckList, Format, CardIndex]:
+    """Read one deck file, its format and the cards it names."""
+    from deckcheck import decks as deckfiles
+
+    deck = deckfiles.read(path)
+    fmt = format_for(format or deck.format, path)
+    with open_pool(db) as pool:
+        index = pool.index_for([e.ref for e in deck.entries])
+    return deck, fmt, index

@@ -1,0 +1,88 @@
+"""``deckcheck goldfish``: solitaire games by the game's turn rules."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from deckcheck.cli.backend import Progress, backend
+from deckcheck.cli.common import console, print_json, write_or_fail
+from deckcheck.cli.options import DbOption, DeckArgument, FormatOption, JsonOption
+
+if TYPE_CHECKING:
+    from deckcheck.goldfish.run import GoldfishResult
+
+
+def goldfish(
+    ctx: typer.Context,
+    deck_path: DeckArgument,
+    format: FormatOption = None,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, max=1_000_000)] = 1000,
+    turns: Annotated[int, typer.Option("--turns", "-t", min=1, max=30)] = 10,
+    seed: Annotated[int, typer.Option("--seed", min=0)] = 0,
+    policy_path: Annotated[
+        Path | None, typer.Option("--policy", dir_okay=False, help="Policy file (TOML or YAML).")
+    ] = None,
+    on_play: Annotated[bool, typer.Option("--on-play/--on-draw")] = True,
+    workers: Annotated[int, typer.Option("--workers", "-j", min=1, max=64)] = 1,
+    as_json: JsonOption = False,
+    csv_path: Annotated[Path | None, typer.Option("--csv", dir_okay=False)] = None,
+    parquet: Annotated[Path | None, typer.Option("--parquet", dir_okay=False)] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", dir_okay=False)] = None,
+    db: DbOption = None,
+) -> None:
+    """Play solitaire games by the game's turn rules; statistics per turn and milestones.
+
+    Exit status: 0 done (also when Ctrl-C stopped it early: the finished games are reported),
+    2 bad deck, policy or option.
+    """
+    from deckcheck.goldfish.run import GoldfishRequest
+
+    req = GoldfishRequest(games=games, turns=turns, seed=seed, on_play=on_play, workers=workers)
+    answers = backend(ctx, db)
+    with _progress(games if answers.reports_progress else 0) as progress:
+        result = answers.goldfish(deck_path, format, policy_path, req, progress)
+    _output(result, games, as_json, csv_path, parquet, plot)
+
+
+@contextmanager
+def _progress(games: int) -> Iterator[Progress | None]:
+    """A progress bar on a terminal, for runs long enough to want one."""
+    if not (sys.stderr.isatty() and games >= 2000):
+        yield None
+        return
+    from rich.progress import Progress as Bar
+
+    with Bar(console=console(stderr=True), transient=True) as bar:
+        task = bar.add_task("goldfish", total=games)
+        yield lambda n: bar.advance(task, n)
+
+
+def _output(
+    result: GoldfishResult,
+    games: int,
+    as_json: bool,
+    csv_path: Path | None,
+    parquet: Path | None,
+    plot: Path | None,
+) -> None:
+    from deckcheck.goldfish import output
+
+    if result.interrupted:
+        sys.stderr.write(f"deckcheck: interrupted: {result.games} of {games} games finished\n")
+    for path, writer in (
+        (csv_path, output.write_csv),
+        (parquet, output.write_parquet),
+        (plot, output.write_plot),
+    ):
+        if path is not None:
+            write_or_fail(lambda p=path, w=writer: w(result, p), path)  # type: ignore[misc]
+    if as_json:
+        print_json(result.model_dump(mode="json"))
+    elif csv_path is None and parquet is None:
+        output.render(console(), result)

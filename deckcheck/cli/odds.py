@@ -1,0 +1,136 @@
+"""``deckcheck odds`` and ``deckcheck hand``: chances by turn, and sample opening hands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from deckcheck.cli.backend import backend
+from deckcheck.cli.common import console, print_json, write_or_fail
+from deckcheck.cli.options import (
+    DbOption,
+    DeckArgument,
+    FormatOption,
+    JsonOption,
+    PartnerOption,
+    SeedOption,
+    WantOption,
+)
+from deckcheck.errors import UsageError
+
+if TYPE_CHECKING:
+    from deckcheck.odds.api import OddsRequest
+
+SimulateOption = Annotated[
+    int | None,
+    typer.Option(
+        "--simulate",
+        min=1,
+        max=10_000_000,
+        help="Monte Carlo with N games instead of exact counting.",
+    ),
+]
+TableOption = Annotated[
+    str | None,
+    typer.Option("--table", help="name:REF: the answer with 1-4 copies of that card."),
+]
+CsvOption = Annotated[
+    Path | None, typer.Option("--csv", help="Write the rows as CSV.", dir_okay=False)
+]
+PlotOption = Annotated[
+    Path | None, typer.Option("--plot", help="Write a PNG of probability by turn.", dir_okay=False)
+]
+
+
+def odds(
+    ctx: typer.Context,
+    deck_path: DeckArgument,
+    want: WantOption,
+    format: FormatOption = None,
+    turns: Annotated[int, typer.Option("--turns", "-t", min=0, max=30)] = 5,
+    on_play: Annotated[
+        bool, typer.Option("--on-play/--on-draw", help="First or second player.")
+    ] = True,
+    no_mulligan: Annotated[
+        bool, typer.Option("--no-mulligan", help="Never take a voluntary mulligan.")
+    ] = False,
+    attack_draws: Annotated[
+        bool, typer.Option("--attack-draws", help="ChaosTCG: draw on every partner attack.")
+    ] = False,
+    partner: PartnerOption = None,
+    simulate: SimulateOption = None,
+    seed: SeedOption = None,
+    table: TableOption = None,
+    as_json: JsonOption = False,
+    csv_path: CsvOption = None,
+    plot: PlotOption = None,
+    db: DbOption = None,
+) -> None:
+    """Exact chance that the conditions hold at each turn, with the game's mulligan and draws.
+
+    Exit status: 0 answered, 2 bad condition, deck or option.
+    """
+    from deckcheck.odds import output
+
+    req = _request(
+        want=want,
+        turns=turns,
+        on_play=on_play,
+        mulligan=not no_mulligan,
+        attack_draws=attack_draws,
+        partner=partner,
+        simulate=simulate,
+        seed=seed,
+        table=table,
+    )
+    result = backend(ctx, db).odds(deck_path, format, req)
+    if csv_path is not None:
+        write_or_fail(lambda: output.write_csv(result, csv_path), csv_path)
+    if plot is not None:
+        write_or_fail(lambda: output.write_plot(result, plot), plot)
+    if as_json:
+        print_json(result.model_dump(mode="json"))
+    elif csv_path is None:
+        output.render(console(), result)
+
+
+def _request(**fields: object) -> OddsRequest:
+    from pydantic import ValidationError
+
+    from deckcheck.odds.api import OddsRequest
+
+    try:
+        return OddsRequest.model_validate(fields)
+    except ValidationError as exc:  # options typer cannot check, e.g. an empty --want
+        where = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        raise UsageError(where) from exc
+
+
+def hand(
+    ctx: typer.Context,
+    deck_path: DeckArgument,
+    format: FormatOption = None,
+    count: Annotated[int, typer.Option("--count", "-n", min=1, max=1000)] = 1,
+    seed: SeedOption = None,
+    want: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--want",
+            "-w",
+            help="Keep only hands that meet these; otherwise take the game's mulligan.",
+        ),
+    ] = None,
+    partner: PartnerOption = None,
+    as_json: JsonOption = False,
+    db: DbOption = None,
+) -> None:
+    """Deal sample opening hands by the game's procedure."""
+    result = backend(ctx, db).hand(deck_path, format, count, seed, want or [], partner)
+    if as_json:
+        print_json(result.model_dump(mode="json"))
+        return
+    from deckcheck.odds.output import render_hands
+
+    render_hands(console(), result)

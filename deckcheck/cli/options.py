@@ -1,0 +1,57 @@
+"""Option types shared by several commands, so each reads and documents the same way."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+@dataclass(frozen=True)
+class Globals:
+    """The root command's options, kept on the click context for every command."""
+
+    server: str | None = None
+
+
+DbOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--db",
+        help="Card database (default: $DECKCHECK_DB, else the user data dir).",
+        dir_okay=False,
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+FormatOption = Annotated[
+    str | None, typer.Option("--format", "-f", help="Format id or .toml file.")
+]
+ServerOption = Annotated[
+    str | None,
+    typer.Option(
+        "--server",
+        envvar="DECKCHECK_SERVER",
+        metavar="URL",
+        help="Ask a deckcheck service (validate, odds, hand, goldfish).",
+    ),
+]
+DeckArgument = Annotated[Path, typer.Argument(metavar="DECK", help="Deck file.")]
+WantOption = Annotated[
+    list[str],
+    typer.Option(
+        "--want",
+        "-w",
+        help="Condition 'SELECTOR OP K', e.g. 'type:paradox>=1' (repeat: all must hold).",
+        show_default=False,
+    ),
+]
+PartnerOption = Annotated[
+    str | None,
+    typer.Option(
+        "--partner",
+        help="ChaosTCG: the chara you choose as partner, when the deck has no partner card.",
+    ),
+]
+SeedOption = Annotated[int | None, typer.Option("--seed", help="Random seed (reproducible).")]

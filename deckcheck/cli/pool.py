@@ -1,0 +1,127 @@
+"""``deckcheck pool``: the card database: import, search, statistics, init."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from deckcheck.cli.common import console, open_pool, print_json
+from deckcheck.cli.options import DbOption, JsonOption
+from deckcheck.errors import InputError, UnknownGame, UsageError
+
+pool_app = typer.Typer(help="The card pool: import, search, statistics.", no_args_is_help=True)
+
+
+@pool_app.command("import")
+def pool_import(
+    files: Annotated[
+        list[Path],
+        typer.Argument(help="CSV, JSON (array) or JSON Lines files.", show_default=False),
+    ],
+    db: DbOption = None,
+) -> None:
+    """Import cards, all or nothing: one bad row anywhere and the pool is left unchanged.
+
+    Exit status: 0 imported, 2 bad rows or unreadable file (nothing imported).
+    """
+    from deckcheck.pool.store import CardFileError, ImportRejected
+
+    pool = open_pool(db)
+    with pool:
+        try:
+            result = pool.import_files(files)
+        except CardFileError as exc:  # its message names the file, not the outcome
+            raise InputError(f"{exc}; nothing imported") from exc
+        except ImportRejected as exc:
+            for line in exc.errors:  # every bad row, before the one-line summary
+                sys.stderr.write(f"{line}\n")
+            raise
+    for path, columns in result.unknown_columns.items():
+        sys.stderr.write(
+            f"deckcheck: warning: {path}: ignored unknown columns: {', '.join(columns)}\n"
+        )
+    print(
+        f"imported {result.added + result.updated} cards ({result.added} new, "
+        f"{result.updated} updated) from {len(result.files)} file(s) into {pool.path}"
+    )
+
+
+@pool_app.command("search")
+def pool_search(
+    query: Annotated[str | None, typer.Argument(help="Name substring (any width).")] = None,
+    game: Annotated[
+        str | None, typer.Option("--game", "-g", help="A game id (deckcheck formats lists them).")
+    ] = None,
+    type: Annotated[str | None, typer.Option("--type", "-t", help="Card type.")] = None,
+    title: Annotated[str | None, typer.Option("--title", "--os", help="Chaos title or OS.")] = None,
+    limit: Annotated[int, typer.Option(min=1, max=10000)] = 50,
+    as_json: JsonOption = False,
+    db: DbOption = None,
+) -> None:
+    """Search the pool by game, name, type, title or OS."""
+    from deckcheck import games
+
+    chosen = None
+    if game is not None:
+        spec = games.find(game)
+        if spec is None:
+            raise UnknownGame(f"unknown game {game!r} (use {', '.join(games.ids())})")
+        chosen = spec.id
+    if type is not None:
+        specs = [games.get(chosen)] if chosen else list(games.specs())
+        if not any(type in s.card_types for s in specs):
+            raise UsageError(f"unknown card type {type!r}")
+    pool = open_pool(db)
+    with pool:
+        found = pool.search(chosen, query, type, title, limit=limit)
+    if as_json:
+        print_json([c.model_dump(mode="json") for c in found])
+        return
+    from deckcheck import render
+
+    render.cards(console(), found)
+    if not found:
+        sys.stderr.write("no cards found\n")
+
+
+@pool_app.command("stats")
+def pool_stats(as_json: JsonOption = False, db: DbOption = None) -> None:
+    """How many cards the pool holds, per game."""
+    pool = open_pool(db)
+    with pool:
+        stats = pool.stats()
+    if as_json:
+        print_json(stats)
+        return
+    by_game = stats["by_game"]
+    assert isinstance(by_game, dict)
+    print(f"{stats['total']} cards in {pool.path}")
+    for game, n in by_game.items():
+        print(f"  {game}: {n}")
+
+
+@pool_app.command("init")
+def pool_init(
+    force: Annotated[
+        bool, typer.Option("--force", help="Delete and rebuild an existing pool.")
+    ] = False,
+    db: DbOption = None,
+) -> None:
+    """Create the pool and fill it from the shipped card_pool/ (done on first use anyway)."""
+    from deckcheck.pool.store import default_db_path
+
+    path = db or default_db_path()
+    if path.exists():
+        if not force:
+            raise UsageError(f"{path} exists; use --force to rebuild it (imported cards are lost)")
+        try:
+            path.unlink()
+        except OSError as exc:
+            raise UsageError(f"cannot delete {path}: {exc}") from exc
+    pool = open_pool(path)
+    with pool:
+        stats = pool.stats()
+    print(f"created {path} with {stats['total']} cards")

@@ -1,0 +1,27 @@
+"""``deckcheck serve``: the HTTP service under uvicorn."""
+
+from __future__ import annotations
+
+import os
+from typing import Annotated
+
+import typer
+
+from deckcheck.cli.common import open_pool
+from deckcheck.cli.options import DbOption
+
+
+def serve(
+    host: Annotated[str, typer.Option("--host")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535)] = 8000,
+    workers: Annotated[int, typer.Option("--workers", min=1, max=64)] = 1,
+    db: DbOption = None,
+) -> None:
+    """Run the HTTP service (FastAPI under uvicorn); the OpenAPI schema is at /openapi.json,
+    the browsable docs at /docs. Settings: see the README (DECKCHECK_API_KEYS, …)."""
+    import uvicorn
+
+    if db is not None:
+        os.environ["DECKCHECK_DB"] = str(db)  # the workers build their settings from it
+    open_pool(db).close()  # a broken pool is a clear error before the server starts
+    uvicorn.run("deckcheck.service.asgi:app", host=host, port=port, workers=workers)

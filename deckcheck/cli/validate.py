@@ -1,0 +1,114 @@
+"""``deckcheck validate``: verdicts for deck files, as text or for CI."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from deckcheck.cli.backend import backend
+from deckcheck.cli.common import console, print_json
+from deckcheck.cli.options import DbOption
+from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, UsageError
+
+if TYPE_CHECKING:
+    from deckcheck.formats import Format
+    from deckcheck.models import Report
+
+OUTPUTS = ("text", "json", "junit", "github", "sarif")
+
+
+def validate(
+    ctx: typer.Context,
+    paths: Annotated[
+        list[Path],
+        typer.Argument(help="Deck files or folders (*.deck, *.txt, *.json).", show_default=False),
+    ],
+    format: Annotated[
+        str | None,
+        typer.Option(
+            "--format", "-f", help="Format id or .toml file; overrides the deck's format: line."
+        ),
+    ] = None,
+    output: Annotated[
+        str, typer.Option("--output", "-o", help="text, json, junit, github or sarif.")
+    ] = "text",
+    as_json: Annotated[bool, typer.Option("--json", help="Same as --output json.")] = False,
+    changed_since: Annotated[
+        str | None,
+        typer.Option(
+            "--changed-since",
+            metavar="REV",
+            help="Only deck files changed since this git revision.",
+        ),
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Check deck lists against their format; report every violation.
+
+    Exit status: 0 all legal, 1 some deck illegal, 2 usage or input error.
+    """
+    from deckcheck import decks as deckfiles
+    from deckcheck.api import paused_gc
+
+    output = "json" if as_json else output.casefold()
+    if output not in OUTPUTS:
+        raise UsageError(f"unknown --output {output!r} (use {', '.join(OUTPUTS)})")
+    files = _deck_files(paths, changed_since, output)
+    with paused_gc():
+        parsed = [deckfiles.read(p) for p in files]
+    answers = backend(ctx, db)
+    reports = answers.validate(files, parsed, format)
+    _print_reports(reports, output, lambda ref: answers.format_of(ref, format))
+    raise typer.Exit(EXIT_OK if all(r.legal for r in reports) else EXIT_ILLEGAL)
+
+
+def _deck_files(paths: list[Path], changed_since: str | None, output: str) -> list[Path]:
+    from deckcheck import decks as deckfiles
+
+    files = deckfiles.expand(paths)
+    if changed_since is None:
+        if not files:
+            raise UsageError("no deck files found (looked for *.deck, *.txt, *.json)")
+        return files
+    from deckcheck.ci import GitError
+    from deckcheck.ci import changed_since as changed
+
+    try:
+        recent = changed(changed_since)
+    except GitError as exc:  # git's own message does not say which option it is about
+        raise GitError(f"--changed-since {changed_since}: {exc}") from exc
+    files = [f for f in files if f.resolve() in recent]
+    if not files:
+        sys.stderr.write(f"deckcheck: no deck files changed since {changed_since}\n")
+        if output == "text":
+            raise typer.Exit(EXIT_OK)
+    return files
+
+
+def _print_reports(reports: list[Report], output: str, format_of: Callable[[str], Format]) -> None:
+    if output == "json":
+        dumped = [r.model_dump(mode="json") for r in reports]
+        print_json(dumped[0] if len(dumped) == 1 else dumped)
+        return
+    if output in ("junit", "github", "sarif"):
+        from deckcheck import ci
+
+        if output == "sarif":
+            print_json(ci.sarif(reports))
+        else:
+            sys.stdout.write(ci.junit(reports) if output == "junit" else ci.github(reports))
+        return
+    from deckcheck import render
+
+    out = console()
+    shown: set[str] = set()
+    for i, rep in enumerate(reports):
+        if i:
+            out.print()
+        render.report(out, rep, format_of(rep.format), assumptions=rep.format not in shown)
+        shown.add(rep.format)
+    render.summary(out, reports)

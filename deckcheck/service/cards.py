@@ -1,0 +1,80 @@
+"""Where the service reads cards: the SQLite pool or ``DECKCHECK_DATABASE_URL``, with the
+whole pool kept in memory for deck checks."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from deckcheck.models import Card, Game
+from deckcheck.pool.store import Pool
+from deckcheck.resolve import CardIndex
+from deckcheck.service.settings import Settings
+
+
+class CardCache:
+    """The whole pool in memory, rebuilt when the pool changes (``stamp`` differs), so a
+    request never waits on the database. Safe to share: a rebuild swaps the index whole."""
+
+    def __init__(self, stamp: Callable[[], object], load: Callable[[], list[Card]]) -> None:
+        self._stamp_of, self._load = stamp, load
+        self._stamp: object = None
+        self._index: CardIndex | None = None
+        self._lock = threading.Lock()
+
+    def index(self) -> CardIndex:
+        stamp = self._stamp_of()
+        if stamp != self._stamp or self._index is None:
+            with self._lock:
+                if stamp != self._stamp or self._index is None:
+                    self._index = CardIndex(self._load())
+                    self._stamp = stamp
+        return self._index
+
+
+class Cards:
+    """The card pool as the service uses it: lookups go to the database, deck checks to
+    ``cache``."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.sql = None
+        if settings.database_url:
+            from deckcheck.pool.sql import SqlPool
+
+            self.sql = SqlPool(settings.database_url)
+        else:
+            Pool(settings.db).close()  # create and fill the pool now, not in the first request
+        self.db = settings.db
+
+        def file_stamp() -> object:
+            stat = self.db.stat()
+            return (stat.st_mtime, stat.st_size)
+
+        def load() -> list[Card]:
+            with Pool(self.db) as pool:
+                return pool.all_cards()
+
+        self.cache = (
+            CardCache(self.sql.stamp, self.sql.all_cards)
+            if self.sql
+            else CardCache(file_stamp, load)
+        )
+
+    def stats(self) -> dict[str, object]:
+        if self.sql:
+            return self.sql.stats()
+        with Pool(self.db) as pool:
+            return pool.stats()
+
+    def get(self, game: Game, number: str) -> Card | None:
+        if self.sql:
+            return self.sql.get(game, number)
+        with Pool(self.db) as pool:
+            return pool.get(game, number)
+
+    def search(self, *args: Any, **kwargs: Any) -> list[Card]:
+        if self.sql:
+            return self.sql.search(*args, **kwargs)
+        with Pool(self.db) as pool:
+            return pool.search(*args, **kwargs)

@@ -1,0 +1,79 @@
+"""Typed dependencies for the routers (``Depends``). ``create_app`` puts the shared objects on
+``app.state``; a route names what it needs, e.g. ``index: CardIndexDep``.
+
+They are ``async`` because each is a cheap read: FastAPI would otherwise hand every one to a
+thread, which costs more than the read.
+"""
+
+from __future__ import annotations
+
+import hmac
+from typing import Annotated
+
+from fastapi import Depends, Header, Request
+
+from deckcheck.formats import FormatRegistry
+from deckcheck.resolve import CardIndex
+from deckcheck.service.cards import Cards
+from deckcheck.service.jobs import Jobs
+from deckcheck.service.problems import Problem
+from deckcheck.service.settings import Settings
+from deckcheck.service.store import DeckStore
+
+
+async def get_settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+async def get_registry(request: Request) -> FormatRegistry:
+    registry: FormatRegistry = request.app.state.registry
+    return registry
+
+
+async def get_cards(request: Request) -> Cards:
+    cards: Cards = request.app.state.cards
+    return cards
+
+
+async def get_card_index(cards: Annotated[Cards, Depends(get_cards)]) -> CardIndex:
+    """Every card, in memory (rebuilt when the pool changed); a broken pool is a
+    ``PoolError``, answered 503 by the exception handler."""
+    return cards.cache.index()
+
+
+async def get_store(request: Request) -> DeckStore:
+    store: DeckStore = request.app.state.store
+    return store
+
+
+async def get_jobs(request: Request) -> Jobs:
+    jobs: Jobs = request.app.state.jobs
+    return jobs
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+RegistryDep = Annotated[FormatRegistry, Depends(get_registry)]
+CardsDep = Annotated[Cards, Depends(get_cards)]
+CardIndexDep = Annotated[CardIndex, Depends(get_card_index)]
+StoreDep = Annotated[DeckStore, Depends(get_store)]
+JobsDep = Annotated[Jobs, Depends(get_jobs)]
+
+
+async def require_key(
+    settings: SettingsDep, authorization: Annotated[str | None, Header()] = None
+) -> None:
+    """Writes need ``Authorization: Bearer <key>`` with one of ``DECKCHECK_API_KEYS``."""
+    if not settings.api_keys:
+        raise Problem(403, "forbidden", "writes are disabled: set DECKCHECK_API_KEYS")
+    if not authorization or not authorization.lower().startswith("bearer "):
+        raise Problem(401, "unauthorized", "send Authorization: Bearer <API key>")
+    given = authorization[7:].strip().encode()
+    ok = False
+    for key in settings.api_keys:  # every key compared, in constant time
+        ok |= hmac.compare_digest(given, key.encode())
+    if not ok:
+        raise Problem(403, "forbidden", "the API key is not valid")
+
+
+RequireKey = Depends(require_key)

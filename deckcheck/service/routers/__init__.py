@@ -1,0 +1,18 @@
+"""One ``APIRouter`` per resource; ``deckcheck.service.app.create_app`` includes them all."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from deckcheck.service.routers import cards, decks, formats, goldfish, health, odds, validate, web
+
+ROUTERS: tuple[APIRouter, ...] = (
+    health.router,
+    formats.router,
+    cards.router,
+    validate.router,
+    odds.router,
+    goldfish.router,
+    decks.router,
+    web.router,
+)

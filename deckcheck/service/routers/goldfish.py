@@ -1,0 +1,89 @@
+"""``/goldfish`` (answered at once, or as a background job) and ``/jobs/{id}``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from fastapi import APIRouter, Response
+
+from deckcheck.service.deps import CardIndexDep, JobsDep, RegistryDep, SettingsDep
+from deckcheck.service.problems import Problem
+from deckcheck.service.schemas import GoldfishBody, format_of, parse_deck
+
+if TYPE_CHECKING:
+    from deckcheck.formats import Format
+    from deckcheck.goldfish.policy import Policy
+
+router = APIRouter(tags=["goldfish"])
+
+
+@router.post("/goldfish", responses={202: {"description": "A job started"}})
+def goldfish(
+    body: GoldfishBody,
+    response: Response,
+    settings: SettingsDep,
+    registry: RegistryDep,
+    index: CardIndexDep,
+    jobs: JobsDep,
+) -> Any:
+    from deckcheck.goldfish.run import GoldfishRequest, prepare
+    from deckcheck.goldfish.run import goldfish as run
+
+    if body.games > settings.job_games:
+        raise Problem(
+            422,
+            "limit-exceeded",
+            f"games is over the limit of {settings.job_games}",
+            limit=settings.job_games,
+            errors=[{"path": "body.games", "message": "over the limit"}],
+        )
+    deck = parse_deck(body.deck)
+    fmt = format_of(registry, body.format, deck)
+    policy = _policy(body.policy, fmt)
+    req = GoldfishRequest(games=body.games, turns=body.turns, seed=body.seed, on_play=body.on_play)
+    setup = prepare(deck, fmt, index, policy)
+    if body.games <= settings.sync_games:
+        return run(deck, fmt, index, policy, req, setup=setup).model_dump(mode="json")
+    job = jobs.start(
+        body.games,
+        lambda progress: run(deck, fmt, index, policy, req, progress, setup).model_dump(
+            mode="json"
+        ),
+    )
+    if job is None:
+        raise Problem(
+            429,
+            "too-many-jobs",
+            f"{settings.max_jobs} jobs are running; try again later",
+            limit=settings.max_jobs,
+        )
+    response.status_code = 202
+    response.headers["Location"] = f"/jobs/{job.id}"
+    return job.view()
+
+
+def _policy(keys: dict[str, Any] | None, fmt: Format) -> Policy:
+    """The game's default policy with the body's keys over it, checked before any game."""
+    from deckcheck.goldfish.policy import PolicyError, policy_from_keys
+
+    try:
+        policy = policy_from_keys(fmt.game, keys or {}, "policy")
+    except PolicyError as exc:  # pydantic's errors too; the message says "policy"
+        raise Problem(422, "invalid-request", f"policy: {exc}") from exc
+    return policy
+
+
+@router.get("/jobs/{job_id}")
+def job_status(job_id: str, jobs: JobsDep) -> dict[str, Any]:
+    job = jobs.get(job_id)
+    if job is None:
+        raise Problem(404, "not-found", f"no job {job_id!r}")
+    return job.view()
+
+
+@router.delete("/jobs/{job_id}")
+def job_cancel(job_id: str, jobs: JobsDep) -> dict[str, Any]:
+    job = jobs.cancel(job_id)
+    if job is None:
+        raise Problem(404, "not-found", f"no job {job_id!r}")
+    return job.view()

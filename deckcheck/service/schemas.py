@@ -1,0 +1,100 @@
+"""Request bodies, and how a body's deck and format are read (the limits a request obeys)."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from deckcheck import decklist
+from deckcheck.formats import Format, FormatError, FormatRegistry
+from deckcheck.models import DeckList
+from deckcheck.service.problems import Problem
+
+MAX_LINES = 500
+
+DeckInput = Annotated[
+    str | dict[str, Any],
+    Field(description="A deck list: the text form (format line allowed) or the JSON form."),
+]
+
+
+class DeckRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    deck: DeckInput
+    format: str | None = Field(None, description="Format id; overrides the deck's format line.")
+
+
+class OddsBody(DeckRequest):
+    want: list[str] = Field(min_length=1, max_length=10)
+    turns: int = Field(5, ge=0, le=30)
+    on_play: bool = True
+    mulligan: bool = True
+    attack_draws: bool = False
+    partner: str | None = None
+    simulate: int | None = Field(None, ge=1, le=2_000_000)
+    seed: int | None = Field(None, ge=0, le=2**63 - 1)
+    table: str | None = None
+
+
+class HandBody(DeckRequest):
+    count: int = Field(1, ge=1, le=100)
+    seed: int | None = Field(None, ge=0, le=2**63 - 1)
+    want: list[str] = Field(default_factory=list, max_length=10)
+    partner: str | None = None
+
+
+class GoldfishBody(DeckRequest):
+    games: int = Field(1000, ge=1)
+    turns: int = Field(10, ge=1, le=30)
+    seed: int = Field(0, ge=0, le=2**63 - 1)
+    on_play: bool = True
+    policy: dict[str, Any] | None = Field(None, description="Policy keys, as in a policy file.")
+
+
+class SavedDeckBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=200)
+    format: str = Field(min_length=1, max_length=100)
+    deck: DeckInput
+
+
+def parse_deck(deck: str | dict[str, Any]) -> DeckList:
+    """The body's deck list; 422 limit-exceeded over ``MAX_LINES`` lines."""
+    text = deck if isinstance(deck, str) else json.dumps(deck, ensure_ascii=False)
+    parsed = decklist.parse(text, None)
+    if isinstance(deck, str):
+        lines = sum(1 for line in deck.splitlines() if line.strip())
+    else:
+        lines = len(parsed.entries) + len(parsed.problems)
+    if lines > MAX_LINES:
+        raise Problem(
+            422,
+            "limit-exceeded",
+            f"the deck has {lines} lines; the limit is {MAX_LINES}",
+            limit=MAX_LINES,
+            errors=[{"path": "body.deck", "message": "too many lines"}],
+        )
+    return parsed
+
+
+def format_of(registry: FormatRegistry, ref: str | None, deck: DeckList) -> Format:
+    """The format a body names, else the deck's own. A body field at fault is a 422 that names
+    the field (not the 404 of an unknown ``/formats/{id}``); files cannot be named over HTTP."""
+    chosen = ref or deck.format
+    if not chosen:
+        raise Problem(
+            422,
+            "unknown-format",
+            "the deck has no format line and the request no format",
+            errors=[{"path": "body.format", "message": "required"}],
+        )
+    try:
+        if chosen.endswith(".toml"):
+            raise FormatError("format files cannot be named over HTTP; use a format id")
+        return registry.get(chosen)
+    except FormatError as exc:
+        raise Problem(
+            422, "unknown-format", str(exc), errors=[{"path": "body.format", "message": str(exc)}]
+        ) from exc

@@ -1,0 +1,46 @@
+"""The service's settings, read from the environment once, when the app is created.
+
+``DECKCHECK_DB`` (the card pool), ``DECKCHECK_DATABASE_URL`` (saved decks; SQLite beside the pool
+by default, or PostgreSQL), ``DECKCHECK_API_KEYS`` (comma-separated keys for writes),
+``DECKCHECK_SYNC_GAMES`` (goldfish games answered at once, default 20,000),
+``DECKCHECK_JOB_GAMES`` (the most a job may play, default 1,000,000), ``DECKCHECK_MAX_JOBS``
+(running jobs, default 2), ``DECKCHECK_MAX_BODY`` (bytes, default 1 MiB).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from deckcheck.pool.store import default_db_path
+
+
+@dataclass
+class Settings:
+    db: Path = field(default_factory=default_db_path)
+    database_url: str | None = None
+    api_keys: tuple[str, ...] = ()
+    sync_games: int = 20_000
+    job_games: int = 1_000_000
+    max_jobs: int = 2
+    max_body: int = 1 << 20
+
+    @classmethod
+    def from_env(cls, db: Path | None = None) -> Settings:
+        env = os.environ
+        keys = tuple(k.strip() for k in env.get("DECKCHECK_API_KEYS", "").split(",") if k.strip())
+        return cls(
+            db=db or default_db_path(),
+            database_url=env.get("DECKCHECK_DATABASE_URL") or None,
+            api_keys=keys,
+            sync_games=int(env.get("DECKCHECK_SYNC_GAMES", 20_000)),
+            job_games=int(env.get("DECKCHECK_JOB_GAMES", 1_000_000)),
+            max_jobs=int(env.get("DECKCHECK_MAX_JOBS", 2)),
+            max_body=int(env.get("DECKCHECK_MAX_BODY", 1 << 20)),
+        )
+
+    @property
+    def decks_url(self) -> str:
+        """Where saved decks live: ``database_url``, else SQLite beside the card pool."""
+        return self.database_url or f"sqlite:///{self.db.with_suffix('.decks.sqlite3')}"
