@@ -176,6 +176,33 @@ def test_exact_agrees_with_monte_carlo(odds, text, want, options) -> None:  # ty
         assert s.low is not None and s.high is not None and s.low <= s.probability <= s.high
 
 
+@pytest.mark.parametrize(("text", "want", "options"), CROSS)
+def test_position_sampler_agrees_with_exact(  # type: ignore[no-untyped-def]
+    odds, index: CardIndex, registry: FormatRegistry, text, want, options
+) -> None:
+    """The card-by-card sampler (whole shuffled decks) answers as the exact engine does, so
+    the count sampler that ``--simulate`` runs is held to an independent procedure too."""
+    from deckcheck.odds.api import deck_cards
+    from deckcheck.odds.conditions import parse_conditions
+    from deckcheck.odds.setup import drawable, problem_of, rules_of
+    from deckcheck.odds.simulate import Simulator
+
+    exact = odds(text, *want, turns=4, **options)
+    parsed = decklist.parse(text, "test.deck")
+    fmt = registry.get(parsed.format or "")
+    rules = rules_of(fmt)
+    partner = None  # the CHAOS test deck has its partner card
+    cards, _ = drawable(deck_cards(parsed, fmt, index), fmt, partner)
+    problem = problem_of(cards, parse_conditions(list(want), fmt.game), rules.forced)
+    games = 40_000
+    sim = Simulator(problem, rules, 99).rows_by_position(
+        games, 4, options.get("on_play", True), options.get("attack_draws", False), True
+    )
+    for e, s in zip(exact.rows, sim, strict=True):
+        se = math.sqrt(max(e.probability * (1 - e.probability), 1e-9) / games)
+        assert abs(e.probability - s.probability) <= 4.5 * se, (e.turn, e.probability, s)
+
+
 def test_simulation_is_reproducible(odds) -> None:  # type: ignore[no-untyped-def]
     a = odds(RAKUEN, "type:paradox>=2", turns=2, simulate=5000, seed=7)
     b = odds(RAKUEN, "type:paradox>=2", turns=2, simulate=5000, seed=7)

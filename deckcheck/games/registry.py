@@ -91,6 +91,22 @@ SetAside = Callable[
     "tuple[list[tuple[Card, int]], Card | None]",
 ]
 
+
+def lazy(target: str) -> Any:
+    """``"module:function"`` as a function that imports its module on first call, so that
+    registering a game (which ``deckcheck validate`` does) never imports NumPy or an engine."""
+    module, _, name = target.partition(":")
+    found: list[Any] = []
+
+    def call(*args: Any) -> Any:
+        if not found:
+            found.append(getattr(importlib.import_module(module), name))
+        return found[0](*args)
+
+    call.__qualname__ = call.__name__ = name
+    return call
+
+
 # A whole chunk of games at once (NumPy): (setup, first seed, games, turns, on_play) → the
 # arrays of ``goldfish.run.Chunk`` after ``start``.
 BatchEngine = Callable[["Setup", int, int, int, bool], tuple[Any, ...]]

@@ -1,14 +1,23 @@
-"""Monte Carlo odds: shuffle, deal and mulligan card by card, as the rules say, in NumPy batches.
+"""Monte Carlo odds: deal and mulligan game by game, as the rules say, in NumPy batches.
 
-The simulator shares only the deck grouping and the "good" test with the exact engine; it
-follows physical card positions (the partner set aside, rakuen's stock card after each draw,
-bottomed cards under the deck, iris's repeated redraws) so it checks the engine's algebra.
+Two samplers share the deck grouping and the "good" test with the exact engine, and nothing
+of its algebra:
+
+- ``rows`` (what ``deckcheck odds --simulate`` runs) deals only what a question can see. A
+  shuffled deck's cards in any fixed set of positions are a hypergeometric draw, so each game
+  draws its opening hand (a composition drawn from its hypergeometric law), the mulligan's
+  redraw, and each turn's cards to hand and to stock as counts from what is left.
+- ``rows_by_position`` shuffles whole decks and follows physical card positions (the partner
+  set aside, rakuen's stock card after each draw, bottomed cards under the deck, iris's
+  repeated redraws). It is several times slower; the tests hold the two to each other and to
+  the exact engine.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from numpy.typing import NDArray
@@ -17,7 +26,31 @@ from deckcheck.odds.exact import OddsError, Predicate, Problem, kept_cards
 from deckcheck.odds.setup import Rules
 
 Ints = NDArray[np.int64]
-BATCH = 50_000
+BATCH = 50_000  # whole decks per batch (rows_by_position)
+COUNT_BATCH = 1_000_000  # games per batch when dealing counts
+
+
+def _log_comb(n: int, k: int) -> float:
+    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+
+
+def _compositions(total: int, caps: list[int]) -> list[list[int]]:
+    """Every way to split ``total`` cards over groups holding ``caps`` cards."""
+    if len(caps) == 1:
+        return [[total]] if total <= caps[0] else []
+    return [
+        [k, *rest]
+        for k in range(min(total, caps[0]) + 1)
+        for rest in _compositions(total - k, caps[1:])
+    ]
+
+
+def _estimates(hits: Ints, games: int) -> list[Estimate]:
+    out = []
+    for h in hits:
+        low, high = wilson(int(h), games)
+        out.append(Estimate(float(h) / games, low, high, games))
+    return out
 
 
 @dataclass(frozen=True)
@@ -81,6 +114,10 @@ class Simulator:
         index = tuple(np.minimum(counts[:, g], caps[g]) for g in pred.groups)
         return np.asarray(pred.good[index], dtype=bool)
 
+    @cached_property
+    def colours(self) -> Ints:
+        return np.array([*self.problem.sizes, self.problem.rest], dtype=np.int64)
+
     def shuffled(self, rows: int) -> Ints:
         return self.rng.permuted(np.tile(self.deck, (rows, 1)), axis=1)
 
@@ -92,6 +129,22 @@ class Simulator:
     def rows(
         self, games: int, turns: int, on_play: bool, attack_draws: bool, mulligan: bool
     ) -> list[Estimate]:
+        """Estimates for rows 0..turns, dealing counts (the module's docstring)."""
+        marks, used = _pattern(self.rules, turns, on_play, attack_draws)
+        if self.rules.hand + len(marks) > int(self.colours.sum()):
+            raise OddsError("the simulated turns run past the deck")
+        hits = np.zeros(turns + 1, dtype=np.int64)
+        done = 0
+        while done < games:
+            size = min(COUNT_BATCH, games - done)
+            hits += self._count_batch(size, marks, used, mulligan)
+            done += size
+        return _estimates(hits, games)
+
+    def rows_by_position(
+        self, games: int, turns: int, on_play: bool, attack_draws: bool, mulligan: bool
+    ) -> list[Estimate]:
+        """The same estimates from whole shuffled decks, card by card."""
         marks, used = _pattern(self.rules, turns, on_play, attack_draws)
         hits = np.zeros(turns + 1, dtype=np.int64)
         done = 0
@@ -99,11 +152,103 @@ class Simulator:
             size = min(BATCH, games - done)
             hits += self._batch(size, marks, used, mulligan)
             done += size
-        out = []
-        for h in hits:
-            low, high = wilson(int(h), games)
-            out.append(Estimate(float(h) / games, low, high, games))
+        return _estimates(hits, games)
+
+    # --- counts -----------------------------------------------------------------------------
+
+    @cached_property
+    def _compositions(self) -> tuple[Ints, NDArray[np.float64], NDArray[np.bool_]]:
+        """Every opening-hand composition (cards per group), its cumulative probability under
+        the hypergeometric law, and whether it is good."""
+        hand, colours = self.rules.hand, self.colours
+        comps = np.array(_compositions(hand, colours.tolist()), dtype=np.int64)
+        logs = np.array(
+            [
+                sum(_log_comb(int(c), int(k)) for c, k in zip(colours, row, strict=True))
+                for row in comps
+            ]
+        ) - _log_comb(int(colours.sum()), hand)
+        cdf = np.cumsum(np.exp(logs))
+        cdf /= cdf[-1]
+        return comps, cdf, self.good(comps)
+
+    def _deal(self, rows: int) -> Ints:
+        """Indices into ``_compositions`` of ``rows`` opening hands (forced redraw applied)."""
+        comps, cdf, _ = self._compositions
+        pick = np.searchsorted(cdf, self.rng.random(rows), side="right")
+        np.minimum(pick, len(cdf) - 1, out=pick)
+        if self.rules.forced is not None:  # iris: redraw while the hand lacks the forced card
+            forced = self._forced_groups
+            for _ in range(10_000):
+                missing = comps[pick][:, forced].sum(axis=1) == 0
+                if not missing.any():
+                    break
+                again = np.searchsorted(cdf, self.rng.random(int(missing.sum())), side="right")
+                pick[missing] = np.minimum(again, len(cdf) - 1)
+            else:  # pragma: no cover - the exact engine refuses such decks first
+                raise OddsError("no card can end the forced redraw")
+        return pick
+
+    @cached_property
+    def _forced_groups(self) -> list[int]:
+        prob = self.problem
+        return [g for g, s in enumerate(prob.sigs) if s & prob.forced_bit]
+
+    def _draw(self, left: Ints, n: Ints | int) -> Ints:
+        """Per row, the cards of each group among ``n`` drawn from ``left`` (rows × groups),
+        which loses them: the multivariate hypergeometric law, group by group."""
+        out = np.zeros_like(left)
+        need = np.broadcast_to(np.asarray(n, dtype=np.int64), left.shape[:1]).copy()
+        total = left.sum(axis=1)
+        for g in range(self.groups - 1):
+            got = self.rng.hypergeometric(left[:, g], total - left[:, g], need)
+            out[:, g] = got
+            total -= left[:, g]
+            need -= got
+        out[:, -1] = need
+        left -= out
         return out
+
+    def _count_batch(self, rows: int, marks: Ints, used: Ints, mulligan: bool) -> Ints:
+        rules, prob = self.rules, self.problem
+        comps, _, good = self._compositions
+        pick = self._deal(rows)
+        hits = np.zeros(len(used), dtype=np.int64)
+        kind = rules.mulligan if mulligan and rules.forced is None else "none"
+        if len(used) == 1 and kind in ("none", "return-all-once"):  # the opening hand only
+            if kind == "return-all-once":
+                bad = ~good[pick]
+                pick[bad] = self._deal(int(bad.sum()))
+            hits[0] = int(good[pick].sum())
+            return hits
+        seen = comps[pick]
+        left = self.colours[None, :] - seen
+        if kind == "return-all-once":
+            bad = ~good[pick]
+            again = comps[self._deal(int(bad.sum()))]
+            seen[bad] = again
+            left[bad] = self.colours[None, :] - again
+        elif kind == "bottom-once":  # keep what fills a slot; the rest go under the deck
+            which = np.flatnonzero(~good[pick])
+            keys, inverse = np.unique(pick[which], return_inverse=True)
+            kept = np.array(
+                [[*kept_cards(prob, tuple(comps[k, :-1].tolist())), 0] for k in keys],
+                dtype=np.int64,
+            ).reshape(len(keys), self.groups)[inverse]
+            redraw = rules.hand - kept.sum(axis=1)
+            part = left[which]  # the bottomed cards are under the deck: never reached
+            seen[which] = kept + self._draw(part, redraw)
+            left[which] = part
+        hits[0] = int(self.good(seen).sum())
+        for t in range(1, len(used)):
+            block = marks[used[t - 1] : used[t]]
+            to_hand, to_stock = int(block.sum()), int(len(block) - block.sum())
+            if to_hand:
+                seen += self._draw(left, to_hand)
+            if to_stock:
+                self._draw(left, to_stock)
+            hits[t] = int(self.good(seen).sum())
+        return hits
 
     def _batch(self, rows: int, marks: Ints, used: Ints, mulligan: bool) -> Ints:
         hand, rules, prob = self.rules.hand, self.rules, self.problem

@@ -9,10 +9,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from deckcheck.games.chaos import engine, partner
-from deckcheck.games.registry import GameSpec, Param, _register_builtin
+from deckcheck.games.chaos import partner
+from deckcheck.games.registry import GameSpec, Param, _register_builtin, lazy
 from deckcheck.goldfish.policy import Policy
 from deckcheck.normalize import nfkc, title_key
+
+# the goldfish engine's per-turn metrics and milestones (engine.py)
+METRICS = ("hand", "partner_level", "friends", "extra_charas", "sets", "deck")
+MILESTONES = ("partner_level_2", "partner_level_3", "first_extra_chara")
 
 
 def _strip_os(name: str) -> str:
@@ -76,9 +80,9 @@ CHAOS = _register_builtin(
             keep=("type:chara|type:partner>=2",),
             play_first=("power>=5", "type:chara"),
         ),
-        play=engine.play,
-        metrics=engine.METRICS,
-        milestones=engine.MILESTONES,
+        play=lazy("deckcheck.games.chaos.engine:play"),
+        metrics=METRICS,
+        milestones=MILESTONES,
         set_aside=partner.set_aside,
         check_card=check_card,
         search_fields=("title", "os", "level", "cost", "power"),

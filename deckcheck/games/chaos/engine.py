@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, cast
 
+from deckcheck.games.chaos import MILESTONES
 from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, redeal, shuffled, take
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.goldfish.setup import Setup
@@ -30,8 +31,6 @@ def _key(name: str) -> str:
     return name_key("chaos", name)
 
 
-METRICS = ("hand", "partner_level", "friends", "extra_charas", "sets", "deck")
-MILESTONES = ("partner_level_2", "partner_level_3", "first_extra_chara")
 MAX_LEVEL = 3  # the levels a partner card prints
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from deckcheck.games.iris import engine, fast
-from deckcheck.games.registry import GameSpec, Param, _register_builtin
+from deckcheck.games.registry import GameSpec, Param, _register_builtin, lazy
 from deckcheck.goldfish.policy import Policy
+
+# the goldfish engine's per-turn metrics and milestones (engine.py)
+METRICS = ("hand", "units", "standby", "charges", "commands", "deck")
+MILESTONES = ("standby_full",)
 
 
 class IrisPolicy(Policy):
@@ -33,10 +36,10 @@ IRIS = _register_builtin(
         },
         policy=IrisPolicy,
         default_policy=IrisPolicy(name="iris default", keep=(), play_first=("hp>=4", "type:unit")),
-        play=engine.play,
-        play_batch=fast.play_batch,
-        metrics=engine.METRICS,
-        milestones=engine.MILESTONES,
+        play=lazy("deckcheck.games.iris.engine:play"),
+        play_batch=lazy("deckcheck.games.iris.fast:play_batch"),
+        metrics=METRICS,
+        milestones=MILESTONES,
         search_fields=("cost", "hp"),
     )
 )

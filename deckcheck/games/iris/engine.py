@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, cast
 
+from deckcheck.games.iris import MILESTONES
 from deckcheck.goldfish.common import DeckOut, GoldfishError, Record, expand, redeal, shuffled, take
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.goldfish.setup import Setup
@@ -21,8 +22,6 @@ from deckcheck.models import Card
 if TYPE_CHECKING:
     from deckcheck.games.iris import IrisPolicy
 
-METRICS = ("hand", "units", "standby", "charges", "commands", "deck")
-MILESTONES = ("standby_full",)
 MAX_REDRAWS = 100_000
 
 

@@ -7,11 +7,23 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from deckcheck.formats import Format
-from deckcheck.games.rakuen import engine
-from deckcheck.games.registry import GameSpec, Param, _register_builtin
-from deckcheck.goldfish.common import expand
+from deckcheck.games.registry import GameSpec, Param, _register_builtin, lazy
 from deckcheck.goldfish.policy import Policy
 from deckcheck.models import Card
+
+# the goldfish engine's per-turn metrics and milestones (engine.py)
+METRICS = (
+    "hand",
+    "level_area",
+    "stock",
+    "members",
+    "highest_level_deployable",
+    "refreshes",
+    "penalty_cards",
+    "deck",
+)
+MILESTONES = ("first_level_2_deploy", "first_level_3_deploy", "first_gouritai")
+
 
 KINDS = ("定理者", "使者", "合理体")  # ch.1 §2: a member's kind
 
@@ -32,7 +44,7 @@ def lay_out_gates(
     sections: Mapping[str, Sequence[tuple[Card, int]]], fmt: Format, rng: random.Random
 ) -> list[Card]:
     """ch.2 §2: the gate deck is shuffled and its top cards go face down onto the circles."""
-    gates = expand(sections.get("gate", []))
+    gates = [card for card, n in sections.get("gate", []) for _ in range(n)]
     rng.shuffle(gates)
     param = fmt.parameter("circles")
     return gates[: int(param.value) if param else 6]
@@ -79,9 +91,9 @@ RAKUEN = _register_builtin(
             play_first=("kind:合理体", "level>=2", "type:member"),
             level_area_first=("type:paradox", "type:tactics"),
         ),
-        play=engine.play,
-        metrics=engine.METRICS,
-        milestones=engine.MILESTONES,
+        play=lazy("deckcheck.games.rakuen.engine:play"),
+        metrics=METRICS,
+        milestones=MILESTONES,
         lay_out=lay_out_gates,
         check_card=check_card,
         notes=("territory = 1 for members whose card data gives none (outside the card data)",),

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, cast
 
+from deckcheck.games.rakuen import MILESTONES
 from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, shuffle, shuffled, take
 from deckcheck.goldfish.policy import Compiled, ranker
 from deckcheck.goldfish.setup import Setup
@@ -26,17 +27,6 @@ from deckcheck.models import Card
 if TYPE_CHECKING:
     from deckcheck.games.rakuen import RakuenPolicy
 
-METRICS = (
-    "hand",
-    "level_area",
-    "stock",
-    "members",
-    "highest_level_deployable",
-    "refreshes",
-    "penalty_cards",
-    "deck",
-)
-MILESTONES = ("first_level_2_deploy", "first_level_3_deploy", "first_gouritai")
 PENALTY_LOSS = 2
 
 

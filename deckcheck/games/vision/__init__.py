@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from deckcheck.games.registry import GameSpec, Param, _register_builtin
-from deckcheck.games.vision import engine
+from deckcheck.games.registry import GameSpec, Param, _register_builtin, lazy
 from deckcheck.goldfish.policy import Policy
+
+# the goldfish engine's per-turn metrics and milestones (engine.py)
+METRICS = ("hand", "characters", "nodes", "damage", "deck")
+MILESTONES = ("first_character", "opponent_at_0")
 
 
 class VisionPolicy(Policy):
@@ -38,9 +41,9 @@ VISION = _register_builtin(
         },
         policy=VisionPolicy,
         default_policy=VisionPolicy(name="vision default", keep=(), play_first=("type:character",)),
-        play=engine.play,
-        metrics=engine.METRICS,
-        milestones=engine.MILESTONES,
+        play=lazy("deckcheck.games.vision.engine:play"),
+        metrics=METRICS,
+        milestones=MILESTONES,
         notes=(
             "nodes: node_per_turn cards a turn go from hand to the node area, non-characters "
             "first (deckcheck's reading: the glossary gives no node rule)",

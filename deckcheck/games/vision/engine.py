@@ -9,15 +9,13 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, cast
 
+from deckcheck.games.vision import MILESTONES
 from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, redeal, shuffled, take
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.goldfish.setup import Setup
 
 if TYPE_CHECKING:
     from deckcheck.games.vision import VisionPolicy
-
-METRICS = ("hand", "characters", "nodes", "damage", "deck")
-MILESTONES = ("first_character", "opponent_at_0")
 
 
 def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play: bool) -> Record:
