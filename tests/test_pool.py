@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 from deckcheck import data
 from deckcheck.models import Game
 from deckcheck.pool.importer import card_files
-from deckcheck.pool.store import CardFileError, ImportRejected, Pool, PoolError
+from deckcheck.pool.store import CardFileError, CardPool, ImportRejected, Pool, PoolError
 
 HEADER = "game,number,name,type,kind,title,os,append,keywords,gate_number,level\n"
 
@@ -211,3 +212,73 @@ def test_index_for_finds_refs_by_number_and_name(shipped_pool: Pool) -> None:
     assert index.resolve(Game.CHAOS, "見本キャラ02").card is not None
     miss = index.resolve(Game.CHAOS, "見本キャラ 99")
     assert miss.card is None and "見本キャラ 09" in miss.suggestions
+
+
+@pytest.fixture
+def both_pools(tmp_path: Path) -> Iterator[list[CardPool]]:
+    """The SQLite pool and the SQLAlchemy pool (on an SQLite URL), both freshly filled."""
+    from deckcheck.pool.sql import SqlPool
+
+    pools: list[CardPool] = [
+        Pool(tmp_path / "lite.sqlite3"),
+        SqlPool(f"sqlite:///{tmp_path / 'alchemy.sqlite3'}"),
+    ]
+    yield pools
+    for pool in pools:
+        pool.close()
+
+
+def test_both_pools_reject_the_same_imports(both_pools: list[CardPool], tmp_path: Path) -> None:
+    one = write(tmp_path / "one.csv", HEADER + "chaos,X-1,ok,chara,,STEINS;GATE,,,,,\n")
+    again = write(tmp_path / "again.csv", HEADER + "chaos,ｘ-１,same number,chara,,STEINS;GATE,,,,,\n")
+    rows = write(tmp_path / "rows.csv", HEADER + "chaos,X-2,,chara,,,,,,,\nrakuen,X-3,x,gate,,,,,,one,\n")
+    aliased = write(
+        tmp_path / "aliased.csv",
+        "game,number,name,type,aliases\nvision,X-4,a,spell,X-5\nvision,X-6,b,spell,X-5;X-4\n",
+    )
+    unreadable = write(tmp_path / "u.json", "{not json")
+    for files in ([one, again], [rows], [aliased], [one, unreadable]):
+        outcomes = []
+        for pool in both_pools:
+            before = pool.stats()
+            with pytest.raises((ImportRejected, CardFileError)) as caught:
+                pool.import_files(files)
+            assert pool.stats() == before
+            errors = caught.value.errors if isinstance(caught.value, ImportRejected) else []
+            outcomes.append((type(caught.value), errors, str(caught.value)))
+        assert outcomes[0] == outcomes[1]
+        assert outcomes[0][0] is CardFileError or outcomes[0][1]
+    lite, alchemy = both_pools
+    assert _errors(lite, [one, again]) == [f"{again}: number 'x-1' also in {one}"]
+    assert _errors(alchemy, [aliased]) == [
+        f"{aliased}: X-6: alias 'X-5' is already an alias of X-4",
+        f"{aliased}: X-6: alias 'X-4' is already a card number",
+    ]
+
+
+def _errors(pool: CardPool, files: list[Path]) -> list[str]:
+    with pytest.raises(ImportRejected) as caught:
+        pool.import_files(files)
+    return caught.value.errors
+
+
+def test_both_pools_search_and_get_alike(both_pools: list[CardPool]) -> None:
+    from deckcheck.pool.columns import FILTERS
+
+    lite, alchemy = both_pools
+    assert lite.stats() == alchemy.stats()
+    queries: list[dict[str, object]] = [
+        {"game": Game.CHAOS, "name": "見本キャラ０"},
+        {"title": "OS:ニトロプラス", "limit": 500},
+        {"type": "paradox"},
+        {"keyword": "【デッキ１枚制限】"},
+        {"name": "ｓａｍｐｌｅ-ｒ-g", "limit": 3, "offset": 2},
+        {"game": Game.RAKUEN, "max_level": 1, "max_cost": 0},
+    ]
+    assert {"keyword", "class", "user", "package", "link", "max_node", "min_graze"} <= set(FILTERS)
+    for query in queries:
+        found = [c.number for c in lite.search(**query)]  # type: ignore[arg-type]
+        assert found and found == [c.number for c in alchemy.search(**query)]  # type: ignore[arg-type]
+    for pool in both_pools:
+        with pytest.raises(ValueError, match="unknown search filter"):
+            pool.search(colour="red")
