@@ -673,11 +673,21 @@ def pool_search(
     ] = None,
     type: Annotated[str | None, typer.Option("--type", "-t", help="Card type.")] = None,
     title: Annotated[str | None, typer.Option("--title", "--os", help="Chaos title or OS.")] = None,
+    keyword: Annotated[str | None, typer.Option(help="A keyword (デッキ1枚制限, Union…).")] = None,
+    user: Annotated[str | None, typer.Option(help="VISION 術者 (substring).")] = None,
+    klass: Annotated[str | None, typer.Option("--class", help="VISION 種族 (substring).")] = None,
+    package: Annotated[str | None, typer.Option(help="VISION set (NO1, ST4…).")] = None,
+    link: Annotated[str | None, typer.Option(help="VISION 連結 text (substring).")] = None,
+    max_level: Annotated[int | None, typer.Option(help="At most this level.")] = None,
+    max_cost: Annotated[int | None, typer.Option(help="At most this cost.")] = None,
+    max_node: Annotated[int | None, typer.Option(help="VISION: at most this 必要ノード.")] = None,
+    min_graze: Annotated[int | None, typer.Option(help="VISION: at least this graze.")] = None,
     limit: Annotated[int, typer.Option(min=1, max=10000)] = 50,
+    offset: Annotated[int, typer.Option(min=0, help="Skip this many matches (paging).")] = 0,
     as_json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
-    """Search the pool by game, name, type, title or OS."""
+    """Search the pool by game, name or number, type, title or OS, and card columns."""
     from deckcheck.models import CARD_TYPES, Game
 
     chosen = None
@@ -691,7 +701,23 @@ def pool_search(
             _fail(f"unknown card type {type!r}")
     pool = _open_pool(db)
     with pool:
-        found = pool.search(chosen, query, type, title, limit=limit)
+        found = pool.search(
+            chosen,
+            query,
+            type,
+            title,
+            limit=limit,
+            offset=offset,
+            max_level=max_level,
+            max_cost=max_cost,
+            keyword=keyword,
+            user=user,
+            package=package,
+            link=link,
+            max_node=max_node,
+            min_graze=min_graze,
+            **{"class": klass},
+        )
     if as_json:
         _print_json([c.model_dump(mode="json") for c in found])
         return

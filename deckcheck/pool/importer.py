@@ -93,6 +93,10 @@ def read_rows(path: Path) -> tuple[list[Row], list[str]]:
 
 
 def _csv_rows(path: Path, text: str) -> list[Row]:
+    # Lines starting with # before the header are a comment (a shipped file's provenance).
+    lines = text.splitlines(keepends=True)
+    skipped = next((i for i, line in enumerate(lines) if not line.startswith("#")), len(lines))
+    text = "".join(lines[skipped:])
     try:
         reader = csv.DictReader(io.StringIO(text, newline=""))
         header = reader.fieldnames or []
@@ -104,7 +108,7 @@ def _csv_rows(path: Path, text: str) -> list[Row]:
             if None in record:
                 extra = record.pop(None)
                 record["__extra__"] = extra
-            rows.append(Row(i, reader.line_num, record))
+            rows.append(Row(i, reader.line_num + skipped, record))
         return rows
     except csv.Error as exc:
         raise CardFileError(f"{path}: not valid CSV: {exc}") from exc
