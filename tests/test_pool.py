@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from deckcheck import data
-from deckcheck.models import Game
+from deckcheck.models import Card, Game
 from deckcheck.pool.importer import card_files
 from deckcheck.pool.store import CardFileError, CardPool, ImportRejected, Pool, PoolError
 
@@ -283,3 +284,104 @@ def test_both_pools_search_and_get_alike(both_pools: list[CardPool]) -> None:
     for pool in both_pools:
         with pytest.raises(ValueError, match="unknown search filter"):
             pool.search(colour="red")
+
+
+# --- the real VISION card pool (card_pool/vision/cards.csv, made by build.py) -----------------
+
+REAL = "VISION community card list"
+
+
+def _real_vision(pool: Pool) -> list[Card]:
+    return [c for c in pool.all_cards(Game.VISION) if (c.source or "").startswith(REAL)]
+
+
+def test_the_real_vision_pool_is_shipped(shipped_pool: Pool) -> None:
+    real = _real_vision(shipped_pool)
+    assert len(real) == 2223
+    assert Counter(c.type for c in real) == {"character": 841, "spell": 734, "command": 648}
+    assert sum("デッキ1枚制限" in c.keywords for c in real) == 23
+    assert any(c.sample for c in shipped_pool.all_cards(Game.VISION))  # the samples stay
+    doll = shipped_pool.get(Game.VISION, "N1")
+    assert doll is not None and (doll.name, doll.type, doll.node, doll.cost) == (
+        "上海人形",
+        "character",
+        1,
+        0,
+    )
+    promo = shipped_pool.get(Game.VISION, "p8")  # by dataset id: the printed number comes back
+    assert promo is not None and (promo.number, promo.name, promo.aliases) == (
+        "PR.008",
+        "博麗 霊夢",
+        ("P8",),
+    )
+    assert promo.keywords == ("デッキ1枚制限",) and promo.package == ("NO1", "ST4")
+    union = shipped_pool.get(Game.VISION, "N401")
+    assert union is not None and "Union" in union.keywords and union.klass == "人間/妖怪"
+    assert union.link == "【連結(「博麗 霊夢」+「八雲 紫」)】"
+    assert not any(c.name.startswith("PR.") for c in real)
+    assert all(c.number.startswith(("N", "PR.")) or c.number == "P223" for c in real)
+    spell = next(c for c in real if c.type == "spell" and c.user)
+    assert spell.attack is None or spell.attack[:1] in "+-X0123456789"
+
+
+@pytest.mark.parametrize(
+    ("ref", "number"),
+    [("N31", "N31"), ("n31", "N31"), ("Ｎ３１", "N31"), ("PR.008", "PR.008"), ("ｐｒ．００８", "PR.008"), ("P8", "PR.008"), ("p8", "PR.008")],
+)
+def test_vision_cards_resolve_by_id_or_printed_number(
+    shipped_pool: Pool, ref: str, number: str
+) -> None:
+    found = shipped_pool.index_for([ref]).resolve(Game.VISION, ref)
+    assert found.card is not None and found.card.number == number
+    elsewhere = shipped_pool.index_for([ref]).resolve(Game.CHAOS, ref)
+    assert [c.number for c in elsewhere.other_game] == [number]
+
+
+def test_deck_by_ids_and_promo_numbers_validates(check) -> None:  # type: ignore[no-untyped-def]
+    deck = "format: vision-standard\n[main]\n1 P8\n1 pr.008\n" + "".join(
+        f"3 N{n}\n" for n in range(31, 47)
+    )
+    report = check(deck)
+    # every line resolves; N31 and PR.008 share the name 博麗 霊夢, one of them デッキ1枚制限
+    assert {v.rule for v in report.violations} == {"vision/deck-limit"}
+
+
+def _search(db: Path, *args: str) -> list[dict[str, object]]:
+    from typer.testing import CliRunner
+
+    from deckcheck.cli import app
+
+    result = CliRunner().invoke(app, ["pool", "search", *args, "--json", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    found: list[dict[str, object]] = json.loads(result.stdout)
+    return found
+
+
+def test_cli_search_by_vision_columns_and_pages(shipped_pool: Pool) -> None:
+    db = shipped_pool.path
+    beasts = _search(db, "--game", "vision", "--class", "獣", "--max-node", "3", "--limit", "500")
+    assert beasts and all("獣" in str(c["class"]) and int(c["node"]) <= 3 for c in beasts)  # type: ignore[call-overload]
+    promos = _search(db, "--package", "st4", "--keyword", "【デッキ１枚制限】")
+    assert [c["number"] for c in promos] == ["PR.008", "PR.080"]
+    assert _search(db, "--user", "霊夢", "--type", "spell", "--limit", "500")
+    assert all(int(c["graze"]) >= 5 for c in _search(db, "--min-graze", "5", "--limit", "500"))  # type: ignore[call-overload]
+    linked = _search(db, "--link", "八雲 紫", "--game", "vision")
+    assert "N401" in [c["number"] for c in linked] and all("八雲 紫" in str(c["link"]) for c in linked)
+    whole = [c["number"] for c in _search(db, "--game", "vision", "--limit", "10")]
+    pages = [c["number"] for c in _search(db, "--game", "vision", "--limit", "5", "--offset", "0")]
+    pages += [c["number"] for c in _search(db, "--game", "vision", "--limit", "5", "--offset", "5")]
+    assert pages == whole and len(set(whole)) == 10
+
+
+def test_service_searches_vision_columns(shipped_pool: Pool, tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from deckcheck.service.app import Settings, create_app
+
+    app = create_app(Settings(db=shipped_pool.path, api_keys=("k",)))
+    with TestClient(app) as http:
+        found = http.get("/cards", params={"class": "獣", "max_node": 2, "limit": 500}).json()
+        assert found and all("獣" in c["class"] and c["node"] <= 2 for c in found)
+        promo = http.get("/cards", params={"keyword": "デッキ1枚制限", "package": "ST4"}).json()
+        assert [c["number"] for c in promo] == ["PR.008", "PR.080"]
+        assert http.get("/cards/vision/P8").json()["number"] == "PR.008"

@@ -34,7 +34,7 @@ SCHEMA_VERSION = "3"
 _SQL_TYPE = {Kind.TEXT: "TEXT", Kind.INT: "INTEGER", Kind.LIST: "TEXT"}
 
 
-def _schema() -> str:
+def _schema() -> tuple[str, ...]:
     """The tables, from the Card columns (pool/columns.py). A list column holds '' for none."""
     columns = [
         f"{c.field} {_SQL_TYPE[c.kind]}{' NOT NULL' if c.required or c.kind is Kind.LIST else ''}"
@@ -42,18 +42,33 @@ def _schema() -> str:
     ]
     columns += ["number_key TEXT NOT NULL", "name_key TEXT NOT NULL", "title_key TEXT"]
     columns += ["os_key TEXT", "alias_keys TEXT NOT NULL"]
-    return f"""
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE cards (
-    {", ".join(columns)},
-    PRIMARY KEY (game, number_key)
-);
-CREATE INDEX cards_name ON cards (name_key);
-CREATE INDEX cards_number ON cards (number_key);
-"""
+    return (
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        f"CREATE TABLE cards ({', '.join(columns)}, PRIMARY KEY (game, number_key))",
+        "CREATE INDEX cards_name ON cards (name_key)",
+        "CREATE INDEX cards_number ON cards (number_key)",
+    )
 
 
 _SCHEMA = _schema()
+# The shipped cards as rows, checked once per process (tests and the service create pools
+# often), keyed by the card files' names, sizes and times so an edited file is read again.
+_shipped: dict[tuple[tuple[str, int, int], ...], list[tuple[object, ...]]] = {}
+
+
+def _shipped_rows(folder: Path) -> list[tuple[object, ...]]:
+    files = list(card_files(folder))
+    stamp = tuple((str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in files)
+    if stamp not in _shipped:
+        try:
+            checked = check_import(files)
+        except ImportRejected as exc:  # shipped data is checked by the tests; this guards edits
+            raise PoolError(
+                "the shipped card data has bad rows:\n" + "\n".join(exc.errors)
+            ) from exc
+        _shipped.clear()
+        _shipped[stamp] = [_params(card_row(c)) for f in checked for c in f.cards]
+    return _shipped[stamp]
 
 
 class CardPool(Protocol):
@@ -160,11 +175,13 @@ class Pool:
     # --- creation -------------------------------------------------------------------------
 
     def _create(self, fill: bool) -> None:
-        self.conn.executescript(_SCHEMA)  # DDL first: executescript commits on its own
+        # Tables and cards in one transaction: one sync to disk rather than one a statement.
         with self._transaction():
+            for statement in _SCHEMA:
+                self.conn.execute(statement)
             self.conn.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
             if fill:
-                self._fill_from(data.card_pool_dir())
+                self.conn.executemany(_UPSERT, _shipped_rows(data.card_pool_dir()))
 
     def _check_version(self) -> None:
         row = self.conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
@@ -173,15 +190,6 @@ class Pool:
                 f"{self.path} was made by another deckcheck version; "
                 "rebuild it with `deckcheck pool init --force`"
             )
-
-    def _fill_from(self, folder: Path) -> None:
-        try:
-            files = check_import(card_files(folder))
-        except ImportRejected as exc:  # shipped data is checked by the tests; this guards edits
-            raise PoolError(
-                "the shipped card data has bad rows:\n" + "\n".join(exc.errors)
-            ) from exc
-        self._write(c for f in files for c in f.cards)
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
