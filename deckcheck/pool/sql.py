@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import (
     Column,
@@ -45,8 +46,8 @@ from deckcheck.resolve import CardIndex, number_key
 TABLE = "deckcheck_cards"
 
 
-def _column(name: str, kind: Kind, required: bool) -> Column[object]:
-    sql_type: type[TypeEngine[object]] = Integer if kind is Kind.INT else Text  # type: ignore[assignment]
+def _column(name: str, kind: Kind, required: bool) -> Column[Any]:
+    sql_type: TypeEngine[Any] = Integer() if kind is Kind.INT else Text()
     return Column(
         name,
         sql_type,
