@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Literal, NamedTuple
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
@@ -22,23 +23,48 @@ SECTIONS: tuple[str, ...] = ("main", "extra", "gate", "side")
 Severity = Literal["error", "warning"]
 
 
-class Card(BaseModel):
-    """One card of the pool. ``number`` is unique within its game."""
+SearchMode = Literal["exact", "text", "item", "max", "min"]
 
-    model_config = ConfigDict(frozen=True)
+
+@dataclass(frozen=True)
+class Search:
+    """Marks a ``Card`` field as a search filter (``pool search``, ``GET /cards``).
+
+    ``exact``: equal; ``text``: a substring, any width or case; ``item``: one element of a
+    list; ``max``/``min``: a bound on a whole number (filter ``max_<field>``/``min_<field>``).
+    ``option`` names the filter where the field name reads badly (``keywords`` → ``keyword``).
+    """
+
+    mode: SearchMode
+    option: str | None = None
+
+
+class Card(BaseModel):
+    """One card of the pool. ``number`` is unique within its game.
+
+    The fields are the card columns, declared here only: the SQLite and SQLAlchemy tables,
+    the import columns and the search filters are derived from them (deckcheck/pool/columns.py).
+    Storage follows the annotation (``int`` → integer, ``tuple[str, ...]`` → a ``;``-joined
+    list, else text); a field's alias is its column name in card files and JSON.
+    """
+
+    # Dumps use the file column names (``class``), so a dumped card imports as it is.
+    model_config = ConfigDict(
+        frozen=True, validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
+    )
 
     game: Game
     number: str
     name: str
-    type: str
+    type: Annotated[str, Search("exact")]
     kind: str | None = None
     title: str | None = None
     os: str | None = None
     append: tuple[str, ...] = ()
-    keywords: tuple[str, ...] = ()
+    keywords: Annotated[tuple[str, ...], Search("item", "keyword")] = ()
     gate_number: int | None = None
-    level: int | None = None
-    cost: int | None = None
+    level: Annotated[int | None, Search("max")] = None
+    cost: Annotated[int | None, Search("max")] = None
     power: int | None = None
     color: str | None = None
     world: str | None = None
@@ -47,6 +73,20 @@ class Card(BaseModel):
     rarity: str | None = None
     extra_cost: str | None = None
     source: str | None = None
+    # Other numbers a deck may write the card by (VISION: the dataset id ``P8`` of ``PR.008``).
+    aliases: tuple[str, ...] = ()
+    # VISION columns: 術者 (the caster a spell belongs to), 種族 (``class``; ``klass`` because
+    # ``class`` is a Python keyword), 必要ノード, グレイズ, 攻撃力/耐久力 as printed (a
+    # spell's modifier is ``+3``, a variable value ``X``), the sets it was printed in, and a
+    # Union card's 【連結…】 requirement.
+    user: Annotated[str | None, Search("text")] = None
+    klass: Annotated[str | None, Field(alias="class"), Search("text", "class")] = None
+    node: Annotated[int | None, Search("max")] = None
+    graze: Annotated[int | None, Search("min")] = None
+    attack: str | None = None
+    toughness: str | None = None
+    package: Annotated[tuple[str, ...], Search("item")] = ()
+    link: Annotated[str | None, Search("text")] = None
 
     @property
     def sample(self) -> bool:

@@ -44,10 +44,12 @@ def _signature(card: Card) -> tuple[object, ...]:
 
 
 class CardIndex:
-    """Cards by (game, number key) and (game, name key)."""
+    """Cards by (game, number key), (game, alias key) and (game, name key). A card's own number
+    wins over another card's alias."""
 
     def __init__(self, cards: Iterable[Card] = (), names: NameSource | None = None) -> None:
         self.by_number: dict[tuple[Game, str], Card] = {}
+        self.by_alias: dict[tuple[Game, str], Card] = {}
         self.by_name: dict[tuple[Game, str], list[Card]] = {}
         self._names = names
         self._name_cache: dict[Game, dict[str, str]] = {}
@@ -58,6 +60,8 @@ class CardIndex:
 
     def add(self, card: Card) -> None:
         self.by_number[(card.game, number_key(card.number))] = card
+        for alias in card.aliases:
+            self.by_alias[(card.game, number_key(alias))] = card
         bucket = self.by_name.setdefault((card.game, name_key(card.game, card.name)), [])
         bucket.append(card)
         bucket.sort(key=lambda c: c.number)
@@ -87,8 +91,11 @@ class CardIndex:
             hit = self._memo[memo_key] = self._resolve(game, ref)
         return hit
 
+    def _number(self, game: Game, key: str) -> Card | None:
+        return self.by_number.get((game, key)) or self.by_alias.get((game, key))
+
     def _resolve(self, game: Game, ref: str) -> Resolution:
-        card = self.by_number.get((game, number_key(ref)))
+        card = self._number(game, number_key(ref))
         if card is not None:
             return Resolution(card=card)
         matches = self.by_name.get((game, name_key(game, ref)))
@@ -96,16 +103,11 @@ class CardIndex:
             if len({_signature(c) for c in matches}) == 1:
                 return Resolution(card=matches[0])
             return Resolution(ambiguous=list(matches))
-        elsewhere = [
-            c
-            for g in games.ids()
-            if g != game
-            for c in (
-                [self.by_number[(g, number_key(ref))]]
-                if (g, number_key(ref)) in self.by_number
-                else self.by_name.get((g, name_key(g, ref)), [])
-            )
-        ]
+        elsewhere: list[Card] = []
+        for g in games.ids():
+            if g != game:
+                numbered = self._number(g, number_key(ref))
+                elsewhere += [numbered] if numbered else self.by_name.get((g, name_key(g, ref)), [])
         if elsewhere:
             return Resolution(other_game=elsewhere)
         names = self.names(game)

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from deckcheck import data, games
+from deckcheck.models import Card
 from deckcheck.pool.importer import card_files
-from deckcheck.pool.store import CardFileError, ImportRejected, Pool, PoolError
+from deckcheck.pool.store import CardFileError, CardPool, ImportRejected, Pool, PoolError
 
 HEADER = "game,number,name,type,kind,title,os,append,keywords,gate_number,level\n"
 
@@ -25,8 +28,9 @@ def test_new_pool_is_filled_from_card_pool(fresh_db: Path) -> None:
         stats = pool.stats()
         by_game = stats["by_game"]
         assert isinstance(by_game, dict) and set(by_game) == set(games.ids())
-        shipped = sum(
-            len(path.read_text(encoding="utf-8").strip().splitlines()) - 1
+        shipped = sum(  # data lines: not the header, not the leading # comment
+            len([x for x in path.read_text(encoding="utf-8").strip().splitlines() if x[:1] != "#"])
+            - 1
             for path in card_files(data.card_pool_dir())
         )
         assert stats["total"] == shipped > 100
@@ -210,3 +214,174 @@ def test_index_for_finds_refs_by_number_and_name(shipped_pool: Pool) -> None:
     assert index.resolve("chaos", "見本キャラ02").card is not None
     miss = index.resolve("chaos", "見本キャラ 99")
     assert miss.card is None and "見本キャラ 09" in miss.suggestions
+
+
+@pytest.fixture
+def both_pools(tmp_path: Path) -> Iterator[list[CardPool]]:
+    """The SQLite pool and the SQLAlchemy pool (on an SQLite URL), both freshly filled."""
+    from deckcheck.pool.sql import SqlPool
+
+    pools: list[CardPool] = [
+        Pool(tmp_path / "lite.sqlite3"),
+        SqlPool(f"sqlite:///{tmp_path / 'alchemy.sqlite3'}"),
+    ]
+    yield pools
+    for pool in pools:
+        pool.close()
+
+
+def test_both_pools_reject_the_same_imports(both_pools: list[CardPool], tmp_path: Path) -> None:
+    one = write(tmp_path / "one.csv", HEADER + "chaos,X-1,ok,chara,,STEINS;GATE,,,,,\n")
+    again = write(tmp_path / "again.csv", HEADER + "chaos,ｘ-１,same number,chara,,STEINS;GATE,,,,,\n")
+    rows = write(tmp_path / "rows.csv", HEADER + "chaos,X-2,,chara,,,,,,,\nrakuen,X-3,x,gate,,,,,,one,\n")
+    aliased = write(
+        tmp_path / "aliased.csv",
+        "game,number,name,type,aliases\nvision,X-4,a,spell,X-5\nvision,X-6,b,spell,X-5;X-4\n",
+    )
+    unreadable = write(tmp_path / "u.json", "{not json")
+    for files in ([one, again], [rows], [aliased], [one, unreadable]):
+        outcomes = []
+        for pool in both_pools:
+            before = pool.stats()
+            with pytest.raises((ImportRejected, CardFileError)) as caught:
+                pool.import_files(files)
+            assert pool.stats() == before
+            errors = caught.value.errors if isinstance(caught.value, ImportRejected) else []
+            outcomes.append((type(caught.value), errors, str(caught.value)))
+        assert outcomes[0] == outcomes[1]
+        assert outcomes[0][0] is CardFileError or outcomes[0][1]
+    lite, alchemy = both_pools
+    assert _errors(lite, [one, again]) == [f"{again}: number 'x-1' also in {one}"]
+    assert _errors(alchemy, [aliased]) == [
+        f"{aliased}: X-6: alias 'X-5' is already an alias of X-4",
+        f"{aliased}: X-6: alias 'X-4' is already a card number",
+    ]
+
+
+def _errors(pool: CardPool, files: list[Path]) -> list[str]:
+    with pytest.raises(ImportRejected) as caught:
+        pool.import_files(files)
+    return caught.value.errors
+
+
+def test_both_pools_search_and_get_alike(both_pools: list[CardPool]) -> None:
+    from deckcheck.pool.columns import FILTERS
+
+    lite, alchemy = both_pools
+    assert lite.stats() == alchemy.stats()
+    queries: list[dict[str, object]] = [
+        {"game": "chaos", "name": "見本キャラ０"},
+        {"title": "OS:ニトロプラス", "limit": 500},
+        {"type": "paradox"},
+        {"keyword": "【デッキ１枚制限】"},
+        {"name": "ｓａｍｐｌｅ-ｒ-g", "limit": 3, "offset": 2},
+        {"game": "rakuen", "max_level": 1, "max_cost": 0},
+    ]
+    assert {"keyword", "class", "user", "package", "link", "max_node", "min_graze"} <= set(FILTERS)
+    for query in queries:
+        found = [c.number for c in lite.search(**query)]  # type: ignore[arg-type]
+        assert found and found == [c.number for c in alchemy.search(**query)]  # type: ignore[arg-type]
+    for pool in both_pools:
+        with pytest.raises(ValueError, match="unknown search filter"):
+            pool.search(colour="red")
+
+
+# --- the real VISION card pool (card_pool/vision/cards.csv, made by build.py) -----------------
+
+REAL = "VISION community card list"
+
+
+def _real_vision(pool: Pool) -> list[Card]:
+    return [c for c in pool.all_cards("vision") if (c.source or "").startswith(REAL)]
+
+
+def test_the_real_vision_pool_is_shipped(shipped_pool: Pool) -> None:
+    real = _real_vision(shipped_pool)
+    assert len(real) == 2223
+    assert Counter(c.type for c in real) == {"character": 841, "spell": 734, "command": 648}
+    assert sum("デッキ1枚制限" in c.keywords for c in real) == 23
+    assert any(c.sample for c in shipped_pool.all_cards("vision"))  # the samples stay
+    doll = shipped_pool.get("vision", "N1")
+    assert doll is not None and (doll.name, doll.type, doll.node, doll.cost) == (
+        "上海人形",
+        "character",
+        1,
+        0,
+    )
+    promo = shipped_pool.get("vision", "p8")  # by dataset id: the printed number comes back
+    assert promo is not None and (promo.number, promo.name, promo.aliases) == (
+        "PR.008",
+        "博麗 霊夢",
+        ("P8",),
+    )
+    assert promo.keywords == ("デッキ1枚制限",) and promo.package == ("NO1", "ST4")
+    union = shipped_pool.get("vision", "N401")
+    assert union is not None and "Union" in union.keywords and union.klass == "人間/妖怪"
+    assert union.link == "【連結(「博麗 霊夢」+「八雲 紫」)】"
+    assert not any(c.name.startswith("PR.") for c in real)
+    assert all(c.number.startswith(("N", "PR.")) or c.number == "P223" for c in real)
+    spell = next(c for c in real if c.type == "spell" and c.user)
+    assert spell.attack is None or spell.attack[:1] in "+-X0123456789"
+
+
+@pytest.mark.parametrize(
+    ("ref", "number"),
+    [("N31", "N31"), ("n31", "N31"), ("Ｎ３１", "N31"), ("PR.008", "PR.008"), ("ｐｒ．００８", "PR.008"), ("P8", "PR.008"), ("p8", "PR.008")],
+)
+def test_vision_cards_resolve_by_id_or_printed_number(
+    shipped_pool: Pool, ref: str, number: str
+) -> None:
+    found = shipped_pool.index_for([ref]).resolve("vision", ref)
+    assert found.card is not None and found.card.number == number
+    elsewhere = shipped_pool.index_for([ref]).resolve("chaos", ref)
+    assert [c.number for c in elsewhere.other_game] == [number]
+
+
+def test_deck_by_ids_and_promo_numbers_validates(check) -> None:  # type: ignore[no-untyped-def]
+    deck = "format: vision-standard\n[main]\n1 P8\n1 pr.008\n" + "".join(
+        f"3 N{n}\n" for n in range(31, 47)
+    )
+    report = check(deck)
+    # every line resolves; N31 and PR.008 share the name 博麗 霊夢, one of them デッキ1枚制限
+    assert {v.rule for v in report.violations} == {"vision/deck-limit"}
+
+
+def _search(db: Path, *args: str) -> list[dict[str, object]]:
+    from typer.testing import CliRunner
+
+    from deckcheck.cli import app
+
+    result = CliRunner().invoke(app, ["pool", "search", *args, "--json", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    found: list[dict[str, object]] = json.loads(result.stdout)
+    return found
+
+
+def test_cli_search_by_vision_columns_and_pages(shipped_pool: Pool) -> None:
+    db = shipped_pool.path
+    beasts = _search(db, "--game", "vision", "--class", "獣", "--max-node", "3", "--limit", "500")
+    assert beasts and all("獣" in str(c["class"]) and int(c["node"]) <= 3 for c in beasts)  # type: ignore[call-overload]
+    promos = _search(db, "--package", "st4", "--keyword", "【デッキ１枚制限】")
+    assert [c["number"] for c in promos] == ["PR.008", "PR.080"]
+    assert _search(db, "--user", "霊夢", "--type", "spell", "--limit", "500")
+    assert all(int(c["graze"]) >= 5 for c in _search(db, "--min-graze", "5", "--limit", "500"))  # type: ignore[call-overload]
+    linked = _search(db, "--link", "八雲 紫", "--game", "vision")
+    assert "N401" in [c["number"] for c in linked] and all("八雲 紫" in str(c["link"]) for c in linked)
+    whole = [c["number"] for c in _search(db, "--game", "vision", "--limit", "10")]
+    pages = [c["number"] for c in _search(db, "--game", "vision", "--limit", "5", "--offset", "0")]
+    pages += [c["number"] for c in _search(db, "--game", "vision", "--limit", "5", "--offset", "5")]
+    assert pages == whole and len(set(whole)) == 10
+
+
+def test_service_searches_vision_columns(shipped_pool: Pool, tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from deckcheck.service.app import Settings, create_app
+
+    app = create_app(Settings(db=shipped_pool.path, api_keys=("k",)))
+    with TestClient(app) as http:
+        found = http.get("/cards", params={"class": "獣", "max_node": 2, "limit": 500}).json()
+        assert found and all("獣" in c["class"] and c["node"] <= 2 for c in found)
+        promo = http.get("/cards", params={"keyword": "デッキ1枚制限", "package": "ST4"}).json()
+        assert [c["number"] for c in promo] == ["PR.008", "PR.080"]
+        assert http.get("/cards/vision/P8").json()["number"] == "PR.008"

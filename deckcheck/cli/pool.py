@@ -57,11 +57,21 @@ def pool_search(
     ] = None,
     type: Annotated[str | None, typer.Option("--type", "-t", help="Card type.")] = None,
     title: Annotated[str | None, typer.Option("--title", "--os", help="Chaos title or OS.")] = None,
+    keyword: Annotated[str | None, typer.Option(help="A keyword (デッキ1枚制限, Union…).")] = None,
+    user: Annotated[str | None, typer.Option(help="VISION 術者 (substring).")] = None,
+    klass: Annotated[str | None, typer.Option("--class", help="VISION 種族 (substring).")] = None,
+    package: Annotated[str | None, typer.Option(help="VISION set (NO1, ST4…).")] = None,
+    link: Annotated[str | None, typer.Option(help="VISION 連結 text (substring).")] = None,
+    max_level: Annotated[int | None, typer.Option(help="At most this level.")] = None,
+    max_cost: Annotated[int | None, typer.Option(help="At most this cost.")] = None,
+    max_node: Annotated[int | None, typer.Option(help="VISION: at most this 必要ノード.")] = None,
+    min_graze: Annotated[int | None, typer.Option(help="VISION: at least this graze.")] = None,
     limit: Annotated[int, typer.Option(min=1, max=10000)] = 50,
+    offset: Annotated[int, typer.Option(min=0, help="Skip this many matches (paging).")] = 0,
     as_json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
-    """Search the pool by game, name, type, title or OS."""
+    """Search the pool by game, name or number, type, title or OS, and card columns."""
     from deckcheck import games
 
     chosen = None
@@ -76,7 +86,12 @@ def pool_search(
             raise UsageError(f"unknown card type {type!r}")
     pool = open_pool(db)
     with pool:
-        found = pool.search(chosen, query, type, title, limit=limit)
+        filters: dict[str, str | int | None] = {"keyword": keyword, "user": user}
+        filters |= {"class": klass, "package": package, "link": link, "min_graze": min_graze}
+        filters["max_node"] = max_node
+        found = pool.search(
+            chosen, query, type, title, limit, offset, max_level, max_cost, **filters
+        )
     if as_json:
         print_json([c.model_dump(mode="json") for c in found])
         return

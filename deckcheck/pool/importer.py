@@ -16,42 +16,33 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from deckcheck import games
+from deckcheck import data, games
 from deckcheck.errors import InputError
 from deckcheck.models import Card, Game
 from deckcheck.normalize import nfkc
+from deckcheck.pool.columns import COLUMNS as CARD_COLUMNS
+from deckcheck.pool.columns import SEP, Kind, list_item
 from deckcheck.resolve import number_key
 
-COLUMNS: tuple[str, ...] = (
-    "game",
-    "number",
-    "name",
-    "type",
-    "kind",
-    "title",
-    "os",
-    "append",
-    "keywords",
-    "gate_number",
-    "level",
-    "cost",
-    "power",
-    "color",
-    "world",
-    "hp",
-    "rarity",
-    "extra_cost",
-    "source",
-    "territory",
-)
-REQUIRED = ("game", "number", "name", "type")
-INT_COLUMNS = ("gate_number", "level", "cost", "power", "hp", "territory")
-LIST_COLUMNS = ("append", "keywords")
+# The file columns come from the Card model (pool/columns.py); these need rules of their own.
+COLUMNS: tuple[str, ...] = tuple(c.name for c in CARD_COLUMNS)
+REQUIRED = tuple(c.name for c in CARD_COLUMNS if c.required)
+INT_COLUMNS = tuple(c.name for c in CARD_COLUMNS if c.kind is Kind.INT)
+LIST_COLUMNS = tuple(c.name for c in CARD_COLUMNS if c.kind is Kind.LIST)
+_SPECIAL = frozenset(("game", "number", "name", "type", "os"))
 
 
 
 class CardFileError(InputError):
     """A card file that cannot be read at all (missing, not UTF-8, not CSV/JSON)."""
+
+
+class ImportRejected(InputError):
+    """An import with bad rows: nothing was written. ``errors`` names file, row and reason."""
+
+    def __init__(self, errors: list[str]) -> None:
+        super().__init__(f"{len(errors)} bad row(s); nothing imported")
+        self.errors = errors
 
 
 @dataclass
@@ -94,6 +85,10 @@ def read_rows(path: Path) -> tuple[list[Row], list[str]]:
 
 
 def _csv_rows(path: Path, text: str) -> list[Row]:
+    # Lines starting with # before the header are a comment (a shipped file's provenance).
+    lines = text.splitlines(keepends=True)
+    skipped = next((i for i, line in enumerate(lines) if not line.startswith("#")), len(lines))
+    text = "".join(lines[skipped:])
     try:
         reader = csv.DictReader(io.StringIO(text, newline=""))
         header = reader.fieldnames or []
@@ -105,7 +100,7 @@ def _csv_rows(path: Path, text: str) -> list[Row]:
             if None in record:
                 extra = record.pop(None)
                 record["__extra__"] = extra
-            rows.append(Row(i, reader.line_num, record))
+            rows.append(Row(i, reader.line_num + skipped, record))
         return rows
     except csv.Error as exc:
         raise CardFileError(f"{path}: not valid CSV: {exc}") from exc
@@ -151,8 +146,8 @@ def _text(value: Any) -> str | None:
 def _split(value: Any) -> tuple[str, ...]:
     if value is None:
         return ()
-    items = value if isinstance(value, list) else str(value).split(";")
-    return tuple(t for t in (nfkc(str(i)).strip("[]【】 ") for i in items) if t)
+    items = value if isinstance(value, list) else str(value).split(SEP)
+    return tuple(t for t in (list_item(str(i)) for i in items) if t)
 
 
 def check_row(row: Row, titles: Mapping[str, str], os_names: Mapping[str, str]) -> Card | list[str]:
@@ -186,40 +181,40 @@ def check_row(row: Row, titles: Mapping[str, str], os_names: Mapping[str, str]) 
             known = ", ".join(spec.card_types)
             reasons.append(f"unknown type {fields['type']!r} for {game} (use {known})")
     ints: dict[str, int | None] = {}
-    for column in INT_COLUMNS:
-        text = fields[column]
+    for int_column in INT_COLUMNS:
+        text = fields[int_column]
         if text is None:
-            ints[column] = None
+            ints[int_column] = None
             continue
         try:
-            ints[column] = int(nfkc(text))
+            ints[int_column] = int(nfkc(text))
         except ValueError:
-            reasons.append(f"{column} {text!r} is not a whole number")
-    kind = fields["kind"]
+            reasons.append(f"{int_column} {text!r} is not a whole number")
     if spec is not None and spec.check_card is not None:  # the game's own columns (OS, kind)
         reasons.extend(spec.check_card(fields, {"titles": titles, "os_names": os_names}))
     os_name = fields["os"]
     if reasons:
         return reasons
     assert game is not None and ctype is not None
+    card: dict[str, object] = {}
+    for column in CARD_COLUMNS:
+        if column.name in _SPECIAL:
+            continue
+        if column.kind is Kind.LIST:
+            card[column.field] = _split(values.get(column.name))
+        elif column.kind is Kind.INT:
+            card[column.field] = ints[column.name]
+        else:
+            card[column.field] = fields[column.name]
+    card.update(
+        game=game,
+        number=nfkc(fields["number"] or ""),
+        name=(fields["name"] or "").strip(),
+        type=ctype,
+        os=os_name,
+    )
     try:
-        return Card(
-            game=game,
-            number=nfkc(fields["number"] or ""),
-            name=(fields["name"] or "").strip(),
-            type=ctype,
-            kind=kind,
-            title=fields["title"],
-            os=os_name,
-            append=_split(values.get("append")),
-            keywords=_split(values.get("keywords")),
-            color=fields["color"],
-            world=fields["world"],
-            rarity=fields["rarity"],
-            extra_cost=fields["extra_cost"],
-            source=fields["source"],
-            **ints,
-        )
+        return Card.model_validate(card)
     except ValidationError as exc:
         return [f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()]
 
@@ -251,3 +246,40 @@ def card_files(folder: Path) -> Iterable[Path]:
     for path in sorted(folder.rglob("*")):
         if path.is_file() and path.suffix.lower() in (".csv", ".json", ".jsonl", ".ndjson"):
             yield path
+
+
+def title_maps() -> tuple[dict[str, str], dict[str, str]]:
+    """(title key → OS, OS key → OS) from the rulebook appendix table."""
+    table = data.chaos_os_table()
+    return table.title_index(), table.os_index()
+
+
+def check_import(paths: Iterable[Path]) -> list[CheckedFile]:
+    """The checks of one import, the same for every pool: each file's rows, then what is
+    ambiguous across the files (a number, or an alias, given twice). Raises
+    ``ImportRejected`` with every bad row, ``CardFileError`` for an unreadable file."""
+    titles, os_names = title_maps()
+    checked = [check_file(p, titles, os_names) for p in paths]
+    errors = [e for f in checked for e in f.errors]
+    seen: dict[tuple[Game, str], str] = {}
+    for f in checked:  # one number in two files of one import is as ambiguous as in one
+        for card in f.cards:
+            key = (card.game, number_key(card.number))
+            if key in seen and seen[key] != f.path:
+                errors.append(f"{f.path}: number {card.number!r} also in {seen[key]}")
+            seen.setdefault(key, f.path)
+    aliased: dict[tuple[Game, str], str] = {}
+    for f in checked:  # an alias must name one card only
+        for card in f.cards:
+            for alias in card.aliases:
+                key = (card.game, number_key(alias))
+                other = aliased.get(key)
+                if key in seen or (other is not None and other != card.number):
+                    errors.append(
+                        f"{f.path}: {card.number}: alias {alias!r} is already "
+                        f"{'a card number' if key in seen else f'an alias of {other}'}"
+                    )
+                aliased.setdefault(key, card.number)
+    if errors:
+        raise ImportRejected(errors)
+    return checked

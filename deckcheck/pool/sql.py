@@ -6,61 +6,64 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import (
     Column,
+    Index,
     Integer,
     MetaData,
-    String,
     Table,
     Text,
-    and_,
     create_engine,
     delete,
     func,
     insert,
-    or_,
+    inspect,
     select,
+    text,
     tuple_,
 )
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.types import TypeEngine
 
 from deckcheck import data, games
+from deckcheck.errors import PoolError
 from deckcheck.models import Card, Game
-from deckcheck.normalize import title_key
-from deckcheck.pool.importer import card_files, check_file
-from deckcheck.pool.store import ImportRejected, ImportResult, card_row, row_card
-from deckcheck.resolve import CardIndex, number_key, ref_keys
+from deckcheck.pool.columns import (
+    COLUMNS,
+    KEY_COLUMNS,
+    Kind,
+    card_row,
+    get_query,
+    row_card,
+    search_query,
+)
+from deckcheck.pool.importer import card_files, check_import
+from deckcheck.pool.store import ImportResult
+from deckcheck.resolve import CardIndex, number_key
+
+TABLE = "deckcheck_cards"
+
+
+def _column(name: str, kind: Kind, required: bool) -> Column[Any]:
+    sql_type: TypeEngine[Any] = Integer() if kind is Kind.INT else Text()
+    return Column(
+        name,
+        sql_type,
+        primary_key=name in ("game", "number_key"),
+        nullable=not (required or kind is Kind.LIST),
+    )
+
 
 metadata = MetaData()
+# The same columns as the SQLite table, from the Card model (pool/columns.py).
 cards = Table(
-    "deckcheck_cards",
+    TABLE,
     metadata,
-    Column("game", String(10), primary_key=True),
-    Column("number_key", String(200), primary_key=True),
-    Column("number", String(200), nullable=False),
-    Column("name", Text, nullable=False),
-    Column("name_key", Text, nullable=False, index=True),
-    Column("type", String(20), nullable=False),
-    Column("kind", String(20)),
-    Column("title", Text),
-    Column("title_key", Text),
-    Column("os", Text),
-    Column("os_key", Text),
-    Column("append", Text, nullable=False),
-    Column("keywords", Text, nullable=False),
-    Column("gate_number", Integer),
-    Column("level", Integer),
-    Column("cost", Integer),
-    Column("power", Integer),
-    Column("color", Text),
-    Column("world", Text),
-    Column("hp", Integer),
-    Column("territory", Integer),
-    Column("rarity", Text),
-    Column("extra_cost", Text),
-    Column("source", Text),
+    *(_column(c.field, c.kind, c.required) for c in COLUMNS),
+    *(_column(k, Kind.TEXT, k in ("number_key", "name_key", "alias_keys")) for k in KEY_COLUMNS),
+    Index("ix_deckcheck_cards_name_key", "name_key")  # the name the old index=True gave,
 )
 
 
@@ -68,9 +71,26 @@ class SqlPool:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine: Engine = create_engine(url, future=True)
+        self._check_columns()
         metadata.create_all(self.engine)
         if not self.stats()["total"]:
             self.import_files(list(card_files(data.card_pool_dir())))
+
+    def _check_columns(self) -> None:
+        """A table made by another deckcheck version lacks columns: say so (create_all would
+        leave it as it is, and every query would fail)."""
+        inspector = inspect(self.engine)
+        if not inspector.has_table(TABLE):
+            return
+        have = {c["name"] for c in inspector.get_columns(TABLE)}
+        missing = sorted(set(cards.c.keys()) - have)
+        if missing:
+            self.engine.dispose()
+            raise PoolError(
+                f"the table {TABLE} was made by another deckcheck version (no column "
+                f"{', '.join(missing)}); drop it to have it rebuilt from card_pool/ "
+                "(imported cards are lost)"
+            )
 
     @property
     def path(self) -> str:
@@ -89,17 +109,9 @@ class SqlPool:
         """An index of the whole pool (the SQL pool serves the CLI the simple way)."""
         return CardIndex(self.all_cards())
 
-    def _title_maps(self) -> tuple[dict[str, str], dict[str, str]]:
-        table = data.chaos_os_table()
-        return table.title_index(), table.os_index()
-
     def import_files(self, paths: Sequence[Path]) -> ImportResult:
-        """All or nothing, in one transaction (see ``Pool.import_files``)."""
-        titles, os_names = self._title_maps()
-        checked = [check_file(p, titles, os_names) for p in paths]
-        errors = [e for f in checked for e in f.errors]
-        if errors:
-            raise ImportRejected(errors)
+        """All or nothing, in one transaction, with the checks of ``Pool.import_files``."""
+        checked = check_import(paths)
         new = [c for f in checked for c in f.cards]
         keys = [(c.game, number_key(c.number)) for c in new]
         with self.engine.begin() as conn:
@@ -138,12 +150,10 @@ class SqlPool:
         return {"total": sum(by_game.values()), "by_game": by_game}
 
     def get(self, game: Game, number: str) -> Card | None:
+        """The card of that number, or of that alias (``P8`` for ``PR.008``)."""
+        sql, params = get_query(TABLE, game, number)
         with self.engine.connect() as conn:
-            row = conn.execute(
-                select(cards).where(
-                    and_(cards.c.game == game, cards.c.number_key == number_key(number))
-                )
-            ).first()
+            row = conn.execute(text(sql), params).first()
         return row_card(row._mapping) if row else None
 
     def all_cards(self) -> list[Card]:
@@ -174,30 +184,18 @@ class SqlPool:
         offset: int = 0,
         max_level: int | None = None,
         max_cost: int | None = None,
+        **filters: str | int | None,
     ) -> list[Card]:
-        where: list[ColumnElement[bool]] = []
-        if game is not None:
-            where.append(cards.c.game == game)
-        if name:
-            keys: Iterable[str] = ref_keys(name)
-            where.append(
-                or_(
-                    *(cards.c.name_key.contains(k, autoescape=True) for k in keys),
-                    cards.c.number_key.startswith(number_key(name), autoescape=True),
-                )
-            )
-        if type:
-            where.append(cards.c.type == type)
-        if title:
-            key = title_key(title)
-            os_of = data.chaos_os_table().title_index().get(key)
-            keys2 = {key, title_key(os_of)} if os_of else {key}
-            where.append(or_(cards.c.os_key.in_(keys2), cards.c.title_key == key))
-        if max_level is not None:
-            where.append(cards.c.level <= max_level)
-        if max_cost is not None:
-            where.append(cards.c.cost <= max_cost)
-        query = select(cards).where(*where).order_by(cards.c.game, cards.c.number)
+        """The SQLite pool's search (``Pool.search``): the same SQL, run through SQLAlchemy."""
+        sql, params = search_query(
+            TABLE,
+            game,
+            name,
+            title,
+            limit,
+            offset,
+            {"type": type, "max_level": max_level, "max_cost": max_cost, **filters},
+        )
         with self.engine.connect() as conn:
-            rows = conn.execute(query.limit(max(0, limit)).offset(max(0, offset))).all()
+            rows = conn.execute(text(sql), params).all()
         return [row_card(r._mapping) for r in rows]

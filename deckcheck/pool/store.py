@@ -7,40 +7,68 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from deckcheck import data, games
-from deckcheck.errors import InputError
 from deckcheck.errors import PoolError as _PoolError
 from deckcheck.models import Card, Game
-from deckcheck.normalize import name_key, title_key
-from deckcheck.pool.importer import CardFileError, CheckedFile, card_files, check_file
+from deckcheck.pool.columns import (
+    ALL_COLUMNS,
+    COLUMNS,
+    SELECT_LIST,
+    SEP,
+    Kind,
+    card_row,
+    get_query,
+    row_card,
+    search_query,
+)
+from deckcheck.pool.importer import CardFileError, ImportRejected, card_files, check_import
 from deckcheck.resolve import CardIndex, number_key, ref_keys
 
-SCHEMA_VERSION = "2"
-_SCHEMA = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE cards (
-    game TEXT NOT NULL, number TEXT NOT NULL, number_key TEXT NOT NULL,
-    name TEXT NOT NULL, name_key TEXT NOT NULL, type TEXT NOT NULL, kind TEXT,
-    title TEXT, title_key TEXT, os TEXT, os_key TEXT, append TEXT NOT NULL, keywords TEXT NOT NULL,
-    gate_number INTEGER, level INTEGER, cost INTEGER, power INTEGER, color TEXT, world TEXT,
-    hp INTEGER, rarity TEXT, extra_cost TEXT, source TEXT, territory INTEGER,
-    PRIMARY KEY (game, number_key)
-);
-CREATE INDEX cards_name ON cards (name_key);
-CREATE INDEX cards_number ON cards (number_key);
-CREATE TABLE chaos_titles (title_key TEXT PRIMARY KEY, title TEXT NOT NULL, os TEXT NOT NULL);
-"""
-_SEP = ";"
-# A card's fields as stored (lists joined by ``;``), then the keys lookups and search use.
-CARD_FIELDS: tuple[str, ...] = tuple(Card.model_fields)
-KEY_COLUMNS: tuple[str, ...] = ("number_key", "name_key", "title_key", "os_key")
-_CARD_COLUMNS = ", ".join(CARD_FIELDS)
+SCHEMA_VERSION = "3"
+_SQL_TYPE = {Kind.TEXT: "TEXT", Kind.INT: "INTEGER", Kind.LIST: "TEXT"}
+
+
+def _schema() -> tuple[str, ...]:
+    """The tables, from the Card columns (pool/columns.py). A list column holds '' for none."""
+    columns = [
+        f"{c.field} {_SQL_TYPE[c.kind]}{' NOT NULL' if c.required or c.kind is Kind.LIST else ''}"
+        for c in COLUMNS
+    ]
+    columns += ["number_key TEXT NOT NULL", "name_key TEXT NOT NULL", "title_key TEXT"]
+    columns += ["os_key TEXT", "alias_keys TEXT NOT NULL"]
+    return (
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        f"CREATE TABLE cards ({', '.join(columns)}, PRIMARY KEY (game, number_key))",
+        "CREATE INDEX cards_name ON cards (name_key)",
+        "CREATE INDEX cards_number ON cards (number_key)",
+    )
+
+
+_SCHEMA = _schema()
+# The shipped cards as rows, checked once per process (tests and the service create pools
+# often), keyed by the card files' names, sizes and times so an edited file is read again.
+_shipped: dict[tuple[tuple[str, int, int], ...], list[tuple[object, ...]]] = {}
+
+
+def _shipped_rows(folder: Path) -> list[tuple[object, ...]]:
+    files = list(card_files(folder))
+    stamp = tuple((str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in files)
+    if stamp not in _shipped:
+        try:
+            checked = check_import(files)
+        except ImportRejected as exc:  # shipped data is checked by the tests; this guards edits
+            raise PoolError(
+                "the shipped card data has bad rows:\n" + "\n".join(exc.errors)
+            ) from exc
+        _shipped.clear()
+        _shipped[stamp] = [_params(card_row(c)) for f in checked for c in f.cards]
+    return _shipped[stamp]
 
 
 class CardPool(Protocol):
@@ -63,6 +91,7 @@ class CardPool(Protocol):
         offset: int = 0,
         max_level: int | None = None,
         max_cost: int | None = None,
+        **filters: str | int | None,
     ) -> list[Card]: ...
 
     def import_files(self, paths: Sequence[Path]) -> ImportResult: ...
@@ -76,14 +105,6 @@ class CardPool(Protocol):
 
 class PoolError(_PoolError):
     """The database cannot be opened or used; the message says what to do."""
-
-
-class ImportRejected(InputError):
-    """An import with bad rows: nothing was written. ``errors`` names file, row and reason."""
-
-    def __init__(self, errors: list[str]) -> None:
-        super().__init__(f"{len(errors)} bad row(s); nothing imported")
-        self.errors = errors
 
 
 @dataclass
@@ -103,44 +124,18 @@ def default_db_path() -> Path:
     return Path(user_data_dir("deckcheck", appauthor=False)) / "pool.sqlite3"
 
 
-def card_row(card: Card) -> dict[str, object]:
-    """Everything stored for a card: its fields and the keys it is found by (both pools)."""
-    row: dict[str, object] = {f: getattr(card, f) for f in CARD_FIELDS}
-    row.update(
-        game=card.game,
-        append=_SEP.join(card.append),
-        keywords=_SEP.join(card.keywords),
-        number_key=number_key(card.number),
-        name_key=name_key(card.game, card.name),
-        title_key=title_key(card.title) if card.title else None,
-        os_key=title_key(card.os) if card.os else None,
-    )
-    return row
-
-
-def row_card(row: Mapping[Any, Any]) -> Card:
-    """A card back from a stored row (key columns, if present, are ignored)."""
-    values = {f: row[f] for f in CARD_FIELDS}
-    values["append"] = tuple(a for a in (row["append"] or "").split(_SEP) if a)
-    values["keywords"] = tuple(k for k in (row["keywords"] or "").split(_SEP) if k)
-    return Card.model_validate(values)
-
-
 def _row_to_card(row: sqlite3.Row) -> Card:
     return row_card(dict(row))
 
 
-_ALL = (*CARD_FIELDS, *KEY_COLUMNS)
-
-
 def _params(row: dict[str, object]) -> tuple[object, ...]:
-    return tuple(row[c] for c in _ALL)
+    return tuple(row[c] for c in ALL_COLUMNS)
 
 
 _UPSERT = (
-    f"INSERT INTO cards ({', '.join(_ALL)}) VALUES ({', '.join('?' for _ in _ALL)}) "
+    f"INSERT INTO cards ({', '.join(ALL_COLUMNS)}) VALUES ({', '.join('?' for _ in ALL_COLUMNS)}) "
     "ON CONFLICT (game, number_key) DO UPDATE SET "
-    + ", ".join(f"{c} = excluded.{c}" for c in _ALL if c not in ("game", "number_key"))
+    + ", ".join(f"{c} = excluded.{c}" for c in ALL_COLUMNS if c not in ("game", "number_key"))
 )
 
 
@@ -180,12 +175,13 @@ class Pool:
     # --- creation -------------------------------------------------------------------------
 
     def _create(self, fill: bool) -> None:
-        self.conn.executescript(_SCHEMA)  # DDL first: executescript commits on its own
+        # Tables and cards in one transaction: one sync to disk rather than one a statement.
         with self._transaction():
+            for statement in _SCHEMA:
+                self.conn.execute(statement)
             self.conn.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
-            self._load_titles()
             if fill:
-                self._fill_from(data.card_pool_dir())
+                self.conn.executemany(_UPSERT, _shipped_rows(data.card_pool_dir()))
 
     def _check_version(self) -> None:
         row = self.conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
@@ -194,26 +190,6 @@ class Pool:
                 f"{self.path} was made by another deckcheck version; "
                 "rebuild it with `deckcheck pool init --force`"
             )
-
-    def _load_titles(self) -> None:
-        table = data.chaos_os_table()
-        rows: dict[str, tuple[str, str]] = {}
-        for entry in table.os:
-            rows.setdefault(title_key(entry.name), (entry.name, entry.name))
-            for title in entry.titles:
-                rows.setdefault(title_key(title), (title, entry.name))
-        self.conn.executemany(
-            "INSERT OR REPLACE INTO chaos_titles VALUES (?, ?, ?)",
-            [(key, title, os) for key, (title, os) in rows.items()],
-        )
-
-    def _fill_from(self, folder: Path) -> None:
-        titles, os_names = self.title_maps()
-        files = [check_file(p, titles, os_names) for p in card_files(folder)]
-        errors = [e for f in files for e in f.errors]
-        if errors:  # shipped data is checked by the tests; this guards edited installs
-            raise PoolError("the shipped card data has bad rows:\n" + "\n".join(errors))
-        self._write(c for f in files for c in f.cards)
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -230,30 +206,10 @@ class Pool:
 
     # --- import -----------------------------------------------------------------------------
 
-    def title_maps(self) -> tuple[dict[str, str], dict[str, str]]:
-        """(title key → OS, OS key → OS) from the rulebook appendix table."""
-        titles = dict(self.conn.execute("SELECT title_key, os FROM chaos_titles").fetchall())
-        os_names = {title_key(os): os for os in set(titles.values())}
-        return titles, os_names
-
-    def check_files(self, paths: Sequence[Path]) -> list[CheckedFile]:
-        titles, os_names = self.title_maps()
-        return [check_file(p, titles, os_names) for p in paths]
-
     def import_files(self, paths: Sequence[Path]) -> ImportResult:
         """All or nothing: any bad row in any file means no change and ``ImportRejected``.
         Raises ``CardFileError`` for a file that cannot be read at all."""
-        checked = self.check_files(paths)
-        errors = [e for f in checked for e in f.errors]
-        seen: dict[tuple[Game, str], str] = {}
-        for f in checked:  # one number in two files of one import is as ambiguous as in one
-            for card in f.cards:
-                key = (card.game, number_key(card.number))
-                if key in seen and seen[key] != f.path:
-                    errors.append(f"{f.path}: number {card.number!r} also in {seen[key]}")
-                seen.setdefault(key, f.path)
-        if errors:
-            raise ImportRejected(errors)
+        checked = check_import(paths)
         cards = [c for f in checked for c in f.cards]
         with self._transaction():
             existing = self._existing(cards)
@@ -286,7 +242,7 @@ class Pool:
     # --- reading ----------------------------------------------------------------------------
 
     def all_cards(self, game: Game | None = None) -> list[Card]:
-        sql = f"SELECT {_CARD_COLUMNS} FROM cards"
+        sql = f"SELECT {SELECT_LIST} FROM cards"
         params: tuple[str, ...] = ()
         if game is not None:
             sql += " WHERE game = ?"
@@ -294,10 +250,8 @@ class Pool:
         return [_row_to_card(r) for r in self.conn.execute(sql + " ORDER BY game, number", params)]
 
     def get(self, game: Game, number: str) -> Card | None:
-        row = self.conn.execute(
-            f"SELECT {_CARD_COLUMNS} FROM cards WHERE game = ? AND number_key = ?",
-            (game, number_key(number)),
-        ).fetchone()
+        """The card of that number, or of that alias (``P8`` for ``PR.008``)."""
+        row = self.conn.execute(*get_query("cards", game, number)).fetchone()
         return _row_to_card(row) if row else None
 
     def names(self, game: Game) -> dict[str, str]:
@@ -318,9 +272,16 @@ class Pool:
             for chunk in _chunks(values, 500):
                 marks = ",".join("?" * len(chunk))
                 for row in self.conn.execute(
-                    f"SELECT {_CARD_COLUMNS} FROM cards WHERE {column} IN ({marks})", chunk
+                    f"SELECT {SELECT_LIST} FROM cards WHERE {column} IN ({marks})", chunk
                 ):
                     cards.setdefault((row["game"], row["number"]), _row_to_card(row))
+        # Aliases are few (VISION promos): scanning the aliased cards beats a table of them.
+        wanted = set(numbers)
+        for row in self.conn.execute(
+            f"SELECT {SELECT_LIST}, alias_keys FROM cards WHERE alias_keys <> ''"
+        ):
+            if wanted.intersection(row["alias_keys"].split(SEP)):
+                cards.setdefault((row["game"], row["number"]), _row_to_card(row))
         return CardIndex(cards.values(), names=self._names_anytime)
 
     def _names_anytime(self, game: Game) -> dict[str, str]:
@@ -342,43 +303,20 @@ class Pool:
         offset: int = 0,
         max_level: int | None = None,
         max_cost: int | None = None,
+        **filters: str | int | None,
     ) -> list[Card]:
         """Cards by game, name substring (any width; chaos ignores spaces) or number prefix,
-        type, title or OS, and at most a level or cost."""
-        where: list[str] = []
-        params: list[object] = []
-        if game is not None:
-            where.append("game = ?")
-            params.append(game)
-        if name:
-            keys = ref_keys(name)
-            where.append(
-                "(" + " OR ".join("instr(name_key, ?) > 0" for _ in keys) + " OR substr("
-                "number_key, 1, ?) = ?)"
-            )
-            params.extend(keys)
-            params.extend([len(number_key(name)), number_key(name)])
-        if max_level is not None:
-            where.append("level <= ?")
-            params.append(max_level)
-        if max_cost is not None:
-            where.append("cost <= ?")
-            params.append(max_cost)
-        if type:
-            where.append("type = ?")
-            params.append(type)
-        if title:
-            key = title_key(title)
-            os_of_title = self.conn.execute(
-                "SELECT os FROM chaos_titles WHERE title_key = ?", (key,)
-            ).fetchone()
-            where.append("(os_key = ? OR os_key = ? OR title_key = ?)")
-            params.extend([key, title_key(os_of_title[0]) if os_of_title else key, key])
-        sql = f"SELECT {_CARD_COLUMNS} FROM cards"
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY game, number LIMIT ? OFFSET ?"
-        params.extend([max(0, limit), max(0, offset)])
+        title or OS, and the column filters (``type``, ``max_cost``, ``keyword``, ``class``…;
+        see ``pool.columns.FILTERS``)."""
+        sql, params = search_query(
+            "cards",
+            game,
+            name,
+            title,
+            limit,
+            offset,
+            {"type": type, "max_level": max_level, "max_cost": max_cost, **filters},
+        )
         return [_row_to_card(r) for r in self.conn.execute(sql, params)]
 
     def stats(self) -> dict[str, object]:
@@ -393,4 +331,12 @@ def _chunks(values: Sequence[str], size: int) -> Iterator[Sequence[str]]:
         yield values[i : i + size]
 
 
-__all__ = ["CardFileError", "ImportRejected", "ImportResult", "Pool", "PoolError"]
+__all__ = [
+    "CardFileError",
+    "ImportRejected",
+    "ImportResult",
+    "Pool",
+    "PoolError",
+    "card_row",
+    "row_card",
+]

@@ -26,6 +26,13 @@ def cards(
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
     max_level: Annotated[int | None, Query(ge=-1000, le=1000)] = None,
     max_cost: Annotated[int | None, Query(ge=-1000, le=1000)] = None,
+    keyword: Annotated[str | None, Query(max_length=200)] = None,
+    user: Annotated[str | None, Query(max_length=200)] = None,
+    klass: Annotated[str | None, Query(alias="class", max_length=200)] = None,
+    package: Annotated[str | None, Query(max_length=40)] = None,
+    link: Annotated[str | None, Query(max_length=200)] = None,
+    max_node: Annotated[int | None, Query(ge=-1000, le=1000)] = None,
+    min_graze: Annotated[int | None, Query(ge=-1000, le=1000)] = None,
 ) -> list[Card]:
     if type is not None and not any(type in s.card_types for s in games.specs()):
         raise Problem(
@@ -43,6 +50,13 @@ def cards(
         offset=offset,
         max_level=max_level,
         max_cost=max_cost,
+        keyword=keyword,
+        user=user,
+        package=package,
+        link=link,
+        max_node=max_node,
+        min_graze=min_graze,
+        **{"class": klass},
     )
 
 

@@ -1,0 +1,133 @@
+"""Build card_pool/vision/cards.csv from the VISION community's card list (JSON).
+
+    python card_pool/vision/build.py CARDS_JSON [--output card_pool/vision/cards.csv]
+
+The input is the JSON array of the public VisionMasterBot repository (2,223 cards: ids
+``N1``..``N2000`` and promos ``P1``..``P223``). The output is committed, so deckcheck never
+reads the JSON at run time. What the conversion does:
+
+- ``number``: the dataset id (``N31``); a promo named ``PR.008 博麗 霊夢`` is numbered by its
+  printed ``PR.008``, named ``博麗 霊夢`` and keeps its id as an alias (decks may use either).
+- ``type``: Character/Spell/Command → character/spell/command.
+- ``keywords``: the words of ``skill`` in NFKC (``【デッキ１枚制限】`` → ``デッキ1枚制限``,
+  ``Union``, ``抵抗(3)``), brackets dropped; ``-`` alone is no keyword.
+- ``cost``, ``node``, ``graze``: whole numbers; ``-``, empty and ``X`` (a variable cost) are
+  none. ``attack``/``toughness`` stay text as printed (a spell's modifier ``+3``, ``X``).
+- ``user`` (術者), ``class`` (種族), ``link`` (【連結…】) in NFKC, so searches match any width;
+  ``package``: the sets, ``;``-joined.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import re
+import sys
+import unicodedata
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+PROVENANCE = (
+    "converted from a fan-maintained card list distributed by the VISION community (JSON form "
+    "in the public VisionMasterBot repository); facts only, no licence stated"
+)
+COLUMNS = (
+    "game",
+    "number",
+    "name",
+    "type",
+    "aliases",
+    "keywords",
+    "cost",
+    "node",
+    "graze",
+    "attack",
+    "toughness",
+    "user",
+    "class",
+    "package",
+    "link",
+    "source",
+)
+TYPES = {"Character": "character", "Spell": "spell", "Command": "command"}
+_PROMO = re.compile(r"^PR\.(?P<no>\d+)\s+(?P<name>.+)$")
+_WORD = re.compile(r"【[^】]*】|[^\s【]+")  # 【…】 may hold spaces, and may follow a word directly
+_NONE = frozenset(("", "-"))
+
+
+def nfkc(value: object) -> str:
+    return unicodedata.normalize("NFKC", str(value)).strip()
+
+
+def whole(value: object) -> str:
+    """A whole number as text, or '' for none ('-', empty, a variable 'X')."""
+    text = nfkc(value)
+    return text if re.fullmatch(r"[+-]?\d+", text) else ""
+
+
+def printed(value: object) -> str:
+    text = nfkc(value)
+    return "" if text in _NONE else text
+
+
+def keywords(skill: str) -> list[str]:
+    words = (w.strip("【】") for w in _WORD.findall(nfkc(skill)))
+    return [w for w in words if w not in _NONE]
+
+
+def convert(card: dict[str, Any]) -> dict[str, str]:
+    name = str(card["name"]).strip()
+    number, aliases = str(card["id"]), ""
+    promo = _PROMO.match(name)
+    if card["prefix"] == "P" and promo:
+        number, name, aliases = f"PR.{promo['no']}", promo["name"].strip(), number
+    for word in keywords(str(card["skill"])):
+        if ";" in word:
+            raise ValueError(f"{card['id']}: keyword {word!r} holds the list separator ';'")
+    return {
+        "game": "vision",
+        "number": number,
+        "name": name,
+        "type": TYPES[card["type"]],
+        "aliases": aliases,
+        "keywords": ";".join(keywords(str(card["skill"]))),
+        "cost": whole(card["cost"]),
+        "node": whole(card["node"]),
+        "graze": whole(card["graze"]),
+        "attack": printed(card["attack"]),
+        "toughness": printed(card["toughness"]),
+        "user": printed(card["user"]),
+        "class": printed(card["class"]),
+        "package": ";".join(nfkc(p) for p in card["package"]),
+        "link": printed(card["link"]),
+        "source": f"VISION community card list, id {card['id']}",
+    }
+
+
+def write(cards: Iterable[dict[str, Any]], output: Path) -> int:
+    rows = [convert(c) for c in sorted(cards, key=lambda c: (c["prefix"] != "N", int(c["no"])))]
+    with output.open("w", encoding="utf-8", newline="") as handle:
+        handle.write(f"# 東方 Phantom Magic VISION: {len(rows)} cards, {PROVENANCE}.\n")
+        handle.write("# Made by card_pool/vision/build.py; edit that, not this file.\n")
+        writer = csv.DictWriter(handle, COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    return len(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("source", type=Path, help="the card list (a JSON array)")
+    parser.add_argument("--output", type=Path, default=HERE / "cards.csv")
+    args = parser.parse_args(argv)
+    cards = json.loads(args.source.read_text(encoding="utf-8"))
+    count = write(cards, args.output)
+    print(f"wrote {count} cards to {args.output}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
