@@ -119,7 +119,3 @@ def unregister_kind(name: str) -> None:
 def kinds() -> Sequence[CheckKind[Any]]:
     """Every registered kind, in order."""
     return tuple(_ORDERED)
-
-
-def kind(name: str) -> CheckKind[Any] | None:
-    return _KINDS.get(name)

@@ -46,7 +46,9 @@ class Section(Strict):
 
 
 def _sections(ctx: Context, counts: dict[str, int]) -> list[Violation]:
-    return [*_sizes(ctx, counts), *_types(ctx)]
+    out = _sizes(ctx, counts)
+    out.extend(_types(ctx))
+    return out
 
 
 def _sizes(ctx: Context, counts: dict[str, int]) -> list[Violation]:
