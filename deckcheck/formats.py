@@ -3,186 +3,52 @@
 A format names its game, its sources, its deck sections, copy limits and overrides, type
 counts, OS policy and restriction lists. Every check carries the rule id it reports and the
 rulebook section (or "outside the rulebooks") it comes from. Adding a format, a restriction
-list or an OS group is a new or edited file, never code.
+list or an OS group is a new or edited file, never code. The model of each table lives with
+its check in the check-kind registry (deckcheck/checks/, games/chaos.py); a kind registered
+without a field here still reads its own top-level table (``Format.tables``).
 """
 
 from __future__ import annotations
 
-import re
 import tomllib
+from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    Field,
+    ModelWrapValidatorHandler,
+    PrivateAttr,
+    ValidationError,
+    model_validator,
+)
+from pydantic_core import InitErrorDetails
 
 from deckcheck import data, games
+from deckcheck.checks.copies import Copies as Copies
+from deckcheck.checks.copies import LimitOverride as LimitOverride
+from deckcheck.checks.copies import Match as Match
+from deckcheck.checks.counts import AttributeLimit as AttributeLimit
+from deckcheck.checks.counts import OpeningCheck as OpeningCheck
+from deckcheck.checks.counts import Pure as Pure
+from deckcheck.checks.counts import TypeCount as TypeCount
+from deckcheck.checks.kind import Check as Check
+from deckcheck.checks.kind import Strict, kinds
+from deckcheck.checks.restrictions import Restriction as Restriction
+from deckcheck.checks.sections import ForbiddenTypes as ForbiddenTypes
+from deckcheck.checks.sections import Section as Section
+from deckcheck.checks.sections import SizeCheck as SizeCheck
+from deckcheck.checks.sections import TypeCheck as TypeCheck
 from deckcheck.errors import FormatError as FormatError
-from deckcheck.models import SECTIONS, Game, Severity
+from deckcheck.games.chaos.checks import OsPolicy as OsPolicy
+from deckcheck.games.chaos.checks import Partner as Partner
+from deckcheck.models import SECTIONS, Game
 from deckcheck.normalize import title_key
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Check(_Strict):
-    """What a check reports: its rule id, where the rule comes from, and how severe it is."""
-
-    rule: str
-    source: str
-    severity: Severity = "error"
-
-
-class SizeCheck(Check):
-    min: int = Field(0, ge=0)
-    max: int | None = Field(None, ge=0)
-
-
-class TypeCheck(_Strict):
-    """The card types a section takes. A rule id is needed only if some type is left out."""
-
-    allowed: tuple[str, ...]
-    rule: str | None = None
-    source: str | None = None
-    severity: Severity = "error"
-
-
-class ForbiddenTypes(Check):
-    types: tuple[str, ...]
-
-
-class Section(_Strict):
-    name: Literal["main", "extra", "gate", "side"]
-    label: str | None = None
-    size: SizeCheck
-    types: TypeCheck
-    forbidden: tuple[ForbiddenTypes, ...] = ()
-
-
-class Match(_Strict):
-    """Selects cards by an append word, a keyword, or a keyword pattern with a number ``n``."""
-
-    append: str | None = None
-    keyword: str | None = None
-    keyword_pattern: str | None = None
-
-    @model_validator(mode="after")
-    def _one(self) -> Match:
-        given = [x for x in (self.append, self.keyword, self.keyword_pattern) if x is not None]
-        if len(given) != 1:
-            raise ValueError("give exactly one of append, keyword, keyword_pattern")
-        if self.keyword_pattern is not None:
-            try:
-                compiled = re.compile(self.keyword_pattern)
-            except re.error as exc:
-                raise ValueError(f"keyword_pattern is not a regular expression: {exc}") from exc
-            if "n" not in compiled.groupindex:
-                raise ValueError("keyword_pattern needs a named group (?P<n>...) for the limit")
-        return self
-
-
-class Copies(Check):
-    """The general copy limit. ``key``: how two cards are "the same" for counting."""
-
-    key: Literal["name", "name+type", "vision-name"]
-    limit: int = Field(ge=0)
-    sections: tuple[str, ...] = ("main",)
-
-
-class LimitOverride(_Strict):
-    """An append word or keyword that replaces the general copy limit for its cards.
-
-    ``limit = "unlimited"`` exempts them; a number (or the pattern's ``n``) is a stricter
-    limit reported under this override's own rule.
-    """
-
-    match: Match
-    limit: int | Literal["unlimited", "pattern"]
-    rule: str | None = None
-    source: str
-    severity: Severity = "error"
-
-    @model_validator(mode="after")
-    def _rule_for_limits(self) -> LimitOverride:
-        if self.limit != "unlimited" and self.rule is None:
-            raise ValueError("a numeric or pattern limit needs a rule id")
-        if (self.limit == "pattern") != (self.match.keyword_pattern is not None):
-            raise ValueError('limit = "pattern" goes with match.keyword_pattern, and only with it')
-        return self
-
-
-class Pure(Check):
-    """A deck with any card carrying ``append`` must consist only of such cards."""
-
-    append: str
-    sections: tuple[str, ...] = ("main", "extra")
-
-
-class TypeCount(Check):
-    types: tuple[str, ...]
-    sections: tuple[str, ...] = ("main",)
-    min: int | None = Field(None, ge=0)
-    max: int | None = Field(None, ge=0)
-    label: str | None = None
-
-
-class AttributeLimit(Check):
-    """At most ``limit`` cards sharing one value of ``attribute`` (rakuen gate numbers)."""
-
-    attribute: Literal["gate_number", "level", "cost", "color", "world", "title", "os"]
-    sections: tuple[str, ...]
-    limit: int = Field(ge=0)
-
-
-class Partner(Check):
-    """Chaos partner choice (§6.2.2): who may be partner, and whether to warn without one."""
-
-    candidate_types: tuple[str, ...]
-    partner_types: tuple[str, ...]
-    forbid_keywords: tuple[str, ...] = ()
-    forbid_appends: tuple[str, ...] = ()
-    warn_without_partner_card: bool = True
-    warning_source: str | None = None
-
-
-class OsPolicy(Check):
-    """``single``: every card of the deck shares one OS, up to equivalences and mixing groups."""
-
-    mode: Literal["any", "single"]
-    appendix_groups: bool = True
-    equivalences: tuple[tuple[str, ...], ...] = ()
-    mixing_groups: tuple[tuple[str, ...], ...] = ()
-    every_title_appends: tuple[str, ...] = ()
-    sections: tuple[str, ...] = ("main", "extra")
-
-
-class OpeningCheck(Check):
-    """Warn when the chance of no card of ``types`` in the opening hand exceeds ``max_miss``."""
-
-    types: tuple[str, ...]
-    hand: int = Field(gt=0)
-    max_miss: float = Field(ge=0, le=1)
-    section: str = "main"
-
-
-class Restriction(Check):
-    """Event restriction lists: banned, at most N copies, or at most N out of a group (選抜).
-
-    ``cards`` are numbers or names (names match every printing). ``count`` says what a group
-    limit counts: physical copies (default) or distinct card names.
-    """
-
-    kind: Literal["banned", "limit", "group"]
-    list: str
-    cards: tuple[str, ...] = Field(min_length=1)
-    limit: int = Field(0, ge=0)
-    group: str | None = None
-    count: Literal["copies", "names"] = "copies"
-    sections: tuple[str, ...] = ("main", "extra", "gate")
-
-
-class Parameter(_Strict):
+class Parameter(Strict):
     """A fact later tools need (opening hand, mulligan, ...), with its source.
 
     ``assumption = true`` marks facts the rulebooks do not give; every output shows them.
@@ -194,7 +60,7 @@ class Parameter(_Strict):
     note: str | None = None
 
 
-class Format(_Strict):
+class Format(Strict):
     id: str
     game: Game
     name: str
@@ -213,6 +79,33 @@ class Format(_Strict):
     opening_checks: tuple[OpeningCheck, ...] = ()
     restrictions: tuple[Restriction, ...] = ()
     parameters: dict[str, Parameter] = Field(default_factory=dict)
+    # tables of kinds registered without a field of their own (checks.kind), by TOML key
+    _kind_tables: dict[str, tuple[BaseModel, ...]] = PrivateAttr(default_factory=dict)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _registered_tables(cls, raw: Any, handler: ModelWrapValidatorHandler[Format]) -> Format:
+        """Read the tables of registered kinds that have no field here with their own model."""
+        tables: dict[str, tuple[BaseModel, ...]] = {}
+        if isinstance(raw, dict):
+            own = [k for k in kinds() if k.tables is None and k.name not in cls.model_fields]
+            errors: list[InitErrorDetails] = []
+            for kind in own:
+                if kind.name not in raw:
+                    continue
+                value = raw[kind.name]
+                raw = {key: v for key, v in raw.items() if key != kind.name}
+                try:
+                    found = kind.adapter.validate_python(value)
+                except ValidationError as exc:
+                    errors.extend(_under(kind.name, exc))
+                    continue
+                tables[kind.name] = tuple(found) if kind.many else (found,)
+            if errors:
+                raise ValidationError.from_exception_data(cls.__name__, errors)
+        fmt = handler(raw)
+        fmt._kind_tables = tables
+        return fmt
 
     @model_validator(mode="after")
     def _consistent(self) -> Format:
@@ -257,23 +150,24 @@ class Format(_Strict):
     def section_map(self) -> dict[str, Section]:
         return {s.name: s for s in self.sections}
 
+    def tables(self, key: str) -> Sequence[Any]:
+        """The tables under TOML key ``key`` (a field, or a registered kind's), as a sequence."""
+        if key not in type(self).model_fields:
+            return self._kind_tables.get(key, ())
+        value = getattr(self, key)
+        if value is None:
+            return ()
+        return value if isinstance(value, tuple) else (value,)
+
     def checks(self) -> list[Check]:
-        """Every check of the format, in the order a reader meets them."""
-        out: list[Check] = []
-        for s in self.sections:
-            out.append(s.size)
-            out.extend(s.forbidden)
-        out.append(self.copies)
-        out.extend(self.pure)
-        out.extend(self.type_counts)
-        out.extend(self.attribute_limits)
-        if self.partner is not None:
-            out.append(self.partner)
-        if self.os_policy is not None and self.os_policy.mode != "any":
-            out.append(self.os_policy)
-        out.extend(self.opening_checks)
-        out.extend(self.restrictions)
-        return out
+        """Every check of the format that can report something, in the order of the kinds."""
+        return [
+            check
+            for kind in kinds()
+            for table in kind.of(self)
+            if kind.active(table)
+            for check in kind.cites(table)
+        ]
 
     @cached_property
     def assumptions(self) -> list[str]:
@@ -328,6 +222,17 @@ def _check_parameters(parameters: dict[str, Parameter], spec: games.GameSpec) ->
         if key == "mulligan" and value not in {m.value for m in games.MulliganKind}:
             kinds = ", ".join(m.value for m in games.MulliganKind)
             raise ValueError(f"parameters.mulligan: {value!r} is not one of {kinds}")
+
+
+def _under(key: str, exc: ValidationError) -> list[InitErrorDetails]:
+    """``exc``'s errors, located under ``key`` as if the table were a field of the format."""
+    out: list[InitErrorDetails] = []
+    for err in exc.errors():
+        detail = InitErrorDetails(type=err["type"], loc=(key, *err["loc"]), input=err["input"])
+        if "ctx" in err:
+            detail["ctx"] = err["ctx"]
+        out.append(detail)
+    return out
 
 
 def _merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from deckcheck.checks.kind import kinds
 from deckcheck.formats import Format
 from deckcheck.models import Card, Report, Violation
 
@@ -89,51 +90,10 @@ def format_detail(console: Console, fmt: Format) -> None:
     for source in fmt.sources:
         console.print(f"  source: {escape(source)}")
     table = Table("rule", "what", "source", box=None)
-    for s in fmt.sections:
-        upper = "no limit" if s.size.max is None else str(s.size.max)
-        what = f"{s.name}: {s.size.min} to {upper} cards"
-        table.add_row(s.size.rule, what, escape(s.size.source))
-        table.add_row(
-            s.types.rule or "-",
-            f"{s.name}: only {', '.join(s.types.allowed)}",
-            escape(s.types.source or ""),
-        )
-        for f in s.forbidden:
-            table.add_row(f.rule, f"{s.name}: no {', '.join(f.types)}", escape(f.source))
-    c = fmt.copies
-    table.add_row(
-        c.rule, f"at most {c.limit} of one {c.key} in {'+'.join(c.sections)}", escape(c.source)
-    )
-    for o in fmt.limit_overrides:
-        what = str(o.match.append or o.match.keyword or o.match.keyword_pattern)
-        table.add_row(o.rule or "-", f"{escape(what)}: limit {o.limit}", escape(o.source))
-    for p in fmt.pure:
-        table.add_row(
-            p.rule, f"[{escape(p.append)}] decks are all [{escape(p.append)}]", escape(p.source)
-        )
-    for t in fmt.type_counts:
-        bounds = f"{t.min if t.min is not None else 0}..{t.max if t.max is not None else '∞'}"
-        table.add_row(
-            t.rule, f"{'/'.join(t.types)} in {'+'.join(t.sections)}: {bounds}", escape(t.source)
-        )
-    for a in fmt.attribute_limits:
-        table.add_row(a.rule, f"at most {a.limit} per {a.attribute}", escape(a.source))
-    if fmt.partner:
-        table.add_row(fmt.partner.rule, "a card that may be partner", escape(fmt.partner.source))
-    if fmt.os_policy:
-        table.add_row(
-            fmt.os_policy.rule, f"OS policy: {fmt.os_policy.mode}", escape(fmt.os_policy.source)
-        )
-    for oc in fmt.opening_checks:
-        table.add_row(
-            oc.rule,
-            f"warn if P(no {'/'.join(oc.types)} in {oc.hand}) > {oc.max_miss:.0%}",
-            escape(oc.source),
-        )
-    for r in fmt.restrictions:
-        table.add_row(
-            r.rule, f"{r.kind} ({escape(r.list)}): {escape(', '.join(r.cards))}", escape(r.source)
-        )
+    for kind in kinds():  # every kind describes its own tables
+        for entry in kind.of(fmt):
+            for row in kind.describe(entry):
+                table.add_row(escape(row.rule or "-"), escape(row.what), escape(row.source or ""))
     console.print(table)
     for key, param in fmt.parameters.items():
         flag = " [yellow](assumption)[/]" if param.assumption else ""

@@ -5,11 +5,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from deckcheck.formats import Format, LimitOverride, Match
 from deckcheck.models import Card, CardCount, DeckList, Violation
 from deckcheck.normalize import name_key, nfkc, title_key, vision_copy_name, word_key
 from deckcheck.resolve import CardIndex, Resolution
+
+if TYPE_CHECKING:  # the check kinds that formats.py imports import this module
+    from deckcheck.checks.copies import LimitOverride, Match
+    from deckcheck.formats import Format
 
 
 @dataclass(slots=True, frozen=True)
@@ -28,7 +32,6 @@ class CardFacts:
     keyword_keys: frozenset[str]
     os_key: str | None
     every_title: bool
-    partner_ok: bool
 
 
 @dataclass(slots=True)
@@ -40,8 +43,8 @@ class FormatFacts:
     # deck-list reference → (card, facts), or why it does not resolve; valid for one index
     refs: dict[str, tuple[Card, CardFacts] | Resolution] = field(default_factory=dict)
     _index: tuple[int, int] = (0, -1)
-    # the validator's checks that apply to the format, worked out on first use
-    checks: tuple[Callable[..., list[Violation]], ...] | None = None
+    # the checks of the registered kinds that apply to the format, worked out on first use
+    checks: tuple[Callable[[Context, dict[str, int]], list[Violation]], ...] | None = None
     _index_ref: CardIndex | None = None
 
     def refs_for(self, index: CardIndex) -> dict[str, tuple[Card, CardFacts] | Resolution]:
@@ -143,13 +146,6 @@ def _facts(fmt: Format, card: Card) -> CardFacts:
         appends & {word_key(a) for a in policy.every_title_appends}
     )
     keyword_keys = frozenset(word_key(k) for k in card.keywords)
-    partner = fmt.partner
-    partner_ok = (
-        partner is not None
-        and card.type in partner.candidate_types
-        and not any(word_key(k) in keyword_keys for k in partner.forbid_keywords)
-        and not any(word_key(a) in appends for a in partner.forbid_appends)
-    )
     return CardFacts(
         type=card.type,
         copy_key=_copy_key(fmt, card),
@@ -159,7 +155,6 @@ def _facts(fmt: Format, card: Card) -> CardFacts:
         keyword_keys=keyword_keys,
         os_key=title_key(card.os) if card.os else None,
         every_title=every_title,
-        partner_ok=partner_ok,
     )
 
 

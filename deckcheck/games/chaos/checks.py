@@ -1,12 +1,39 @@
 """ChaosTCG rules that plain counts cannot express: partner choice (§6.2.2) and the single-OS
-rule of neo-standard (appendix 「作品名と OS 名」). Both take their parameters from format data."""
+rule of neo-standard (appendix 「作品名と OS 名」). Both take their parameters from format data
+(the ``[partner]`` and ``[os_policy]`` tables) and register as check kinds from here."""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
+from typing import Literal
 
+from deckcheck.checks.kind import Check, CheckKind, Row, register_kind
+from deckcheck.games.chaos.partner import may_partner
 from deckcheck.models import Violation
 from deckcheck.slots import Context, Slot, card_counts, first_line, plural, total
+
+
+class Partner(Check):
+    """Chaos partner choice (§6.2.2): who may be partner, and whether to warn without one."""
+
+    candidate_types: tuple[str, ...]
+    partner_types: tuple[str, ...]
+    forbid_keywords: tuple[str, ...] = ()
+    forbid_appends: tuple[str, ...] = ()
+    warn_without_partner_card: bool = True
+    warning_source: str | None = None
+
+
+class OsPolicy(Check):
+    """``single``: every card of the deck shares one OS, up to equivalences and mixing groups."""
+
+    mode: Literal["any", "single"]
+    appendix_groups: bool = True
+    equivalences: tuple[tuple[str, ...], ...] = ()
+    mixing_groups: tuple[tuple[str, ...], ...] = ()
+    every_title_appends: tuple[str, ...] = ()
+    sections: tuple[str, ...] = ("main", "extra")
 
 
 def partner_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
@@ -23,7 +50,7 @@ def partner_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
         else []
     )
     pool = partner_cards or [s for s in main if s.card.type in rule.candidate_types]
-    candidates = [s for s in pool if s.facts.partner_ok]
+    candidates = [s for s in pool if may_partner(rule, s.card)]
     if candidates:
         if partner_cards or not rule.warn_without_partner_card:
             return []
@@ -129,3 +156,38 @@ def os_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
         )
     )
     return out
+
+
+def _describe_partner(rule: Partner) -> Iterable[Row]:
+    yield Row(rule.rule, "a card that may be partner", rule.source)
+
+
+def _describe_os(policy: OsPolicy) -> Iterable[Row]:
+    yield Row(policy.rule, f"OS policy: {policy.mode}", policy.source)
+
+
+def _os_active(policy: OsPolicy) -> bool:
+    return policy.mode != "any"  # "any" is shown by ``formats show`` but checks nothing
+
+
+PARTNER = register_kind(
+    CheckKind(
+        name="partner",
+        model=Partner,
+        check=partner_check,
+        describe=_describe_partner,
+        order=600,
+        many=False,
+    )
+)
+OS_POLICY = register_kind(
+    CheckKind(
+        name="os_policy",
+        model=OsPolicy,
+        check=os_check,
+        describe=_describe_os,
+        order=610,
+        many=False,
+        active=_os_active,
+    )
+)

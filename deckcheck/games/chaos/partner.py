@@ -9,12 +9,16 @@ and hands (``--partner``) and goldfish all ask this module.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from deckcheck.errors import PartnerError, UnanswerableError
-from deckcheck.formats import Format, Partner
 from deckcheck.models import Card
 from deckcheck.normalize import name_key, word_key
 from deckcheck.resolve import number_key
+
+if TYPE_CHECKING:
+    from deckcheck.formats import Format
+    from deckcheck.games.chaos.checks import Partner
 
 
 def may_partner(rule: Partner, card: Card) -> bool:

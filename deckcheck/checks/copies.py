@@ -1,0 +1,154 @@
+"""The copy limit and the append words or keywords that override it for their cards."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from deckcheck.checks.kind import Check, CheckKind, Row, Strict, register_kind
+from deckcheck.models import Severity, Violation
+from deckcheck.slots import Context, card_counts, first_line, plural, total
+
+
+class Match(Strict):
+    """Selects cards by an append word, a keyword, or a keyword pattern with a number ``n``."""
+
+    append: str | None = None
+    keyword: str | None = None
+    keyword_pattern: str | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> Match:
+        given = [x for x in (self.append, self.keyword, self.keyword_pattern) if x is not None]
+        if len(given) != 1:
+            raise ValueError("give exactly one of append, keyword, keyword_pattern")
+        if self.keyword_pattern is not None:
+            try:
+                compiled = re.compile(self.keyword_pattern)
+            except re.error as exc:
+                raise ValueError(f"keyword_pattern is not a regular expression: {exc}") from exc
+            if "n" not in compiled.groupindex:
+                raise ValueError("keyword_pattern needs a named group (?P<n>...) for the limit")
+        return self
+
+
+class Copies(Check):
+    """The general copy limit. ``key``: how two cards are "the same" for counting."""
+
+    key: Literal["name", "name+type", "vision-name"]
+    limit: int = Field(ge=0)
+    sections: tuple[str, ...] = ("main",)
+
+
+class LimitOverride(Strict):
+    """An append word or keyword that replaces the general copy limit for its cards.
+
+    ``limit = "unlimited"`` exempts them; a number (or the pattern's ``n``) is a stricter
+    limit reported under this override's own rule.
+    """
+
+    match: Match
+    limit: int | Literal["unlimited", "pattern"]
+    rule: str | None = None
+    source: str
+    severity: Severity = "error"
+
+    @model_validator(mode="after")
+    def _rule_for_limits(self) -> LimitOverride:
+        if self.limit != "unlimited" and self.rule is None:
+            raise ValueError("a numeric or pattern limit needs a rule id")
+        if (self.limit == "pattern") != (self.match.keyword_pattern is not None):
+            raise ValueError('limit = "pattern" goes with match.keyword_pattern, and only with it')
+        return self
+
+
+def _copies(ctx: Context, counts: dict[str, int]) -> list[Violation]:
+    fmt = ctx.fmt
+    general = fmt.copies.limit
+    out: list[Violation] = []
+    for items in ctx.copy_groups.values():
+        if len(items) == 1:  # the common case, decided without building anything
+            only = items[0]
+            own = only.facts.limit
+            if only.count <= (general if own is None else own) or (own is not None and own < 0):
+                continue
+        n = total(items)
+        facts = [s.facts for s in items]
+        strict = [f for f in facts if f.limit is not None and f.limit >= 0]
+        if strict:
+            # an override's own limit replaces the general one (§6.1: permanent abilities)
+            tightest = min(strict, key=lambda f: f.limit or 0)
+            override, limit = tightest.override, tightest.limit or 0
+            assert override is not None
+            counted = items
+            rule, source, severity = override.rule or "", override.source, override.severity
+            why = f" ({_describe_match(override.match)})"
+        else:  # unlimited cards (an override of -1) do not count toward the general limit
+            counted = [s for s, f in zip(items, facts, strict=True) if f.limit is None]
+            limit = fmt.copies.limit
+            rule, source, severity = fmt.copies.rule, fmt.copies.source, fmt.copies.severity
+            why = ""
+            n = total(counted)
+        if n <= limit:
+            continue
+        name = counted[0].card.name
+        sections = sorted({s.section for s in counted})
+        out.append(
+            Violation(
+                rule=rule,
+                severity=severity,
+                message=f"{n} copies of {name}; at most {limit} allowed{why}",
+                section=sections[0] if len(sections) == 1 else None,
+                cards=card_counts(counted),
+                line=first_line(counted),
+                source=source,
+                fix=f"remove {plural(n - limit, 'copy', 'copies')} of {name}",
+            )
+        )
+    return out
+
+
+def _describe_match(match: Match) -> str:
+    if match.append is not None:
+        return f"[{match.append}]"
+    if match.keyword is not None:
+        return f"「{match.keyword}」"
+    return "its deck limit keyword"
+
+
+def _describe(c: Copies) -> Iterable[Row]:
+    yield Row(c.rule, f"at most {c.limit} of one {c.key} in {'+'.join(c.sections)}", c.source)
+
+
+def _describe_override(o: LimitOverride) -> Iterable[Row]:
+    what = str(o.match.append or o.match.keyword or o.match.keyword_pattern)
+    yield Row(o.rule, f"{what}: limit {o.limit}", o.source)
+
+
+def _no_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
+    return []
+
+
+def _not_a_check(o: LimitOverride) -> bool:
+    return False
+
+
+COPIES = register_kind(
+    CheckKind(name="copies", model=Copies, check=_copies, describe=_describe, order=200, many=False)
+)
+# Overrides change what the copy check counts (slots.CardFacts.limit); they run no check of
+# their own, but are their own TOML tables and lines of ``formats show``.
+LIMIT_OVERRIDES = register_kind(
+    CheckKind(
+        name="limit_overrides",
+        model=LimitOverride,
+        check=_no_check,
+        describe=_describe_override,
+        order=210,
+        active=_not_a_check,
+        cites=lambda o: (),
+    )
+)

@@ -1,0 +1,104 @@
+"""Event restriction lists: banned cards, per-card limits and group limits (選抜)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Literal
+
+from pydantic import Field
+
+from deckcheck.checks.kind import Check, CheckKind, Row, register_kind
+from deckcheck.models import Violation
+from deckcheck.normalize import name_key, nfkc
+from deckcheck.slots import Context, Slot, card_counts, first_line, plural, total
+
+
+class Restriction(Check):
+    """Event restriction lists: banned, at most N copies, or at most N out of a group (選抜).
+
+    ``cards`` are numbers or names (names match every printing). ``count`` says what a group
+    limit counts: physical copies (default) or distinct card names.
+    """
+
+    kind: Literal["banned", "limit", "group"]
+    list: str
+    cards: tuple[str, ...] = Field(min_length=1)
+    limit: int = Field(0, ge=0)
+    group: str | None = None
+    count: Literal["copies", "names"] = "copies"
+    sections: tuple[str, ...] = ("main", "extra", "gate")
+
+
+def _restrictions(ctx: Context, counts: dict[str, int]) -> list[Violation]:
+    out: list[Violation] = []
+    game = ctx.fmt.game
+    for rule in ctx.fmt.restrictions:
+        items = ctx.in_sections(rule.sections)
+        by_ref: list[tuple[str, list[Slot]]] = []
+        for ref in rule.cards:
+            key, number = name_key(game, ref), nfkc(ref).upper()
+            hit = [
+                s
+                for s in items
+                if s.card.number.upper() == number or name_key(game, s.card.name) == key
+            ]
+            by_ref.append((ref, hit))
+        if rule.kind == "group":
+            hit_slots = list({id(s): s for _, ss in by_ref for s in ss}.values())
+            n = (
+                total(hit_slots)
+                if rule.count == "copies"
+                else len({name_key(game, s.card.name) for s in hit_slots})
+            )
+            if n > rule.limit:
+                unit = "copies" if rule.count == "copies" else "different cards"
+                out.append(
+                    Violation(
+                        rule=rule.rule,
+                        severity=rule.severity,
+                        message=f"{n} {unit} from the group {rule.group or '選抜'} of {rule.list}; "
+                        f"at most {rule.limit} allowed",
+                        cards=card_counts(hit_slots),
+                        line=first_line(hit_slots),
+                        source=rule.source,
+                        fix=f"keep at most {rule.limit} {unit} of the group",
+                    )
+                )
+            continue
+        for _ref, hit in by_ref:
+            n = total(hit)
+            if n <= rule.limit:
+                continue
+            name = hit[0].card.name
+            message = (
+                f"{name} is banned by {rule.list}"
+                if rule.kind == "banned"
+                else f"{n} copies of {name}; {rule.list} allows at most {rule.limit}"
+            )
+            out.append(
+                Violation(
+                    rule=rule.rule,
+                    severity=rule.severity,
+                    message=message,
+                    cards=card_counts(hit),
+                    line=first_line(hit),
+                    source=rule.source,
+                    fix=f"remove {plural(n - rule.limit, 'copy', 'copies')} of {name}",
+                )
+            )
+    return out
+
+
+def _describe(r: Restriction) -> Iterable[Row]:
+    yield Row(r.rule, f"{r.kind} ({r.list}): {', '.join(r.cards)}", r.source)
+
+
+RESTRICTIONS = register_kind(
+    CheckKind(
+        name="restrictions",
+        model=Restriction,
+        check=_restrictions,
+        describe=_describe,
+        order=800,
+    )
+)

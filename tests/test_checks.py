@@ -1,0 +1,141 @@
+"""The check-kind registry: one list for the schema, the validator and ``formats show``, open
+to kinds registered from outside deckcheck (here: a toy kind registered by the test)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+from rich.console import Console
+
+from deckcheck import decklist, render
+from deckcheck.checks import Check, CheckKind, Row, kinds, register_kind, unregister_kind
+from deckcheck.formats import Format
+from deckcheck.models import Violation
+from deckcheck.resolve import CardIndex
+from deckcheck.slots import Context, card_counts, first_line, format_facts, total
+from deckcheck.validate import validate
+
+
+class BannedWord(Check):
+    """Toy rule: no card whose name contains ``word``."""
+
+    word: str
+
+
+def _banned_words(ctx: Context, counts: dict[str, int]) -> list[Violation]:
+    out: list[Violation] = []
+    for rule in TOY.of(ctx.fmt):
+        hit = [s for s in ctx.in_sections(("main",)) if rule.word in s.card.name]
+        if hit:
+            out.append(
+                Violation(
+                    rule=rule.rule,
+                    severity=rule.severity,
+                    message=f"{total(hit)} cards named with {rule.word}",
+                    cards=card_counts(hit),
+                    line=first_line(hit),
+                    source=rule.source,
+                )
+            )
+    return out
+
+
+def _describe(rule: BannedWord) -> Iterable[Row]:
+    yield Row(rule.rule, f"no card named with {rule.word}", rule.source)
+
+
+TOY = CheckKind(
+    name="toy_banned_words",
+    model=BannedWord,
+    check=_banned_words,
+    describe=_describe,
+    order=900,
+)
+
+
+@pytest.fixture
+def toy() -> Iterator[CheckKind[BannedWord]]:
+    register_kind(TOY)
+    yield TOY
+    unregister_kind(TOY.name)
+
+
+def toy_format(**extra: Any) -> dict[str, Any]:
+    return {
+        "id": "toy",
+        "game": "chaos",
+        "name": "toy format",
+        "sources": ["test"],
+        "sections": [
+            {
+                "name": "main",
+                "size": {"min": 0, "max": 60, "rule": "toy/size", "source": "test"},
+                "types": {
+                    "allowed": ["chara", "partner", "set", "event"],
+                    "rule": "toy/types",
+                    "source": "test",
+                },
+            }
+        ],
+        "copies": {"key": "name", "limit": 4, "rule": "toy/copies", "source": "test"},
+        **extra,
+    }
+
+
+def test_builtin_kinds_in_order() -> None:
+    names = [k.name for k in kinds()]
+    assert names[:3] == ["sections", "copies", "limit_overrides"]
+    assert names.index("partner") < names.index("os_policy") < names.index("opening_checks")
+    assert names[-1] == "restrictions"
+
+
+def test_a_kind_registered_from_outside_checks_decks(
+    toy: CheckKind[BannedWord], index: CardIndex
+) -> None:
+    raw = toy_format(
+        toy_banned_words=[{"word": "キャラ 0", "rule": "toy/banned-word", "source": "test"}]
+    )
+    fmt = Format.model_validate(raw)
+    assert [t.word for t in fmt.tables("toy_banned_words")] == ["キャラ 0"]
+    assert "toy/banned-word" in [c.rule for c in fmt.checks()]
+    deck = decklist.parse("[main]\n2 SAMPLE-C-001\n3 SAMPLE-C-011\n", "toy.deck")
+    report = validate(deck, fmt, index)
+    (v,) = [v for v in report.violations if v.rule == "toy/banned-word"]
+    assert v.message == "2 cards named with キャラ 0" and v.line == 2
+    assert not report.legal
+
+    console = Console(width=200, record=True)
+    render.format_detail(console, fmt)
+    assert "no card named with キャラ 0" in console.export_text()
+
+
+def test_a_format_without_the_kind_does_not_run_it(
+    toy: CheckKind[BannedWord], index: CardIndex
+) -> None:
+    fmt = Format.model_validate(toy_format())
+    validate(decklist.parse("[main]\n1 SAMPLE-C-001\n", "t.deck"), fmt, index)
+    assert _banned_words not in (format_facts(fmt).checks or ())
+
+
+def test_a_registered_kind_table_is_validated_under_its_key(toy: CheckKind[BannedWord]) -> None:
+    raw = toy_format(toy_banned_words=[{"rule": "r", "source": "s"}])
+    with pytest.raises(ValidationError) as caught:
+        Format.model_validate(raw)
+    assert ("toy_banned_words", 0, "word") in [e["loc"] for e in caught.value.errors()]
+
+
+def test_an_unregistered_key_is_still_refused() -> None:
+    with pytest.raises(ValidationError, match="toy_banned_words"):
+        Format.model_validate(toy_format(toy_banned_words=[]))
+
+
+def test_a_kind_name_is_registered_once(toy: CheckKind[BannedWord]) -> None:
+    assert register_kind(TOY) is TOY  # the same kind again: nothing happens
+    twin = CheckKind(
+        name=TOY.name, model=BannedWord, check=_banned_words, describe=_describe, order=1
+    )
+    with pytest.raises(ValueError, match="already registered"):
+        register_kind(twin)
