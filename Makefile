@@ -28,11 +28,15 @@ test: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/pytest
 
+# Each benchmark prints its figures and keeps them in build/bench.json; the last step prints
+# them as one table (figure, plain-Python reference, ratio, goal, met).
 bench: $(STAMP)
-	$(BIN)/python benchmarks/validate_bench.py
-	$(BIN)/python benchmarks/odds_bench.py
-	$(BIN)/python benchmarks/goldfish_bench.py
+	rm -f build/bench.json
+	$(BIN)/python -m benchmarks.validate_bench
+	$(BIN)/python -m benchmarks.odds_bench
+	$(BIN)/python -m benchmarks.goldfish_bench
 	$(BIN)/python benchmarks/load.py --seconds 5 --wrk
+	$(BIN)/python -m benchmarks.table
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache .hypothesis

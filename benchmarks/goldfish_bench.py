@@ -1,59 +1,80 @@
-"""Goldfish speed: 10-turn games per second for each game, one worker and two. A script that
-prints figures, not a test.
+"""Goldfish speed: 10-turn games per second for each game through the public call
+``goldfish.run.goldfish``, one worker and two. A script that prints figures, not a test.
 
-    .venv/bin/python benchmarks/goldfish_bench.py [--games 20000]
+    .venv/bin/python -m benchmarks.goldfish_bench [--games 20000]
 
-Each game plays the legal example deck of its format with the default pilot.
+Each game plays the legal example deck of its format with the default pilot. Beside each
+figure: a plain-Python reference timed in the same run, the least a goldfish does (shuffle the
+deck with random.shuffle, draw the opening hand and one card a turn for 10 turns, count the
+cards of one type in hand), as games per second. The output says which engine ran.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import platform
+import random
 import tempfile
 import time
 from pathlib import Path
 
-from deckcheck import decks
+from benchmarks.common import ROOT, machine, record
+from deckcheck import decks, games
 from deckcheck.formats import default_registry
-from deckcheck.goldfish.policy import DEFAULTS
-from deckcheck.goldfish.run import GoldfishRequest, prepare, simulate
+from deckcheck.goldfish.run import GoldfishRequest, goldfish, prepare
 from deckcheck.pool.store import Pool
 
-ROOT = Path(__file__).resolve().parent.parent
 FORMATS = ("chaos-standard", "rakuen-standard", "vision-standard", "iris-standard")
+GOALS = {
+    "chaos-standard": 50_000,
+    "rakuen-standard": 20_000,
+    "vision-standard": 50_000,
+    "iris-standard": 50_000,
+}
+
+
+def plain_games_per_second(types: list[str], games: int) -> float:
+    rng = random.Random(1)
+    first = types[0]
+    start = time.perf_counter()
+    for _ in range(games):
+        deck = types[:]
+        rng.shuffle(deck)
+        hand = [deck.pop() for _ in range(5)]
+        for _turn in range(10):
+            hand.append(deck.pop())
+            sum(1 for t in hand if t == first)
+    return games / (time.perf_counter() - start)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=20_000)
     args = parser.parse_args()
-    print(
-        f"machine: {platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}, {platform.system()} {platform.release()}"
-    )
+    print(f"machine: {machine()}")
     registry = default_registry()
     with tempfile.TemporaryDirectory() as tmp, Pool(Path(tmp) / "pool.sqlite3") as pool:
         for fmt_id in FORMATS:
             deck = decks.read(ROOT / "examples" / f"{fmt_id}-legal.deck")
             fmt = registry.get(fmt_id)
             index = pool.index_for([e.ref for e in deck.entries])
-            setup = prepare(deck, fmt, index, DEFAULTS[fmt.game])
-            # iris plays whole chunks in NumPy: give it enough games to time two workers too
-            games = args.games * 25 if fmt.game.value == "iris" else args.games
+            spec = games.get(fmt.game)
+            policy = spec.default_policy
+            setup = prepare(deck, fmt, index, policy)
+            n = args.games * 25 if spec.play_batch is not None else args.games
             rates = []
+            engine = ""
             for workers in (1, 2):
-                req = GoldfishRequest(games=games, turns=10, seed=1, workers=workers)
+                req = GoldfishRequest(games=n, turns=10, seed=1, workers=workers)
                 start = time.perf_counter()
-                tallies, _ = simulate(setup, req)
-                seconds = time.perf_counter() - start
-                assert sum(t.games for t in tallies) == games
-                rates.append(games / seconds)
-            print(
-                f"{fmt.game.value:<7} 10-turn games/s: 1 worker {rates[0]:>9,.0f}   "
-                f"2 workers {rates[1]:>9,.0f}   ({rates[1] / rates[0]:.2f}x, {games:,} games)"
-            )
+                result = goldfish(deck, fmt, index, policy, req, setup=setup)
+                rates.append(n / (time.perf_counter() - start))
+                assert result.games == n
+                engine = getattr(result, "engine", "") or engine
+            types = [c.type for c, k in setup.drawable for _ in range(k)]
+            plain = plain_games_per_second(types, max(args.games, 20_000))
+            label = f"goldfish {fmt.game}" + (f" ({engine})" if engine else "")
+            record(f"{label}, 1 worker", rates[0], "games/s", GOALS[fmt_id], plain)
+            record(f"{label}, 2 workers", rates[1], "games/s", None, plain)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Validator throughput, import time and CLI latency. A script that prints figures, not a test.
 
-    .venv/bin/python benchmarks/validate_bench.py [--cards 20000] [--decks 10000] [--cli-runs 10]
+    .venv/bin/python -m benchmarks.validate_bench [--cards 20000] [--decks 10000] [--cli-runs 10]
 
 1. Writes a synthetic 20,000-card pool (5,000 cards per game) as CSV and imports it into a new
    SQLite pool: one transaction, every row checked.
@@ -14,16 +14,16 @@ from __future__ import annotations
 
 import argparse
 import csv
-import os
-import platform
 import random
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
+from benchmarks.common import machine, record
 from deckcheck import decklist
 from deckcheck.api import paused_gc, validate_decks
 from deckcheck.formats import default_registry
@@ -76,6 +76,12 @@ def chaos_deck(
     return "\n".join(lines) + "\n"
 
 
+def seconds_of(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--cards", type=int, default=20_000)
@@ -84,10 +90,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5, help="timed runs of each measurement")
     args = parser.parse_args()
     rng = random.Random(20261129)
-    print(
-        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}, {platform.system()} {platform.release()}"
-    )
+    print(f"machine: {machine()}")
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -97,15 +100,13 @@ def main() -> None:
             start = time.perf_counter()
             result = pool.import_files([cards_csv])
             elapsed = time.perf_counter() - start
-            print(
-                f"import: {result.added} cards in {elapsed:.2f} s "
-                f"({result.added / elapsed:,.0f} cards/s, one transaction)"
-            )
+            print(f"import: {result.added} cards ({result.added / elapsed:,.0f} cards/s)")
+            record(f"pool import, {result.added:,} cards", elapsed, "s", 2, lower_is_better=True)
             cards = pool.all_cards()
             start = time.perf_counter()
             index = CardIndex(cards)
             print(f"index: {len(index)} cards in {time.perf_counter() - start:.2f} s")
-            chaos = [c for c in cards if c.game.value == "chaos"]
+            chaos = [c for c in cards if c.game == "chaos"]
             charas = [c.number for c in chaos if c.type == "chara"]
             extras = [c.number for c in chaos if c.type == "extra" and not c.append]
             partners = [c.number for c in chaos if c.type == "partner" and not c.keywords]
@@ -141,6 +142,24 @@ def main() -> None:
             ("parse text deck lists", parse_all),
             ("parse + validate, one deck at a time", one_by_one),
         ]
+
+        def plain() -> object:
+            """The least a validator does, in plain Python: resolve each line in a dict,
+            add up the sections and count copies by name."""
+            by_ref = {c.number: c for c in cards}
+            out = []
+            for deck in parsed:
+                sizes: dict[str, int] = {}
+                copies: dict[str, int] = {}
+                for entry in deck.entries:
+                    card = by_ref.get(entry.ref)
+                    sizes[entry.section] = sizes.get(entry.section, 0) + entry.count
+                    if card is not None:
+                        copies[card.name] = copies.get(card.name, 0) + entry.count
+                out.append(sizes.get("main") == 50 and max(copies.values(), default=0) <= 4)
+            return out
+
+        reference = n / statistics.median(seconds_of(plain) for _ in range(args.repeats))
         print(f"{'':<40} {'first run':>15} {'median of ' + str(args.repeats):>17}")
         for label, run in rows:
             seconds = []
@@ -151,6 +170,8 @@ def main() -> None:
                 seconds.append(time.perf_counter() - start)
             first, middle = n / seconds[0], n / statistics.median(seconds)
             print(f"{label + ':':<40} {first:>8,.0f} decks/s {middle:>10,.0f} decks/s")
+            if label.startswith("validate_decks"):
+                record("validate_decks (median)", middle, "decks/s", 20_000, reference)
 
         if args.cli_runs:
             exe = Path(sys.executable).with_name("deckcheck")
@@ -168,9 +189,13 @@ def main() -> None:
                     capture_output=True,
                 )
                 times.append(time.perf_counter() - start)
-            print(
-                f"cli: `deckcheck validate` one deck, median {statistics.median(times):.3f} s, "
-                f"max {max(times):.3f} s over {len(times)} runs"
+            print(f"cli: `deckcheck validate` one deck, max {max(times):.3f} s")
+            record(
+                "deckcheck validate, one deck (median)",
+                statistics.median(times),
+                "s",
+                0.5,
+                lower_is_better=True,
             )
 
 

@@ -19,7 +19,7 @@ def render(console: Console, result: GoldfishResult) -> None:
     console.print(
         f"[bold]{escape(result.deck or '(deck)')}[/]  {result.format}  {side}  "
         f"{result.games:,} games × {result.turns} turns  seed {result.seed}  "
-        f"policy {escape(result.policy.get('name', ''))}{stopped}"
+        f"policy {escape(result.policy.get('name', ''))}  engine {result.engine}{stopped}"
     )
     s = result.summary
     losses = ", ".join(f"{k} {v:.1%}" for k, v in s.get("losses", {}).items())

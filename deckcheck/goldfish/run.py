@@ -215,6 +215,7 @@ class GoldfishResult(BaseModel):
     seed: int
     on_play: bool
     policy: dict[str, Any]
+    engine: str = "reference"  # "reference": game by game; "batch": the spec's chunk engine
     interrupted: bool = False
     summary: dict[str, Any]
     per_turn: list[dict[str, Any]]
@@ -338,6 +339,7 @@ def goldfish(
         seed=req.seed,
         on_play=req.on_play,
         policy=policy.model_dump(mode="json"),
+        engine="batch" if _batch(setup) is not None else "reference",
         interrupted=interrupted,
         summary=summary,
         per_turn=per_turn,
