@@ -30,14 +30,14 @@ def validate(deck: DeckList, fmt: Format, index: CardIndex) -> Report:
             if v.line is None:
                 v.line = deck.first_line or 1
         violations.sort(key=lambda v: (v.severity != "error", v.line or 0, v.rule))
-    return Report(
+    return Report.model_construct(  # every field is built here from checked values
         path=deck.path,
         format=fmt.id,
         game=fmt.game,
         legal=not any(v.severity == "error" for v in violations),
         counts=ctx.counts,
         violations=violations,
-        assumptions=fmt.assumptions,
+        assumptions=list(fmt.assumptions),
     )
 
 
@@ -56,33 +56,31 @@ def _read(deck: DeckList, fmt: Format, index: CardIndex) -> Context:
     bucket: list[Slot] = []
     seen: dict[int, Slot] = {}
     in_copies = False
-    for entry in deck.entries:
-        section, count = entry.section, entry.count
+    for section, count, ref, line in deck.entries:  # unpacking beats attribute access
         if section != current:
             if section not in counts:
-                ctx.violations.append(_foreign_section(fmt, section, entry.ref, count, entry.line))
+                ctx.violations.append(_foreign_section(fmt, section, ref, count, line))
                 continue
             current, in_copies = section, section in copy_sections
             types = tally.setdefault(section, {})
             bucket = slots.setdefault(section, [])
             seen = merged.setdefault(section, {})
         counts[section] += count  # unresolved cards count too: the list means them
-        hit = refs.get(entry.ref)
+        hit = refs.get(ref)
         if hit is None:
-            hit = lookup(index, entry.ref)
+            hit = lookup(index, ref)
         if type(hit) is not tuple:
             assert isinstance(hit, Resolution)
-            ctx.violations.append(
-                _resolution_violation(fmt, section, entry.ref, count, entry.line, hit)
-            )
+            ctx.violations.append(_resolution_violation(fmt, section, ref, count, line, hit))
             continue
         card, facts = hit
         types[facts.type] = types.get(facts.type, 0) + count
-        slot = seen.get(id(card))
+        key = id(card)
+        slot = seen.get(key)
         if slot is not None:  # a number and a name for the same card add up
             slot.count += count
             continue
-        slot = seen[id(card)] = Slot(card, count, entry.line, section, facts)
+        slot = seen[key] = Slot(card, count, line, section, facts)
         bucket.append(slot)
         if facts.append_keys:
             ctx.has_appends = True

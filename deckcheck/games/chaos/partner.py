@@ -21,8 +21,23 @@ if TYPE_CHECKING:
     from deckcheck.games.chaos.checks import Partner
 
 
+_MEMO: dict[tuple[int, int], tuple[Partner, Card, bool]] = {}
+
+
 def may_partner(rule: Partner, card: Card) -> bool:
-    """Whether ``card`` may be the partner under ``rule``."""
+    """Whether ``card`` may be the partner under ``rule`` (memoised: the validator asks for
+    every chara of every deck)."""
+    hit = _MEMO.get((id(rule), id(card)))
+    if hit is not None and hit[0] is rule and hit[1] is card:
+        return hit[2]
+    if len(_MEMO) > 100_000:  # bounded: a service sees endless cards
+        _MEMO.clear()
+    answer = _may_partner(rule, card)
+    _MEMO[(id(rule), id(card))] = (rule, card, answer)
+    return answer
+
+
+def _may_partner(rule: Partner, card: Card) -> bool:
     if card.type not in rule.candidate_types:
         return False
     keywords = {word_key(k) for k in card.keywords}
