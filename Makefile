@@ -10,7 +10,7 @@ DEMO_DB := build/demo.sqlite3
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -e '.[dev,cluster]'
 	touch $(STAMP)
 
 # Builds the card database from card_pool/, then validates the legal and illegal example deck

@@ -15,7 +15,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from deckcheck.cli import files, goldfish, odds, serve, validate
+from deckcheck.cli import files, goldfish, odds, serve, sweep, validate
 from deckcheck.cli.formats import formats_app
 from deckcheck.cli.options import Globals, ServerOption
 from deckcheck.cli.pool import pool_app
@@ -61,6 +61,7 @@ app.command()(odds.odds)
 app.command()(odds.hand)
 app.command()(goldfish.goldfish)
 app.command()(serve.serve)
+app.command()(sweep.sweep)
 app.add_typer(pool_app, name="pool")
 app.add_typer(formats_app, name="formats")
 for _command in (files.new, files.add, files.remove, files.fix, files.convert, files.diff):

@@ -1,0 +1,153 @@
+"""``deckcheck sweep``: odds and goldfish milestones over variants of a deck, or over every
+deck of a folder, in-process or on a Dask cluster."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from deckcheck.cli.common import console, format_for, open_pool, print_json, write_or_fail
+from deckcheck.cli.options import DbOption, FormatOption, JsonOption
+from deckcheck.errors import UsageError
+
+if TYPE_CHECKING:
+    from deckcheck.models import DeckList
+    from deckcheck.sweep import SweepRequest, SweepResult
+
+Sides = Annotated[str, typer.Option("--side", help="play, draw or both (variants on each side).")]
+
+
+def sweep(
+    target: Annotated[
+        Path, typer.Argument(metavar="DECK_OR_FOLDER", help="A deck, or a folder of decks.")
+    ],
+    vary: Annotated[
+        list[str], typer.Option("--vary", help="name:REF=1..4 or policy:KEY=a,b (repeat).")
+    ] = [],  # noqa: B006
+    fill: Annotated[
+        str | None, typer.Option("--fill", help="The card that keeps the deck size.")
+    ] = None,
+    side: Sides = "play",
+    want: Annotated[list[str], typer.Option("--want", "-w", help="Odds condition (repeat).")] = [],  # noqa: B006
+    turns: Annotated[int, typer.Option("--turns", "-t", min=1, max=30)] = 6,
+    games: Annotated[int, typer.Option("--games", "-n", min=0, max=1_000_000)] = 2000,
+    seed: Annotated[int, typer.Option("--seed", min=0)] = 0,
+    best: Annotated[
+        str | None, typer.Option("--best", help="milestone:NAME or odds:COND[@T].")
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler",
+            envvar="DECKCHECK_DASK_SCHEDULER",
+            help="A Dask scheduler, tcp://HOST:PORT.",
+        ),
+    ] = None,
+    cluster: Annotated[
+        str | None, typer.Option("--cluster", help="local:K: a local Dask cluster of K processes.")
+    ] = None,
+    format: FormatOption = None,
+    as_json: JsonOption = False,
+    csv_path: Annotated[Path | None, typer.Option("--csv", dir_okay=False)] = None,
+    parquet: Annotated[Path | None, typer.Option("--parquet", dir_okay=False)] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", dir_okay=False)] = None,
+    db: DbOption = None,
+) -> None:
+    """Sweep variants of a deck: validate each, then its odds and goldfish milestones.
+
+    Exit status: 0 done, 2 bad deck, option or cluster.
+    """
+    from deckcheck.sweep import SweepRequest
+
+    sides = {"play": (True,), "draw": (False,), "both": (True, False)}.get(side)
+    if sides is None:
+        raise UsageError(f"--side {side!r}: play, draw or both")
+    req = SweepRequest(
+        vary=vary, fill=fill, sides=sides, want=want, turns=turns, games=games, seed=seed, best=best
+    )
+    result = _run(target, format, req, scheduler, cluster, db)
+    from deckcheck.sweep import output
+
+    if csv_path is not None:
+        frame = output.frame(result)
+        write_or_fail(lambda: frame.to_csv(csv_path, index=False), csv_path)
+    if parquet is not None:
+        table = output.frame(result)
+        write_or_fail(lambda: table.to_parquet(parquet, index=False), parquet)
+    if plot is not None:
+        write_or_fail(lambda: output.plot(result, plot, best), plot)
+    if as_json:
+        print_json(result.model_dump(mode="json"))
+    else:
+        output.render(console(), result)
+
+
+def _decks(target: Path, format: str | None) -> list[tuple[str | None, DeckList]]:
+    from deckcheck import decks as deckfiles
+
+    paths = deckfiles.expand([target]) if target.is_dir() else [target]
+    return [(p.stem, deckfiles.read(p)) for p in paths]
+
+
+def _run(
+    target: Path,
+    format: str | None,
+    req: SweepRequest,
+    scheduler: str | None,
+    cluster: str | None,
+    db: Path | None,
+) -> SweepResult:
+    from deckcheck.sweep import sweep as run_sweep
+
+    decks = _decks(target, format)
+    if not decks:
+        raise UsageError(f"{target}: no deck files")
+    fmt = format_for(format or decks[0][1].format, target)
+    with open_pool(db) as pool:
+        index = pool.index_for({e.ref for _, d in decks for e in d.entries} | set(_refs(req)))
+    with _runner(scheduler, cluster) as runner, _progress(req) as progress:
+        return run_sweep(decks, fmt, index, req, runner, progress)
+
+
+def _refs(req: SweepRequest) -> list[str]:
+    named = [
+        v.partition(":")[2].rpartition("=")[0].strip() for v in req.vary if v.startswith("name:")
+    ]
+    return [*named, *([req.fill] if req.fill else [])]
+
+
+@contextmanager
+def _runner(scheduler: str | None, cluster: str | None) -> Iterator[Callable[..., list]]:  # type: ignore[type-arg]
+    if scheduler is None and cluster is None:  # in-process: Dask is never imported
+        from deckcheck.sweep.run import in_process
+
+        yield in_process
+        return
+    from deckcheck.sweep.cluster import dask_runner
+
+    with dask_runner(scheduler if cluster is None else None, cluster) as run:
+        yield run
+
+
+@contextmanager
+def _progress(req: SweepRequest) -> Iterator[Callable[[int, int], None] | None]:
+    if not (sys.stderr.isatty() and req.games >= 2000) or os.environ.get("CI"):
+        yield None
+        return
+    from rich.progress import Progress, TaskID
+
+    with Progress(console=console(stderr=True), transient=True) as bar:
+        tasks: dict[int, TaskID] = {}
+
+        def advance(variant: int, games: int) -> None:
+            if variant not in tasks:
+                tasks[variant] = bar.add_task(f"variant {variant + 1}", total=req.games)
+            bar.advance(tasks[variant], games)
+
+        yield advance

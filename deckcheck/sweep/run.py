@@ -1,0 +1,220 @@
+"""Running a sweep: validate each variant, then its odds (exact) and goldfish milestones.
+
+Goldfish chunks of every variant form one list of tasks, run in-process or on a Dask cluster
+(``deckcheck.sweep.cluster``) and gathered in variant and game order. Every variant plays the
+same seeds (common random numbers: differences between variants are not seed noise), so the
+numbers are the same wherever the chunks run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from deckcheck.errors import UsageError
+from deckcheck.formats import Format
+from deckcheck.goldfish.policy import policy_from_keys
+from deckcheck.goldfish.run import CHUNK, MAX_TURNS, Tally, play_chunk, prepare, statistics
+from deckcheck.goldfish.setup import Setup
+from deckcheck.models import DeckList, Violation
+from deckcheck.odds.api import OddsRequest, compute_odds
+from deckcheck.resolve import CardIndex
+from deckcheck.sweep.variants import Variant, build, parse_vary
+from deckcheck.validate import validate
+
+
+class SweepRequest(BaseModel):
+    """The options of ``deckcheck sweep`` (and of ``POST /sweeps``)."""
+
+    vary: list[str] = Field(default_factory=list)
+    fill: str | None = None
+    sides: tuple[bool, ...] = (True,)  # True: on the play
+    want: list[str] = Field(default_factory=list)
+    turns: int = Field(6, ge=1, le=MAX_TURNS)
+    games: int = Field(2000, ge=0, le=1_000_000)
+    seed: int = Field(0, ge=0)
+    best: str | None = None
+
+
+class VariantResult(BaseModel):
+    label: str
+    deck: str | None
+    keys: dict[str, Any]
+    legal: bool
+    violations: list[Violation] = Field(default_factory=list)
+    odds: dict[str, list[float]] = Field(default_factory=dict)  # condition → by turn 0..T
+    milestones: dict[str, dict[str, Any]] = Field(default_factory=dict)  # rate, mean_turn, by_turn
+
+
+class SweepResult(BaseModel):
+    format: str
+    game: str
+    turns: int
+    games: int
+    seed: int
+    variants: list[VariantResult]
+    best: str | None = None  # the label of the best variant by ``request.best``
+    best_metric: str | None = None
+    assumptions: list[str] = Field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """One chunk of goldfish games of one variant: what a worker needs (picklable)."""
+
+    variant: int
+    setup: Setup
+    start: int
+    seeds: tuple[int, ...]
+    turns: int
+    on_play: bool
+
+
+def play_task(task: ChunkTask) -> Tally:
+    """Run on a worker: the chunk's games, summed (histograms, so little travels back)."""
+    chunk = play_chunk(task.setup, task.start, task.seeds, task.turns, task.on_play)
+    return Tally.of(chunk, task.turns)
+
+
+Runner = Callable[[Sequence[ChunkTask], Callable[[int, int], None] | None], list[Tally]]
+
+
+def in_process(
+    tasks: Sequence[ChunkTask], progress: Callable[[int, int], None] | None = None
+) -> list[Tally]:
+    out = []
+    for task in tasks:
+        out.append(play_task(task))
+        if progress:
+            progress(task.variant, len(task.seeds))
+    return out
+
+
+def _tasks(index: int, setup: Setup, req: SweepRequest, on_play: bool) -> list[ChunkTask]:
+    seeds = np.random.SeedSequence(req.seed).generate_state(req.games, dtype=np.uint64)
+    size = setup.spec.batch_size if setup.fast and setup.spec.play_batch else CHUNK
+    return [
+        ChunkTask(index, setup, s, tuple(int(x) for x in seeds[s : s + size]), req.turns, on_play)
+        for s in range(0, req.games, size)
+    ]
+
+
+def _odds(variant: Variant, fmt: Format, index: CardIndex, req: SweepRequest) -> dict[str, Any]:
+    out = {}
+    for want in req.want:
+        ask = OddsRequest(want=[want], turns=req.turns, on_play=variant.on_play)
+        out[want] = [row.probability for row in compute_odds(variant.deck, fmt, index, ask).rows]
+    return out
+
+
+def sweep(
+    decks: Sequence[tuple[str | None, DeckList]],
+    fmt: Format,
+    index: CardIndex,
+    req: SweepRequest,
+    runner: Runner = in_process,
+    progress: Callable[[int, int], None] | None = None,
+) -> SweepResult:
+    """Variants of each deck (``--vary`` applies to each), validated, then asked ``want`` and
+    goldfished. ``progress(variant, games)`` is called as chunks finish."""
+    axes = [parse_vary(v) for v in req.vary]
+    variants: list[tuple[str | None, Variant]] = []
+    for name, deck in decks:
+        for v in build(deck, index, fmt.game, axes, req.fill, req.sides):
+            label = f"{name}: {v.label}" if name and len(decks) > 1 else v.label
+            variants.append((deck.path, replace(v, label=label)))
+    results: list[VariantResult] = []
+    setups: list[Setup | None] = []
+    for deck_path, variant in variants:
+        report = validate(variant.deck, fmt, index)
+        errors = [v for v in report.violations if v.severity == "error"]
+        if variant.problem:
+            errors.insert(
+                0, Violation(rule="sweep/fill", message=variant.problem, source="deckcheck sweep")
+            )
+        result = VariantResult(
+            label=variant.label,
+            deck=deck_path,
+            keys=variant.keys,
+            legal=not errors,
+            violations=errors,
+        )
+        results.append(result)
+        setups.append(None)
+        if not result.legal:
+            continue
+        result.odds = _odds(variant, fmt, index, req)
+        if req.games:
+            policy = policy_from_keys(fmt.game, variant.policy, "--vary policy")
+            setups[-1] = prepare(variant.deck, fmt, index, policy)
+    tasks = [
+        task
+        for i, (setup, (_, variant)) in enumerate(zip(setups, variants, strict=True))
+        if setup is not None
+        for task in _tasks(i, setup, req, variant.on_play)
+    ]
+    tallies = runner(tasks, progress)
+    _milestones(results, setups, tasks, tallies, req.turns)
+    out = SweepResult(
+        format=fmt.id,
+        game=fmt.game,
+        turns=req.turns,
+        games=req.games,
+        seed=req.seed,
+        variants=results,
+        assumptions=list(next((s.rules.assumptions for s in setups if s), ())),
+    )
+    if req.best:
+        out.best, out.best_metric = best_of(results, req.best), req.best
+    return out
+
+
+def _milestones(
+    results: list[VariantResult],
+    setups: list[Setup | None],
+    tasks: Sequence[ChunkTask],
+    tallies: Sequence[Tally],
+    turns: int,
+) -> None:
+    grouped: dict[int, list[Tally]] = {}
+    for task, tally in zip(tasks, tallies, strict=True):
+        grouped.setdefault(task.variant, []).append(tally)
+    for i, parts in grouped.items():
+        setup = setups[i]
+        assert setup is not None
+        _, _, reached = statistics(setup, parts, turns)
+        results[i].milestones = {
+            k: {"rate": v["rate"], "mean_turn": v["mean_turn"], "by_turn": v["by_turn"]}
+            for k, v in reached.items()
+        }
+
+
+def metric_of(result: VariantResult, metric: str) -> tuple[float, float]:
+    """A sort key, larger is better: ``milestone:NAME`` (rate, then earlier mean turn) or
+    ``odds:CONDITION`` / ``odds:CONDITION@TURN`` (probability, last turn by default)."""
+    kind, _, name = metric.partition(":")
+    if kind == "milestone":
+        found = result.milestones.get(name)
+        if found is None:
+            raise UsageError(
+                f"--best {metric!r}: no milestone {name!r} ({', '.join(result.milestones)})"
+            )
+        return found["rate"], -(found["mean_turn"] or 1e9)
+    if kind == "odds":
+        cond, _, turn = name.rpartition("@") if "@" in name else (name, "", "")
+        rows = result.odds.get(cond)
+        if rows is None:
+            raise UsageError(f"--best {metric!r}: ask it with --want {cond!r}")
+        return rows[int(turn) if turn else -1], 0.0
+    raise UsageError(f"--best {metric!r}: write milestone:NAME or odds:CONDITION[@TURN]")
+
+
+def best_of(results: Sequence[VariantResult], metric: str) -> str | None:
+    legal = [r for r in results if r.legal]
+    if not legal:
+        return None
+    return max(legal, key=lambda r: metric_of(r, metric)).label

@@ -1,0 +1,135 @@
+"""Deck variants: ``--vary 'name:REF=1..4'`` (a card's copies), ``--vary 'policy:KEY=a,b'``
+(pilot options), ``--fill REF`` (the card that keeps the main deck's size) and the side."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from deckcheck.errors import UsageError
+from deckcheck.models import DeckEntry, DeckList
+from deckcheck.resolve import CardIndex
+
+MAX_VARIANTS = 1000
+_RANGE = re.compile(r"^\s*(?P<low>\d+)\s*\.\.\s*(?P<high>\d+)\s*$")
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One varied key and the values it takes, in order."""
+
+    kind: str  # "name" (copies of a card) or "policy" (a pilot key)
+    key: str
+    values: tuple[Any, ...]
+
+    @property
+    def label(self) -> str:
+        return f"{self.kind}:{self.key}"
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One point of the sweep: a deck list, pilot keys and a side."""
+
+    label: str
+    deck: DeckList
+    keys: dict[str, Any] = field(default_factory=dict)  # axis label → value, and "side"
+    policy: dict[str, Any] = field(default_factory=dict)
+    on_play: bool = True
+    problem: str | None = None  # why the variant cannot be built (e.g. --fill would go < 0)
+
+
+def _value(text: str) -> Any:
+    low = text.strip().casefold()
+    if low in ("true", "false"):
+        return low == "true"
+    if re.fullmatch(r"[+-]?\d+", low):
+        return int(low)
+    return text.strip()
+
+
+def parse_vary(text: str) -> Axis:
+    """``name:REF=1..4``, ``name:REF=1,3``, ``policy:KEY=a,b``."""
+    kind, _, rest = text.partition(":")
+    key, eq, values = rest.rpartition("=")
+    kind = kind.strip().casefold()
+    if kind not in ("name", "policy") or not eq or not key.strip() or not values.strip():
+        raise UsageError(f"--vary {text!r}: write name:REF=LOW..HIGH or policy:KEY=A,B")
+    found = _RANGE.match(values)
+    if found:
+        low, high = int(found["low"]), int(found["high"])
+        if high < low or high - low > 100:
+            raise UsageError(f"--vary {text!r}: the range must run up, over at most 100 values")
+        parsed: tuple[Any, ...] = tuple(range(low, high + 1))
+    else:
+        parsed = tuple(_value(v) for v in values.split(",") if v.strip())
+    if kind == "name" and not all(isinstance(v, int) and v >= 0 for v in parsed):
+        raise UsageError(f"--vary {text!r}: copies are whole numbers from 0")
+    return Axis(kind, key.strip(), parsed)
+
+
+def _set_copies(
+    entries: list[DeckEntry], numbers: set[str], card_ref: str, count: int
+) -> tuple[list[DeckEntry], int]:
+    """Main-deck lines of one card replaced by one line of ``count``; returns the old count."""
+    keep, old = [], 0
+    for entry in entries:
+        if entry.section == "main" and entry.ref in numbers:
+            old += entry.count
+        else:
+            keep.append(entry)
+    if count > 0:
+        keep.append(DeckEntry("main", count, card_ref, None))
+    return keep, old
+
+
+def _refs_of(deck: DeckList, index: CardIndex, game: str, ref: str) -> tuple[str, set[str]]:
+    """The card ``ref`` names, and every deck-list reference to it."""
+    card = index.resolve(game, ref).card
+    if card is None:
+        raise UsageError(f"{ref!r} is not one {game} card of the pool (write its number)")
+    same = {e.ref for e in deck.entries if index.resolve(game, e.ref).card is card}
+    return card.number, same | {ref}
+
+
+def build(
+    deck: DeckList,
+    index: CardIndex,
+    game: str,
+    axes: list[Axis],
+    fill: str | None,
+    sides: tuple[bool, ...],
+) -> list[Variant]:
+    """Every combination of the axes' values, on each side, in a stable order."""
+    size = sum(e.count for e in deck.entries if e.section == "main")
+    named = {a.key: _refs_of(deck, index, game, a.key) for a in axes if a.kind == "name"}
+    filler = _refs_of(deck, index, game, fill) if fill else None
+    combos = list(itertools.product(*(a.values for a in axes), sides))
+    if len(combos) > MAX_VARIANTS:
+        raise UsageError(f"{len(combos)} variants: at most {MAX_VARIANTS} in one sweep")
+    out = []
+    for combo in combos:
+        *values, on_play = combo
+        entries, keys, policy = list(deck.entries), {}, {}
+        for axis, value in zip(axes, values, strict=True):
+            keys[axis.label] = value
+            if axis.kind == "name":
+                number, refs = named[axis.key]
+                entries, _ = _set_copies(entries, refs, number, int(value))
+            else:
+                policy[axis.key] = value
+        problem = None
+        if filler is not None:
+            now = sum(e.count for e in entries if e.section == "main")
+            entries, had = _set_copies(entries, filler[1], filler[0], 0)
+            need = had + size - now
+            if need < 0:
+                problem = f"--fill {fill}: {-need} too few copies to keep the deck at {size}"
+            entries, _ = _set_copies(entries, filler[1], filler[0], max(need, 0))
+        keys["side"] = "play" if on_play else "draw"
+        label = ", ".join(f"{k}={v}" for k, v in keys.items())
+        variant = deck.model_copy(update={"entries": entries, "problems": list(deck.problems)})
+        out.append(Variant(label, variant, keys, policy, on_play, problem))
+    return out

@@ -1,0 +1,243 @@
+"""deckcheck sweep: variants, validation first, odds and milestones, outputs, and the same
+numbers in-process and on a real Dask cluster."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from deckcheck.cli import app
+from tests.conftest import EXAMPLES
+
+runner = CliRunner()
+RAKUEN = str(EXAMPLES / "rakuen-standard-legal.deck")
+IRIS = str(EXAMPLES / "iris-standard-legal.deck")
+
+
+def _sweep(tmp_path: Path, *args: str) -> dict:  # type: ignore[type-arg]
+    result = runner.invoke(app, ["sweep", *args, "--json", "--db", str(tmp_path / "p.sqlite3")])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert isinstance(data, dict)
+    return data
+
+
+def test_copies_with_fill_validate_first_and_pick_the_best(tmp_path: Path) -> None:
+    data = _sweep(
+        tmp_path,
+        RAKUEN,
+        "--vary",
+        "name:SAMPLE-R-007=1..4",
+        "--fill",
+        "SAMPLE-R-T01",
+        "-w",
+        "kind:合理体>=1",
+        "--games",
+        "1000",
+        "--turns",
+        "4",
+        "--best",
+        "odds:kind:合理体>=1@4",
+    )
+    variants = data["variants"]
+    assert [v["keys"]["name:SAMPLE-R-007"] for v in variants] == [1, 2, 3, 4]
+    # 1 and 2 copies need 6 and 5 copies of the filler: over its limit of 4, so not simulated
+    assert [v["legal"] for v in variants] == [False, False, True, True]
+    assert variants[0]["violations"][0]["rule"] == "rakuen/copies"
+    assert variants[0]["milestones"] == {} and variants[0]["odds"] == {}
+    three, four = variants[2], variants[3]
+    assert four["odds"]["kind:合理体>=1"][4] > three["odds"]["kind:合理体>=1"][4]
+    assert data["best"] == four["label"]
+    assert set(four["milestones"]) == {
+        "first_level_2_deploy",
+        "first_level_3_deploy",
+        "first_gouritai",
+    }
+
+
+def test_policy_keys_and_both_sides(tmp_path: Path) -> None:
+    data = _sweep(
+        tmp_path,
+        RAKUEN,
+        "--vary",
+        "policy:luck_drive=true,false",
+        "--side",
+        "both",
+        "--games",
+        "600",
+        "--turns",
+        "3",
+    )
+    keys = [(v["keys"]["policy:luck_drive"], v["keys"]["side"]) for v in data["variants"]]
+    assert keys == [(True, "play"), (True, "draw"), (False, "play"), (False, "draw")]
+    assert all(v["legal"] for v in data["variants"])
+    bad = runner.invoke(
+        app, ["sweep", RAKUEN, "--vary", "policy:surprise=1", "--db", str(tmp_path / "p.sqlite3")]
+    )
+    assert bad.exit_code == 2 and "surprise" in bad.stderr
+
+
+def test_a_folder_of_decks_and_the_outputs(tmp_path: Path) -> None:
+    folder = tmp_path / "event"
+    folder.mkdir()
+    for name in ("iris-standard-legal", "iris-standard-illegal"):
+        (folder / f"{name}.deck").write_bytes((EXAMPLES / f"{name}.deck").read_bytes())
+    csv, parquet, png = tmp_path / "s.csv", tmp_path / "s.parquet", tmp_path / "s.png"
+    result = runner.invoke(
+        app,
+        [
+            "sweep",
+            str(folder),
+            "--games",
+            "500",
+            "-w",
+            "type:unit>=2",
+            "--csv",
+            str(csv),
+            "--parquet",
+            str(parquet),
+            "--plot",
+            str(png),
+            "--db",
+            str(tmp_path / "p.sqlite3"),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "illegal" in result.stdout and "standby_full" in result.stdout
+    frame = pd.read_csv(csv)
+    assert len(frame) == 2 and frame["legal"].tolist().count(True) == 1
+    assert pd.read_parquet(parquet).shape == frame.shape
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_same_seed_same_table(tmp_path: Path) -> None:
+    args = [IRIS, "--vary", "name:SAMPLE-I-U07=1..2", "--fill", "SAMPLE-I-U01", "--games", "3000"]
+    assert _sweep(tmp_path, *args) == _sweep(tmp_path, *args)
+
+
+def test_the_in_process_path_never_imports_dask(tmp_path: Path) -> None:
+    code = (
+        "import sys; from typer.testing import CliRunner; from deckcheck.cli import app; "
+        f"r = CliRunner().invoke(app, ['sweep', {IRIS!r}, '--games', '200', '--db', "
+        f"{str(tmp_path / 'p.sqlite3')!r}]); assert r.exit_code == 0, r.output; "
+        "assert 'distributed' not in sys.modules and 'dask' not in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# --- a real Dask cluster: one scheduler and two worker processes on 127.0.0.1 ---------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def scheduler(tmp_path: Path) -> Iterator[str]:
+    dask = str(Path(sys.executable).with_name("dask"))
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    env = {**os.environ, "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
+    log = (tmp_path / "dask.log").open("w")
+    procs = [
+        subprocess.Popen(
+            [
+                dask,
+                "scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--dashboard-address",
+                ":0",
+            ],
+            stdout=log,
+            stderr=log,
+            env=env,
+        )
+    ]
+    try:
+        _wait_for(port)
+        procs += [
+            subprocess.Popen(
+                [
+                    dask,
+                    "worker",
+                    address,
+                    "--nworkers",
+                    "1",
+                    "--nthreads",
+                    "1",
+                    "--no-dashboard",
+                    "--name",
+                    f"w{i}",
+                ],
+                stdout=log,
+                stderr=log,
+                env=env,
+                cwd=tmp_path,
+            )
+            for i in range(2)
+        ]
+        _wait_for_workers(address, 2)
+        yield address
+    finally:
+        for proc in reversed(procs):
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        log.close()
+
+
+def _wait_for(port: int) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.2)
+    raise RuntimeError("the Dask scheduler did not start")
+
+
+def _wait_for_workers(address: str, n: int) -> None:
+    from distributed import Client
+
+    with Client(address, timeout="30s") as client:
+        client.wait_for_workers(n, timeout=60)
+
+
+def test_a_dask_cluster_gives_the_in_process_numbers(tmp_path: Path, scheduler: str) -> None:
+    args = [
+        RAKUEN,
+        "--vary",
+        "policy:luck_drive=true,false",
+        "--side",
+        "both",
+        "--games",
+        "20000",
+        "--turns",
+        "6",
+        "--seed",
+        "7",
+        "-w",
+        "type:paradox>=1",
+    ]
+    local = _sweep(tmp_path, *args)
+    remote = _sweep(tmp_path, *args, "--scheduler", scheduler)
+    assert len(local["variants"]) == 4 and all(v["legal"] for v in local["variants"])
+    assert remote == local  # bit for bit: chunks gathered in variant and game order
