@@ -111,7 +111,8 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
                 if not 0 < count <= MAX_COUNT:
                     problems.append(
                         _syntax(
-                            f"count {_clip(m['count'], 20)} is not a whole number from 1 to {MAX_COUNT}",
+                            f"count {_clip(m['count'], 20)} is not a whole number "
+                            f"from 1 to {MAX_COUNT}",
                             number,
                             "write a positive count",
                             section=None if unknown_section else section,
