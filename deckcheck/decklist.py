@@ -90,6 +90,7 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
     section_lines: dict[str, int] = {}
     seen: dict[tuple[str, str], list[int]] = {}  # (section, ref) → [count, first line]
     card_match = _CARD.match
+    quoted: list[int] = []  # problems that quote a line
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line:
@@ -133,6 +134,7 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
             name = section_name(header)
             unknown_section = name is None
             if name is None:
+                quoted.append(len(problems))
                 problems.append(
                     _syntax(
                         f"unknown section [{_clip(header)}]",
@@ -156,6 +158,7 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
             else:
                 fmt = m["id"]
             continue
+        quoted.append(len(problems))
         problems.append(
             _syntax(
                 f"not a card line: {_clip(line)!r}",
@@ -164,6 +167,12 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
                 section=None if unknown_section else section,
             )
         )
+    if not seen and not section_lines and fmt is None:
+        # Not a deck list at all (a key file, say): echo none of its text.
+        for i in quoted:
+            problems[i] = problems[i].model_copy(
+                update={"message": "not a card line (the file has no deck line to show)"}
+            )
     # Every field is built here from checked values: construct without re-validating.
     return DeckList.model_construct(
         path=path,
