@@ -4,7 +4,8 @@
 by default, or PostgreSQL), ``DECKCHECK_API_KEYS`` (comma-separated keys for writes),
 ``DECKCHECK_SYNC_GAMES`` (goldfish games answered at once, default 20,000),
 ``DECKCHECK_JOB_GAMES`` (the most a job may play, default 1,000,000), ``DECKCHECK_MAX_JOBS``
-(running jobs, default 2), ``DECKCHECK_MAX_BODY`` (bytes, default 1 MiB).
+(running jobs, default 2), ``DECKCHECK_MAX_BODY`` (bytes, default 1 MiB),
+``DECKCHECK_REQUIRE_IF_MATCH`` (1: deck writes without ``If-Match`` get 428).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ class Settings:
     job_games: int = 1_000_000
     max_jobs: int = 2
     max_body: int = 1 << 20
+    require_if_match: bool = False
 
     @classmethod
     def from_env(cls, db: Path | None = None) -> Settings:
@@ -38,6 +40,7 @@ class Settings:
             job_games=int(env.get("DECKCHECK_JOB_GAMES", 1_000_000)),
             max_jobs=int(env.get("DECKCHECK_MAX_JOBS", 2)),
             max_body=int(env.get("DECKCHECK_MAX_BODY", 1 << 20)),
+            require_if_match=env.get("DECKCHECK_REQUIRE_IF_MATCH", "") in ("1", "true", "yes"),
         )
 
     @property
