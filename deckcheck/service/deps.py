@@ -19,6 +19,7 @@ from deckcheck.service.jobs import Jobs
 from deckcheck.service.problems import Problem
 from deckcheck.service.settings import Settings
 from deckcheck.service.store import DeckStore
+from deckcheck.service.workers import Workers
 
 
 async def get_settings(request: Request) -> Settings:
@@ -47,6 +48,11 @@ async def get_store(request: Request) -> DeckStore:
     return store
 
 
+async def get_workers(request: Request) -> Workers:
+    workers: Workers = request.app.state.workers
+    return workers
+
+
 async def get_jobs(request: Request) -> Jobs:
     jobs: Jobs = request.app.state.jobs
     return jobs
@@ -58,6 +64,7 @@ CardsDep = Annotated[Cards, Depends(get_cards)]
 CardIndexDep = Annotated[CardIndex, Depends(get_card_index)]
 StoreDep = Annotated[DeckStore, Depends(get_store)]
 JobsDep = Annotated[Jobs, Depends(get_jobs)]
+WorkersDep = Annotated[Workers, Depends(get_workers)]
 
 
 async def require_key(
