@@ -17,9 +17,9 @@ from deckcheck import __version__
 from deckcheck.formats import default_registry
 from deckcheck.service.cards import Cards
 from deckcheck.service.jobs import Jobs
-from deckcheck.service.middleware import BodyLimit
+from deckcheck.service.middleware import BodyLimit, SecurityHeaders
 from deckcheck.service.problems import install
-from deckcheck.service.routers import ROUTERS
+from deckcheck.service.routers import ROUTERS, docs
 from deckcheck.service.settings import Settings
 from deckcheck.service.store import DeckStore
 from deckcheck.service.workers import Workers
@@ -39,6 +39,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(
         lifespan=lifespan,
+        docs_url=None,  # served from the installed package by routers.docs, or not at all
+        redoc_url=None,
         title="deckcheck",
         version=__version__,
         description="Deck legality, odds and goldfish for ChaosTCG, ラクエンロジック, "
@@ -55,5 +57,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in ROUTERS:
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    if settings.docs:
+        from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
+
+        app.include_router(docs.router)
+        app.mount("/docs/assets", StaticFiles(directory=str(swagger_ui_path)), name="docs")
     app.add_middleware(BodyLimit, limit=settings.max_body)
+    app.add_middleware(SecurityHeaders)
     return app

@@ -10,7 +10,8 @@ from __future__ import annotations
 import hmac
 from typing import Annotated
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from deckcheck.formats import FormatRegistry
 from deckcheck.resolve import CardIndex
@@ -67,15 +68,20 @@ JobsDep = Annotated[Jobs, Depends(get_jobs)]
 WorkersDep = Annotated[Workers, Depends(get_workers)]
 
 
+# Declared as a security scheme, so the OpenAPI document says which routes need a key.
+bearer = HTTPBearer(auto_error=False, description="An API key from DECKCHECK_API_KEYS")
+
+
 async def require_key(
-    settings: SettingsDep, authorization: Annotated[str | None, Header()] = None
+    settings: SettingsDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)] = None,
 ) -> None:
     """Writes need ``Authorization: Bearer <key>`` with one of ``DECKCHECK_API_KEYS``."""
     if not settings.api_keys:
         raise Problem(403, "forbidden", "writes are disabled: set DECKCHECK_API_KEYS")
-    if not authorization or not authorization.lower().startswith("bearer "):
+    if credentials is None:
         raise Problem(401, "unauthorized", "send Authorization: Bearer <API key>")
-    given = authorization[7:].strip().encode()
+    given = credentials.credentials.strip().encode()
     ok = False
     for key in settings.api_keys:  # every key compared, in constant time
         ok |= hmac.compare_digest(given, key.encode())
