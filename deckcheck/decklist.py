@@ -51,7 +51,6 @@ def _forget_aliases() -> None:
 
 
 games.on_change(_forget_aliases)
-_HEADER = re.compile(r"^\[\s*(?P<name>[^\]]*?)\s*\]$")
 _FORMAT = re.compile(r"^format\s*[:：=]\s*(?P<id>\S.*?)$", re.IGNORECASE)
 _X = "xX×ｘＸ"
 _CARD = re.compile(
@@ -68,6 +67,15 @@ def _syntax(message: str, line: int | None, fix: str, section: str | None = None
     )
 
 
+def header_word(line: str) -> str | None:
+    """The word of a ``[ word ]`` header line, or None when the line is no header. String
+    methods, not a regex: the pattern this replaced backtracked in cubic time on ``[`` followed
+    by many spaces."""
+    if len(line) < 2 or line[0] != "[" or line[-1] != "]" or "]" in line[1:-1]:
+        return None
+    return line[1:-1].strip()
+
+
 def section_name(header: str) -> str | None:
     """Canonical section for a header word, or None when it names no section."""
     return _section_aliases().get(header.strip().casefold())
@@ -82,6 +90,7 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
     section_lines: dict[str, int] = {}
     seen: dict[tuple[str, str], list[int]] = {}  # (section, ref) → [count, first line]
     card_match = _CARD.match
+    quoted: list[int] = []  # problems that quote a line
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line:
@@ -98,11 +107,13 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
         if first.isdigit() or first in "+-":  # the common case: a card line
             m = card_match(line)
             if m is not None:
-                count = int(m["count"])
+                # int() of thousands of digits is slow, and over 4,300 a ValueError
+                count = int(m["count"]) if len(m["count"]) <= 12 else 0
                 if not 0 < count <= MAX_COUNT:
                     problems.append(
                         _syntax(
-                            f"count {m['count']} is not a whole number from 1 to {MAX_COUNT}",
+                            f"count {_clip(m['count'], 20)} is not a whole number "
+                            f"from 1 to {MAX_COUNT}",
                             number,
                             "write a positive count",
                             section=None if unknown_section else section,
@@ -119,13 +130,14 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
                 else:
                     seen[key] = [count, number]
                 continue
-        elif first == "[" and (m := _HEADER.match(line)) is not None:
-            name = section_name(m["name"])
+        elif first == "[" and (header := header_word(line)) is not None:
+            name = section_name(header)
             unknown_section = name is None
             if name is None:
+                quoted.append(len(problems))
                 problems.append(
                     _syntax(
-                        f"unknown section [{m['name']}]",
+                        f"unknown section [{_clip(header)}]",
                         number,
                         "use one of [main], [extra], [gate], [side]",
                     )
@@ -146,6 +158,7 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
             else:
                 fmt = m["id"]
             continue
+        quoted.append(len(problems))
         problems.append(
             _syntax(
                 f"not a card line: {_clip(line)!r}",
@@ -154,6 +167,12 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
                 section=None if unknown_section else section,
             )
         )
+    if not seen and not section_lines and fmt is None:
+        # Not a deck list at all (a key file, say): echo none of its text.
+        for i in quoted:
+            problems[i] = problems[i].model_copy(
+                update={"message": "not a card line (the file has no deck line to show)"}
+            )
     # Every field is built here from checked values: construct without re-validating.
     return DeckList.model_construct(
         path=path,
@@ -165,7 +184,7 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
     )
 
 
-def _clip(text: str, width: int = 60) -> str:
+def _clip(text: str, width: int = 80) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
@@ -275,8 +294,12 @@ def parse_csv(text: str, path: str | None = None) -> DeckList:
         else:
             body.append(raw)
     reader = csv.DictReader(io.StringIO("\n".join(body)))
-    missing = [c for c in ("section", "count") if c not in (reader.fieldnames or [])]
-    if missing or not {"number", "name"} & set(reader.fieldnames or []):
+    try:
+        columns = reader.fieldnames or []
+    except csv.Error:
+        columns = []
+    missing = [c for c in ("section", "count") if c not in columns]
+    if missing or not {"number", "name"} & set(columns):
         deck.problems.append(
             _syntax(
                 "a CSV deck needs the columns section,count,number,name",
@@ -285,6 +308,17 @@ def parse_csv(text: str, path: str | None = None) -> DeckList:
             )
         )
         return deck
+    try:
+        deck.entries = _csv_entries(reader, offset, deck.problems)
+    except csv.Error as exc:  # e.g. a field over the csv module's 128 KiB limit
+        line = reader.line_num + offset
+        deck.problems.append(_syntax(f"not a readable CSV row: {exc}", line, "fix the CSV"))
+    return _merge_repeats(deck)
+
+
+def _csv_entries(
+    reader: csv.DictReader[str], offset: int, problems: list[Violation]
+) -> list[DeckEntry]:
     entries = []
     for row in reader:
         number = reader.line_num + offset
@@ -295,13 +329,11 @@ def parse_csv(text: str, path: str | None = None) -> DeckList:
         except ValueError:
             count = 0
         if section == "?" or not ref or not 0 < count <= MAX_COUNT:
-            deck.problems.append(
-                _syntax(f"bad CSV row: {row}", number, "write section,count,number,name")
-            )
+            fix = "write section,count,number,name"
+            problems.append(_syntax(f"bad CSV row: {_clip(str(row))}", number, fix))
             continue
         entries.append(DeckEntry(section, count, ref, number))
-    deck.entries = entries
-    return _merge_repeats(deck)
+    return entries
 
 
 def looks_like_csv(text: str) -> bool:

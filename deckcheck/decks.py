@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,23 +26,45 @@ class DeckFile:
     deck: DeckList
 
 
-def expand(paths: Iterable[Path]) -> list[Path]:
-    """Files as given; folders walked for ``*.deck``, ``*.txt`` and ``*.json`` (sorted)."""
+def expand(paths: Iterable[Path], follow_symlinks: bool = False) -> list[Path]:
+    """Files as given; folders walked for ``*.deck``, ``*.txt`` and ``*.json`` (sorted). A walk
+    skips symlinks that lead out of the folder (a CI run would print what they point at)
+    unless ``follow_symlinks``."""
     out: list[Path] = []
     for path in paths:
         if path.is_dir():
+            root = path.resolve()
             out.extend(
                 p
                 for p in sorted(path.rglob("*"))
-                if p.is_file()
-                and p.suffix.lower() in DECK_SUFFIXES
+                if p.suffix.lower() in DECK_SUFFIXES
                 and not any(part.startswith(".") for part in p.relative_to(path).parts)
+                and p.is_file()
+                and (follow_symlinks or p.resolve().is_relative_to(root))
             )
         elif path.exists():
             out.append(path)
         else:
             raise DeckInputError(f"{path}: no such file or folder")
     return out
+
+
+def read_raw(path: Path) -> bytes:
+    """A deck file's bytes. FIFOs, devices and other non-regular files are refused before
+    they are opened (a FIFO would block, /dev/zero never ends); at most 1 MiB is read."""
+    try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise DeckInputError(f"{path}: not a regular file, not a deck list")
+        if info.st_size > MAX_DECK_BYTES:
+            raise DeckInputError(f"{path}: larger than 1 MiB, not a deck list")
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_DECK_BYTES + 1)
+    except OSError as exc:
+        raise DeckInputError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    if len(raw) > MAX_DECK_BYTES:  # it grew after stat
+        raise DeckInputError(f"{path}: larger than 1 MiB, not a deck list")
+    return raw
 
 
 def decode(raw: bytes, where: str) -> tuple[str, Violation | None]:
@@ -84,10 +107,4 @@ def parse_bytes(raw: bytes, where: str) -> DeckList:
 
 
 def read(path: Path) -> DeckList:
-    try:
-        if path.stat().st_size > MAX_DECK_BYTES:
-            raise DeckInputError(f"{path}: larger than 1 MiB, not a deck list")
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise DeckInputError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-    return parse_bytes(raw, str(path))
+    return parse_bytes(read_raw(path), str(path))

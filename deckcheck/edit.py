@@ -65,9 +65,8 @@ def _cards(lines: list[str]) -> tuple[list[_Card], dict[str, int]]:
     for i, raw in enumerate(lines):
         text = raw.strip()
         if text.startswith("["):
-            m = re.match(r"^\[\s*([^\]]*?)\s*\]", text)
-            name = decklist.section_name(m.group(1)) if m else None
-            section = name or f"?{m.group(1) if m else ''}"
+            word = decklist.header_word(text[: text.find("]") + 1]) or ""
+            section = decklist.section_name(word) or f"?{word}"
             continue
         one = decklist.parse_text(raw)
         if one.entries and not one.problems:

@@ -12,7 +12,8 @@ from pathlib import Path
 def write_atomic(path: Path, write: Callable[[Path], object]) -> None:
     """Call ``write`` on a temporary path beside ``path``, then move it into place. If
     anything fails, the old file is untouched and the temporary file is removed."""
-    folder = path.resolve().parent
+    path = path.resolve()  # a symlinked deck is written through, so the link stays a link
+    folder = path.parent
     fd, tmp_name = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
     os.close(fd)
     tmp = Path(tmp_name)

@@ -18,7 +18,8 @@ _SPACES = re.compile(r"\s+")
 # which §4.2 says the rules do not reference inside a 作品名 or OS 名. Applied after NFKC, which
 # maps ＊→*, ！→!, ？→?, ～→~.
 _TITLE_MARKS = re.compile(r"[・･†☆★♪*!?×~〜。、「」『』《》〈〉<>()\[\]\s]+")
-_OS_PREFIX = re.compile(r"^\s*<?\s*os\s*[:：]\s*", re.IGNORECASE)
+# "(?:<\s*)?", not "<?\s*": two runs of \s* side by side backtrack in quadratic time
+_OS_PREFIX = re.compile(r"^\s*(?:<\s*)?os\s*[:：]\s*", re.IGNORECASE)
 
 
 def nfkc(text: str) -> str:

@@ -7,11 +7,10 @@ whole pool.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from deckcheck import games
+from deckcheck import games, suggest
 from deckcheck.models import Card, Game
 from deckcheck.normalize import name_key, nfkc
 
@@ -111,5 +110,5 @@ class CardIndex:
         if elsewhere:
             return Resolution(other_game=elsewhere)
         names = self.names(game)
-        close = difflib.get_close_matches(name_key(game, ref), list(names), n=3, cutoff=0.6)
+        close = suggest.close_keys(name_key(game, ref), names)
         return Resolution(suggestions=[names[k] for k in close])

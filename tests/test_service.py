@@ -4,8 +4,10 @@ transport): every endpoint, every error path, and the CLI as a client."""
 from __future__ import annotations
 
 import json
-import threading
+import os
+import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -135,24 +137,45 @@ def test_odds_and_hand(http: TestClient) -> None:
     assert len(hands["hands"]) == 2 and all(h["main_unit"] for h in hands["hands"])
 
 
+class _Flag:
+    """A file that worker processes can see: held jobs wait until it exists."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def set(self) -> None:
+        self.path.touch()
+
+    def clear(self) -> None:
+        self.path.unlink(missing_ok=True)
+
+
+def _held(
+    slot: int, flag: str, work: Callable[..., dict[str, Any]], *args: Any
+) -> dict[str, Any]:
+    deadline = time.monotonic() + 60
+    while not os.path.exists(flag):
+        assert time.monotonic() < deadline, "the test never released the job"
+        time.sleep(0.01)
+    return work(slot, *args)
+
+
 @pytest.fixture
-def held_jobs(service: FastAPI, monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
-    """Background jobs wait for the returned event before playing, so the test decides when
+def held_jobs(
+    service: FastAPI, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> Iterator[_Flag]:
+    """Background jobs wait for the returned flag before playing, so the test decides when
     a job may end (no race with the next request, no sleeping)."""
     jobs: Jobs = service.state.jobs
-    release = threading.Event()
+    release = _Flag(tmp_path / "release")
     start = jobs.start
 
-    def held(total: int, work: Callable[[Callable[[int], None]], dict[str, Any]]) -> Job | None:
-        def waiting(progress: Callable[[int], None]) -> dict[str, Any]:
-            assert release.wait(timeout=60), "the test never released the job"
-            return work(progress)
-
-        return start(total, waiting)
+    def held(total: int, work: Callable[..., dict[str, Any]], *args: Any) -> Job | None:
+        return start(total, _held, str(release.path), work, *args)
 
     monkeypatch.setattr(jobs, "start", held)
     yield release
-    release.set()  # never leave a worker thread waiting
+    release.set()  # never leave a worker waiting
 
 
 def finished(service: FastAPI, job_id: str) -> dict[str, Any]:
@@ -163,7 +186,7 @@ def finished(service: FastAPI, job_id: str) -> dict[str, Any]:
 
 
 def test_goldfish_sync_jobs_and_limits(
-    http: TestClient, service: FastAPI, held_jobs: threading.Event
+    http: TestClient, service: FastAPI, held_jobs: _Flag
 ) -> None:
     body = {"deck": text("iris-standard-legal.deck"), "games": 200, "turns": 3, "seed": 1}
     result = http.post("/goldfish", json=body)

@@ -115,7 +115,7 @@ def shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_build_check_sample_plot_and_reload(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)  # wait_for_function evaluates strings
     page = context.new_page()
     page.set_default_timeout(15_000)
     page.goto(server_url + "/")
@@ -163,7 +163,7 @@ def test_build_check_sample_plot_and_reload(browser, server_url: str) -> None:  
 
 
 def test_phone_width_and_failures_keep_the_deck(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, bypass_csp=True)  # wait_for_function evaluates strings
     page = context.new_page()
     page.set_default_timeout(15_000)
     page.goto(server_url + "/")
@@ -193,7 +193,7 @@ def test_every_format_loads_checks_and_exports(browser, server_url: str, fmt: st
     import json
 
     example = Path(__file__).resolve().parent.parent / "examples" / f"{fmt}-legal.deck"
-    context = browser.new_context(viewport={"width": 360, "height": 740}, accept_downloads=True)
+    context = browser.new_context(viewport={"width": 360, "height": 740}, accept_downloads=True, bypass_csp=True)  # wait_for_function evaluates strings
     page = context.new_page()
     page.set_default_timeout(15_000)
     page.goto(server_url + "/")
@@ -212,4 +212,48 @@ def test_every_format_loads_checks_and_exports(browser, server_url: str, fmt: st
     page.click("#deal")
     page.wait_for_function("document.querySelectorAll('#hand li').length === 5")
     shot(page, f"8-{fmt}")
+    context.close()
+
+
+def test_security_headers_and_local_docs(web_app) -> None:  # type: ignore[no-untyped-def]
+    with TestClient(web_app) as http:
+        for path in ("/", "/static/builder.js", "/docs", "/health"):
+            headers = http.get(path).headers
+            csp = headers["content-security-policy"]
+            assert "script-src 'self';" in csp and "frame-ancestors 'none'" in csp
+            assert "unsafe-inline" not in csp.split("script-src")[1].split(";")[0]
+            assert headers["x-content-type-options"] == "nosniff"
+            assert headers["referrer-policy"] == "no-referrer"
+        page = http.get("/docs").text
+        assert "cdn" not in page.lower() and "<script>" not in page
+        assert http.get("/docs/assets/swagger-ui-bundle.js").status_code == 200
+        schema = http.get("/openapi.json").json()
+        assert schema["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
+        assert schema["paths"]["/decks/{deck_id}"]["put"]["security"] == [{"HTTPBearer": []}]
+
+
+def test_docs_can_be_switched_off(tmp_path: Path) -> None:
+    app = create_app(Settings(db=tmp_path / "p.sqlite3", docs=False))
+    with TestClient(app) as http:
+        assert http.get("/docs").status_code == 404
+
+
+def test_builder_works_under_the_csp(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    violations: list[str] = []
+    page.on(
+        "console",
+        lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None,
+    )
+    page.on("pageerror", lambda e: violations.append(str(e)))
+    response = page.goto(server_url + "/")
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    page.select_option("#format", "rakuen-standard")
+    page.fill("#q", "SAMPLE-R")
+    page.wait_for_selector('#results button[aria-label="Add SAMPLE-R-001"]').click()
+    page.wait_for_selector('.total[data-section="main"]:text("1/50")')
+    page.wait_for_selector("#verdict:text-matches('^ILLEGAL')")  # no eval: the CSP is on
+    assert violations == []
     context.close()

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from deckcheck.errors import InputError, PoolError, UsageError
+from deckcheck.errors import PoolError, UsageError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -59,11 +59,7 @@ def read_text(path: Path) -> str:
     """A deck file's text, decoded as deck files are."""
     from deckcheck import decks as deckfiles
 
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-    text, _ = deckfiles.decode(raw, str(path))
+    text, _ = deckfiles.decode(deckfiles.read_raw(path), str(path))
     return text
 
 

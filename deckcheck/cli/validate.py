@@ -45,6 +45,12 @@ def validate(
             help="Only deck files changed since this git revision.",
         ),
     ] = None,
+    follow_symlinks: Annotated[
+        bool,
+        typer.Option(
+            "--follow-symlinks", help="Also read symlinks in folders that lead out of the folder."
+        ),
+    ] = False,
     db: DbOption = None,
 ) -> None:
     """Check deck lists against their format; report every violation.
@@ -57,7 +63,7 @@ def validate(
     output = "json" if as_json else output.casefold()
     if output not in OUTPUTS:
         raise UsageError(f"unknown --output {output!r} (use {', '.join(OUTPUTS)})")
-    files = _deck_files(paths, changed_since, output)
+    files = _deck_files(deckfiles.expand(paths, follow_symlinks), changed_since, output)
     with paused_gc():
         parsed = [deckfiles.read(p) for p in files]
     answers = backend(ctx, db)
@@ -66,10 +72,7 @@ def validate(
     raise typer.Exit(EXIT_OK if all(r.legal for r in reports) else EXIT_ILLEGAL)
 
 
-def _deck_files(paths: list[Path], changed_since: str | None, output: str) -> list[Path]:
-    from deckcheck import decks as deckfiles
-
-    files = deckfiles.expand(paths)
+def _deck_files(files: list[Path], changed_since: str | None, output: str) -> list[Path]:
     if changed_since is None:
         if not files:
             raise UsageError("no deck files found (looked for *.deck, *.txt, *.json)")

@@ -7,6 +7,9 @@ Settings: see ``deckcheck.service.settings``.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
@@ -14,11 +17,12 @@ from deckcheck import __version__
 from deckcheck.formats import default_registry
 from deckcheck.service.cards import Cards
 from deckcheck.service.jobs import Jobs
-from deckcheck.service.middleware import BodyLimit
+from deckcheck.service.middleware import BodyLimit, SecurityHeaders
 from deckcheck.service.problems import install
-from deckcheck.service.routers import ROUTERS
+from deckcheck.service.routers import ROUTERS, docs
 from deckcheck.service.settings import Settings
 from deckcheck.service.store import DeckStore
+from deckcheck.service.workers import Workers
 from deckcheck.web import STATIC
 
 __all__ = ["Settings", "create_app"]
@@ -26,7 +30,17 @@ __all__ = ["Settings", "create_app"]
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
+    workers = Workers(settings.workers, settings.queue, settings.max_jobs)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        workers.close()  # the worker processes end with the service
+
     app = FastAPI(
+        lifespan=lifespan,
+        docs_url=None,  # served from the installed package by routers.docs, or not at all
+        redoc_url=None,
         title="deckcheck",
         version=__version__,
         description="Deck legality, odds and goldfish for ChaosTCG, ラクエンロジック, "
@@ -38,9 +52,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.registry = default_registry()
     app.state.cards = Cards(settings)
     app.state.store = DeckStore(settings.decks_url)
-    app.state.jobs = Jobs(settings.max_jobs)
+    app.state.workers = workers
+    app.state.jobs = Jobs(app.state.workers, settings.max_jobs, settings.job_ttl)
     for router in ROUTERS:
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    if settings.docs:
+        from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
+
+        app.include_router(docs.router)
+        app.mount("/docs/assets", StaticFiles(directory=str(swagger_ui_path)), name="docs")
     app.add_middleware(BodyLimit, limit=settings.max_body)
+    app.add_middleware(SecurityHeaders)
     return app

@@ -10,7 +10,8 @@ from __future__ import annotations
 import hmac
 from typing import Annotated
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from deckcheck.formats import FormatRegistry
 from deckcheck.resolve import CardIndex
@@ -19,6 +20,7 @@ from deckcheck.service.jobs import Jobs
 from deckcheck.service.problems import Problem
 from deckcheck.service.settings import Settings
 from deckcheck.service.store import DeckStore
+from deckcheck.service.workers import Workers
 
 
 async def get_settings(request: Request) -> Settings:
@@ -47,6 +49,11 @@ async def get_store(request: Request) -> DeckStore:
     return store
 
 
+async def get_workers(request: Request) -> Workers:
+    workers: Workers = request.app.state.workers
+    return workers
+
+
 async def get_jobs(request: Request) -> Jobs:
     jobs: Jobs = request.app.state.jobs
     return jobs
@@ -58,17 +65,23 @@ CardsDep = Annotated[Cards, Depends(get_cards)]
 CardIndexDep = Annotated[CardIndex, Depends(get_card_index)]
 StoreDep = Annotated[DeckStore, Depends(get_store)]
 JobsDep = Annotated[Jobs, Depends(get_jobs)]
+WorkersDep = Annotated[Workers, Depends(get_workers)]
+
+
+# Declared as a security scheme, so the OpenAPI document says which routes need a key.
+bearer = HTTPBearer(auto_error=False, description="An API key from DECKCHECK_API_KEYS")
 
 
 async def require_key(
-    settings: SettingsDep, authorization: Annotated[str | None, Header()] = None
+    settings: SettingsDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)] = None,
 ) -> None:
     """Writes need ``Authorization: Bearer <key>`` with one of ``DECKCHECK_API_KEYS``."""
     if not settings.api_keys:
         raise Problem(403, "forbidden", "writes are disabled: set DECKCHECK_API_KEYS")
-    if not authorization or not authorization.lower().startswith("bearer "):
+    if credentials is None:
         raise Problem(401, "unauthorized", "send Authorization: Bearer <API key>")
-    given = authorization[7:].strip().encode()
+    given = credentials.credentials.strip().encode()
     ok = False
     for key in settings.api_keys:  # every key compared, in constant time
         ok |= hmac.compare_digest(given, key.encode())

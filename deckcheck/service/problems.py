@@ -28,6 +28,9 @@ TITLES = {
     "too-large": "The request body is too large",
     "limit-exceeded": "A limit is exceeded",
     "too-many-jobs": "Too many jobs are running",
+    "busy": "The service is busy",
+    "precondition-failed": "The resource was changed by someone else",
+    "precondition-required": "If-Match is required",
     "unauthorized": "An API key is required",
     "forbidden": "The API key is not valid",
     "method-not-allowed": "Method not allowed",
@@ -41,13 +44,26 @@ TITLES = {
 class Problem(Exception):
     """Raise to answer with a problem document."""
 
-    def __init__(self, status: int, kind: str, detail: str, **extra: Any) -> None:
+    def __init__(
+        self,
+        status: int,
+        kind: str,
+        detail: str,
+        headers: dict[str, str] | None = None,
+        **extra: Any,
+    ) -> None:
         super().__init__(detail)
         self.status, self.kind, self.detail, self.extra = status, kind, detail, extra
+        self.headers = headers
 
 
 def problem_response(
-    status: int, kind: str, detail: str, instance: str | None = None, **extra: Any
+    status: int,
+    kind: str,
+    detail: str,
+    instance: str | None = None,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
 ) -> JSONResponse:
     body: dict[str, Any] = {
         "type": BASE + kind,
@@ -58,14 +74,18 @@ def problem_response(
     if instance:
         body["instance"] = instance
     body.update(extra)
-    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    headers = dict(headers or {})
+    if status == 401:
+        headers["WWW-Authenticate"] = "Bearer"
     return JSONResponse(body, status_code=status, media_type=MEDIA_TYPE, headers=headers)
 
 
 def install(app: FastAPI) -> None:
     @app.exception_handler(Problem)
     async def _problem(request: Request, exc: Problem) -> JSONResponse:
-        return problem_response(exc.status, exc.kind, exc.detail, request.url.path, **exc.extra)
+        return problem_response(
+            exc.status, exc.kind, exc.detail, request.url.path, exc.headers, **exc.extra
+        )
 
     @app.exception_handler(DeckcheckError)
     async def _deckcheck(request: Request, exc: DeckcheckError) -> JSONResponse:

@@ -4,7 +4,12 @@
 by default, or PostgreSQL), ``DECKCHECK_API_KEYS`` (comma-separated keys for writes),
 ``DECKCHECK_SYNC_GAMES`` (goldfish games answered at once, default 20,000),
 ``DECKCHECK_JOB_GAMES`` (the most a job may play, default 1,000,000), ``DECKCHECK_MAX_JOBS``
-(running jobs, default 2), ``DECKCHECK_MAX_BODY`` (bytes, default 1 MiB).
+(running jobs, default 2), ``DECKCHECK_MAX_BODY`` (bytes, default 1 MiB),
+``DECKCHECK_REQUIRE_IF_MATCH`` (1: deck writes without ``If-Match`` get 428),
+``DECKCHECK_WORKERS`` (processes for goldfish and odds, default 2), ``DECKCHECK_QUEUE`` (tasks
+that may wait for one, default 8; then 429), ``DECKCHECK_SYNC_SIMULATE`` (the most ``/odds`` may
+simulate, default 200,000), ``DECKCHECK_JOB_TTL`` (seconds an ended job is kept, default 3600),
+``DECKCHECK_DOCS`` (0: no ``/docs``).
 """
 
 from __future__ import annotations
@@ -25,6 +30,12 @@ class Settings:
     job_games: int = 1_000_000
     max_jobs: int = 2
     max_body: int = 1 << 20
+    require_if_match: bool = False
+    workers: int = 2
+    queue: int = 8
+    sync_simulate: int = 200_000
+    job_ttl: float = 3600.0
+    docs: bool = True
 
     @classmethod
     def from_env(cls, db: Path | None = None) -> Settings:
@@ -38,6 +49,12 @@ class Settings:
             job_games=int(env.get("DECKCHECK_JOB_GAMES", 1_000_000)),
             max_jobs=int(env.get("DECKCHECK_MAX_JOBS", 2)),
             max_body=int(env.get("DECKCHECK_MAX_BODY", 1 << 20)),
+            require_if_match=env.get("DECKCHECK_REQUIRE_IF_MATCH", "") in ("1", "true", "yes"),
+            workers=int(env.get("DECKCHECK_WORKERS", 2)),
+            queue=int(env.get("DECKCHECK_QUEUE", 8)),
+            sync_simulate=int(env.get("DECKCHECK_SYNC_SIMULATE", 200_000)),
+            job_ttl=float(env.get("DECKCHECK_JOB_TTL", 3600)),
+            docs=env.get("DECKCHECK_DOCS", "1") not in ("0", "false", "no"),
         )
 
     @property

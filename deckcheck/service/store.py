@@ -1,5 +1,9 @@
 """Saved decks, through SQLAlchemy 2: SQLite by default (the pool's file), or PostgreSQL when
-``DECKCHECK_DATABASE_URL`` says so. Verdicts are computed on read, never stored."""
+``DECKCHECK_DATABASE_URL`` says so. Verdicts are computed on read, never stored.
+
+Each deck has a ``version``, bumped by every write; the service sends it as the ``ETag``. A write
+that names the versions it expects (``If-Match``) is one conditional statement, so of two
+clients that read the same version only the first write wins."""
 
 from __future__ import annotations
 
@@ -7,8 +11,20 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Column, DateTime, MetaData, String, Table, Text, create_engine, select
-from sqlalchemy.engine import Engine
+from sqlalchemy import (
+    Column,
+    DateTime,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    inspect,
+    select,
+    text,
+)
+from sqlalchemy.engine import Connection, Engine
 
 metadata = MetaData()
 decks = Table(
@@ -20,13 +36,28 @@ decks = Table(
     Column("deck", Text, nullable=False),
     Column("created", DateTime(timezone=True), nullable=False),
     Column("updated", DateTime(timezone=True), nullable=False),
+    Column("version", Integer, nullable=False, server_default="1"),
 )
+
+
+class Stale(Exception):
+    """The deck exists, but not at any of the versions the write expected."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(f"the deck is at version {version}")
+        self.version = version
 
 
 class DeckStore:
     def __init__(self, url: str) -> None:
         self.engine: Engine = create_engine(url, future=True)
         metadata.create_all(self.engine)
+        columns = {c["name"] for c in inspect(self.engine).get_columns("saved_decks")}
+        if "version" not in columns:  # a database saved before decks had versions
+            with self.engine.begin() as conn:
+                conn.execute(
+                    text("ALTER TABLE saved_decks ADD COLUMN version INTEGER NOT NULL DEFAULT 1")
+                )
 
     def create(self, name: str, fmt: str, deck: str) -> dict[str, Any]:
         now = datetime.now(UTC)
@@ -37,6 +68,7 @@ class DeckStore:
             "deck": deck,
             "created": now,
             "updated": now,
+            "version": 1,
         }
         with self.engine.begin() as conn:
             conn.execute(decks.insert().values(**row))
@@ -47,18 +79,41 @@ class DeckStore:
             row = conn.execute(select(decks).where(decks.c.id == deck_id)).mappings().first()
         return dict(row) if row else None
 
-    def update(self, deck_id: str, name: str, fmt: str, deck: str) -> dict[str, Any] | None:
+    def update(
+        self, deck_id: str, name: str, fmt: str, deck: str, expected: set[int] | None = None
+    ) -> dict[str, Any] | None:
+        """The new row, None when there is no such deck; ``Stale`` when its version is not in
+        ``expected`` (None: any version). Check and write are one statement."""
+        values = {"name": name, "format": fmt, "deck": deck, "updated": datetime.now(UTC)}
         with self.engine.begin() as conn:
+            where = self._where(deck_id, expected)
             done = conn.execute(
-                decks.update()
-                .where(decks.c.id == deck_id)
-                .values(name=name, format=fmt, deck=deck, updated=datetime.now(UTC))
+                decks.update().where(where).values(version=decks.c.version + 1, **values)
             )
-        return self.get(deck_id) if done.rowcount else None
+            if not done.rowcount:
+                self._missing_or_stale(conn, deck_id)
+                return None
+            row = conn.execute(select(decks).where(decks.c.id == deck_id)).mappings().first()
+        return dict(row) if row else None
 
-    def delete(self, deck_id: str) -> bool:
+    def delete(self, deck_id: str, expected: set[int] | None = None) -> bool:
+        """False when there is no such deck; ``Stale`` as for ``update``."""
         with self.engine.begin() as conn:
-            return bool(conn.execute(decks.delete().where(decks.c.id == deck_id)).rowcount)
+            if conn.execute(decks.delete().where(self._where(deck_id, expected))).rowcount:
+                return True
+            self._missing_or_stale(conn, deck_id)
+            return False
+
+    @staticmethod
+    def _where(deck_id: str, expected: set[int] | None) -> Any:
+        where = decks.c.id == deck_id
+        return where if expected is None else where & decks.c.version.in_(sorted(expected))
+
+    @staticmethod
+    def _missing_or_stale(conn: Connection, deck_id: str) -> None:
+        version = conn.execute(select(decks.c.version).where(decks.c.id == deck_id)).scalar()
+        if version is not None:
+            raise Stale(version)
 
     def list(
         self, fmt: str | None = None, limit: int = 100, offset: int = 0

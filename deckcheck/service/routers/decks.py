@@ -1,30 +1,91 @@
-"""``/decks``: saved decks (writes need an API key). Verdicts are computed on read."""
+"""``/decks``: saved decks (writes need an API key). Verdicts are computed on read (and kept
+for the deck's version and the pool's). Each deck's ``ETag`` is its version; PUT and DELETE
+honour ``If-Match`` (412 when stale, 428 when missing and ``require_if_match`` is set)."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Header, Query, Response
 from fastapi.responses import JSONResponse, PlainTextResponse
 
 from deckcheck import decklist
 from deckcheck.formats import FormatError, FormatRegistry
 from deckcheck.resolve import CardIndex
-from deckcheck.service.deps import CardIndexDep, RegistryDep, RequireKey, StoreDep
+from deckcheck.service.deps import (
+    CardIndexDep,
+    RegistryDep,
+    RequireKey,
+    SettingsDep,
+    StoreDep,
+)
 from deckcheck.service.problems import Problem
 from deckcheck.service.schemas import SavedDeckBody, format_of, parse_deck
-from deckcheck.service.store import DeckStore
+from deckcheck.service.settings import Settings
+from deckcheck.service.store import DeckStore, Stale
 from deckcheck.validate import validate
 
 router = APIRouter(prefix="/decks", tags=["saved decks"])
+IfMatch = Annotated[
+    str | None,
+    Header(description='The ETag of the version this write replaces, e.g. "3", or *.'),
+]
+_verdicts: dict[tuple[str, int, int, int], Any] = {}  # (id, version, index id, index version)
+_VERDICTS_KEPT = 512
 
 
-def _view(row: dict[str, Any], registry: FormatRegistry, index: CardIndex) -> dict[str, Any]:
-    deck = decklist.parse(row["deck"], None)
-    try:
-        verdict: Any = validate(deck, registry.get(row["format"]), index).model_dump(mode="json")
-    except FormatError as exc:  # a format removed since the deck was saved: still readable
-        verdict = {"error": str(exc)}
+def _etag(row: dict[str, Any]) -> str:
+    return f'"{row["version"]}"'
+
+
+def _expected(if_match: str | None, settings: Settings) -> set[int] | None:
+    """The versions ``If-Match`` allows; None for any (``*``, or no header when allowed)."""
+    if if_match is None:
+        if settings.require_if_match:
+            raise Problem(428, "precondition-required", "send If-Match with the deck's ETag")
+        return None
+    tags = [t.strip() for t in if_match.split(",")]
+    if "*" in tags:
+        return None
+    # strong comparison (RFC 9110 §13.1.1): weak tags and anything but a version match nothing
+    return {
+        int(t[1:-1])
+        for t in tags
+        if len(t) > 2 and t[0] == t[-1] == '"' and t[1:-1].isdigit() and len(t) < 20
+    }
+
+
+def _stale(deck_id: str, exc: Stale) -> Problem:
+    return Problem(
+        412,
+        "precondition-failed",
+        f"deck {deck_id!r} was changed by someone else (it is at version {exc.version}); "
+        "read it again and reapply your change",
+        etag=f'"{exc.version}"',
+    )
+
+
+def _verdict(row: dict[str, Any], registry: FormatRegistry, index: CardIndex) -> Any:
+    key = (row["id"], row["version"], id(index), index.version)
+    verdict = _verdicts.get(key)
+    if verdict is None:
+        deck = decklist.parse(row["deck"], None)
+        try:
+            fmt = registry.get(row["format"])
+            verdict = validate(deck, fmt, index).model_dump(mode="json")
+        except FormatError as exc:  # a format removed since the deck was saved: still readable
+            verdict = {"error": str(exc)}
+        if len(_verdicts) >= _VERDICTS_KEPT:
+            _verdicts.clear()
+        _verdicts[key] = verdict
+    return verdict
+
+
+def _view(
+    row: dict[str, Any], registry: FormatRegistry, index: CardIndex, response: Response
+) -> dict[str, Any]:
+    response.headers["ETag"] = _etag(row)
+    verdict = _verdict(row, registry, index)
     return {
         "id": row["id"],
         "name": row["name"],
@@ -32,6 +93,7 @@ def _view(row: dict[str, Any], registry: FormatRegistry, index: CardIndex) -> di
         "deck": row["deck"],
         "created": row["created"].isoformat(),
         "updated": row["updated"].isoformat(),
+        "version": row["version"],
         "verdict": verdict,
     }
 
@@ -54,10 +116,15 @@ def _saved(store: DeckStore, deck_id: str) -> dict[str, Any]:
 
 @router.post("", status_code=201, dependencies=[RequireKey])
 def deck_create(
-    body: SavedDeckBody, store: StoreDep, registry: RegistryDep, index: CardIndexDep
+    body: SavedDeckBody,
+    response: Response,
+    store: StoreDep,
+    registry: RegistryDep,
+    index: CardIndexDep,
 ) -> dict[str, Any]:
     row = store.create(body.name, body.format, _stored_text(body, registry))
-    return _view(row, registry, index)
+    response.headers["Location"] = f"/decks/{row['id']}"
+    return _view(row, registry, index, response)
 
 
 @router.get("")
@@ -80,29 +147,58 @@ def deck_list(
 
 @router.get("/{deck_id}")
 def deck_get(
-    deck_id: str, store: StoreDep, registry: RegistryDep, index: CardIndexDep
+    deck_id: str, response: Response, store: StoreDep, registry: RegistryDep, index: CardIndexDep
 ) -> dict[str, Any]:
-    return _view(_saved(store, deck_id), registry, index)
+    return _view(_saved(store, deck_id), registry, index, response)
 
 
-@router.put("/{deck_id}", dependencies=[RequireKey])
+@router.put(
+    "/{deck_id}",
+    dependencies=[RequireKey],
+    responses={
+        412: {"description": "If-Match is stale"},
+        428: {"description": "If-Match is required"},
+    },
+)
 def deck_put(
     deck_id: str,
     body: SavedDeckBody,
+    response: Response,
+    settings: SettingsDep,
     store: StoreDep,
     registry: RegistryDep,
     index: CardIndexDep,
+    if_match: IfMatch = None,
 ) -> dict[str, Any]:
-    _saved(store, deck_id)
-    row = store.update(deck_id, body.name, body.format, _stored_text(body, registry))
-    if row is None:  # deleted between the two statements
+    expected = _expected(if_match, settings)
+    text = _stored_text(body, registry)
+    try:
+        row = store.update(deck_id, body.name, body.format, text, expected)
+    except Stale as exc:
+        raise _stale(deck_id, exc) from exc
+    if row is None:  # never saved, or deleted meanwhile
         raise Problem(404, "not-found", f"no saved deck {deck_id!r}")
-    return _view(row, registry, index)
+    return _view(row, registry, index, response)
 
 
-@router.delete("/{deck_id}", status_code=204, dependencies=[RequireKey])
-def deck_delete(deck_id: str, store: StoreDep) -> Response:
-    if not store.delete(deck_id):
+@router.delete(
+    "/{deck_id}",
+    status_code=204,
+    dependencies=[RequireKey],
+    responses={
+        412: {"description": "If-Match is stale"},
+        428: {"description": "If-Match is required"},
+    },
+)
+def deck_delete(
+    deck_id: str, settings: SettingsDep, store: StoreDep, if_match: IfMatch = None
+) -> Response:
+    expected = _expected(if_match, settings)
+    try:
+        deleted = store.delete(deck_id, expected)
+    except Stale as exc:
+        raise _stale(deck_id, exc) from exc
+    if not deleted:
         raise Problem(404, "not-found", f"no saved deck {deck_id!r}")
     return Response(status_code=204)
 

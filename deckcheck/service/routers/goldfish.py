@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Response
 
-from deckcheck.service.deps import CardIndexDep, JobsDep, RegistryDep, SettingsDep
+from deckcheck.service import tasks
+from deckcheck.service.deps import CardIndexDep, JobsDep, RegistryDep, SettingsDep, WorkersDep
 from deckcheck.service.problems import Problem
 from deckcheck.service.schemas import GoldfishBody, format_of, parse_deck
 
@@ -17,17 +18,21 @@ if TYPE_CHECKING:
 router = APIRouter(tags=["goldfish"])
 
 
-@router.post("/goldfish", responses={202: {"description": "A job started"}})
-def goldfish(
+@router.post(
+    "/goldfish",
+    responses={202: {"description": "A job started"}, 429: {"description": "Busy: retry later"}},
+)
+async def goldfish(
     body: GoldfishBody,
     response: Response,
     settings: SettingsDep,
     registry: RegistryDep,
     index: CardIndexDep,
     jobs: JobsDep,
+    workers: WorkersDep,
 ) -> Any:
+    """Games are played in the worker processes: at once up to ``sync_games``, else as a job."""
     from deckcheck.goldfish.run import GoldfishRequest, prepare
-    from deckcheck.goldfish.run import goldfish as run
 
     if body.games > settings.job_games:
         raise Problem(
@@ -41,21 +46,17 @@ def goldfish(
     fmt = format_of(registry, body.format, deck)
     policy = _policy(body.policy, fmt)
     req = GoldfishRequest(games=body.games, turns=body.turns, seed=body.seed, on_play=body.on_play)
-    setup = prepare(deck, fmt, index, policy)
+    setup = prepare(deck, fmt, index, policy)  # a deck that cannot play is a 422 now, not later
     if body.games <= settings.sync_games:
-        return run(deck, fmt, index, policy, req, setup=setup).model_dump(mode="json")
-    job = jobs.start(
-        body.games,
-        lambda progress: run(deck, fmt, index, policy, req, progress, setup).model_dump(
-            mode="json"
-        ),
-    )
+        return await workers.run(tasks.goldfish, None, deck, fmt, policy, req, setup)
+    job = jobs.start(body.games, tasks.goldfish, deck, fmt, policy, req, setup)
     if job is None:
         raise Problem(
             429,
             "too-many-jobs",
             f"{settings.max_jobs} jobs are running; try again later",
             limit=settings.max_jobs,
+            headers={"Retry-After": "10"},
         )
     response.status_code = 202
     response.headers["Location"] = f"/jobs/{job.id}"

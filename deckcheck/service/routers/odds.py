@@ -6,22 +6,40 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from deckcheck.service.deps import CardIndexDep, RegistryDep
+from deckcheck.service import tasks
+from deckcheck.service.deps import CardIndexDep, RegistryDep, SettingsDep, WorkersDep
 from deckcheck.service.problems import Problem
 from deckcheck.service.schemas import HandBody, OddsBody, format_of, parse_deck
 
 router = APIRouter(tags=["odds"])
 
 
-@router.post("/odds")
-def odds(body: OddsBody, registry: RegistryDep, index: CardIndexDep) -> Any:
-    from deckcheck.odds.api import ConditionError, OddsRequest, compute_odds
+@router.post("/odds", responses={429: {"description": "Busy: retry later"}})
+async def odds(
+    body: OddsBody,
+    settings: SettingsDep,
+    registry: RegistryDep,
+    index: CardIndexDep,
+    workers: WorkersDep,
+) -> Any:
+    """Computed in a worker process: a large simulation never holds the request loop."""
+    from deckcheck.odds.api import ConditionError, OddsRequest
 
+    if body.simulate is not None and body.simulate > settings.sync_simulate:
+        raise Problem(
+            422,
+            "limit-exceeded",
+            f"simulate is over the limit of {settings.sync_simulate}",
+            limit=settings.sync_simulate,
+            errors=[{"path": "body.simulate", "message": "over the limit"}],
+        )
     deck = parse_deck(body.deck)
     fmt = format_of(registry, body.format, deck)
     req = OddsRequest(**body.model_dump(exclude={"deck", "format"}))
+    refs = [e.ref for e in deck.entries] + ([body.partner] if body.partner else [])
+    small = tasks.deck_index(index, fmt.game, refs)
     try:
-        return compute_odds(deck, fmt, index, req).model_dump(mode="json")
+        return await workers.run(tasks.odds, deck, fmt, small, req)
     except ConditionError as exc:  # the generic answer, plus the field at fault
         raise Problem(
             422, "bad-condition", str(exc), errors=[{"path": "body.want", "message": str(exc)}]

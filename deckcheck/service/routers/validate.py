@@ -7,12 +7,14 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
+from deckcheck import suggest
 from deckcheck.models import Report
 from deckcheck.service.deps import CardIndexDep, RegistryDep
 from deckcheck.service.schemas import DeckRequest, format_of, parse_deck
 from deckcheck.validate import validate
 
 router = APIRouter(tags=["decks"])
+SUGGEST_SECONDS = 0.5  # per deck: past it, unknown cards are reported without suggestions
 
 
 @router.post(
@@ -23,9 +25,11 @@ router = APIRouter(tags=["decks"])
 async def validate_deck(
     body: DeckRequest, registry: RegistryDep, index: CardIndexDep
 ) -> JSONResponse:
-    # async: a verdict takes well under a millisecond, less than a thread hand-off
+    # async: a verdict takes well under a millisecond, less than a thread hand-off; the
+    # suggestion budget bounds a deck of many unknown names
     deck = parse_deck(body.deck)
-    report = validate(deck, format_of(registry, body.format, deck), index)
+    with suggest.budget(SUGGEST_SECONDS):
+        report = validate(deck, format_of(registry, body.format, deck), index)
     return JSONResponse(report.model_dump(mode="json"))
 
 
@@ -36,8 +40,9 @@ def resolve(body: DeckRequest, registry: RegistryDep, index: CardIndexDep) -> di
     deck = parse_deck(body.deck)
     fmt = format_of(registry, body.format, deck)
     entries = []
-    for e in deck.entries:
-        card = index.resolve(fmt.game, e.ref).card
+    with suggest.budget(SUGGEST_SECONDS):
+        cards = [index.resolve(fmt.game, e.ref).card for e in deck.entries]
+    for e, card in zip(deck.entries, cards, strict=True):
         entries.append(
             {
                 "section": e.section,

@@ -4,7 +4,9 @@
 
 const $ = (id) => document.getElementById(id);
 const STORE = "deckcheck.builder.v1";
-const state = { format: null, info: null, entries: [], savedId: null, seed: 1 };
+const state = {
+  format: null, info: null, entries: [], savedId: null, savedVersion: null, seed: 1,
+};
 
 function show(message) {
   const box = $("message");
@@ -26,7 +28,9 @@ async function api(method, path, body, headers) {
   if (!response.ok) {
     let detail = response.statusText;
     try { detail = (await response.json()).detail || detail; } catch (_) { /* not JSON */ }
-    throw new Error(`${response.status}: ${detail}`);
+    const error = new Error(`${response.status}: ${detail}`);
+    error.status = response.status;
+    throw error;
   }
   if (response.status === 204) return null;
   const type = response.headers.get("content-type") || "";
@@ -57,7 +61,7 @@ function sectionFor(type) {
 
 function save() {
   localStorage.setItem(STORE, JSON.stringify({ format: state.format, entries: state.entries,
-    savedId: state.savedId }));
+    savedId: state.savedId, savedVersion: state.savedVersion }));
 }
 
 function change(card, delta, section) {
@@ -224,7 +228,7 @@ async function chooseFormat(id, keepEntries) {
     show("Could not load the format: " + err.message);
     return;
   }
-  if (!keepEntries) { state.entries = []; state.savedId = null; }
+  if (!keepEntries) { state.entries = []; state.savedId = null; state.savedVersion = null; }
   const types = new Set(state.info.sections.flatMap((s) => s.types.allowed));
   $("type").innerHTML = '<option value="">any</option>' +
     [...types].map((t) => `<option value="${t}">${t}</option>`).join("");
@@ -354,14 +358,22 @@ async function saveToService() {
     deck: deckText() };
   const auth = { Authorization: `Bearer ${key}` };
   try {
+    // If-Match: the version this page loaded, so another writer's change is never overwritten
     const saved = state.savedId
-      ? await api("PUT", `/decks/${state.savedId}`, body, auth)
+      ? await api("PUT", `/decks/${state.savedId}`, body,
+        { ...auth, "If-Match": `"${state.savedVersion || 0}"` })
       : await api("POST", "/decks", body, auth);
     state.savedId = saved.id;
+    state.savedVersion = saved.version;
     save();
     show(`Saved as ${saved.id}`);
   } catch (err) {
-    show("Could not save: " + err.message);
+    if (err.status === 412) {
+      show("Someone else changed this deck since you loaded it: load it again from "
+        + "Saved decks, then reapply your change (your deck is kept here)");
+    } else {
+      show("Could not save: " + err.message);
+    }
   }
 }
 
@@ -374,6 +386,7 @@ async function listSaved() {
       li.append(button(d.name, `Load saved deck ${d.name}`, async () => {
         const full = await api("GET", `/decks/${d.id}`);
         state.savedId = d.id;
+        state.savedVersion = full.version;
         $("deck-name").value = d.name;
         await loadText(full.deck);
       }));
@@ -410,6 +423,7 @@ function start() {
   if (kept && kept.format) {
     state.entries = kept.entries || [];
     state.savedId = kept.savedId || null;
+    state.savedVersion = kept.savedVersion || null;
     chooseFormat(kept.format, true);
   } else {
     chooseFormat($("format").value, false);

@@ -1,0 +1,57 @@
+"""Unknown-card suggestions stay fast on a large pool (issue 13, item 2): 499 near-miss names
+against 20,000 imported cards answer ``/validate`` in under 2 s."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from deckcheck import suggest
+from deckcheck.models import Card
+from deckcheck.pool.store import Pool
+from deckcheck.service.app import create_app
+from deckcheck.service.settings import Settings
+
+CARDS = 20_000
+LINES = 499
+
+
+def _name(i: int) -> str:
+    return f"大量試験キャラクター{i:05d} 見本"
+
+
+def _pool(path: Path) -> None:
+    cards = (
+        Card(game="chaos", number=f"BULK-{i:05d}", name=_name(i), type="character")
+        for i in range(CARDS)
+    )
+    with Pool(path) as pool, pool._transaction():
+        pool._write(cards)
+
+
+def test_close_keys_finds_a_near_miss() -> None:
+    names = {"見本キャラ03": "見本キャラ 03", "まったく別": "まったく別"}
+    assert suggest.close_keys("見本キャラ3", names) == ["見本キャラ03"]
+    with suggest.budget(0):
+        time.sleep(0.001)
+        assert suggest.close_keys("見本キャラ3", names) == []
+
+
+def test_near_misses_on_a_large_pool_answer_in_under_2s(tmp_path: Path) -> None:
+    db = tmp_path / "big.sqlite3"
+    _pool(db)
+    # one character changed in each name: close enough that every line looks for suggestions
+    lines = [f"1 {_name(i * 37).replace('見本', '見木')}" for i in range(LINES)]
+    deck = "format: chaos-standard\n" + "\n".join(lines) + "\n"
+    assert len(deck.encode()) < 40_000
+    with TestClient(create_app(Settings(db=db))) as http:
+        assert http.get("/health").json()["cards"] >= CARDS
+        start = time.perf_counter()
+        response = http.post("/validate", json={"deck": deck})
+        elapsed = time.perf_counter() - start
+    assert response.status_code == 200
+    unknown = [v for v in response.json()["violations"] if v["rule"] == "deck/unknown-card"]
+    assert len(unknown) == LINES
+    assert elapsed < 2.0, f"/validate took {elapsed:.1f}s"
