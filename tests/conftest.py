@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +15,12 @@ from deckcheck.models import Report
 from deckcheck.pool.store import Pool
 from deckcheck.resolve import CardIndex
 from deckcheck.validate import validate
+
+# No test reads or writes the user's own card database (modules such as service.asgi open the
+# default pool when imported).
+os.environ.setdefault(
+    "DECKCHECK_DB", str(Path(tempfile.mkdtemp(prefix="deckcheck-")) / "pool.sqlite3")
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

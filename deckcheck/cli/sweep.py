@@ -72,6 +72,17 @@ def sweep(
         vary=vary, fill=fill, sides=sides, want=want, turns=turns, games=games, seed=seed, best=best
     )
     result = _run(target, format, req, scheduler, cluster, db)
+    _write(result, as_json, csv_path, parquet, plot, best)
+
+
+def _write(
+    result: SweepResult,
+    as_json: bool,
+    csv_path: Path | None,
+    parquet: Path | None,
+    plot: Path | None,
+    best: str | None,
+) -> None:
     from deckcheck.sweep import output
 
     if csv_path is not None:
