@@ -32,6 +32,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/validate_bench.py
 	$(BIN)/python benchmarks/odds_bench.py
 	$(BIN)/python benchmarks/goldfish_bench.py
+	$(BIN)/python benchmarks/vision_bench.py
 	$(BIN)/python benchmarks/load.py --seconds 5 --wrk
 
 clean:
