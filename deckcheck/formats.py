@@ -44,6 +44,7 @@ from deckcheck.checks.sections import TypeCheck as TypeCheck
 from deckcheck.errors import FormatError as FormatError
 from deckcheck.games.chaos.checks import OsPolicy as OsPolicy
 from deckcheck.games.chaos.checks import Partner as Partner
+from deckcheck.games.vision.checks import SpellBreak as SpellBreak
 from deckcheck.models import SECTIONS, Game
 from deckcheck.normalize import title_key
 

@@ -257,3 +257,80 @@ def test_builder_works_under_the_csp(browser, server_url: str) -> None:  # type:
     page.wait_for_selector("#verdict:text-matches('^ILLEGAL')")  # no eval: the CSP is on
     assert violations == []
     context.close()
+
+
+def _real_cards() -> list[tuple[str, str]]:
+    """(number, what a player types) for real VISION cards across the pool: every 150th card,
+    by name when the name is all a player knows, and by number."""
+    import csv
+
+    path = Path(__file__).resolve().parent.parent / "card_pool" / "vision" / "cards.csv"
+    with path.open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    picked = rows[::150]
+    return [(r["number"], r["name"] if i % 2 else r["number"]) for i, r in enumerate(picked)]
+
+
+def test_vision_search_is_instant_paged_and_follows_the_game(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)  # wait_for_function evaluates strings
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(server_url + "/")
+    page.select_option("#format", "vision-standard")
+    page.wait_for_selector('label[for="filter-user"]')
+    labels = page.locator("#game-filters label").all_inner_texts()
+    assert "User (術者)" in labels and "Class (種族)" in labels and "Keyword" in labels
+    assert "Set" in labels and any(t.startswith("Node") for t in labels)
+    assert not any("Title" in t or "Level" in t for t in labels)  # not a VISION filter
+    slow: list[tuple[str, float]] = []
+    for number, typed in _real_cards():
+        best = 1e9
+        for _ in range(2):  # the better of two tries: a shared machine may stall once
+            page.fill("#q", "")
+            start = time.perf_counter()
+            page.fill("#q", typed)
+            page.wait_for_selector(f'#results li[data-number="{number}"]')
+            best = min(best, time.perf_counter() - start)
+        if best > 0.2:
+            slow.append((typed, best))
+    assert not slow, slow
+    # printings of one name are told apart by their facts
+    page.fill("#q", "博麗 霊夢")
+    promo = page.locator('#results li[data-number="PR.008"] .meta')
+    assert "デッキ1枚制限" in promo.inner_text() and "node 5" in promo.inner_text()
+    assert "set NO1, ST4" in promo.inner_text()
+    shot(page, "9-vision-printings")
+    # filters of the game, and pages
+    page.fill("#q", "")
+    page.fill("#filter-class", "人間")
+    page.fill("#filter-max_node", "2")
+    page.wait_for_function("document.querySelector('#page-info').textContent.startsWith('1–30')")
+    first = page.locator("#results li").first.get_attribute("data-number")
+    page.click("#next")
+    page.wait_for_function("document.querySelector('#page-info').textContent.startsWith('31–')")
+    assert page.locator("#results li").first.get_attribute("data-number") != first
+    assert all("node" in t for t in page.locator("#results li .meta").all_inner_texts())
+    page.click("#prev")
+    page.wait_for_function("document.querySelector('#page-info').textContent.startsWith('1–30')")
+    page.select_option("#format", "chaos-standard")  # another game: its own filters
+    page.wait_for_selector('label[for="filter-title"]')
+    assert page.locator("#filter-user").count() == 0
+    context.close()
+
+
+def test_games_lists_each_games_filters_and_the_page_names_no_game(web_app) -> None:  # type: ignore[no-untyped-def]
+    from deckcheck import games
+
+    with TestClient(web_app) as http:
+        listed = {g["id"]: g for g in http.get("/games").json()}
+        assert set(listed) == set(games.ids())
+        params = {f["param"] for f in listed["vision"]["filters"]}
+        assert {"type", "package", "max_node", "max_cost", "user", "class", "keyword"} <= params
+        assert {f["param"] for f in listed["chaos"]["filters"]} >= {"title", "max_level"}
+        for game in listed.values():  # every listed filter is one /cards accepts
+            for f in game["filters"]:
+                value = next(iter(game["card_types"])) if f["param"] == "type" else "1"
+                asked = http.get("/cards", params={f["param"]: value, "limit": 1})
+                assert asked.status_code == 200, (f, asked.text)
+    script = (Path(__file__).resolve().parent.parent / "deckcheck/web/static/builder.js").read_text()
+    assert not any(f'"{g}"' in script or f"'{g}'" in script for g in games.ids())

@@ -10,7 +10,7 @@ from pydantic import Field, model_validator
 
 from deckcheck.checks.kind import Check, CheckKind, Row, Strict, register_kind
 from deckcheck.models import Severity, Violation
-from deckcheck.slots import Context, card_counts, first_line, plural, total
+from deckcheck.slots import Context, Slot, card_counts, first_line, plural, total
 
 
 class Match(Strict):
@@ -55,6 +55,11 @@ class LimitOverride(Strict):
     rule: str | None = None
     source: str
     severity: Severity = "error"
+    # ``same-name``: the limit replaces the general one for every card of the name (ChaosTCG
+    # §13 「同一のカード名のカードは合わせて」); ``matching``: it limits only the cards that carry
+    # the word, and the general limit still counts the whole name (VISION 「同名で「デッキ1枚制限」
+    # を持つカード」: a printing without the keyword is not limited by it)
+    counts: Literal["same-name", "matching"] = "same-name"
 
     @model_validator(mode="after")
     def _rule_for_limits(self) -> LimitOverride:
@@ -66,49 +71,82 @@ class LimitOverride(Strict):
 
 
 def _copies(ctx: Context, counts: dict[str, int]) -> list[Violation]:
-    fmt = ctx.fmt
-    general = fmt.copies.limit
+    general = ctx.fmt.copies.limit
     out: list[Violation] = []
     for items in ctx.copy_groups.values():
         if len(items) == 1:  # the common case, decided without building anything
             only = items[0]
             own = only.facts.limit
-            if only.count <= (general if own is None else own) or (own is not None and own < 0):
+            if own is None:
+                if only.count <= general:
+                    continue
+            elif own < 0 or (
+                only.count <= own
+                and (only.count <= general or _mode(only.facts.override) == "same-name")
+            ):
                 continue
-        n = total(items)
-        facts = [s.facts for s in items]
-        strict = [f for f in facts if f.limit is not None and f.limit >= 0]
-        if strict:
-            # an override's own limit replaces the general one (§6.1: permanent abilities)
-            tightest = min(strict, key=lambda f: f.limit or 0)
-            override, limit = tightest.override, tightest.limit or 0
-            assert override is not None
-            counted = items
-            rule, source, severity = override.rule or "", override.source, override.severity
-            why = f" ({_describe_match(override.match)})"
-        else:  # unlimited cards (an override of -1) do not count toward the general limit
-            counted = [s for s, f in zip(items, facts, strict=True) if f.limit is None]
-            limit = fmt.copies.limit
-            rule, source, severity = fmt.copies.rule, fmt.copies.source, fmt.copies.severity
-            why = ""
-            n = total(counted)
-        if n <= limit:
-            continue
-        name = counted[0].card.name
-        sections = sorted({s.section for s in counted})
-        out.append(
-            Violation(
-                rule=rule,
-                severity=severity,
-                message=f"{n} copies of {name}; at most {limit} allowed{why}",
-                section=sections[0] if len(sections) == 1 else None,
-                cards=card_counts(counted),
-                line=first_line(counted),
-                source=source,
-                fix=f"remove {plural(n - limit, 'copy', 'copies')} of {name}",
-            )
-        )
+        out += _group(ctx, items)
     return out
+
+
+def _mode(override: LimitOverride | None) -> str:
+    return "same-name" if override is None else override.counts
+
+
+def _group(ctx: Context, items: list[Slot]) -> list[Violation]:
+    """The violations of one name: a same-name override's limit for all of it; else each
+    matching override's limit for its cards, and the general limit for all but unlimited ones."""
+    fmt = ctx.fmt
+    facts = [s.facts for s in items]
+    strict = [f for f in facts if f.limit is not None and f.limit >= 0]
+    whole = [f for f in strict if _mode(f.override) == "same-name"]
+    if whole:  # an override's own limit replaces the general one (§6.1: permanent abilities)
+        tightest = min(whole, key=lambda f: f.limit or 0)
+        assert tightest.override is not None
+        found = _over(items, tightest.limit or 0, tightest.override, ctx)
+        return [found] if found else []
+    out: list[Violation] = []
+    matching: dict[tuple[int, int], list[Slot]] = {}
+    for slot, f in zip(items, facts, strict=True):
+        if f.override is not None and f.limit is not None and f.limit >= 0:
+            matching.setdefault((id(f.override), f.limit), []).append(slot)
+    for (_, limit), slots in matching.items():
+        found = _over(slots, limit, slots[0].facts.override, ctx)
+        if found:
+            out.append(found)
+    # unlimited cards (an override of -1) do not count toward the general limit
+    counted = [s for s, f in zip(items, facts, strict=True) if f.limit is None or f.limit >= 0]
+    found = _over(counted, fmt.copies.limit, None, ctx)
+    return [*out, found] if found else out
+
+
+def _over(
+    counted: list[Slot], limit: int, override: LimitOverride | None, ctx: Context
+) -> Violation | None:
+    """The violation of ``limit`` by ``counted`` (under ``override``'s rule, else the copy
+    rule's), or None when they keep to it."""
+    n = total(counted)
+    if n <= limit or not counted:
+        return None
+    if override is None:
+        copies = ctx.fmt.copies
+        rule, source, severity, which, why = copies.rule, copies.source, copies.severity, "", ""
+    else:
+        rule, source, severity = override.rule or "", override.source, override.severity
+        what = _describe_match(override.match)
+        which, why = (f" with {what}", "") if override.counts == "matching" else ("", f" ({what})")
+    name = counted[0].card.name + which
+    sections = sorted({s.section for s in counted})
+    return Violation(
+        rule=rule,
+        severity=severity,
+        message=f"{n} copies of {name}; at most {limit} allowed{why}",
+        section=sections[0] if len(sections) == 1 else None,
+        cards=card_counts(counted),
+        line=first_line(counted),
+        source=source,
+        fix=f"remove {plural(n - limit, 'copy', 'copies')} of {name}",
+    )
 
 
 def _describe_match(match: Match) -> str:
@@ -125,7 +163,8 @@ def _describe(c: Copies) -> Iterable[Row]:
 
 def _describe_override(o: LimitOverride) -> Iterable[Row]:
     what = str(o.match.append or o.match.keyword or o.match.keyword_pattern)
-    yield Row(o.rule, f"{what}: limit {o.limit}", o.source)
+    among = " among the cards of one name that carry it" if o.counts == "matching" else ""
+    yield Row(o.rule, f"{what}: limit {o.limit}{among}", o.source)
 
 
 def _no_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:

@@ -140,3 +140,26 @@ def pool_init(
     with pool:
         stats = pool.stats()
     print(f"created {path} with {stats['total']} cards")
+
+
+@pool_app.command("template")
+def pool_template(
+    game: Annotated[str, typer.Argument(help="The game id (deckcheck formats lists them).")],
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")
+    ] = None,
+) -> None:
+    """An empty CSV card file for GAME: the header, after one # line explaining each column.
+    Fill it in and `deckcheck pool import` it."""
+    from deckcheck import games
+    from deckcheck.pool.template import template
+
+    spec = games.find(game)
+    if spec is None:
+        raise UnknownGame(f"unknown game {game!r} (known: {', '.join(games.ids())})")
+    text = template(spec.id)
+    if output is None:
+        sys.stdout.write(text)
+        return
+    output.write_text(text, encoding="utf-8")
+    print(f"wrote the {spec.id} card template to {output}")

@@ -178,6 +178,12 @@ def _ensure_builtins() -> None:
         _loaded = True
         for module in BUILTIN:
             importlib.import_module(module)
+        # a game module may have been imported early (formats.py imports games' check kinds):
+        # the shipped games are listed in BUILTIN's order all the same, then any others
+        order = {module.rpartition(".")[2]: i for i, module in enumerate(BUILTIN)}
+        ranked = sorted(_REGISTRY.items(), key=lambda kv: order.get(kv[0], len(order)))
+        _REGISTRY.clear()
+        _REGISTRY.update(ranked)
 
 
 def register(spec: GameSpec, *, replace: bool = False) -> GameSpec:

@@ -3,19 +3,27 @@ keyword glossary, so the play parameters come from the format file as assumption
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from pydantic import Field
 
 from deckcheck.games.registry import GameSpec, Param, _register_builtin, lazy
 from deckcheck.goldfish.policy import Policy
 
-# the goldfish engine's per-turn metrics and milestones (engine.py)
-METRICS = ("hand", "characters", "nodes", "damage", "deck")
-MILESTONES = ("first_character", "opponent_at_0")
+# the goldfish engine's per-turn metrics and milestones (engine.py): node_K is the first turn
+# K nodes are in play, so a card of 必要ノード K can be played
+METRICS = ("hand", "nodes", "characters", "playable", "played", "damage", "deck")
+MILESTONES = ("first_character", "opponent_at_0", *(f"node_{k}" for k in range(1, 8)))
 
 
 class VisionPolicy(Policy):
-    """The VISION pilot: the common keys plus how many nodes to set a turn."""
+    """The VISION pilot: the common keys, which cards become nodes, and how many."""
 
+    SELECTORS: ClassVar[tuple[str, ...]] = ("play_first", "node_first")
+
+    node_first: tuple[str, ...] = ()  # cards to set as nodes before the engine's own choice
+    # no more nodes once this many are in play; None: the deck's highest 必要ノード
+    node_until: int | None = Field(None, ge=0, le=20)
     node_per_turn: int = Field(1, ge=0, le=5)  # the format's node_per_turn, if set, wins
 
 
@@ -38,6 +46,8 @@ VISION = _register_builtin(
         params={
             "life": Param(int, 25, "goldfish: the opponent's life, for the kill turn"),
             "node_per_turn": Param(int, None, "goldfish: nodes set a turn (else the pilot's)"),
+            "characters_per_turn": Param(int, 1, "goldfish: character cards played a turn"),
+            "leaders": Param(int, 1, "goldfish: cards with 【リーダー】 on one player's field"),
         },
         policy=VisionPolicy,
         default_policy=VisionPolicy(name="vision default", keep=(), play_first=("type:character",)),
@@ -45,14 +55,31 @@ VISION = _register_builtin(
         metrics=METRICS,
         milestones=MILESTONES,
         notes=(
-            "nodes: node_per_turn cards a turn go from hand to the node area, non-characters "
-            "first (deckcheck's reading: the glossary gives no node rule)",
-            "a character is played when its cost is at most the nodes in play, one a turn "
-            "(deckcheck's reading)",
-            "damage: characters in play since an earlier turn attack an empty board for their "
-            "power, not on the first player's first turn; opponent_at_0 when the damage reaches "
-            "the format's life (deckcheck's reading)",
+            "nodes: node_per_turn cards a turn go from hand to the node area; the pilot's "
+            "node_first cards first, then cards that can never be played (弐符), non-characters, "
+            "the highest 必要ノード; none once node_until (default: the deck's highest 必要ノード) "
+            "are in play; a node pays the turn it is set (deckcheck's reading: the glossary "
+            "gives no node rule)",
+            "a card is playable when the nodes in play are at least its 必要ノード and the "
+            "active nodes at least its コスト, paid by sleeping nodes; every node is active "
+            "again at the start of the turn (deckcheck's reading)",
+            "main phase: characters_per_turn character cards, and any spells the nodes pay for, "
+            "the pilot's play_first order, characters first; a spell with 幻想生物 becomes a "
+            "character, one with 装備 or 呪符 needs a character of yours and adds its +N to the "
+            "strongest; other spell effects are not executed (deckcheck's reading)",
+            "commands: played only in your battle, when they add +N attack and active nodes "
+            "pay; the opponent's turn is not played (deckcheck's reading)",
+            "【ラストワード】 needs a character named after its 術者 in play; 【連結】 (Union) "
+            "removes one card per named part from 冥界, hand or field (キーワード用語集); a 連結 "
+            "by condition rather than by name is not played; 弐符 cards are never played "
+            "(only 壱符's spell break brings them in; 決死 is not modelled)",
+            "【リーダー】: at most `leaders` cards with it on your field (キーワード用語集)",
+            "damage: characters in play since an earlier turn (or with 速攻) attack an empty "
+            "board for their printed attack, not on the first player's first turn; "
+            "opponent_at_0 when the damage reaches the format's life (deckcheck's reading)",
+            "playable: cards in hand that meet 必要ノード and コスト after the nodes are set; "
+            "node_K: the first turn K nodes are in play",
         ),
-        search_fields=("cost",),
+        search_fields=("type", "package", "node", "cost", "user", "class", "keyword", "graze"),
     )
 )

@@ -4,11 +4,22 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from deckcheck.service.routers import cards, decks, formats, goldfish, health, odds, validate, web
+from deckcheck.service.routers import (
+    cards,
+    decks,
+    formats,
+    games,
+    goldfish,
+    health,
+    odds,
+    validate,
+    web,
+)
 
 ROUTERS: tuple[APIRouter, ...] = (
     health.router,
     formats.router,
+    games.router,
     cards.router,
     validate.router,
     odds.router,

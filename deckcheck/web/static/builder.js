@@ -5,8 +5,9 @@
 const $ = (id) => document.getElementById(id);
 const STORE = "deckcheck.builder.v1";
 const state = {
-  format: null, info: null, entries: [], savedId: null, savedVersion: null, seed: 1,
+  format: null, info: null, entries: [], savedId: null, savedVersion: null, seed: 1, offset: 0,
 };
+const PAGE = 30; // search results a page
 
 function show(message) {
   const box = $("message");
@@ -182,38 +183,91 @@ function fill(list, violations) {
 // --- searching ------------------------------------------------------------------------------
 
 let searchTimer = null;
-function scheduleSearch() {
+let searchSeq = 0;
+function scheduleSearch(keepPage) {
+  if (!keepPage) state.offset = 0;
   clearTimeout(searchTimer);
-  searchTimer = setTimeout(searchNow, 200);
+  searchTimer = setTimeout(searchNow, 40); // short: a search answers in a few milliseconds
 }
 
 async function searchNow() {
-  const params = new URLSearchParams({ game: state.info.game, limit: "60" });
-  for (const [id, key] of [["q", "q"], ["type", "type"], ["title", "title"],
-    ["max-level", "max_level"], ["max-cost", "max_cost"]]) {
+  const seq = ++searchSeq;
+  // one more than a page: whether there is a next page
+  const params = new URLSearchParams({ game: state.info.game, limit: String(PAGE + 1),
+    offset: String(state.offset) });
+  for (const [id, key] of [["q", "q"], ["type", "type"]]) {
     if ($(id).value.trim()) params.set(key, $(id).value.trim());
   }
+  for (const input of $("game-filters").querySelectorAll("[data-param]")) {
+    if (input.value.trim()) params.set(input.dataset.param, input.value.trim());
+  }
   try {
-    const cards = await api("GET", "/cards?" + params);
+    const found = await api("GET", "/cards?" + params);
+    if (seq !== searchSeq) return; // a newer search is under way: its answer wins
     show("");
+    const cards = found.slice(0, PAGE);
     const list = $("results");
     list.innerHTML = "";
     for (const card of cards) {
       const item = document.createElement("li");
       item.tabIndex = 0;
+      item.dataset.number = card.number;
       item.innerHTML = `<span class="name"></span> <span class="number dim"></span>
         <span class="meta dim"></span>`;
       item.querySelector(".name").textContent = card.name;
       item.querySelector(".number").textContent = card.number;
-      item.querySelector(".meta").textContent = [card.type, card.kind,
-        card.level != null ? `Lv${card.level}` : null].filter(Boolean).join(" · ");
+      item.querySelector(".meta").textContent = facts(card);
       item.append(button("+", `Add ${card.number}`, () => change(card, +1)),
         button("−", `Remove ${card.number}`, () => change(card, -1)));
       item.addEventListener("keydown", (ev) => keyEdit(ev, card));
       list.append(item);
     }
+    $("page-info").textContent = cards.length
+      ? `${state.offset + 1}–${state.offset + cards.length}` : "no cards found";
+    $("prev").disabled = state.offset === 0;
+    $("next").disabled = found.length <= PAGE;
   } catch (err) {
-    show("Search failed: " + err.message);
+    if (seq === searchSeq) show("Search failed: " + err.message);
+  }
+}
+
+// What tells printings of one name apart: type, level, node, cost, keywords, set, user.
+function facts(card) {
+  const out = [card.type, card.kind];
+  if (card.level != null) out.push(`Lv${card.level}`);
+  if (card.node != null) out.push(`node ${card.node}`);
+  if (card.cost != null) out.push(`cost ${card.cost}`);
+  if (card.keywords && card.keywords.length) out.push(card.keywords.join(" / "));
+  if (card.package && card.package.length) out.push("set " + card.package.join(", "));
+  if (card.user) out.push("user " + card.user);
+  if (card.os) out.push(card.os);
+  return out.filter(Boolean).join(" · ");
+}
+
+// The chosen game's filters, as GET /games lists them (the type menu is always there).
+let gameList = null;
+async function renderFilters(game) {
+  if (!gameList) gameList = await api("GET", "/games");
+  const spec = gameList.find((g) => g.id === game) || { filters: [] };
+  const root = $("game-filters");
+  root.innerHTML = "";
+  for (const f of spec.filters) {
+    if (f.param === "type") continue;
+    const label = document.createElement("label");
+    label.htmlFor = "filter-" + f.param;
+    label.textContent = f.label;
+    const input = document.createElement("input");
+    input.id = "filter-" + f.param;
+    input.dataset.param = f.param;
+    input.autocomplete = "off";
+    if (f.mode === "max" || f.mode === "min") {
+      input.type = "number";
+      input.inputMode = "numeric";
+    } else {
+      input.type = "text";
+    }
+    input.addEventListener("input", () => scheduleSearch());
+    root.append(label, input);
   }
 }
 
@@ -232,6 +286,11 @@ async function chooseFormat(id, keepEntries) {
   const types = new Set(state.info.sections.flatMap((s) => s.types.allowed));
   $("type").innerHTML = '<option value="">any</option>' +
     [...types].map((t) => `<option value="${t}">${t}</option>`).join("");
+  try {
+    await renderFilters(state.info.game);
+  } catch (err) {
+    show("Could not load the search filters: " + err.message);
+  }
   const mulligan = (state.info.parameters.mulligan || {}).value || "none";
   $("mulligan").hidden = mulligan === "none";
   save();
@@ -401,9 +460,12 @@ async function listSaved() {
 // --- start ----------------------------------------------------------------------------------
 
 function start() {
-  for (const id of ["q", "type", "title", "max-level", "max-cost"]) {
-    $(id).addEventListener("input", scheduleSearch);
-  }
+  for (const id of ["q", "type"]) $(id).addEventListener("input", () => scheduleSearch());
+  $("prev").addEventListener("click", () => {
+    state.offset = Math.max(0, state.offset - PAGE);
+    scheduleSearch(true);
+  });
+  $("next").addEventListener("click", () => { state.offset += PAGE; scheduleSearch(true); });
   $("q").addEventListener("keydown", (ev) => {
     if (ev.key === "Enter") { const first = $("results").querySelector("li"); if (first) first.focus(); }
   });

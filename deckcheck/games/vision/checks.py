@@ -1,0 +1,113 @@
+"""VISION's spell break (keyword glossary 「壱符」「弐符」): a 弐符 character enters play only by
+the spell break of a 壱符 character whose name it contains, from the sideboard; any other way
+it is removed from the game. Registered as the ``spell_break`` check kind."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from deckcheck.checks.kind import Check, CheckKind, Row, register_kind
+from deckcheck.models import Severity, Violation
+from deckcheck.normalize import nfkc, vision_copy_name, word_key
+from deckcheck.slots import Context, Slot, card_counts, first_line
+
+
+class SpellBreak(Check):
+    """Cards with ``second`` belong in ``side``, where a ``first`` card of the main deck can
+    bring them in; elsewhere they can never enter play. Not illegal: a warning by default."""
+
+    first: str = "壱符"
+    second: str = "弐符"
+    deck: str = "main"
+    side: str = "side"
+    severity: Severity = "warning"
+
+
+def _has(slot: Slot, keyword: str) -> bool:
+    return word_key(keyword) in slot.facts.keyword_keys
+
+
+def spell_break_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
+    out: list[Violation] = []
+    for rule in ctx.fmt.tables("spell_break"):
+        assert isinstance(rule, SpellBreak)
+        out += _misplaced(ctx, rule) + _unreachable(ctx, rule)
+    return out
+
+
+def _label(ctx: Context, section: str) -> str:
+    found = ctx.fmt.section_map.get(section)
+    return (found.label if found else None) or f"{section} deck"
+
+
+def _misplaced(ctx: Context, rule: SpellBreak) -> list[Violation]:
+    deck, side = _label(ctx, rule.deck), _label(ctx, rule.side)
+    found = [s for s in ctx.slots.get(rule.deck, ()) if _has(s, rule.second)]
+    return [
+        Violation(
+            rule=rule.rule,
+            severity=rule.severity,
+            message=f"{s.card.name} ({s.card.number}) has 「{rule.second}」: it enters play only "
+            f"by the spell break of a 「{rule.first}」 character, which takes it from the "
+            f"{side}; played or put into play from the {deck} it is removed "
+            "from the game",
+            section=rule.deck,
+            cards=card_counts([s]),
+            line=s.line,
+            source=rule.source,
+            fix=f"move it to the {side}, with a 「{rule.first}」 card of its name in the {deck}",
+        )
+        for s in found
+    ]
+
+
+def _unreachable(ctx: Context, rule: SpellBreak) -> list[Violation]:
+    """A sideboard 弐符 that no 壱符 of the deck names: nothing can ever bring it in."""
+    seconds = [s for s in ctx.slots.get(rule.side, ()) if _has(s, rule.second)]
+    if not seconds:
+        return []
+    deck = _label(ctx, rule.deck)
+    bases = {
+        nfkc(vision_copy_name(s.card.name))
+        for s in ctx.slots.get(rule.deck, ())
+        if _has(s, rule.first)
+    }
+    lost = [s for s in seconds if not any(b and b in nfkc(s.card.name) for b in bases)]
+    if not lost:
+        return []
+    return [
+        Violation(
+            rule=rule.rule,
+            severity=rule.severity,
+            message=f"no 「{rule.first}」 card of the {deck} can spell break into "
+            + ", ".join(f"{s.card.name} ({s.card.number})" for s in lost)
+            + f": a 「{rule.first}」 character brings in only a 「{rule.second}」 card whose "
+            "name contains its own “B”",
+            section=rule.side,
+            cards=card_counts(lost),
+            line=first_line(lost),
+            source=rule.source,
+            fix=f"add the matching 「{rule.first}」 character to the {deck}, or "
+            "remove the card",
+        )
+    ]
+
+
+def _describe(rule: SpellBreak) -> Iterable[Row]:
+    yield Row(
+        rule.rule,
+        f"「{rule.second}」 cards belong in the {rule.side}, with a 「{rule.first}」 card of "
+        f"their name in the {rule.deck} deck ({rule.severity})",
+        rule.source,
+    )
+
+
+SPELL_BREAK = register_kind(
+    CheckKind(
+        name="spell_break",
+        model=SpellBreak,
+        check=spell_break_check,
+        describe=_describe,
+        order=620,
+    )
+)
