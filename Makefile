@@ -36,6 +36,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.odds_bench
 	$(BIN)/python -m benchmarks.goldfish_bench
 	$(BIN)/python -m benchmarks.vision_bench
+	$(BIN)/python -m benchmarks.sweep_bench
 	$(BIN)/python benchmarks/load.py --seconds 5 --wrk
 	$(BIN)/python -m benchmarks.table
 
