@@ -404,3 +404,12 @@ def test_cli_hand_json(tmp_path: Path) -> None:
     assert result.exit_code == 0
     hands = json.loads(result.stdout)["hands"]
     assert len(hands) == 3 and all(h["main_unit"] in h["hand"] for h in hands)
+
+
+def test_every_number_column_is_a_selector(index: CardIndex) -> None:
+    """VISION's 必要ノード and graze compare like level and cost (columns of the Card model)."""
+    cond = parse_condition("node<=1|graze>=2 >= 1", "vision")
+    doll = index.resolve("vision", "N1").card  # 上海人形: node 1
+    assert doll is not None and cond.matches(doll)
+    with pytest.raises(ConditionError):
+        parse_condition("nodes<=1>=1", "vision")

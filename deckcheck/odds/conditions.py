@@ -31,8 +31,13 @@ class ConditionError(UsageError, ValueError):
 
 
 _CONDITION = re.compile(r"^(?P<sel>.*\S)\s*(?P<op>>=|<=|==)\s*(?P<k>[0-9]+)$")
+# Every integer column of a card can be compared (level, cost, node, graze, …): the list comes
+# from the Card model, so a new column is a new selector.
+NUMBER_FIELDS: tuple[str, ...] = tuple(
+    name for name, f in Card.model_fields.items() if f.annotation in (int, int | None)
+)
 _COMPARISON = re.compile(
-    r"^(?P<field>level|cost|power|hp|gate_number)\s*(?P<op><=|>=|==|=|<|>)\s*(?P<n>-?[0-9]+)$"
+    rf"^(?P<field>{'|'.join(NUMBER_FIELDS)})\s*(?P<op><=|>=|==|=|<|>)\s*(?P<n>-?[0-9]+)$"
 )
 _OPS: dict[str, Callable[[int, int], bool]] = {
     "<=": operator.le,
