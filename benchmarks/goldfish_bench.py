@@ -17,7 +17,7 @@ from pathlib import Path
 
 from deckcheck import decks
 from deckcheck.formats import default_registry
-from deckcheck.goldfish.policy import DEFAULTS
+from deckcheck.goldfish.policy import default_policy
 from deckcheck.goldfish.run import GoldfishRequest, prepare, simulate
 from deckcheck.pool.store import Pool
 
@@ -39,9 +39,9 @@ def main() -> None:
             deck = decks.read(ROOT / "examples" / f"{fmt_id}-legal.deck")
             fmt = registry.get(fmt_id)
             index = pool.index_for([e.ref for e in deck.entries])
-            setup = prepare(deck, fmt, index, DEFAULTS[fmt.game])
+            setup = prepare(deck, fmt, index, default_policy(fmt.game))
             # iris plays whole chunks in NumPy: give it enough games to time two workers too
-            games = args.games * 25 if fmt.game.value == "iris" else args.games
+            games = args.games * 25 if str(fmt.game) == "iris" else args.games
             rates = []
             for workers in (1, 2):
                 req = GoldfishRequest(games=games, turns=10, seed=1, workers=workers)
@@ -51,7 +51,7 @@ def main() -> None:
                 assert sum(t.games for t in tallies) == games
                 rates.append(games / seconds)
             print(
-                f"{fmt.game.value:<7} 10-turn games/s: 1 worker {rates[0]:>9,.0f}   "
+                f"{str(fmt.game):<7} 10-turn games/s: 1 worker {rates[0]:>9,.0f}   "
                 f"2 workers {rates[1]:>9,.0f}   ({rates[1] / rates[0]:.2f}x, {games:,} games)"
             )
 
