@@ -51,7 +51,7 @@ def main() -> None:
                 assert sum(t.games for t in tallies) == games
                 rates.append(games / seconds)
             print(
-                f"{str(fmt.game):<7} 10-turn games/s: 1 worker {rates[0]:>9,.0f}   "
+                f"{fmt.game!s:<7} 10-turn games/s: 1 worker {rates[0]:>9,.0f}   "
                 f"2 workers {rates[1]:>9,.0f}   ({rates[1] / rates[0]:.2f}x, {games:,} games)"
             )
 
