@@ -37,6 +37,10 @@ IRIS = _register_builtin(
         play_batch=fast.play_batch,
         metrics=engine.METRICS,
         milestones=engine.MILESTONES,
+        setup_notes=(
+            "after each forced redraw (no unit in hand) the opponent may draw 1 card, so the "
+            "other player's hand changes (あいりすミスティリア! TCG 詳しい遊び方 対戦の準備 ④ ※)",
+        ),
         search_fields=("cost", "hp"),
     )
 )

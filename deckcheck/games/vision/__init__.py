@@ -42,13 +42,15 @@ VISION = _register_builtin(
         metrics=engine.METRICS,
         milestones=engine.MILESTONES,
         notes=(
-            "nodes: node_per_turn cards a turn go from hand to the node area, non-characters "
-            "first (deckcheck's reading: the glossary gives no node rule)",
-            "a character is played when its cost is at most the nodes in play, one a turn "
-            "(deckcheck's reading)",
+            "nodes: one node a turn (node_per_turn): a card from hand to the node area, "
+            "non-characters first (deckcheck's reading: the glossary gives no node rule)",
+            "a card is playable when its node requirement and cost are met: deckcheck reads both "
+            "as its cost at most the nodes in play; one character a turn (deckcheck's reading, "
+            "fan sources)",
             "damage: characters in play since an earlier turn attack an empty board for their "
             "power, not on the first player's first turn; opponent_at_0 when the damage reaches "
             "the format's life (deckcheck's reading)",
+            "not played: spells, commands and card text (they are only set as nodes)",
         ),
         search_fields=("cost",),
     )
