@@ -61,7 +61,8 @@ def test_rakuen_level_card_face_down_on_first_players_first_turn(index: CardInde
     table.hand = [card(index, "rakuen", "SAMPLE-R-T01")]
     rakuen._level_phase(table, compiled("rakuen"), face_up=False)
     assert table.level == [(card(index, "rakuen", "SAMPLE-R-T01"), False)]
-    assert table.colors() == set()  # a face-down level card gives no color to a 合理体
+    # face down, it still gives its color and world to a 合理体 (ch.2 §6 出撃条件 4)
+    assert table.colors() == {"青", "見本ワールド"}
 
 
 def test_rakuen_level_gates_deployment(index: CardIndex) -> None:
@@ -78,11 +79,12 @@ def test_rakuen_level_gates_deployment(index: CardIndex) -> None:
 
 def test_rakuen_gouritai_needs_its_color_or_world(index: CardIndex) -> None:
     table = rakuen.Table([], Stacked(), 6, 4)
-    gouritai = card(index, "rakuen", "SAMPLE-R-007")  # 合理体, level 3
+    gouritai = card(index, "rakuen", "SAMPLE-R-007")  # 合理体, level 3, 黄, 見本ワールド
     table.stock = [gouritai] * 5
-    table.set_level([(card(index, "rakuen", "SAMPLE-R-P03"), False)] * 3)
+    other = card(index, "rakuen", "SAMPLE-R-P03").model_copy(update={"world": "別ワールド"})
+    table.set_level([(other, True)] * 3)  # 緑, another world
     assert not table.deployable(gouritai)
-    table.set_level([(card(index, "rakuen", "SAMPLE-R-P03"), True)] * 3)  # 見本ワールド
+    table.set_level([(card(index, "rakuen", "SAMPLE-R-P03"), False)] * 3)  # 見本ワールド
     assert table.deployable(gouritai)
 
 
@@ -131,9 +133,7 @@ def test_rakuen_deck_shrinks_by_three_a_turn_without_luck_drive(
 # --- chaos phase rules ----------------------------------------------------------------------
 
 
-def test_chaos_partner_card_must_be_the_partner(
-    index: CardIndex, registry: FormatRegistry
-) -> None:
+def test_chaos_partner_card_must_be_the_partner(index: CardIndex, registry: FormatRegistry) -> None:
     partner = card(index, "chaos", "SAMPLE-C-P01")
     other = card(index, "chaos", "SAMPLE-C-001")
     rule = registry.get("chaos-standard").partner

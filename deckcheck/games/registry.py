@@ -146,6 +146,8 @@ class GameSpec:
     batch_size: int = 25_000
     # what goldfish does not model or takes from outside the rulebooks: printed with results
     notes: tuple[str, ...] = ()
+    # what the deal does beyond the format's parameters: printed by odds, hand and goldfish
+    setup_notes: tuple[str, ...] = ()
     search_fields: tuple[str, ...] = ()  # card columns the web builder offers as filters
 
     @cached_property

@@ -29,13 +29,16 @@ class DeckOut(Exception):
 @dataclass
 class Record:
     """One game: per turn (index 0 = turn 1) the values of the game's metrics, the turn each
-    milestone was first reached (0 = never), mulligans taken, and how the game ended."""
+    milestone was first reached (0 = never), mulligans taken, and how the game ended.
+    ``invariants`` holds what an engine checks of its own play (named in the game's engine
+    module, e.g. rakuen's ``level_over_level_area``): tests read it, results do not show it."""
 
     metrics: list[tuple[int, ...]] = field(default_factory=list)
     milestones: list[int] = field(default_factory=list)
     mulligans: int = 0
     loss: str | None = None
     loss_turn: int = 0
+    invariants: dict[str, int] = field(default_factory=dict)
 
 
 class Keep:

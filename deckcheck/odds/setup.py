@@ -60,7 +60,7 @@ def rules_of(fmt: Format) -> Rules:
     forced = params.get("forced_redraw")
     notes = tuple(
         f"{key} = {p.value} ({p.source})" for key, p in fmt.parameters.items() if p.assumption
-    )
+    ) + tuple(games.get(fmt.game).setup_notes)
     return Rules(
         hand=int(params["opening_hand"]),
         draw_per_turn=int(params["draw_per_turn"]),

@@ -47,6 +47,8 @@ class ChaosPolicy(Policy):
     attack_draw: bool = True  # attack with the partner to draw (§8.3)
     play_sets: bool = True
     play_extras: bool = True
+    # §13 [ソルラルチャージ]: cover the partner at the start of the battle phase (no attack draw)
+    solral_charge: bool = False
 
     def aside_choice(self) -> str | None:
         return self.partner
@@ -85,6 +87,17 @@ CHAOS = _register_builtin(
         milestones=MILESTONES,
         set_aside=partner.set_aside,
         check_card=check_card,
+        notes=(
+            "ネーム (総合ルール 2016-05-17 §2.1) are the 「…」 parts of a card name; the pilot "
+            "never plays a chara or set that ネーム重複処理 (§11.4) would send to the 控え室",
+            "sets (§3.9): one a chara; [TST ゲージ] sets only on 神前美月, any number (§13)",
+            "extra charas (§10.1): the covered chara stops counting, the other payers go to the "
+            "控え室 (hand first, then friends; never the partner); extra_cost is matched by name",
+            "[ソルラルチャージ] (§13): off by default (policy solral_charge); when on it covers "
+            "the partner for the battle phase, with no attack draw that turn, and comes back face "
+            "down at the end of the turn (deckcheck's reading: the PDF text lost the icon)",
+            "not played: battles, damage, 乱入, events and card text (no opponent); level-up costs",
+        ),
         search_fields=("title", "os", "level", "cost", "power"),
     )
 )

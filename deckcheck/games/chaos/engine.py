@@ -1,19 +1,40 @@
-"""ChaosTCG goldfish (総合ルール 2016-05-17): no opponent, card text not executed.
+"""ChaosTCG goldfish (ChaosTCG 総合ルール 2016-05-17): no opponent, card text not executed.
 
 Setup (§6.2): the partner card is the partner (else the policy's ``partner``, else the chara
 with most copies that may be partner); the other 49 are shuffled; 5 cards; the once-only full
-mulligan. Turn (§7): stand, draw 1 (an empty deck at this draw loses, §1.2), one normal friend
-play into 4 friend areas (§5.7, §7.4), one level-up of the partner with a same-name card from
-hand (§7.4, §10.3; [BETA] cannot level up, §13), one extra chara from the extra deck when its
-``extra_cost`` (names or traits joined by ``&``, §4.2, §10.1) is met by charas in the arena and
-no extra of that name is there, set cards onto charas, the partner's attack draw in every battle
-phase that allows an attack (§8.3), hand limit 7 at the end (§7.6). Partner levels stop at 3 (the
-levels a partner card prints); level-up costs are not modelled (card text).
+mulligan. Turn (§7): stand, draw 1 (an empty deck at this draw loses, §1.2); main phase:
+
+- one level-up of the partner with a same-name card from hand (§7.4, §10.3; [BETA] cannot level
+  up, §13); partner levels stop at 3 (the levels a partner card prints); level-up costs are card
+  text and not modelled;
+- one normal friend play into a free friend area of 4 (§5.7, §7.4);
+- one extra chara from the extra deck (§10.1) when its ``extra_cost`` (names or traits joined
+  by ``&``, §4.2) is met: one chara in the arena that meets a part is covered by the extra chara
+  (its level and set cards stay under it, and it no longer counts as a chara in play, §3.9);
+  the others that pay go to the 控え室, from hand first, then from the arena (the pilot's
+  order), with their set cards (§11.5); the pilot never pays with the partner, and no extra of
+  a name already in the arena is played;
+- set cards (§3.9): a chara carries at most one set card; a [TST ゲージ] set goes only on a
+  chara with the ネーム 神前美月, any number of them, and then no other set (§13 [TST ゲージ]);
+  the pilot sets partner first, then friends, and leaves a set in hand when no chara can take it;
+- ネーム重複処理 (§11.4): of the cards of an arena (top charas and every set) that share a ネーム
+  (a 「…」 part of the card name, §2.1; none for [はるかさん], §13), only the last placed stays,
+  and the partner always stays. The pilot never plays a chara or a set that would send a card of
+  its own arena to the 控え室 this way (a card with no 「…」 has no ネーム and never clashes).
+
+Battle phase: [ソルラルチャージ] (§13), when the policy's ``solral_charge`` is on: at its start a
+face-down [ソルラルチャージ] extra card sharing a ネーム with the (face-up, standing) partner is
+turned up and 登場 on top of the partner; it returns to the extra deck at the end of the turn
+(face down: the icon of the rules' text is lost in the PDF, deckcheck's reading). While it
+covers the partner, the partner does not attack, so there is no attack draw that turn
+(deckcheck's reading of §3.9 and §8.3). The partner's attack draw (§8.3) in every battle phase
+that allows an attack. End: hand limit 7 (§7.6).
 """
 
 from __future__ import annotations
 
 import random
+import re
 from typing import TYPE_CHECKING, cast
 
 from deckcheck.games.chaos import MILESTONES
@@ -21,7 +42,7 @@ from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, redeal, 
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.goldfish.setup import Setup
 from deckcheck.models import Card
-from deckcheck.normalize import name_key, word_key
+from deckcheck.normalize import name_key, nfkc, word_key
 
 if TYPE_CHECKING:
     from deckcheck.games.chaos import ChaosPolicy
@@ -32,6 +53,55 @@ def _key(name: str) -> str:
 
 
 MAX_LEVEL = 3  # the levels a partner card prints
+# Record.invariants: the most (set cards without [TST ゲージ]) exceeded charas in play
+SETS_EXCESS = "sets_over_charas"
+TST = "TST ゲージ"
+MITSUKI = "神前美月"  # §13 [TST ゲージ]: its sets go only on a chara of this ネーム
+
+
+def _quoted(text: str) -> list[str]:
+    """The 「…」 parts of ``text``, left to right, in linear time (a regular expression for
+    this backtracks quadratically on a long run of 「)."""
+    out, start = [], text.find("「")
+    while start >= 0:
+        end = text.find("」", start + 1)
+        if end < 0:
+            break
+        if end > start + 1:  # as re.findall(r"「([^」]+)」") would, without its backtracking
+            out.append(text[start + 1 : end])
+        start = text.find("「", end + 1)
+    return out
+
+
+_SPACE = re.compile(r"\s+")  # spaces are not part of a name (§2.1)
+_NAMES: dict[int, tuple[Card, frozenset[str]]] = {}
+
+
+def names(card: Card) -> frozenset[str]:
+    """The ネーム of a card (§2.1): its 「…」 parts; none with [はるかさん] (§13, §11.4)."""
+    hit = _NAMES.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    found = frozenset(_SPACE.sub("", n).casefold() for n in _quoted(nfkc(card.name)))
+    if word_key("はるかさん") in {word_key(a) for a in card.append}:
+        found = frozenset()
+    _NAMES[id(card)] = (card, found)
+    return found
+
+
+def _has(card: Card, append: str) -> bool:
+    return word_key(append) in {word_key(a) for a in card.append}
+
+
+class Chara:
+    """A chara in the arena: its top card and the set cards on it."""
+
+    __slots__ = ("card", "extra", "partner", "sets", "tst")
+
+    def __init__(self, card: Card, partner: bool = False, extra: bool = False) -> None:
+        self.card, self.partner, self.extra = card, partner, extra
+        self.sets: list[Card] = []
+        self.tst = 0  # how many of ``sets`` carry [TST ゲージ]
 
 
 def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play: bool) -> Record:
@@ -39,7 +109,7 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
     rules = setup.rules
     friend_areas = rules.param_int("friend_areas")
     hand_limit = rules.param_int("hand_limit")
-    (partner,) = setup.aside  # chosen once by the partner rule (partner.py)
+    (partner_card,) = setup.aside  # chosen once by the partner rule (partner.py)
     deck = shuffled(expand(setup.drawable), rng)  # top of the deck = end of the list
     record = Record(milestones=[0] * len(MILESTONES))
     hand = [deck.pop() for _ in range(rules.hand)]
@@ -47,15 +117,16 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
     if pol.mulligan and not keep.meets(hand):
         hand = redeal(deck, hand, rules.hand, rng)
         record.mulligans = 1
-    partner_key = _key(partner.name)
-    can_level = "beta" not in {word_key(a) for a in partner.append}
-    level, sets = 1, 0
-    friends: list[Card] = []
-    extras_in_play: list[str] = []
+    partner_key = _key(partner_card.name)
+    can_level = "beta" not in {word_key(a) for a in partner_card.append}
+    level = 1
+    partner = Chara(partner_card, partner=True)
+    friends: list[Chara] = []  # the charas of the friend areas, extra charas among them
     extra_deck = [
         c for c in expand(setup.section("extra")) if c.extra_cost
     ]  # without a cost: never played
-    arena_names = [partner_key]
+    solral = [c for c in expand(setup.section("extra")) if _has(c, "ソルラルチャージ")]
+    excess = -99
     for turn in range(1, turns + 1):
         try:
             if not deck:
@@ -70,39 +141,40 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
                     for lv, index in ((2, 0), (3, 1)):
                         if level >= lv and not record.milestones[index]:
                             record.milestones[index] = turn
-            # one normal friend play into a free friend area
+            arena = [partner, *friends]
+            # one normal friend play into a free friend area, never one that a ネーム clash
+            # would send (or whose ネーム would send another card) to the 控え室 (§11.4)
             if len(friends) < friend_areas:
+                taken = _arena_names(arena)
                 charas = [
                     c
                     for c in hand
-                    if c.type == "chara" and (level >= MAX_LEVEL or _key(c.name) != partner_key)
+                    if c.type == "chara"
+                    and (level >= MAX_LEVEL or _key(c.name) != partner_key)
+                    and not names(c) & taken
                 ]
                 if charas:
                     best = min(charas, key=lambda c: policy.rank(c, policy.play_first))
                     take(hand, best)
-                    friends.append(best)
-                    arena_names.append(_key(best.name))
-            # one extra chara a turn, when the arena meets its extra cost
+                    friends.append(Chara(best))
+            # one extra chara a turn, when its extra cost can be paid (§10.1)
             if pol.play_extras and extra_deck:
-                for card in extra_deck:
-                    key = _key(card.name)
-                    if key in extras_in_play:
-                        continue
-                    parts = [_key(p) for p in (card.extra_cost or "").split("&")]
-                    if all(any(p and p in n for n in arena_names) for p in parts):
-                        take(extra_deck, card)
-                        extras_in_play.append(key)
-                        arena_names.append(key)
-                        if not record.milestones[2]:
-                            record.milestones[2] = turn
-                        break
+                played = _extra(extra_deck, hand, friends, partner)
+                if played and not record.milestones[2]:
+                    record.milestones[2] = turn
             if pol.play_sets:
-                for card in [c for c in hand if c.type == "set"]:
-                    take(hand, card)
-                    sets += 1
-            # battle: the partner attacks (not on the first player's first turn) and draws
+                _sets(hand, [partner, *friends])
+            # battle: [ソルラルチャージ] on the partner (the policy decides), then the partner
+            # attacks (not on the first player's first turn) and draws
+            covered = False
+            if pol.solral_charge and solral:
+                pn = names(partner_card)
+                if any(names(c) & pn for c in solral):
+                    covered = True
+                    if not record.milestones[2]:
+                        record.milestones[2] = turn
             attack = not (turn == 1 and on_play and not rules.first_turn_attack)
-            if pol.attack_draw and attack and deck:
+            if pol.attack_draw and attack and deck and not covered:
                 hand.append(deck.pop())
             # end: discard down to the hand limit, events first, then the least wanted
             if len(hand) > hand_limit:
@@ -111,7 +183,104 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
         except DeckOut as out:
             record.loss, record.loss_turn = out.reason, turn
             break
-        record.metrics.append(
-            (len(hand), level, len(friends), len(extras_in_play), sets, len(deck))
-        )
+        plain = extras = sets = tst = 0
+        for chara in friends:
+            extras += chara.extra
+            plain += not chara.extra
+        for chara in (partner, *friends):
+            sets += len(chara.sets)
+            tst += chara.tst
+        excess = max(excess, sets - tst - 1 - len(friends))
+        record.metrics.append((len(hand), level, plain, extras, sets, len(deck)))
+    record.invariants[SETS_EXCESS] = max(excess, 0)
     return record
+
+
+def _arena_names(arena: list[Chara]) -> frozenset[str]:
+    """The ネーム of the arena's top charas and every set card (§11.4)."""
+    out: set[str] = set()
+    for chara in arena:
+        out |= names(chara.card)
+        for s in chara.sets:
+            out |= names(s)
+    return frozenset(out)
+
+
+def _meets(card: Card, part: str) -> bool:
+    return bool(part) and part in _key(card.name)
+
+
+def _extra(extra_deck: list[Card], hand: list[Card], friends: list[Chara], partner: Chara) -> bool:
+    """§10.1: one extra chara. A friend meeting one part of the cost is covered; the other parts
+    are paid by hand chara cards, then friends, which go to the 控え室."""
+    in_arena = {_key(f.card.name) for f in friends if f.extra}
+    for card in extra_deck:
+        if _key(card.name) in in_arena:
+            continue
+        parts = [_key(p) for p in (card.extra_cost or "").split("&")]
+        for base in friends:
+            first = next((i for i, p in enumerate(parts) if _meets(base.card, p)), None)
+            if first is None:
+                continue
+            rest = parts[:first] + parts[first + 1 :]
+            paid_hand: list[Card] = []
+            paid_arena: list[Chara] = []
+            for part in rest:
+                from_hand = next(
+                    (
+                        c
+                        for c in hand
+                        if c.type == "chara"
+                        and _meets(c, part)
+                        and all(c is not p for p in paid_hand)
+                    ),
+                    None,
+                )
+                if from_hand is not None:
+                    paid_hand.append(from_hand)
+                    continue
+                from_arena = next(
+                    (
+                        f
+                        for f in friends
+                        if f is not base and _meets(f.card, part) and f not in paid_arena
+                    ),
+                    None,
+                )
+                if from_arena is None:
+                    break
+                paid_arena.append(from_arena)
+            else:
+                staying = [partner, *(f for f in friends if f is not base and f not in paid_arena)]
+                clash = names(card) & _arena_names(staying)
+                for s in base.sets:
+                    clash |= names(s) & names(card)
+                if clash:
+                    continue
+                for c in paid_hand:
+                    take(hand, c)
+                for f in paid_arena:
+                    friends.remove(f)  # to the 控え室, with its set cards (§11.5)
+                take(extra_deck, card)
+                base.card, base.extra = card, True  # covers ``base``; its sets stay (§10.1)
+                return True
+    return False
+
+
+def _sets(hand: list[Card], arena: list[Chara]) -> None:
+    """§3.9: one set card a chara; [TST ゲージ] sets any number, only on 神前美月 (§13)."""
+    for card in [c for c in hand if c.type == "set"]:
+        taken = _arena_names(arena)
+        if names(card) & taken:
+            continue  # §11.4 would send a card to the 控え室
+        tst = _has(card, TST)
+        for chara in arena:
+            if tst:
+                ok = MITSUKI in names(chara.card) and chara.tst == len(chara.sets)
+            else:
+                ok = not chara.sets
+            if ok:
+                take(hand, card)
+                chara.sets.append(card)
+                chara.tst += tst
+                break

@@ -40,6 +40,10 @@ IRIS = _register_builtin(
         play_batch=lazy("deckcheck.games.iris.fast:play_batch"),
         metrics=METRICS,
         milestones=MILESTONES,
+        setup_notes=(
+            "after each forced redraw (no unit in hand) the opponent may draw 1 card, so the "
+            "other player's hand changes (あいりすミスティリア! TCG 詳しい遊び方 対戦の準備 ④ ※)",
+        ),
         search_fields=("cost", "hp"),
     )
 )

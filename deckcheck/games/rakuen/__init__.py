@@ -6,10 +6,13 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from pydantic import Field
+
 from deckcheck.formats import Format
 from deckcheck.games.registry import GameSpec, Param, _register_builtin, lazy
 from deckcheck.goldfish.policy import Policy
 from deckcheck.models import Card
+from deckcheck.normalize import nfkc
 
 # the goldfish engine's per-turn metrics and milestones (engine.py)
 METRICS = (
@@ -34,10 +37,12 @@ class RakuenPolicy(Policy):
     SELECTORS: ClassVar[tuple[str, ...]] = ("play_first", "level_area_first")
 
     level_area_first: tuple[str, ...] = ()  # cards to put into the level area first
-    luck_drive: bool = True  # 3 stock → draw 1
+    luck_drive: bool = True  # 3 stock → draw 1 (ch.2 §6: any number of times a turn)
     luck_drive_when_stuck: bool = True  # only on a turn that deployed no member
+    luck_drive_times: int = Field(1, ge=0, le=99)  # the most luck drives a turn (pilot's choice)
     swap_level: bool = False  # with a full level area, swap one for a hand card of a new color
-    gattai: bool = True  # 合体 once a turn
+    gattai: bool = True  # 合体 once a turn (ch.3 §4)
+    deploy_over: bool = True  # deploy over lower-level members when a card fits no other way
 
 
 def lay_out_gates(
@@ -51,10 +56,20 @@ def lay_out_gates(
 
 
 def check_card(fields: dict[str, Any], tables: Mapping[str, Mapping[str, str]]) -> list[str]:
+    """Import: a member's kind is one of ch.1 §2's; a gate card has a gate number (ch.1 §1
+    門カード 「19 門ナンバー」, used by 門デッキ構築のルール 3), so a gate without one is refused
+    rather than passing the gate-number limit unseen."""
+    out: list[str] = []
     kind = fields.get("kind")
     if kind is not None and kind not in KINDS:
-        return [f"unknown kind {kind!r} (use {', '.join(KINDS)})"]
-    return []
+        out.append(f"unknown kind {kind!r} (use {', '.join(KINDS)})")
+    ctype = RAKUEN.type_words.get(nfkc(str(fields.get("type") or "")).casefold())
+    if ctype == "gate" and not str(fields.get("gate_number") or "").strip():
+        out.append(
+            "a gate card without a gate_number (every gate has a 門ナンバー: ラクエンロジック "
+            "ルールブック Ver1.0 ch.1 §1, ch.1 §4 門デッキ構築のルール 3)"
+        )
+    return out
 
 
 RAKUEN = _register_builtin(
@@ -96,7 +111,19 @@ RAKUEN = _register_builtin(
         milestones=MILESTONES,
         lay_out=lay_out_gates,
         check_card=check_card,
-        notes=("territory = 1 for members whose card data gives none (outside the card data)",),
+        notes=(
+            "territory = 1 for members whose card data gives none (outside the card data)",
+            "circles: 2 rows (the mat's 6 circles read as 2 × 3: deckcheck's reading); members "
+            "move freely in the main phase, so territories fit when they add up to at most the "
+            "circles and no two 2 × 2 blocks overlap; the pilot deploys over members of a lower "
+            "level only (ルールブック Ver1.0 ch.1 §2 テリトリー, ch.2 §6, ch.3 §6)",
+            "合体 (ch.3 §4): declared only when a 合理体 in hand or deck meets its conditions, so "
+            "a failed 合体 never happens; refreshing the deck during its search is not modelled",
+            "luck drive (ch.2 §6): the rules allow any number a turn; the pilot uses at most "
+            "luck_drive_times (default 1), and by default only on a turn with no deployment",
+            "not played: battles, logic drive, paradoxes, card text (no opponent); a deck and a "
+            "drop zone both empty end the game as deck-out (deckcheck's simplification)",
+        ),
         search_fields=("level", "cost", "color", "world", "kind"),
     )
 )
