@@ -51,7 +51,7 @@ class Jobs:
         self.scheduler = scheduler
         self.local: dict[str, Future[dict[str, Any]]] = {}  # the jobs this process runs
         self.lock = threading.Lock()
-        self.threads = ThreadPoolExecutor(max_running, "job") if scheduler else None
+        self.threads: ThreadPoolExecutor | None = None  # with a scheduler: started on demand
         self.evicted = 0.0
 
     def running(self) -> int:
@@ -79,7 +79,9 @@ class Jobs:
             self.store.create(job_id, kind, total)
             ref = JobRef(job_id, self.store.url, self.scheduler)
             try:
-                if self.threads is not None:
+                if self.scheduler:
+                    if self.threads is None:
+                        self.threads = ThreadPoolExecutor(self.max_running, "job")
                     future = self.threads.submit(run_job, ref, work, *args)
                 else:
                     future = self.workers.submit(run_job, ref, work, *args)
@@ -133,8 +135,11 @@ class Jobs:
         return None
 
     def close(self) -> None:
-        if self.threads is not None:
-            self.threads.shutdown(wait=False, cancel_futures=True)
+        """Like ``Workers.close``: a later job starts new threads."""
+        with self.lock:
+            threads, self.threads = self.threads, None
+        if threads is not None:
+            threads.shutdown(wait=False, cancel_futures=True)
 
 
 __all__ = ["Jobs", "Work", "run_job"]
