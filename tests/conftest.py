@@ -1,9 +1,16 @@
-"""Shared fixtures: a pool built from the shipped card data, and a one-call validator."""
+"""Shared fixtures: a pool built from the shipped card data, a one-call validator, a real Dask
+cluster (a scheduler and two worker processes on 127.0.0.1) and a throwaway PostgreSQL."""
 
 from __future__ import annotations
 
 import os
+import pwd
+import shutil
+import socket
+import subprocess
+import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -58,3 +65,143 @@ def check(index: CardIndex, registry: FormatRegistry):  # type: ignore[no-untype
 @pytest.fixture
 def fresh_db(tmp_path: Path) -> Path:
     return tmp_path / "fresh.sqlite3"
+
+
+# --- a real Dask cluster: one scheduler and two worker processes on 127.0.0.1 ---------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def scheduler(tmp_path: Path) -> Iterator[str]:
+    dask = str(Path(sys.executable).with_name("dask"))
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    env = {**os.environ, "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
+    log = (tmp_path / "dask.log").open("w")
+    procs = [
+        subprocess.Popen(
+            [
+                dask,
+                "scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--dashboard-address",
+                ":0",
+            ],
+            stdout=log,
+            stderr=log,
+            env=env,
+        )
+    ]
+    try:
+        _wait_for(port)
+        procs += [
+            subprocess.Popen(
+                [
+                    dask,
+                    "worker",
+                    address,
+                    "--nworkers",
+                    "1",
+                    "--nthreads",
+                    "1",
+                    "--no-dashboard",
+                    "--name",
+                    f"w{i}",
+                ],
+                stdout=log,
+                stderr=log,
+                env=env,
+                cwd=tmp_path,
+            )
+            for i in range(2)
+        ]
+        _wait_for_workers(address, 2)
+        yield address
+    finally:
+        for proc in reversed(procs):
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        log.close()
+
+
+def _wait_for(port: int) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.2)
+    raise RuntimeError("the Dask scheduler did not start")
+
+
+def _wait_for_workers(address: str, n: int) -> None:
+    from distributed import Client
+
+    with Client(address, timeout="30s") as client:
+        client.wait_for_workers(n, timeout=60)
+
+
+# --- a throwaway PostgreSQL: DECKCHECK_TEST_DATABASE_URL, else initdb's own cluster, else skip
+
+
+@pytest.fixture(scope="module")
+def postgres_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    given = os.environ.get("DECKCHECK_TEST_DATABASE_URL")
+    if given:
+        yield given
+        return
+    initdb, pg_ctl = shutil.which("initdb"), shutil.which("pg_ctl")
+    if not initdb or not pg_ctl:
+        pytest.skip("no PostgreSQL server installed")
+    prefix: list[str] = []
+    base = tmp_path_factory.mktemp("pg")
+    if os.geteuid() == 0:  # initdb refuses root: run the cluster as the postgres user
+        try:
+            user = pwd.getpwnam("postgres")
+        except KeyError:
+            pytest.skip("running as root without a postgres user")
+        prefix = ["runuser", "-u", "postgres", "--"]
+        for path in (base, *base.parents[:2]):  # pytest's folders are private to root
+            if path not in (Path("/"), Path("/tmp")):
+                os.chmod(path, 0o755 if path != base else 0o700)
+        os.chown(base, user.pw_uid, user.pw_gid)
+    data, port = base / "data", free_port()
+
+    def run(*args: str) -> None:
+        subprocess.run([*prefix, *args], check=True, capture_output=True, timeout=120)
+
+    try:
+        run(initdb, "-D", str(data), "-A", "trust", "-U", "deckcheck")
+        run(
+            pg_ctl,
+            "-D",
+            str(data),
+            "-l",  # without a log file the server keeps our pipes open
+            str(base / "server.log"),
+            "-o",
+            f"-p {port} -k {base} -c listen_addresses=''",
+            "-w",
+            "start",
+        )
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as exc:
+        pytest.skip(f"could not start PostgreSQL: {exc}")
+    try:
+        yield f"postgresql+psycopg://deckcheck@/postgres?host={base}&port={port}"
+    finally:
+        subprocess.run(
+            [*prefix, pg_ctl, "-D", str(data), "-m", "fast", "stop"],
+            capture_output=True,
+            check=False,
+        )

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from deckcheck import client as client_module
 from deckcheck.cli import app as cli_app
 from deckcheck.service.app import create_app
-from deckcheck.service.jobs import Job, Jobs
+from deckcheck.service.jobs import Jobs
 from deckcheck.service.settings import Settings
 from tests.conftest import EXAMPLES
 
@@ -151,13 +151,13 @@ class _Flag:
 
 
 def _held(
-    slot: int, flag: str, work: Callable[..., dict[str, Any]], *args: Any
+    progress: Any, flag: str, work: Callable[..., dict[str, Any]], *args: Any
 ) -> dict[str, Any]:
     deadline = time.monotonic() + 60
     while not os.path.exists(flag):
         assert time.monotonic() < deadline, "the test never released the job"
         time.sleep(0.01)
-    return work(slot, *args)
+    return work(progress, *args)
 
 
 @pytest.fixture
@@ -170,8 +170,10 @@ def held_jobs(
     release = _Flag(tmp_path / "release")
     start = jobs.start
 
-    def held(total: int, work: Callable[..., dict[str, Any]], *args: Any) -> Job | None:
-        return start(total, _held, str(release.path), work, *args)
+    def held(
+        total: int, work: Callable[..., dict[str, Any]], *args: Any, kind: str = "goldfish"
+    ) -> dict[str, Any] | None:
+        return start(total, _held, str(release.path), work, *args, kind=kind)
 
     monkeypatch.setattr(jobs, "start", held)
     yield release
@@ -179,10 +181,10 @@ def held_jobs(
 
 
 def finished(service: FastAPI, job_id: str) -> dict[str, Any]:
-    job = service.state.jobs.get(job_id)
-    assert job is not None and job.finished.wait(timeout=60)
-    view: dict[str, Any] = job.view()
-    return view
+    view = service.state.jobs.wait(job_id, timeout=60)
+    assert view is not None, "the job did not end"
+    found: dict[str, Any] = view
+    return found
 
 
 def test_goldfish_sync_jobs_and_limits(

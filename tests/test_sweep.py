@@ -4,16 +4,11 @@ numbers in-process and on a real Dask cluster."""
 from __future__ import annotations
 
 import json
-import os
-import socket
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
-import pytest
 from typer.testing import CliRunner
 
 from deckcheck.cli import app
@@ -133,92 +128,6 @@ def test_the_in_process_path_never_imports_dask(tmp_path: Path) -> None:
         "assert 'distributed' not in sys.modules and 'dask' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
-
-
-# --- a real Dask cluster: one scheduler and two worker processes on 127.0.0.1 ---------------
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@pytest.fixture
-def scheduler(tmp_path: Path) -> Iterator[str]:
-    dask = str(Path(sys.executable).with_name("dask"))
-    port = _free_port()
-    address = f"tcp://127.0.0.1:{port}"
-    env = {**os.environ, "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
-    log = (tmp_path / "dask.log").open("w")
-    procs = [
-        subprocess.Popen(
-            [
-                dask,
-                "scheduler",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--dashboard-address",
-                ":0",
-            ],
-            stdout=log,
-            stderr=log,
-            env=env,
-        )
-    ]
-    try:
-        _wait_for(port)
-        procs += [
-            subprocess.Popen(
-                [
-                    dask,
-                    "worker",
-                    address,
-                    "--nworkers",
-                    "1",
-                    "--nthreads",
-                    "1",
-                    "--no-dashboard",
-                    "--name",
-                    f"w{i}",
-                ],
-                stdout=log,
-                stderr=log,
-                env=env,
-                cwd=tmp_path,
-            )
-            for i in range(2)
-        ]
-        _wait_for_workers(address, 2)
-        yield address
-    finally:
-        for proc in reversed(procs):
-            proc.terminate()
-        for proc in procs:
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        log.close()
-
-
-def _wait_for(port: int) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.2)
-    raise RuntimeError("the Dask scheduler did not start")
-
-
-def _wait_for_workers(address: str, n: int) -> None:
-    from distributed import Client
-
-    with Client(address, timeout="30s") as client:
-        client.wait_for_workers(n, timeout=60)
 
 
 def test_a_dask_cluster_gives_the_in_process_numbers(tmp_path: Path, scheduler: str) -> None:

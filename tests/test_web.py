@@ -334,3 +334,39 @@ def test_games_lists_each_games_filters_and_the_page_names_no_game(web_app) -> N
                 assert asked.status_code == 200, (f, asked.text)
     script = (Path(__file__).resolve().parent.parent / "deckcheck/web/static/builder.js").read_text()
     assert not any(f'"{g}"' in script or f"'{g}'" in script for g in games.ids())
+
+
+def test_compare_copies_draws_a_curve_per_legal_variant(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]
+    from tests.conftest import EXAMPLES
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900})  # the CSP stays on
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if "Security Policy" in m.text else None)
+    failed: list[str] = []
+    page.on("response", lambda r: failed.append(r.url) if r.status == 404 else None)
+    page.goto(server_url + "/")
+    page.click("summary:text('Paste a deck list')")
+    page.fill("#paste", (EXAMPLES / "rakuen-standard-legal.deck").read_text(encoding="utf-8"))
+    page.click("#load")
+    page.wait_for_selector("#verdict:text-is('LEGAL')")
+    page.select_option("#compare-card", "SAMPLE-R-007")
+    page.select_option("#compare-fill", "SAMPLE-R-T01")
+    page.fill("#compare-games", "500")
+    page.fill("#turns", "5")
+    page.click("#compare")
+    page.wait_for_selector("#compare-status:text-matches('^Done')")
+    # 1 and 2 copies would need 6 and 5 of the fill card: listed, not drawn
+    assert page.locator("#compare-illegal li").count() == 2
+    odds = page.locator("#compare-odds polyline")
+    assert [odds.nth(i).get_attribute("data-series") for i in range(2)] == ["3 copies", "4 copies"]
+    assert page.locator("#compare-milestones polyline").count() == 2
+    assert page.locator("#compare-milestone option").count() >= 1
+    shot(page, "9-compare-copies")
+    page.select_option("#compare-fill", "")  # the least-wanted card keeps the size instead
+    page.click("#compare")
+    page.wait_for_selector("#compare-odds-note:text-matches('fill: SAMPLE-R-T02')")
+    assert errors == [] and [u for u in failed if "favicon" not in u] == []
+    context.close()

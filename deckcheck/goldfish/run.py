@@ -327,6 +327,19 @@ def goldfish(
     """Play and summarise; ``setup`` (from ``prepare``) saves preparing the deck again."""
     setup = setup or prepare(deck, fmt, index, policy)
     chunks, interrupted = simulate(setup, req, progress)
+    return result_of(deck, fmt, policy, req, setup, chunks, interrupted)
+
+
+def result_of(
+    deck: DeckList,
+    fmt: Format,
+    policy: Policy,
+    req: GoldfishRequest,
+    setup: Setup,
+    chunks: Sequence[Tally],
+    interrupted: bool,
+) -> GoldfishResult:
+    """The result of the chunks played, wherever they were played (here or on a cluster)."""
     summary, per_turn, milestones = statistics(setup, chunks, req.turns)
     notes = [*setup.rules.assumptions, *setup.spec.notes]
     return GoldfishResult(

@@ -17,6 +17,7 @@ from deckcheck import __version__
 from deckcheck.formats import default_registry
 from deckcheck.service.cards import Cards
 from deckcheck.service.jobs import Jobs
+from deckcheck.service.jobstore import JobStore
 from deckcheck.service.middleware import BodyLimit, SecurityHeaders
 from deckcheck.service.problems import install
 from deckcheck.service.routers import ROUTERS, docs
@@ -30,12 +31,20 @@ __all__ = ["Settings", "create_app"]
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
-    workers = Workers(settings.workers, settings.queue, settings.max_jobs)
+    workers = Workers(settings.workers, settings.queue)
+    jobs = Jobs(
+        JobStore(settings.decks_url, create=True),
+        workers,
+        settings.max_jobs,
+        settings.job_ttl,
+        settings.dask_scheduler,
+    )
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         yield
         workers.close()  # the worker processes end with the service
+        jobs.close()
 
     app = FastAPI(
         lifespan=lifespan,
@@ -53,7 +62,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.cards = Cards(settings)
     app.state.store = DeckStore(settings.decks_url)
     app.state.workers = workers
-    app.state.jobs = Jobs(app.state.workers, settings.max_jobs, settings.job_ttl)
+    app.state.jobs = jobs
     for router in ROUTERS:
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")

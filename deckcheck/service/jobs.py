@@ -1,121 +1,145 @@
-"""Background goldfish jobs: run in the worker processes (``workers``), a cap on running jobs,
-cancellation, and eviction of ended jobs after a time to live."""
+"""Background jobs (goldfish games, sweeps): stored in the database (``jobstore``), so any
+process or host answers for them; run by the process that started them, in its worker pool,
+or, with a Dask scheduler set, in a thread of this process that sends the chunks to the cluster
+(the thread only waits: the games are played on the cluster's workers).
+
+A cap on the jobs each process runs at once, cancellation from any process, and eviction of
+ended jobs after a time to live."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 import uuid
 from collections.abc import Callable
-from concurrent.futures import Future
-from dataclasses import dataclass, field
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
+
+from deckcheck.service.jobstore import ENDED, JobRef, JobStore, Progress, view
 from deckcheck.service.workers import Workers
 
-# A job's work: called in a worker as fn(slot, *args); the slot carries progress and cancel.
+# A job's work: called as fn(progress, *args) where it runs; returns plain JSON data.
 Work = Callable[..., dict[str, Any]]
+EVICT_EVERY = 10.0  # seconds: eviction is a write, not one per request
 
 
-@dataclass
-class Job:
-    id: str
-    total: int
-    slot: int
-    workers: Workers
-    future: Future[dict[str, Any]] | None = None
-    cancelled: bool = False
-    done: int = 0  # games done, kept once the job ends (its slot is reused)
-    ended_at: float | None = None
-    finished: threading.Event = field(default_factory=threading.Event)  # set once it has ended
-
-    @property
-    def status(self) -> str:  # queued, running, done, failed, cancelled
-        future = self.future
-        if future is None or not future.done():
-            started = future is not None and (future.running() or self.workers.done(self.slot))
-            return "running" if started else "queued"
-        if future.cancelled() or self.cancelled:
-            return "cancelled"
-        return "failed" if future.exception() is not None else "done"
-
-    def view(self) -> dict[str, Any]:
-        future, result, error = self.future, None, None
-        if future is not None and future.done() and not future.cancelled():
-            exc = future.exception()
-            if exc is None:
-                result = future.result()
-            else:
-                error = f"{type(exc).__name__}: {exc}"
-        running = self.ended_at is None
-        return {
-            "id": self.id,
-            "status": self.status,
-            "games_done": self.workers.done(self.slot) if running else self.done,
-            "games": self.total,
-            "result": result,
-            "error": error,
-        }
+def run_job(ref: JobRef, work: Work, *args: Any) -> dict[str, Any]:
+    """Where the job runs (a worker process, or a thread): mark it running, unless a cancel
+    came first, then work, and write the last progress whatever happens."""
+    progress = Progress(ref)
+    progress.start()
+    try:
+        return work(progress, *args)
+    finally:
+        with contextlib.suppress(SQLAlchemyError):
+            progress.flush()
 
 
 class Jobs:
-    def __init__(self, workers: Workers, max_running: int, ttl: float = 3600.0) -> None:
-        self.workers, self.max_running, self.ttl = workers, max_running, ttl
-        self.jobs: dict[str, Job] = {}
+    def __init__(
+        self,
+        store: JobStore,
+        workers: Workers,
+        max_running: int,
+        ttl: float = 3600.0,
+        scheduler: str | None = None,
+    ) -> None:
+        self.store, self.workers, self.max_running, self.ttl = store, workers, max_running, ttl
+        self.scheduler = scheduler
+        self.local: dict[str, Future[dict[str, Any]]] = {}  # the jobs this process runs
         self.lock = threading.Lock()
-        self.free = list(range(max_running))  # progress slots of the shared array
+        self.threads: ThreadPoolExecutor | None = None  # with a scheduler: started on demand
+        self.evicted = 0.0
 
     def running(self) -> int:
-        return sum(j.ended_at is None for j in self.jobs.values())
+        return len(self.local)
 
     def evict(self, now: float | None = None) -> None:
-        """Forget jobs that ended more than ``ttl`` seconds ago."""
-        now = time.monotonic() if now is None else now
-        with self.lock:
-            for job_id in [
-                k
-                for k, j in self.jobs.items()
-                if j.ended_at is not None and now - j.ended_at > self.ttl
-            ]:
-                del self.jobs[job_id]
+        """Forget jobs that ended more than ``ttl`` seconds (wall clock) ago."""
+        self.evicted = time.monotonic()
+        self.store.evict(self.ttl, now)
 
-    def start(self, total: int, work: Work, *args: Any) -> Job | None:
-        """None when ``max_running`` jobs are already queued or running; a 429 ``Problem``
-        when the worker queue is full."""
-        self.evict()
+    def _maybe_evict(self) -> None:
+        if time.monotonic() - self.evicted >= EVICT_EVERY:
+            self.evict()
+
+    def start(
+        self, total: int, work: Work, *args: Any, kind: str = "goldfish"
+    ) -> dict[str, Any] | None:
+        """The new job's view; None when ``max_running`` jobs already run here; a 429
+        ``Problem`` when the worker queue is full."""
+        self._maybe_evict()
         with self.lock:
-            if self.running() >= self.max_running or not self.free:
+            if len(self.local) >= self.max_running:
                 return None
-            job = Job(uuid.uuid4().hex, total, self.free.pop(), self.workers)
-            self.workers.reset_slot(job.slot)
+            job_id = uuid.uuid4().hex
+            self.store.create(job_id, kind, total)
+            ref = JobRef(job_id, self.store.url, self.scheduler)
             try:
-                job.future = self.workers.submit(work, job.slot, *args)
+                if self.scheduler:
+                    if self.threads is None:
+                        self.threads = ThreadPoolExecutor(self.max_running, "job")
+                    future = self.threads.submit(run_job, ref, work, *args)
+                else:
+                    future = self.workers.submit(run_job, ref, work, *args)
             except BaseException:
-                self.free.append(job.slot)
+                self.store.delete(job_id)
                 raise
-            self.jobs[job.id] = job
-        job.future.add_done_callback(lambda _: self._ended(job))
-        return job
+            self.local[job_id] = future
+        started = self.store.get(job_id)
+        future.add_done_callback(lambda f: self._ended(job_id, f))
+        assert started is not None
+        return view(started)
 
-    def _ended(self, job: Job) -> None:
+    def _ended(self, job_id: str, future: Future[dict[str, Any]]) -> None:
+        result, error = None, None
+        if future.cancelled():
+            status = "cancelled"
+        elif (exc := future.exception()) is None:
+            status, result = "done", future.result()
+        elif isinstance(exc, KeyboardInterrupt):  # Cancelled, raised by a progress callback
+            status = "cancelled"
+        else:
+            status, error = "failed", f"{type(exc).__name__}: {exc}"
+        with self.lock:  # freed first: whoever sees the job ended may start the next one
+            self.local.pop(job_id, None)
+        self.store.finish(job_id, status, result, error)
+
+    def get(self, job_id: str) -> dict[str, Any] | None:
+        self._maybe_evict()
+        row = self.store.get(job_id)
+        return view(row) if row else None
+
+    def cancel(self, job_id: str) -> dict[str, Any] | None:
+        """Asks the job to stop, wherever it runs: its progress callback reads the flag. A job
+        still waiting in this process's queue is dropped at once."""
+        row = self.store.request_cancel(job_id)
+        if row is None:
+            return None
+        future = self.local.get(job_id)
+        if future is not None and future.cancel():
+            row = self.store.get(job_id) or row
+        return view(row)
+
+    def wait(self, job_id: str, timeout: float) -> dict[str, Any] | None:
+        """The job's view once it has ended (None: no such job, or still open at timeout)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = self.get(job_id)
+            if found is None or found["status"] in ENDED:
+                return found
+            time.sleep(0.05)
+        return None
+
+    def close(self) -> None:
+        """Like ``Workers.close``: a later job starts new threads."""
         with self.lock:
-            job.done = self.workers.done(job.slot)
-            job.ended_at = time.monotonic()
-            self.free.append(job.slot)
-        job.finished.set()
-
-    def get(self, job_id: str) -> Job | None:
-        self.evict()
-        return self.jobs.get(job_id)
-
-    def cancel(self, job_id: str) -> Job | None:
-        job = self.get(job_id)
-        if job is not None and job.ended_at is None:
-            job.cancelled = True
-            self.workers.cancel(job.slot)
-            if job.future is not None:
-                job.future.cancel()  # succeeds only while it waits in the queue
-        return job
+            threads, self.threads = self.threads, None
+        if threads is not None:
+            threads.shutdown(wait=False, cancel_futures=True)
 
 
-__all__ = ["Job", "Jobs"]
+__all__ = ["Jobs", "Work", "run_job"]

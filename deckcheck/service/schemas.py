@@ -11,6 +11,7 @@ from deckcheck import decklist
 from deckcheck.formats import Format, FormatError, FormatRegistry
 from deckcheck.models import DeckList
 from deckcheck.service.problems import Problem
+from deckcheck.sweep.run import SweepRequest
 
 MAX_LINES = 500
 
@@ -98,3 +99,22 @@ def format_of(registry: FormatRegistry, ref: str | None, deck: DeckList) -> Form
         raise Problem(
             422, "unknown-format", str(exc), errors=[{"path": "body.format", "message": str(exc)}]
         ) from exc
+
+
+class SweepDeck(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str | None = Field(None, max_length=200, description="Names its variants.")
+    deck: DeckInput
+
+
+class SweepBody(SweepRequest):
+    """``deckcheck sweep``'s options (``vary``, ``fill``, ``sides``, ``want``, ``turns``,
+    ``games``, ``seed``, ``best``), and the deck, or several."""
+
+    model_config = ConfigDict(extra="forbid")
+    deck: DeckInput | None = None
+    decks: list[SweepDeck] = Field(default_factory=list, max_length=50)
+    format: str | None = Field(None, description="Format id; overrides the decks' format line.")
+
+    def request(self) -> SweepRequest:
+        return SweepRequest(**self.model_dump(include=set(SweepRequest.model_fields)))

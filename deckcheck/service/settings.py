@@ -9,7 +9,11 @@ by default, or PostgreSQL), ``DECKCHECK_API_KEYS`` (comma-separated keys for wri
 ``DECKCHECK_WORKERS`` (processes for goldfish and odds, default 2), ``DECKCHECK_QUEUE`` (tasks
 that may wait for one, default 8; then 429), ``DECKCHECK_SYNC_SIMULATE`` (the most ``/odds`` may
 simulate, default 200,000), ``DECKCHECK_JOB_TTL`` (seconds an ended job is kept, default 3600),
-``DECKCHECK_DOCS`` (0: no ``/docs``).
+``DECKCHECK_DOCS`` (0: no ``/docs``), ``DECKCHECK_DASK_SCHEDULER`` (tcp://HOST:PORT: background
+jobs play on that Dask cluster instead of the worker processes).
+
+Jobs live in the saved decks' database, so every process and host that shares it answers
+for every job.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ class Settings:
     sync_simulate: int = 200_000
     job_ttl: float = 3600.0
     docs: bool = True
+    dask_scheduler: str | None = None
 
     @classmethod
     def from_env(cls, db: Path | None = None) -> Settings:
@@ -55,6 +60,7 @@ class Settings:
             sync_simulate=int(env.get("DECKCHECK_SYNC_SIMULATE", 200_000)),
             job_ttl=float(env.get("DECKCHECK_JOB_TTL", 3600)),
             docs=env.get("DECKCHECK_DOCS", "1") not in ("0", "false", "no"),
+            dask_scheduler=env.get("DECKCHECK_DASK_SCHEDULER") or None,
         )
 
     @property

@@ -7,6 +7,9 @@ clients that read the same version only the first write wins."""
 
 from __future__ import annotations
 
+import os
+import threading
+import time
 import uuid
 from datetime import UTC, datetime
 from typing import Any
@@ -20,11 +23,13 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    event,
     inspect,
     select,
     text,
 )
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import SQLAlchemyError
 
 metadata = MetaData()
 decks = Table(
@@ -40,6 +45,54 @@ decks = Table(
 )
 
 
+_engines: dict[tuple[str, int], Engine] = {}
+_engines_lock = threading.Lock()
+
+
+def engine_for(url: str) -> Engine:
+    """One engine per database and process. A worker process forked from the service must not
+    use the parent's pooled connections, so it drops them (without closing them: they are the
+    parent's) and opens its own."""
+    pid = os.getpid()
+    with _engines_lock:
+        engine = _engines.get((url, pid))
+        if engine is not None:
+            return engine
+        for key, inherited in list(_engines.items()):
+            if key[1] != pid:
+                inherited.dispose(close=False)
+                del _engines[key]
+        engine = create_engine(url, future=True, **_options(url))
+        if url.startswith("sqlite"):
+            event.listen(engine, "connect", _sqlite_pragmas)
+        _engines[(url, pid)] = engine
+        return engine
+
+
+def _options(url: str) -> dict[str, Any]:
+    # several processes write job progress: wait for SQLite's lock instead of failing at once
+    return {"connect_args": {"timeout": 30}} if url.startswith("sqlite") else {}
+
+
+def _sqlite_pragmas(conn: Any, _: Any) -> None:
+    cursor = conn.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")  # readers never wait for a progress write
+    cursor.close()
+
+
+def create_tables(engine: Engine) -> None:
+    """``create_all``, which two processes starting at once may race on: the loser retries
+    and then finds the tables there."""
+    for attempt in range(5):
+        try:
+            metadata.create_all(engine)
+            return
+        except SQLAlchemyError:
+            if attempt == 4:
+                raise
+            time.sleep(0.2 * (attempt + 1))
+
+
 class Stale(Exception):
     """The deck exists, but not at any of the versions the write expected."""
 
@@ -50,8 +103,8 @@ class Stale(Exception):
 
 class DeckStore:
     def __init__(self, url: str) -> None:
-        self.engine: Engine = create_engine(url, future=True)
-        metadata.create_all(self.engine)
+        self.engine: Engine = engine_for(url)
+        create_tables(self.engine)
         columns = {c["name"] for c in inspect(self.engine).get_columns("saved_decks")}
         if "version" not in columns:  # a database saved before decks had versions
             with self.engine.begin() as conn:

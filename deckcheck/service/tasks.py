@@ -1,12 +1,17 @@
 """What the worker processes run: module-level functions of picklable arguments, each returning
-plain JSON data. The card index goes along only as the few cards a deck names."""
+plain JSON data. The card index goes along only as the few cards a deck names.
+
+A job's work gets its ``Progress`` first; when the job's ``ref.scheduler`` names a Dask
+scheduler, its goldfish chunks are played on that cluster (``deckcheck.sweep.cluster``) and the
+code here only waits for them, in a thread of the service."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from deckcheck.resolve import CardIndex
-from deckcheck.service.workers import progress_for
 
 if TYPE_CHECKING:
     from deckcheck.formats import Format
@@ -15,6 +20,8 @@ if TYPE_CHECKING:
     from deckcheck.goldfish.setup import Setup
     from deckcheck.models import DeckList
     from deckcheck.odds.api import OddsRequest
+    from deckcheck.service.jobstore import Progress
+    from deckcheck.sweep.run import Runner, SweepRequest
 
 
 def deck_index(index: CardIndex, game: str, refs: list[str]) -> CardIndex:
@@ -29,19 +36,69 @@ def deck_index(index: CardIndex, game: str, refs: list[str]) -> CardIndex:
 
 
 def goldfish(
-    slot: int | None,
+    progress: Progress | None,
     deck: DeckList,
     fmt: Format,
     policy: Policy,
     req: GoldfishRequest,
     setup: Setup,
 ) -> dict[str, Any]:
-    """Play a prepared deck; ``slot`` (a background job's) receives progress and cancels."""
+    """Play a prepared deck; a background job's ``progress`` receives progress and cancels."""
     from deckcheck.goldfish.run import goldfish as run
 
-    progress = None if slot is None else progress_for(slot)
+    if progress is not None and progress.ref.scheduler:
+        return _goldfish_on_cluster(progress, deck, fmt, policy, req, setup)
     result = run(deck, fmt, CardIndex(), policy, req, progress, setup)  # the setup has the cards
     return result.model_dump(mode="json")
+
+
+def _goldfish_on_cluster(
+    progress: Progress,
+    deck: DeckList,
+    fmt: Format,
+    policy: Policy,
+    req: GoldfishRequest,
+    setup: Setup,
+) -> dict[str, Any]:
+    """The chunks ``simulate`` would play, played on the cluster: the same numbers. A cancel
+    drops the chunks still pending, and the result with them."""
+    from deckcheck.goldfish.run import result_of
+    from deckcheck.sweep.run import chunk_tasks
+
+    tasks = chunk_tasks(0, setup, req.games, req.seed, req.turns, req.on_play)
+    with _runner(progress.ref.scheduler) as runner:
+        tallies = runner(tasks, lambda _, games: progress(games))
+    return result_of(deck, fmt, policy, req, setup, tallies, False).model_dump(mode="json")
+
+
+def sweep(
+    progress: Progress,
+    decks: list[tuple[str | None, DeckList]],
+    fmt: Format,
+    index: CardIndex,
+    req: SweepRequest,
+) -> dict[str, Any]:
+    """A sweep job: the ``SweepResult`` as JSON; chunks in-process or on the cluster."""
+    from deckcheck.sweep.run import sweep as run
+
+    with _runner(progress.ref.scheduler) as runner:
+        result = run(
+            decks, fmt, index, req, runner, lambda _, games: progress(games), progress.total
+        )
+    return result.model_dump(mode="json")
+
+
+@contextmanager
+def _runner(scheduler: str | None) -> Iterator[Runner]:
+    if not scheduler:  # in-process: Dask is never imported
+        from deckcheck.sweep.run import in_process
+
+        yield in_process
+        return
+    from deckcheck.sweep.cluster import dask_runner
+
+    with dask_runner(scheduler, None) as run:
+        yield run
 
 
 def odds(deck: DeckList, fmt: Format, index: CardIndex, req: OddsRequest) -> dict[str, Any]:

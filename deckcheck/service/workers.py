@@ -5,8 +5,8 @@ p99 from 0.2 s to 11 s. Worker processes run at a lower priority (``nice``), so 
 the CPU, and at most ``workers + queue`` tasks are in flight: past that the service answers 429
 with ``Retry-After`` rather than let a backlog grow.
 
-Background jobs report progress and read their cancel flag through a small shared array (one
-slot per job), created before the workers fork.
+Background jobs report progress and read their cancel flag through the database
+(``jobstore.Progress``), so that any process can answer for them.
 """
 
 from __future__ import annotations
@@ -26,39 +26,17 @@ T = TypeVar("T")
 NICE = 10
 RETRY_AFTER = 2  # seconds; a typical synchronous task is shorter
 
-_slots: Any = None  # the shared array, in a worker: [games done, cancel] per slot
-
-
-class Cancelled(KeyboardInterrupt):
-    """Raised inside a job's progress callback; the simulator stops as on Ctrl-C."""
-
-
-def _init(slots: Any) -> None:
-    global _slots
-    _slots = slots
+def _init() -> None:
     with contextlib.suppress(OSError):  # not allowed here: run at the normal priority
         os.nice(NICE)
 
 
-def progress_for(slot: int) -> Callable[[int], None]:
-    """In a worker: count ``n`` games done for ``slot`` and stop if the job was cancelled."""
-
-    def progress(n: int) -> None:
-        _slots[2 * slot] += n
-        if _slots[2 * slot + 1]:
-            raise Cancelled
-
-    return progress
-
-
 class Workers:
-    def __init__(self, workers: int, queue: int, slots: int) -> None:
+    def __init__(self, workers: int, queue: int) -> None:
         self.capacity = workers + queue
         self.in_flight = 0
         self._lock = threading.Lock()
         context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-        # lock=False: each slot has one writer (its worker) and the parent only reads it
-        self.slots = context.Array("q", 2 * max(1, slots), lock=False)
         self._workers, self._context = workers, context
         self.pool: ProcessPoolExecutor | None = None  # started by the first task
 
@@ -78,7 +56,6 @@ class Workers:
                     max_workers=self._workers,
                     mp_context=self._context,
                     initializer=_init,
-                    initargs=(self.slots,),
                 )
             pool = self.pool
         future = pool.submit(fn, *args)
@@ -92,15 +69,6 @@ class Workers:
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in a worker, awaited without blocking the event loop."""
         return await asyncio.wrap_future(self.submit(fn, *args))
-
-    def reset_slot(self, slot: int) -> None:
-        self.slots[2 * slot] = self.slots[2 * slot + 1] = 0
-
-    def done(self, slot: int) -> int:
-        return int(self.slots[2 * slot])
-
-    def cancel(self, slot: int) -> None:
-        self.slots[2 * slot + 1] = 1
 
     def close(self) -> None:
         """End the worker processes; a later task starts new ones."""

@@ -94,12 +94,16 @@ def in_process(
     return out
 
 
-def _tasks(index: int, setup: Setup, req: SweepRequest, on_play: bool) -> list[ChunkTask]:
-    seeds = np.random.SeedSequence(req.seed).generate_state(req.games, dtype=np.uint64)
+def chunk_tasks(
+    index: int, setup: Setup, games: int, seed: int, turns: int, on_play: bool
+) -> list[ChunkTask]:
+    """The chunks of ``games`` games, cut as ``goldfish.run.simulate`` cuts them: the same
+    numbers wherever they are played."""
+    seeds = np.random.SeedSequence(seed).generate_state(games, dtype=np.uint64)
     size = setup.spec.batch_size if setup.fast and setup.spec.play_batch else CHUNK
     return [
-        ChunkTask(index, setup, s, tuple(int(x) for x in seeds[s : s + size]), req.turns, on_play)
-        for s in range(0, req.games, size)
+        ChunkTask(index, setup, s, tuple(int(x) for x in seeds[s : s + size]), turns, on_play)
+        for s in range(0, games, size)
     ]
 
 
@@ -118,9 +122,11 @@ def sweep(
     req: SweepRequest,
     runner: Runner = in_process,
     progress: Callable[[int, int], None] | None = None,
+    planned: Callable[[int], None] | None = None,
 ) -> SweepResult:
     """Variants of each deck (``--vary`` applies to each), validated, then asked ``want`` and
-    goldfished. ``progress(variant, games)`` is called as chunks finish."""
+    goldfished. ``planned(games)`` hears how many games the legal variants will play, then
+    ``progress(variant, games)`` is called as chunks finish."""
     axes = [parse_vary(v) for v in req.vary]
     variants: list[tuple[str | None, Variant]] = []
     for name, deck in decks:
@@ -155,8 +161,10 @@ def sweep(
         task
         for i, (setup, (_, variant)) in enumerate(zip(setups, variants, strict=True))
         if setup is not None
-        for task in _tasks(i, setup, req, variant.on_play)
+        for task in chunk_tasks(i, setup, req.games, req.seed, req.turns, variant.on_play)
     ]
+    if planned:
+        planned(sum(len(t.seeds) for t in tasks))
     tallies = runner(tasks, progress)
     _milestones(results, setups, tasks, tallies, req.turns)
     out = SweepResult(

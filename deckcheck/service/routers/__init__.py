@@ -12,6 +12,7 @@ from deckcheck.service.routers import (
     goldfish,
     health,
     odds,
+    sweeps,
     validate,
     web,
 )
@@ -24,6 +25,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     validate.router,
     odds.router,
     goldfish.router,
+    sweeps.router,
     decks.router,
     web.router,
 )

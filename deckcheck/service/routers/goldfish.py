@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Response
+from starlette.concurrency import run_in_threadpool
 
 from deckcheck.service import tasks
 from deckcheck.service.deps import CardIndexDep, JobsDep, RegistryDep, SettingsDep, WorkersDep
@@ -49,18 +50,24 @@ async def goldfish(
     setup = prepare(deck, fmt, index, policy)  # a deck that cannot play is a 422 now, not later
     if body.games <= settings.sync_games:
         return await workers.run(tasks.goldfish, None, deck, fmt, policy, req, setup)
-    job = jobs.start(body.games, tasks.goldfish, deck, fmt, policy, req, setup)
+    job = await run_in_threadpool(
+        jobs.start, body.games, tasks.goldfish, deck, fmt, policy, req, setup
+    )
     if job is None:
-        raise Problem(
-            429,
-            "too-many-jobs",
-            f"{settings.max_jobs} jobs are running; try again later",
-            limit=settings.max_jobs,
-            headers={"Retry-After": "10"},
-        )
+        raise too_many_jobs(settings.max_jobs)
     response.status_code = 202
-    response.headers["Location"] = f"/jobs/{job.id}"
-    return job.view()
+    response.headers["Location"] = f"/jobs/{job['id']}"
+    return job
+
+
+def too_many_jobs(limit: int) -> Problem:
+    return Problem(
+        429,
+        "too-many-jobs",
+        f"{limit} jobs are running; try again later",
+        limit=limit,
+        headers={"Retry-After": "10"},
+    )
 
 
 def _policy(keys: dict[str, Any] | None, fmt: Format) -> Policy:
@@ -79,7 +86,7 @@ def job_status(job_id: str, jobs: JobsDep) -> dict[str, Any]:
     job = jobs.get(job_id)
     if job is None:
         raise Problem(404, "not-found", f"no job {job_id!r}")
-    return job.view()
+    return job
 
 
 @router.delete("/jobs/{job_id}")
@@ -87,4 +94,4 @@ def job_cancel(job_id: str, jobs: JobsDep) -> dict[str, Any]:
     job = jobs.cancel(job_id)
     if job is None:
         raise Problem(404, "not-found", f"no job {job_id!r}")
-    return job.view()
+    return job

@@ -347,8 +347,8 @@ async function plot() {
   }
 }
 
-function drawChart(series) {
-  const svg = $("chart");
+// series: [label, rows of {turn, probability}, colour]; also draws compare.js's curves
+function drawChart(series, svg = $("chart")) {
   const [w, h, left, bottom] = [320, 180, 34, 20];
   const turns = Math.max(...series.map(([, rows]) => rows.length)) - 1 || 1;
   const x = (t) => left + (t / turns) * (w - left - 8);

@@ -1,0 +1,102 @@
+"""``POST /sweeps``: ``deckcheck sweep`` as a background job (its result is the
+``SweepResult``), polled and cancelled at ``/jobs/{id}`` like a goldfish job."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from fastapi import APIRouter, Response
+from starlette.concurrency import run_in_threadpool
+
+from deckcheck.formats import Format
+from deckcheck.models import DeckList
+from deckcheck.resolve import CardIndex
+from deckcheck.service import tasks
+from deckcheck.service.deps import CardIndexDep, JobsDep, RegistryDep, SettingsDep
+from deckcheck.service.problems import Problem
+from deckcheck.service.routers.goldfish import too_many_jobs
+from deckcheck.service.schemas import SweepBody, format_of, parse_deck
+from deckcheck.sweep.run import SweepRequest
+
+router = APIRouter(tags=["sweeps"])
+
+
+@router.post(
+    "/sweeps",
+    status_code=202,
+    responses={
+        202: {"description": "A job started; GET its Location for progress and the result"},
+        429: {"description": "Busy: retry later"},
+    },
+)
+async def post_sweep(
+    body: SweepBody,
+    response: Response,
+    settings: SettingsDep,
+    registry: RegistryDep,
+    index: CardIndexDep,
+    jobs: JobsDep,
+) -> Any:
+    """Variants of the deck (or of each deck), each validated, then its odds and goldfish
+    milestones. Bad variants, policy keys or a sweep over ``job_games`` are a 422 now."""
+    decks = _decks(body)
+    fmt = format_of(registry, body.format, decks[0][1])
+    req = body.request()
+    small = tasks.deck_index(index, fmt.game, _refs(decks, req))
+    variants = _check(decks, fmt, small, req)
+    if variants * req.games > settings.job_games:
+        raise Problem(
+            422,
+            "limit-exceeded",
+            f"{variants} variants × {req.games} games is over the limit of {settings.job_games}",
+            limit=settings.job_games,
+            errors=[{"path": "body.games", "message": "over the limit"}],
+        )
+    job = await run_in_threadpool(
+        jobs.start, variants * req.games, tasks.sweep, decks, fmt, small, req, kind="sweep"
+    )
+    if job is None:
+        raise too_many_jobs(settings.max_jobs)
+    response.headers["Location"] = f"/jobs/{job['id']}"
+    return job
+
+
+def _decks(body: SweepBody) -> list[tuple[str | None, DeckList]]:
+    given: list[tuple[str | None, str | dict[str, Any]]] = []
+    if body.deck is not None:
+        given.append((None, body.deck))
+    given += [(d.name or f"deck {i + 1}", d.deck) for i, d in enumerate(body.decks)]
+    if not given:
+        raise Problem(
+            422,
+            "invalid-request",
+            "send a deck, or decks",
+            errors=[{"path": "body.deck", "message": "required"}],
+        )
+    return [(name, parse_deck(deck)) for name, deck in given]
+
+
+def _refs(decks: list[tuple[str | None, DeckList]], req: SweepRequest) -> list[str]:
+    named = [
+        v.partition(":")[2].rpartition("=")[0].strip() for v in req.vary if v.startswith("name:")
+    ]
+    fill = [req.fill] if req.fill else []
+    return [*{e.ref for _, d in decks for e in d.entries}, *named, *fill]
+
+
+def _check(
+    decks: list[tuple[str | None, DeckList]], fmt: Format, index: CardIndex, req: SweepRequest
+) -> int:
+    """The number of variants; raises the ``UsageError`` (422) the sweep would meet later."""
+    from deckcheck.goldfish.policy import policy_from_keys
+    from deckcheck.sweep.variants import build, parse_vary
+
+    axes = [parse_vary(v) for v in req.vary]
+    count = len(decks) * math.prod(len(a.values) for a in axes) * len(req.sides)
+    if count > 1000:
+        raise Problem(422, "limit-exceeded", f"{count} variants: at most 1000 in one sweep")
+    for _, deck in decks:
+        for variant in build(deck, index, fmt.game, axes, req.fill, req.sides):
+            policy_from_keys(fmt.game, variant.policy, "vary policy")
+    return count

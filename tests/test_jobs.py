@@ -1,0 +1,231 @@
+"""Jobs in the database (issue 15, item 3): POST /sweeps, `deckcheck serve --workers 2`
+answering for jobs either worker created (SQLite and PostgreSQL), cancel across processes, and
+heavy jobs on a real Dask cluster giving the worker pool's numbers."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from deckcheck.service.app import create_app
+from deckcheck.service.jobstore import JobStore
+from deckcheck.service.settings import Settings
+from tests.conftest import EXAMPLES, free_port
+
+RAKUEN = (EXAMPLES / "rakuen-standard-legal.deck").read_text(encoding="utf-8")
+IRIS = (EXAMPLES / "iris-standard-legal.deck").read_text(encoding="utf-8")
+SWEEP = {
+    "deck": RAKUEN,
+    "vary": ["name:SAMPLE-R-007=1..4"],
+    "fill": "SAMPLE-R-T01",
+    "want": ["kind:合理体>=1"],
+    "games": 3000,
+    "turns": 4,
+    "seed": 3,
+    "best": "milestone:first_level_3_deploy",
+}
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory: pytest.TempPathFactory) -> FastAPI:
+    db = tmp_path_factory.mktemp("jobs") / "pool.sqlite3"
+    return create_app(Settings(db=db, sync_games=100, job_games=50_000, max_jobs=2, workers=1))
+
+
+@pytest.fixture(scope="module")
+def http(service: FastAPI) -> Iterator[TestClient]:
+    with TestClient(service, raise_server_exceptions=False) as client:
+        yield client
+
+
+def _done(http: TestClient | httpx.Client, location: str, timeout: float = 120) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state: dict[str, Any] = http.get(location).json()
+        if state["status"] not in ("queued", "running"):
+            return state
+        time.sleep(0.1)
+    raise AssertionError(f"{location} did not end")
+
+
+def test_a_sweep_job_gives_the_libraries_result(http: TestClient, index: Any) -> None:
+    from deckcheck import decklist
+    from deckcheck.formats import default_registry
+    from deckcheck.sweep import SweepRequest, sweep
+
+    started = http.post("/sweeps", json=SWEEP)
+    assert started.status_code == 202, started.text
+    assert started.headers["location"] == f"/jobs/{started.json()['id']}"
+    assert started.json()["games"] == 4 * 3000
+    state = _done(http, started.headers["location"])
+    assert state["status"] == "done", state
+    result = state["result"]
+    assert [v["legal"] for v in result["variants"]] == [False, False, True, True]
+    assert state["games"] == state["games_done"] == 2 * 3000  # illegal variants never play
+    fields = {k: v for k, v in SWEEP.items() if k != "deck"}
+    deck = decklist.parse(RAKUEN, None)
+    fmt = default_registry().get(deck.format or "")
+    expected = sweep([(None, deck)], fmt, index, SweepRequest(**fields))
+    assert result == expected.model_dump(mode="json")
+
+
+def test_sweep_requests_are_checked_before_a_job(http: TestClient) -> None:
+    def problem(body: dict[str, Any]) -> str:
+        answer = http.post("/sweeps", json=body)
+        assert answer.status_code == 422, answer.text
+        kind: str = answer.json()["type"].rsplit("/", 1)[1]
+        return kind
+
+    assert problem({**SWEEP, "vary": ["colour:red=1"]}) == "invalid-request"
+    assert problem({**SWEEP, "vary": ["policy:surprise=1,2"]}) == "invalid-request"
+    assert problem({**SWEEP, "fill": "NO-SUCH-CARD"}) == "invalid-request"
+    assert problem({**SWEEP, "games": 20_000}) == "limit-exceeded"  # 4 × 20,000 > 50,000
+    assert problem({k: v for k, v in SWEEP.items() if k != "deck"}) == "invalid-request"
+    assert problem({**SWEEP, "surprise": 1}) == "invalid-request"
+    two = {
+        **{k: v for k, v in SWEEP.items() if k != "deck"},
+        "vary": [],
+        "fill": None,
+        "games": 200,
+        "decks": [{"name": "a", "deck": RAKUEN}, {"name": "b", "deck": RAKUEN}],
+    }
+    state = _done(http, http.post("/sweeps", json=two).headers["location"])
+    assert [v["label"] for v in state["result"]["variants"]] == ["a: side=play", "b: side=play"]
+
+
+def test_a_sweep_job_can_be_cancelled(http: TestClient) -> None:
+    body = {**SWEEP, "vary": ["name:SAMPLE-R-007=3..4"], "games": 25_000, "turns": 10}
+    started = http.post("/sweeps", json=body)
+    assert started.status_code == 202, started.text
+    assert http.delete(started.headers["location"]).status_code == 200
+    state = _done(http, started.headers["location"])
+    assert state["status"] == "cancelled" and state["result"] is None
+
+
+# --- deckcheck serve --workers 2: two processes, one database -----------------------------
+
+
+@contextmanager
+def _serve(tmp_path: Path, database_url: str) -> Iterator[str]:
+    port = free_port()
+    env = {
+        **os.environ,
+        "DECKCHECK_DB": str(tmp_path / "pool.sqlite3"),
+        "DECKCHECK_DATABASE_URL": database_url,
+        "DECKCHECK_SYNC_GAMES": "10",
+        "DECKCHECK_MAX_JOBS": "32",
+        "DECKCHECK_WORKERS": "1",
+        "DECKCHECK_QUEUE": "32",
+    }
+    env.pop("DECKCHECK_DASK_SCHEDULER", None)
+    log = (tmp_path / "serve.log").open("w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "deckcheck", "serve", "--workers", "2", "--port", str(port)],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            assert proc.poll() is None, (tmp_path / "serve.log").read_text()
+            try:
+                if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "the service did not start"
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def _fresh(method: str, url: str, **kwargs: Any) -> httpx.Response:
+    """One request on its own connection, so that either worker process may take it."""
+    with httpx.Client(timeout=30) as client:
+        return client.request(method, url, **kwargs)
+
+
+def _either_worker_answers(url: str, database_url: str) -> None:
+    body = {"deck": IRIS, "games": 60, "turns": 3}
+
+    def start(seed: int) -> str:
+        answer = _fresh("POST", f"{url}/goldfish", json={**body, "seed": seed})
+        assert answer.status_code == 202, answer.text
+        return str(answer.json()["id"])
+
+    with ThreadPoolExecutor(8) as pool:  # at once, so both processes are busy taking them
+        ids = list(pool.map(start, range(24)))
+    store = JobStore(database_url)
+    owners = {store.get(i)["owner"] for i in ids}  # type: ignore[index]
+    assert len(owners) == 2, owners  # jobs were created through both workers
+    pending = set(ids)
+    deadline = time.monotonic() + 120
+    while pending and time.monotonic() < deadline:
+        for job_id in sorted(pending):
+            answer = _fresh("GET", f"{url}/jobs/{job_id}")
+            assert answer.status_code == 200, answer.text  # whichever process answers
+            assert answer.json()["id"] == job_id
+            if answer.json()["status"] == "done":
+                assert answer.json()["result"]["games"] == 60
+                pending.discard(job_id)
+    assert not pending
+    # cancel through any process stops a job that another one runs
+    big = _fresh("POST", f"{url}/goldfish", json={**body, "games": 1_000_000, "turns": 10})
+    job_id = big.json()["id"]
+    for _ in range(4):
+        assert _fresh("DELETE", f"{url}/jobs/{job_id}").status_code == 200
+    with httpx.Client(timeout=30) as client:
+        assert _done(client, f"{url}/jobs/{job_id}", 60)["status"] == "cancelled"
+
+
+def test_serve_with_two_workers_on_sqlite(tmp_path: Path) -> None:
+    database_url = f"sqlite:///{tmp_path / 'service.sqlite3'}"
+    with _serve(tmp_path, database_url) as url:
+        _either_worker_answers(url, database_url)
+
+
+def test_serve_with_two_workers_on_postgres(tmp_path: Path, postgres_url: str) -> None:
+    with _serve(tmp_path, postgres_url) as url:
+        _either_worker_answers(url, postgres_url)
+
+
+# --- DECKCHECK_DASK_SCHEDULER: heavy jobs on a real cluster --------------------------------
+
+
+def test_jobs_run_on_the_dask_cluster_with_the_pools_numbers(
+    tmp_path: Path, scheduler: str
+) -> None:
+    settings = {"db": tmp_path / "pool.sqlite3", "sync_games": 10, "workers": 1}
+    pooled = create_app(Settings(**settings))  # type: ignore[arg-type]
+    clustered = create_app(Settings(**settings, dask_scheduler=scheduler))  # type: ignore[arg-type]
+    goldfish = {"deck": IRIS, "games": 9000, "turns": 5, "seed": 11}
+    sweep = {**SWEEP, "vary": ["name:SAMPLE-R-007=3..4"], "games": 4000}
+    results = []
+    for app in (pooled, clustered):
+        with TestClient(app) as http:
+            jobs = [http.post("/goldfish", json=goldfish), http.post("/sweeps", json=sweep)]
+            assert [j.status_code for j in jobs] == [202, 202], [j.text for j in jobs]
+            results.append([_done(http, j.headers["location"])["result"] for j in jobs])
+    assert clustered.state.workers.pool is None  # no game was played in the service's pool
+    assert results[1] == results[0]  # same chunks, gathered in order: bit for bit
+    assert results[1][0]["games"] == 9000 and len(results[1][1]["variants"]) == 2
