@@ -12,7 +12,7 @@ from rich.console import Console
 
 from deckcheck import decklist, render
 from deckcheck.checks import Check, CheckKind, Row, kinds, register_kind, unregister_kind
-from deckcheck.formats import Format
+from deckcheck.formats import Format, FormatRegistry
 from deckcheck.models import Violation
 from deckcheck.resolve import CardIndex
 from deckcheck.slots import Context, card_counts, first_line, format_facts, total
@@ -139,3 +139,29 @@ def test_a_kind_name_is_registered_once(toy: CheckKind[BannedWord]) -> None:
     )
     with pytest.raises(ValueError, match="already registered"):
         register_kind(twin)
+
+
+def test_a_gate_without_a_gate_number_is_an_error(registry: FormatRegistry) -> None:
+    """ラクエンロジック ルールブック Ver1.0 ch.1 §4 門デッキ構築のルール 3: 「門は門ナンバーを持っ
+    ています」. Six copies of a gate whose data lacks its number used to pass unchecked."""
+    from deckcheck.models import Card
+    from deckcheck.resolve import CardIndex
+    from deckcheck.validate import validate
+
+    gates = [
+        Card(game="rakuen", number=f"T-G{i}", name=f"門{i}", type="gate", gate_number=i)
+        for i in range(1, 3)
+    ]
+    blank = Card(game="rakuen", number="T-GX", name="門X", type="gate")
+    index = CardIndex([*gates, blank])
+    fmt = registry.get("rakuen-standard")
+    deck = decklist.parse("[gate]\n2 T-G1\n2 T-G2\n6 T-GX\n", "g.deck")
+    found = [v for v in validate(deck, fmt, index).violations if v.rule == "rakuen/gate-number"]
+    assert len(found) == 1 and "6 cards have no gate number; every gate card has one" in found[0].message
+    assert [c.number for c in found[0].cards] == ["T-GX"]
+
+
+def test_pure_message_counts_one_card(check) -> None:  # type: ignore[no-untyped-def]
+    report = check("format: chaos-standard\n4 SAMPLE-C-B01\n1 SAMPLE-C-001\n")
+    pure = [v for v in report.violations if v.rule == "chaos/beta-pure"]
+    assert pure and "1 card does not" in pure[0].message

@@ -36,6 +36,9 @@ class AttributeLimit(Check):
     attribute: Literal["gate_number", "level", "cost", "color", "world", "title", "os"]
     sections: tuple[str, ...]
     limit: int = Field(ge=0)
+    # cards of these types must have the attribute (rakuen: every gate has a 門ナンバー); they are
+    # reported under this rule when they lack it (other cards without it are not counted)
+    required_for: tuple[str, ...] = ()
 
 
 class OpeningCheck(Check):
@@ -66,7 +69,7 @@ def _pure(ctx: Context, counts: dict[str, int]) -> list[Violation]:
                 rule=rule.rule,
                 severity=rule.severity,
                 message=f"the deck has {plural(m, 'card')} with [{rule.append}], so every card "
-                f"must have it; {plural(n, 'card')} do not",
+                f"must have it; {plural(n, 'card')} {'does' if n == 1 else 'do'} not",
                 cards=card_counts(without),
                 line=first_line(without),
                 source=rule.source,
@@ -119,10 +122,15 @@ def _attribute_limits(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     out: list[Violation] = []
     for rule in ctx.fmt.attribute_limits:
         groups: dict[object, list[Slot]] = defaultdict(list)
+        missing: list[Slot] = []
         for slot in ctx.in_sections(rule.sections):
             value = getattr(slot.card, rule.attribute)
             if value is not None:
                 groups[value].append(slot)
+            elif slot.card.type in rule.required_for:
+                missing.append(slot)
+        if missing:
+            out.append(_missing_attribute(rule, missing))
         for value, items in sorted(groups.items(), key=lambda kv: str(kv[0])):
             n = total(items)
             if n <= rule.limit:
@@ -141,6 +149,23 @@ def _attribute_limits(ctx: Context, counts: dict[str, int]) -> list[Violation]:
                 )
             )
     return out
+
+
+def _missing_attribute(rule: AttributeLimit, missing: list[Slot]) -> Violation:
+    label = rule.attribute.replace("_", " ")
+    n = total(missing)
+    return Violation(
+        rule=rule.rule,
+        severity=rule.severity,
+        message=f"{plural(n, 'card')} {'has' if n == 1 else 'have'} no {label}; every "
+        f"{'/'.join(rule.required_for)} card has one, so the limit of {rule.limit} a {label} "
+        "cannot be checked",
+        section=rule.sections[0] if len(rule.sections) == 1 else None,
+        cards=card_counts(missing),
+        line=first_line(missing),
+        source=rule.source,
+        fix=f"give the cards their {label} in the card data, or write the right card numbers",
+    )
 
 
 def _opening(ctx: Context, counts: dict[str, int]) -> list[Violation]:
@@ -179,7 +204,8 @@ def _describe_type_count(t: TypeCount) -> Iterable[Row]:
 
 
 def _describe_attribute_limit(a: AttributeLimit) -> Iterable[Row]:
-    yield Row(a.rule, f"at most {a.limit} per {a.attribute}", a.source)
+    every = f"; every {'/'.join(a.required_for)} card has one" if a.required_for else ""
+    yield Row(a.rule, f"at most {a.limit} per {a.attribute}{every}", a.source)
 
 
 def _describe_opening(oc: OpeningCheck) -> Iterable[Row]:
