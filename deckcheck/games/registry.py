@@ -143,6 +143,9 @@ class GameSpec:
     # import: the reasons a card row is wrong for this game, and fields it fills in (chaos OS)
     check_card: CardCheck | None = None
     play_batch: BatchEngine | None = None  # a faster whole-chunk engine, held to ``play``
+    # whether ``play_batch`` plays this set-up (its pilot's keys, its cards) as ``play`` would;
+    # None: always. When it says no, the reference engine runs and the result says so.
+    batch_ok: Callable[[Setup], bool] | None = None
     batch_size: int = 25_000
     # what goldfish does not model or takes from outside the rulebooks: printed with results
     notes: tuple[str, ...] = ()

@@ -73,7 +73,12 @@ def _compiled(setup: Setup) -> Compiled:
 
 
 def _batch(setup: Setup) -> BatchEngine | None:
-    return setup.spec.play_batch if setup.fast else None
+    spec = setup.spec
+    if not setup.fast or spec.play_batch is None:
+        return None
+    if spec.batch_ok is not None and not spec.batch_ok(setup):
+        return None  # the pilot asks for something only the reference engine plays
+    return spec.play_batch
 
 
 @dataclass
