@@ -102,7 +102,9 @@ def _copy_key(fmt: Format, card: Card) -> tuple[str, ...]:
     if key == "vision-name":
         return (name_key(fmt.game, vision_copy_name(card.name)),)
     if key == "name+type":
-        return (name_key(fmt.game, card.name), card.type)
+        groups = fmt.copies.type_groups
+        kind = next((g for g, types in groups.items() if card.type in types), card.type)
+        return (name_key(fmt.game, card.name), kind)
     return (name_key(fmt.game, card.name),)
 
 

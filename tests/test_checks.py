@@ -165,3 +165,26 @@ def test_pure_message_counts_one_card(check) -> None:  # type: ignore[no-untyped
     report = check("format: chaos-standard\n4 SAMPLE-C-B01\n1 SAMPLE-C-001\n")
     pure = [v for v in report.violations if v.rule == "chaos/beta-pure"]
     assert pure and "1 card does not" in pure[0].message
+
+
+@pytest.mark.parametrize(("fmt_id", "legal"), [("iris-standard", True), ("iris-unit-command", False)])
+def test_iris_shurui_reading_is_a_format_option(
+    registry: FormatRegistry, fmt_id: str, legal: bool
+) -> None:
+    """詳しい遊び方 2. デッキのルール 「同じ名前かつ同じ種類のカードはデッキに4枚まで」: iris-standard
+    reads 種類 as unit / 戦略 / 戦術 / 強化, iris-unit-command as ユニット / コマンド."""
+    from deckcheck.models import Card
+    from deckcheck.resolve import CardIndex
+    from deckcheck.validate import validate
+
+    cards = [
+        Card(game="iris", number="T-S", name="見本 同名", type="strategy"),
+        Card(game="iris", number="T-T", name="見本 同名", type="tactic"),
+        Card(game="iris", number="T-U", name="見本 ユニット", type="unit"),
+    ]
+    deck = decklist.parse("4 T-S\n1 T-T\n4 T-U\n", "t.deck")
+    report = validate(deck, registry.get(fmt_id), CardIndex(cards))
+    copies = [v for v in report.violations if v.rule == "iris/copies"]
+    assert (copies == []) is legal
+    if not legal:
+        assert "5 copies of 見本 同名" in copies[0].message

@@ -41,6 +41,9 @@ class Copies(Check):
     key: Literal["name", "name+type", "vision-name"]
     limit: int = Field(ge=0)
     sections: tuple[str, ...] = ("main",)
+    # "name+type": card types that count as one 種類 (e.g. command = strategy, tactic and
+    # enhancement, for the あいりすミスティリア! reading where 種類 is ユニット / コマンド)
+    type_groups: dict[str, tuple[str, ...]] = Field(default_factory=dict)
 
 
 class LimitOverride(Strict):
