@@ -313,3 +313,29 @@ def test_partner_that_may_not_be_partner_is_a_usage_error(
     assert "chaos/partner-candidate" in result.stderr and "may not be partner" in result.stderr
     ok = runner.invoke(app, [*args[:2], "--partner", "SAMPLE-C-001", *args[4:]])
     assert ok.exit_code == 0, ok.output
+
+
+def test_vision_node_and_character_parameters_are_read(tmp_path: Path) -> None:
+    deck = "vision-standard-legal.deck"
+    base = _fish(tmp_path, deck, "vision-standard")
+    two_nodes = _fish(tmp_path, deck, _variant(tmp_path, "vision-standard", "node_per_turn", "2"))
+    assert _turns(two_nodes, "nodes_mean")[2] > _turns(base, "nodes_mean")[2]
+    two_chars = _fish(
+        tmp_path, deck, _variant(tmp_path, "vision-standard", "characters_per_turn", "2")
+    )
+    assert _turns(two_chars, "characters_mean")[-1] > _turns(base, "characters_mean")[-1]
+
+
+def test_vision_leaders_is_read(tmp_path: Path) -> None:
+    """【リーダー】 (キーワード用語集): at most ``leaders`` leaders on the field. A deck of twelve
+    leaders of distinct names fields more characters when the format allows more leaders."""
+    text = (EXAMPLES / "vision-standard-legal.deck").read_text(encoding="utf-8")
+    leaders = "".join(f"1 PR.{n}\n" for n in (200, 201, 202, 203, 209, 210, 213, 216))
+    text = text.replace("3 大妖精\n", "").replace("3 妖精メイド\n", "").replace(
+        "3 レティ・ホワイトロック\n", leaders + "1 大妖精\n"
+    )
+    path = tmp_path / "leaders.deck"
+    path.write_text(text, encoding="utf-8")
+    one = _fish(tmp_path, str(path), "vision-standard")
+    three = _fish(tmp_path, str(path), _variant(tmp_path, "vision-standard", "leaders", "3"))
+    assert _turns(three, "characters_mean")[-1] > _turns(one, "characters_mean")[-1]
