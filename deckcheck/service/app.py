@@ -7,6 +7,7 @@ Settings: see ``deckcheck.service.settings``.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -42,6 +43,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # the card index and its name tables are built before the first request, not in it: on
+        # a 20,000-card pool that is a second or two the first /validate would otherwise pay
+        await asyncio.to_thread(app.state.cards.warm)
         yield
         workers.close()  # the worker processes end with the service
         jobs.close()

@@ -61,6 +61,14 @@ class Cards:
             else CardCache(file_stamp, load)
         )
 
+    def warm(self) -> None:
+        """Build the in-memory index and every game's name table now."""
+        from deckcheck import games
+
+        index = self.cache.index()
+        for game in games.ids():
+            index.names(game)
+
     def stats(self) -> dict[str, object]:
         if self.sql:
             return self.sql.stats()
