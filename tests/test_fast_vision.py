@@ -1,0 +1,130 @@
+"""The VISION batch engine (games/vision/fast.py) against the reference engine (engine.py):
+the same distribution on every metric and turn, the same mulligans and milestones."""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+from typing import Any
+
+import numpy as np
+import pytest
+
+from deckcheck import decklist, games
+from deckcheck.formats import FormatRegistry
+from deckcheck.goldfish.policy import Policy, default_policy, policy_from_keys
+from deckcheck.goldfish.run import Chunk, GoldfishRequest, goldfish, play_chunk, prepare
+from deckcheck.goldfish.setup import Setup
+from deckcheck.models import DeckList
+from deckcheck.resolve import CardIndex
+from tests.conftest import EXAMPLES
+
+GAMES = 6000
+
+
+def example() -> DeckList:
+    text = (EXAMPLES / "vision-standard-legal.deck").read_text(encoding="utf-8")
+    return decklist.parse(text, "legal.deck")
+
+
+def setup_of(index: CardIndex, registry: FormatRegistry, policy: Policy) -> Setup:
+    return prepare(example(), registry.get("vision-standard"), index, policy)
+
+
+def assert_agree(fast: Chunk, slow: Chunk) -> None:
+    assert fast.metrics.shape == slow.metrics.shape
+    for a, b in (
+        (fast.metrics, slow.metrics),
+        (fast.mulligans, slow.mulligans),
+        (fast.milestones, slow.milestones),
+    ):
+        a, b = a.astype(float), b.astype(float)
+        se = np.sqrt(a.var(axis=0) / len(a) + b.var(axis=0) / len(b)) + 1e-9
+        assert (np.abs(a.mean(axis=0) - b.mean(axis=0)) <= 4.5 * se + 1e-12).all()
+    assert (fast.loss == slow.loss).all()
+
+
+POLICIES: list[dict[str, Any]] = [
+    {},  # the default pilot
+    {  # two nodes a turn up to four, a keep rule that mulligans often, play_first changed
+        "node_per_turn": 2,
+        "node_until": 4,
+        "keep": ["type:character>=3", "type:command<=1"],
+        "play_first": ["type:spell", "node>=2"],
+        "node_first": ["type:command"],
+    },
+    {"mulligan": False, "node_per_turn": 1, "node_until": 6, "keep": ["type:spell>=1"]},
+]
+
+
+@pytest.mark.parametrize("keys", POLICIES)
+@pytest.mark.parametrize("on_play", [True, False])
+def test_batch_engine_agrees_with_the_reference(
+    index: CardIndex, registry: FormatRegistry, keys: dict[str, Any], on_play: bool
+) -> None:
+    policy = policy_from_keys("vision", keys, "test") if keys else default_policy("vision")
+    setup = setup_of(index, registry, policy)
+    spec = games.get("vision")
+    assert spec.batch_ok is not None and spec.batch_ok(setup)
+    seeds = list(range(1, GAMES + 1))
+    fast = play_chunk(setup, 0, seeds, 10, on_play)
+    slow = play_chunk(dataclasses.replace(setup, fast=False), 0, seeds, 10, on_play)
+    assert fast.metrics.dtype == np.int16  # the batch engine ran
+    assert_agree(fast, slow)
+    if keys.get("keep") and keys.get("mulligan", True):
+        assert fast.mulligans.mean() > 0.05  # the keep rule was exercised
+
+
+def test_same_seed_same_result_with_one_or_two_workers(
+    index: CardIndex, registry: FormatRegistry
+) -> None:
+    fmt = registry.get("vision-standard")
+    policy = default_policy("vision")
+    setup = setup_of(index, registry, policy)
+    results = [
+        goldfish(
+            example(),
+            fmt,
+            index,
+            policy,
+            GoldfishRequest(games=30_000, turns=10, seed=7, workers=workers),
+            setup=setup,
+        )
+        for workers in (1, 2, 1)
+    ]
+    assert all(r.engine == "batch" for r in results)
+    dumps = [(r.summary, r.per_turn, r.milestones) for r in results]
+    assert dumps[0] == dumps[1] == dumps[2]
+    other = goldfish(
+        example(), fmt, index, policy, GoldfishRequest(games=30_000, turns=10, seed=8), setup=setup
+    )
+    assert (other.per_turn, other.milestones) != dumps[0][1:]
+
+
+def test_a_union_card_falls_back_to_the_reference(
+    index: CardIndex, registry: FormatRegistry
+) -> None:
+    text = (EXAMPLES / "vision-standard-legal.deck").read_text(encoding="utf-8")
+    text = text.replace("[side]", "1 N405  # 大結界「博麗弾幕結界」: 【連結(…)】\n[side]")
+    deck = decklist.parse(text, "union.deck")
+    fmt = registry.get("vision-standard")
+    policy = default_policy("vision")
+    setup = prepare(deck, fmt, index, policy)
+    spec = games.get("vision")
+    assert spec.batch_ok is not None and not spec.batch_ok(setup)
+    result = goldfish(deck, fmt, index, policy, GoldfishRequest(games=50, turns=6), setup=setup)
+    assert result.engine == "reference"
+    plain = goldfish(
+        example(), fmt, index, policy, GoldfishRequest(games=50, turns=6), setup=None
+    )
+    assert plain.engine == "batch"
+
+
+def test_registering_and_validating_never_import_numba() -> None:
+    code = (
+        "import sys; from deckcheck import games; games.get('vision'); "
+        "from deckcheck.games.vision import encode; "
+        "assert 'numba' not in sys.modules, 'numba imported'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
