@@ -13,6 +13,7 @@ import pytest
 
 from deckcheck import decklist, games
 from deckcheck.formats import FormatRegistry
+from deckcheck.games.registry import MulliganKind
 from deckcheck.goldfish.policy import Policy, default_policy, policy_from_keys
 from deckcheck.goldfish.run import Chunk, GoldfishRequest, goldfish, play_chunk, prepare
 from deckcheck.goldfish.setup import Setup
@@ -28,8 +29,42 @@ def example() -> DeckList:
     return decklist.parse(text, "legal.deck")
 
 
-def setup_of(index: CardIndex, registry: FormatRegistry, policy: Policy) -> Setup:
-    return prepare(example(), registry.get("vision-standard"), index, policy)
+# real cards with what the example does not have: 速攻, ラストワード (one a 幻想生物 with 速攻),
+# 【リーダー】, 幻想生物, 装備 spells, commands that add +N, a 弐符 card, 0-attack characters
+FEATURES = """format: vision-standard
+[main]
+4 N6      # リグル・ナイトバグ, 速攻
+4 N1341   # ラストワード, 術者 リグル・ナイトバグ
+3 N12     # ミスティア・ローレライ
+3 N1342   # ラストワード 幻想生物 速攻, 術者 ミスティア・ローレライ
+3 PR.200  # 博麗 霊夢, リーダー
+3 PR.201  # 秦 こころ, リーダー
+4 N49     # 幻想生物
+3 N80     # 吸血: command +1
+3 N86     # 楼観剣: command 装備 +2
+3 N146    # 草薙剣: command +3
+3 N69     # 神槍「スピア・ザ・グングニル」: spell 装備 +7
+2 N187    # 符ノ弐“博麗 霊夢”: 弐符
+3 N1121   # 妖精メイド
+3 N1027   # 稗田 阿求: attack 0
+3 N1031   # 森近 霖之助
+3 N62     # 夢符「封魔陣」: 呪符
+"""
+
+
+def setup_of(
+    index: CardIndex, registry: FormatRegistry, policy: Policy, text: str | None = None
+) -> Setup:
+    deck = decklist.parse(text, "features.deck") if text else example()
+    return prepare(deck, registry.get("vision-standard"), index, policy)
+
+
+def with_rules(setup: Setup, **changes: Any) -> Setup:
+    """The set-up with other rules: ``params`` entries are merged into the format's."""
+    params = {**setup.rules.params, **changes.pop("params", {})}
+    return dataclasses.replace(
+        setup, rules=dataclasses.replace(setup.rules, params=params, **changes)
+    )
 
 
 def assert_agree(fast: Chunk, slow: Chunk) -> None:
@@ -58,13 +93,42 @@ POLICIES: list[dict[str, Any]] = [
 ]
 
 
-@pytest.mark.parametrize("keys", POLICIES)
-@pytest.mark.parametrize("on_play", [True, False])
+RULES: list[dict[str, Any]] = [
+    {},
+    {  # a mulligan, a draw on the first turn, two draws, more characters, a lower life
+        "mulligan": MulliganKind.RETURN_ALL_ONCE,
+        "first_player_draws": True,
+        "draw_per_turn": 2,
+        "params": {"characters_per_turn": 2, "life": 12, "leaders": 2, "node_per_turn": 1},
+    },
+]
+
+
+# (deck, pilot, rules): each pilot, each rule set and each deck at least twice, not every mix
+CASES = [
+    (None, 0, 0),
+    (None, 1, 1),
+    (None, 2, 0),
+    (None, 0, 1),
+    (FEATURES, 0, 0),
+    (FEATURES, 0, 1),
+    (FEATURES, 1, 0),
+    (FEATURES, 2, 1),
+]
+
+
+@pytest.mark.parametrize(("text", "pilot", "rule_set"), CASES)
 def test_batch_engine_agrees_with_the_reference(
-    index: CardIndex, registry: FormatRegistry, keys: dict[str, Any], on_play: bool
+    index: CardIndex,
+    registry: FormatRegistry,
+    text: str | None,
+    pilot: int,
+    rule_set: int,
 ) -> None:
+    keys, rules = POLICIES[pilot], RULES[rule_set]
     policy = policy_from_keys("vision", keys, "test") if keys else default_policy("vision")
-    setup = setup_of(index, registry, policy)
+    setup = with_rules(setup_of(index, registry, policy, text), **dict(rules))
+    on_play = not rules
     spec = games.get("vision")
     assert spec.batch_ok is not None and spec.batch_ok(setup)
     seeds = list(range(1, GAMES + 1))
@@ -72,7 +136,7 @@ def test_batch_engine_agrees_with_the_reference(
     slow = play_chunk(dataclasses.replace(setup, fast=False), 0, seeds, 10, on_play)
     assert fast.metrics.dtype == np.int16  # the batch engine ran
     assert_agree(fast, slow)
-    if keys.get("keep") and keys.get("mulligan", True):
+    if keys.get("keep") and keys.get("mulligan", True) and rules:
         assert fast.mulligans.mean() > 0.05  # the keep rule was exercised
 
 
