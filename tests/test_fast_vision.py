@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -185,10 +186,17 @@ def test_a_union_card_falls_back_to_the_reference(
     assert plain.engine == "batch"
 
 
-def test_registering_and_validating_never_import_numba() -> None:
+def test_validating_never_imports_numba_or_numpy(tmp_path: Path) -> None:
+    deck = EXAMPLES / "vision-standard-legal.deck"
     code = (
-        "import sys; from deckcheck import games; games.get('vision'); "
-        "from deckcheck.games.vision import encode; "
+        "import sys; from typer.testing import CliRunner; from deckcheck.cli import app; "
+        f"r = CliRunner().invoke(app, ['validate', {str(deck)!r}, '--db', "
+        f"{str(tmp_path / 'p.sqlite3')!r}]); assert r.exit_code == 0, r.output; "
+        "from deckcheck.games.vision import encode; "  # batch_ok's module: NumPy, not numba
         "assert 'numba' not in sys.modules, 'numba imported'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+    code = code.replace("from deckcheck.games.vision import encode; ", "").replace(
+        "'numba' not in sys.modules", "'numba' not in sys.modules and 'numpy' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
