@@ -52,6 +52,9 @@ VISION = _register_builtin(
         policy=VisionPolicy,
         default_policy=VisionPolicy(name="vision default", keep=(), play_first=("type:character",)),
         play=lazy("deckcheck.games.vision.engine:play"),
+        play_batch=lazy("deckcheck.games.vision.fast:play_batch"),
+        batch_ok=lazy("deckcheck.games.vision.encode:batch_ok"),
+        batch_size=25_000,
         metrics=METRICS,
         milestones=MILESTONES,
         notes=(

@@ -1,0 +1,191 @@
+"""The deck and the pilot of one VISION set-up as arrays, for the batch engine (fast.py).
+
+Every distinct card becomes an index; per card, everything ``engine.play`` reads (its Facts),
+and the pilot's orders as integer scores: equal keys get equal scores, so the batch engine's
+"first in hand order on a tie" is the reference's ``min``/``max``/stable ``sorted``. Imports
+NumPy but never numba: ``batch_ok`` runs before any batch does.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
+
+import numpy as np
+from numpy.typing import NDArray
+
+from deckcheck.games.vision.engine import facts
+from deckcheck.goldfish.common import Keep
+from deckcheck.goldfish.policy import Compiled
+from deckcheck.goldfish.setup import Setup
+from deckcheck.models import Card
+from deckcheck.normalize import nfkc
+
+if TYPE_CHECKING:
+    from deckcheck.games.vision import VisionPolicy
+
+KINDS = ("character", "creature", "spell", "command")
+MAX_KEEP_CONDITIONS = 12  # Hall's condition checks every subset of the keep rule's demands
+# the order of ``Encoded.params``
+PARAMS = (
+    "hand",
+    "draw_per_turn",
+    "first_player_draws",
+    "mulligan",
+    "node_per_turn",
+    "node_until",
+    "characters_per_turn",
+    "leaders",
+    "life",
+)
+
+Ints = NDArray[np.int32]
+
+
+@dataclass(frozen=True)
+class Encoded:
+    deck: Ints  # the drawable deck as card indices
+    cards: dict[str, Ints]  # per distinct card: kind, node, cost, … (see ``encode``)
+    user_ok: NDArray[np.int8]  # [card, unit's card]: that unit is the card's ラストワード 術者
+    sig: NDArray[np.int64]  # per card: the keep conditions it matches, as bits
+    bound_bit: Ints  # keep conditions with an upper bound: their bit and bound
+    bound_k: Ints
+    subset_mask: NDArray[np.int64]  # every subset of the demanding conditions and its need
+    subset_need: Ints
+    params: Ints  # PARAMS
+
+
+def distinct(setup: Setup) -> tuple[list[Card], list[int]]:
+    """The drawable cards, each once (by identity), and how many of each."""
+    cards: list[Card] = []
+    counts: list[int] = []
+    where: dict[int, int] = {}
+    for card, n in setup.drawable:
+        i = where.get(id(card))
+        if i is None:
+            where[id(card)] = i = len(cards)
+            cards.append(card)
+            counts.append(0)
+        counts[i] += n
+    return cards, counts
+
+
+def batch_ok(setup: Setup) -> bool:
+    """Whether the batch engine plays this set-up as the reference would: no 連結 (Union)
+    card (the reference takes its parts from 冥界, hand and field in order, card by card), a
+    keep rule of at most MAX_KEEP_CONDITIONS conditions, and a deck that deals a full hand."""
+    cards, counts = distinct(setup)
+    if any(facts(c).links for c in cards):
+        return False
+    if len(setup.policy.keep) > MAX_KEEP_CONDITIONS:
+        return False
+    return sum(counts) >= setup.rules.hand
+
+
+def _scores(cards: Sequence[Card], key: Callable[[Card], Hashable]) -> Ints:
+    """Dense ranks of ``key`` (ascending): equal keys, equal scores."""
+    keys = [key(c) for c in cards]
+    order = {k: i for i, k in enumerate(sorted(set(keys)))}  # type: ignore[type-var]
+    return np.array([order[k] for k in keys], dtype=np.int32)
+
+
+def _keep(policy: Compiled, cards: Sequence[Card]) -> dict[str, NDArray[np.int64]]:
+    keep = Keep(policy.keep)
+    conditions = keep.conditions
+    bounds = [(i, c.bound) for i, c in enumerate(conditions) if c.bound is not None]
+    demand = [i for i, c in enumerate(conditions) if c.demand]
+    masks: list[int] = []
+    needs: list[int] = []
+    for r in range(1, len(demand) + 1):  # Hall's condition, as Keep.meets checks it
+        for subset in itertools.combinations(demand, r):
+            masks.append(sum(1 << i for i in subset))
+            needs.append(sum(conditions[i].demand for i in subset))
+    return {
+        "sig": np.array([keep.signature(c) for c in cards], dtype=np.int64),
+        "bound_bit": np.array([b[0] for b in bounds], dtype=np.int64),
+        "bound_k": np.array([b[1] for b in bounds], dtype=np.int64),
+        "subset_mask": np.array(masks, dtype=np.int64),
+        "subset_need": np.array(needs, dtype=np.int64),
+    }
+
+
+def _params(setup: Setup, cards: Sequence[Card]) -> Ints:
+    pol = cast("VisionPolicy", setup.policy)
+    rules = setup.rules
+    node_per_turn = (
+        rules.param_int("node_per_turn") if "node_per_turn" in rules.params else pol.node_per_turn
+    )
+    node_until = pol.node_until
+    if node_until is None:
+        node_until = max((facts(c).node for c in cards if not facts(c).never), default=0)
+    values = {
+        "hand": rules.hand,
+        "draw_per_turn": rules.draw_per_turn,
+        "first_player_draws": int(rules.first_player_draws),
+        "mulligan": int(pol.mulligan and rules.mulligan == "return-all-once"),
+        "node_per_turn": node_per_turn,
+        "node_until": node_until,
+        "characters_per_turn": rules.param_int("characters_per_turn"),
+        "leaders": rules.param_int("leaders"),
+        "life": rules.param_int("life"),
+    }
+    return np.array([values[k] for k in PARAMS], dtype=np.int32)
+
+
+def encode(setup: Setup) -> Encoded:
+    cards, counts = distinct(setup)
+    policy = Compiled(setup.policy, setup.game)
+    node_first = policy.atoms["node_first"]
+
+    def rank(card: Card) -> tuple[int, int, int, str]:
+        return policy.rank(card, policy.play_first)
+
+    fs = [facts(c) for c in cards]
+
+    def column(get: Callable[[int], int]) -> Ints:
+        return np.array([get(i) for i in range(len(cards))], dtype=np.int32)
+
+    table = {
+        "kind": column(lambda i: KINDS.index(fs[i].kind)),
+        "node": column(lambda i: fs[i].node),
+        "cost": column(lambda i: fs[i].cost),
+        "attack": column(lambda i: fs[i].attack),
+        "bonus": column(lambda i: fs[i].bonus),
+        "on_character": column(lambda i: fs[i].on_character),
+        "leader": column(lambda i: fs[i].leader),
+        "haste": column(lambda i: fs[i].haste),
+        "never": column(lambda i: fs[i].never),
+        "has_user": column(lambda i: bool(fs[i].needs_user)),
+        # engine._node_key (max), the main phase's (min) and the battle's sort (ascending)
+        "node_score": _scores(
+            cards,
+            lambda c: (
+                -policy.rank(c, node_first)[0],
+                facts(c).never,
+                facts(c).kind != "character",
+                facts(c).node,
+                rank(c),
+            ),
+        ),
+        "play_score": _scores(cards, lambda c: (facts(c).kind != "character", rank(c))),
+        "rank_score": _scores(cards, rank),
+    }
+    user_ok = np.zeros((len(cards), len(cards)), dtype=np.int8)
+    for i, f in enumerate(fs):
+        if f.needs_user:
+            for j, unit in enumerate(cards):
+                user_ok[i, j] = nfkc(f.needs_user) in nfkc(unit.name)
+    keep = _keep(policy, cards)
+    return Encoded(
+        deck=np.repeat(np.arange(len(cards), dtype=np.int32), counts),
+        cards=table,
+        user_ok=user_ok,
+        sig=keep["sig"],
+        bound_bit=keep["bound_bit"].astype(np.int32),
+        bound_k=keep["bound_k"].astype(np.int32),
+        subset_mask=keep["subset_mask"],
+        subset_need=keep["subset_need"].astype(np.int32),
+        params=_params(setup, cards),
+    )

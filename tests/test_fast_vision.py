@@ -1,0 +1,202 @@
+"""The VISION batch engine (games/vision/fast.py) against the reference engine (engine.py):
+the same distribution on every metric and turn, the same mulligans and milestones."""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from deckcheck import decklist, games
+from deckcheck.formats import FormatRegistry
+from deckcheck.games.registry import MulliganKind
+from deckcheck.goldfish.policy import Policy, default_policy, policy_from_keys
+from deckcheck.goldfish.run import Chunk, GoldfishRequest, goldfish, play_chunk, prepare
+from deckcheck.goldfish.setup import Setup
+from deckcheck.models import DeckList
+from deckcheck.resolve import CardIndex
+from tests.conftest import EXAMPLES
+
+GAMES = 6000
+
+
+def example() -> DeckList:
+    text = (EXAMPLES / "vision-standard-legal.deck").read_text(encoding="utf-8")
+    return decklist.parse(text, "legal.deck")
+
+
+# real cards with what the example does not have: 速攻, ラストワード (one a 幻想生物 with 速攻),
+# 【リーダー】, 幻想生物, 装備 spells, commands that add +N, a 弐符 card, 0-attack characters
+FEATURES = """format: vision-standard
+[main]
+4 N6      # リグル・ナイトバグ, 速攻
+4 N1341   # ラストワード, 術者 リグル・ナイトバグ
+3 N12     # ミスティア・ローレライ
+3 N1342   # ラストワード 幻想生物 速攻, 術者 ミスティア・ローレライ
+3 PR.200  # 博麗 霊夢, リーダー
+3 PR.201  # 秦 こころ, リーダー
+4 N49     # 幻想生物
+3 N80     # 吸血: command +1
+3 N86     # 楼観剣: command 装備 +2
+3 N146    # 草薙剣: command +3
+3 N69     # 神槍「スピア・ザ・グングニル」: spell 装備 +7
+2 N187    # 符ノ弐“博麗 霊夢”: 弐符
+3 N1121   # 妖精メイド
+3 N1027   # 稗田 阿求: attack 0
+3 N1031   # 森近 霖之助
+3 N62     # 夢符「封魔陣」: 呪符
+"""
+
+
+def setup_of(
+    index: CardIndex, registry: FormatRegistry, policy: Policy, text: str | None = None
+) -> Setup:
+    deck = decklist.parse(text, "features.deck") if text else example()
+    return prepare(deck, registry.get("vision-standard"), index, policy)
+
+
+def with_rules(setup: Setup, **changes: Any) -> Setup:
+    """The set-up with other rules: ``params`` entries are merged into the format's."""
+    params = {**setup.rules.params, **changes.pop("params", {})}
+    return dataclasses.replace(
+        setup, rules=dataclasses.replace(setup.rules, params=params, **changes)
+    )
+
+
+def assert_agree(fast: Chunk, slow: Chunk) -> None:
+    assert fast.metrics.shape == slow.metrics.shape
+    for a, b in (
+        (fast.metrics, slow.metrics),
+        (fast.mulligans, slow.mulligans),
+        (fast.milestones, slow.milestones),
+    ):
+        a, b = a.astype(float), b.astype(float)
+        se = np.sqrt(a.var(axis=0) / len(a) + b.var(axis=0) / len(b)) + 1e-9
+        assert (np.abs(a.mean(axis=0) - b.mean(axis=0)) <= 4.5 * se + 1e-12).all()
+    assert (fast.loss == slow.loss).all()
+
+
+POLICIES: list[dict[str, Any]] = [
+    {},  # the default pilot
+    {  # two nodes a turn up to four, a keep rule that mulligans often, play_first changed
+        "node_per_turn": 2,
+        "node_until": 4,
+        "keep": ["type:character>=3", "type:command<=1"],
+        "play_first": ["type:spell", "node>=2"],
+        "node_first": ["type:command"],
+    },
+    {"mulligan": False, "node_per_turn": 1, "node_until": 6, "keep": ["type:spell>=1"]},
+]
+
+
+RULES: list[dict[str, Any]] = [
+    {},
+    {  # a mulligan, a draw on the first turn, two draws, more characters, a lower life
+        "mulligan": MulliganKind.RETURN_ALL_ONCE,
+        "first_player_draws": True,
+        "draw_per_turn": 2,
+        "params": {"characters_per_turn": 2, "life": 12, "leaders": 2, "node_per_turn": 1},
+    },
+]
+
+
+# (deck, pilot, rules): each pilot, each rule set and each deck at least twice, not every mix
+CASES = [
+    (None, 0, 0),
+    (None, 1, 1),
+    (None, 2, 0),
+    (None, 0, 1),
+    (FEATURES, 0, 0),
+    (FEATURES, 0, 1),
+    (FEATURES, 1, 0),
+    (FEATURES, 2, 1),
+]
+
+
+@pytest.mark.parametrize(("text", "pilot", "rule_set"), CASES)
+def test_batch_engine_agrees_with_the_reference(
+    index: CardIndex,
+    registry: FormatRegistry,
+    text: str | None,
+    pilot: int,
+    rule_set: int,
+) -> None:
+    keys, rules = POLICIES[pilot], RULES[rule_set]
+    policy = policy_from_keys("vision", keys, "test") if keys else default_policy("vision")
+    setup = with_rules(setup_of(index, registry, policy, text), **dict(rules))
+    on_play = not rules
+    spec = games.get("vision")
+    assert spec.batch_ok is not None and spec.batch_ok(setup)
+    seeds = list(range(1, GAMES + 1))
+    fast = play_chunk(setup, 0, seeds, 10, on_play)
+    slow = play_chunk(dataclasses.replace(setup, fast=False), 0, seeds, 10, on_play)
+    assert fast.metrics.dtype == np.int16  # the batch engine ran
+    assert_agree(fast, slow)
+    if keys.get("keep") and keys.get("mulligan", True) and rules:
+        assert fast.mulligans.mean() > 0.05  # the keep rule was exercised
+
+
+def test_same_seed_same_result_with_one_or_two_workers(
+    index: CardIndex, registry: FormatRegistry
+) -> None:
+    fmt = registry.get("vision-standard")
+    policy = default_policy("vision")
+    setup = setup_of(index, registry, policy)
+    results = [
+        goldfish(
+            example(),
+            fmt,
+            index,
+            policy,
+            GoldfishRequest(games=30_000, turns=10, seed=7, workers=workers),
+            setup=setup,
+        )
+        for workers in (1, 2, 1)
+    ]
+    assert all(r.engine == "batch" for r in results)
+    dumps = [(r.summary, r.per_turn, r.milestones) for r in results]
+    assert dumps[0] == dumps[1] == dumps[2]
+    other = goldfish(
+        example(), fmt, index, policy, GoldfishRequest(games=30_000, turns=10, seed=8), setup=setup
+    )
+    assert (other.per_turn, other.milestones) != dumps[0][1:]
+
+
+def test_a_union_card_falls_back_to_the_reference(
+    index: CardIndex, registry: FormatRegistry
+) -> None:
+    text = (EXAMPLES / "vision-standard-legal.deck").read_text(encoding="utf-8")
+    text = text.replace("[side]", "1 N405  # 大結界「博麗弾幕結界」: 【連結(…)】\n[side]")
+    deck = decklist.parse(text, "union.deck")
+    fmt = registry.get("vision-standard")
+    policy = default_policy("vision")
+    setup = prepare(deck, fmt, index, policy)
+    spec = games.get("vision")
+    assert spec.batch_ok is not None and not spec.batch_ok(setup)
+    result = goldfish(deck, fmt, index, policy, GoldfishRequest(games=50, turns=6), setup=setup)
+    assert result.engine == "reference"
+    plain = goldfish(
+        example(), fmt, index, policy, GoldfishRequest(games=50, turns=6), setup=None
+    )
+    assert plain.engine == "batch"
+
+
+def test_validating_never_imports_numba_or_numpy(tmp_path: Path) -> None:
+    deck = EXAMPLES / "vision-standard-legal.deck"
+    code = (
+        "import sys; from typer.testing import CliRunner; from deckcheck.cli import app; "
+        f"r = CliRunner().invoke(app, ['validate', {str(deck)!r}, '--db', "
+        f"{str(tmp_path / 'p.sqlite3')!r}]); assert r.exit_code == 0, r.output; "
+        "from deckcheck.games.vision import encode; "  # batch_ok's module: NumPy, not numba
+        "assert 'numba' not in sys.modules, 'numba imported'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+    code = code.replace("from deckcheck.games.vision import encode; ", "").replace(
+        "'numba' not in sys.modules", "'numba' not in sys.modules and 'numpy' not in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
