@@ -16,6 +16,7 @@ import contextlib
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, TypeVar
@@ -38,6 +39,15 @@ def _init(slots: Any) -> None:
     _slots = slots
     with contextlib.suppress(OSError):  # not allowed here: run at the normal priority
         os.nice(NICE)
+    # A forked worker holds the write ends of its own pipes and the server's listening socket,
+    # so it never sees the service end: it outlived even a clean shutdown and kept the port.
+    threading.Thread(target=_exit_with, args=(os.getppid(),), daemon=True).start()
+
+
+def _exit_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1)
+    os._exit(0)
 
 
 def progress_for(slot: int) -> Callable[[int], None]:
