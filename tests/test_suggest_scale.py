@@ -24,7 +24,7 @@ def _name(i: int) -> str:
 
 def _pool(path: Path) -> None:
     cards = (
-        Card(game="chaos", number=f"BULK-{i:05d}", name=_name(i), type="character")
+        Card(game="chaos", number=f"BULK-{i:05d}", name=_name(i), type="chara")
         for i in range(CARDS)
     )
     with Pool(path) as pool, pool._transaction():
