@@ -9,7 +9,8 @@ by default, or PostgreSQL), ``DECKCHECK_API_KEYS`` (comma-separated keys for wri
 ``DECKCHECK_WORKERS`` (processes for goldfish and odds, default 2), ``DECKCHECK_QUEUE`` (tasks
 that may wait for one, default 8; then 429), ``DECKCHECK_SYNC_SIMULATE`` (the most ``/odds`` may
 simulate, default 200,000), ``DECKCHECK_JOB_TTL`` (seconds an ended job is kept, default 3600),
-``DECKCHECK_DOCS`` (0: no ``/docs``).
+``DECKCHECK_DOCS`` (0: no ``/docs``), ``DECKCHECK_KEY_QUEUE`` (further places in that queue for
+requests with a valid API key, default 8).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class Settings:
     sync_simulate: int = 200_000
     job_ttl: float = 3600.0
     docs: bool = True
+    key_queue: int = 8
 
     @classmethod
     def from_env(cls, db: Path | None = None) -> Settings:
@@ -55,6 +57,7 @@ class Settings:
             sync_simulate=int(env.get("DECKCHECK_SYNC_SIMULATE", 200_000)),
             job_ttl=float(env.get("DECKCHECK_JOB_TTL", 3600)),
             docs=env.get("DECKCHECK_DOCS", "1") not in ("0", "false", "no"),
+            key_queue=int(env.get("DECKCHECK_KEY_QUEUE", 8)),
         )
 
     @property

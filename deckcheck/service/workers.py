@@ -72,10 +72,11 @@ class Workers:
         self._workers, self._context = workers, context
         self.pool: ProcessPoolExecutor | None = None  # started by the first task
 
-    def submit(self, fn: Callable[..., T], *args: Any) -> Future[T]:
-        """Queue ``fn(*args)`` in a worker; 429 with ``Retry-After`` when the queue is full."""
+    def submit(self, fn: Callable[..., T], *args: Any, extra: int = 0) -> Future[T]:
+        """Queue ``fn(*args)`` in a worker; 429 with ``Retry-After`` when the queue is full.
+        ``extra``: further places for this caller (API-key holders)."""
         with self._lock:
-            if self.in_flight >= self.capacity:
+            if self.in_flight >= self.capacity + extra:
                 raise Problem(
                     429,
                     "busy",
@@ -99,9 +100,9 @@ class Workers:
         with self._lock:
             self.in_flight -= 1
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+    async def run(self, fn: Callable[..., T], *args: Any, extra: int = 0) -> T:
         """``fn(*args)`` in a worker, awaited without blocking the event loop."""
-        return await asyncio.wrap_future(self.submit(fn, *args))
+        return await asyncio.wrap_future(self.submit(fn, *args, extra=extra))
 
     def reset_slot(self, slot: int) -> None:
         self.slots[2 * slot] = self.slots[2 * slot + 1] = 0

@@ -1,5 +1,5 @@
-"""`deckcheck serve` takes its worker processes with it when it ends (issue 13): forked workers
-used to outlive the server, holding its port."""
+"""The service's worker processes (issue 13): they end with `deckcheck serve` (forked workers
+used to outlive it, holding its port), and API-key holders get further places in their queue."""
 
 from __future__ import annotations
 
@@ -53,3 +53,28 @@ def test_workers_end_with_the_server(tmp_path: Path) -> None:
     for process in alive:  # do not leave them behind even when the test fails
         process.kill()
     assert not alive
+
+
+def test_key_holders_have_further_queue_places(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from deckcheck.service.app import create_app
+    from deckcheck.service.settings import Settings
+
+    settings = Settings(db=tmp_path / "p.sqlite3", api_keys=("k1",), workers=1, queue=0)
+    app = create_app(settings)
+    deck = (EXAMPLES / "rakuen-standard-legal.deck").read_text(encoding="utf-8")
+    body = {"deck": deck, "want": ["type:paradox>=1"]}
+    with TestClient(app, raise_server_exceptions=False) as http:
+        workers = app.state.workers
+        workers.in_flight = workers.capacity  # as if every worker and queue place were taken
+        try:
+            busy = http.post("/odds", json=body)
+            wrong = http.post("/odds", json=body, headers={"Authorization": "Bearer nope"})
+            keyed = http.post("/odds", json=body, headers={"Authorization": "Bearer k1"})
+        finally:
+            workers.in_flight = 0
+    assert busy.status_code == 429 and busy.headers["Retry-After"]
+    assert wrong.status_code == 429
+    assert keyed.status_code == 200, keyed.text
+    assert "security" not in app.openapi()["paths"]["/odds"]["post"]  # reads stay open
