@@ -198,7 +198,10 @@ class Pool:
         """A damaged page fails every command alike, not only those that happen to read it
         (``pool stats`` used to count 0 while ``validate`` failed). Checked once per process
         and file version: ``quick_check`` reads every page, about 1 ms per 100 KB."""
-        stat = self.path.stat()
+        try:
+            stat = self.path.stat()
+        except OSError:  # gone since it was opened: the next read says so through SQLite
+            return
         stamp = (str(self.path.resolve()), stat.st_ino, stat.st_size, stat.st_mtime_ns)
         if stamp in _intact:
             return
