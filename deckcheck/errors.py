@@ -88,9 +88,25 @@ def as_user_error(exc: BaseException) -> DeckcheckError | None:
     if isinstance(exc, DeckcheckError):
         return exc
     if isinstance(exc, sqlite3.Error) or _is_sqlalchemy_error(exc):
-        first = (str(exc).splitlines() or [""])[0]  # SQLAlchemy appends the SQL and a URL
-        return PoolError(f"cannot use the database: {type(exc).__name__}: {first}")
+        return PoolError(database_trouble(exc))
     return None
+
+
+def database_trouble(exc: BaseException) -> str:
+    """One line saying what is wrong with a database and what to do about it. A locked or
+    read-only database is fine as it is, so only a damaged one is worth rebuilding."""
+    first = (str(exc).splitlines() or [""])[0]  # SQLAlchemy appends the SQL and a URL
+    text = first.lower()
+    if "locked" in text or "busy" in text:
+        return "the database is locked by another process; try again when it is done"
+    if "readonly" in text or "read-only" in text:
+        return "the database is read-only; writing needs write access to the file and its folder"
+    if "malformed" in text or "not a database" in text or "corrupt" in text:
+        return (
+            f"the database is damaged ({first}); rebuild the card pool with "
+            "`deckcheck pool init --force`"
+        )
+    return f"cannot use the database: {type(exc).__name__}: {first}"
 
 
 def _is_sqlalchemy_error(exc: BaseException) -> bool:

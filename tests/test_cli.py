@@ -121,7 +121,7 @@ def test_unreadable_database_exits_2(tmp_path: Path) -> None:
     bad = tmp_path / "bad.sqlite3"
     bad.write_bytes(b"garbage" * 1000)
     code, _, err = run("validate", str(EXAMPLES / "iris-standard-legal.deck"), db=str(bad))
-    assert code == 2 and "cannot use the card database" in err
+    assert code == 2 and "the database is damaged" in err
 
 
 def test_pool_stats_json(db: str) -> None:

@@ -189,7 +189,7 @@ def test_unreadable_card_files(
 def test_corrupt_database_is_a_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "bad.sqlite3"
     path.write_bytes(b"this is not a database" * 100)
-    with pytest.raises(PoolError, match="cannot use the card database"):
+    with pytest.raises(PoolError, match=r"damaged.*pool init --force"):
         Pool(path)
 
 

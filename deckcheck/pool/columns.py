@@ -16,7 +16,10 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from deckcheck import data
+from pydantic import ValidationError
+
+from deckcheck import data, games
+from deckcheck.errors import PoolError
 from deckcheck.models import Card, Game, Search, SearchMode
 from deckcheck.normalize import name_key, nfkc, title_key
 from deckcheck.resolve import number_key, ref_keys
@@ -111,14 +114,33 @@ def card_row(card: Card) -> dict[str, object]:
 
 
 def row_card(row: Mapping[Any, Any]) -> Card:
-    """A card back from a stored row (key columns, if present, are ignored)."""
+    """A card back from a stored row (key columns, if present, are ignored). A row the
+    importer would have refused (edited in the database by hand: an unknown game or type)
+    is a ``PoolError`` naming the row, not a crash: deck checks trust every card's type."""
     values: dict[str, object] = {}
     for column in COLUMNS:
         value = row[column.field]
         if column.kind is Kind.LIST:
             value = tuple(v for v in (value or "").split(SEP) if v)
         values[column.field] = value
-    return Card.model_validate(values)
+    where = f"game {values.get('game')!r}, number {values.get('number')!r}"
+    try:
+        card = Card.model_validate(values)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        reason = f"{'.'.join(map(str, first['loc']))}: {first['msg']}"
+        raise _bad_row(where, reason) from exc
+    spec = games.find(card.game)
+    if spec is not None and card.type not in spec.card_types:
+        raise _bad_row(where, f"unknown type {card.type!r} (use {', '.join(spec.card_types)})")
+    return card
+
+
+def _bad_row(where: str, reason: str) -> PoolError:
+    return PoolError(
+        f"the card database has a bad row ({where}): {reason}; fix or delete that row, or "
+        "rebuild the pool with `deckcheck pool init --force` and import again"
+    )
 
 
 # --- queries (portable SQL: named parameters, LIKE with an escape, ``||``) ---------------------

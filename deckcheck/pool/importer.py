@@ -30,6 +30,8 @@ REQUIRED = tuple(c.name for c in CARD_COLUMNS if c.required)
 INT_COLUMNS = tuple(c.name for c in CARD_COLUMNS if c.kind is Kind.INT)
 LIST_COLUMNS = tuple(c.name for c in CARD_COLUMNS if c.kind is Kind.LIST)
 _SPECIAL = frozenset(("game", "number", "name", "type", "os"))
+# SQLite stores integers in 64 bits; a larger one would be an OverflowError at write time.
+INT_LIMIT = 1 << 63
 
 
 
@@ -150,15 +152,33 @@ def _split(value: Any) -> tuple[str, ...]:
     return tuple(t for t in (list_item(str(i)) for i in items) if t)
 
 
+def _shape_reasons(values: Mapping[str, Any]) -> list[str]:
+    """What no column may hold: an object where text belongs (JSON cards), or a NUL, which
+    would cut the name short in C code and terminals and cannot be typed in a deck list."""
+    reasons: list[str] = []
+    if values.get("__extra__"):
+        reasons.append("more fields than the header has columns")
+    for column in COLUMNS:
+        value = values.get(column)
+        items = value if isinstance(value, list) else [value]
+        if any(isinstance(item, (dict, list)) for item in items):
+            reasons.append(f"{column} must be text or a number, not a JSON object or nested list")
+        elif any("\x00" in str(item) for item in items if item is not None):
+            reasons.append(f"{column} contains a NUL character")
+    return reasons
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
 def check_row(row: Row, titles: Mapping[str, str], os_names: Mapping[str, str]) -> Card | list[str]:
     """A card, or the reasons the row is bad."""
     values = row.values
     if "__bad__" in values:
         bad = values["__bad__"]
         return [bad if isinstance(bad, str) else "not an object"]
-    reasons: list[str] = []
-    if values.get("__extra__"):
-        reasons.append("more fields than the header has columns")
+    reasons = _shape_reasons(values)
     fields = {c: _text(values.get(c)) for c in COLUMNS if c not in LIST_COLUMNS}
     spec = games.find(fields["game"] or "")
     game = spec.id if spec else None
@@ -187,9 +207,13 @@ def check_row(row: Row, titles: Mapping[str, str], os_names: Mapping[str, str]) 
             ints[int_column] = None
             continue
         try:
-            ints[int_column] = int(nfkc(text))
+            number = int(nfkc(text))
         except ValueError:
-            reasons.append(f"{int_column} {text!r} is not a whole number")
+            reasons.append(f"{int_column} {_short(text)!r} is not a whole number")
+            continue
+        if not -INT_LIMIT <= number < INT_LIMIT:
+            reasons.append(f"{int_column} {_short(text)!r} is out of range (64-bit integers)")
+        ints[int_column] = number
     if spec is not None and spec.check_card is not None:  # the game's own columns (OS, kind)
         reasons.extend(spec.check_card(fields, {"titles": titles, "os_names": os_names}))
     os_name = fields["os"]

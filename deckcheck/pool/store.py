@@ -15,6 +15,7 @@ from typing import Protocol
 
 from deckcheck import data, games
 from deckcheck.errors import PoolError as _PoolError
+from deckcheck.errors import database_trouble
 from deckcheck.models import Card, Game
 from deckcheck.pool.columns import (
     ALL_COLUMNS,
@@ -69,6 +70,10 @@ def _shipped_rows(folder: Path) -> list[tuple[object, ...]]:
         _shipped.clear()
         _shipped[stamp] = [_params(card_row(c)) for f in checked for c in f.cards]
     return _shipped[stamp]
+
+
+# Pool files found intact, by path, inode, size and time (see ``Pool._check_intact``).
+_intact: set[tuple[str, int, int, int]] = set()
 
 
 class CardPool(Protocol):
@@ -157,11 +162,9 @@ class Pool:
                 self._create(fill)
             else:
                 self._check_version()
+                self._check_intact()
         except sqlite3.DatabaseError as exc:
-            raise PoolError(
-                f"cannot use the card database {self.path}: {exc} "
-                "(delete it, or run `deckcheck pool init --force` to rebuild it)"
-            ) from exc
+            raise PoolError(f"{self.path}: {database_trouble(exc)}") from exc
 
     def close(self) -> None:
         self.conn.close()
@@ -190,6 +193,26 @@ class Pool:
                 f"{self.path} was made by another deckcheck version; "
                 "rebuild it with `deckcheck pool init --force`"
             )
+
+    def _check_intact(self) -> None:
+        """A damaged page fails every command alike, not only those that happen to read it
+        (``pool stats`` used to count 0 while ``validate`` failed). Checked once per process
+        and file version: ``quick_check`` reads every page, about 1 ms per 100 KB."""
+        try:
+            stat = self.path.stat()
+        except OSError:  # gone since it was opened: the next read says so through SQLite
+            return
+        stamp = (str(self.path.resolve()), stat.st_ino, stat.st_size, stat.st_mtime_ns)
+        if stamp in _intact:
+            return
+        report = str(self.conn.execute("PRAGMA quick_check(1)").fetchone()[0])
+        if report != "ok":
+            lines = [x for x in report.splitlines() if x.strip() and not x.startswith("***")]
+            raise PoolError(
+                f"{self.path}: the database is damaged ({(lines or [report])[0]}); rebuild the "
+                "card pool with `deckcheck pool init --force`"
+            )
+        _intact.add(stamp)
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:

@@ -81,12 +81,28 @@ async def require_key(
         raise Problem(403, "forbidden", "writes are disabled: set DECKCHECK_API_KEYS")
     if credentials is None:
         raise Problem(401, "unauthorized", "send Authorization: Bearer <API key>")
-    given = credentials.credentials.strip().encode()
-    ok = False
-    for key in settings.api_keys:  # every key compared, in constant time
-        ok |= hmac.compare_digest(given, key.encode())
-    if not ok:
+    if not _valid_key(settings, credentials.credentials):
         raise Problem(403, "forbidden", "the API key is not valid")
 
 
+def _valid_key(settings: Settings, given: str) -> bool:
+    ok = False
+    for key in settings.api_keys:  # every key compared, in constant time
+        ok |= hmac.compare_digest(given.strip().encode(), key.encode())
+    return ok
+
+
 RequireKey = Depends(require_key)
+
+
+async def extra_queue(request: Request, settings: SettingsDep) -> int:
+    """Further worker-queue places (``DECKCHECK_KEY_QUEUE``) for a request with a valid API
+    key. Read from the header directly: heavy reads stay open to all, so the OpenAPI document
+    should not list them as secured."""
+    scheme, _, given = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and given and _valid_key(settings, given):
+        return settings.key_queue
+    return 0
+
+
+ExtraQueueDep = Annotated[int, Depends(extra_queue)]

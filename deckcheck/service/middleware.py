@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from deckcheck.service.problems import Problem, problem_response
+from deckcheck.service.problems import problem_response
 
 
 class BodyLimit:
@@ -33,7 +34,9 @@ class BodyLimit:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.limit:
-                    raise Problem(413, "too-large", f"the body is over {self.limit} bytes")
+                    # Starlette's HTTPException, because FastAPI re-raises that one from its
+                    # body parsing; anything else raised here it answers 400.
+                    raise HTTPException(413, f"the body is over {self.limit} bytes")
             return message
 
         await self.app(scope, counted, send)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -80,17 +81,40 @@ def problem_response(
     return JSONResponse(body, status_code=status, media_type=MEDIA_TYPE, headers=headers)
 
 
+def without_paths(text: str, db: Path) -> str:
+    """``text`` without the server's file paths: the card pool, the saved decks beside it and
+    their folder. Pool errors name the file, which helps on the command line but tells an
+    HTTP client how the server is laid out."""
+    names: dict[str, str] = {}
+    for path in (db, db.with_suffix(".decks.sqlite3")):
+        for form in (str(path), str(path.resolve()), str(path.absolute())):
+            names[form] = "the card pool" if path == db else "the deck store"
+    for folder in (db.parent, db.parent.resolve(), db.parent.absolute()):
+        names[str(folder)] = "<data folder>"
+    for form in sorted(names, key=len, reverse=True):  # a file before the folder holding it
+        if len(form) > 1:
+            text = text.replace(form, names[form])
+    return text
+
+
+def _public(request: Request, text: str) -> str:
+    settings = getattr(request.app.state, "settings", None)
+    return without_paths(text, Path(settings.db)) if settings is not None else text
+
+
 def install(app: FastAPI) -> None:
     @app.exception_handler(Problem)
     async def _problem(request: Request, exc: Problem) -> JSONResponse:
+        detail = _public(request, exc.detail)
         return problem_response(
-            exc.status, exc.kind, exc.detail, request.url.path, exc.headers, **exc.extra
+            exc.status, exc.kind, detail, request.url.path, exc.headers, **exc.extra
         )
 
     @app.exception_handler(DeckcheckError)
     async def _deckcheck(request: Request, exc: DeckcheckError) -> JSONResponse:
         # the one mapping of library errors: each class carries its status and problem type
-        return problem_response(exc.http_status, exc.problem, str(exc), request.url.path)
+        detail = _public(request, str(exc))
+        return problem_response(exc.http_status, exc.problem, detail, request.url.path)
 
     # Database trouble is a 503, not a bug. Registered by type so that Starlette answers it
     # like any handled error (a handler for Exception itself would also log a traceback).

@@ -9,8 +9,9 @@ by default, or PostgreSQL), ``DECKCHECK_API_KEYS`` (comma-separated keys for wri
 ``DECKCHECK_WORKERS`` (processes for goldfish and odds, default 2), ``DECKCHECK_QUEUE`` (tasks
 that may wait for one, default 8; then 429), ``DECKCHECK_SYNC_SIMULATE`` (the most ``/odds`` may
 simulate, default 200,000), ``DECKCHECK_JOB_TTL`` (seconds an ended job is kept, default 3600),
-``DECKCHECK_DOCS`` (0: no ``/docs``), ``DECKCHECK_DASK_SCHEDULER`` (tcp://HOST:PORT: background
-jobs play on that Dask cluster instead of the worker processes).
+``DECKCHECK_DOCS`` (0: no ``/docs``), ``DECKCHECK_KEY_QUEUE`` (further places in that queue for
+requests with a valid API key, default 8), ``DECKCHECK_DASK_SCHEDULER`` (tcp://HOST:PORT:
+background jobs play on that Dask cluster instead of the worker processes).
 
 Jobs live in the saved decks' database, so every process and host that shares it answers
 for every job.
@@ -41,6 +42,7 @@ class Settings:
     job_ttl: float = 3600.0
     docs: bool = True
     dask_scheduler: str | None = None
+    key_queue: int = 8
 
     @classmethod
     def from_env(cls, db: Path | None = None) -> Settings:
@@ -61,6 +63,7 @@ class Settings:
             job_ttl=float(env.get("DECKCHECK_JOB_TTL", 3600)),
             docs=env.get("DECKCHECK_DOCS", "1") not in ("0", "false", "no"),
             dask_scheduler=env.get("DECKCHECK_DASK_SCHEDULER") or None,
+            key_queue=int(env.get("DECKCHECK_KEY_QUEUE", 8)),
         )
 
     @property

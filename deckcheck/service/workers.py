@@ -16,6 +16,7 @@ import contextlib
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, TypeVar
@@ -29,6 +30,15 @@ RETRY_AFTER = 2  # seconds; a typical synchronous task is shorter
 def _init() -> None:
     with contextlib.suppress(OSError):  # not allowed here: run at the normal priority
         os.nice(NICE)
+    # A forked worker holds the write ends of its own pipes and the server's listening socket,
+    # so it never sees the service end: it outlived even a clean shutdown and kept the port.
+    threading.Thread(target=_exit_with, args=(os.getppid(),), daemon=True).start()
+
+
+def _exit_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1)
+    os._exit(0)
 
 
 class Workers:
@@ -40,10 +50,11 @@ class Workers:
         self._workers, self._context = workers, context
         self.pool: ProcessPoolExecutor | None = None  # started by the first task
 
-    def submit(self, fn: Callable[..., T], *args: Any) -> Future[T]:
-        """Queue ``fn(*args)`` in a worker; 429 with ``Retry-After`` when the queue is full."""
+    def submit(self, fn: Callable[..., T], *args: Any, extra: int = 0) -> Future[T]:
+        """Queue ``fn(*args)`` in a worker; 429 with ``Retry-After`` when the queue is full.
+        ``extra``: further places for this caller (API-key holders)."""
         with self._lock:
-            if self.in_flight >= self.capacity:
+            if self.in_flight >= self.capacity + extra:
                 raise Problem(
                     429,
                     "busy",
@@ -66,9 +77,9 @@ class Workers:
         with self._lock:
             self.in_flight -= 1
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+    async def run(self, fn: Callable[..., T], *args: Any, extra: int = 0) -> T:
         """``fn(*args)`` in a worker, awaited without blocking the event loop."""
-        return await asyncio.wrap_future(self.submit(fn, *args))
+        return await asyncio.wrap_future(self.submit(fn, *args, extra=extra))
 
     def close(self) -> None:
         """End the worker processes; a later task starts new ones."""

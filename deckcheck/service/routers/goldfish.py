@@ -8,7 +8,14 @@ from fastapi import APIRouter, Response
 from starlette.concurrency import run_in_threadpool
 
 from deckcheck.service import tasks
-from deckcheck.service.deps import CardIndexDep, JobsDep, RegistryDep, SettingsDep, WorkersDep
+from deckcheck.service.deps import (
+    CardIndexDep,
+    ExtraQueueDep,
+    JobsDep,
+    RegistryDep,
+    SettingsDep,
+    WorkersDep,
+)
 from deckcheck.service.problems import Problem
 from deckcheck.service.schemas import GoldfishBody, format_of, parse_deck
 
@@ -31,6 +38,7 @@ async def goldfish(
     index: CardIndexDep,
     jobs: JobsDep,
     workers: WorkersDep,
+    extra: ExtraQueueDep,
 ) -> Any:
     """Games are played in the worker processes: at once up to ``sync_games``, else as a job."""
     from deckcheck.goldfish.run import GoldfishRequest, prepare
@@ -49,7 +57,7 @@ async def goldfish(
     req = GoldfishRequest(games=body.games, turns=body.turns, seed=body.seed, on_play=body.on_play)
     setup = prepare(deck, fmt, index, policy)  # a deck that cannot play is a 422 now, not later
     if body.games <= settings.sync_games:
-        return await workers.run(tasks.goldfish, None, deck, fmt, policy, req, setup)
+        return await workers.run(tasks.goldfish, None, deck, fmt, policy, req, setup, extra=extra)
     job = await run_in_threadpool(
         jobs.start, body.games, tasks.goldfish, deck, fmt, policy, req, setup
     )

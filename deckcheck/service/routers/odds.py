@@ -7,7 +7,13 @@ from typing import Any
 from fastapi import APIRouter
 
 from deckcheck.service import tasks
-from deckcheck.service.deps import CardIndexDep, RegistryDep, SettingsDep, WorkersDep
+from deckcheck.service.deps import (
+    CardIndexDep,
+    ExtraQueueDep,
+    RegistryDep,
+    SettingsDep,
+    WorkersDep,
+)
 from deckcheck.service.problems import Problem
 from deckcheck.service.schemas import HandBody, OddsBody, format_of, parse_deck
 
@@ -21,6 +27,7 @@ async def odds(
     registry: RegistryDep,
     index: CardIndexDep,
     workers: WorkersDep,
+    extra: ExtraQueueDep,
 ) -> Any:
     """Computed in a worker process: a large simulation never holds the request loop."""
     from deckcheck.odds.api import ConditionError, OddsRequest
@@ -39,7 +46,7 @@ async def odds(
     refs = [e.ref for e in deck.entries] + ([body.partner] if body.partner else [])
     small = tasks.deck_index(index, fmt.game, refs)
     try:
-        return await workers.run(tasks.odds, deck, fmt, small, req)
+        return await workers.run(tasks.odds, deck, fmt, small, req, extra=extra)
     except ConditionError as exc:  # the generic answer, plus the field at fault
         raise Problem(
             422, "bad-condition", str(exc), errors=[{"path": "body.want", "message": str(exc)}]

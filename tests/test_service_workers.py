@@ -1,0 +1,80 @@
+"""The service's worker processes (issue 13): they end with `deckcheck serve` (forked workers
+used to outlive it, holding its port), and API-key holders get further places in their queue."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.conftest import EXAMPLES
+
+psutil = pytest.importorskip("psutil")
+
+
+def test_workers_end_with_the_server(tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    exe = Path(sys.executable).with_name("deckcheck")
+    env = {**os.environ, "DECKCHECK_DB": str(tmp_path / "pool.sqlite3")}
+    server = subprocess.Popen(
+        [str(exe), "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        url = f"http://127.0.0.1:{port}"
+        for _ in range(300):
+            try:
+                httpx.get(f"{url}/health", timeout=1)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        deck = (EXAMPLES / "rakuen-standard-legal.deck").read_text(encoding="utf-8")
+        answer = httpx.post(
+            f"{url}/odds", json={"deck": deck, "want": ["type:paradox>=1"]}, timeout=60
+        )
+        assert answer.status_code == 200, answer.text
+        workers = psutil.Process(server.pid).children(recursive=True)
+        assert workers  # the odds ran in worker processes
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=20)
+    _, alive = psutil.wait_procs(workers, timeout=10)
+    for process in alive:  # do not leave them behind even when the test fails
+        process.kill()
+    assert not alive
+
+
+def test_key_holders_have_further_queue_places(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from deckcheck.service.app import create_app
+    from deckcheck.service.settings import Settings
+
+    settings = Settings(db=tmp_path / "p.sqlite3", api_keys=("k1",), workers=1, queue=0)
+    app = create_app(settings)
+    deck = (EXAMPLES / "rakuen-standard-legal.deck").read_text(encoding="utf-8")
+    body = {"deck": deck, "want": ["type:paradox>=1"]}
+    with TestClient(app, raise_server_exceptions=False) as http:
+        workers = app.state.workers
+        workers.in_flight = workers.capacity  # as if every worker and queue place were taken
+        try:
+            busy = http.post("/odds", json=body)
+            wrong = http.post("/odds", json=body, headers={"Authorization": "Bearer nope"})
+            keyed = http.post("/odds", json=body, headers={"Authorization": "Bearer k1"})
+        finally:
+            workers.in_flight = 0
+    assert busy.status_code == 429 and busy.headers["Retry-After"]
+    assert wrong.status_code == 429
+    assert keyed.status_code == 200, keyed.text
+    assert "security" not in app.openapi()["paths"]["/odds"]["post"]  # reads stay open
