@@ -78,7 +78,9 @@ def card(number: str, name: str, type_: str = "chara", **more: object) -> Card:
     return Card(game="chaos", number=number, name=name, type=type_, **more)  # type: ignore[arg-type]
 
 
-def _named_setup(registry: FormatRegistry, partner_append: tuple[str, ...] = (), **changes: Any) -> Setup:
+def _named_setup(
+    registry: FormatRegistry, partner_append: tuple[str, ...] = (), **changes: Any
+) -> Setup:
     """A deck of ネーム (「…」), name clashes, [TST ゲージ] on 神前美月, level-ups, extra charas
     paid from hand and arena, a [ソルラルチャージ] of the partner's ネーム, and events."""
     partner = card("TP", "“先輩”「神前 美月」", "partner", append=partner_append)
@@ -96,7 +98,8 @@ def _named_setup(registry: FormatRegistry, partner_append: tuple[str, ...] = (),
         (card("T11", "道具", "set"), 3),
         (card("T12", "ゲージ", "set", append=("TST ゲージ",)), 4),
         (card("T13", "「紅莉栖」のメモ", "set"), 2),
-        (card("T14", "イベント", "event"), 7),
+        (card("T14", "「岡部」のメモ", "set"), 2),  # on A or B, keeps X1 from covering it
+        (card("T15", "イベント", "event"), 5),
     ]
     extra = [
         (card("X1", "“覚醒”「岡部」", "extra", extra_cost="見本キャラ A&見本キャラ B"), 2),

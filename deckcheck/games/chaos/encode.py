@@ -84,8 +84,8 @@ def encoded(setup: Setup) -> Encoded | None:
 
 def _encode(setup: Setup) -> Encoded | None:
     """None when the batch engine cannot play the set-up: more than 64 distinct ネーム, a keep
-    rule with more than 12 demanding conditions (or 62 conditions), no partner, a negative hand limit or friend
-    areas, or a deck too small to deal from."""
+    rule with more than 12 demanding conditions (or 62 conditions), no partner, a negative hand
+    limit or friend areas, or a deck too small to deal from."""
     policy = Compiled(setup.policy, setup.game)
     pol = cast("ChaosPolicy", policy.policy)
     rules = setup.rules
@@ -139,9 +139,7 @@ def _encode(setup: Setup) -> Encoded | None:
         for j, part in enumerate(cost):
             for i, card in enumerate(cards):
                 meets[i, e, j] = _meets(card, part)
-    bounds = [
-        (1 << i, c.bound) for i, c in enumerate(keep.conditions) if c.bound is not None
-    ]
+    bounds = [(1 << i, c.bound) for i, c in enumerate(keep.conditions) if c.bound is not None]
     hall = []
     for r in range(1, len(demands) + 1):
         for subset in itertools.combinations(demands, r):
@@ -164,9 +162,7 @@ def _encode(setup: Setup) -> Encoded | None:
         "first_turn_attack": rules.first_turn_attack,
     }
     return Encoded(
-        deck=np.array(
-            [index[id(c)] for c, n in setup.drawable for _ in range(n)], dtype=np.int32
-        ),
+        deck=np.array([index[id(c)] for c, n in setup.drawable for _ in range(n)], dtype=np.int32),
         flags=np.array(flags, dtype=np.int32),
         names=np.array([sum(bit[n] for n in names(c)) for c in cards], dtype=np.uint64),
         rank=np.array([order[r] for r in ranks], dtype=np.int32),
