@@ -7,8 +7,8 @@ its colors and world as bits), and every order the pilot sorts by becomes an int
 ``play_first`` rank (``Compiled.rank``: selector, then higher level, higher cost, number), the
 ``level_area_first`` selector, the card number. The bottom mulligan is decided here too, for
 every opening hand the keep rule can tell apart (its count of cards of each keep signature),
-with ``Keep.meets`` and ``Keep.bottom`` themselves; the numba loop (``fast_play``,
-``fast_core``) looks the decision up. Random streams differ from the reference's; the
+with ``Keep.meets`` and ``Keep.bottom`` themselves; the numba loop
+(``fast_core``) looks the decision up. Random streams differ from the reference's; the
 distribution of games does not.
 
 numba is imported only when a batch runs (``deckcheck validate`` never imports it).
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -27,9 +26,6 @@ from deckcheck.goldfish.common import Keep
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.goldfish.setup import Setup
 from deckcheck.models import Card
-
-if TYPE_CHECKING:
-    from deckcheck.games.rakuen import RakuenPolicy
 
 KINDS = {"定理者": 1, "使者": 2, "合理体": 3}
 MAX_KEEP_TABLE = 1 << 20  # opening hands the keep rule tells apart, at most
@@ -57,7 +53,7 @@ class Encoded:
     radix: Ints  # the weight of one card of each group in the hand's table index
     meets: NDArray[np.bool_]  # per table index: the hand meets the keep rule
     keep: Ints  # per table index: cards of each group the bottom mulligan keeps
-    params: Ints  # fast_play's P_* numbers
+    params: Ints  # fast_core's P_* numbers
 
 
 _CACHE: dict[int, tuple[Setup, Encoded]] = {}
@@ -77,7 +73,7 @@ def _encode(setup: Setup) -> Encoded:
 
     if not isinstance(setup.policy, RakuenPolicy):
         raise Unsupported("not a rakuen pilot")
-    pol = cast("RakuenPolicy", setup.policy)
+    pol = setup.policy
     policy = Compiled(pol, setup.game)
     rules = setup.rules
     cards = [card for card, _n in setup.drawable]
@@ -190,7 +186,7 @@ def batch_ok(setup: Setup) -> bool:
 
 def play_batch(setup: Setup, seed: int, games: int, turns: int, on_play: bool) -> Result:
     """(metrics, milestones, mulligans, loss, loss_turn) as ``run.Chunk`` holds them."""
-    from deckcheck.games.rakuen.fast_play import play_games
+    from deckcheck.games.rakuen.fast_core import play_games
 
     enc = encode(setup)
     metrics = np.full((games, turns, 8), -1, dtype=np.int16)
