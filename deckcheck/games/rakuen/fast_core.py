@@ -1,0 +1,400 @@
+"""The compiled half of ``fast``: ラクエンロジック goldfish games one after another, following
+``engine.play`` step by step; cards are indices into ``fast.Encoded``'s arrays, zones int64
+arrays counted in the state vector ``s`` (tops at the end), a loss a status code (1 + index in
+``goldfish.run.LOSSES``). One module on purpose: numba's cache checks only the file of the
+function it caches, so a helper in another module could change unseen by the cached loop."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+# s[...]: the counts and scalars of one game
+NDECK, NHAND, NSTOCK, NDROP, NLEVEL, NFIELD = 0, 1, 2, 3, 4, 5
+CIRCLES, BIG, REFRESHES, PENALTIES, PENDING, LEVELMASK = 6, 7, 8, 9, 10, 11
+STATE = 12
+# c[...]: the card arrays' rows (fast.Encoded.cards)
+MEMBER, KIND, LEVEL, COST, TERR, PLAY, LA_RANK, NUM = 0, 1, 2, 3, 4, 5, 6, 7
+THEORIST, ENVOY, GOURITAI = 1, 2, 3
+DECK_OUT, PENALTY = 1, 2
+PENALTY_LOSS = 2
+
+
+@numba.njit(cache=True, inline="always")
+def _shuffle(a, n):
+    for i in range(n - 1, 0, -1):
+        j = np.random.randint(0, i + 1)
+        a[i], a[j] = a[j], a[i]
+
+
+@numba.njit(cache=True, inline="always")
+def _refresh(deck, drop, s):
+    if s[NDROP] == 0:
+        return False
+    n = s[NDROP]
+    deck[:n] = drop[:n]
+    s[NDECK] = n
+    s[NDROP] = 0
+    _shuffle(deck, n)
+    s[REFRESHES] += 1
+    s[PENDING] += 1
+    return True
+
+
+@numba.njit(cache=True, inline="always")
+def _top(deck, drop, s):
+    """The top card, refreshing before and at once after; -1: deck-out."""
+    if s[NDECK] == 0 and not _refresh(deck, drop, s):
+        return -1
+    s[NDECK] -= 1
+    card = deck[s[NDECK]]
+    if s[NDECK] == 0 and not _refresh(deck, drop, s):
+        return -1
+    return card
+
+
+@numba.njit(cache=True, inline="always")
+def _settle(deck, drop, s):
+    while s[PENDING]:
+        s[PENDING] -= 1
+        s[PENALTIES] += 1
+        if s[PENALTIES] >= PENALTY_LOSS:
+            return PENALTY
+        if _top(deck, drop, s) < 0:
+            return DECK_OUT
+    return 0
+
+
+@numba.njit(cache=True, inline="always")
+def _draw(n, deck, drop, into, s, count):
+    """n cards from the top into ``into`` (the hand, or the stock), then the penalties."""
+    for _ in range(n):
+        card = _top(deck, drop, s)
+        if card < 0:
+            return DECK_OUT
+        into[s[count]] = card
+        s[count] += 1
+    return _settle(deck, drop, s)
+
+
+@numba.njit(cache=True, inline="always")
+def _remove(a, n, card):
+    """Remove the first ``card`` of a[:n], keeping the order; returns the new count."""
+    i = 0
+    while a[i] != card:
+        i += 1
+    for j in range(i, n - 1):
+        a[j] = a[j + 1]
+    return n - 1
+
+
+@numba.njit(cache=True, inline="always")
+def _conditions(card, c, cmask, s):
+    if not c[MEMBER, card] or c[LEVEL, card] > s[NLEVEL] or c[COST, card] > s[NSTOCK]:
+        return False
+    return c[KIND, card] != GOURITAI or (cmask[card] & s[LEVELMASK]) != 0
+
+
+@numba.njit(cache=True, inline="always")
+def _fits(t, freed, freed_big, s, circles, blocks):
+    return (
+        s[CIRCLES] - freed + t <= circles and s[BIG] - freed_big + (1 if t == 4 else 0) <= blocks
+    )
+
+
+@numba.njit(cache=True)
+def _room(card, leave_a, leave_b, over, c, field, s, circles, blocks, victims):
+    """Table.room: how many members (their field slots into ``victims``) to drop so ``card``
+    fits once the slots ``leave_a``/``leave_b`` (-1: none) left; -1 when it cannot fit."""
+    freed, freed_big = 0, 0
+    for slot in (leave_a, leave_b):
+        if slot >= 0:
+            t = c[TERR, field[slot]]
+            freed += t
+            freed_big += 1 if t == 4 else 0
+    t_card = c[TERR, card]
+    if _fits(t_card, freed, freed_big, s, circles, blocks):
+        return 0
+    if not over:
+        return -1
+    n = s[NFIELD]
+    keys = np.empty(n, np.int64)
+    for i in range(n):
+        keys[i] = c[LEVEL, field[i]] * 1024 - c[TERR, field[i]]
+    order = np.argsort(keys, kind="mergesort")  # by (level, -territory), stable as sorted()
+    count = 0
+    level = c[LEVEL, card]
+    for i in range(n):
+        slot = order[i]
+        other = field[slot]
+        if slot in (leave_a, leave_b) or c[LEVEL, other] >= level:
+            continue
+        t = c[TERR, other]
+        if t_card == 4 and s[BIG] - freed_big >= blocks and t != 4:
+            continue
+        victims[count] = slot
+        count += 1
+        freed += t
+        freed_big += 1 if t == 4 else 0
+        if _fits(t_card, freed, freed_big, s, circles, blocks):
+            return count
+    return -1
+
+
+@numba.njit(cache=True, inline="always")
+def _pay(n, stock, drop, s):
+    """Stock cards, from the top, to the drop zone."""
+    for _ in range(n):
+        s[NSTOCK] -= 1
+        drop[s[NDROP]] = stock[s[NSTOCK]]
+        s[NDROP] += 1
+
+
+@numba.njit(cache=True)
+def _deploy(card, gone, ngone, pa, pb, soul, nsoul, c, stock, drop, field, souls, nsouls, s):
+    """Pay the cost; the field slots ``gone`` leave, to the drop zone with their soul but the
+    合体 pair's (``soul`` holds them); place ``card`` with ``soul``."""
+    _pay(c[COST, card], stock, drop, s)
+    for slot in np.sort(gone[:ngone])[::-1]:  # from the last: the others keep their order
+        member = field[slot]
+        t = c[TERR, member]
+        s[CIRCLES] -= t
+        s[BIG] -= 1 if t == 4 else 0
+        if slot != pa and slot != pb:
+            drop[s[NDROP]] = member
+            s[NDROP] += 1
+            for k in range(nsouls[slot]):
+                drop[s[NDROP]] = souls[slot, k]
+                s[NDROP] += 1
+        for j in range(slot, s[NFIELD] - 1):
+            field[j] = field[j + 1]
+            nsouls[j] = nsouls[j + 1]
+            souls[j, :] = souls[j + 1, :]
+        s[NFIELD] -= 1
+    n = s[NFIELD]
+    field[n] = card
+    nsouls[n] = nsoul
+    souls[n, :nsoul] = soul[:nsoul]
+    t = c[TERR, card]
+    s[CIRCLES] += t
+    s[BIG] += 1 if t == 4 else 0
+    s[NFIELD] += 1
+
+
+SOUL = 2  # a 合理体's soul: the 合体 pair
+# p[...]: the set-up's numbers (fast.Encoded.params)
+P_HAND, P_DRAW, P_STOCK, P_CIRCLES, P_BLOCKS, P_LEVEL_MAX = range(6)
+P_MULLIGAN, P_OVER, P_SWAP, P_GATTAI, P_LUCK, P_STUCK = range(6, 12)
+# the metrics (rakuen.METRICS) as counts of s
+ROW = (NHAND, NLEVEL, NSTOCK, NFIELD, NLEVEL, REFRESHES, PENALTIES, NDECK)
+
+
+@numba.njit(cache=True, inline="always")
+def _deployed(card, turn, c, ms):
+    """The milestones (rakuen.MILESTONES): level 2, level 3, a 合理体."""
+    for k, reached in enumerate((c[LEVEL, card] >= 2, c[LEVEL, card] >= 3, c[KIND, card] == 3)):
+        if reached and ms[k] == 0:
+            ms[k] = turn
+
+
+@numba.njit(cache=True)
+def _level_phase(c, cmask, lmask, colbit, hand, level, s, level_max, swap):
+    if s[NHAND] == 0:
+        return
+    if s[NLEVEL] < level_max:
+        # policy first; then a card of a color not yet there; then the least deployable
+        best, best_key = 0, (0, 0, 0, 0)
+        for i in range(s[NHAND]):
+            card = hand[i]
+            fresh = (cmask[card] & ~s[LEVELMASK]) != 0
+            key = (c[LA_RANK, card], 0 if fresh else 1, -c[LEVEL, card], c[NUM, card])
+            if i == 0 or key < best_key:
+                best, best_key = i, key
+        card = hand[best]
+        s[NHAND] = _remove(hand, s[NHAND], card)
+        level[s[NLEVEL]] = card
+        s[NLEVEL] += 1
+        s[LEVELMASK] |= lmask[card]
+    elif swap:
+        for i in range(s[NHAND]):
+            new = hand[i]
+            if colbit[new] != 0 and (colbit[new] & s[LEVELMASK]) == 0:
+                old = level[0]
+                s[NHAND] = _remove(hand, s[NHAND], new)
+                hand[s[NHAND]] = old
+                s[NHAND] += 1
+                mask = 0
+                for j in range(s[NLEVEL] - 1):
+                    level[j] = level[j + 1]
+                    mask |= lmask[level[j]]
+                level[s[NLEVEL] - 1] = new
+                s[LEVELMASK] = mask | lmask[new]
+                return
+
+
+@numba.njit(cache=True)
+def _main(turn, c, cmask, p, z, s, ms):
+    """Deploy members in the pilot's order while they fit; returns how many."""
+    _deck, hand, stock, drop, _level, field, souls, nsouls, victims, buf, soul = z
+    m = 0
+    for i in range(s[NHAND]):  # the members of the hand, stably sorted by the play order
+        card = hand[i]
+        if c[MEMBER, card]:
+            buf[m] = card
+            j = m
+            m += 1
+            while j > 0 and c[PLAY, buf[j - 1]] > c[PLAY, buf[j]]:
+                buf[j - 1], buf[j] = buf[j], buf[j - 1]
+                j -= 1
+    count = 0
+    for i in range(m):
+        card = buf[i]
+        if not _conditions(card, c, cmask, s):
+            continue
+        nv = _room(card, -1, -1, p[P_OVER], c, field, s, p[P_CIRCLES], p[P_BLOCKS], victims)
+        if nv < 0:
+            continue
+        s[NHAND] = _remove(hand, s[NHAND], card)
+        _deploy(card, victims, nv, -1, -1, soul, 0, c, stock, drop, field, souls, nsouls, s)
+        _deployed(card, turn, c, ms)
+        count += 1
+    return count
+
+
+@numba.njit(cache=True, inline="always")
+def _lowest(c, field, s, kind):
+    best = -1
+    for slot in range(s[NFIELD]):
+        card, low = field[slot], field[max(best, 0)]
+        if c[KIND, card] == kind and (
+            best < 0 or (c[LEVEL, card], c[NUM, card]) < (c[LEVEL, low], c[NUM, low])
+        ):
+            best = slot
+    return best
+
+
+@numba.njit(cache=True)
+def _gattai(c, cmask, p, z, s):
+    """(status, the 合理体 deployed or -1), as engine._gattai."""
+    deck, hand, stock, drop, _level, field, souls, nsouls, victims, _buf, soul = z
+    ta, ea = _lowest(c, field, s, THEORIST), _lowest(c, field, s, ENVOY)
+    if ta < 0 or ea < 0:
+        return 0, -1
+    over, circles, blocks = p[P_OVER], p[P_CIRCLES], p[P_BLOCKS]
+    best = -1
+    source = 0
+    for source in range(2):
+        pile = hand if source == 0 else deck
+        n = s[NHAND] if source == 0 else s[NDECK]
+        for i in range(n):
+            card = pile[i]
+            if c[KIND, card] != GOURITAI or not _conditions(card, c, cmask, s):
+                continue
+            if best >= 0 and c[PLAY, card] >= c[PLAY, best]:
+                continue
+            if _room(card, ta, ea, over, c, field, s, circles, blocks, victims) >= 0:
+                best = card
+        if best >= 0:
+            break
+    if best < 0:
+        return 0, -1
+    nv = _room(best, ta, ea, over, c, field, s, circles, blocks, victims)
+    if source == 1:
+        s[NDECK] = _remove(deck, s[NDECK], best)
+        if s[NDECK] == 0 and not _refresh(deck, drop, s):
+            return DECK_OUT, -1
+        _shuffle(deck, s[NDECK])
+    else:
+        s[NHAND] = _remove(hand, s[NHAND], best)
+    soul[0], soul[1] = field[ta], field[ea]  # a 定理者 and a 使者 carry no soul of their own
+    victims[nv], victims[nv + 1] = ta, ea
+    _deploy(best, victims, nv + 2, ta, ea, soul, 2, c, stock, drop, field, souls, nsouls, s)
+    return _settle(deck, drop, s), best
+
+
+@numba.njit(cache=True)
+def _turn(turn, on_play, c, cmask, lmask, colbit, p, z, s, ms):
+    """One turn; returns the loss status (0: the game goes on)."""
+    deck, hand, stock, drop, level, _field, _souls, _nsouls, _victims, _buf, _soul = z
+    status = _draw(p[P_DRAW], deck, drop, hand, s, NHAND)
+    if status:
+        return status
+    for _ in range(p[P_STOCK]):
+        status = _draw(1, deck, drop, stock, s, NSTOCK)
+        if status:
+            return status
+    _level_phase(c, cmask, lmask, colbit, hand, level, s, p[P_LEVEL_MAX], p[P_SWAP])
+    count = _main(turn, c, cmask, p, z, s, ms)
+    if p[P_GATTAI]:
+        status, merged = _gattai(c, cmask, p, z, s)
+        if status:
+            return status
+        if merged >= 0:
+            _deployed(merged, turn, c, ms)
+    for _ in range(p[P_LUCK]):
+        if s[NSTOCK] < 3 or (count and p[P_STUCK]):
+            break
+        _pay(3, stock, drop, s)
+        status = _draw(1, deck, drop, hand, s, NHAND)
+        if status:
+            return status
+        count += _main(turn, c, cmask, p, z, s, ms)
+    return 0
+
+
+@numba.njit(cache=True)
+def play_games(
+    c, cmask, lmask, colbit, base, group, radix, meets, keep, p, seed, on_play, out
+):
+    """Play ``len(out[0])`` games into ``out`` = (metrics, milestones, mulligans, loss,
+    loss_turn), metrics filled with -1 beforehand."""
+    metrics, milestones, mulligans, loss, loss_turn = out
+    np.random.seed(seed)
+    n = len(base)
+    rows = np.empty((10, n + 8), np.int64)  # every zone holds at most the deck
+    deck, hand, stock, drop, level = rows[0], rows[1], rows[2], rows[3], rows[4]
+    field, nsouls, victims, buf, bottom = rows[5], rows[6], rows[7], rows[8], rows[9]
+    souls = np.empty((n + 8, SOUL), np.int64)
+    soul = np.empty(SOUL, np.int64)
+    counts = np.empty(keep.shape[1], np.int64)
+    z = (deck, hand, stock, drop, level, field, souls, nsouls, victims, buf, soul)
+    s = np.zeros(STATE, np.int64)
+    games, turns = metrics.shape[0], metrics.shape[1]
+    for g in range(games):
+        s[:] = 0
+        deck[:n] = base
+        _shuffle(deck, n)
+        s[NDECK] = n
+        _draw(p[P_HAND], deck, drop, hand, s, NHAND)  # the deck is large enough (batch_ok)
+        index = 0
+        for i in range(s[NHAND]):
+            if group[hand[i]] >= 0:
+                index += radix[group[hand[i]]]
+        if p[P_MULLIGAN] and not meets[index]:
+            counts[:] = keep[index]
+            kept, nb = 0, 0
+            for i in range(s[NHAND]):  # keep the first cards that fill a slot, in hand order
+                card = hand[i]
+                k = group[card]
+                if k >= 0 and counts[k] > 0:
+                    counts[k] -= 1
+                    hand[kept] = card
+                    kept += 1
+                else:
+                    bottom[nb] = card
+                    nb += 1
+            s[NHAND] = kept
+            for j in range(s[NDECK] - 1, -1, -1):  # to the bottom, in hand order
+                deck[j + nb] = deck[j]
+            deck[:nb] = bottom[:nb]
+            s[NDECK] += nb
+            _draw(nb, deck, drop, hand, s, NHAND)
+            mulligans[g] = 1
+        for turn in range(1, turns + 1):
+            status = _turn(turn, on_play, c, cmask, lmask, colbit, p, z, s, milestones[g])
+            if status:
+                loss[g] = status
+                loss_turn[g] = turn
+                break
+            for j in range(len(ROW)):
+                metrics[g, turn - 1, j] = s[ROW[j]]

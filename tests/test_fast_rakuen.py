@@ -1,0 +1,116 @@
+"""The rakuen batch engine (games/rakuen/fast.py) against the reference engine (engine.py):
+the same distribution of games, turn by turn, for several pilots; seeds and workers; fallback."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+import pytest
+
+from deckcheck import decklist
+from deckcheck.formats import FormatRegistry
+from deckcheck.goldfish.policy import policy_from_keys
+from deckcheck.goldfish.run import GoldfishRequest, goldfish, play_chunk, prepare
+from deckcheck.goldfish.setup import Setup
+from deckcheck.models import DeckList
+from deckcheck.resolve import CardIndex
+from tests.conftest import EXAMPLES
+
+GAMES = 6000
+
+
+@pytest.fixture(scope="module")
+def parsed() -> DeckList:
+    return decklist.parse((EXAMPLES / "rakuen-standard-legal.deck").read_text(encoding="utf-8"))
+
+
+def setup_for(
+    parsed: DeckList, registry: FormatRegistry, index: CardIndex, keys: dict[str, Any]
+) -> Setup:
+    policy = policy_from_keys("rakuen", keys, "test")
+    return prepare(parsed, registry.get("rakuen-standard"), index, policy)
+
+
+def agree(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> None:
+    """Means per column agree within 4.5 standard errors (as the iris batch test)."""
+    a, b = a.astype(float), b.astype(float)
+    se = np.sqrt(a.var(axis=0) / len(a) + b.var(axis=0) / len(b)) + 1e-9
+    assert (np.abs(a.mean(axis=0) - b.mean(axis=0)) <= 4.5 * se + 1e-12).all()
+
+
+@pytest.mark.parametrize(
+    ("keys", "turns"),
+    [
+        ({}, 12),
+        ({"gattai": False, "deploy_over": False, "luck_drive": False}, 12),
+        # luck drives, refreshes, their penalties and the loss they bring; the level swap
+        ({"luck_drive_times": 3, "luck_drive_when_stuck": False, "swap_level": True}, 22),
+        ({"mulligan": False, "keep": ["kind:合理体>=1", "level<=1>=2"]}, 16),
+    ],
+)
+def test_batch_engine_agrees_with_the_reference(
+    parsed: DeckList,
+    registry: FormatRegistry,
+    index: CardIndex,
+    keys: dict[str, Any],
+    turns: int,
+) -> None:
+    setup = setup_for(parsed, registry, index, keys)
+    seeds = list(range(1, GAMES + 1))
+    fast = play_chunk(setup, 0, seeds, turns, True)
+    slow = play_chunk(dataclasses.replace(setup, fast=False), 0, seeds, turns, True)
+    assert fast.metrics.shape == slow.metrics.shape
+    agree(fast.metrics, slow.metrics)
+    agree(fast.mulligans, slow.mulligans)
+    agree(fast.milestones, slow.milestones)
+    for code in (1, 2):
+        agree(fast.loss == code, slow.loss == code)
+    agree(fast.loss_turn, slow.loss_turn)
+
+
+def test_the_keep_rule_decides_like_the_reference(
+    parsed: DeckList, registry: FormatRegistry, index: CardIndex
+) -> None:
+    """A keep rule of two slots: hands that miss one keep the cards of the other."""
+    keys = {"keep": ["kind:合理体>=1", "type:member>=2"]}
+    setup = setup_for(parsed, registry, index, keys)
+    seeds = list(range(1, GAMES + 1))
+    fast = play_chunk(setup, 0, seeds, 4, True)
+    slow = play_chunk(dataclasses.replace(setup, fast=False), 0, seeds, 4, True)
+    assert 0.1 < fast.mulligans.mean() < 0.9
+    agree(fast.mulligans, slow.mulligans)
+    agree(fast.metrics, slow.metrics)
+    agree(fast.milestones, slow.milestones)
+
+
+def test_same_seed_same_results_with_any_workers(
+    parsed: DeckList, registry: FormatRegistry, index: CardIndex
+) -> None:
+    fmt = registry.get("rakuen-standard")
+    policy = policy_from_keys("rakuen", {}, "test")
+    runs = [
+        goldfish(
+            parsed, fmt, index, policy, GoldfishRequest(games=30_000, turns=8, seed=5, workers=w)
+        )
+        for w in (1, 2)
+    ]
+    assert all(run.engine == "batch" for run in runs)
+    assert runs[0].summary == runs[1].summary
+    assert runs[0].per_turn == runs[1].per_turn
+    assert runs[0].milestones == runs[1].milestones
+    other = goldfish(parsed, fmt, index, policy, GoldfishRequest(games=3000, turns=8, seed=6))
+    assert other.per_turn != runs[0].per_turn
+
+
+def test_a_pilot_the_batch_engine_does_not_model_plays_on_the_reference(
+    parsed: DeckList, registry: FormatRegistry, index: CardIndex
+) -> None:
+    """A keep rule that tells more opening hands apart than the batch engine's table holds."""
+    keep = [f"number:SAMPLE-R-00{i}>=1" for i in range(1, 10)]
+    fmt = registry.get("rakuen-standard")
+    policy = policy_from_keys("rakuen", {"keep": keep}, "test")
+    result = goldfish(parsed, fmt, index, policy, GoldfishRequest(games=50, turns=3, seed=1))
+    assert result.engine == "reference"
+    assert result.games == 50
