@@ -30,14 +30,14 @@ def validate(deck: DeckList, fmt: Format, index: CardIndex) -> Report:
             if v.line is None:
                 v.line = deck.first_line or 1
         violations.sort(key=lambda v: (v.severity != "error", v.line or 0, v.rule))
-    return Report.model_construct(  # every field is built here from checked values
+    return Report(
         path=deck.path,
         format=fmt.id,
         game=fmt.game,
         legal=not any(v.severity == "error" for v in violations),
         counts=ctx.counts,
         violations=violations,
-        assumptions=list(fmt.assumptions),
+        assumptions=fmt.assumptions,
     )
 
 
