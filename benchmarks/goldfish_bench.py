@@ -61,6 +61,16 @@ def main() -> None:
             policy = spec.default_policy
             setup = prepare(deck, fmt, index, policy)
             n = args.games * 25 if spec.play_batch is not None else args.games
+            # the first batch call loads (or, in a new checkout, compiles) the numba engine:
+            # a one-time cost, timed and reported apart from the games per second
+            start = time.perf_counter()
+            goldfish(deck, fmt, index, policy, GoldfishRequest(games=200, turns=10), setup=setup)
+            record(
+                f"goldfish {fmt.game}: first call (engine load)",
+                time.perf_counter() - start,
+                "s",
+                lower_is_better=True,
+            )
             rates = []
             engine = ""
             for workers in (1, 2):
