@@ -34,20 +34,27 @@ class CardFacts:
     every_title: bool
 
 
+# A resolved reference as the validator's loop reads it: the card, its facts, and the facts the
+# loop needs for every line (its identity, type, copy key, whether it has append words),
+# unpacked once per reference instead of looked up once per line.
+Hit = tuple[Card, "CardFacts", int, str, tuple[str, ...], bool]
+
+
 @dataclass(slots=True)
 class FormatFacts:
     """Per-format memo of card facts; validating thousands of decks re-uses it."""
 
     fmt: Format
     cards: dict[int, tuple[Card, CardFacts]] = field(default_factory=dict)
-    # deck-list reference → (card, facts), or why it does not resolve; valid for one index
-    refs: dict[str, tuple[Card, CardFacts] | Resolution] = field(default_factory=dict)
+    # deck-list reference → what the validator's loop reads of it, or why it does not resolve;
+    # valid for one index
+    refs: dict[str, Hit | Resolution] = field(default_factory=dict)
     _index: tuple[int, int] = (0, -1)
     # the checks of the registered kinds that apply to the format, worked out on first use
     checks: tuple[Callable[[Context, dict[str, int]], list[Violation]], ...] | None = None
     _index_ref: CardIndex | None = None
 
-    def refs_for(self, index: CardIndex) -> dict[str, tuple[Card, CardFacts] | Resolution]:
+    def refs_for(self, index: CardIndex) -> dict[str, Hit | Resolution]:
         """The reference memo, emptied first if ``index`` is not the one it was built on."""
         stamp = (id(index), index.version)
         if stamp != self._index:
@@ -56,10 +63,20 @@ class FormatFacts:
             self._index_ref = index  # keeps the id from being reused while memoised
         return self.refs
 
-    def lookup(self, index: CardIndex, ref: str) -> tuple[Card, CardFacts] | Resolution:
+    def lookup(self, index: CardIndex, ref: str) -> Hit | Resolution:
         """Resolve ``ref`` and remember it (call after ``refs_for(index)``)."""
         found = index.resolve(self.fmt.game, ref)
-        hit = found if found.card is None else (found.card, self.of(found.card))
+        hit: Hit | Resolution = found
+        if found.card is not None:
+            facts = self.of(found.card)
+            hit = (
+                found.card,
+                facts,
+                id(found.card),
+                facts.type,
+                facts.copy_key,
+                bool(facts.append_keys),
+            )
         if len(self.refs) > 100_000:  # bounded: a service sees endless references
             self.refs.clear()
         self.refs[ref] = hit

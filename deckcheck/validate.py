@@ -73,21 +73,20 @@ def _read(deck: DeckList, fmt: Format, index: CardIndex) -> Context:
             assert isinstance(hit, Resolution)
             ctx.violations.append(_resolution_violation(fmt, section, ref, count, line, hit))
             continue
-        card, facts = hit
-        types[facts.type] = types.get(facts.type, 0) + count
-        key = id(card)
+        card, facts, key, kind, copy_key, appends = hit
+        types[kind] = types.get(kind, 0) + count
         slot = seen.get(key)
         if slot is not None:  # a number and a name for the same card add up
             slot.count += count
             continue
         slot = seen[key] = Slot(card, count, line, section, facts)
         bucket.append(slot)
-        if facts.append_keys:
+        if appends:
             ctx.has_appends = True
         if in_copies:
-            group = groups.get(facts.copy_key)
+            group = groups.get(copy_key)
             if group is None:
-                groups[facts.copy_key] = [slot]
+                groups[copy_key] = [slot]
             else:
                 group.append(slot)
     return ctx
