@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from deckcheck import games
 from deckcheck.games.registry import GameSpec
@@ -38,3 +40,28 @@ class Setup:
 
     def section(self, name: str) -> list[tuple[Card, int]]:
         return self.sections.get(name, [])
+
+
+T = TypeVar("T")
+
+
+def per_setup(build: Callable[[Setup], T]) -> Callable[[Setup], T]:
+    """``build`` memoised for the set-up being played: every chunk of a run shares one set-up,
+    and a worker plays one run at a time, so one entry is kept (keyed by identity, the set-up
+    held so its id is not reused)."""
+    memo: dict[int, tuple[Setup, T]] = {}
+
+    def get(setup: Setup) -> T:
+        hit = memo.get(id(setup))
+        if hit is None or hit[0] is not setup:
+            memo.clear()
+            hit = memo[id(setup)] = (setup, build(setup))
+        return hit[1]
+
+    return get
+
+
+def seed32(seed: int) -> int:
+    """A chunk's 64-bit seed folded to the 32 bits ``np.random.seed`` (numba's) takes."""
+    seed = int(seed)
+    return (seed ^ (seed >> 32)) & 0xFFFFFFFF

@@ -11,6 +11,7 @@ same cards the same way.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
@@ -20,7 +21,7 @@ from numpy.typing import NDArray
 from deckcheck.games.chaos.engine import MITSUKI, TST, _has, _key, _meets, names
 from deckcheck.goldfish.common import keep_of
 from deckcheck.goldfish.policy import Compiled
-from deckcheck.goldfish.setup import Setup
+from deckcheck.goldfish.setup import Setup, per_setup
 from deckcheck.models import Card
 from deckcheck.normalize import word_key
 
@@ -66,20 +67,9 @@ class Encoded:
     ints: NDArray[np.int64]  # INTS
 
 
-_MEMO: dict[int, tuple[Setup, Encoded | None]] = {}
-
-
 def batch_ok(setup: Setup) -> bool:
     """Whether ``fast.play_batch`` plays this set-up as the reference engine would."""
     return encoded(setup) is not None
-
-
-def encoded(setup: Setup) -> Encoded | None:
-    hit = _MEMO.get(id(setup))
-    if hit is None or hit[0] is not setup:
-        _MEMO.clear()
-        hit = _MEMO[id(setup)] = (setup, _encode(setup))
-    return hit[1]
 
 
 def _encode(setup: Setup) -> Encoded | None:
@@ -177,3 +167,6 @@ def _encode(setup: Setup) -> Encoded | None:
         partner=index[id(partner_card)],
         ints=np.array([int(ints[k]) for k in INTS], dtype=np.int64),
     )
+
+
+encoded: Callable[[Setup], Encoded | None] = per_setup(_encode)

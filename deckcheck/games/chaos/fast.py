@@ -27,7 +27,7 @@ from deckcheck.games.chaos.encode import (
     TST_SET,
     encoded,
 )
-from deckcheck.goldfish.setup import Setup
+from deckcheck.goldfish.setup import Setup, seed32
 
 MAX_LEVEL = 3  # engine.MAX_LEVEL
 
@@ -346,10 +346,8 @@ def play_batch(
     if enc is None:
         raise ValueError("the batch engine does not play this set-up (see encode.batch_ok)")
     assert len(INTS) == len(enc.ints)
-    seed = int(seed)
-    seed32 = (seed ^ (seed >> 32)) & 0xFFFFFFFF  # np.random.seed takes 32 bits
     out = _games(
-        seed32, games, turns, on_play, enc.deck, enc.flags, enc.names, enc.rank, enc.key,
+        seed32(seed), games, turns, on_play, enc.deck, enc.flags, enc.names, enc.rank, enc.key,
         enc.sig, enc.bounds, enc.hall, enc.extra_card, enc.extra_count, enc.meets, enc.nparts,
         enc.partner, enc.ints,
     )  # fmt: skip

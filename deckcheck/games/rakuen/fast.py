@@ -17,6 +17,7 @@ numba is imported only when a batch runs (``deckcheck validate`` never imports i
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,7 +25,7 @@ from numpy.typing import NDArray
 
 from deckcheck.goldfish.common import Keep
 from deckcheck.goldfish.policy import Compiled
-from deckcheck.goldfish.setup import Setup
+from deckcheck.goldfish.setup import Setup, per_setup, seed32
 from deckcheck.models import Card
 
 KINDS = {"定理者": 1, "使者": 2, "合理体": 3}
@@ -54,18 +55,6 @@ class Encoded:
     meets: NDArray[np.bool_]  # per table index: the hand meets the keep rule
     keep: Ints  # per table index: cards of each group the bottom mulligan keeps
     params: Ints  # fast_core's P_* numbers
-
-
-_CACHE: dict[int, tuple[Setup, Encoded]] = {}
-
-
-def encode(setup: Setup) -> Encoded:
-    """The set-up as arrays, once per set-up (every chunk of a run shares it)."""
-    hit = _CACHE.get(id(setup))
-    if hit is None or hit[0] is not setup:
-        _CACHE.clear()
-        hit = _CACHE[id(setup)] = (setup, _encode(setup))
-    return hit[1]
 
 
 def _encode(setup: Setup) -> Encoded:
@@ -166,9 +155,7 @@ def _vectors(most: list[int], total: int) -> itertools.chain[tuple[int, ...]]:
     def walk(g: int, left: int) -> list[tuple[int, ...]]:
         if g == len(most):
             return [()]
-        return [
-            (k, *rest) for k in range(min(most[g], left) + 1) for rest in walk(g + 1, left - k)
-        ]
+        return [(k, *rest) for k in range(min(most[g], left) + 1) for rest in walk(g + 1, left - k)]
 
     return itertools.chain(walk(0, total))
 
@@ -195,7 +182,6 @@ def play_batch(setup: Setup, seed: int, games: int, turns: int, on_play: bool) -
     loss = np.zeros(games, dtype=np.int8)
     loss_turn = np.zeros(games, dtype=np.int16)
     out = (metrics, milestones, mulligans, loss, loss_turn)
-    seed32 = (seed ^ (seed >> 32)) & 0xFFFFFFFF
     play_games(
         enc.cards,
         enc.cmask,
@@ -207,8 +193,11 @@ def play_batch(setup: Setup, seed: int, games: int, turns: int, on_play: bool) -
         enc.meets,
         enc.keep,
         enc.params,
-        seed32,
+        seed32(seed),
         on_play,
         out,
     )
     return out
+
+
+encode: Callable[[Setup], Encoded] = per_setup(_encode)  # the set-up as arrays, once per run

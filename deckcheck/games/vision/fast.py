@@ -10,25 +10,19 @@ model: 連結 (Union) cards.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numba
 import numpy as np
 from numpy.typing import NDArray
 
 from deckcheck.games.vision import METRICS, MILESTONES
 from deckcheck.games.vision.encode import Encoded, encode
-from deckcheck.goldfish.setup import Setup
+from deckcheck.goldfish.setup import Setup, per_setup, seed32
 
 CHARACTER, CREATURE, SPELL, COMMAND = range(4)
 
-_ENCODED: dict[int, tuple[Setup, Encoded]] = {}
-
-
-def _encoded(setup: Setup) -> Encoded:
-    hit = _ENCODED.get(id(setup))
-    if hit is None or hit[0] is not setup:
-        _ENCODED.clear()
-        hit = _ENCODED[id(setup)] = (setup, encode(setup))
-    return hit[1]
+_encoded: Callable[[Setup], Encoded] = per_setup(encode)
 
 
 @numba.njit(cache=True)
@@ -248,11 +242,19 @@ def play_batch(
     mulligans = np.zeros(games, dtype=np.int32)
     loss = np.zeros(games, dtype=np.int8)
     loss_turn = np.zeros(games, dtype=np.int16)
-    seed32 = (int(seed) ^ (int(seed) >> 32)) & 0xFFFFFFFF
     keep = (enc.sig, enc.bound_bit, enc.bound_k, enc.subset_mask, enc.subset_need)
     out = (metrics, milestones, mulligans, loss, loss_turn)
     _games(
-        seed32, games, turns, on_play, enc.deck.copy(), card, score.astype(np.int32),
-        enc.user_ok, keep, enc.params, out,
+        seed32(seed),
+        games,
+        turns,
+        on_play,
+        enc.deck.copy(),
+        card,
+        score.astype(np.int32),
+        enc.user_ok,
+        keep,
+        enc.params,
+        out,
     )
     return metrics, milestones, mulligans, loss, loss_turn
