@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 
+from deckcheck.collector import paused_gc as paused_gc
 from deckcheck.errors import UsageError
 from deckcheck.formats import FormatError, FormatRegistry
 from deckcheck.models import DeckList, Report
@@ -15,20 +14,6 @@ from deckcheck.validate import validate
 
 class MissingFormat(UsageError):
     """A deck list with no ``format:`` line, validated without ``--format``."""
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """Pause the cycle collector for a batch. Validation makes no reference cycles, but each
-    report it keeps makes the collector rescan every live object; measured in
-    benchmarks/validate_bench.py, pausing it raises batch throughput by about a quarter."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def refs_of(decks: Sequence[DeckList]) -> set[str]:

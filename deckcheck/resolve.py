@@ -7,11 +7,11 @@ whole pool.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from deckcheck import games, suggest
+from deckcheck.collector import paused_gc
 from deckcheck.models import Card, Game
 from deckcheck.normalize import name_key, nfkc
 
@@ -60,10 +60,8 @@ class CardIndex:
         self._memo: dict[tuple[Game, str], Resolution] = {}
         self.version = 0  # bumped on every change, so memos built on this index can expire
         # building makes tens of thousands of small objects and no cycles: the cycle collector
-        # would only rescan the heap (as in api.paused_gc; measured in validate_bench)
-        was_enabled = gc.isenabled()
-        gc.disable()
-        try:
+        # would only rescan the heap (measured in validate_bench)
+        with paused_gc():
             by_name = self.by_name
             for card in cards:  # as add(), with each name's printings sorted once at the end
                 game = card.game
@@ -79,9 +77,6 @@ class CardIndex:
             for bucket in by_name.values():
                 if len(bucket) > 1:
                     bucket.sort(key=_number_of)
-        finally:
-            if was_enabled:
-                gc.enable()
 
     def add(self, card: Card) -> None:
         self.by_number[(card.game, number_key(card.number))] = card

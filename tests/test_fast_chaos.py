@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
 from deckcheck import decklist
@@ -21,6 +20,7 @@ from deckcheck.goldfish.setup import Setup
 from deckcheck.models import Card
 from deckcheck.odds.setup import rules_of
 from deckcheck.resolve import CardIndex
+from tests.agreement import chunks_agree
 from tests.conftest import EXAMPLES
 
 GAMES = 6_000
@@ -31,17 +31,7 @@ def _agree(setup: Setup, turns: int = 10) -> None:
     seeds = list(range(1, GAMES + 1))
     fast = play_chunk(setup, 0, seeds, turns, True)
     slow = play_chunk(dataclasses.replace(setup, fast=False), 0, seeds, turns, True)
-    assert fast.metrics.shape == slow.metrics.shape
-    assert fast.milestones.shape == slow.milestones.shape
-    for a, b in (
-        (fast.metrics, slow.metrics),
-        (fast.mulligans, slow.mulligans),
-        (fast.milestones > 0, slow.milestones > 0),  # the rates
-        (fast.milestones, slow.milestones),  # and the turns
-    ):
-        a, b = a.astype(float), b.astype(float)
-        se = np.sqrt(a.var(axis=0) / len(a) + b.var(axis=0) / len(b)) + 1e-9
-        assert (np.abs(a.mean(axis=0) - b.mean(axis=0)) <= 4.5 * se + 1e-12).all()
+    chunks_agree(fast, slow)
     # deck-out depends only on how many cards are drawn, the same in every game
     assert (fast.loss == slow.loss).all() and (fast.loss_turn == slow.loss_turn).all()
 

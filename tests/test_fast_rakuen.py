@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-import numpy as np
 import pytest
 
 from deckcheck import decklist
@@ -16,6 +15,7 @@ from deckcheck.goldfish.run import GoldfishRequest, goldfish, play_chunk, prepar
 from deckcheck.goldfish.setup import Setup
 from deckcheck.models import DeckList
 from deckcheck.resolve import CardIndex
+from tests.agreement import agree, chunks_agree
 from tests.conftest import EXAMPLES
 
 GAMES = 6000
@@ -31,13 +31,6 @@ def setup_for(
 ) -> Setup:
     policy = policy_from_keys("rakuen", keys, "test")
     return prepare(parsed, registry.get("rakuen-standard"), index, policy)
-
-
-def agree(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> None:
-    """Means per column agree within 4.5 standard errors (as the iris batch test)."""
-    a, b = a.astype(float), b.astype(float)
-    se = np.sqrt(a.var(axis=0) / len(a) + b.var(axis=0) / len(b)) + 1e-9
-    assert (np.abs(a.mean(axis=0) - b.mean(axis=0)) <= 4.5 * se + 1e-12).all()
 
 
 @pytest.mark.parametrize(
@@ -62,9 +55,7 @@ def test_batch_engine_agrees_with_the_reference(
     fast = play_chunk(setup, 0, seeds, turns, True)
     slow = play_chunk(dataclasses.replace(setup, fast=False), 0, seeds, turns, True)
     assert fast.metrics.shape == slow.metrics.shape
-    agree(fast.metrics, slow.metrics)
-    agree(fast.mulligans, slow.mulligans)
-    agree(fast.milestones, slow.milestones)
+    chunks_agree(fast, slow)
     for code in (1, 2):
         agree(fast.loss == code, slow.loss == code)
     agree(fast.loss_turn, slow.loss_turn)
@@ -80,9 +71,7 @@ def test_the_keep_rule_decides_like_the_reference(
     fast = play_chunk(setup, 0, seeds, 4, True)
     slow = play_chunk(dataclasses.replace(setup, fast=False), 0, seeds, 4, True)
     assert 0.1 < fast.mulligans.mean() < 0.9
-    agree(fast.mulligans, slow.mulligans)
-    agree(fast.metrics, slow.metrics)
-    agree(fast.milestones, slow.milestones)
+    chunks_agree(fast, slow)
 
 
 def test_same_seed_same_results_with_any_workers(

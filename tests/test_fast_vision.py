@@ -20,6 +20,7 @@ from deckcheck.goldfish.run import Chunk, GoldfishRequest, goldfish, play_chunk,
 from deckcheck.goldfish.setup import Setup
 from deckcheck.models import DeckList
 from deckcheck.resolve import CardIndex
+from tests.agreement import chunks_agree
 from tests.conftest import EXAMPLES
 
 GAMES = 6000
@@ -69,15 +70,7 @@ def with_rules(setup: Setup, **changes: Any) -> Setup:
 
 
 def assert_agree(fast: Chunk, slow: Chunk) -> None:
-    assert fast.metrics.shape == slow.metrics.shape
-    for a, b in (
-        (fast.metrics, slow.metrics),
-        (fast.mulligans, slow.mulligans),
-        (fast.milestones, slow.milestones),
-    ):
-        a, b = a.astype(float), b.astype(float)
-        se = np.sqrt(a.var(axis=0) / len(a) + b.var(axis=0) / len(b)) + 1e-9
-        assert (np.abs(a.mean(axis=0) - b.mean(axis=0)) <= 4.5 * se + 1e-12).all()
+    chunks_agree(fast, slow)
     assert (fast.loss == slow.loss).all()
 
 
@@ -180,9 +173,7 @@ def test_a_union_card_falls_back_to_the_reference(
     assert spec.batch_ok is not None and not spec.batch_ok(setup)
     result = goldfish(deck, fmt, index, policy, GoldfishRequest(games=50, turns=6), setup=setup)
     assert result.engine == "reference"
-    plain = goldfish(
-        example(), fmt, index, policy, GoldfishRequest(games=50, turns=6), setup=None
-    )
+    plain = goldfish(example(), fmt, index, policy, GoldfishRequest(games=50, turns=6), setup=None)
     assert plain.engine == "batch"
 
 

@@ -127,9 +127,10 @@ def _run(
 
 
 def _refs(req: SweepRequest) -> list[str]:
-    named = [
-        v.partition(":")[2].rpartition("=")[0].strip() for v in req.vary if v.startswith("name:")
-    ]
+    """The cards ``--vary name:`` and ``--fill`` name, so the index holds them too."""
+    from deckcheck.sweep import parse_vary
+
+    named = [axis.key for axis in map(parse_vary, req.vary) if axis.kind == "name"]
     return [*named, *([req.fill] if req.fill else [])]
 
 

@@ -22,7 +22,7 @@ from deckcheck.formats import Format
 from deckcheck.games.registry import BatchEngine
 from deckcheck.goldfish.common import GoldfishError, Record
 from deckcheck.goldfish.policy import Compiled, Policy
-from deckcheck.goldfish.setup import Setup
+from deckcheck.goldfish.setup import Setup, per_setup
 from deckcheck.models import DeckList, Game
 from deckcheck.odds.exact import OddsError
 from deckcheck.odds.setup import rules_of
@@ -61,15 +61,16 @@ def play_one(setup: Setup, seed: int, turns: int, on_play: bool) -> Record:
         raise GoldfishError("the deck runs out while dealing the opening hand") from exc
 
 
-_COMPILED: dict[int, tuple[Setup, Compiled]] = {}
+_compiled = per_setup(lambda setup: Compiled(setup.policy, setup.game))
 
 
-def _compiled(setup: Setup) -> Compiled:
-    hit = _COMPILED.get(id(setup))
-    if hit is None or hit[0] is not setup:
-        _COMPILED.clear()
-        hit = _COMPILED[id(setup)] = (setup, Compiled(setup.policy, setup.game))
-    return hit[1]
+def chunks(setup: Setup, games: int, seed: int) -> list[tuple[int, list[int]]]:
+    """(first game, game seeds) of each chunk: game ``i`` always gets the ``i``-th seed of one
+    SeedSequence, and a batch engine's chunks are fixed, so every way of playing them (one
+    process, workers, a Dask cluster) gives the same numbers."""
+    seeds = np.random.SeedSequence(seed).generate_state(games, dtype=np.uint64)
+    size = setup.spec.batch_size if _batch(setup) is not None else CHUNK
+    return [(start, seeds[start : start + size].tolist()) for start in range(0, games, size)]
 
 
 def _batch(setup: Setup) -> BatchEngine | None:
@@ -233,15 +234,12 @@ def simulate(
 ) -> tuple[list[Tally], bool]:
     """Play ``req.games`` games; returns the finished chunks' tallies in game order and whether
     Ctrl-C stopped the run early."""
-    seeds = np.random.SeedSequence(req.seed).generate_state(req.games, dtype=np.uint64)
-    size = setup.spec.batch_size if _batch(setup) is not None else CHUNK
-    starts = list(range(0, req.games, size))
+    parts = chunks(setup, req.games, req.seed)
     tallies: list[Tally] = []
     interrupted = False
     if req.workers == 1:
         try:
-            for start in starts:
-                part = seeds[start : start + size].tolist()
+            for start, part in parts:
                 chunk = play_chunk(setup, start, part, req.turns, req.on_play)
                 tallies.append(Tally.of(chunk, req.turns))
                 if progress:
@@ -253,8 +251,7 @@ def simulate(
     futures: list[Future[Tally]] = []
     try:
         futures = [
-            pool.submit(_worker_chunk, s, seeds[s : s + size].tolist(), req.turns, req.on_play)
-            for s in starts
+            pool.submit(_worker_chunk, start, part, req.turns, req.on_play) for start, part in parts
         ]
         for future in futures:  # in game order, so the result never depends on timing
             tallies.append(future.result())

@@ -12,13 +12,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-import numpy as np
 from pydantic import BaseModel, Field
 
 from deckcheck.errors import UsageError
 from deckcheck.formats import Format
 from deckcheck.goldfish.policy import policy_from_keys
-from deckcheck.goldfish.run import CHUNK, MAX_TURNS, Tally, play_chunk, prepare, statistics
+from deckcheck.goldfish.run import MAX_TURNS, Tally, chunks, play_chunk, prepare, statistics
 from deckcheck.goldfish.setup import Setup
 from deckcheck.models import DeckList, Violation
 from deckcheck.odds.api import OddsRequest, compute_odds
@@ -99,11 +98,9 @@ def chunk_tasks(
 ) -> list[ChunkTask]:
     """The chunks of ``games`` games, cut as ``goldfish.run.simulate`` cuts them: the same
     numbers wherever they are played."""
-    seeds = np.random.SeedSequence(seed).generate_state(games, dtype=np.uint64)
-    size = setup.spec.batch_size if setup.fast and setup.spec.play_batch else CHUNK
     return [
-        ChunkTask(index, setup, s, tuple(int(x) for x in seeds[s : s + size]), turns, on_play)
-        for s in range(0, games, size)
+        ChunkTask(index, setup, start, tuple(part), turns, on_play)
+        for start, part in chunks(setup, games, seed)
     ]
 
 

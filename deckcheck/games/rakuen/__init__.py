@@ -51,8 +51,9 @@ def lay_out_gates(
     """ch.2 §2: the gate deck is shuffled and its top cards go face down onto the circles."""
     gates = [card for card, n in sections.get("gate", []) for _ in range(n)]
     rng.shuffle(gates)
-    param = fmt.parameter("circles")
-    return gates[: int(param.value) if param else 6]
+    from deckcheck.odds.setup import params_of  # the format's value, else the spec's default
+
+    return gates[: int(params_of(fmt)["circles"])]
 
 
 def check_card(fields: dict[str, Any], tables: Mapping[str, Mapping[str, str]]) -> list[str]:
