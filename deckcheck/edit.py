@@ -214,7 +214,7 @@ def propose_fixes(deck: DeckList, fmt: Format, index: CardIndex) -> tuple[list[F
         return entry if entry is not None and entry.count == total else None
 
     general = fmt.copies.limit
-    for items in ctx.copy_groups.values():
+    for items in ctx.copy_groups():
         n = sum(s.count for s in items)
         limits = [s.facts.limit for s in items if s.facts.limit is not None and s.facts.limit >= 0]
         unlimited = all(s.facts.limit is not None and s.facts.limit < 0 for s in items)

@@ -7,6 +7,7 @@ whole pool.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -59,12 +60,44 @@ class CardIndex:
         self._name_cache: dict[Game, dict[str, str]] = {}
         self._memo: dict[tuple[Game, str], Resolution] = {}
         self.version = 0  # bumped on every change, so memos built on this index can expire
+        # a game's cards are indexed when a reference first asks for that game: validating
+        # chaos decks against a pool of four games indexes only chaos (validate_bench)
+        self._unindexed: dict[Game, list[Card]] = {}
+        self._lock = threading.Lock()
+        for card in cards:
+            pending = self._unindexed.get(card.game)
+            if pending is None:
+                self._unindexed[card.game] = [card]
+            else:
+                pending.append(card)
+
+    def __getstate__(self) -> dict[str, object]:  # indexes go to worker processes
+        state = self.__dict__.copy()
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
+    def _index(self, game: Game) -> None:
+        """Index ``game``'s cards if that has not been done yet. The service's threads share
+        one index: a game leaves ``_unindexed`` only once all its cards are in the tables."""
+        if game not in self._unindexed:
+            return
+        with self._lock:
+            cards = self._unindexed.get(game)
+            if cards is not None:
+                self._fill(game, cards)
+                del self._unindexed[game]
+
+    def _fill(self, game: Game, cards: list[Card]) -> None:
         # building makes tens of thousands of small objects and no cycles: the cycle collector
         # would only rescan the heap (measured in validate_bench)
         with paused_gc():
             by_name = self.by_name
+            shared: list[list[Card]] = []  # the names with more than one printing
             for card in cards:  # as add(), with each name's printings sorted once at the end
-                game = card.game
                 self.by_number[(game, number_key(card.number))] = card
                 for alias in card.aliases:
                     self.by_alias[(game, number_key(alias))] = card
@@ -74,11 +107,12 @@ class CardIndex:
                     by_name[key] = [card]
                 else:
                     bucket.append(card)
-            for bucket in by_name.values():
-                if len(bucket) > 1:
-                    bucket.sort(key=_number_of)
+                    shared.append(bucket)
+            for bucket in {id(b): b for b in shared}.values():
+                bucket.sort(key=_number_of)
 
     def add(self, card: Card) -> None:
+        self._index(card.game)
         self.by_number[(card.game, number_key(card.number))] = card
         for alias in card.aliases:
             self.by_alias[(card.game, number_key(alias))] = card
@@ -89,11 +123,14 @@ class CardIndex:
         self.version += 1
 
     def __len__(self) -> int:
+        for game in list(self._unindexed):
+            self._index(game)
         return len(self.by_number)
 
     def names(self, game: Game) -> dict[str, str]:
         """Name key → a display name, for suggestions."""
         if game not in self._name_cache:
+            self._index(game)
             if self._names is not None:
                 self._name_cache[game] = self._names(game)
             else:
@@ -115,6 +152,7 @@ class CardIndex:
         return self.by_number.get((game, key)) or self.by_alias.get((game, key))
 
     def _resolve(self, game: Game, ref: str) -> Resolution:
+        self._index(game)
         card = self._number(game, number_key(ref))
         if card is not None:
             return Resolution(card=card)
@@ -126,6 +164,7 @@ class CardIndex:
         elsewhere: list[Card] = []
         for g in games.ids():
             if g != game:
+                self._index(g)
                 numbered = self._number(g, number_key(ref))
                 elsewhere += [numbered] if numbered else self.by_name.get((g, name_key(g, ref)), [])
         if elsewhere:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from deckcheck.models import Card, CardCount, DeckList, Violation
@@ -46,40 +47,46 @@ class FormatFacts:
 
     fmt: Format
     cards: dict[int, tuple[Card, CardFacts]] = field(default_factory=dict)
-    # deck-list reference → what the validator's loop reads of it, or why it does not resolve;
-    # valid for one index
-    refs: dict[str, Hit | Resolution] = field(default_factory=dict)
+    # deck-list reference → what the validator's loop reads of it (``misses``: why it does not
+    # resolve); valid for one index. Kept apart so the loop's common case is one lookup.
+    refs: dict[str, Hit] = field(default_factory=dict)
+    misses: dict[str, Resolution] = field(default_factory=dict)
     _index: tuple[int, int] = (0, -1)
     # the checks of the registered kinds that apply to the format, worked out on first use
     checks: tuple[Callable[[Context, dict[str, int]], list[Violation]], ...] | None = None
     _index_ref: CardIndex | None = None
 
-    def refs_for(self, index: CardIndex) -> dict[str, Hit | Resolution]:
+    def refs_for(self, index: CardIndex) -> dict[str, Hit]:
         """The reference memo, emptied first if ``index`` is not the one it was built on."""
         stamp = (id(index), index.version)
         if stamp != self._index:
             self.refs.clear()
+            self.misses.clear()
             self._index = stamp
             self._index_ref = index  # keeps the id from being reused while memoised
         return self.refs
 
     def lookup(self, index: CardIndex, ref: str) -> Hit | Resolution:
         """Resolve ``ref`` and remember it (call after ``refs_for(index)``)."""
+        miss = self.misses.get(ref)
+        if miss is not None:
+            return miss
         found = index.resolve(self.fmt.game, ref)
-        hit: Hit | Resolution = found
-        if found.card is not None:
-            facts = self.of(found.card)
-            hit = (
-                found.card,
-                facts,
-                id(found.card),
-                facts.type,
-                facts.copy_key,
-                bool(facts.append_keys),
-            )
-        if len(self.refs) > 100_000:  # bounded: a service sees endless references
+        if len(self.refs) + len(self.misses) > 100_000:  # a service sees endless references
             self.refs.clear()
-        self.refs[ref] = hit
+            self.misses.clear()
+        if found.card is None:
+            self.misses[ref] = found
+            return found
+        facts = self.of(found.card)
+        hit = self.refs[ref] = (
+            found.card,
+            facts,
+            id(found.card),
+            facts.type,
+            facts.copy_key,
+            bool(facts.append_keys),
+        )
         return hit
 
     def of(self, card: Card) -> CardFacts:
@@ -128,6 +135,12 @@ def _copy_key(fmt: Format, card: Card) -> tuple[str, ...]:
 _PATTERNS: dict[str, re.Pattern[str]] = {}
 
 
+@lru_cache(maxsize=4096)
+def _os_key(os: str) -> str:
+    """``title_key`` of an OS: a pool has a few hundred OS names shared by thousands of cards."""
+    return title_key(os)
+
+
 def _match(match: Match, appends: frozenset[str], keywords: tuple[str, ...]) -> int | None:
     """None if ``match`` does not select the card; else the number a keyword pattern carries
     (0 for plain words)."""
@@ -144,7 +157,23 @@ def _match(match: Match, appends: frozenset[str], keywords: tuple[str, ...]) -> 
     return None
 
 
+_NONE: frozenset[str] = frozenset()
+
+
 def _facts(fmt: Format, card: Card) -> CardFacts:
+    if not card.append and not card.keywords:
+        # most cards carry no append word and no keyword: no override or 全作品 append can
+        # select them, so only their type, copy key and OS are worked out (validate_bench)
+        return CardFacts(
+            type=card.type,
+            copy_key=_copy_key(fmt, card),
+            override=None,
+            limit=None,
+            append_keys=_NONE,
+            keyword_keys=_NONE,
+            os_key=_os_key(card.os) if card.os else None,
+            every_title=False,
+        )
     appends = frozenset(word_key(a) for a in card.append)
     best: tuple[LimitOverride, int] | None = None
     for override in fmt.limit_overrides:
@@ -172,7 +201,7 @@ def _facts(fmt: Format, card: Card) -> CardFacts:
         limit=best[1] if best else None,
         append_keys=appends,
         keyword_keys=keyword_keys,
-        os_key=title_key(card.os) if card.os else None,
+        os_key=_os_key(card.os) if card.os else None,
         every_title=every_title,
     )
 
@@ -189,9 +218,18 @@ class Context:
     # filled in the validator's one pass over the deck list
     counts: dict[str, int] = field(default_factory=dict)  # section → cards, as listed
     type_counts: dict[str, dict[str, int]] = field(default_factory=dict)  # section → type → n
-    copy_groups: dict[tuple[str, ...], list[Slot]] = field(default_factory=dict)
+    # the copy limit's groups: each copy key's first slot, and the slots of the keys that have
+    # more than one (two printings of a name); most decks have none of those
+    copy_firsts: dict[tuple[str, ...], Slot] = field(default_factory=dict)
+    copy_shared: dict[tuple[str, ...], list[Slot]] = field(default_factory=dict)
     has_appends: bool = False
     violations: list[Violation] = field(default_factory=list)
+
+    def copy_groups(self) -> Iterator[list[Slot]]:
+        """The slots counted together by the copy limit, one list per copy key."""
+        shared = self.copy_shared
+        for key, first in self.copy_firsts.items():
+            yield shared.get(key) or [first]
 
     def count_types(self, sections: Iterable[str], types: Iterable[str]) -> int:
         tally = self.type_counts

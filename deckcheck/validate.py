@@ -34,7 +34,7 @@ def validate(deck: DeckList, fmt: Format, index: CardIndex) -> Report:
         path=deck.path,
         format=fmt.id,
         game=fmt.game,
-        legal=not any(v.severity == "error" for v in violations),
+        legal=not violations or all(v.severity != "error" for v in violations),
         counts=ctx.counts,
         violations=violations,
         assumptions=fmt.assumptions,
@@ -43,19 +43,26 @@ def validate(deck: DeckList, fmt: Format, index: CardIndex) -> Report:
 
 def _read(deck: DeckList, fmt: Format, index: CardIndex) -> Context:
     """One pass over the deck list: resolve each line, count sections and types, and group
-    cards for the copy limit. Problems of the list itself become violations."""
+    cards for the copy limit. Problems of the list itself become violations.
+
+    Written for speed (benchmarks/validate_bench.py), as few dictionary operations a line as
+    can be: a name's first card is its copy group, and a list is made only for names with
+    more than one card (``Context.copy_groups``); in the copy limit's sections a number and a
+    name for the same card can only meet in such a list, so only there are they merged."""
     memo = format_facts(fmt)
-    ctx = Context(fmt, deck, {}, memo, counts={s.name: 0 for s in fmt.sections})
+    ctx = Context(fmt, deck, {}, memo, counts=dict.fromkeys(fmt.section_map, 0))
     ctx.violations.extend(deck.problems)
-    counts, slots, tally, groups = ctx.counts, ctx.slots, ctx.type_counts, ctx.copy_groups
+    slots, tally = ctx.slots, ctx.type_counts
+    firsts, shared = ctx.copy_firsts, ctx.copy_shared
     copy_sections = fmt.copies.sections
     lookup, refs = memo.lookup, memo.refs_for(index)
-    merged: dict[str, dict[int, Slot]] = {}  # section → id(card) → slot
+    merged: dict[str, dict[int, Slot]] = {}  # outside the copy sections: section → id(card)
     current = ""  # entries come section by section: look the section's tables up once
     types: dict[str, int] = {}
     bucket: list[Slot] = []
     seen: dict[int, Slot] = {}
     in_copies = False
+    counts = ctx.counts
     for section, count, ref, line in deck.entries:  # unpacking beats attribute access
         if section != current:
             if section not in counts:
@@ -68,28 +75,46 @@ def _read(deck: DeckList, fmt: Format, index: CardIndex) -> Context:
         counts[section] += count  # unresolved cards count too: the list means them
         hit = refs.get(ref)
         if hit is None:
-            hit = lookup(index, ref)
-        if type(hit) is not tuple:
-            assert isinstance(hit, Resolution)
-            ctx.violations.append(_resolution_violation(fmt, section, ref, count, line, hit))
-            continue
+            found = lookup(index, ref)
+            if isinstance(found, Resolution):
+                ctx.violations.append(_resolution_violation(fmt, section, ref, count, line, found))
+                continue
+            hit = found
         card, facts, key, kind, copy_key, appends = hit
         types[kind] = types.get(kind, 0) + count
-        slot = seen.get(key)
-        if slot is not None:  # a number and a name for the same card add up
-            slot.count += count
-            continue
-        slot = seen[key] = Slot(card, count, line, section, facts)
+        slot = Slot(card, count, line, section, facts)
+        if in_copies:
+            first = firsts.setdefault(copy_key, slot)
+            if first is not slot and _share(shared, copy_key, first, slot):
+                continue
+        else:
+            first = seen.setdefault(key, slot)
+            if first is not slot:  # a number and a name for the same card add up
+                first.count += count
+                continue
         bucket.append(slot)
         if appends:
             ctx.has_appends = True
-        if in_copies:
-            group = groups.get(copy_key)
-            if group is None:
-                groups[copy_key] = [slot]
-            else:
-                group.append(slot)
     return ctx
+
+
+def _share(
+    shared: dict[tuple[str, ...], list[Slot]], copy_key: tuple[str, ...], first: Slot, slot: Slot
+) -> bool:
+    """Add ``slot`` to its copy group, which already has ``first``. True if it was merged into
+    a slot of the same card in the same section (a number and a name for one card add up)."""
+    group = shared.get(copy_key)
+    if group is None:
+        group = [first]
+    for other in group:
+        if other.card is slot.card and other.section == slot.section:
+            other.count += slot.count
+            return True
+    if len(group) == 1:
+        shared[copy_key] = [first, slot]
+    else:
+        group.append(slot)
+    return False
 
 
 def _foreign_section(

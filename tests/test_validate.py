@@ -176,3 +176,12 @@ def test_a_number_and_a_name_for_one_card_add_up(check: Check) -> None:
     (v,) = [v for v in report.violations if v.rule == "chaos/copies"]
     assert [(c.number, c.count) for c in v.cards] == [("SAMPLE-C-001", 5)]
     assert v.line == 4  # the card's first line
+
+
+def test_a_section_written_twice_is_one_section(check: Check) -> None:
+    main = swap(CHAOS_MAIN, "SAMPLE-C-S01", [])
+    text = deck("chaos-standard", main, extra=CHAOS_EXTRA) + "[main]\n1 見本キャラ 01\n"
+    report = check(text)
+    assert report.counts["main"] == 50
+    (v,) = [v for v in report.violations if v.rule == "chaos/copies"]
+    assert [(c.number, c.count) for c in v.cards] == [("SAMPLE-C-001", 5)]

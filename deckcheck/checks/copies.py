@@ -75,20 +75,27 @@ class LimitOverride(Strict):
 
 def _copies(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     general = ctx.fmt.copies.limit
+    shared = ctx.copy_shared
     out: list[Violation] = []
-    for items in ctx.copy_groups.values():
-        if len(items) == 1:  # the common case, decided without building anything
-            only = items[0]
-            own = only.facts.limit
-            if own is None:
-                if only.count <= general:
-                    continue
-            elif own < 0 or (
+    for items in shared.values():  # names with more than one card: rare
+        out += _group(ctx, items)
+    # the common case, one card of a name: only a count over the general limit or an override
+    # can break a rule, and one comprehension finds those (validate_bench)
+    firsts = ctx.copy_firsts.values()
+    suspects = [s for s in firsts if s.count > general or s.facts.limit is not None]
+    for only in suspects:
+        if shared and only.facts.copy_key in shared:
+            continue
+        own = only.facts.limit
+        if own is not None and (
+            own < 0
+            or (
                 only.count <= own
                 and (only.count <= general or _mode(only.facts.override) == "same-name")
-            ):
-                continue
-        out += _group(ctx, items)
+            )
+        ):
+            continue
+        out += _group(ctx, [only])
     return out
 
 

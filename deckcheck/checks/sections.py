@@ -7,6 +7,7 @@ show`` lists them section by section.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cached_property
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
@@ -32,6 +33,10 @@ class TypeCheck(Strict):
     source: str | None = None
     severity: Severity = "error"
 
+    @cached_property
+    def allowed_set(self) -> frozenset[str]:
+        return frozenset(self.allowed)
+
 
 class ForbiddenTypes(Check):
     types: tuple[str, ...]
@@ -43,6 +48,11 @@ class Section(Strict):
     size: SizeCheck
     types: TypeCheck
     forbidden: tuple[ForbiddenTypes, ...] = ()
+
+    @cached_property
+    def forbidden_set(self) -> frozenset[str]:
+        """Every type some ``forbidden`` table names: a deck with none of them breaks none."""
+        return frozenset(t for f in self.forbidden for t in f.types)
 
 
 def _sections(ctx: Context, counts: dict[str, int]) -> list[Violation]:
@@ -56,6 +66,8 @@ def _sizes(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     for section in ctx.fmt.sections:
         size = section.size
         n = counts.get(section.name, 0)
+        if size.min <= n and (size.max is None or n <= size.max):
+            continue
         label = section.label or f"{section.name} deck"
         if n < size.min:
             need = size.min - n
@@ -87,9 +99,10 @@ def _types(ctx: Context) -> list[Violation]:
     out: list[Violation] = []
     for section in ctx.fmt.sections:
         allowed = section.types.allowed
-        present = ctx.type_counts.get(section.name, {})
-        if all(t in allowed for t in present) and not any(
-            t in present for f in section.forbidden for t in f.types
+        present = ctx.type_counts.get(section.name)
+        if not present or (
+            present.keys() <= section.types.allowed_set
+            and present.keys().isdisjoint(section.forbidden_set)
         ):
             continue
         label = section.label or f"{section.name} deck"

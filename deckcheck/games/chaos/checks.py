@@ -45,9 +45,9 @@ def partner_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     main = ctx.slots.get("main", [])
     listed = ctx.type_counts.get("main", {})
     partner_cards = (
-        [s for s in main if s.facts.type in rule.partner_types]
-        if any(t in listed for t in rule.partner_types)
-        else []
+        []
+        if listed.keys().isdisjoint(rule.partner_types)
+        else [s for s in main if s.facts.type in rule.partner_types]
     )
     pool = partner_cards or [s for s in main if s.card.type in rule.candidate_types]
     candidates = [s for s in pool if may_partner(rule, s.card)]
