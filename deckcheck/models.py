@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Literal, NamedTuple
 
@@ -9,9 +10,15 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 
 def _known_game(value: str) -> str:
-    from deckcheck.games.registry import known_game
+    check = _CHECK
+    if not check:  # the registry imports this module: it is imported on first use
+        from deckcheck.games.registry import known_game
 
-    return known_game(value)
+        check.append(known_game)
+    return check[0](value)
+
+
+_CHECK: list[Callable[[str], str]] = []
 
 
 # A game id, checked against the game registry (deckcheck.games): the card types, rules and

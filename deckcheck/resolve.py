@@ -62,14 +62,9 @@ class CardIndex:
         self.version = 0  # bumped on every change, so memos built on this index can expire
         # a game's cards are indexed when a reference first asks for that game: validating
         # chaos decks against a pool of four games indexes only chaos (validate_bench)
-        self._unindexed: dict[Game, list[Card]] = {}
+        self._cards = list(cards)
+        self._indexed: set[Game] = set()
         self._lock = threading.Lock()
-        for card in cards:
-            pending = self._unindexed.get(card.game)
-            if pending is None:
-                self._unindexed[card.game] = [card]
-            else:
-                pending.append(card)
 
     def __getstate__(self) -> dict[str, object]:  # indexes go to worker processes
         state = self.__dict__.copy()
@@ -82,14 +77,13 @@ class CardIndex:
 
     def _index(self, game: Game) -> None:
         """Index ``game``'s cards if that has not been done yet. The service's threads share
-        one index: a game leaves ``_unindexed`` only once all its cards are in the tables."""
-        if game not in self._unindexed:
+        one index: a game joins ``_indexed`` only once all its cards are in the tables."""
+        if game in self._indexed:
             return
         with self._lock:
-            cards = self._unindexed.get(game)
-            if cards is not None:
-                self._fill(game, cards)
-                del self._unindexed[game]
+            if game not in self._indexed:
+                self._fill(game, [card for card in self._cards if card.game == game])
+                self._indexed.add(game)
 
     def _fill(self, game: Game, cards: list[Card]) -> None:
         # building makes tens of thousands of small objects and no cycles: the cycle collector
@@ -123,7 +117,7 @@ class CardIndex:
         self.version += 1
 
     def __len__(self) -> int:
-        for game in list(self._unindexed):
+        for game in {card.game for card in self._cards}:
             self._index(game)
         return len(self.by_number)
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable
 
 import pytest
 
 from deckcheck.models import Report
+from deckcheck.pool.store import Pool
+from deckcheck.resolve import CardIndex
 from tests.conftest import EXAMPLES
 from tests.test_rules import CHAOS_EXTRA, CHAOS_MAIN, IRIS_NO_UNIT, deck, swap
 
@@ -185,3 +188,17 @@ def test_a_section_written_twice_is_one_section(check: Check) -> None:
     assert report.counts["main"] == 50
     (v,) = [v for v in report.violations if v.rule == "chaos/copies"]
     assert [(c.number, c.count) for c in v.cards] == [("SAMPLE-C-001", 5)]
+
+
+def test_the_card_index_indexes_each_game_when_first_asked(shipped_pool: Pool) -> None:
+    cards = shipped_pool.all_cards()
+    fresh = CardIndex(cards)
+    assert fresh.resolve("chaos", "SAMPLE-C-001").card is not None
+    assert fresh._indexed == {"chaos"}  # the other games wait until a reference asks
+    # a rakuen number asked of chaos is found in its own game, indexed for that question
+    wrong = fresh.resolve("chaos", "SAMPLE-R-001")
+    assert [c.game for c in wrong.other_game] == ["rakuen"]
+    copy = pickle.loads(pickle.dumps(fresh))  # as the service sends it to worker processes
+    found = copy.resolve("iris", "一途な恋の誓約者 セシル").card
+    assert found is not None and found.number == "RB-IRIS-001"
+    assert len(copy) == len(cards)
