@@ -5,6 +5,7 @@ heavy jobs on a real Dask cluster giving the worker pool's numbers."""
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -20,7 +21,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from deckcheck.service.app import create_app
-from deckcheck.service.jobstore import JobStore
+from deckcheck.service.jobstore import JobStore, jobs
 from deckcheck.service.settings import Settings
 from tests.conftest import EXAMPLES, free_port
 
@@ -115,6 +116,35 @@ def test_a_sweep_job_can_be_cancelled(http: TestClient) -> None:
 
 
 # --- deckcheck serve --workers 2: two processes, one database -----------------------------
+
+
+def test_a_job_whose_process_stopped_is_reported_failed(http: TestClient, service: FastAPI) -> None:
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    store = JobStore(service.state.settings.decks_url)
+    with store.engine.begin() as conn:  # a job row as a killed service process left it
+        conn.execute(
+            jobs.insert().values(
+                id="orphan",
+                kind="goldfish",
+                owner=f"{socket.gethostname()}:{gone.stdout.strip()}",
+                status="running",
+                games=1000,
+                games_done=200,
+                cancel_requested=False,
+                created=time.time(),
+            )
+        )
+    state = http.get("/jobs/orphan").json()
+    assert state["status"] == "failed" and state["games_done"] == 200
+    assert state["error"].startswith("interrupted: the service process")
+    store.create("mine", "goldfish", 10)  # owned by this process, which runs: still open
+    assert http.get("/jobs/mine").json()["status"] == "queued"
+    store.delete("mine")
 
 
 @contextmanager

@@ -60,6 +60,29 @@ def owner() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
+def orphaned(job_owner: str) -> bool:
+    """Whether ``job_owner`` (host:pid) was a process of this host that no longer runs. A job
+    owned on another host cannot be checked from here and counts as alive. (A new process
+    that happens to get the same pid hides a stopped one: pids are reused rarely.)"""
+    host, _, pid = job_owner.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit() or int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return True
+    except OSError:  # it exists, under another user
+        return False
+    return False
+
+
+def interrupted(job_owner: str) -> str:
+    return (
+        f"interrupted: the service process that ran the job ({job_owner}) stopped before it "
+        "ended; start it again"
+    )
+
+
 @dataclass(frozen=True)
 class JobRef:
     """What the running code needs to report on its job (picklable: it goes to a worker).
@@ -92,9 +115,16 @@ class JobStore:
             conn.execute(jobs.insert().values(**row))
 
     def get(self, job_id: str) -> dict[str, Any] | None:
+        """The job's row. An open job whose owner was a process of this host that is gone
+        (the service was stopped or killed) is ended as failed first: nothing will finish it."""
         with self.engine.connect() as conn:
             row = conn.execute(select(jobs).where(jobs.c.id == job_id)).mappings().first()
-        return dict(row) if row else None
+        if row is None:
+            return None
+        if row["status"] in OPEN and orphaned(row["owner"]):
+            self.finish(job_id, "failed", None, interrupted(row["owner"]))
+            return self.get(job_id)
+        return dict(row)
 
     def request_cancel(self, job_id: str) -> dict[str, Any] | None:
         with self.engine.begin() as conn:
