@@ -7,17 +7,23 @@ Each game plays the legal example deck of its format with the default pilot. Bes
 figure: a plain-Python reference timed in the same run, the least a goldfish does (shuffle the
 deck with random.shuffle, draw the opening hand and one card a turn for 10 turns, count the
 cards of one type in hand), as games per second. The output says which engine ran.
+
+Then, unless ``--no-compile``, ``deckcheck goldfish`` of 1,000 games as a user runs it (a new
+process) for each numba engine, with an empty numba cache (what the first run on a machine
+waits for: the engine's compilation) and again with the cache that run filled.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import subprocess
 import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.common import ROOT, machine, record
+from benchmarks.common import DECKCHECK, ROOT, machine, record
 from deckcheck import decks, games
 from deckcheck.formats import default_registry
 from deckcheck.goldfish.run import GoldfishRequest, goldfish, prepare
@@ -49,6 +55,7 @@ def plain_games_per_second(types: list[str], games: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=20_000)
+    parser.add_argument("--no-compile", action="store_true", help="skip the compile timing")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     registry = default_registry()
@@ -85,6 +92,28 @@ def main() -> None:
             label = f"goldfish {fmt.game}" + (f" ({engine})" if engine else "")
             record(f"{label}, 1 worker", rates[0], "games/s", GOALS[fmt_id], plain)
             record(f"{label}, 2 workers", rates[1], "games/s", None, plain)
+        if not args.no_compile:
+            compile_times(Path(tmp))
+
+
+def compile_times(folder: Path) -> None:
+    """``deckcheck goldfish`` with an empty numba cache, then with the cache it filled."""
+    db = folder / "cli.sqlite3"
+    subprocess.run([DECKCHECK, "pool", "init", "--db", str(db)], check=True, capture_output=True)
+    for fmt_id in FORMATS[:3]:  # the numba engines (iris's is NumPy)
+        env = {**os.environ, "NUMBA_CACHE_DIR": str(folder / f"numba-{fmt_id}")}
+        deck = ROOT / "examples" / f"{fmt_id}-legal.deck"
+        command = [DECKCHECK, "goldfish", str(deck), "--games", "1000", "--db", str(db)]
+        times = []
+        for _ in range(2):
+            start = time.perf_counter()
+            subprocess.run(command, check=True, capture_output=True, env=env)
+            times.append(time.perf_counter() - start)
+        game = fmt_id.split("-")[0]
+        record(
+            f"deckcheck goldfish {game}, first run (compiles)", times[0], "s", lower_is_better=True
+        )
+        record(f"deckcheck goldfish {game}, later runs", times[1], "s", lower_is_better=True)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import time
 from pathlib import Path
 
 import pytest
@@ -393,3 +394,29 @@ def test_histogram_percentiles_equal_numpys() -> None:
         hist = np.bincount(values, minlength=BINS).astype(np.int64)
         for q in (10, 50, 90):
             assert _percentile(hist, q) == pytest.approx(float(np.percentile(values, q)))
+
+
+def test_a_slow_first_batch_chunk_is_explained_once(
+    index: CardIndex, formats: FormatRegistry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch engine's first run on a machine compiles it; the user hears why it waits."""
+    from deckcheck.goldfish import compiling, run
+
+    fmt = formats.get("iris-standard")
+    parsed = decklist.parse(deck("iris-standard", IRIS_MAIN))
+    play = run.play_chunk
+
+    def slow_first(*args: object, **kwargs: object) -> object:
+        time.sleep(0.3)  # as a first call that compiles the engine
+        return play(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(run, "play_chunk", slow_first)
+    monkeypatch.setattr(compiling, "NOTICE_AFTER", 0.05)
+    monkeypatch.setattr(compiling, "_STARTED", set())
+    heard: list[str] = []
+    req = GoldfishRequest(games=50, turns=3)
+    result = goldfish(parsed, fmt, index, default_policy("iris"), req, notice=heard.append)
+    assert result.engine == "batch" and result.games == 50
+    assert len(heard) == 1 and "iris goldfish engine is compiled on its first run" in heard[0]
+    goldfish(parsed, fmt, index, default_policy("iris"), req, notice=heard.append)
+    assert len(heard) == 1  # loaded now: a later run is not explained again

@@ -6,6 +6,7 @@ Both raise ``deckcheck.errors`` exceptions; a service's refusal arrives as a ``C
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -123,7 +124,15 @@ class LocalBackend:
         from deckcheck.goldfish.run import goldfish
 
         deck, fmt, index = one_deck(path, format, self.db)
-        return goldfish(deck, fmt, index, load_policy(policy, fmt.game), req, progress)
+        return goldfish(
+            deck, fmt, index, load_policy(policy, fmt.game), req, progress, notice=_notice
+        )
+
+
+def _notice(message: str) -> None:
+    """A word to the user on stderr while a command works (above a progress bar, if any)."""
+    sys.stderr.write(f"deckcheck: {message}\n")
+    sys.stderr.flush()
 
 
 class RemoteBackend:

@@ -21,6 +21,7 @@ from deckcheck import games
 from deckcheck.formats import Format
 from deckcheck.games.registry import BatchEngine
 from deckcheck.goldfish.common import GoldfishError, Record
+from deckcheck.goldfish.compiling import first_chunk
 from deckcheck.goldfish.policy import Compiled, Policy
 from deckcheck.goldfish.setup import Setup, per_setup
 from deckcheck.models import DeckList, Game
@@ -230,17 +231,24 @@ class GoldfishResult(BaseModel):
 
 
 def simulate(
-    setup: Setup, req: GoldfishRequest, progress: Callable[[int], None] | None = None
+    setup: Setup,
+    req: GoldfishRequest,
+    progress: Callable[[int], None] | None = None,
+    notice: Callable[[str], None] | None = None,
 ) -> tuple[list[Tally], bool]:
     """Play ``req.games`` games; returns the finished chunks' tallies in game order and whether
-    Ctrl-C stopped the run early."""
+    Ctrl-C stopped the run early. ``notice`` hears why a first chunk is slow (``compiling``)."""
     parts = chunks(setup, req.games, req.seed)
     tallies: list[Tally] = []
     interrupted = False
     if req.workers == 1:
         try:
-            for start, part in parts:
-                chunk = play_chunk(setup, start, part, req.turns, req.on_play)
+            for i, (start, part) in enumerate(parts):
+                if i == 0:
+                    with first_chunk(setup.game, _batch(setup) is not None, notice):
+                        chunk = play_chunk(setup, start, part, req.turns, req.on_play)
+                else:
+                    chunk = play_chunk(setup, start, part, req.turns, req.on_play)
                 tallies.append(Tally.of(chunk, req.turns))
                 if progress:
                     progress(len(part))
@@ -253,7 +261,10 @@ def simulate(
         futures = [
             pool.submit(_worker_chunk, start, part, req.turns, req.on_play) for start, part in parts
         ]
-        for future in futures:  # in game order, so the result never depends on timing
+        for i, future in enumerate(futures):  # in game order: results never depend on timing
+            if i == 0:
+                with first_chunk(setup.game, _batch(setup) is not None, notice):
+                    future.result()
             tallies.append(future.result())
             if progress:
                 progress(tallies[-1].games)
@@ -325,10 +336,11 @@ def goldfish(
     req: GoldfishRequest,
     progress: Callable[[int], None] | None = None,
     setup: Setup | None = None,
+    notice: Callable[[str], None] | None = None,
 ) -> GoldfishResult:
     """Play and summarise; ``setup`` (from ``prepare``) saves preparing the deck again."""
     setup = setup or prepare(deck, fmt, index, policy)
-    chunks, interrupted = simulate(setup, req, progress)
+    chunks, interrupted = simulate(setup, req, progress, notice)
     return result_of(deck, fmt, policy, req, setup, chunks, interrupted)
 
 
