@@ -136,6 +136,7 @@ def test_the_service_answers_pool_trouble_without_paths(http: TestClient, db: Pa
         assert_private(answer, db)
     answer = http.get("/cards", params={"q": "見本"})
     assert answer.status_code == 503 and "damaged" in answer.json()["detail"]
+    assert "retry-after" not in answer.headers  # a damaged pool stays damaged: no retry hint
 
 
 def test_a_chunked_body_over_the_limit_is_413(http: TestClient) -> None:

@@ -372,5 +372,7 @@ def test_database_trouble_is_503_not_500(
         raise OperationalError("SELECT", {}, Exception("database is locked"))
 
     monkeypatch.setattr(service.state.store, "get", broken)
-    body = assert_problem(http.get("/decks/any"), 503, "pool-unavailable")
+    answer = http.get("/decks/any")
+    body = assert_problem(answer, 503, "pool-unavailable")
     assert "database is locked" in body["detail"]
+    assert answer.headers["retry-after"] == "1"  # locked: free again in a moment

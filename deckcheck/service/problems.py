@@ -102,6 +102,13 @@ def _public(request: Request, text: str) -> str:
     return without_paths(text, Path(settings.db)) if settings is not None else text
 
 
+def _transient(exc: Exception) -> bool:
+    """A locked or busy database (another process writes), which a retry gets past; not a
+    damaged or missing one."""
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
+
+
 def install(app: FastAPI) -> None:
     @app.exception_handler(Problem)
     async def _problem(request: Request, exc: Problem) -> JSONResponse:
@@ -121,7 +128,14 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(sqlite3.Error)
     @app.exception_handler(SQLAlchemyError)
     async def _database(request: Request, exc: Exception) -> JSONResponse:
-        return await _deckcheck(request, as_user_error(exc) or PoolError(str(exc)))
+        error = as_user_error(exc) or PoolError(str(exc))
+        if not _transient(exc):
+            return await _deckcheck(request, error)
+        # a database busy with another writer is free again in a moment (RFC 9110 §10.2.3)
+        detail = _public(request, str(error))
+        return problem_response(
+            error.http_status, error.problem, detail, request.url.path, {"Retry-After": "1"}
+        )
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
