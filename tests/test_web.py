@@ -15,10 +15,13 @@ from pathlib import Path
 
 import pytest
 import uvicorn
+from playwright.sync_api import Page, expect
 from starlette.testclient import TestClient
 
 from deckcheck.service.app import create_app
 from deckcheck.service.settings import Settings
+
+expect.set_options(timeout=15_000)  # as the pages' default timeout: a 2-core CI machine is slow
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -114,9 +117,22 @@ def shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
+def _watch(page: Page) -> list[str]:
+    """What the page's console says of the Content Security Policy, and its uncaught errors:
+    the page must work under the service's real CSP, which the browser tests keep on."""
+    found: list[str] = []
+    page.on(
+        "console",
+        lambda m: found.append(m.text) if "Content Security Policy" in m.text else None,
+    )
+    page.on("pageerror", lambda e: found.append(str(e)))
+    return found
+
+
 def test_build_check_sample_plot_and_reload(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)  # wait_for_function evaluates strings
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
+    violations = _watch(page)
     page.set_default_timeout(15_000)
     page.goto(server_url + "/")
     page.select_option("#format", "rakuen-standard")
@@ -126,7 +142,7 @@ def test_build_check_sample_plot_and_reload(browser, server_url: str) -> None:  
         add = page.locator(f'#results button[aria-label="Add {number}"]')
         for _ in range(count):
             add.click()
-    page.wait_for_function("document.querySelector('#verdict').textContent === 'LEGAL'")
+    expect(page.locator("#verdict")).to_have_text("LEGAL")
     assert page.locator('.total[data-section="main"]').inner_text() == "50/50"
     assert page.locator('.total[data-section="gate"]').inner_text() == "10/10"
     shot(page, "1-legal-rakuen")
@@ -138,7 +154,7 @@ def test_build_check_sample_plot_and_reload(browser, server_url: str) -> None:  
     shot(page, "2-ninth-paradox")
 
     page.click("#deal")
-    page.wait_for_function("document.querySelectorAll('#hand li').length === 5")
+    expect(page.locator("#hand li")).to_have_count(5)
     assert "gates:" in page.locator("#hand-note").inner_text()
     shot(page, "3-sample-hand")
 
@@ -149,7 +165,7 @@ def test_build_check_sample_plot_and_reload(browser, server_url: str) -> None:  
     shot(page, "4-odds")
 
     page.reload()
-    page.wait_for_function("document.querySelector('#verdict').textContent.startsWith('ILLEGAL')")
+    expect(page.locator("#verdict")).to_have_text(re.compile("^ILLEGAL"))
     assert page.locator('.total[data-section="main"]').inner_text() == "51/50"
     assert page.locator("#format").input_value() == "rakuen-standard"
     shot(page, "5-after-reload")
@@ -158,19 +174,21 @@ def test_build_check_sample_plot_and_reload(browser, server_url: str) -> None:  
     line = page.locator('#sections li[data-number="SAMPLE-R-P03"]')
     line.focus()
     page.keyboard.press("-")
-    page.wait_for_function("document.querySelector('#verdict').textContent === 'LEGAL'")
+    expect(page.locator("#verdict")).to_have_text("LEGAL")
+    assert violations == []
     context.close()
 
 
 def test_phone_width_and_failures_keep_the_deck(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, bypass_csp=True)  # wait_for_function evaluates strings
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
     page = context.new_page()
+    violations = _watch(page)
     page.set_default_timeout(15_000)
     page.goto(server_url + "/")
     page.select_option("#format", "iris-standard")
     page.fill("#q", "見本の騎士")
     page.locator('#results button[aria-label="Add SAMPLE-I-U01"]').click()
-    page.wait_for_function("document.querySelector('#verdict').textContent.startsWith('ILLEGAL')")
+    expect(page.locator("#verdict")).to_have_text(re.compile("^ILLEGAL"))
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, width  # nothing wider than a phone
     shot(page, "6-phone")
@@ -182,6 +200,7 @@ def test_phone_width_and_failures_keep_the_deck(browser, server_url: str) -> Non
     assert "cannot be reached" in page.locator("#message").inner_text()
     assert page.locator('#sections li[data-number="SAMPLE-I-U01"]').count() == 1
     shot(page, "7-failure-message")
+    assert violations == []
     context.close()
 
 
@@ -193,14 +212,15 @@ def test_every_format_loads_checks_and_exports(browser, server_url: str, fmt: st
     import json
 
     example = Path(__file__).resolve().parent.parent / "examples" / f"{fmt}-legal.deck"
-    context = browser.new_context(viewport={"width": 360, "height": 740}, accept_downloads=True, bypass_csp=True)  # wait_for_function evaluates strings
+    context = browser.new_context(viewport={"width": 360, "height": 740}, accept_downloads=True)
     page = context.new_page()
+    violations = _watch(page)
     page.set_default_timeout(15_000)
     page.goto(server_url + "/")
     page.locator("summary", has_text="Paste a deck list").click()
     page.fill("#paste", example.read_text(encoding="utf-8"))
     page.click("#load")
-    page.wait_for_function("document.querySelector('#verdict').textContent === 'LEGAL'")
+    expect(page.locator("#verdict")).to_have_text("LEGAL")
     assert page.locator("#format").input_value() == fmt
     with page.expect_download() as done:
         page.click("#export-json")
@@ -210,8 +230,9 @@ def test_every_format_loads_checks_and_exports(browser, server_url: str, fmt: st
         page.click("#export-csv")
     assert Path(done.value.path()).read_text(encoding="utf-8").startswith(f"# format: {fmt}")
     page.click("#deal")
-    page.wait_for_function("document.querySelectorAll('#hand li').length === 5")
+    expect(page.locator("#hand li")).to_have_count(5)
     shot(page, f"8-{fmt}")
+    assert violations == []
     context.close()
 
 
@@ -242,12 +263,7 @@ def test_builder_works_under_the_csp(browser, server_url: str) -> None:  # type:
     context = browser.new_context()
     page = context.new_page()
     page.set_default_timeout(15_000)
-    violations: list[str] = []
-    page.on(
-        "console",
-        lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None,
-    )
-    page.on("pageerror", lambda e: violations.append(str(e)))
+    violations = _watch(page)
     response = page.goto(server_url + "/")
     assert "script-src 'self'" in response.headers["content-security-policy"]
     page.select_option("#format", "rakuen-standard")
@@ -272,8 +288,9 @@ def _real_cards() -> list[tuple[str, str]]:
 
 
 def test_vision_search_is_instant_paged_and_follows_the_game(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)  # wait_for_function evaluates strings
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
+    violations = _watch(page)
     page.set_default_timeout(15_000)
     page.goto(server_url + "/")
     page.select_option("#format", "vision-standard")
@@ -304,17 +321,18 @@ def test_vision_search_is_instant_paged_and_follows_the_game(browser, server_url
     page.fill("#q", "")
     page.fill("#filter-class", "人間")
     page.fill("#filter-max_node", "2")
-    page.wait_for_function("document.querySelector('#page-info').textContent.startsWith('1–30')")
+    expect(page.locator("#page-info")).to_have_text(re.compile("^1–30"))
     first = page.locator("#results li").first.get_attribute("data-number")
     page.click("#next")
-    page.wait_for_function("document.querySelector('#page-info').textContent.startsWith('31–')")
+    expect(page.locator("#page-info")).to_have_text(re.compile("^31–"))
     assert page.locator("#results li").first.get_attribute("data-number") != first
     assert all("node" in t for t in page.locator("#results li .meta").all_inner_texts())
     page.click("#prev")
-    page.wait_for_function("document.querySelector('#page-info').textContent.startsWith('1–30')")
+    expect(page.locator("#page-info")).to_have_text(re.compile("^1–30"))
     page.select_option("#format", "chaos-standard")  # another game: its own filters
     page.wait_for_selector('label[for="filter-title"]')
     assert page.locator("#filter-user").count() == 0
+    assert violations == []
     context.close()
 
 
@@ -341,6 +359,7 @@ def test_compare_copies_draws_a_curve_per_legal_variant(browser, server_url: str
 
     context = browser.new_context(viewport={"width": 1280, "height": 900})  # the CSP stays on
     page = context.new_page()
+    violations = _watch(page)
     page.set_default_timeout(60_000)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -369,4 +388,5 @@ def test_compare_copies_draws_a_curve_per_legal_variant(browser, server_url: str
     page.click("#compare")
     page.wait_for_selector("#compare-odds-note:text-matches('fill: SAMPLE-R-T02')")
     assert errors == [] and [u for u in failed if "favicon" not in u] == []
+    assert violations == []
     context.close()
