@@ -102,6 +102,14 @@ def _public(request: Request, text: str) -> str:
     return without_paths(text, Path(settings.db)) if settings is not None else text
 
 
+def _library_error(
+    request: Request, exc: DeckcheckError, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    # the one mapping of library errors: each class carries its status and problem type
+    detail = _public(request, str(exc))
+    return problem_response(exc.http_status, exc.problem, detail, request.url.path, headers)
+
+
 def _transient(exc: Exception) -> bool:
     """A locked or busy database (another process writes), which a retry gets past; not a
     damaged or missing one."""
@@ -119,23 +127,16 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(DeckcheckError)
     async def _deckcheck(request: Request, exc: DeckcheckError) -> JSONResponse:
-        # the one mapping of library errors: each class carries its status and problem type
-        detail = _public(request, str(exc))
-        return problem_response(exc.http_status, exc.problem, detail, request.url.path)
+        return _library_error(request, exc)
 
     # Database trouble is a 503, not a bug. Registered by type so that Starlette answers it
     # like any handled error (a handler for Exception itself would also log a traceback).
     @app.exception_handler(sqlite3.Error)
     @app.exception_handler(SQLAlchemyError)
     async def _database(request: Request, exc: Exception) -> JSONResponse:
-        error = as_user_error(exc) or PoolError(str(exc))
-        if not _transient(exc):
-            return await _deckcheck(request, error)
         # a database busy with another writer is free again in a moment (RFC 9110 §10.2.3)
-        detail = _public(request, str(error))
-        return problem_response(
-            error.http_status, error.problem, detail, request.url.path, {"Retry-After": "1"}
-        )
+        retry = {"Retry-After": "1"} if _transient(exc) else None
+        return _library_error(request, as_user_error(exc) or PoolError(str(exc)), retry)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
