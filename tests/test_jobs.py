@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -19,8 +19,11 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import text
 
+from deckcheck.service import jobstore
 from deckcheck.service.app import create_app
+from deckcheck.service.jobs import Jobs
 from deckcheck.service.jobstore import JobStore, jobs
 from deckcheck.service.settings import Settings
 from tests.conftest import EXAMPLES, free_port
@@ -115,7 +118,25 @@ def test_a_sweep_job_can_be_cancelled(http: TestClient) -> None:
     assert state["status"] == "cancelled" and state["result"] is None
 
 
-# --- deckcheck serve --workers 2: two processes, one database -----------------------------
+# --- jobs whose process is gone ------------------------------------------------------------
+
+
+def _left(store: JobStore, job_id: str, owner: str, beat: float | None) -> None:
+    """A job row as a service process that was killed mid-job left it."""
+    with store.engine.begin() as conn:
+        conn.execute(
+            jobs.insert().values(
+                id=job_id,
+                kind="goldfish",
+                owner=owner,
+                status="running",
+                games=1000,
+                games_done=200,
+                cancel_requested=False,
+                created=time.time() - 100,
+                beat=beat,
+            )
+        )
 
 
 def test_a_job_whose_process_stopped_is_reported_failed(http: TestClient, service: FastAPI) -> None:
@@ -126,25 +147,79 @@ def test_a_job_whose_process_stopped_is_reported_failed(http: TestClient, servic
         text=True,
     )
     store = JobStore(service.state.settings.decks_url)
-    with store.engine.begin() as conn:  # a job row as a killed service process left it
-        conn.execute(
-            jobs.insert().values(
-                id="orphan",
-                kind="goldfish",
-                owner=f"{socket.gethostname()}:{gone.stdout.strip()}",
-                status="running",
-                games=1000,
-                games_done=200,
-                cancel_requested=False,
-                created=time.time(),
-            )
-        )
+    _left(store, "orphan", f"{socket.gethostname()}:{gone.stdout.strip()}", time.time())
     state = http.get("/jobs/orphan").json()
     assert state["status"] == "failed" and state["games_done"] == 200
     assert state["error"].startswith("interrupted: the service process")
     store.create("mine", "goldfish", 10)  # owned by this process, which runs: still open
     assert http.get("/jobs/mine").json()["status"] == "queued"
     store.delete("mine")
+
+
+def test_a_job_without_heartbeat_is_reported_failed(http: TestClient, service: FastAPI) -> None:
+    store = JobStore(service.state.settings.decks_url)
+    _left(store, "silent", "another-host:123", time.time() - 60)  # its pid cannot be checked
+    _left(store, "alive", "another-host:124", time.time() - 5)
+    state = http.get("/jobs/silent").json()
+    assert state["status"] == "failed"
+    assert "(another-host:123) gave no sign of life for 60 s" in state["error"]
+    assert http.get("/jobs/alive").json()["status"] == "running"
+    store.delete("alive")
+
+
+def test_the_owner_beats_while_its_jobs_are_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(jobstore, "BEAT_EVERY", 0.05)
+    store = JobStore(f"sqlite:///{tmp_path / 'jobs.sqlite3'}", create=True)
+    held: Future[dict[str, Any]] = Future()  # a job that waits in the queue until released
+
+    class Queue:
+        def submit(self, *args: Any) -> Future[dict[str, Any]]:
+            return held
+
+    runner = Jobs(store, Queue(), max_running=1)  # type: ignore[arg-type]
+    job = runner.start(10, lambda progress: {})
+    assert job is not None
+    with store.engine.begin() as conn:
+        conn.execute(jobs.update().values(beat=0.0))
+    deadline = time.monotonic() + 10
+    while (store.get(job["id"]) or {}).get("beat") == 0.0 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    row = store.get(job["id"])
+    assert row is not None and row["beat"] > time.time() - 5 and row["status"] == "queued"
+    held.set_result({"games": 10})
+    deadline = time.monotonic() + 10
+    while runner.beating and time.monotonic() < deadline:  # no open job: the heartbeat ends
+        time.sleep(0.02)
+    assert not runner.beating and store.get(job["id"])["status"] == "done"  # type: ignore[index]
+
+
+def test_a_jobs_table_from_before_heartbeats_gets_the_column(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    old = JobStore(url)
+    with old.engine.begin() as conn:  # the table as an earlier deckcheck created it
+        conn.execute(
+            text(
+                "CREATE TABLE jobs (id VARCHAR(32) PRIMARY KEY, kind VARCHAR(20) NOT NULL, "
+                "owner VARCHAR(200) NOT NULL, status VARCHAR(12) NOT NULL, games INTEGER NOT "
+                "NULL, games_done INTEGER NOT NULL, cancel_requested BOOLEAN NOT NULL, result "
+                "TEXT, error TEXT, created FLOAT NOT NULL, ended FLOAT)"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO jobs VALUES ('old', 'goldfish', 'h:1', 'done', 5, 5, 0, NULL, "
+                "NULL, 1.0, 2.0)"
+            )
+        )
+    store = JobStore(url, create=True)
+    store.create("new", "goldfish", 10)
+    assert store.get("new")["beat"] is not None  # type: ignore[index]
+    assert store.get("old")["status"] == "done"  # type: ignore[index]
+
+
+# --- deckcheck serve --workers 2: two processes, one database -----------------------------
 
 
 @contextmanager

@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from deckcheck.service import jobstore
 from deckcheck.service.jobstore import ENDED, JobRef, JobStore, Progress, view
 from deckcheck.service.workers import Workers
 
@@ -53,6 +54,7 @@ class Jobs:
         self.lock = threading.Lock()
         self.threads: ThreadPoolExecutor | None = None  # with a scheduler: started on demand
         self.evicted = 0.0
+        self.beating = False  # a heartbeat thread runs while this process has open jobs
 
     def running(self) -> int:
         return len(self.local)
@@ -89,10 +91,26 @@ class Jobs:
                 self.store.delete(job_id)
                 raise
             self.local[job_id] = future
+            if not self.beating:
+                self.beating = True
+                threading.Thread(target=self._beat, name="job-heartbeat", daemon=True).start()
         started = self.store.get(job_id)
         future.add_done_callback(lambda f: self._ended(job_id, f))
         assert started is not None
         return view(started)
+
+    def _beat(self) -> None:
+        """Tell other processes and hosts, every ``BEAT_EVERY`` seconds, that this process
+        still runs its open jobs (``jobstore.lost``); ends when it has none."""
+        while True:
+            time.sleep(jobstore.BEAT_EVERY)
+            with self.lock:
+                open_here = list(self.local)
+                if not open_here:
+                    self.beating = False
+                    return
+            with contextlib.suppress(SQLAlchemyError):  # the next beat may get through
+                self.store.beat(open_here)
 
     def _ended(self, job_id: str, future: Future[dict[str, Any]]) -> None:
         result, error = None, None

@@ -5,6 +5,10 @@ The process that starts a job runs it (in its worker pool, or on the Dask cluste
 code writes its progress back and polls ``cancel_requested`` between chunks (``Progress``), and
 the starting process writes the end: status, result as JSON, error. Ended rows are deleted
 after a time to live by whichever process next touches the table.
+
+The starting process also keeps a heartbeat (``beat``) on its open jobs. A reader that finds an
+open job whose process is gone (a pid of this host that no longer exists; on another host, no
+heartbeat for ``STALE_AFTER`` seconds) ends it as failed: nothing else would.
 """
 
 from __future__ import annotations
@@ -25,15 +29,20 @@ from sqlalchemy import (
     Table,
     Text,
     delete,
+    inspect,
     select,
+    text,
     update,
 )
+from sqlalchemy.exc import SQLAlchemyError
 
 from deckcheck.service.store import create_tables, engine_for, metadata
 
 ENDED = ("done", "failed", "cancelled")
 OPEN = ("queued", "running")
 FLUSH_EVERY = 0.25  # seconds between progress writes: a chunk can take a millisecond
+BEAT_EVERY = 5.0  # seconds between the owner's heartbeats on its open jobs
+STALE_AFTER = 30.0  # seconds without a heartbeat after which an open job's owner is gone
 
 jobs = Table(
     "jobs",
@@ -49,6 +58,7 @@ jobs = Table(
     Column("error", Text),
     Column("created", Float, nullable=False),  # wall-clock seconds: shared across hosts
     Column("ended", Float),
+    Column("beat", Float),  # wall-clock seconds of the owner's last sign of life
 )
 
 
@@ -60,27 +70,34 @@ def owner() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def orphaned(job_owner: str) -> bool:
-    """Whether ``job_owner`` (host:pid) was a process of this host that no longer runs. A job
-    owned on another host cannot be checked from here and counts as alive. (A new process
-    that happens to get the same pid hides a stopped one: pids are reused rarely.)"""
+def lost(job_owner: str, beat: float | None, now: float) -> str | None:
+    """Why an open job can no longer end (its error), or None while its owner may be alive.
+
+    An owner (host:pid) on this host is asked directly whether its process still exists; a
+    busy one may beat late, and is not given up for that. One on another host is given up
+    after ``STALE_AFTER`` seconds without a heartbeat (rows without one are never given up).
+    A new process that happens to get a stopped one's pid hides it: pids are reused rarely."""
+    who = f"the service process that ran the job ({job_owner})"
     host, _, pid = job_owner.rpartition(":")
-    if host != socket.gethostname() or not pid.isdigit() or int(pid) == os.getpid():
+    if host == socket.gethostname():
+        if pid.isdigit() and _gone(int(pid)):
+            return f"interrupted: {who} stopped before it ended; start it again"
+        return None
+    if beat is not None and now - beat > STALE_AFTER:
+        return f"interrupted: {who} gave no sign of life for {now - beat:.0f} s; start it again"
+    return None
+
+
+def _gone(pid: int) -> bool:
+    if pid == os.getpid():
         return False
     try:
-        os.kill(int(pid), 0)  # signal 0: only asks whether the process exists
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists
     except ProcessLookupError:
         return True
     except OSError:  # it exists, under another user
         return False
     return False
-
-
-def interrupted(job_owner: str) -> str:
-    return (
-        f"interrupted: the service process that ran the job ({job_owner}) stopped before it "
-        "ended; start it again"
-    )
 
 
 @dataclass(frozen=True)
@@ -99,6 +116,20 @@ class JobStore:
         self.engine = engine_for(url)
         if create:
             create_tables(self.engine)
+            self._add_beat()
+
+    def _add_beat(self) -> None:
+        """A jobs table from before heartbeats gets the column (another process starting at
+        the same time may add it first)."""
+        for _ in range(2):
+            if "beat" in {c["name"] for c in inspect(self.engine).get_columns("jobs")}:
+                return
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(text("ALTER TABLE jobs ADD COLUMN beat FLOAT"))
+                return
+            except SQLAlchemyError:
+                continue  # added by the other process: the next look finds it
 
     def create(self, job_id: str, kind: str, games: int) -> None:
         row = {
@@ -110,6 +141,7 @@ class JobStore:
             "games_done": 0,
             "cancel_requested": False,
             "created": time.time(),
+            "beat": time.time(),
         }
         with self.engine.begin() as conn:
             conn.execute(jobs.insert().values(**row))
@@ -121,10 +153,21 @@ class JobStore:
             row = conn.execute(select(jobs).where(jobs.c.id == job_id)).mappings().first()
         if row is None:
             return None
-        if row["status"] in OPEN and orphaned(row["owner"]):
-            self.finish(job_id, "failed", None, interrupted(row["owner"]))
-            return self.get(job_id)
+        if row["status"] in OPEN:
+            why = lost(row["owner"], row["beat"], time.time())
+            if why is not None:
+                self.finish(job_id, "failed", None, why)
+                return self.get(job_id)
         return dict(row)
+
+    def beat(self, job_ids: list[str]) -> None:
+        """The owner's sign of life on its open jobs."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(jobs)
+                .where(jobs.c.id.in_(job_ids) & jobs.c.status.in_(OPEN))
+                .values(beat=time.time())
+            )
 
     def request_cancel(self, job_id: str) -> dict[str, Any] | None:
         with self.engine.begin() as conn:
@@ -140,7 +183,7 @@ class JobStore:
     ) -> bool:
         """Write ``done`` (and a new total) while the job is open; True when a cancel was
         asked for."""
-        values: dict[str, Any] = {"games_done": done}
+        values: dict[str, Any] = {"games_done": done, "beat": time.time()}
         if started:
             values["status"] = "running"
         if games is not None:
