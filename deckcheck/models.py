@@ -4,21 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Annotated, Literal, NamedTuple
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 
 def _known_game(value: str) -> str:
-    check = _CHECK
-    if not check:  # the registry imports this module: it is imported on first use
-        from deckcheck.games.registry import known_game
-
-        check.append(known_game)
-    return check[0](value)
+    return _registry_check()(value)
 
 
-_CHECK: list[Callable[[str], str]] = []
+@cache
+def _registry_check() -> Callable[[str], str]:
+    """The registry's check, imported on first use (the registry imports this module) and
+    then kept: an import statement on every check cost a third of a ``Report``'s time."""
+    from deckcheck.games.registry import known_game
+
+    return known_game
 
 
 # A game id, checked against the game registry (deckcheck.games): the card types, rules and

@@ -40,6 +40,7 @@ def name_key(game: str, name: str) -> str:
     return _SPACES.sub(" ", key)
 
 
+@lru_cache(maxsize=65536)  # a pool has a few hundred OS names shared by thousands of cards
 def title_key(title: str) -> str:
     """Key of a chaos 作品名 or OS name: with or without ``OS:``, any width, no spaces or marks."""
     text = nfkc(title)

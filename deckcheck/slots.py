@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from deckcheck.models import Card, CardCount, DeckList, Violation
@@ -135,12 +134,6 @@ def _copy_key(fmt: Format, card: Card) -> tuple[str, ...]:
 _PATTERNS: dict[str, re.Pattern[str]] = {}
 
 
-@lru_cache(maxsize=4096)
-def _os_key(os: str) -> str:
-    """``title_key`` of an OS: a pool has a few hundred OS names shared by thousands of cards."""
-    return title_key(os)
-
-
 def _match(match: Match, appends: frozenset[str], keywords: tuple[str, ...]) -> int | None:
     """None if ``match`` does not select the card; else the number a keyword pattern carries
     (0 for plain words)."""
@@ -161,23 +154,37 @@ _NONE: frozenset[str] = frozenset()
 
 
 def _facts(fmt: Format, card: Card) -> CardFacts:
-    if not card.append and not card.keywords:
-        # most cards carry no append word and no keyword: no override or 全作品 append can
-        # select them, so only their type, copy key and OS are worked out (validate_bench)
-        return CardFacts(
-            type=card.type,
-            copy_key=_copy_key(fmt, card),
-            override=None,
-            limit=None,
-            append_keys=_NONE,
-            keyword_keys=_NONE,
-            os_key=_os_key(card.os) if card.os else None,
-            every_title=False,
-        )
-    appends = frozenset(word_key(a) for a in card.append)
+    appends = frozenset(word_key(a) for a in card.append) if card.append else _NONE
+    keywords = frozenset(word_key(k) for k in card.keywords) if card.keywords else _NONE
+    # most cards carry no append word and no keyword, and then no override or 全作品 append
+    # can select them: the scan is skipped (validate_bench)
+    best = _override(fmt, appends, card.keywords) if appends or keywords else None
+    policy = fmt.os_policy
+    every_title = (
+        bool(appends)
+        and policy is not None
+        and bool(appends & {word_key(a) for a in policy.every_title_appends})
+    )
+    return CardFacts(
+        type=card.type,
+        copy_key=_copy_key(fmt, card),
+        override=best[0] if best else None,
+        limit=best[1] if best else None,
+        append_keys=appends,
+        keyword_keys=keywords,
+        os_key=title_key(card.os) if card.os else None,
+        every_title=every_title,
+    )
+
+
+def _override(
+    fmt: Format, appends: frozenset[str], keywords: tuple[str, ...]
+) -> tuple[LimitOverride, int] | None:
+    """The override that limits the card, with its limit: the strictest numeric one;
+    "unlimited" (-1) only where nothing limits it."""
     best: tuple[LimitOverride, int] | None = None
     for override in fmt.limit_overrides:
-        hit = _match(override.match, appends, card.keywords)
+        hit = _match(override.match, appends, keywords)
         if hit is None:
             continue
         if override.limit == "unlimited":
@@ -186,24 +193,9 @@ def _facts(fmt: Format, card: Card) -> CardFacts:
             limit = hit
         else:
             limit = override.limit
-        # the strictest numeric limit wins; "unlimited" only where nothing limits the card
         if best is None or (limit >= 0 and (best[1] < 0 or limit < best[1])):
             best = (override, limit)
-    policy = fmt.os_policy
-    every_title = policy is not None and bool(
-        appends & {word_key(a) for a in policy.every_title_appends}
-    )
-    keyword_keys = frozenset(word_key(k) for k in card.keywords)
-    return CardFacts(
-        type=card.type,
-        copy_key=_copy_key(fmt, card),
-        override=best[0] if best else None,
-        limit=best[1] if best else None,
-        append_keys=appends,
-        keyword_keys=keyword_keys,
-        os_key=_os_key(card.os) if card.os else None,
-        every_title=every_title,
-    )
+    return best
 
 
 @dataclass(slots=True)

@@ -239,15 +239,13 @@ def simulate(
     """Play ``req.games`` games; returns the finished chunks' tallies in game order and whether
     Ctrl-C stopped the run early. ``notice`` hears why a first chunk is slow (``compiling``)."""
     parts = chunks(setup, req.games, req.seed)
+    batch = _batch(setup) is not None
     tallies: list[Tally] = []
     interrupted = False
     if req.workers == 1:
         try:
             for i, (start, part) in enumerate(parts):
-                if i == 0:
-                    with first_chunk(setup.game, _batch(setup) is not None, notice):
-                        chunk = play_chunk(setup, start, part, req.turns, req.on_play)
-                else:
+                with first_chunk(setup.game, batch and i == 0, notice):
                     chunk = play_chunk(setup, start, part, req.turns, req.on_play)
                 tallies.append(Tally.of(chunk, req.turns))
                 if progress:
@@ -262,10 +260,8 @@ def simulate(
             pool.submit(_worker_chunk, start, part, req.turns, req.on_play) for start, part in parts
         ]
         for i, future in enumerate(futures):  # in game order: results never depend on timing
-            if i == 0:
-                with first_chunk(setup.game, _batch(setup) is not None, notice):
-                    future.result()
-            tallies.append(future.result())
+            with first_chunk(setup.game, batch and i == 0, notice):
+                tallies.append(future.result())
             if progress:
                 progress(tallies[-1].games)
     except KeyboardInterrupt:

@@ -58,6 +58,13 @@ class Problem(Exception):
         self.headers = headers
 
 
+def over_limit(detail: str, limit: int, field: str, message: str = "over the limit") -> Problem:
+    """The 422 of a request over one of the service's limits: it names the limit and the
+    body field at fault."""
+    errors = [{"path": f"body.{field}", "message": message}]
+    return Problem(422, "limit-exceeded", detail, limit=limit, errors=errors)
+
+
 def problem_response(
     status: int,
     kind: str,

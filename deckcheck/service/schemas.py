@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from deckcheck import decklist
 from deckcheck.formats import Format, FormatError, FormatRegistry
 from deckcheck.models import DeckList
-from deckcheck.service.problems import Problem
+from deckcheck.service.problems import Problem, over_limit
 from deckcheck.sweep.run import SweepRequest
 
 MAX_LINES = 500
@@ -70,12 +70,11 @@ def parse_deck(deck: str | dict[str, Any]) -> DeckList:
     else:
         lines = len(parsed.entries) + len(parsed.problems)
     if lines > MAX_LINES:
-        raise Problem(
-            422,
-            "limit-exceeded",
+        raise over_limit(
             f"the deck has {lines} lines; the limit is {MAX_LINES}",
-            limit=MAX_LINES,
-            errors=[{"path": "body.deck", "message": "too many lines"}],
+            MAX_LINES,
+            "deck",
+            "too many lines",
         )
     return parsed
 

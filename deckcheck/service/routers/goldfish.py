@@ -16,7 +16,7 @@ from deckcheck.service.deps import (
     SettingsDep,
     WorkersDep,
 )
-from deckcheck.service.problems import Problem
+from deckcheck.service.problems import Problem, over_limit
 from deckcheck.service.schemas import GoldfishBody, format_of, parse_deck
 
 if TYPE_CHECKING:
@@ -44,12 +44,8 @@ async def goldfish(
     from deckcheck.goldfish.run import GoldfishRequest, prepare
 
     if body.games > settings.job_games:
-        raise Problem(
-            422,
-            "limit-exceeded",
-            f"games is over the limit of {settings.job_games}",
-            limit=settings.job_games,
-            errors=[{"path": "body.games", "message": "over the limit"}],
+        raise over_limit(
+            f"games is over the limit of {settings.job_games}", settings.job_games, "games"
         )
     deck = parse_deck(body.deck)
     fmt = format_of(registry, body.format, deck)

@@ -14,7 +14,7 @@ from deckcheck.service.deps import (
     SettingsDep,
     WorkersDep,
 )
-from deckcheck.service.problems import Problem
+from deckcheck.service.problems import Problem, over_limit
 from deckcheck.service.schemas import HandBody, OddsBody, format_of, parse_deck
 
 router = APIRouter(tags=["odds"])
@@ -33,12 +33,10 @@ async def odds(
     from deckcheck.odds.api import ConditionError, OddsRequest
 
     if body.simulate is not None and body.simulate > settings.sync_simulate:
-        raise Problem(
-            422,
-            "limit-exceeded",
+        raise over_limit(
             f"simulate is over the limit of {settings.sync_simulate}",
-            limit=settings.sync_simulate,
-            errors=[{"path": "body.simulate", "message": "over the limit"}],
+            settings.sync_simulate,
+            "simulate",
         )
     deck = parse_deck(body.deck)
     fmt = format_of(registry, body.format, deck)

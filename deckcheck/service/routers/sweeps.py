@@ -14,7 +14,7 @@ from deckcheck.models import DeckList
 from deckcheck.resolve import CardIndex
 from deckcheck.service import tasks
 from deckcheck.service.deps import CardIndexDep, JobsDep, RegistryDep, SettingsDep
-from deckcheck.service.problems import Problem
+from deckcheck.service.problems import Problem, over_limit
 from deckcheck.service.routers.goldfish import too_many_jobs
 from deckcheck.service.schemas import SweepBody, format_of, parse_deck
 from deckcheck.sweep.run import SweepRequest
@@ -46,12 +46,10 @@ async def post_sweep(
     small = tasks.deck_index(index, fmt.game, _refs(decks, req))
     variants = _check(decks, fmt, small, req)
     if variants * req.games > settings.job_games:
-        raise Problem(
-            422,
-            "limit-exceeded",
+        raise over_limit(
             f"{variants} variants × {req.games} games is over the limit of {settings.job_games}",
-            limit=settings.job_games,
-            errors=[{"path": "body.games", "message": "over the limit"}],
+            settings.job_games,
+            "games",
         )
     job = await run_in_threadpool(
         jobs.start, variants * req.games, tasks.sweep, decks, fmt, small, req, kind="sweep"
