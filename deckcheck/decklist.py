@@ -24,6 +24,7 @@ from typing import Any
 
 from deckcheck import games
 from deckcheck.models import SECTIONS, DeckEntry, DeckList, Violation
+from deckcheck.normalize import nfkc
 
 SYNTAX = "deck/syntax"
 SYNTAX_SOURCE = "deckcheck deck list format (README: Deck lists); outside the rulebooks"
@@ -55,7 +56,8 @@ _FORMAT = re.compile(r"^format\s*[:：=]\s*(?P<id>\S.*?)$", re.IGNORECASE)
 _X = "xX×ｘＸ"
 _CARD = re.compile(
     rf"^(?P<count>[+-]?\d+)"
-    rf"(?:\s*[{_X}](?=\s)\s*|[{_X}](?=\S)|\s+)"  # "4 x REF", "4x REF", "4xREF", "4 REF"
+    # "4 x REF", "4x REF", "4xREF", "4 REF", "4,REF" (count,No.,name lists)
+    rf"(?:\s*[{_X}](?=\s)\s*|[{_X}](?=\S)|\s*[,，、]\s*|\s+)"
     r"(?P<ref>\S.*)$"
 )
 _COMMENT = re.compile(r"(?:^|\s)#.*$")
@@ -158,6 +160,12 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
             else:
                 fmt = m["id"]
             continue
+        elif (name := section_name(line)) is not None:  # a header without brackets: サイドボード
+            section, unknown_section = name, False
+            section_lines.setdefault(name, number)
+            continue
+        elif _subtotal(line):  # キャラクター 10: a list's count of one card type, not a card
+            continue
         quoted.append(len(problems))
         problems.append(
             _syntax(
@@ -181,6 +189,18 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
         problems=problems,
         section_lines=section_lines,
         first_line=first_line,
+    )
+
+
+_SUBTOTAL = re.compile(r"^(?P<word>[^\d\s]+)\s*[0-9]{1,3}$")
+
+
+def _subtotal(line: str) -> bool:
+    """A line like ``キャラクター 10`` or ``コマンド34``: a card type word of some game, then a
+    number. Tournament lists head each type's cards with one."""
+    m = _SUBTOTAL.match(line)
+    return m is not None and any(
+        nfkc(m["word"]).casefold() in spec.type_words for spec in games.specs()
     )
 
 

@@ -176,12 +176,12 @@ class Format(Strict):
         rules = [
             f"{c.rule}: {c.source}"
             for c in self.checks()
-            if c.source.casefold().startswith("outside the rulebooks")
+            if _assumed(c.source)
         ]
         overrides = [
             f"{o.rule}: {o.source}"
             for o in self.limit_overrides
-            if o.rule and o.source.casefold().startswith("outside the rulebooks")
+            if o.rule and _assumed(o.source)
         ]
         params = [
             f"{key} = {p.value} ({p.source}{'; ' + p.note if p.note else ''})"
@@ -204,6 +204,14 @@ class Format(Strict):
         return self.parameters.get(key)
 
 
+# sources that make a rule an assumption: printed with every report on the format
+ASSUMED = ("outside the rulebooks", "fan source", "deckcheck's reading")
+
+
+def _assumed(source: str) -> bool:
+    return source.casefold().startswith(ASSUMED)
+
+
 def _check_parameters(parameters: dict[str, Parameter], spec: games.GameSpec) -> None:
     """Every parameter a format declares must be one the game's code reads, of its type."""
     known = spec.all_params()
@@ -220,6 +228,9 @@ def _check_parameters(parameters: dict[str, Parameter], spec: games.GameSpec) ->
         )
         if not ok:
             raise ValueError(f"parameters.{key}: must be a {kind.__name__}, not {value!r}")
+        choices = known[key].choices
+        if choices and value not in choices:
+            raise ValueError(f"parameters.{key}: {value!r} is not one of {', '.join(choices)}")
         if key == "mulligan" and value not in {m.value for m in games.MulliganKind}:
             kinds = ", ".join(m.value for m in games.MulliganKind)
             raise ValueError(f"parameters.mulligan: {value!r} is not one of {kinds}")

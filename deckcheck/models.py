@@ -87,7 +87,8 @@ class Card(BaseModel):
     # VISION columns: 術者 (the caster a spell belongs to), 種族 (``class``; ``klass`` because
     # ``class`` is a Python keyword), 必要ノード, グレイズ, 攻撃力/耐久力 as printed (a
     # spell's modifier is ``+3``, a variable value ``X``), the sets it was printed in, and a
-    # Union card's 【連結…】 requirement.
+    # Union card's 【連結…】 requirement, and 維持コスト (paid each maintenance phase or the card is
+    # 破棄: キーワード用語集 「維持コスト」).
     user: Annotated[str | None, Search("text")] = None
     klass: Annotated[str | None, Field(alias="class"), Search("text", "class")] = None
     node: Annotated[int | None, Search("max")] = None
@@ -96,6 +97,7 @@ class Card(BaseModel):
     toughness: str | None = None
     package: Annotated[tuple[str, ...], Search("item")] = ()
     link: Annotated[str | None, Search("text")] = None
+    upkeep: int | None = None
 
     @property
     def sample(self) -> bool:

@@ -7,6 +7,7 @@ whole pool.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -18,6 +19,15 @@ from deckcheck.normalize import name_key, nfkc
 
 NameSource = Callable[[Game], dict[str, str]]
 MEMO_LIMIT = 100_000
+
+
+_NUMBERED = re.compile(r"\s*[,，、]\s*|\s+")  # between a number and a name
+
+
+def numbered_parts(ref: str) -> tuple[str, str] | None:
+    """``048 西行妖`` or ``807,蓬莱山 輝夜`` as (number, name); None for a single word."""
+    head, _, tail = _NUMBERED.sub(" ", ref.strip(), count=1).partition(" ")
+    return (head, tail.strip()) if tail.strip() else None
 
 
 def number_key(number: str) -> str:
@@ -142,6 +152,19 @@ class CardIndex:
             hit = self._memo[memo_key] = self._resolve(game, ref)
         return hit
 
+    def _numbered_name(self, game: Game, ref: str) -> Resolution | None:
+        """``NUMBER NAME`` or ``NUMBER,NAME``, as tournament lists write cards (``3 048
+        西行妖``): the card of that number when the name is its name; a suggestion of its name
+        when the number is a card's but the name is not; None when the head is no number."""
+        parts = numbered_parts(ref)
+        card = self._number(game, number_key(parts[0])) if parts else None
+        if card is None or parts is None:
+            return None
+        tail = parts[1]
+        if name_key(game, tail) == name_key(game, card.name):
+            return Resolution(card=card)
+        return Resolution(suggestions=[f"{card.number} {card.name}"])
+
     def _number(self, game: Game, key: str) -> Card | None:
         return self.by_number.get((game, key)) or self.by_alias.get((game, key))
 
@@ -155,6 +178,9 @@ class CardIndex:
             if len({_signature(c) for c in matches}) == 1:
                 return Resolution(card=matches[0])
             return Resolution(ambiguous=list(matches))
+        numbered = self._numbered_name(game, ref)
+        if numbered is not None:
+            return numbered
         elsewhere: list[Card] = []
         for g in games.ids():
             if g != game:

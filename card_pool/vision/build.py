@@ -8,9 +8,14 @@ reads the JSON at run time. What the conversion does:
 
 - ``number``: the dataset id (``N31``); a promo named ``PR.008 博麗 霊夢`` is numbered by its
   printed ``PR.008``, named ``博麗 霊夢`` and keeps its id as an alias (decks may use either).
+  A numbered card is also known by its number as players write it, ``031`` and ``No.031``
+  (aliases: tournament lists write ``3 048 西行妖``).
 - ``type``: Character/Spell/Command → character/spell/command.
 - ``keywords``: the words of ``skill`` in NFKC (``【デッキ１枚制限】`` → ``デッキ1枚制限``,
-  ``Union``, ``抵抗(3)``), brackets dropped; ``-`` alone is no keyword.
+  ``Union``, ``抵抗(3)``), brackets dropped; ``-`` alone is no keyword. A count written in kanji
+  is one keyword with its digit form (P223's ``【デッキ一枚制限】`` is ``デッキ1枚制限``): the
+  glossary names one keyword 「デッキ1枚制限」, whatever width or script the printing used.
+- ``upkeep``: 維持コスト, a whole number (キーワード用語集 「維持コスト」).
 - ``cost``, ``node``, ``graze``: whole numbers; ``-``, empty and ``X`` (a variable cost) are
   none. ``attack``/``toughness`` stay text as printed (a spell's modifier ``+3``, ``X``).
 - ``user`` (術者), ``class`` (種族), ``link`` (【連結…】) in NFKC, so searches match any width;
@@ -50,12 +55,16 @@ COLUMNS = (
     "class",
     "package",
     "link",
+    "upkeep",
     "source",
 )
 TYPES = {"Character": "character", "Spell": "spell", "Command": "command"}
 _PROMO = re.compile(r"^PR\.(?P<no>\d+)\s+(?P<name>.+)$")
 _WORD = re.compile(r"【[^】]*】|[^\s【]+")  # 【…】 may hold spaces, and may follow a word directly
 _NONE = frozenset(("", "-"))
+# a count in kanji before 枚 (デッキ一枚制限, ターン一枚制限): the same keyword as its digit form
+_KANJI_COUNT = re.compile(r"([一二三四五六七八九])(?=枚)")
+_KANJI_DIGITS = {k: str(i) for i, k in enumerate("一二三四五六七八九", start=1)}
 
 
 def nfkc(value: object) -> str:
@@ -73,14 +82,21 @@ def printed(value: object) -> str:
     return "" if text in _NONE else text
 
 
+def keyword(word: str) -> str:
+    """One keyword as the glossary writes it: NFKC, no brackets, a kanji count as a digit."""
+    return _KANJI_COUNT.sub(lambda m: _KANJI_DIGITS[m[1]], nfkc(word).strip("【】"))
+
+
 def keywords(skill: str) -> list[str]:
-    words = (w.strip("【】") for w in _WORD.findall(nfkc(skill)))
+    words = (keyword(w) for w in _WORD.findall(nfkc(skill)))
     return [w for w in words if w not in _NONE]
 
 
 def convert(card: dict[str, Any]) -> dict[str, str]:
     name = str(card["name"]).strip()
     number, aliases = str(card["id"]), ""
+    if card["prefix"] == "N":
+        aliases = f"{int(card['no']):03d};No.{int(card['no']):03d}"
     promo = _PROMO.match(name)
     if card["prefix"] == "P" and promo:
         number, name, aliases = f"PR.{promo['no']}", promo["name"].strip(), number
@@ -103,6 +119,7 @@ def convert(card: dict[str, Any]) -> dict[str, str]:
         "class": printed(card["class"]),
         "package": ";".join(nfkc(p) for p in card["package"]),
         "link": printed(card["link"]),
+        "upkeep": whole(card.get("upkeep", "")),
         "source": f"VISION community card list, id {card['id']}",
     }
 

@@ -147,10 +147,13 @@ def _over(
         which, why = (f" with {what}", "") if override.counts == "matching" else ("", f" ({what})")
     name = counted[0].card.name + which
     sections = sorted({s.section for s in counted})
+    message = f"{plural(n, 'copy', 'copies')} of {name}; at most {limit} allowed{why}"
+    if limit == 0 and override is not None:  # a card barred from any deck (VISION PR.009)
+        message = f"{counted[0].card.name} may not be put in a deck: it has {what}"
     return Violation(
         rule=rule,
         severity=severity,
-        message=f"{n} copies of {name}; at most {limit} allowed{why}",
+        message=message,
         section=sections[0] if len(sections) == 1 else None,
         cards=card_counts(counted),
         line=first_line(counted),

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 class SizeCheck(Check):
     min: int = Field(0, ge=0)
     max: int | None = Field(None, ge=0)
+    # an optional section may also be left empty (VISION's sideboard: none, or exactly 10)
+    optional: bool = False
 
 
 class TypeCheck(Strict):
@@ -66,18 +68,21 @@ def _sizes(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     for section in ctx.fmt.sections:
         size = section.size
         n = counts.get(section.name, 0)
-        if size.min <= n and (size.max is None or n <= size.max):
+        if (size.min <= n and (size.max is None or n <= size.max)) or (size.optional and not n):
             continue
         label = section.label or f"{section.name} deck"
+        either = " (or none)" if size.optional else ""
         if n < size.min:
             need = size.min - n
             bound = "exactly" if size.max == size.min else "at least"
-            message = f"the {label} has {n} cards; it needs {bound} {size.min}"
+            message = f"the {label} has {plural(n, 'card')}; it needs {bound} {size.min}{either}"
             fix = f"add {plural(need, 'card')}"
+            if size.optional:
+                fix += f", or take every card out of the {label}"
         elif size.max is not None and n > size.max:
             extra = n - size.max
             bound = "exactly" if size.max == size.min else "at most"
-            message = f"the {label} has {n} cards; it needs {bound} {size.max}"
+            message = f"the {label} has {plural(n, 'card')}; it needs {bound} {size.max}{either}"
             fix = f"remove {plural(extra, 'card')} from the {label}"
         else:
             continue
@@ -137,7 +142,9 @@ def _article(word: str) -> str:
 
 def _describe(s: Section) -> Iterable[Row]:
     upper = "no limit" if s.size.max is None else str(s.size.max)
-    yield Row(s.size.rule, f"{s.name}: {s.size.min} to {upper} cards", s.size.source)
+    span = str(upper) if s.size.min == s.size.max else f"{s.size.min} to {upper}"
+    none = "none or " if s.size.optional and s.size.min else ""
+    yield Row(s.size.rule, f"{s.name}: {none}{span} cards", s.size.source)
     yield Row(s.types.rule, f"{s.name}: only {', '.join(s.types.allowed)}", s.types.source)
     for f in s.forbidden:
         yield Row(f.rule, f"{s.name}: no {', '.join(f.types)}", f.source)

@@ -61,6 +61,7 @@ class Param:
     kind: type[int] | type[bool] | type[str] | type[float]
     default: ParamValue | None
     read_by: str
+    choices: tuple[str, ...] = ()  # the values a text parameter may take; empty: any
 
 
 # Read by the odds engine, sample hands and every goldfish engine, whatever the game.

@@ -29,7 +29,7 @@ from deckcheck.pool.columns import (
     search_query,
 )
 from deckcheck.pool.importer import CardFileError, ImportRejected, card_files, check_import
-from deckcheck.resolve import CardIndex, number_key, ref_keys
+from deckcheck.resolve import CardIndex, number_key, numbered_parts, ref_keys
 
 SCHEMA_VERSION = "3"
 _SQL_TYPE = {Kind.TEXT: "TEXT", Kind.INT: "INTEGER", Kind.LIST: "TEXT"}
@@ -287,9 +287,12 @@ class Pool:
         return out
 
     def index_for(self, refs: Iterable[str]) -> CardIndex:
-        """An index of the cards ``refs`` may mean (by number or name, any game)."""
-        numbers = sorted({number_key(r) for r in refs})
-        keys = sorted({k for r in refs for k in ref_keys(r)})
+        """An index of the cards ``refs`` may mean (by number or name, any game, or as a
+        ``NUMBER NAME`` pair)."""
+        refs = list(refs)
+        pairs = [p for p in map(numbered_parts, refs) if p is not None]
+        numbers = sorted({number_key(r) for r in refs} | {number_key(n) for n, _ in pairs})
+        keys = sorted({k for r in [*refs, *(name for _, name in pairs)] for k in ref_keys(r)})
         cards: dict[tuple[str, str], Card] = {}
         for column, values in (("number_key", numbers), ("name_key", keys)):
             for chunk in _chunks(values, 500):

@@ -3,17 +3,37 @@ keyword glossary, so the play parameters come from the format file as assumption
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
 from deckcheck.games.registry import GameSpec, Param, _register_builtin, lazy
 from deckcheck.goldfish.policy import Policy
 
-# the goldfish engine's per-turn metrics and milestones (engine.py): node_K is the first turn
-# K nodes are in play, so a card of 必要ノード K can be played
-METRICS = ("hand", "nodes", "characters", "playable", "played", "damage", "deck")
-MILESTONES = ("first_character", "opponent_at_0", *(f"node_{k}" for k in range(1, 8)))
+# the goldfish engine's per-turn metrics (engine.py): nodes in play, and of them the active and
+# the sleeping ones at the start of the main phase; spells played free through their 術者; cards
+# 破棄 because 維持コスト went unpaid. Milestones: node_K is the first turn K nodes are in play.
+METRICS = (
+    "hand",
+    "nodes",
+    "active",
+    "asleep",
+    "characters",
+    "playable",
+    "played",
+    "free",
+    "lost",
+    "damage",
+    "deck",
+)
+MILESTONES = (
+    "first_character",
+    "opponent_at_0",
+    *(f"node_{k}" for k in range(1, 8)),
+    "first_free_spell",
+    "first_upkeep_loss",
+)
+NODE_READY = ("maintenance", "never")  # the format's node_ready (see formats/vision-standard.toml)
 
 
 class VisionPolicy(Policy):
@@ -22,9 +42,12 @@ class VisionPolicy(Policy):
     SELECTORS: ClassVar[tuple[str, ...]] = ("play_first", "node_first")
 
     node_first: tuple[str, ...] = ()  # cards to set as nodes before the engine's own choice
-    # no more nodes once this many are in play; None: the deck's highest 必要ノード
-    node_until: int | None = Field(None, ge=0, le=20)
+    # when to stop setting nodes: None, at the deck's highest 必要ノード; a number, at that many
+    # nodes; "all": never, a card is set every turn while the hand holds one
+    node_until: Annotated[int, Field(ge=0, le=20)] | Literal["all"] | None = None
     node_per_turn: int = Field(1, ge=0, le=5)  # the format's node_per_turn, if set, wins
+    # spells whose 術者 is on the field (free: no 必要ノード, no コスト) before anything else
+    free_first: bool = True
 
 
 VISION = _register_builtin(
@@ -46,7 +69,14 @@ VISION = _register_builtin(
         params={
             "life": Param(int, 25, "goldfish: the opponent's life, for the kill turn"),
             "node_per_turn": Param(int, None, "goldfish: nodes set a turn (else the pilot's)"),
-            "characters_per_turn": Param(int, 1, "goldfish: character cards played a turn"),
+            "characters_per_turn": Param(
+                int, 1, "goldfish: character cards played a turn (奇襲 and 人形 aside)"
+            ),
+            "dolls_per_turn": Param(int, 1, "goldfish: 人形 characters played a turn"),
+            "hand_limit": Param(int, 7, "goldfish: cards kept at the discard phase"),
+            "node_ready": Param(
+                str, "maintenance", "goldfish: when nodes become active again", NODE_READY
+            ),
             "leaders": Param(int, 1, "goldfish: cards with 【リーダー】 on one player's field"),
         },
         policy=VisionPolicy,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from deckcheck.games.vision.engine import facts
+from deckcheck.games.vision.engine import facts, limits
 from deckcheck.goldfish.common import Keep
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.goldfish.setup import Setup
@@ -35,10 +35,38 @@ PARAMS = (
     "first_player_draws",
     "mulligan",
     "node_per_turn",
-    "node_until",
+    "node_until",  # -1: no limit (node_until = "all")
     "characters_per_turn",
     "leaders",
     "life",
+    "dolls_per_turn",
+    "hand_limit",
+    "ready_nodes",
+    "free_first",
+)
+# the per-card rows of ``Encoded.cards`` that fast.py stacks, in this order
+COLUMNS = (
+    "kind",
+    "node",
+    "cost",
+    "attack",
+    "bonus",
+    "on_character",
+    "leader",
+    "haste",
+    "never",
+    "has_user",
+    "needs_user",
+    "equip",
+    "on_field",
+    "world",
+    "field_equip",
+    "once_a_turn",
+    "upkeep",
+    "mana",
+    "surprise",
+    "doll",
+    "name_id",
 )
 
 Ints = NDArray[np.int32]
@@ -48,7 +76,7 @@ Ints = NDArray[np.int32]
 class Encoded:
     deck: Ints  # the drawable deck as card indices
     cards: dict[str, Ints]  # per distinct card: kind, node, cost, … (see ``encode``)
-    user_ok: NDArray[np.int8]  # [card, unit's card]: that unit is the card's ラストワード 術者
+    user_ok: NDArray[np.int8]  # [card, unit's card]: that unit is the card's 術者
     sig: NDArray[np.int64]  # per card: the keep conditions it matches, as bits
     bound_bit: Ints  # keep conditions with an upper bound: their bit and bound
     bound_k: Ints
@@ -112,24 +140,23 @@ def _keep(policy: Compiled, cards: Sequence[Card]) -> dict[str, NDArray[np.int64
 
 
 def _params(setup: Setup, cards: Sequence[Card]) -> Ints:
+    lim = limits(setup, cards)
     pol = cast("VisionPolicy", setup.policy)
     rules = setup.rules
-    node_per_turn = (
-        rules.param_int("node_per_turn") if "node_per_turn" in rules.params else pol.node_per_turn
-    )
-    node_until = pol.node_until
-    if node_until is None:
-        node_until = max((facts(c).node for c in cards if not facts(c).never), default=0)
     values = {
         "hand": rules.hand,
         "draw_per_turn": rules.draw_per_turn,
         "first_player_draws": int(rules.first_player_draws),
         "mulligan": int(pol.mulligan and rules.mulligan == "return-all-once"),
-        "node_per_turn": node_per_turn,
-        "node_until": node_until,
-        "characters_per_turn": rules.param_int("characters_per_turn"),
-        "leaders": rules.param_int("leaders"),
-        "life": rules.param_int("life"),
+        "node_per_turn": lim.node_per_turn,
+        "node_until": -1 if lim.node_until is None else lim.node_until,
+        "characters_per_turn": lim.characters,
+        "leaders": lim.leaders,
+        "life": lim.life,
+        "dolls_per_turn": lim.dolls,
+        "hand_limit": lim.hand_limit,
+        "ready_nodes": int(lim.ready_nodes),
+        "free_first": int(lim.free_first),
     }
     return np.array([values[k] for k in PARAMS], dtype=np.int32)
 
@@ -147,6 +174,7 @@ def encode(setup: Setup) -> Encoded:
     def column(get: Callable[[int], int]) -> Ints:
         return np.array([get(i) for i in range(len(cards))], dtype=np.int32)
 
+    names: dict[str, int] = {}
     table = {
         "kind": column(lambda i: KINDS.index(fs[i].kind)),
         "node": column(lambda i: fs[i].node),
@@ -157,7 +185,19 @@ def encode(setup: Setup) -> Encoded:
         "leader": column(lambda i: fs[i].leader),
         "haste": column(lambda i: fs[i].haste),
         "never": column(lambda i: fs[i].never),
-        "has_user": column(lambda i: bool(fs[i].needs_user)),
+        "has_user": column(lambda i: bool(fs[i].user)),
+        "needs_user": column(lambda i: fs[i].needs_user),
+        "equip": column(lambda i: fs[i].equip),
+        "on_field": column(lambda i: fs[i].on_field),
+        "world": column(lambda i: fs[i].world),
+        "field_equip": column(lambda i: fs[i].field_equip),
+        "once_a_turn": column(lambda i: fs[i].once_a_turn),
+        "upkeep": column(lambda i: fs[i].upkeep),
+        "mana": column(lambda i: fs[i].mana),
+        "surprise": column(lambda i: fs[i].surprise),
+        "doll": column(lambda i: fs[i].doll),
+        # cards of one name share an id: ターン1枚制限 counts the name (engine.Board.names)
+        "name_id": column(lambda i: names.setdefault(nfkc(cards[i].name), len(names))),
         # engine._node_key (max), the main phase's (min) and the battle's sort (ascending)
         "node_score": _scores(
             cards,
@@ -174,9 +214,9 @@ def encode(setup: Setup) -> Encoded:
     }
     user_ok = np.zeros((len(cards), len(cards)), dtype=np.int8)
     for i, f in enumerate(fs):
-        if f.needs_user:
+        if f.user:
             for j, unit in enumerate(cards):
-                user_ok[i, j] = nfkc(f.needs_user) in nfkc(unit.name)
+                user_ok[i, j] = f.user in nfkc(unit.name)
     keep = _keep(policy, cards)
     return Encoded(
         deck=np.repeat(np.arange(len(cards), dtype=np.int32), counts),

@@ -1,24 +1,34 @@
-"""東方 Phantom Magic VISION goldfish on real card data. The seed is the keyword glossary only:
-the draw rule, the opening hand, the mulligan, the node rule and the play limits come from the
-format file and are assumptions; how spells and commands are played is deckcheck's reading.
-Both are printed with every result (the spec's notes). Card text is not executed.
+"""東方 Phantom Magic VISION goldfish on real card data. Sources:
+「Phantom Magic Vision 総合ルール」 (CR, undated), the publisher's rules page
+「ターンの流れ」 (OFF), 東方VISIONオンライン's rules pages (ONL, 2025) and the keyword
+glossary; what only fan sources give (opening hand, hand limit, life) and deckcheck's own
+readings are format parameters or spec notes, printed with every result.
+Card text beyond the keywords is not executed.
 
-A turn: every node becomes active; draw; set nodes from hand (the pilot picks the cards);
-main phase: characters (``characters_per_turn``) and spells whose 必要ノード the nodes in play
-meet and whose コスト the active nodes pay (paid by sleeping them); battle: characters in play
-since an earlier turn (or with 速攻) attack an empty board, and commands that add attack are
-played on them with the nodes still active."""
+A turn (phases: CR §4.1.1 as fan copies reproduce it; OFF 「ターンの流れ」):
+- maintenance: every node becomes active again (the format's ``node_ready``: deckcheck's
+  reading, the sources disagree), then each card on the field with 維持コスト pays it from active
+  nodes, in the order it came into play, or is 破棄 (glossary 「維持コスト」; ignored while a
+  character named after its 術者 is on the field);
+- draw (none on the first player's first turn);
+- main: set nodes from hand (the pilot picks the cards); play characters (``characters_per_turn``,
+  人形 on ``dolls_per_turn``, 奇襲 unlimited: ONL 戦術) and spells; a spell whose 術者 is on the
+  field ignores 必要ノード and コスト (ONL カードの種類); otherwise 必要ノード counts every node in
+  play (CR §5.2.2.c) and コスト sleeps active ones;
+- battle: characters in play since an earlier turn (or with 速攻) attack an empty board; commands
+  that add attack are played on them while active nodes pay;
+- discard: down to ``hand_limit``."""
 
 from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
 from deckcheck.games.vision import MILESTONES
-from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, redeal, shuffled, take
+from deckcheck.goldfish.common import Record, expand, keep_of, redeal, shuffled, take
 from deckcheck.goldfish.policy import Compiled, ranker
 from deckcheck.goldfish.setup import Setup
 from deckcheck.models import Card
@@ -29,8 +39,14 @@ if TYPE_CHECKING:
     from deckcheck.games.vision import VisionPolicy
 
 NODE_MILESTONES = 7  # node_1 … node_7: milestones 2 … 8
+FIRST_FREE, FIRST_LOSS = MILESTONES.index("first_free_spell"), MILESTONES.index("first_upkeep_loss")
 _NUMBER = re.compile(r"[0-9]+")
 _BONUS = re.compile(r"\+[0-9]+")
+_MANA = re.compile(r"マナチャージ\(([0-9]+)\)")
+# played only in the opponent's turn (glossary 「ターン1枚制限」: 相手ターン1枚制限
+# 「自分ターンの間にプレイ出来ず」), which goldfish does not play
+_THEIR_TURN = frozenset(("相手ターン制限", "相手ターン1枚制限"))
+_ONCE_A_TURN = frozenset(("ターン1枚制限", "自分ターン1枚制限"))  # one of that name a turn
 
 
 def _named(option: str) -> bool:
@@ -56,10 +72,20 @@ class Facts:
     attack: int  # a character's printed attack (0 when not a number)
     bonus: int  # a set-on-character spell's or a command's +N attack
     on_character: bool  # 装備 / 呪符: set on one of your characters, so it needs one
+    equip: bool  # 装備: at most one on a character (glossary 「装備」)
+    on_field: bool  # 世界呪符, 装備/場: set on your field, not put in 冥界
+    world: bool  # 世界呪符: one played a turn (glossary 「世界呪符」)
+    field_equip: bool  # 装備/場: one on your field (glossary 「装備/場」)
+    once_a_turn: bool  # ターン1枚制限: one of its name played a turn (glossary)
+    upkeep: int  # 維持コスト: paid each maintenance phase or the card is 破棄
+    mana: int  # マナチャージ(X): X cards from the deck's top become sleeping nodes (CR §10.12)
+    surprise: bool  # 奇襲: does not count toward the characters of the turn (ONL 戦術)
+    doll: bool  # a 人形 character: its own once-a-turn play (ONL 戦術)
     leader: bool  # 【リーダー】: one on the field
-    haste: bool  # 速攻: attacks the turn it comes into play
-    never: bool  # 弐符 (spell break only), or a 連結 deckcheck cannot read
-    needs_user: str | None  # ラストワード: its 術者 must be in play
+    haste: bool  # 速攻: attacks the turn it comes into play (a 幻想生物 enters asleep)
+    never: bool  # 弐符 (spell break only), opponent's-turn only, or a 連結 deckcheck cannot read
+    user: str  # 術者, NFKC ('' for none): on the field, the spell is free (ONL カードの種類)
+    needs_user: bool  # ラストワード: its 術者 must be in play
     links: tuple[tuple[str, ...], ...]  # 連結: one card per part, any of its alternatives
 
 
@@ -95,18 +121,33 @@ def facts(card: Card) -> Facts:
     words = {nfkc(k) for k in card.keywords}
     links, readable = _links(card.link)
     attack = nfkc(card.attack or "")
-    creature = card.type == "spell" and "幻想生物" in words
+    spell = card.type == "spell"
+    creature = spell and "幻想生物" in words
+    mana = [int(m[1]) for w in words if (m := _MANA.fullmatch(w))]
+    on_character = card.type != "character" and bool(words & {"装備", "呪符"})
+    world = spell and "世界呪符" in words
+    field_equip = card.type != "character" and "装備/場" in words
     found = Facts(
         kind="creature" if creature else card.type,
         node=card.node or 0,
         cost=card.cost or 0,
         attack=int(attack) if _NUMBER.fullmatch(attack) else 0,
         bonus=int(attack) if _BONUS.fullmatch(attack) else 0,
-        on_character=card.type == "spell" and bool(words & {"装備", "呪符"}),
+        on_character=on_character,
+        equip=on_character and "装備" in words,
+        on_field=world or field_equip,
+        world=world,
+        field_equip=field_equip,
+        once_a_turn=bool(words & _ONCE_A_TURN),
+        upkeep=card.upkeep or 0,
+        mana=sum(mana),
+        surprise=card.type == "character" and "奇襲" in words,
+        doll=card.type == "character" and "人形" in words,
         leader="リーダー" in words,
-        haste="速攻" in words,
-        never="弐符" in words or not readable,
-        needs_user=card.user if "ラストワード" in words else None,
+        haste="速攻" in words and not creature,  # glossary 「幻想生物」: スリープ状態でセットする
+        never="弐符" in words or not readable or bool(words & _THEIR_TURN),
+        user=nfkc(card.user or ""),
+        needs_user="ラストワード" in words,
         links=links,
     )
     if len(_MEMO) > 50_000:
@@ -115,7 +156,7 @@ def facts(card: Card) -> Facts:
     return found
 
 
-@dataclass
+@dataclass(eq=False)  # identity: two equal characters are still two cards
 class Unit:
     """A character (or 幻想生物) on the field."""
 
@@ -123,15 +164,52 @@ class Unit:
     attack: int
     turn: int  # the turn it came into play
     haste: bool
+    equipped: bool = False  # holds an 装備 card
+
+
+@dataclass(eq=False)
+class Entry:
+    """A card on your field, in the order cards came into play: a unit, or a card set on one
+    (``host``) or on the field."""
+
+    card: Card
+    unit: Unit | None = None
+    host: Unit | None = None
 
 
 @dataclass
 class Board:
     nodes: int = 0
-    active: int = 0  # nodes not yet slept this turn
+    active: int = 0  # nodes not asleep
     units: list[Unit] = field(default_factory=list)
+    placed: list[Entry] = field(default_factory=list)  # the field, in order of entry
     grave: list[Card] = field(default_factory=list)  # 冥界: played spells and commands
     played: int = 0  # cards played this turn
+    free_played: int = 0  # spells played free through their 術者 this turn
+    world_played: bool = False  # a 世界呪符 was played this turn
+    names: set[str] = field(default_factory=set)  # ターン1枚制限 names played this turn
+
+
+def user_on_field(f: Facts, units: list[Unit]) -> bool:
+    """A character whose name contains the card's 術者 is on the field."""
+    return bool(f.user) and any(f.user in nfkc(u.card.name) for u in units)
+
+
+def free(card: Card, board: Board) -> bool:
+    """A spell whose 術者 is on your field: it ignores 必要ノード and コスト (ONL カードの種類
+    「ノードとコストの条件を無視できます」)."""
+    f = facts(card)
+    return f.kind in ("spell", "creature") and user_on_field(f, board.units)
+
+
+def _host(f: Facts, hosts: list[Unit]) -> Unit | None:
+    """The character a card set on one goes to: the strongest that may take it (an 装備 only
+    one without an 装備), the first on a tie; None if there is none."""
+    best: Unit | None = None
+    for u in hosts:
+        if (not f.equip or not u.equipped) and (best is None or u.attack > best.attack):
+            best = u
+    return best
 
 
 def _link_cards(f: Facts, card: Card, hand: list[Card], board: Board) -> list[Card | Unit] | None:
@@ -159,49 +237,122 @@ def _link_cards(f: Facts, card: Card, hand: list[Card], board: Board) -> list[Ca
     return used
 
 
-def playable(card: Card, hand: list[Card], board: Board, leader_limit: int) -> bool:
-    """Whether ``card`` can be played now in the main phase (commands: at any timing)."""
+def playable(
+    card: Card, hand: list[Card], board: Board, leader_limit: int, hosts: list[Unit] | None = None
+) -> bool:
+    """Whether ``card`` can be played now (commands: at any timing). ``hosts``: the characters
+    a card set on one may go to (the attackers, in the battle); default every one."""
     f = facts(card)
-    if f.never or f.node > board.nodes or f.cost > board.active:
+    if f.never:
+        return False
+    if not free(card, board) and (f.node > board.nodes or f.cost > board.active):
         return False
     units = board.units
     if f.leader and sum(facts(u.card).leader for u in units) >= leader_limit:
         return False
-    if f.needs_user and not any(nfkc(f.needs_user) in nfkc(u.card.name) for u in units):
+    if f.needs_user and not user_on_field(f, units):
         return False
-    if f.on_character and not units:
+    if f.on_character and _host(f, units if hosts is None else hosts) is None:
+        return False
+    if f.world and board.world_played:
+        return False
+    if f.field_equip and any(facts(e.card).field_equip for e in board.placed):
+        return False
+    if f.once_a_turn and nfkc(card.name) in board.names:
         return False
     return not f.links or _link_cards(f, card, hand, board) is not None
 
 
-def _put(card: Card, hand: list[Card], board: Board, turn: int) -> None:
-    """Play ``card`` from hand: sleep nodes for its cost, remove its 連結 cards from the game."""
+def _leave(board: Board, entry: Entry) -> None:
+    """``entry`` leaves the field for 冥界, with the cards set on it if it is a character."""
+    board.placed.remove(entry)
+    board.grave.append(entry.card)
+    if entry.unit is not None:
+        board.units.remove(entry.unit)
+        for held in [e for e in board.placed if e.host is entry.unit]:
+            _leave(board, held)
+    elif entry.host is not None:
+        f = facts(entry.card)
+        entry.host.attack -= f.bonus
+        entry.host.equipped = entry.host.equipped and not f.equip
+
+
+def _put(
+    card: Card,
+    hand: list[Card],
+    deck: list[Card],
+    board: Board,
+    turn: int,
+    hosts: list[Unit] | None = None,
+) -> int:
+    """Play ``card`` from hand: sleep nodes for its cost unless it is free, remove its 連結
+    cards from the game, put it where it goes. Returns the attack it adds now (a command's)."""
     f = facts(card)
+    gratis = free(card, board)
     if f.links:
         for thing in _link_cards(f, card, hand, board) or ():
-            if isinstance(thing, Unit):
-                board.units.remove(thing)
+            if isinstance(thing, Unit):  # removed from the game; what it held goes to 冥界
+                entry = next(e for e in board.placed if e.unit is thing)
+                _leave(board, entry)
+                take(board.grave, thing.card)
             elif any(thing is c for c in hand):
                 take(hand, thing)
             else:
                 take(board.grave, thing)
     take(hand, card)
-    board.active -= f.cost
+    if not gratis:
+        board.active -= f.cost
     board.played += 1
+    board.free_played += gratis
+    board.world_played |= f.world
+    if f.once_a_turn:
+        board.names.add(nfkc(card.name))
+    added = 0
     if f.kind in ("character", "creature"):
-        board.units.append(Unit(card, f.attack, turn, f.haste))
+        unit = Unit(card, f.attack, turn, f.haste)
+        board.units.append(unit)
+        board.placed.append(Entry(card, unit=unit))
     elif f.on_character:
-        strongest = max(board.units, key=lambda u: u.attack)
-        strongest.attack += f.bonus
+        host = _host(f, board.units if hosts is None else hosts)
+        assert host is not None  # playable() checked it
+        host.attack += f.bonus
+        host.equipped |= f.equip
+        board.placed.append(Entry(card, host=host))
+        added = f.bonus
+    elif f.on_field:
+        board.placed.append(Entry(card))
     else:
         board.grave.append(card)
+        added = f.bonus
+    for _ in range(f.mana):  # マナチャージ: the deck's top card, a sleeping node
+        if deck:
+            deck.pop()
+            board.nodes += 1
+    return added
+
+
+def upkeep(board: Board) -> int:
+    """The maintenance phase's 維持コスト, in the order the cards came into play: paid from
+    active nodes, ignored while the card's 術者 is on the field, else the card is 破棄.
+    Returns how many cards were 破棄."""
+    lost = 0
+    for entry in list(board.placed):
+        f = facts(entry.card)
+        if not f.upkeep or entry not in board.placed or user_on_field(f, board.units):
+            continue
+        if board.active >= f.upkeep:
+            board.active -= f.upkeep
+        else:
+            _leave(board, entry)
+            lost += 1
+    return lost
 
 
 def _node_key(policy: Compiled, node_first: list[Atom]) -> Callable[[Card], tuple[object, ...]]:
     rank_node, rank_play = ranker(policy, node_first), ranker(policy, policy.play_first)
 
     def key(card: Card) -> tuple[object, ...]:
-        f = facts(card)  # max() picks the node:
+        f = facts(card)  # max() picks the node (and the discard):
         # the pilot's node_first cards first; then cards that can never be played, then
         # non-characters, then the highest 必要ノード, then the least wanted by play_first
         return (-rank_node(card)[0], f.never, f.kind != "character", f.node, rank_play(card))
@@ -209,78 +360,148 @@ def _node_key(policy: Compiled, node_first: list[Atom]) -> Callable[[Card], tupl
     return key
 
 
+@dataclass(frozen=True)
+class Limits:
+    """The format's play parameters and the pilot's, as one engine run reads them."""
+
+    node_per_turn: int
+    node_until: int | None  # None: no limit ("all")
+    characters: int
+    dolls: int
+    leaders: int
+    life: int
+    hand_limit: int
+    ready_nodes: bool  # node_ready = "maintenance"
+    free_first: bool
+
+
+def limits(setup: Setup, deck: Sequence[Card]) -> Limits:
+    pol = cast("VisionPolicy", setup.policy)
+    rules = setup.rules
+    per_turn = rules.param_int("node_per_turn") if "node_per_turn" in rules.params else None
+    until: int | None
+    if pol.node_until == "all":
+        until = None
+    elif pol.node_until is None:  # the deck's highest 必要ノード
+        until = max((facts(c).node for c in deck if not facts(c).never), default=0)
+    else:
+        until = pol.node_until
+    return Limits(
+        node_per_turn=pol.node_per_turn if per_turn is None else per_turn,
+        node_until=until,
+        characters=rules.param_int("characters_per_turn"),
+        dolls=rules.param_int("dolls_per_turn"),
+        leaders=rules.param_int("leaders"),
+        life=rules.param_int("life"),
+        hand_limit=rules.param_int("hand_limit"),
+        ready_nodes=str(rules.params["node_ready"]) == "maintenance",
+        free_first=pol.free_first,
+    )
+
+
+def _slot_free(f: Facts, characters: int, dolls: int, lim: Limits) -> bool:
+    """Whether a character may be played on the turn's slots: 奇襲 always, 人形 on its own."""
+    if f.kind != "character" or f.surprise:
+        return True
+    return dolls < lim.dolls if f.doll else characters < lim.characters
+
+
 def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play: bool) -> Record:
     pol = cast("VisionPolicy", policy.policy)
     rules = setup.rules
-    per_turn = rules.param_int("node_per_turn") if "node_per_turn" in rules.params else None
-    node_per_turn = pol.node_per_turn if per_turn is None else per_turn
-    characters_per_turn = rules.param_int("characters_per_turn")
-    leaders = rules.param_int("leaders")
     deck = shuffled(expand(setup.drawable), rng)
-    # the pilot stops setting nodes once the deck's highest 必要ノード is met, unless told
-    node_until = pol.node_until
-    if node_until is None:
-        node_until = max((facts(c).node for c in deck if not facts(c).never), default=0)
+    lim = limits(setup, deck)
     record = Record(milestones=[0] * len(MILESTONES))
     hand = [deck.pop() for _ in range(min(rules.hand, len(deck)))]
     if pol.mulligan and rules.mulligan == "return-all-once" and not keep_of(policy).meets(hand):
         hand = redeal(deck, hand, rules.hand, rng)
         record.mulligans = 1
-    life = rules.param_int("life")
     node_key = _node_key(policy, policy.atoms["node_first"])
     rank = ranker(policy, policy.play_first)
     board = Board()
     damage = 0
     for turn in range(1, turns + 1):
-        try:
-            if not (turn == 1 and on_play and not rules.first_player_draws):
-                for _ in range(rules.draw_per_turn):
-                    if not deck:
-                        raise DeckOut("deck-out")
-                    hand.append(deck.pop())
-        except DeckOut as out:
-            record.loss, record.loss_turn = out.reason, turn
-            break
-        board.active = board.nodes  # every node becomes active again
-        for _ in range(node_per_turn):
-            if not hand or board.nodes >= node_until:
+        if lim.ready_nodes:  # maintenance phase: nodes first, then 維持コスト
+            board.active = board.nodes
+        lost = upkeep(board)
+        if lost and not record.milestones[FIRST_LOSS]:
+            record.milestones[FIRST_LOSS] = turn
+        if not (turn == 1 and on_play and not rules.first_player_draws):
+            if len(deck) < rules.draw_per_turn:
+                record.loss, record.loss_turn = "deck-out", turn
+                break
+            hand.extend(deck.pop() for _ in range(rules.draw_per_turn))
+        for _ in range(lim.node_per_turn):
+            if not hand or (lim.node_until is not None and board.nodes >= lim.node_until):
                 break
             take(hand, max(hand, key=node_key))
             board.nodes += 1
             board.active += 1  # deckcheck's reading: a node set this turn pays this turn
-        for k in range(1, NODE_MILESTONES + 1):
-            if board.nodes >= k and not record.milestones[1 + k]:
-                record.milestones[1 + k] = turn
-        ready = sum(playable(c, hand, board, leaders) for c in hand)
-        board.played = characters = 0
+        active, asleep = board.active, board.nodes - board.active
+        board.played = board.free_played = characters = dolls = 0
+        board.world_played = False
+        board.names.clear()
+        ready = sum(playable(c, hand, board, lim.leaders) for c in hand)
         while True:  # main phase: the pilot's first choice among what can be played
             options = [
                 c
                 for c in hand
                 if facts(c).kind != "command"
-                and (facts(c).kind != "character" or characters < characters_per_turn)
-                and playable(c, hand, board, leaders)
+                and _slot_free(facts(c), characters, dolls, lim)
+                and playable(c, hand, board, lim.leaders)
             ]
             if not options:
                 break
-            card = min(options, key=lambda c: (facts(c).kind != "character", rank(c)))
-            characters += facts(card).kind == "character"
-            _put(card, hand, board, turn)
-        if characters and not record.milestones[0]:
-            record.milestones[0] = turn
+            card = min(
+                options,
+                key=lambda c: (
+                    not (lim.free_first and free(c, board)),
+                    facts(c).kind != "character",
+                    rank(c),
+                ),
+            )
+            f = facts(card)
+            if f.kind == "character" and not f.surprise:
+                dolls += f.doll
+                characters += not f.doll
+            if f.kind == "character" and not record.milestones[0]:
+                record.milestones[0] = turn
+            _put(card, hand, deck, board, turn)
+        for k in range(1, NODE_MILESTONES + 1):
+            if board.nodes >= k and not record.milestones[1 + k]:
+                record.milestones[1 + k] = turn
+        if board.free_played and not record.milestones[FIRST_FREE]:
+            record.milestones[FIRST_FREE] = turn
         if not (turn == 1 and on_play):  # no battle on the first player's first turn
             attackers = [u for u in board.units if u.turn < turn or u.haste]
             hit = sum(u.attack for u in attackers)
             if attackers:  # commands that add attack, on the attackers, while nodes pay
                 for card in sorted(hand, key=rank):
                     f = facts(card)
-                    if f.kind == "command" and f.bonus > 0 and playable(card, hand, board, leaders):
-                        _put(card, hand, board, turn)
-                        hit += f.bonus
+                    if f.kind != "command" or f.bonus <= 0:
+                        continue
+                    if playable(card, hand, board, lim.leaders, attackers):
+                        hit += _put(card, hand, deck, board, turn, attackers)
             damage += hit
-            if damage >= life and not record.milestones[1]:
+            if damage >= lim.life and not record.milestones[1]:
                 record.milestones[1] = turn
+        while len(hand) > lim.hand_limit:  # discard phase: what the pilot would set as a node
+            card = max(hand, key=node_key)
+            take(hand, card)
+            board.grave.append(card)
         record.metrics.append(
-            (len(hand), board.nodes, len(board.units), ready, board.played, damage, len(deck))
+            (
+                len(hand),
+                board.nodes,
+                active,
+                asleep,
+                len(board.units),
+                ready,
+                board.played,
+                board.free_played,
+                lost,
+                damage,
+                len(deck),
+            )
         )
     return record
