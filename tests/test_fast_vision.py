@@ -54,6 +54,32 @@ FEATURES = """format: vision-standard
 """
 
 
+# real cards for the comprehensive-rules play: spells free through their 術者 (霧雨 魔理沙),
+# 世界呪符 and a 幻想生物 with 維持コスト, 奇襲, 人形, マナチャージ, ターン1枚制限, 装備 spells and
+# commands, 呪符, and cards only the opponent's turn plays
+RULES_DECK = """format: vision-standard
+[main]
+3 N1131   # 霧雨 魔理沙: マナチャージ(1)
+3 N64     # 恋符「マスタースパーク」, 術者 霧雨 魔理沙
+3 N207    # 光撃「シュート・ザ・ムーン」, 術者 霧雨 魔理沙
+3 N1163   # 彗星「ブレイジングスター」, 術者 霧雨 魔理沙
+3 N109    # 霧符「ガシングガーデン」: 世界呪符, 維持コスト 2
+3 N55     # 彩符「彩光乱舞」: 世界呪符, 維持コスト 2
+3 N6      # リグル・ナイトバグ: 奇襲 速攻
+3 N1      # 上海人形: 人形
+3 N2      # 蓬莱人形: 人形
+3 N15     # サニーミルク: マナチャージ(1)
+3 N1167   # 響符「パワーレゾナンス」: ターン1枚制限
+3 N102    # 弦奏「グァルネリ・デル・ジェス」: 装備
+2 N69     # 神槍「スピア・ザ・グングニル」: 装備 +7
+3 N854    # 月の都: 相手ターン制限
+3 N66     # 木符「シルフィホルン」: 幻想生物, 維持コスト 1
+3 N86     # 楼観剣: command 装備 +2
+2 N3      # 大妖精
+1 N62     # 夢符「封魔陣」: 呪符
+"""
+
+
 def setup_of(
     index: CardIndex, registry: FormatRegistry, policy: Policy, text: str | None = None
 ) -> Setup:
@@ -84,6 +110,7 @@ POLICIES: list[dict[str, Any]] = [
         "node_first": ["type:command"],
     },
     {"mulligan": False, "node_per_turn": 1, "node_until": 6, "keep": ["type:spell>=1"]},
+    {"node_until": "all", "free_first": False},
 ]
 
 
@@ -94,6 +121,9 @@ RULES: list[dict[str, Any]] = [
         "first_player_draws": True,
         "draw_per_turn": 2,
         "params": {"characters_per_turn": 2, "life": 12, "leaders": 2, "node_per_turn": 1},
+    },
+    {  # the fan reading of nodes, a smaller hand, two dolls a turn
+        "params": {"node_ready": "never", "hand_limit": 5, "dolls_per_turn": 2},
     },
 ]
 
@@ -108,6 +138,11 @@ CASES = [
     (FEATURES, 0, 1),
     (FEATURES, 1, 0),
     (FEATURES, 2, 1),
+    (RULES_DECK, 0, 0),
+    (RULES_DECK, 3, 0),
+    (RULES_DECK, 0, 2),
+    (RULES_DECK, 3, 2),
+    (RULES_DECK, 1, 1),
 ]
 
 
@@ -122,7 +157,7 @@ def test_batch_engine_agrees_with_the_reference(
     keys, rules = POLICIES[pilot], RULES[rule_set]
     policy = policy_from_keys("vision", keys, "test") if keys else default_policy("vision")
     setup = with_rules(setup_of(index, registry, policy, text), **dict(rules))
-    on_play = not rules
+    on_play = not rules or rule_set == 2
     spec = games.get("vision")
     assert spec.batch_ok is not None and spec.batch_ok(setup)
     seeds = list(range(1, GAMES + 1))

@@ -22,8 +22,16 @@ BASE = "\n".join(
 )
 
 
+# cards the base does not hold, one of each, that fill a sideboard to its 10 (CR §1.2.5.a)
+FILL = ["N1", "N2", "N151", "N152", "N301", "N302", "N4", "N5", "N473", "N783"]
+
+
 def deck(main: str, side: str = "") -> str:
-    return f"{BASE}\n{main}\n[side]\n{side}\n"
+    """The base plus ``main``; a sideboard of ``side``, filled to 10 when it is not empty."""
+    lines = [line for line in side.splitlines() if line.strip()]
+    held = sum(int(line.split()[0]) for line in lines)
+    filled = [*lines, *(f"1 {n}" for n in FILL[: 10 - held])] if lines else []
+    return f"{BASE}\n{main}\n[side]\n" + "\n".join(filled) + "\n"
 
 
 def rules(report: Report) -> dict[str, str]:
@@ -32,11 +40,12 @@ def rules(report: Report) -> dict[str, str]:
 
 def test_the_real_examples(check: Check) -> None:
     legal = check((EXAMPLES / "vision-standard-legal.deck").read_text(encoding="utf-8"))
-    assert legal.legal and legal.violations == [] and legal.counts == {"main": 50, "side": 1}
+    assert legal.legal and legal.violations == [] and legal.counts == {"main": 50, "side": 10}
     illegal = check((EXAMPLES / "vision-standard-illegal.deck").read_text(encoding="utf-8"))
     assert rules(illegal) == {
         "vision/copies": "error",
         "vision/deck-limit": "error",
+        "vision/side-size": "error",
         "vision/spell-break": "warning",
     }
 

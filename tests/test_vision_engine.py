@@ -32,7 +32,7 @@ def test_nodes_meet_the_requirement_and_active_nodes_pay_the_cost(get) -> None: 
     assert not playable(rinnosuke, [rinnosuke], Board(nodes=4, active=1), 1)
     assert playable(rinnosuke, [rinnosuke], Board(nodes=4, active=2), 1)
     board, hand = Board(nodes=4, active=4), [rinnosuke]
-    engine._put(rinnosuke, hand, board, 1)
+    engine._put(rinnosuke, hand, [], board, 1)
     assert (board.active, hand, [u.card.number for u in board.units]) == (2, [], ["N28"])
 
 
@@ -51,7 +51,7 @@ def test_union_needs_its_linked_cards_and_removes_them(get) -> None:  # type: ig
     assert not playable(union, hand, board, 1)
     board.grave.append(yukari)
     assert playable(union, hand, board, 1)
-    engine._put(union, hand, board, 2)
+    engine._put(union, hand, [], board, 2)
     assert hand == [] and board.grave == [] and [u.card for u in board.units] == [union]
 
 
@@ -81,9 +81,10 @@ def test_goldfish_on_the_real_example_reports_node_and_play_curves(
     assert [row["nodes_mean"] for row in rows[:5]] == [1, 2, 3, 4, 5]  # one node a turn
     assert all(rows[t]["characters_mean"] <= rows[t + 1]["characters_mean"] for t in range(4))
     assert rows[3]["playable_mean"] > 0 and rows[3]["played_mean"] > 0
-    assert [f"node_{k}" for k in range(1, 8)] == list(result.milestones)[2:]
+    assert [f"node_{k}" for k in range(1, 8)] == list(result.milestones)[2:9]
     assert result.milestones["node_3"]["mean_turn"] == 3
     assert result.milestones["first_character"]["rate"] > 0.9
     for note in games.get("vision").notes:  # every assumption is printed with the result
         assert note in result.assumptions
-    assert any("node_per_turn = 1" in a for a in result.assumptions)
+    assert any("node_ready = maintenance" in a for a in result.assumptions)
+    assert any("opening_hand = 7" in a for a in result.assumptions)

@@ -82,7 +82,7 @@ class Facts:
     surprise: bool  # 奇襲: does not count toward the characters of the turn (ONL 戦術)
     doll: bool  # a 人形 character: its own once-a-turn play (ONL 戦術)
     leader: bool  # 【リーダー】: one on the field
-    haste: bool  # 速攻: attacks the turn it comes into play (a 幻想生物 enters asleep)
+    haste: bool  # 速攻: attacks the turn it comes into play (else it enters asleep)
     never: bool  # 弐符 (spell break only), opponent's-turn only, or a 連結 deckcheck cannot read
     user: str  # 術者, NFKC ('' for none): on the field, the spell is free (ONL カードの種類)
     needs_user: bool  # ラストワード: its 術者 must be in play
@@ -144,7 +144,9 @@ def facts(card: Card) -> Facts:
         surprise=card.type == "character" and "奇襲" in words,
         doll=card.type == "character" and "人形" in words,
         leader="リーダー" in words,
-        haste="速攻" in words and not creature,  # glossary 「幻想生物」: スリープ状態でセットする
+        # glossary 「幻想生物」: スリープ状態でセットする, like a character (CR §10.2); one that
+        # prints 速攻 attacks at once (deckcheck's reading: the printed keyword wins)
+        haste="速攻" in words,
         never="弐符" in words or not readable or bool(words & _THEIR_TURN),
         user=nfkc(card.user or ""),
         needs_user="ラストワード" in words,
