@@ -88,20 +88,36 @@ VISION = _register_builtin(
         metrics=METRICS,
         milestones=MILESTONES,
         notes=(
+            "turn: maintenance (nodes become active again, then 維持コスト), draw, main (nodes, "
+            "then plays), battle, discard (phases: 「Phantom Magic Vision 総合ルール」 §4.1.1 as "
+            "fan copies give it; the publisher's 「ターンの流れ」)",
             "nodes: node_per_turn cards a turn go from hand to the node area; the pilot's "
-            "node_first cards first, then cards that can never be played (弐符), non-characters, "
-            "the highest 必要ノード; none once node_until (default: the deck's highest 必要ノード) "
-            "are in play; a node pays the turn it is set (deckcheck's reading: the glossary "
-            "gives no node rule)",
-            "a card is playable when the nodes in play are at least its 必要ノード and the "
-            "active nodes at least its コスト, paid by sleeping nodes; every node is active "
-            "again at the start of the turn (deckcheck's reading)",
-            "main phase: characters_per_turn character cards, and any spells the nodes pay for, "
-            "the pilot's play_first order, characters first; a spell with 幻想生物 becomes a "
-            "character, one with 装備 or 呪符 needs a character of yours and adds its +N to the "
-            "strongest; other spell effects are not executed (deckcheck's reading)",
+            "node_first cards first, then cards that can never be played in your turn (弐符, "
+            "相手ターン制限), non-characters, the highest 必要ノード; none once node_until "
+            "(default: the deck's highest 必要ノード; \"all\": never) are in play; a node pays "
+            "the turn it is set (deckcheck's reading)",
+            "a card is playable when every node in play (active or asleep) is at least its "
+            "必要ノード and the active nodes at least its コスト, paid by sleeping nodes "
+            "(総合ルール §5.2.2.c); a spell whose 術者 is on your field ignores both "
+            "(東方VISIONオンライン rules, カードの種類), and the default pilot plays those first",
+            "when nodes become active again is the format's node_ready (an assumption): "
+            "'maintenance', deckcheck's reading, readies every node at the start of the "
+            "maintenance phase; 'never' follows the fan sources' 「ノードはアクティブに戻らない」",
+            "維持コスト: paid in your maintenance phase from active nodes, card by card in the "
+            "order they came into play, or the card is 破棄 (the lost metric); not paid while a "
+            "character named after its 術者 is on the field (キーワード用語集 「維持コスト」)",
+            "main phase: characters_per_turn character cards (奇襲 ones do not count; 人形 ones "
+            "have their own dolls_per_turn: 東方VISIONオンライン rules, 戦術) and any spells "
+            "that can be paid, in the pilot's play_first order, characters first; 世界呪符: one "
+            "a turn, set on the field; 装備: one per character, 呪符: any number, both set on "
+            "your strongest character and add their +N; 装備/場: one on your field; "
+            "ターン1枚制限: one of that name a turn (キーワード用語集); マナチャージ(X): the "
+            "deck's top X cards become sleeping nodes (総合ルール §10.12); a 幻想生物 becomes a "
+            "character; other card text is not executed (deckcheck's reading)",
             "commands: played only in your battle, when they add +N attack and active nodes "
-            "pay; the opponent's turn is not played (deckcheck's reading)",
+            "pay (装備 and 呪符 commands are set on the attacker, not discarded); the "
+            "opponent's turn is not played, so 相手ターン制限 cards never are "
+            "(deckcheck's reading)",
             "【ラストワード】 needs a character named after its 術者 in play; 【連結】 (Union) "
             "removes one card per named part from 冥界, hand or field (キーワード用語集); a 連結 "
             "by condition rather than by name is not played; 弐符 cards are never played "
@@ -110,7 +126,11 @@ VISION = _register_builtin(
             "damage: characters in play since an earlier turn (or with 速攻) attack an empty "
             "board for their printed attack, not on the first player's first turn; "
             "opponent_at_0 when the damage reaches the format's life (deckcheck's reading)",
-            "playable: cards in hand that meet 必要ノード and コスト after the nodes are set; "
+            "discard phase: the hand is cut to hand_limit (an assumption), the pilot dropping "
+            "the cards it would set as nodes first",
+            "metrics: nodes in play, and of them active and asleep at the start of the main "
+            "phase; free: spells played free through their 術者; lost: cards 破棄 for unpaid "
+            "維持コスト; playable: cards in hand that can be played after the nodes are set; "
             "node_K: the first turn K nodes are in play",
         ),
         search_fields=("type", "package", "node", "cost", "user", "class", "keyword", "graze"),
