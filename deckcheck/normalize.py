@@ -53,8 +53,8 @@ _FU_ICHI = re.compile(r"^符ノ壱\s*[“\"「『”](?P<base>.+?)[”\"」』�
 
 
 def vision_copy_name(name: str) -> str:
-    """Name that counts toward VISION's copy limit: 符ノ壱“X” counts as X (outside the rulebooks:
-    fan tournament rules, recorded in formats/vision-standard.toml); 符ノ弐 cards count alone."""
+    """Name that counts toward VISION's copy limit: 符ノ壱“X” counts as X (a fan source, wikiwiki
+    rueren, recorded in formats/vision-standard.toml); 符ノ弐 cards count alone."""
     text = nfkc(name)
     match = _FU_ICHI.match(text)
     return match.group("base") if match else text

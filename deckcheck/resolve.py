@@ -178,9 +178,9 @@ class CardIndex:
             if len({_signature(c) for c in matches}) == 1:
                 return Resolution(card=matches[0])
             return Resolution(ambiguous=list(matches))
-        numbered = self._numbered_name(game, ref)
-        if numbered is not None:
-            return numbered
+        pair = self._numbered_name(game, ref)
+        if pair is not None:
+            return pair
         elsewhere: list[Card] = []
         for g in games.ids():
             if g != game:

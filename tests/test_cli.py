@@ -63,7 +63,7 @@ def test_json_for_one_deck_and_for_several(db: str) -> None:
     }
     code, out, _ = run("validate", str(EXAMPLES), "--json", db=db)
     many = json.loads(out)
-    assert code == 1 and isinstance(many, list) and len(many) == 10
+    assert code == 1 and isinstance(many, list) and len(many) == 12
     assert {d["format"] for d in many} == {
         "chaos-standard",
         "chaos-neo-standard",
