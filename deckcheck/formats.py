@@ -47,6 +47,7 @@ from deckcheck.games.chaos.checks import Partner as Partner
 from deckcheck.games.vision.checks import SpellBreak as SpellBreak
 from deckcheck.models import SECTIONS, Game
 from deckcheck.normalize import title_key
+from deckcheck.wording import a_an
 
 
 class Parameter(Strict):
@@ -120,7 +121,7 @@ class Format(Strict):
         def known_types(where: str, names: tuple[str, ...]) -> None:
             for name in names:
                 if name not in types:
-                    raise ValueError(f"{where}: {name!r} is not a {self.game} card type")
+                    raise ValueError(f"{where}: {name!r} is not {a_an(self.game)} card type")
 
         def known_sections(where: str, names: tuple[str, ...]) -> None:
             for name in names:
@@ -227,7 +228,7 @@ def _check_parameters(parameters: dict[str, Parameter], spec: games.GameSpec) ->
             isinstance(value, kind) and not isinstance(value, bool)
         )
         if not ok:
-            raise ValueError(f"parameters.{key}: must be a {kind.__name__}, not {value!r}")
+            raise ValueError(f"parameters.{key}: must be {a_an(kind.__name__)}, not {value!r}")
         choices = known[key].choices
         if choices and value not in choices:
             raise ValueError(f"parameters.{key}: {value!r} is not one of {', '.join(choices)}")

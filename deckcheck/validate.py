@@ -13,6 +13,7 @@ from deckcheck.formats import Format
 from deckcheck.models import CardCount, DeckList, Report, Violation
 from deckcheck.resolve import CardIndex, Resolution
 from deckcheck.slots import Context, Slot, format_facts
+from deckcheck.wording import a_an
 
 RESOLVE_SOURCE = "deckcheck deck list format (README: Deck lists); outside the rulebooks"
 
@@ -152,13 +153,13 @@ def _resolution_violation(
         other = found.other_game[0]
         return Violation(
             rule="deck/wrong-game",
-            message=f"{ref!r} is a {other.game} card ({other.number}); {fmt.id} is a "
-            f"{fmt.game} format",
+            message=f"{ref!r} is {a_an(other.game)} card ({other.number}); {fmt.id} is "
+            f"{a_an(fmt.game)} format",
             section=section,
             cards=[CardCount(number=other.number, name=other.name, count=count)],
             line=line,
             source=RESOLVE_SOURCE,
-            fix=f"remove it, or validate against a {other.game} format",
+            fix=f"remove it, or validate against {a_an(other.game)} format",
         )
     hint = (
         "did you mean " + " / ".join(repr(s) for s in found.suggestions) + "?"

@@ -158,6 +158,7 @@ def test_a_gate_without_a_gate_number_is_an_error(registry: FormatRegistry) -> N
     deck = decklist.parse("[gate]\n2 T-G1\n2 T-G2\n6 T-GX\n", "g.deck")
     found = [v for v in validate(deck, fmt, index).violations if v.rule == "rakuen/gate-number"]
     assert len(found) == 1 and "6 cards have no gate number; every gate card has one" in found[0].message
+    assert "so the limit of 2 per gate number cannot be checked" in found[0].message
     assert [c.number for c in found[0].cards] == ["T-GX"]
 
 

@@ -24,6 +24,7 @@ from tests.agreement import chunks_agree
 from tests.conftest import EXAMPLES
 
 GAMES = 6_000
+SOLRAL = "ソルラルチャージ"
 
 
 def _agree(setup: Setup, turns: int = 10) -> None:
@@ -117,6 +118,43 @@ def test_names_sets_and_extras_agree_with_the_reference(
 ) -> None:
     setup = _named_setup(registry, ("BETA",) if beta else (), **changes)
     _agree(setup, turns=25)  # long enough to deck out
+
+
+def _hand_limit_setup(registry: FormatRegistry, **changes: Any) -> Setup:
+    """A deck for the rules of ChaosTCG 総合ルール (2016-05-17) §7.6 (the hand limit: events
+    go first), §10.3 (a level-up takes a chara card), §13 [アラガミ] (never enters) and
+    [ソルラルチャージ] (enters only by its own rule; the partner it covers draws, §5.7, §8.3):
+    many events, so the hand goes over 7; set and event cards of the partner's card name; an
+    [アラガミ] chara and extra card whose costs are met; a [ソルラルチャージ] with a cost."""
+    partner = card("OP", "“所長”「岡部」", "partner")
+    main = [
+        (card("O01", "“所長”「岡部」"), 3),  # level-ups
+        (card("O02", "“所長”「岡部」", "set"), 3),  # the partner's card name, not charas
+        (card("O03", "“所長”「岡部」", "event"), 2),
+        (card("O04", "“弱”「岡部」", power=1), 4),  # clash with the partner: held in hand
+        (card("O05", "見本キャラ A", power=9), 4),
+        (card("O06", "見本キャラ B", power=2), 4),
+        (card("O07", "“助手”「紅莉栖」", power=5), 4),
+        (card("O08", "見本アラガミ キャラ", append=("アラガミ",), power=9), 1),
+        (card("O09", "イベント", "event"), 24),
+    ]
+    extra = [
+        (card("OX1", "見本アラガミ", "extra", append=("アラガミ",), extra_cost="見本キャラ A"), 1),
+        (card("OX2", "“覚醒”「岡部」", "extra", append=(SOLRAL,)), 1),
+        (card("OX3", "“覚醒”「まゆり」", "extra", append=(SOLRAL,), extra_cost="見本キャラ B"), 1),
+        (card("OX4", "見本エクストラ", "extra", extra_cost="見本キャラ A&見本キャラ B"), 2),
+    ]
+    policy = default_policy("chaos").model_copy(update=changes)
+    rules = rules_of(registry.get("chaos-standard"))
+    sections = {"main": [(partner, 1), *main], "extra": extra}
+    return Setup("chaos", sections, rules, policy, main, (partner,))
+
+
+@pytest.mark.parametrize("changes", [{}, {"solral_charge": True}], ids=["default", "solral"])
+def test_hand_limit_level_up_and_append_rules_agree_with_the_reference(
+    registry: FormatRegistry, changes: dict[str, Any]
+) -> None:
+    _agree(_hand_limit_setup(registry, **changes), turns=12)
 
 
 def test_through_goldfish_same_seed_any_workers(index: CardIndex, registry: FormatRegistry) -> None:

@@ -165,6 +165,16 @@ def test_diff(db: list[str]) -> None:
     assert gate["SAMPLE-R-G07"] == (0, 1) and gate["SAMPLE-R-G05"] == (1, 0)
 
 
+def test_diff_of_two_games_is_a_usage_error(db: list[str]) -> None:
+    code, _, err = run(
+        "diff",
+        str(EXAMPLES / "iris-standard-legal.deck"),
+        str(EXAMPLES / "chaos-standard-legal.deck"),
+        *db,
+    )
+    assert code == 2 and "is an iris deck and" in err and "a chaos deck" in err, err
+
+
 # --- CI outputs ---------------------------------------------------------------------------
 
 

@@ -264,6 +264,11 @@ def test_bad_conditions_name_the_bad_part(text: str, message: str) -> None:
         parse_condition(text, "rakuen")
 
 
+def test_bad_card_type_names_the_game_with_its_article() -> None:
+    with pytest.raises(ConditionError, match="'wizard' is not an iris card type"):
+        parse_condition("type:wizard>=1", "iris")
+
+
 def test_condition_forms() -> None:
     c = parse_condition("ｔｙｐｅ：逆理 ＞＝ ２", "rakuen")  # full width, Japanese type word
     assert (c.op, c.k, c.atoms[0].value) == (">=", 2, "paradox")

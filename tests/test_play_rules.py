@@ -268,15 +268,87 @@ def filler_chaos(n: int) -> list[Card]:
 
 
 def test_solral_charge_covers_the_partner(formats: FormatRegistry) -> None:
-    """§13 [ソルラルチャージ]: at the start of the battle phase, on the partner of its ネーム;
-    the pilot decides; back to the extra deck at the end of the turn."""
+    """ChaosTCG 総合ルール (2016-05-17) §13 [ソルラルチャージ]: at the start of the battle
+    phase, on the partner of its ネーム; the pilot decides; back to the extra deck at the end of
+    the turn. §5.7 「パートナーエリアに置かれているキャラはパートナー状態」: the chara on top
+    is the partner, so its attack draws (アタックドロー, §8.3) as the partner's would."""
     partner = chaos_card("P", "“所長”「岡部」", "partner")
     solral = chaos_card("SC", "“覚醒”「岡部」", "extra", append=("ソルラルチャージ",))
     on = chaos_game(formats, partner, filler_chaos(8), 2, extra=[solral], solral_charge=True)
     off = chaos_game(formats, partner, filler_chaos(8), 2, extra=[solral])
     assert on.milestones[2] == 1 and off.milestones[2] == 0
     assert on.metrics[1][3] == 0  # returned at the end of the turn
-    assert on.metrics[1][5] == off.metrics[1][5] + 1  # covered: no attack draw on turn 2
+    assert on.metrics[1][5] == off.metrics[1][5]  # covered, the partner still draws on turn 2
+    assert [m[0] for m in on.metrics] == [m[0] for m in off.metrics]
+
+
+def test_hand_limit_discards_events_first(formats: FormatRegistry) -> None:
+    """ChaosTCG 総合ルール (2016-05-17) §7.6: at the end of the turn the player chooses the
+    cards over the hand limit (7) and puts them in the 控え室. The pilot never plays an event,
+    so events go first: the chara of the attack draw stays and is played on turn 3."""
+    partner = chaos_card("P", "相棒", "partner")
+    kept = chaos_card("C", "見本キャラ", power=1)
+    # dealt 5 events, an event on turns 1 and 2, the attack draw of turn 2 the chara: 8 cards
+    rec = chaos_game(formats, partner, [*filler_chaos(7), kept, *filler_chaos(4)], 3)
+    assert [m[0] for m in rec.metrics[:2]] == [6, 7]
+    assert [m[2] for m in rec.metrics] == [0, 0, 1]
+
+
+def test_hand_limit_then_the_pilots_least_wanted(formats: FormatRegistry) -> None:
+    """§7.6 with no event in hand: the cards the pilot's play_first order ranks last go. Seven
+    weak charas that a ネーム clash with the partner keeps in hand (§11.4) and a strong one from
+    the attack draw of turn 2: a weak one goes, the strong one is played on turn 3."""
+    partner = chaos_card("P", "“所長”「岡部」", "partner")
+    weak = [chaos_card(f"W{i}", f"“弱{i}”「岡部」", power=1) for i in range(8)]
+    strong = chaos_card("S", "“強”「名S」", power=9)
+    rec = chaos_game(formats, partner, [*weak[:7], strong, *weak[7:]], 3)
+    assert [(m[0], m[2]) for m in rec.metrics] == [(6, 0), (7, 0), (7, 1)]
+
+
+def test_level_up_only_with_a_chara_card(formats: FormatRegistry) -> None:
+    """ChaosTCG 総合ルール (2016-05-17) §10.3: 「手札からパートナーと同じカード名のキャラ
+    カードを 1 枚」 — a set or event card of the partner's card name does not level it up."""
+    partner = chaos_card("P", "相棒", "partner")
+    not_charas = [chaos_card("S", "相棒", "set"), chaos_card("E", "相棒", "event")]
+    rec = chaos_game(formats, partner, [*not_charas * 3, *filler_chaos(6)], 3, play_sets=False)
+    assert [m[1] for m in rec.metrics] == [1, 1, 1]
+    chara = chaos_card("C", "相棒")
+    rec = chaos_game(formats, partner, [*not_charas * 2, chara, *filler_chaos(6)], 3)
+    assert [m[1] for m in rec.metrics] == [2, 2, 2]
+
+
+def test_aragami_never_enters(formats: FormatRegistry) -> None:
+    """ChaosTCG 総合ルール (2016-05-17) §13 [アラガミ]: 「アペンドルール[アラガミ]を持つカードを
+    登場させようとする場合それは何もしません」: neither as an extra chara whose cost is met
+    nor as a friend from hand."""
+    partner = chaos_card("P", "相棒", "partner")
+    a = chaos_card("A", "見本キャラ A", power=9)
+    aragami = chaos_card(
+        "X", "見本アラガミ", "extra", append=("アラガミ",), extra_cost="見本キャラ A"
+    )
+    rec = chaos_game(formats, partner, [a, *filler_chaos(7)], 2, extra=[aragami])
+    assert [m[2:4] for m in rec.metrics] == [(1, 0), (1, 0)] and rec.milestones[2] == 0
+    plain = chaos_card("Y", "見本エクストラ", "extra", extra_cost="見本キャラ A")
+    rec = chaos_game(formats, partner, [a, *filler_chaos(7)], 1, extra=[aragami, plain])
+    assert rec.metrics[0][2:4] == (0, 1)  # the cost is met: the other extra is played
+    in_hand = chaos_card("G", "見本アラガミ キャラ", append=("アラガミ",), power=9)
+    rec = chaos_game(formats, partner, [in_hand, *filler_chaos(7)], 2)
+    assert [m[2] for m in rec.metrics] == [0, 0]
+
+
+def test_solral_charge_enters_only_by_its_own_rule(formats: FormatRegistry) -> None:
+    """ChaosTCG 総合ルール (2016-05-17) §13 [ソルラルチャージ]: 「このカードがエクストラデッキに
+    ある間アペンドルール[ソルラルチャージ]の効果によってのみ…エクストラデッキから他の領域に
+    移動したりできま」: its extra cost met, it is still not played as an extra chara (§10.1);
+    and with no partner of its ネーム its own rule does not bring it in either."""
+    partner = chaos_card("P", "相棒", "partner")
+    a = chaos_card("A", "見本キャラ A", power=9)
+    solral = chaos_card(
+        "SC", "“覚醒”「紅莉栖」", "extra", append=("ソルラルチャージ",), extra_cost="見本キャラ A"
+    )
+    for charge in (False, True):
+        rec = chaos_game(formats, partner, [a, *filler_chaos(7)], 2, [solral], solral_charge=charge)
+        assert [m[2:4] for m in rec.metrics] == [(1, 0), (1, 0)] and rec.milestones[2] == 0
 
 
 def test_chaos_example_sets_never_exceed_charas(
@@ -316,7 +388,10 @@ def test_iris_forced_redraw_note_in_odds_hand_and_goldfish(
     [
         ("vision-standard", ("node_per_turn = 1", "characters_per_turn = 1", "必要ノード", "コスト")),
         ("rakuen-standard", ("合体", "luck drive", "2 × 2")),
-        ("chaos-standard", ("ネーム重複処理", "ソルラルチャージ", "控え室")),
+        (
+            "chaos-standard",
+            ("ネーム重複処理", "ソルラルチャージ", "控え室", "パートナー状態", "アラガミ", "events first"),
+        ),
     ],
 )
 def test_goldfish_prints_what_it_models(

@@ -118,7 +118,7 @@ def test_a_parameter_nothing_reads_is_a_schema_error(tmp_path: Path) -> None:
         text.replace("standby_slots = { value = 4", 'standby_slots = { value = "four"'),
         encoding="utf-8",
     )
-    with pytest.raises(FormatError, match="standby_slots: must be a int"):
+    with pytest.raises(FormatError, match="standby_slots: must be an int"):
         FormatRegistry([tmp_path]).get("y")
 
 
@@ -313,6 +313,24 @@ def test_partner_that_may_not_be_partner_is_a_usage_error(
     assert "chaos/partner-candidate" in result.stderr and "may not be partner" in result.stderr
     ok = runner.invoke(app, [*args[:2], "--partner", "SAMPLE-C-001", *args[4:]])
     assert ok.exit_code == 0, ok.output
+
+
+@pytest.mark.parametrize("command", ["odds", "hand"])
+def test_partner_that_is_an_event_says_an_event_card(tmp_path: Path, command: str) -> None:
+    """ChaosTCG 総合ルール (2016-05-17) §6.2: the chosen partner is a chara card; the message
+    names the event card with the right article."""
+    path = tmp_path / "ev.deck"
+    cards = [(4, f"SAMPLE-C-{i:03}") for i in range(1, 12)] + [(4, "SAMPLE-C-E01")]
+    path.write_text(
+        "format: chaos-standard\n" + "".join(f"{n} {ref}\n" for n, ref in cards), encoding="utf-8"
+    )
+    args = [command, str(path), "--partner", "SAMPLE-C-E01", "--db", str(tmp_path / "d.sqlite3")]
+    if command == "odds":
+        args += ["-w", "type:chara>=1"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert "it is an event card, not one of" in result.stderr, result.stderr
+    assert "a event" not in result.stderr
 
 
 def test_vision_node_and_character_parameters_are_read(tmp_path: Path) -> None:

@@ -74,6 +74,14 @@ def test_partner_card_that_cannot_be_partner(check: Check) -> None:
     assert v.severity == "error" and "cannot start" in v.message
 
 
+def test_a_card_of_another_game_is_named_with_its_article(check: Check) -> None:
+    """An iris card in a chaos deck: 「an iris card」, and the fix names 「an iris format」."""
+    report = check(deck("chaos-standard", swap(CHAOS_MAIN, "SAMPLE-C-S01", [(1, "SAMPLE-I-U01")])))
+    (v,) = [v for v in report.violations if v.rule == "deck/wrong-game"]
+    assert "is an iris card" in v.message and "is a chaos format" in v.message, v.message
+    assert v.fix is not None and "against an iris format" in v.fix, v.fix
+
+
 @pytest.mark.parametrize(
     ("ref", "count", "legal"),
     [

@@ -158,7 +158,7 @@ def _missing_attribute(rule: AttributeLimit, missing: list[Slot]) -> Violation:
         rule=rule.rule,
         severity=rule.severity,
         message=f"{plural(n, 'card')} {'has' if n == 1 else 'have'} no {label}; every "
-        f"{'/'.join(rule.required_for)} card has one, so the limit of {rule.limit} a {label} "
+        f"{'/'.join(rule.required_for)} card has one, so the limit of {rule.limit} per {label} "
         "cannot be checked",
         section=rule.sections[0] if len(rule.sections) == 1 else None,
         cards=card_counts(missing),

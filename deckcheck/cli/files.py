@@ -12,6 +12,7 @@ import typer
 from deckcheck.cli.common import console, format_for, open_pool, print_json, read_text
 from deckcheck.cli.options import DbOption, FormatOption, JsonOption
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, UsageError
+from deckcheck.wording import a_an
 
 if TYPE_CHECKING:
     from deckcheck.formats import Format
@@ -222,7 +223,7 @@ def diff(
     _, deck_a, fmt_a, index_a = _load(a, format, db)
     _, deck_b, fmt_b, index_b = _load(b, format, db)
     if fmt_a.game != fmt_b.game:
-        raise UsageError(f"{a} is a {fmt_a.game} deck and {b} a {fmt_b.game} deck")
+        raise UsageError(f"{a} is {a_an(fmt_a.game)} deck and {b} {a_an(fmt_b.game)} deck")
     with open_pool(db) as pool:
         index = pool.index_for([e.ref for d in (deck_a, deck_b) for e in d.entries])
     changes = conv.diff(deck_a, deck_b, index, fmt_a.game)

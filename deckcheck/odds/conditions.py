@@ -22,6 +22,7 @@ from deckcheck.errors import UsageError
 from deckcheck.models import Card, Game
 from deckcheck.normalize import name_key, nfkc, title_key, word_key
 from deckcheck.resolve import number_key
+from deckcheck.wording import a_an
 
 
 class ConditionError(UsageError, ValueError):
@@ -133,7 +134,7 @@ def _card_type(game: Game, value: str, text: str) -> str:
         if wanted in {nfkc(w).casefold() for w in (canonical, *words)}:
             return canonical
     known = ", ".join(games.get(game).card_types)
-    raise ConditionError(f"{text.strip()!r}: {value!r} is not a {game} card type ({known})")
+    raise ConditionError(f"{text.strip()!r}: {value!r} is not {a_an(game)} card type ({known})")
 
 
 def parse_condition(text: str, game: Game) -> Condition:

@@ -47,7 +47,8 @@ class ChaosPolicy(Policy):
     attack_draw: bool = True  # attack with the partner to draw (§8.3)
     play_sets: bool = True
     play_extras: bool = True
-    # §13 [ソルラルチャージ]: cover the partner at the start of the battle phase (no attack draw)
+    # §13 [ソルラルチャージ]: cover the partner at the start of the battle phase; the chara of
+    # the partner area is the partner (§5.7), so the attack draw (§8.3) stays
     solral_charge: bool = False
 
     def aside_choice(self) -> str | None:
@@ -97,9 +98,16 @@ CHAOS = _register_builtin(
             "sets (§3.9): one a chara; [TST ゲージ] sets only on 神前美月, any number (§13)",
             "extra charas (§10.1): the covered chara stops counting, the other payers go to the "
             "控え室 (hand first, then friends; never the partner); extra_cost is matched by name",
-            "[ソルラルチャージ] (§13): off by default (policy solral_charge); when on it covers "
-            "the partner for the battle phase, with no attack draw that turn, and comes back face "
-            "down at the end of the turn (deckcheck's reading: the PDF text lost the icon)",
+            "level-up (§10.3): only with a chara card of the partner's card name",
+            "[アラガミ] (§13): never enters (「…を登場させようとする場合それは何もしません」)",
+            "[ソルラルチャージ] (§13): never played as an extra chara (only its own rule moves it "
+            "out of the extra deck); off by default (policy solral_charge); when on it covers "
+            "the partner for the battle phase and, being in the partner area, is the partner "
+            "(§5.7 「パートナーエリアに置かれているキャラはパートナー状態」), so its attack draws "
+            "(アタックドロー, §8.3); back face down at the end of the turn (deckcheck's reading: "
+            "the PDF text lost the icon)",
+            "hand limit 7 (§7.6): the pilot discards events first (it never plays them), then "
+            "the cards its play_first order ranks last",
             "not played: battles, damage, 乱入, events and card text (no opponent); level-up costs",
         ),
         search_fields=("title", "os", "level", "cost", "power"),

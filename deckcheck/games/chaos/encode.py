@@ -2,10 +2,11 @@
 
 ``fast.play_batch`` plays these arrays (numba); this module imports neither numba nor an
 engine, so ``batch_ok`` costs little. Every distinct card (by identity, as the reference engine
-compares cards) gets an index: the drawable cards, the partner, the extra cards with a cost.
-What the reference engine asks of a card is computed here with the engine's own functions
-(``names``, ``_key``, ``_meets``, ``policy.rank``, ``Keep.signature``), so both engines read the
-same cards the same way.
+compares cards) gets an index: the drawable cards, the partner, the extra cards the pilot plays
+by §10.1. What the reference engine asks of a card is computed here with the engine's own
+functions (``names``, ``_key``, ``_meets``, ``levels_up``, ``may_enter``, ``plays_as_extra``,
+``charges``, ``policy.rank``, ``Keep.signature``), so both engines read the same cards the same
+way.
 """
 
 from __future__ import annotations
@@ -18,7 +19,18 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from deckcheck.games.chaos.engine import MITSUKI, TST, _has, _key, _meets, names
+from deckcheck.games.chaos.engine import (
+    MITSUKI,
+    TST,
+    _has,
+    _key,
+    _meets,
+    charges,
+    levels_up,
+    may_enter,
+    names,
+    plays_as_extra,
+)
 from deckcheck.goldfish.common import keep_of
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.goldfish.setup import Setup, per_setup
@@ -28,8 +40,8 @@ from deckcheck.normalize import word_key
 if TYPE_CHECKING:
     from deckcheck.games.chaos import ChaosPolicy
 
-# card flags (``Encoded.flags``)
-CHARA, SET, EVENT, TST_SET, MITSUKI_NAME, LEVEL_UP = 1, 2, 4, 8, 16, 32
+# card flags (``Encoded.flags``); NO_ENTRY: never enters ([アラガミ], ``engine.may_enter``)
+CHARA, SET, EVENT, TST_SET, MITSUKI_NAME, LEVEL_UP, NO_ENTRY = 1, 2, 4, 8, 16, 32, 64
 MAX_NAMES = 64  # ネーム become bits of a uint64
 MAX_DEMANDS = 12  # Hall's condition over 2**12 subsets at most
 MAX_CONDITIONS = 62  # keep signatures are int64 bits
@@ -89,7 +101,7 @@ def _encode(setup: Setup) -> Encoded | None:
     if len(demands) > MAX_DEMANDS or len(keep.conditions) > MAX_CONDITIONS:
         return None
     (partner_card,) = setup.aside
-    extras = [(c, n) for c, n in setup.section("extra") if c.extra_cost]
+    extras = [(c, n) for c, n in setup.section("extra") if plays_as_extra(c)]
     cards: list[Card] = []
     index: dict[int, int] = {}
     for card in [*(c for c, _ in setup.drawable), partner_card, *(c for c, _ in extras)]:
@@ -110,7 +122,8 @@ def _encode(setup: Setup) -> Encoded | None:
         flag |= EVENT if card.type == "event" else 0
         flag |= TST_SET if card.type == "set" and _has(card, TST) else 0
         flag |= MITSUKI_NAME if MITSUKI in names(card) else 0
-        flag |= LEVEL_UP if _key(card.name) == partner_key else 0
+        flag |= LEVEL_UP if levels_up(card, partner_key) else 0
+        flag |= 0 if may_enter(card) else NO_ENTRY
         flags.append(flag)
     # the extra deck in the reference's order; copies of one card behave alike, so one entry
     extra_card: list[int] = []
@@ -135,9 +148,7 @@ def _encode(setup: Setup) -> Encoded | None:
         for subset in itertools.combinations(demands, r):
             mask = sum(1 << i for i in subset)
             hall.append((mask, sum(keep.conditions[i].demand for i in subset)))
-    pn = names(partner_card)
-    solral = [c for c, _ in setup.section("extra") if _has(c, "ソルラルチャージ")]
-    covered = pol.solral_charge and any(names(c) & pn for c in solral)
+    covered = pol.solral_charge and any(charges(c, partner_card) for c, _ in setup.section("extra"))
     can_level = "beta" not in {word_key(a) for a in partner_card.append}
     ints = {
         "can_level": can_level,

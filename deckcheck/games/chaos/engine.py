@@ -4,16 +4,19 @@ Setup (§6.2): the partner card is the partner (else the policy's ``partner``, e
 with most copies that may be partner); the other 49 are shuffled; 5 cards; the once-only full
 mulligan. Turn (§7): stand, draw 1 (an empty deck at this draw loses, §1.2); main phase:
 
-- one level-up of the partner with a same-name card from hand (§7.4, §10.3; [BETA] cannot level
-  up, §13); partner levels stop at 3 (the levels a partner card prints); level-up costs are card
-  text and not modelled;
-- one normal friend play into a free friend area of 4 (§5.7, §7.4);
+- one level-up of the partner with a chara card of its card name from hand (§7.4, §10.3: a
+  set or event card of that name does not level it; [BETA] cannot level up, §13); partner
+  levels stop at 3 (the levels a partner card prints); level-up costs are card text and not
+  modelled;
+- one normal friend play into a free friend area of 4 (§5.7, §7.4); a card with [アラガミ] never
+  enters (§13 「…を登場させようとする場合それは何もしません」), as a friend or an extra chara;
 - one extra chara from the extra deck (§10.1) when its ``extra_cost`` (names or traits joined
   by ``&``, §4.2) is met: one chara in the arena that meets a part is covered by the extra chara
   (its level and set cards stay under it, and it no longer counts as a chara in play, §3.9);
   the others that pay go to the 控え室, from hand first, then from the arena (the pilot's
   order), with their set cards (§11.5); the pilot never pays with the partner, and no extra of
-  a name already in the arena is played;
+  a name already in the arena is played; a [ソルラルチャージ] card is not played this way (§13:
+  only its own rule moves it out of the extra deck);
 - set cards (§3.9): a chara carries at most one set card; a [TST ゲージ] set goes only on a
   chara with the ネーム 神前美月, any number of them, and then no other set (§13 [TST ゲージ]);
   the pilot sets partner first, then friends, and leaves a set in hand when no chara can take it;
@@ -25,10 +28,11 @@ mulligan. Turn (§7): stand, draw 1 (an empty deck at this draw loses, §1.2); m
 Battle phase: [ソルラルチャージ] (§13), when the policy's ``solral_charge`` is on: at its start a
 face-down [ソルラルチャージ] extra card sharing a ネーム with the (face-up, standing) partner is
 turned up and 登場 on top of the partner; it returns to the extra deck at the end of the turn
-(face down: the icon of the rules' text is lost in the PDF, deckcheck's reading). While it
-covers the partner, the partner does not attack, so there is no attack draw that turn
-(deckcheck's reading of §3.9 and §8.3). The partner's attack draw (§8.3) in every battle phase
-that allows an attack. End: hand limit 7 (§7.6).
+(face down: the icon of the rules' text is lost in the PDF, deckcheck's reading). The chara it
+makes is in the partner area, so it is the partner (§5.7 「パートナーエリアに置かれているキャラは
+パートナー状態」) and its attack draws as the partner's does. The partner's attack draw (§8.3)
+in every battle phase that allows an attack. End: hand limit 7 (§7.6): the pilot discards the
+events first (it never plays them), then the cards its play_first order ranks last.
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ MAX_LEVEL = 3  # the levels a partner card prints
 SETS_EXCESS = "sets_over_charas"
 TST = "TST ゲージ"
 MITSUKI = "神前美月"  # §13 [TST ゲージ]: its sets go only on a chara of this ネーム
+ARAGAMI, SOLRAL = "アラガミ", "ソルラルチャージ"  # §13 append rules on how a card enters
 
 
 def _quoted(text: str) -> list[str]:
@@ -93,6 +98,31 @@ def _has(card: Card, append: str) -> bool:
     return word_key(append) in {word_key(a) for a in card.append}
 
 
+def levels_up(card: Card, partner_key: str) -> bool:
+    """§10.3: 「手札からパートナーと同じカード名のキャラカードを 1 枚」: a chara card only."""
+    return card.type == "chara" and _key(card.name) == partner_key
+
+
+def may_enter(card: Card) -> bool:
+    """§13 [アラガミ]: 「アペンドルール[アラガミ]を持つカードを登場させようとする場合それは
+    何もしません」: such a card never enters, as a friend or as an extra chara."""
+    return not _has(card, ARAGAMI)
+
+
+def plays_as_extra(card: Card) -> bool:
+    """An extra card the pilot plays by §10.1: it has an extra cost (without one its way in is
+    card text, not played), it may enter, and it has no [ソルラルチャージ] (§13: 「このカードが
+    エクストラデッキにある間アペンドルール[ソルラルチャージ]の効果によってのみ…エクストラ
+    デッキから他の領域に移動したりできま」)."""
+    return bool(card.extra_cost) and may_enter(card) and not _has(card, SOLRAL)
+
+
+def charges(card: Card, partner: Card) -> bool:
+    """§13 [ソルラルチャージ]: ``card`` in the extra deck may cover ``partner`` at the start of
+    the battle phase (it shares a ネーム with the partner)."""
+    return _has(card, SOLRAL) and may_enter(card) and bool(names(card) & names(partner))
+
+
 class Chara:
     """A chara in the arena: its top card and the set cards on it."""
 
@@ -122,19 +152,18 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
     level = 1
     partner = Chara(partner_card, partner=True)
     friends: list[Chara] = []  # the charas of the friend areas, extra charas among them
-    extra_deck = [
-        c for c in expand(setup.section("extra")) if c.extra_cost
-    ]  # without a cost: never played
-    solral = [c for c in expand(setup.section("extra")) if _has(c, "ソルラルチャージ")]
+    extra_deck = [c for c in expand(setup.section("extra")) if plays_as_extra(c)]
+    # §13 [ソルラルチャージ]: back face down at the end of each turn, so the same every turn
+    covers = pol.solral_charge and any(charges(c, partner_card) for c, _ in setup.section("extra"))
     excess = -99
     for turn in range(1, turns + 1):
         try:
             if not deck:
                 raise DeckOut("deck-out")
             hand.append(deck.pop())
-            # level-up: once a turn, a same-name card from hand under the partner
+            # level-up: once a turn, a chara card of the partner's name from hand (§10.3)
             if can_level and level < MAX_LEVEL:
-                same = next((c for c in hand if _key(c.name) == partner_key), None)
+                same = next((c for c in hand if levels_up(c, partner_key)), None)
                 if same is not None:
                     take(hand, same)
                     level += 1
@@ -150,7 +179,8 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
                     c
                     for c in hand
                     if c.type == "chara"
-                    and (level >= MAX_LEVEL or _key(c.name) != partner_key)
+                    and may_enter(c)
+                    and (level >= MAX_LEVEL or not levels_up(c, partner_key))
                     and not names(c) & taken
                 ]
                 if charas:
@@ -164,21 +194,18 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
                     record.milestones[2] = turn
             if pol.play_sets:
                 _sets(hand, [partner, *friends])
-            # battle: [ソルラルチャージ] on the partner (the policy decides), then the partner
-            # attacks (not on the first player's first turn) and draws
-            covered = False
-            if pol.solral_charge and solral:
-                pn = names(partner_card)
-                if any(names(c) & pn for c in solral):
-                    covered = True
-                    if not record.milestones[2]:
-                        record.milestones[2] = turn
+            # battle: [ソルラルチャージ] on the partner (the policy decides); the chara of the
+            # partner area is the partner (§5.7), so it attacks (not on the first player's
+            # first turn, §8.3) and draws (アタックドロー, §8.3), covered or not
+            if covers and not record.milestones[2]:
+                record.milestones[2] = turn
             attack = not (turn == 1 and on_play and not rules.first_turn_attack)
-            if pol.attack_draw and attack and deck and not covered:
+            if pol.attack_draw and attack and deck:
                 hand.append(deck.pop())
-            # end: discard down to the hand limit, events first, then the least wanted
+            # end: down to the hand limit (§7.6), keeping what the pilot can use: events (never
+            # played) go first, then the cards the pilot's play_first order ranks last
             if len(hand) > hand_limit:
-                hand.sort(key=lambda c: (c.type != "event", *policy.rank(c, policy.play_first)))
+                hand.sort(key=lambda c: (c.type == "event", *policy.rank(c, policy.play_first)))
                 del hand[hand_limit:]
         except DeckOut as out:
             record.loss, record.loss_turn = out.reason, turn

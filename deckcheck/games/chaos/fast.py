@@ -23,6 +23,7 @@ from deckcheck.games.chaos.encode import (
     INTS,
     LEVEL_UP,
     MITSUKI_NAME,
+    NO_ENTRY,
     SET,
     TST_SET,
     encoded,
@@ -268,7 +269,8 @@ def _games(
                 best = -1
                 for i in range(nh):
                     c = hand[i]
-                    ok = (flags[c] & CHARA) != 0 and (level >= MAX_LEVEL or not flags[c] & LEVEL_UP)
+                    ok = (flags[c] & (CHARA | NO_ENTRY)) == CHARA
+                    ok = ok and (level >= MAX_LEVEL or not flags[c] & LEVEL_UP)
                     if ok and names[c] & taken == 0 and (best < 0 or rank[c] < rank[hand[best]]):
                         best = i
                 if best >= 0:
@@ -308,16 +310,16 @@ def _games(
                             fsetnames[f] |= names[c]
                             nh = _remove_card(hand, nh, c)
                             break
-            if covered and milestones[g, 2] == 0:
+            if covered and milestones[g, 2] == 0:  # the covered partner still draws (§5.7)
                 milestones[g, 2] = turn
             attack = not (turn == 1 and on_play and not first_turn_attack)
-            if attack_draw and attack and nd > 0 and not covered:
+            if attack_draw and attack and nd > 0:
                 nd -= 1
                 hand[nh] = deck[nd]
                 nh += 1
-            if nh > hand_limit:  # a stable sort: events first, then the pilot's order
+            if nh > hand_limit:  # a stable sort: the pilot's order, events last (§7.6)
                 for i in range(nh):
-                    discard_key[i] = (0 if flags[hand[i]] & EVENT else big) + rank[hand[i]]
+                    discard_key[i] = (big if flags[hand[i]] & EVENT else 0) + rank[hand[i]]
                 for i in range(1, nh):
                     c, k, j = hand[i], discard_key[i], i - 1
                     while j >= 0 and discard_key[j] > k:

@@ -15,6 +15,7 @@ from deckcheck.errors import PartnerError, UnanswerableError
 from deckcheck.models import Card
 from deckcheck.normalize import name_key, word_key
 from deckcheck.resolve import number_key
+from deckcheck.wording import a_an
 
 if TYPE_CHECKING:
     from deckcheck.formats import Format
@@ -49,7 +50,7 @@ def _may_partner(rule: Partner, card: Card) -> bool:
 
 def why_not(rule: Partner, card: Card) -> str:
     if card.type not in rule.candidate_types:
-        return f"it is a {card.type} card, not one of {', '.join(rule.candidate_types)}"
+        return f"it is {a_an(card.type)} card, not one of {', '.join(rule.candidate_types)}"
     keywords = {word_key(k) for k in card.keywords}
     appends = {word_key(a) for a in card.append}
     carried = [f"「{k}」" for k in rule.forbid_keywords if word_key(k) in keywords]
