@@ -56,8 +56,7 @@ _FORMAT = re.compile(r"^format\s*[:：=]\s*(?P<id>\S.*?)$", re.IGNORECASE)
 _X = "xX×ｘＸ"
 _CARD = re.compile(
     rf"^(?P<count>[+-]?\d+)"
-    # "4 x REF", "4x REF", "4xREF", "4 REF", "4,REF" (count,No.,name lists)
-    rf"(?:\s*[{_X}](?=\s)\s*|[{_X}](?=\S)|\s*[,，、]\s*|\s+)"
+    rf"(?:\s*[{_X}](?=\s)\s*|[{_X}](?=\S)|[,，、]\s*|\s+)"  # 4 x REF, 4x REF, 4 REF, 4,REF
     r"(?P<ref>\S.*)$"
 )
 _COMMENT = re.compile(r"(?:^|\s)#.*$")
@@ -192,16 +191,12 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
     )
 
 
-_SUBTOTAL = re.compile(r"^(?P<word>[^\d\s]+)\s*[0-9]{1,3}$")
+_SUBTOTAL = re.compile(r"^(?P<word>[^\d\s]+)\s*[0-9]{1,3}$")  # キャラクター 10, コマンド34
 
 
 def _subtotal(line: str) -> bool:
-    """A line like ``キャラクター 10`` or ``コマンド34``: a card type word of some game, then a
-    number. Tournament lists head each type's cards with one."""
-    m = _SUBTOTAL.match(line)
-    return m is not None and any(
-        nfkc(m["word"]).casefold() in spec.type_words for spec in games.specs()
-    )
+    m = _SUBTOTAL.match(line)  # a card type word of some game, then the list's count of it
+    return m is not None and any(nfkc(m["word"]).casefold() in s.type_words for s in games.specs())
 
 
 def _clip(text: str, width: int = 80) -> str:

@@ -71,7 +71,7 @@ def test_json_for_one_deck_and_for_several(db: str) -> None:
         "vision-standard",
         "iris-standard",
     }
-    assert sorted(d["legal"] for d in many) == [False] * 5 + [True] * 5
+    assert sorted(d["legal"] for d in many) == [False] * 5 + [True] * 7
 
 
 def test_format_option_overrides_the_file(db: str) -> None:

@@ -183,7 +183,7 @@ def test_junit(db: list[str]) -> None:
     assert code == 1
     root = ET.fromstring(out.encode())
     suite = root.find("testsuite")
-    assert suite is not None and suite.get("tests") == "10" and suite.get("failures") == "5"
+    assert suite is not None and suite.get("tests") == "12" and suite.get("failures") == "5"
     cases = suite.findall("testcase")
     assert {c.get("name") for c in cases} == {str(p) for p in EXAMPLES.glob("*.deck")}
     failed = {c.get("name"): c.find("failure") for c in cases if c.find("failure") is not None}

@@ -39,8 +39,10 @@ def test_neo_standard_extends_standard_with_appendix_groups() -> None:
 def test_vision_facts_from_outside_the_rulebooks_are_assumptions() -> None:
     fmt = default_registry().get("vision-standard")
     text = "\n".join(fmt.assumptions)
-    for fact in ("vision/main-size", "vision/copies", "opening_hand", "mulligan"):
+    for fact in ("vision/deck-limit", "opening_hand", "mulligan", "hand_limit", "node_ready"):
         assert fact in text
+    # cited to 「Phantom Magic Vision 総合ルール」 §1.2, no longer assumptions
+    assert "vision/main-size" not in text and "vision/side-size" not in text
 
 
 def write(folder: Path, name: str, text: str) -> FormatRegistry:

@@ -142,10 +142,11 @@ def test_iris_results_are_conditioned_on_a_unit(odds) -> None:  # type: ignore[n
 def test_vision_takes_its_draw_rule_and_mulligan_from_the_format(odds) -> None:  # type: ignore[no-untyped-def]
     play = odds(VISION, "type:spell>=1", turns=3)
     draw = odds(VISION, "type:spell>=1", turns=3, on_play=False)
-    assert [r.cards_seen for r in play.rows] == [5, 5, 6, 7]  # no draw on the first turn
-    assert [r.cards_seen for r in draw.rows] == [5, 6, 7, 8]
+    # 7 cards (a fan source), no draw on the first turn
+    assert [r.cards_seen for r in play.rows] == [7, 7, 8, 9]
+    assert [r.cards_seen for r in draw.rows] == [7, 8, 9, 10]
     assert "assumption" in play.mulligan and any("opening_hand" in a for a in play.assumptions)
-    assert probs(play) == pytest.approx([at_least(1, 50, 7, s) for s in (5, 5, 6, 7)], abs=1e-12)
+    assert probs(play) == pytest.approx([at_least(1, 50, 7, s) for s in (7, 7, 8, 9)], abs=1e-12)
 
 
 # --- exact against Monte Carlo --------------------------------------------------------------

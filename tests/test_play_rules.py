@@ -386,7 +386,10 @@ def test_iris_forced_redraw_note_in_odds_hand_and_goldfish(
 @pytest.mark.parametrize(
     ("fmt_id", "words"),
     [
-        ("vision-standard", ("node_per_turn = 1", "characters_per_turn = 1", "必要ノード", "コスト")),
+        (
+            "vision-standard",
+            ("node_ready = maintenance", "hand_limit = 7", "必要ノード", "コスト", "維持コスト", "術者"),
+        ),
         ("rakuen-standard", ("合体", "luck drive", "2 × 2")),
         (
             "chaos-standard",

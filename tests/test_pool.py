@@ -299,7 +299,7 @@ def test_the_real_vision_pool_is_shipped(shipped_pool: Pool) -> None:
     real = _real_vision(shipped_pool)
     assert len(real) == 2223
     assert Counter(c.type for c in real) == {"character": 841, "spell": 734, "command": 648}
-    assert sum("デッキ1枚制限" in c.keywords for c in real) == 23
+    assert sum("デッキ1枚制限" in c.keywords for c in real) == 24  # P223: 【デッキ一枚制限】
     assert any(c.sample for c in shipped_pool.all_cards("vision"))  # the samples stay
     doll = shipped_pool.get("vision", "N1")
     assert doll is not None and (doll.name, doll.type, doll.node, doll.cost) == (

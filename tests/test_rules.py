@@ -39,6 +39,7 @@ KNOWN_IDS = {
     "vision/deck-limit",
     "vision/main-size",
     "vision/copies",
+    "vision/side-size",
     "iris/main-size",
     "iris/copies",
     "iris/unit-min",
@@ -92,7 +93,8 @@ VISION_MAIN = [(3, f"SAMPLE-V-{i:03}") for i in range(1, 13)] + [
     (1, "SAMPLE-V-L01"),
     (1, "SAMPLE-V-013"),
 ]
-VISION_SIDE = [(2, "符ノ弐“見本 霊夢”")]
+# none or exactly 10 (「Phantom Magic Vision 総合ルール」 §1.2.5.a); 見本 橙 3 with the main deck's 1
+VISION_SIDE = [(2, "符ノ弐“見本 霊夢”"), (2, "SAMPLE-V-013"), (3, "SAMPLE-V-014"), (3, "SAMPLE-V-015")]
 IRIS_MAIN = [(4, f"SAMPLE-I-U{i:02}") for i in range(1, 7)] + [
     (4, "SAMPLE-I-S01"),
     (4, "SAMPLE-I-S02"),
@@ -255,6 +257,11 @@ CASES = [
     Case(
         "vision/deck-limit",
         deck(VS, swap(VISION_MAIN, "SAMPLE-V-013", [(1, "SAMPLE-V-L01")]), side=VISION_SIDE),
+        deck(VS, VISION_MAIN, side=VISION_SIDE),
+    ),
+    Case(
+        "vision/side-size",
+        deck(VS, VISION_MAIN, side=VISION_SIDE[:3]),
         deck(VS, VISION_MAIN, side=VISION_SIDE),
     ),
     Case(

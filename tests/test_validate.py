@@ -147,13 +147,14 @@ def test_a_section_the_format_lacks(check: Check) -> None:
     assert v.rule == "deck/syntax" and v.section == "gate" and v.line == 18
 
 
-def test_vision_sideboard_over_ten_is_a_warning(check: Check) -> None:
+def test_vision_sideboard_over_ten_is_an_error(check: Check) -> None:
+    """「Phantom Magic Vision 総合ルール」 §1.2.5.a: a sideboard in use holds exactly 10."""
     from tests.test_rules import VISION_MAIN
 
     side = [(3, "符ノ弐“見本 霊夢”"), (2, "見本 橙"), (3, "見本 チルノ"), (3, "見本 美鈴")]
     report = check(deck("vision-standard", VISION_MAIN, side=side))
-    assert report.legal
-    assert rules(report, "warning") == {"vision/side-size"}
+    assert not report.legal
+    assert rules(report) == {"vision/side-size"}
     assert report.counts == {"main": 50, "side": 11}
 
 

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from deckcheck.games.vision.engine import facts, limits
+from deckcheck.games.vision.cards import facts
+from deckcheck.games.vision.engine import limits
 from deckcheck.goldfish.common import Keep
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.goldfish.setup import Setup

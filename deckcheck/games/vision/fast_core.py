@@ -1,0 +1,394 @@
+"""The numba half of the VISION batch engine (fast.py): every compiled function in one module,
+because numba's cache checks only the file a function is in.
+
+The same procedure as ``engine.play`` (the reference engine, which the tests hold it to, turn by
+turn, within sampling error), on card indices (encode.py): the hand is kept in draw order and
+every choice takes the first card of the best score, as the reference's ``min``/``max`` take the
+first of the best key. The field is two tables kept in order of entry, characters and the cards
+on the field (characters included, for 維持コスト), whose rows are flagged dead rather than
+removed, so their order is the reference's lists'. Draws take a uniform card of what is left of
+the deck (a shuffle drawn lazily); a mulligan puts the hand back."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from deckcheck.games.vision import MILESTONES
+from deckcheck.games.vision.encode import COLUMNS
+
+CHARACTER, CREATURE, SPELL, COMMAND = range(4)
+# rows of the per-card table, as encode.COLUMNS orders them
+(KIND, NODE, COST, ATTACK, BONUS, ON_CHARACTER, LEADER, HASTE, NEVER, HAS_USER, NEEDS_USER,
+ EQUIP, ON_FIELD, WORLD, FIELD_EQUIP, ONCE_A_TURN, UPKEEP, MANA, SURPRISE, DOLL,
+ NAME_ID) = range(21)  # fmt: skip
+assert len(COLUMNS) == 21
+FIRST_FREE = MILESTONES.index("first_free_spell")
+FIRST_LOSS = MILESTONES.index("first_upkeep_loss")
+
+@numba.njit(cache=True)
+def _draw(deck, left):  # type: ignore[no-untyped-def]
+    """A uniform card of deck[:left], moved to deck[left - 1]."""
+    j = np.random.randint(0, left)
+    card = deck[j]
+    deck[j] = deck[left - 1]
+    deck[left - 1] = card
+    return card
+
+
+@numba.njit(cache=True)
+def _meets(hand, held, sig, bound_bit, bound_k, subset_mask, subset_need):  # type: ignore[no-untyped-def]
+    """Keep.meets: the bounds, then Hall's condition on every subset of the demands."""
+    for b in range(bound_bit.shape[0]):
+        n = 0
+        for i in range(held):
+            n += (sig[hand[i]] >> bound_bit[b]) & 1
+        if n > bound_k[b]:
+            return False
+    for s in range(subset_mask.shape[0]):
+        n = 0
+        for i in range(held):
+            if sig[hand[i]] & subset_mask[s]:
+                n += 1
+        if n < subset_need[s]:
+            return False
+    return True
+
+
+@numba.njit(cache=True)
+def _user_on(c, card, user_ok, units, u_card, u_alive):  # type: ignore[no-untyped-def]
+    """engine.user_on_field: a character named after the card's 術者 is on the field."""
+    found = False
+    if card[HAS_USER, c]:
+        for u in range(units):
+            if u_alive[u] and user_ok[c, u_card[u]]:
+                found = True
+                break
+    return found
+
+
+@numba.njit(cache=True)
+def _free(c, card, user_ok, units, u_card, u_alive):  # type: ignore[no-untyped-def]
+    """engine.free: a spell (or 幻想生物) whose 術者 is on the field."""
+    if card[KIND, c] != SPELL and card[KIND, c] != CREATURE:
+        return False
+    return _user_on(c, card, user_ok, units, u_card, u_alive)
+
+
+@numba.njit(cache=True)
+def _host(c, card, units, u_attack, u_equip, u_alive, u_ok):  # type: ignore[no-untyped-def]
+    """engine._host over the characters flagged in ``u_ok``: the strongest that may take the
+    card (an 装備 only one without), the first on a tie; -1 if none."""
+    best = -1
+    for u in range(units):
+        if not u_alive[u] or not u_ok[u] or (card[EQUIP, c] and u_equip[u]):
+            continue
+        if best < 0 or u_attack[u] > u_attack[best]:
+            best = u
+    return best
+
+
+@numba.njit(cache=True)
+def _playable(  # type: ignore[no-untyped-def]
+    c, card, user_ok, nodes, active, st, units, u_card, u_attack, u_equip, u_alive, u_ok,
+    name_turn, turn,
+):
+    """engine.playable for a deck without 連結. ``st`` = (leaders in play, the leader limit,
+    a 世界呪符 played this turn, an 装備/場 on the field)."""
+    if card[NEVER, c]:
+        return False
+    if not _free(c, card, user_ok, units, u_card, u_alive) and (
+        card[NODE, c] > nodes or card[COST, c] > active
+    ):
+        return False
+    if card[LEADER, c] and st[0] >= st[1]:
+        return False
+    if card[NEEDS_USER, c] and not _user_on(c, card, user_ok, units, u_card, u_alive):
+        return False
+    if card[ON_CHARACTER, c] and _host(c, card, units, u_attack, u_equip, u_alive, u_ok) < 0:
+        return False
+    if card[WORLD, c] and st[2]:
+        return False
+    if card[FIELD_EQUIP, c] and st[3]:
+        return False
+    return not (card[ONCE_A_TURN, c] and name_turn[card[NAME_ID, c]] == turn)
+
+
+@numba.njit(cache=True)
+def _enter(c, u, h, e, st, card):  # type: ignore[no-untyped-def]
+    """Card ``c`` comes onto the field (row ``st[4]``, the next): as character row ``u`` (or
+    -1), set on character ``h`` (or -1)."""
+    e_card, e_unit, e_host, e_alive, entries = e[0], e[1], e[2], e[3], st[4]
+    e_card[entries], e_unit[entries], e_host[entries], e_alive[entries] = c, u, h, 1
+    if card[FIELD_EQUIP, c]:
+        st[3] = 1
+    st[4] = entries + 1
+
+
+@numba.njit(cache=True)
+def _set_on(c, card, units, u_attack, u_equip, u_alive, u_ok, e, st):  # type: ignore[no-untyped-def]
+    """engine._put for a card set on a character: the host _host picks gets its +N."""
+    h = _host(c, card, units, u_attack, u_equip, u_alive, u_ok)
+    u_attack[h] += card[BONUS, c]
+    if card[EQUIP, c]:
+        u_equip[h] = 1
+    _enter(c, -1, h, e, st, card)
+
+
+@numba.njit(cache=True)
+def _charge(c, card, deck, left):  # type: ignore[no-untyped-def]
+    """マナチャージ(X): up to X cards of the deck become nodes. Returns how many."""
+    n = min(card[MANA, c], left)
+    for k in range(n):
+        _draw(deck, left - k)
+    return n
+
+
+@numba.njit(cache=True)
+def _remove(hand, held, i):  # type: ignore[no-untyped-def]
+    for k in range(i, held - 1):
+        hand[k] = hand[k + 1]
+    return held - 1
+
+
+@numba.njit(cache=True)
+def _games(  # type: ignore[no-untyped-def]
+    seed, games, turns, on_play, deck, card, score, user_ok, keep, params, out
+):
+    """Play ``games`` games into ``out`` = (metrics, milestones, mulligans, loss, loss_turn)."""
+    metrics, milestones, mulligans, loss, loss_turn = out
+    sig, bound_bit, bound_k, subset_mask, subset_need = keep
+    np.random.seed(seed)
+    hand_size, draw_per_turn, first_draws, mulligan = params[0], params[1], params[2], params[3]
+    node_per_turn, node_until, per_turn = params[4], params[5], params[6]
+    leaders, life, dolls_per_turn, hand_limit = params[7], params[8], params[9], params[10]
+    ready_nodes, free_first = params[11], params[12]
+    size = deck.shape[0]
+    hand = np.empty(size, dtype=np.int32)
+    snap = np.empty(size, dtype=np.int32)
+    # characters, in order of entry
+    u_card = np.empty(size, dtype=np.int32)
+    u_attack = np.empty(size, dtype=np.int32)
+    u_turn = np.empty(size, dtype=np.int32)
+    u_haste = np.empty(size, dtype=np.int32)
+    u_equip = np.empty(size, dtype=np.int32)
+    u_alive = np.empty(size, dtype=np.int32)
+    u_all = np.ones(size, dtype=np.int32)  # every character may host
+    u_attacker = np.empty(size, dtype=np.int32)
+    # the field, in order of entry: the card, its character row (or -1), its host (or -1), alive
+    e = np.empty((4, size), dtype=np.int32)
+    e_card, e_unit, e_host, e_alive = e[0], e[1], e[2], e[3]
+    name_turn = np.zeros(size, dtype=np.int32)
+    # leaders in play, the leader limit, a 世界呪符 played this turn, an 装備/場 on the field,
+    # rows of the field table
+    st = np.zeros(5, dtype=np.int32)
+    st[1] = leaders
+    node_score, play_score, rank_score = score[0], score[1], score[2]
+    kind = card[KIND]
+    for g in range(games):
+        left = size
+        held = min(hand_size, size)
+        for i in range(held):
+            hand[i] = _draw(deck, left)
+            left -= 1
+        if mulligan and not _meets(hand, held, sig, bound_bit, bound_k, subset_mask, subset_need):
+            left = size  # the hand goes back; a new one from the whole deck
+            for i in range(held):
+                hand[i] = _draw(deck, left)
+                left -= 1
+            mulligans[g] = 1
+        nodes = active = units = damage = 0
+        st[0] = st[3] = st[4] = 0
+        name_turn[:] = 0
+        for turn in range(1, turns + 1):
+            if ready_nodes:  # maintenance: nodes, then 維持コスト in order of entry
+                active = nodes
+            lost = 0
+            for r in range(st[4]):
+                c = e_card[r]
+                if not e_alive[r] or card[UPKEEP, c] == 0:
+                    continue
+                if _user_on(c, card, user_ok, units, u_card, u_alive):
+                    continue
+                if active >= card[UPKEEP, c]:
+                    active -= card[UPKEEP, c]
+                    continue
+                lost += 1  # 破棄: it leaves, with what is set on it
+                e_alive[r] = 0
+                u = e_unit[r]
+                if u >= 0:
+                    u_alive[u] = 0
+                    st[0] -= card[LEADER, c]
+                    for k in range(st[4]):
+                        if e_alive[k] and e_host[k] == u:
+                            e_alive[k] = 0
+                elif e_host[r] >= 0:
+                    u_attack[e_host[r]] -= card[BONUS, c]
+                    if card[EQUIP, c]:
+                        u_equip[e_host[r]] = 0
+            st[3] = 0  # an 装備/場 still on the field
+            for r in range(st[4]):
+                if e_alive[r] and card[FIELD_EQUIP, e_card[r]]:
+                    st[3] = 1
+            if lost and milestones[g, FIRST_LOSS] == 0:
+                milestones[g, FIRST_LOSS] = turn
+            if not (turn == 1 and on_play and not first_draws):
+                if left < draw_per_turn:
+                    loss[g] = 1  # deck-out
+                    loss_turn[g] = turn
+                    break
+                for _ in range(draw_per_turn):
+                    hand[held] = _draw(deck, left)
+                    left -= 1
+                    held += 1
+            for _ in range(node_per_turn):
+                if held == 0 or (node_until >= 0 and nodes >= node_until):
+                    break
+                best = 0
+                for i in range(1, held):
+                    if node_score[hand[i]] > node_score[hand[best]]:
+                        best = i
+                held = _remove(hand, held, best)
+                nodes += 1
+                active += 1
+            main_active, main_asleep = active, nodes - active
+            st[2] = 0  # no 世界呪符 played yet this turn
+            ready = 0
+            for i in range(held):
+                if _playable(
+                    hand[i], card, user_ok, nodes, active, st, units, u_card, u_attack,
+                    u_equip, u_alive, u_all, name_turn, turn,
+                ):
+                    ready += 1
+            played = free = characters = dolls = 0
+            while True:  # main phase
+                best = -1
+                best_free = 0
+                for i in range(held):
+                    c = hand[i]
+                    if kind[c] == COMMAND:
+                        continue
+                    if kind[c] == CHARACTER and not card[SURPRISE, c]:
+                        if card[DOLL, c]:
+                            if dolls >= dolls_per_turn:
+                                continue
+                        elif characters >= per_turn:
+                            continue
+                    if not _playable(
+                        c, card, user_ok, nodes, active, st, units, u_card, u_attack, u_equip,
+                        u_alive, u_all, name_turn, turn,
+                    ):
+                        continue
+                    is_free = 0
+                    if free_first and _free(c, card, user_ok, units, u_card, u_alive):
+                        is_free = 1
+                    if best >= 0 and (
+                        best_free > is_free
+                        or (best_free == is_free and play_score[c] >= play_score[hand[best]])
+                    ):
+                        continue
+                    best, best_free = i, is_free
+                if best < 0:
+                    break
+                c = hand[best]
+                if kind[c] == CHARACTER:
+                    if not card[SURPRISE, c]:
+                        if card[DOLL, c]:
+                            dolls += 1
+                        else:
+                            characters += 1
+                    if milestones[g, 0] == 0:
+                        milestones[g, 0] = turn
+                gratis = _free(c, card, user_ok, units, u_card, u_alive)
+                held = _remove(hand, held, best)
+                if gratis:
+                    free += 1
+                else:
+                    active -= card[COST, c]
+                played += 1
+                if card[WORLD, c]:
+                    st[2] = 1
+                if card[ONCE_A_TURN, c]:
+                    name_turn[card[NAME_ID, c]] = turn
+                if kind[c] == CHARACTER or kind[c] == CREATURE:
+                    u_card[units] = c
+                    u_attack[units] = card[ATTACK, c]
+                    u_turn[units] = turn
+                    u_haste[units] = card[HASTE, c]
+                    u_equip[units] = 0
+                    u_alive[units] = 1
+                    _enter(c, units, -1, e, st, card)
+                    units += 1
+                    st[0] += card[LEADER, c]
+                elif card[ON_CHARACTER, c]:
+                    _set_on(c, card, units, u_attack, u_equip, u_alive, u_all, e, st)
+                elif card[ON_FIELD, c]:
+                    _enter(c, -1, -1, e, st, card)
+                charged = _charge(c, card, deck, left)  # sleeping nodes from the deck
+                left -= charged
+                nodes += charged
+            for k in range(1, 8):
+                if nodes >= k and milestones[g, 1 + k] == 0:
+                    milestones[g, 1 + k] = turn
+            if free and milestones[g, FIRST_FREE] == 0:
+                milestones[g, FIRST_FREE] = turn
+            if not (turn == 1 and on_play):  # battle
+                hit = attackers = 0
+                for u in range(units):
+                    u_attacker[u] = u_alive[u] and (u_turn[u] < turn or u_haste[u])
+                    if u_attacker[u]:
+                        attackers += 1
+                        hit += u_attack[u]
+                if attackers:  # commands that add attack, in the pilot's order
+                    n = 0
+                    for i in range(held):  # a stable insertion sort by rank
+                        c = hand[i]
+                        k = n
+                        while k > 0 and rank_score[snap[k - 1]] > rank_score[c]:
+                            snap[k] = snap[k - 1]
+                            k -= 1
+                        snap[k] = c
+                        n += 1
+                    for s in range(n):
+                        c = snap[s]
+                        if kind[c] != COMMAND or card[BONUS, c] <= 0:
+                            continue
+                        if not _playable(
+                            c, card, user_ok, nodes, active, st, units, u_card, u_attack,
+                            u_equip, u_alive, u_attacker, name_turn, turn,
+                        ):
+                            continue
+                        for i in range(held):
+                            if hand[i] == c:
+                                held = _remove(hand, held, i)
+                                break
+                        active -= card[COST, c]
+                        played += 1
+                        if card[ONCE_A_TURN, c]:
+                            name_turn[card[NAME_ID, c]] = turn
+                        if card[ON_CHARACTER, c]:
+                            _set_on(c, card, units, u_attack, u_equip, u_alive, u_attacker, e, st)
+                            hit += card[BONUS, c]
+                        elif card[ON_FIELD, c]:
+                            _enter(c, -1, -1, e, st, card)
+                        else:
+                            hit += card[BONUS, c]
+                        charged = _charge(c, card, deck, left)
+                        left -= charged
+                        nodes += charged
+                damage += hit
+                if damage >= life and milestones[g, 1] == 0:
+                    milestones[g, 1] = turn
+            while held > hand_limit:  # discard phase: the card the pilot would set as a node
+                best = 0
+                for i in range(1, held):
+                    if node_score[hand[i]] > node_score[hand[best]]:
+                        best = i
+                held = _remove(hand, held, best)
+            alive = 0
+            for u in range(units):
+                alive += u_alive[u]
+            row = metrics[g, turn - 1]
+            row[0], row[1], row[2], row[3], row[4] = held, nodes, main_active, main_asleep, alive
+            row[5], row[6], row[7], row[8] = ready, played, free, lost
+            row[9], row[10] = damage, left
