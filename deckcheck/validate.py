@@ -38,6 +38,7 @@ def validate(deck: DeckList, fmt: Format, index: CardIndex) -> Report:
         counts=ctx.counts,
         violations=violations,
         assumptions=fmt.assumptions,
+        format_version=fmt.version,
     )
 
 

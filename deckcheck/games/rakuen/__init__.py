@@ -99,6 +99,11 @@ RAKUEN = _register_builtin(
             ),
             "level_area_max": Param(int, 4, "goldfish: cards the level area holds (ch.2 §5)"),
             "circles": Param(int, 6, "hand, goldfish: circles, one gate each (ch.2 §2)"),
+            # none in ルールブック Ver1.0 (ch.1 §3 2 手札, ch.2 §4, ch.4 Q38: 「手札の上限は
+            # ありません」); the format in force from 2017-02-26 gives one
+            "hand_limit": Param(
+                int, None, "goldfish: cards kept at the end phase (unset: no hand limit)"
+            ),
         },
         policy=RakuenPolicy,
         default_policy=RakuenPolicy(
