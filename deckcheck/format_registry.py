@@ -57,6 +57,7 @@ class FormatRegistry:
         self.folders = folders
         self._cache: dict[str, Format] = {}
         self._successors: dict[str, list[str]] | None = None  # superseded id → its successors
+        self._in_force: dict[tuple[str, datetime.date], Format] = {}  # resolve()'s answers
 
     def paths(self) -> dict[str, Path]:
         found: dict[str, Path] = {}
@@ -82,14 +83,16 @@ class FormatRegistry:
         fmt = self.get(ref)
         if fmt.effective is None:
             return fmt
-        chain = self._chain(fmt)
-        after = self._successor(fmt.id)
-        chosen = format_versions.in_force(
-            [f.dated() for f in chain],
-            after.dated() if after else None,
-            day or datetime.date.today(),
-        )
-        return fmt if chosen.id == fmt.id else self.get(chosen.id)
+        day = day or datetime.date.today()
+        found = self._in_force.get((ref, day))
+        if found is None:
+            chain = self._chain(fmt)
+            after = self._successor(fmt.id)
+            dated = [f.dated() for f in chain]
+            chosen = format_versions.in_force(dated, after.dated() if after else None, day)
+            found = fmt if chosen.id == fmt.id else self.get(chosen.id)
+            self._in_force[(ref, day)] = found
+        return found
 
     def family(self, ref: str) -> list[Format]:
         """Every version of ``ref``'s family, newest first (one format when it is undated)."""
@@ -119,12 +122,18 @@ class FormatRegistry:
         """``fmt``, then the versions it supersedes, newest first."""
         chain = [fmt]
         while (older := chain[-1].supersedes) is not None:
+            where = self._where(chain[-1].id)
             if older in {f.id for f in chain}:
-                raise FormatError(f"{fmt.id}: supersedes loops back to {older!r}")
-            if older not in self.paths():
-                raise FormatError(f"{chain[-1].id}: supersedes unknown format {older!r}")
+                raise FormatError(f"{where}: supersedes {older!r}, which loops back to it")
+            if older not in self._cache and older not in self.paths():
+                raise FormatError(f"{where}: supersedes unknown format {older!r}")
             chain.append(self._plain(older))
         return chain
+
+    def _where(self, fid: str) -> str:
+        """A format's file, for messages (its id when it has none in the search path)."""
+        path = self.paths().get(fid)
+        return str(path) if path else fid
 
     def _successor(self, fid: str) -> Format | None:
         """The format in the search path that supersedes ``fid``; two are an error."""
@@ -140,7 +149,8 @@ class FormatRegistry:
             self._successors = found
         newer = self._successors.get(fid, [])
         if len(newer) > 1:
-            raise FormatError(f"{fid} is superseded by {' and '.join(newer)}: one at most")
+            files = " and ".join(self._where(n) for n in newer)
+            raise FormatError(f"{files} both supersede {fid!r}: a version has one successor")
         return self._plain(newer[0]) if newer else None
 
     def _version_of(self, fmt: Format) -> FormatVersion:
@@ -149,7 +159,8 @@ class FormatRegistry:
         chain = self._chain(fmt) if fmt.supersedes or after else [fmt]
         found = format_versions.problems([f.dated() for f in [*([after] if after else []), *chain]])
         if found:
-            raise FormatError(f"{fmt.id}: versions do not fit together: {'; '.join(found)}")
+            where = self._where(fmt.id)
+            raise FormatError(f"{where}: versions do not fit together: {'; '.join(found)}")
         return fmt.version.model_copy(
             update={
                 "effective_until": format_versions.end_of(

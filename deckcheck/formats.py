@@ -275,6 +275,9 @@ def _check_parameters(parameters: dict[str, Parameter], spec: games.GameSpec) ->
         )
         if not ok:
             raise ValueError(f"parameters.{key}: must be a {kind.__name__}, not {value!r}")
+        least = known[key].minimum
+        if least is not None and isinstance(value, int) and value < least:
+            raise ValueError(f"parameters.{key}: must be at least {least}, not {value!r}")
         if key == "mulligan" and value not in {m.value for m in games.MulliganKind}:
             kinds = ", ".join(m.value for m in games.MulliganKind)
             raise ValueError(f"parameters.mulligan: {value!r} is not one of {kinds}")

@@ -89,10 +89,17 @@ def _in_force(found: FormatVersion) -> str:
 
 
 def format_list(console: Console, formats: Sequence[Format]) -> None:
-    table = Table("game", "name", "in force", "sections", "assumptions", box=None)
-    # the id in full, whatever the width: versions of one family differ only at its end
+    # the ids and dates in full, whatever the width: versions of one family differ only there
     width = max((len(fmt.id) for fmt in formats), default=2)
-    table.columns.insert(0, Column("id", min_width=width, no_wrap=True))
+    table = Table(
+        Column("id", min_width=width, no_wrap=True),
+        "game",
+        "name",
+        Column("in force", min_width=23, no_wrap=True),
+        "sections",
+        "assumptions",
+        box=None,
+    )
     for fmt in formats:
         sections = ", ".join(
             f"{s.name} {s.size.min}" + (f"–{s.size.max}" if s.size.max != s.size.min else "")
