@@ -13,7 +13,6 @@ from pydantic import ValidationError
 from deckcheck import data, format_versions
 from deckcheck.errors import FormatError
 from deckcheck.formats import Format
-from deckcheck.models import FormatVersion
 
 # what each file says of itself only: ``extends`` never passes these on
 OWN_KEYS = ("id", "effective", "supersedes")
@@ -55,7 +54,8 @@ class FormatRegistry:
 
     def __init__(self, folders: list[Path]) -> None:
         self.folders = folders
-        self._cache: dict[str, Format] = {}
+        self._cache: dict[str, Format] = {}  # as read
+        self._dated: dict[str, Format] = {}  # read, with their dates in the family (get)
         self._successors: dict[str, list[str]] | None = None  # superseded id → its successors
         self._in_force: dict[tuple[str, datetime.date], Format] = {}  # resolve()'s answers
 
@@ -72,9 +72,11 @@ class FormatRegistry:
 
     def get(self, ref: str) -> Format:
         """A format by id, or by path to a ``.toml`` file: that version, whatever the date."""
-        fmt = self._plain(ref)
-        if fmt._version is None:
-            fmt._version = self._version_of(fmt)
+        fmt = self._dated.get(ref)
+        if fmt is None:
+            fmt = self._plain(ref)
+            self._date(fmt)
+            self._dated[ref] = fmt
         return fmt
 
     def resolve(self, ref: str, day: datetime.date | None = None) -> Format:
@@ -153,7 +155,7 @@ class FormatRegistry:
             raise FormatError(f"{files} both supersede {fid!r}: a version has one successor")
         return self._plain(newer[0]) if newer else None
 
-    def _version_of(self, fmt: Format) -> FormatVersion:
+    def _date(self, fmt: Format) -> None:
         """``fmt``'s dates, checked against the version after it and those before it."""
         after = self._successor(fmt.id)
         chain = self._chain(fmt) if fmt.supersedes or after else [fmt]
@@ -161,14 +163,8 @@ class FormatRegistry:
         if found:
             where = self._where(fmt.id)
             raise FormatError(f"{where}: versions do not fit together: {'; '.join(found)}")
-        return fmt.version.model_copy(
-            update={
-                "effective_until": format_versions.end_of(
-                    fmt.dated(), after.dated() if after else None
-                ),
-                "superseded_by": after.id if after else None,
-            }
-        )
+        successor = after.dated() if after else None
+        fmt.dated_by(format_versions.end_of(fmt.dated(), successor), after.id if after else None)
 
     def _raw(self, path: Path, seen: set[str]) -> dict[str, Any]:
         raw = read_raw(path)

@@ -181,10 +181,11 @@ class Format(Strict):
             known_types("partner.partner_types", self.partner.partner_types)
         return self
 
-    @property
+    @cached_property
     def version(self) -> FormatVersion:
-        """This version's id and dates; the end a later version gives it once the registry
-        has read the family."""
+        """This version's id and dates; with the end a later version gives it and that
+        version's id once the registry has read the family (``dated_by``). Cached: every
+        report carries it."""
         if self._version is not None:
             return self._version
         eff = self.effective
@@ -194,6 +195,17 @@ class Format(Strict):
             effective_until=eff.until if eff else None,
             supersedes=self.supersedes,
         )
+
+    def dated_by(self, until: datetime.date | None, successor: str | None) -> None:
+        """The registry's word on this version's end and successor (formats it has read)."""
+        self._version = FormatVersion(
+            id=self.id,
+            effective_from=self.effective.start if self.effective else None,
+            effective_until=until,
+            supersedes=self.supersedes,
+            superseded_by=successor,
+        )
+        self.__dict__.pop("version", None)  # a value cached before, without them
 
     def dated(self) -> format_versions.Dated:
         eff = self.effective
