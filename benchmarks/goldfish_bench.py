@@ -25,7 +25,7 @@ from pathlib import Path
 
 from benchmarks.common import DECKCHECK, ROOT, machine, record
 from deckcheck import decks, games
-from deckcheck.formats import default_registry
+from deckcheck.format_registry import default_registry
 from deckcheck.goldfish.run import GoldfishRequest, goldfish, prepare
 from deckcheck.pool.store import Pool
 

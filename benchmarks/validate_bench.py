@@ -26,7 +26,7 @@ from pathlib import Path
 from benchmarks.common import machine, record
 from deckcheck import decklist
 from deckcheck.api import paused_gc, validate_decks
-from deckcheck.formats import default_registry
+from deckcheck.format_registry import default_registry
 from deckcheck.pool.store import Pool
 from deckcheck.resolve import CardIndex
 from deckcheck.slots import format_facts

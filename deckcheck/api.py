@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 
 from deckcheck.collector import paused_gc as paused_gc
 from deckcheck.errors import UsageError
-from deckcheck.formats import FormatError, FormatRegistry
+from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats import FormatError
 from deckcheck.models import DeckList, Report
 from deckcheck.resolve import CardIndex
 from deckcheck.validate import validate
@@ -25,8 +27,10 @@ def validate_decks(
     registry: FormatRegistry,
     index: CardIndex,
     format_override: str | None = None,
+    as_of: datetime.date | None = None,
 ) -> list[Report]:
-    """Validate each deck against ``format_override`` or its own ``format:`` line.
+    """Validate each deck against ``format_override`` or its own ``format:`` line, in the
+    version in force on ``as_of``, else on the deck's ``date:`` line, else today.
 
     Raises ``MissingFormat`` or ``FormatError`` before validating anything, so a batch never
     half-succeeds on a usage error.
@@ -40,7 +44,7 @@ def validate_decks(
                 f"(known formats: {', '.join(registry.ids())})"
             )
         try:
-            formats.append(registry.get(ref))
+            formats.append(registry.resolve(ref, as_of or deck.date))
         except FormatError as exc:
             raise FormatError(f"{deck.path or 'deck'}: {exc}") from exc
     with paused_gc():

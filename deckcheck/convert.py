@@ -36,6 +36,8 @@ def render(deck: DeckList, form: str, index: CardIndex, game: Game) -> str:
     out = io.StringIO()
     if deck.format:
         out.write(f"# format: {deck.format}\n")
+    if deck.date:
+        out.write(f"# date: {deck.date.isoformat()}\n")
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for section in SECTIONS:

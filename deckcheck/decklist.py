@@ -3,6 +3,7 @@
 Text form::
 
     format: rakuen-standard
+    date: 2016-06-01        # optional: the day whose format version applies (else today)
     # a comment
     [main]
     4 SAMPLE-R-001
@@ -17,13 +18,17 @@ so one bad line never hides the rest of the deck.
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 import json
 import re
 from typing import Any
 
 from deckcheck import games
-from deckcheck.models import SECTIONS, DeckEntry, DeckList, Violation
+from deckcheck.decklist_print import print_text as print_text
+from deckcheck.decklist_print import to_json as to_json
+from deckcheck.format_versions import parse_day
+from deckcheck.models import DeckEntry, DeckList, Violation
 from deckcheck.normalize import nfkc
 
 SYNTAX = "deck/syntax"
@@ -53,6 +58,7 @@ def _forget_aliases() -> None:
 
 games.on_change(_forget_aliases)
 _FORMAT = re.compile(r"^format\s*[:：=]\s*(?P<id>\S.*?)$", re.IGNORECASE)
+_DATE = re.compile(r"^date\s*[:：=]\s*(?P<day>\S.*?)$", re.IGNORECASE)
 _X = "xX×ｘＸ"
 _CARD = re.compile(
     rf"^(?P<count>[+-]?\d+)"
@@ -86,6 +92,7 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
     section = "main"
     unknown_section = False  # cards below an unknown header are reported, not counted
     fmt: str | None = None
+    day: datetime.date | None = None
     first_line: int | None = None
     problems: list[Violation] = []
     section_lines: dict[str, int] = {}
@@ -159,6 +166,12 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
             else:
                 fmt = m["id"]
             continue
+        elif (m := _DATE.match(line)) is not None:
+            found, problem = _day(m["day"], day, number)
+            day = found or day
+            if problem is not None:
+                problems.append(problem)
+            continue
         elif (name := section_name(line)) is not None:  # a header without brackets: サイドボード
             section, unknown_section = name, False
             section_lines.setdefault(name, number)
@@ -184,6 +197,7 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
     return DeckList.model_construct(
         path=path,
         format=fmt,
+        date=day,
         entries=[DeckEntry(s, n, r, line) for (s, r), (n, line) in seen.items()],
         problems=problems,
         section_lines=section_lines,
@@ -199,6 +213,20 @@ def _subtotal(line: str) -> bool:
     return m is not None and any(nfkc(m["word"]).casefold() in s.type_words for s in games.specs())
 
 
+def _day(
+    text: str, before: datetime.date | None, line: int | None
+) -> tuple[datetime.date | None, Violation | None]:
+    """A ``date:`` line's day, or the problem with it (not a date, or a second date)."""
+    try:
+        day = parse_day(text)
+    except ValueError as exc:
+        return None, _syntax(f"date line: {exc}", line, "write the date as YYYY-MM-DD")
+    if before is not None and day != before:
+        message = f"second date line names {day}, the first named {before}"
+        return None, _syntax(message, line, "keep one date: line")
+    return day, None
+
+
 def _clip(text: str, width: int = 80) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
@@ -207,7 +235,8 @@ _CARD_KEY = re.compile(r'"card"\s*:\s*')
 
 
 def parse_json(text: str, path: str | None = None) -> DeckList:
-    """The JSON form: ``{"format": ID, "main": [{"count": 4, "card": REF}], ...}``."""
+    """The JSON form: ``{"format": ID, "date": "YYYY-MM-DD", "main": [{"count": 4, "card":
+    REF}], ...}`` (``date`` optional)."""
     deck = DeckList(path=path, first_line=1)
     try:
         data: Any = json.loads(text)
@@ -228,13 +257,21 @@ def parse_json(text: str, path: str | None = None) -> DeckList:
             deck.format = fmt.strip()
         else:
             deck.problems.append(_syntax("format must be a format id string", 1, "fix format"))
+    if "date" in data:
+        day = data["date"]
+        if isinstance(day, str):
+            deck.date, problem = _day(day, None, 1)
+        else:
+            problem = _syntax("date must be a string YYYY-MM-DD", 1, "fix date")
+        if problem is not None:
+            deck.problems.append(problem)
     for key, value in data.items():
-        if key == "format":
+        if key in ("format", "date"):
             continue
         section = section_name(key) if isinstance(key, str) else None
         if section is None:
             deck.problems.append(
-                _syntax(f"unknown key {key!r}", 1, "use format, main, extra, gate, side")
+                _syntax(f"unknown key {key!r}", 1, "use format, date, main, extra, gate, side")
             )
             continue
         if not isinstance(value, list):
@@ -292,7 +329,8 @@ CSV_COLUMNS = ("section", "count", "number", "name")
 
 
 def parse_csv(text: str, path: str | None = None) -> DeckList:
-    """The CSV form; a leading ``# format: ID`` line carries the format."""
+    """The CSV form; leading ``# format: ID`` and ``# date: YYYY-MM-DD`` lines carry the
+    format and the date."""
     deck = DeckList(path=path, first_line=1)
     body: list[str] = []
     offset = 0  # leading comment lines, before the header
@@ -302,6 +340,12 @@ def parse_csv(text: str, path: str | None = None) -> DeckList:
             key, _, value = stripped.lstrip("#").partition(":")
             if key.strip().casefold() == "format" and value.strip():
                 deck.format = value.strip()
+            elif key.strip().casefold() == "date" and value.strip():
+                line = offset + len(body) + 1
+                found, problem = _day(value, deck.date, line)
+                deck.date = found or deck.date
+                if problem is not None:
+                    deck.problems.append(problem)
             if body:
                 body.append("")  # a later comment keeps its line, so line numbers stay true
             else:
@@ -364,37 +408,3 @@ def parse(text: str, path: str | None = None) -> DeckList:
     if looks_like_csv(text):
         return parse_csv(text, path)
     return parse_text(text, path)
-
-
-def print_text(deck: DeckList) -> str:
-    """The canonical text form: ``format:`` line, then each non-empty section in order."""
-    lines: list[str] = []
-    if deck.format:
-        lines.append(f"format: {deck.format}")
-    for section in SECTIONS:
-        entries = [e for e in deck.entries if e.section == section]
-        if not entries:
-            continue
-        lines.append(f"[{section}]")
-        lines.extend(_card_line(e) for e in entries)
-    return "\n".join(lines) + "\n"
-
-
-def _card_line(entry: DeckEntry) -> str:
-    # "4 x foo" would read as four of "foo": write "4x x foo" when the name starts like that.
-    sep = "x " if _LOOKS_LIKE_X.match(entry.ref) else " "
-    return f"{entry.count}{sep}{entry.ref}"
-
-
-_LOOKS_LIKE_X = re.compile(r"^[xX×ｘＸ]\s")
-
-
-def to_json(deck: DeckList) -> dict[str, Any]:
-    data: dict[str, Any] = {}
-    if deck.format:
-        data["format"] = deck.format
-    for section in SECTIONS:
-        entries = [e for e in deck.entries if e.section == section]
-        if entries:
-            data[section] = [{"count": e.count, "card": e.ref} for e in entries]
-    return data

@@ -1,23 +1,25 @@
-"""Formats as data: the schema of ``formats/*.toml`` and its loader.
+"""Formats as data: the schema of ``formats/*.toml`` (read by format_registry.py).
 
 A format names its game, its sources, its deck sections, copy limits and overrides, type
 counts, OS policy and restriction lists. Every check carries the rule id it reports and the
 rulebook section (or "outside the rulebooks") it comes from. Adding a format, a restriction
-list or an OS group is a new or edited file, never code. The model of each table lives with
-its check in the check-kind registry (deckcheck/checks/, games/chaos.py); a kind registered
-without a field here still reads its own top-level table (``Format.tables``).
+list or an OS group is a new or edited file, never code. A format may be dated (``effective``)
+and supersede an earlier version (``supersedes``): the registry uses the version in force on a
+day (format_versions.py). The model of each table lives with its check in the check-kind
+registry (deckcheck/checks/, games/chaos.py); a kind registered without a field here still
+reads its own top-level table (``Format.tables``).
 """
 
 from __future__ import annotations
 
-import tomllib
+import datetime
 from collections.abc import Sequence
 from functools import cached_property
-from pathlib import Path
 from typing import Any
 
 from pydantic import (
     BaseModel,
+    ConfigDict,
     Field,
     ModelWrapValidatorHandler,
     PrivateAttr,
@@ -26,7 +28,7 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails
 
-from deckcheck import data, games
+from deckcheck import data, format_versions, games
 from deckcheck.checks.copies import Copies as Copies
 from deckcheck.checks.copies import LimitOverride as LimitOverride
 from deckcheck.checks.copies import Match as Match
@@ -45,7 +47,7 @@ from deckcheck.errors import FormatError as FormatError
 from deckcheck.games.chaos.checks import OsPolicy as OsPolicy
 from deckcheck.games.chaos.checks import Partner as Partner
 from deckcheck.games.vision.checks import SpellBreak as SpellBreak
-from deckcheck.models import SECTIONS, Game
+from deckcheck.models import SECTIONS, FormatVersion, Game
 from deckcheck.normalize import title_key
 from deckcheck.wording import a_an
 
@@ -62,6 +64,30 @@ class Parameter(Strict):
     note: str | None = None
 
 
+class Effective(Strict):
+    """When a format version is in force: from its first day to its last (``until``,
+    inclusive; none: until a version that supersedes it starts, or for good), with the source
+    of the dates."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        frozen=True,
+        validate_by_name=True,
+        validate_by_alias=True,
+        serialize_by_alias=True,
+    )
+
+    start: datetime.date = Field(alias="from")
+    until: datetime.date | None = None
+    source: str
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Effective:
+        if self.until is not None and self.until < self.start:
+            raise ValueError(f"from {self.start} is after until {self.until}")
+        return self
+
+
 class Format(Strict):
     id: str
     game: Game
@@ -69,6 +95,8 @@ class Format(Strict):
     date: str | None = None
     description: str | None = None
     extends: str | None = None
+    effective: Effective | None = None
+    supersedes: str | None = None  # the id of the version this one follows
     sources: tuple[str, ...] = Field(min_length=1)
     sections: tuple[Section, ...] = Field(min_length=1)
     copies: Copies
@@ -83,6 +111,8 @@ class Format(Strict):
     parameters: dict[str, Parameter] = Field(default_factory=dict)
     # tables of kinds registered without a field of their own (checks.kind), by TOML key
     _kind_tables: dict[str, tuple[BaseModel, ...]] = PrivateAttr(default_factory=dict)
+    # the version's dates within its family, set by the registry (which sees every file)
+    _version: FormatVersion | None = PrivateAttr(default=None)
 
     @model_validator(mode="wrap")
     @classmethod
@@ -117,6 +147,10 @@ class Format(Strict):
         section_names = [s.name for s in self.sections]
         if len(set(section_names)) != len(section_names):
             raise ValueError("a section is defined twice")
+        if self.supersedes is not None and self.effective is None:
+            raise ValueError("supersedes: a version that supersedes another needs effective")
+        if self.supersedes == self.id:
+            raise ValueError("supersedes: a format cannot supersede itself")
 
         def known_types(where: str, names: tuple[str, ...]) -> None:
             for name in names:
@@ -147,6 +181,39 @@ class Format(Strict):
             known_types("partner.candidate_types", self.partner.candidate_types)
             known_types("partner.partner_types", self.partner.partner_types)
         return self
+
+    @cached_property
+    def version(self) -> FormatVersion:
+        """This version's id and dates; with the end a later version gives it and that
+        version's id once the registry has read the family (``dated_by``). Cached: every
+        report carries it."""
+        if self._version is not None:
+            return self._version
+        eff = self.effective
+        return FormatVersion(
+            id=self.id,
+            effective_from=eff.start if eff else None,
+            effective_until=eff.until if eff else None,
+            supersedes=self.supersedes,
+        )
+
+    def dated_by(self, until: datetime.date | None, successor: str | None) -> None:
+        """The registry's word on this version's end and successor (formats it has read)."""
+        self._version = FormatVersion(
+            id=self.id,
+            effective_from=self.effective.start if self.effective else None,
+            effective_until=until,
+            supersedes=self.supersedes,
+            superseded_by=successor,
+        )
+        self.__dict__.pop("version", None)  # a value cached before, without them
+
+    def dated(self) -> format_versions.Dated:
+        eff = self.effective
+        return format_versions.Dated(
+            self.id, self.game, eff.start if eff else None, eff.until if eff else None,
+            self.supersedes,
+        )
 
     @cached_property
     def section_map(self) -> dict[str, Section]:
@@ -232,6 +299,9 @@ def _check_parameters(parameters: dict[str, Parameter], spec: games.GameSpec) ->
         choices = known[key].choices
         if choices and value not in choices:
             raise ValueError(f"parameters.{key}: {value!r} is not one of {', '.join(choices)}")
+        least = known[key].minimum
+        if least is not None and isinstance(value, int) and value < least:
+            raise ValueError(f"parameters.{key}: must be at least {least}, not {value!r}")
         if key == "mulligan" and value not in {m.value for m in games.MulliganKind}:
             kinds = ", ".join(m.value for m in games.MulliganKind)
             raise ValueError(f"parameters.mulligan: {value!r} is not one of {kinds}")
@@ -246,96 +316,3 @@ def _under(key: str, exc: ValidationError) -> list[InitErrorDetails]:
             detail["ctx"] = err["ctx"]
         out.append(detail)
     return out
-
-
-def _merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
-    """``extends``: the child's keys replace the parent's; restriction lists add up."""
-    merged = {**parent, **child}
-    merged["restrictions"] = [*parent.get("restrictions", []), *child.get("restrictions", [])]
-    merged["parameters"] = {**parent.get("parameters", {}), **child.get("parameters", {})}
-    merged["sources"] = [*parent.get("sources", []), *child.get("sources", [])]
-    return merged
-
-
-def _error_text(path: Path, exc: ValidationError) -> str:
-    lines = [f"{path}: not a valid format file:"]
-    for err in exc.errors():
-        where = ".".join(str(p) for p in err["loc"]) or "(top level)"
-        lines.append(f"  {where}: {err['msg']}")
-    return "\n".join(lines)
-
-
-def read_raw(path: Path) -> dict[str, Any]:
-    try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except OSError as exc:
-        raise FormatError(f"{path}: cannot read format file: {exc.strerror or exc}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise FormatError(f"{path}: not valid TOML: {exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise FormatError(f"{path}: not UTF-8 text: {exc}") from exc
-
-
-class FormatRegistry:
-    """The formats found in the search path: the shipped ``formats/`` plus user folders."""
-
-    def __init__(self, folders: list[Path]) -> None:
-        self.folders = folders
-        self._cache: dict[str, Format] = {}
-
-    def paths(self) -> dict[str, Path]:
-        found: dict[str, Path] = {}
-        for folder in self.folders:
-            if folder.is_dir():
-                for path in sorted(folder.glob("*.toml")):
-                    found.setdefault(path.stem, path)
-        return found
-
-    def ids(self) -> list[str]:
-        return sorted(self.paths())
-
-    def get(self, ref: str) -> Format:
-        """A format by id, or by path to a ``.toml`` file."""
-        if ref in self._cache:
-            return self._cache[ref]
-        as_path = Path(ref)
-        if ref.endswith(".toml") and as_path.is_file():
-            fmt = self._load(as_path, set())
-        else:
-            path = self.paths().get(ref)
-            if path is None:
-                known = ", ".join(self.ids()) or "none"
-                raise FormatError(f"unknown format {ref!r} (known: {known})")
-            fmt = self._load(path, set())
-        self._cache[ref] = fmt
-        return fmt
-
-    def _raw(self, path: Path, seen: set[str]) -> dict[str, Any]:
-        raw = read_raw(path)
-        parent = raw.get("extends")
-        if parent is None:
-            return raw
-        if not isinstance(parent, str):
-            raise FormatError(f"{path}: extends must be a format id")
-        if parent in seen:
-            raise FormatError(f"{path}: extends {parent!r} loops")
-        parent_path = self.paths().get(parent)
-        if parent_path is None:
-            raise FormatError(f"{path}: extends unknown format {parent!r}")
-        return _merge(self._raw(parent_path, seen | {parent}), raw)
-
-    def _load(self, path: Path, seen: set[str]) -> Format:
-        raw = self._raw(path, seen)
-        raw.setdefault("id", path.stem)
-        try:
-            return Format.model_validate(raw)
-        except ValidationError as exc:
-            raise FormatError(_error_text(path, exc)) from exc
-
-    def all(self) -> list[Format]:
-        return [self.get(fid) for fid in self.ids()]
-
-
-def default_registry(extra: list[Path] | None = None) -> FormatRegistry:
-    return FormatRegistry([*(extra or []), *data.format_dirs()])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -147,10 +148,37 @@ class DeckList(BaseModel):
 
     path: str | None = None
     format: str | None = None
+    date: datetime.date | None = None  # the ``date:`` line: the day whose format version applies
     entries: list[DeckEntry] = Field(default_factory=list)
     problems: list[Violation] = Field(default_factory=list)
     section_lines: dict[str, int] = Field(default_factory=dict)
     first_line: int | None = None
+
+
+class FormatVersion(BaseModel):
+    """The format version an answer used and its dates (formats/*.toml ``effective``):
+    ``effective_until`` is its last day in force, its own or the day before the version that
+    supersedes it starts; None for an open end, and both None for an undated format."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    effective_from: datetime.date | None = None
+    effective_until: datetime.date | None = None
+    supersedes: str | None = None
+    superseded_by: str | None = None
+
+    def describe(self) -> str:
+        """``rakuen-standard-1.0, in force from 2016-01-28 to 2017-02-25; superseded by …``."""
+        if self.effective_from is None:
+            return f"{self.id} (undated)"
+        until = f" to {self.effective_until}" if self.effective_until else " on"
+        later = f"; superseded by {self.superseded_by}" if self.superseded_by else ""
+        return f"{self.id}, in force from {self.effective_from}{until}{later}"
+
+    @property
+    def dated(self) -> bool:
+        return self.effective_from is not None
 
 
 class Report(BaseModel):
@@ -163,6 +191,7 @@ class Report(BaseModel):
     counts: dict[str, int]
     violations: list[Violation]
     assumptions: list[str] = Field(default_factory=list)
+    format_version: FormatVersion | None = None
 
     @property
     def errors(self) -> list[Violation]:

@@ -6,11 +6,11 @@ from collections.abc import Sequence
 
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
+from rich.table import Column, Table
 
 from deckcheck.checks.kind import kinds
 from deckcheck.formats import Format
-from deckcheck.models import Card, Report, Violation
+from deckcheck.models import Card, FormatVersion, Report, Violation
 
 
 def _cards(v: Violation, limit: int = 6) -> str:
@@ -35,6 +35,7 @@ def report(
         f"[bold]{escape(rep.path or '(deck)')}[/]  {escape(rep.format)} ({rep.game})  "
         f"{verdict}  [dim]{tally}[/]"
     )
+    version(console, rep.format_version)
     sizes = []
     for section, n in rep.counts.items():
         bound = ""
@@ -65,6 +66,12 @@ def report(
         console.print(f"  [dim]assumption: {escape(note)}[/]")
 
 
+def version(console: Console, found: FormatVersion | None) -> None:
+    """The format version used, with its dates (dated formats only)."""
+    if found is not None and found.dated:
+        console.print(f"  format version: {escape(found.describe())}")
+
+
 def summary(console: Console, reports: Sequence[Report]) -> None:
     if len(reports) < 2:
         return
@@ -72,21 +79,53 @@ def summary(console: Console, reports: Sequence[Report]) -> None:
     console.print(f"[bold]{legal} of {len(reports)} decks legal[/]")
 
 
+def _in_force(found: FormatVersion) -> str:
+    """``2016-01-28 – 2017-02-25``, ``from 2017-02-26``, or ``undated``."""
+    if found.effective_from is None:
+        return "undated"
+    if found.effective_until is None:
+        return f"from {found.effective_from}"
+    return f"{found.effective_from} – {found.effective_until}"
+
+
 def format_list(console: Console, formats: Sequence[Format]) -> None:
-    table = Table("id", "game", "name", "sections", "assumptions", box=None)
+    # the ids and dates in full, whatever the width: versions of one family differ only there
+    width = max((len(fmt.id) for fmt in formats), default=2)
+    table = Table(
+        Column("id", min_width=width, no_wrap=True),
+        "game",
+        "name",
+        Column("in force", min_width=23, no_wrap=True),
+        "sections",
+        "assumptions",
+        box=None,
+    )
     for fmt in formats:
         sections = ", ".join(
             f"{s.name} {s.size.min}" + (f"–{s.size.max}" if s.size.max != s.size.min else "")
             for s in fmt.sections
         )
-        table.add_row(fmt.id, fmt.game, escape(fmt.name), sections, str(len(fmt.assumptions)))
+        table.add_row(
+            fmt.id,
+            fmt.game,
+            escape(fmt.name),
+            _in_force(fmt.version),
+            sections,
+            str(len(fmt.assumptions)),
+        )
     console.print(table)
 
 
-def format_detail(console: Console, fmt: Format) -> None:
+def format_detail(console: Console, fmt: Format, family: Sequence[Format] = ()) -> None:
+    """A format's rules; ``family``: every version of it, newest first, with its dates."""
     console.print(f"[bold]{escape(fmt.id)}[/]: {escape(fmt.name)} ({fmt.game})")
     if fmt.description:
         console.print(escape(fmt.description))
+    for other in family if len(family) > 1 or fmt.effective else ():
+        this = "  [bold](this one)[/]" if other.id == fmt.id else ""
+        console.print(f"  version: {escape(other.id)}  {_in_force(other.version)}{this}")
+    if fmt.effective:
+        console.print(f"  dates: {escape(fmt.effective.source)}")
     for source in fmt.sources:
         console.print(f"  source: {escape(source)}")
     table = Table("rule", "what", "source", box=None)

@@ -39,6 +39,7 @@ def validate(deck: DeckList, fmt: Format, index: CardIndex) -> Report:
         counts=ctx.counts,
         violations=violations,
         assumptions=fmt.assumptions,
+        format_version=fmt.version,
     )
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from deckcheck import decklist
-from deckcheck.formats import FormatRegistry, default_registry
+from deckcheck.format_registry import FormatRegistry, default_registry
 from deckcheck.models import Report
 from deckcheck.pool.store import Pool
 from deckcheck.resolve import CardIndex

@@ -12,7 +12,8 @@ from rich.console import Console
 
 from deckcheck import decklist, render
 from deckcheck.checks import Check, CheckKind, Row, kinds, register_kind, unregister_kind
-from deckcheck.formats import Format, FormatRegistry
+from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats import Format
 from deckcheck.models import Violation
 from deckcheck.resolve import CardIndex
 from deckcheck.slots import Context, card_counts, first_line, format_facts, total

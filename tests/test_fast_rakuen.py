@@ -1,5 +1,7 @@
 """The rakuen batch engine (games/rakuen/fast.py) against the reference engine (engine.py):
-the same distribution of games, turn by turn, for several pilots; seeds and workers; fallback."""
+the same distribution of games, turn by turn, for several pilots, with the hand limit of the
+format in force today (rakuen-standard: 8 at the end phase) and without one
+(rakuen-standard-1.0, ルールブック Ver1.0); seeds and workers; fallback."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from typing import Any
 import pytest
 
 from deckcheck import decklist
-from deckcheck.formats import FormatRegistry
+from deckcheck.format_registry import FormatRegistry
 from deckcheck.goldfish.policy import policy_from_keys
 from deckcheck.goldfish.run import GoldfishRequest, goldfish, play_chunk, prepare
 from deckcheck.goldfish.setup import Setup
@@ -27,20 +29,30 @@ def parsed() -> DeckList:
 
 
 def setup_for(
-    parsed: DeckList, registry: FormatRegistry, index: CardIndex, keys: dict[str, Any]
+    parsed: DeckList,
+    registry: FormatRegistry,
+    index: CardIndex,
+    keys: dict[str, Any],
+    format_id: str = "rakuen-standard",
 ) -> Setup:
     policy = policy_from_keys("rakuen", keys, "test")
-    return prepare(parsed, registry.get("rakuen-standard"), index, policy)
+    return prepare(parsed, registry.get(format_id), index, policy)
+
+
+# luck drives, refreshes, their penalties and the loss they bring; the level swap
+LUCK = {"luck_drive_times": 3, "luck_drive_when_stuck": False, "swap_level": True}
 
 
 @pytest.mark.parametrize(
-    ("keys", "turns"),
+    ("keys", "turns", "format_id"),
     [
-        ({}, 12),
-        ({"gattai": False, "deploy_over": False, "luck_drive": False}, 12),
-        # luck drives, refreshes, their penalties and the loss they bring; the level swap
-        ({"luck_drive_times": 3, "luck_drive_when_stuck": False, "swap_level": True}, 22),
-        ({"mulligan": False, "keep": ["kind:合理体>=1", "level<=1>=2"]}, 16),
+        ({}, 12, "rakuen-standard"),
+        ({"gattai": False, "deploy_over": False, "luck_drive": False}, 12, "rakuen-standard"),
+        (LUCK, 22, "rakuen-standard"),
+        ({"mulligan": False, "keep": ["kind:合理体>=1", "level<=1>=2"]}, 16, "rakuen-standard"),
+        # no hand limit: the hand grows past 8 in about half of the turns played
+        ({}, 12, "rakuen-standard-1.0"),
+        (LUCK, 22, "rakuen-standard-1.0"),
     ],
 )
 def test_batch_engine_agrees_with_the_reference(
@@ -49,8 +61,9 @@ def test_batch_engine_agrees_with_the_reference(
     index: CardIndex,
     keys: dict[str, Any],
     turns: int,
+    format_id: str,
 ) -> None:
-    setup = setup_for(parsed, registry, index, keys)
+    setup = setup_for(parsed, registry, index, keys, format_id)
     seeds = list(range(1, GAMES + 1))
     fast = play_chunk(setup, 0, seeds, turns, True)
     slow = play_chunk(dataclasses.replace(setup, fast=False), 0, seeds, turns, True)
@@ -59,6 +72,12 @@ def test_batch_engine_agrees_with_the_reference(
     for code in (1, 2):
         agree(fast.loss == code, slow.loss == code)
     agree(fast.loss_turn, slow.loss_turn)
+    limit = setup.rules.params.get("hand_limit")
+    hands = slow.metrics[:, :, 0]
+    if limit is not None:  # the limit binds: without it these games hold more
+        assert hands.max() == fast.metrics[:, :, 0].max() == limit
+    else:
+        assert (hands > 8).mean() > 0.3 and (fast.metrics[:, :, 0] > 8).mean() > 0.3
 
 
 def test_the_keep_rule_decides_like_the_reference(

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from deckcheck import decklist, games
-from deckcheck.formats import FormatRegistry
+from deckcheck.format_registry import FormatRegistry
 from deckcheck.games.registry import MulliganKind
 from deckcheck.goldfish.policy import Policy, default_policy, policy_from_keys
 from deckcheck.goldfish.run import Chunk, GoldfishRequest, goldfish, play_chunk, prepare

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck.formats import FormatError, FormatRegistry, default_registry
+from deckcheck.format_registry import FormatRegistry, default_registry
+from deckcheck.formats import FormatError
 
 SHIPPED = {
     "chaos-standard",

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from deckcheck import decklist
 from deckcheck.cli import app
 from deckcheck.errors import PartnerError, UnanswerableError
-from deckcheck.formats import FormatRegistry
+from deckcheck.format_registry import FormatRegistry
 from deckcheck.games.chaos import engine as chaos
 from deckcheck.games.chaos import partner as chaos_partner
 from deckcheck.games.rakuen import engine as rakuen

@@ -66,7 +66,7 @@ def _done(http: TestClient | httpx.Client, location: str, timeout: float = 120) 
 
 def test_a_sweep_job_gives_the_libraries_result(http: TestClient, index: Any) -> None:
     from deckcheck import decklist
-    from deckcheck.formats import default_registry
+    from deckcheck.format_registry import default_registry
     from deckcheck.sweep import SweepRequest, sweep
 
     started = http.post("/sweeps", json=SWEEP)

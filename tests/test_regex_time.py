@@ -13,7 +13,7 @@ import pytest
 
 import deckcheck
 from deckcheck import decklist, edit
-from deckcheck.formats import default_registry
+from deckcheck.format_registry import default_registry
 
 SIZE = 100_000
 

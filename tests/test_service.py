@@ -308,6 +308,23 @@ def remote(service: FastAPI, monkeypatch: pytest.MonkeyPatch) -> str:
             "--json",
         ],
         ["odds", str(EXAMPLES / "rakuen-standard-legal.deck"), "-w", "type:wizard>=1"],
+        # the format version in force on a day (issue 19)
+        ["validate", str(EXAMPLES / "rakuen-standard-legal.deck"), "--as-of", "2016-06-01"],
+        [
+            "goldfish",
+            str(EXAMPLES / "rakuen-standard-legal.deck"),
+            "--games",
+            "100",
+            "--turns",
+            "3",
+            "--as-of",
+            "2016-06-01",
+            "--json",
+        ],
+        ["hand", str(EXAMPLES / "rakuen-standard-legal.deck"), "--seed", "3", "--as-of", "2016-06-01",
+         "--json"],
+        ["odds", str(EXAMPLES / "rakuen-standard-legal.deck"), "-w", "type:member>=1", "--as-of",
+         "2015-01-01"],
     ],
 )
 def test_cli_local_and_server_agree(remote: str, service: FastAPI, args: list[str]) -> None:
@@ -321,7 +338,8 @@ def test_cli_local_and_server_agree(remote: str, service: FastAPI, args: list[st
     elif local.exit_code != 2:
         assert served.stdout == local.stdout
     else:
-        assert "wizard" in served.stderr and "wizard" in local.stderr
+        why = "wizard" if "--as-of" not in args else "no version is in force on 2015-01-01"
+        assert why in served.stderr and why in local.stderr
 
 
 def test_cli_server_unreachable() -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from deckcheck.formats import FormatRegistry
+from deckcheck.format_registry import FormatRegistry
 from deckcheck.games.vision import METRICS, MILESTONES, engine
 from deckcheck.games.vision.engine import Board, Unit, playable
 from deckcheck.goldfish.common import Record

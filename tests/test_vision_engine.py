@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from deckcheck import decklist, games
-from deckcheck.formats import FormatRegistry
+from deckcheck.format_registry import FormatRegistry
 from deckcheck.games.vision import engine
 from deckcheck.games.vision.engine import Board, Unit, playable
 from deckcheck.goldfish.policy import default_policy

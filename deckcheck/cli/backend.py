@@ -6,6 +6,7 @@ Both raise ``deckcheck.errors`` exceptions; a service's refusal arrives as a ``C
 
 from __future__ import annotations
 
+import datetime
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -18,12 +19,14 @@ from deckcheck.cli.options import Globals
 from deckcheck.errors import UsageError
 
 if TYPE_CHECKING:
-    from deckcheck.formats import Format, FormatRegistry
+    from deckcheck.format_registry import FormatRegistry
+    from deckcheck.formats import Format
     from deckcheck.goldfish.run import GoldfishRequest, GoldfishResult
     from deckcheck.models import DeckList, Report
     from deckcheck.odds.api import HandsResult, OddsRequest, OddsResult
 
 Progress = Callable[[int], None]
+Day = datetime.date | None  # --as-of: the day whose format version applies
 
 
 class Backend(Protocol):
@@ -31,16 +34,19 @@ class Backend(Protocol):
     reports_progress: bool
 
     def validate(
-        self, files: list[Path], decks: list[DeckList], format: str | None
+        self, files: list[Path], decks: list[DeckList], format: str | None, as_of: Day = None
     ) -> list[Report]:
-        """One report per deck, in order; ``format`` overrides each deck's format line."""
+        """One report per deck, in order; ``format`` overrides each deck's format line and
+        ``as_of`` its date line (the format version in force on that day is used)."""
         ...
 
     def format_of(self, ref: str, override: str | None) -> Format:
         """The format a report names, for rendering it."""
         ...
 
-    def odds(self, path: Path, format: str | None, req: OddsRequest) -> OddsResult: ...
+    def odds(
+        self, path: Path, format: str | None, req: OddsRequest, as_of: Day = None
+    ) -> OddsResult: ...
 
     def hand(
         self,
@@ -50,6 +56,7 @@ class Backend(Protocol):
         seed: int | None,
         want: list[str],
         partner: str | None,
+        as_of: Day = None,
     ) -> HandsResult: ...
 
     def goldfish(
@@ -59,6 +66,7 @@ class Backend(Protocol):
         policy: Path | None,
         req: GoldfishRequest,
         progress: Progress | None,
+        as_of: Day = None,
     ) -> GoldfishResult: ...
 
 
@@ -74,28 +82,35 @@ class LocalBackend:
     @property
     def registry(self) -> FormatRegistry:
         if self._registry is None:  # one per command: it caches the formats it has read
-            from deckcheck.formats import default_registry
+            from deckcheck.format_registry import default_registry
 
             self._registry = default_registry()
         return self._registry
 
     def validate(
-        self, files: list[Path], decks: list[DeckList], format: str | None
+        self, files: list[Path], decks: list[DeckList], format: str | None, as_of: Day = None
     ) -> list[Report]:
         from deckcheck.api import refs_of, validate_decks
 
         with open_pool(self.db) as pool:
             index = pool.index_for(refs_of(decks))
-            return validate_decks(decks, self.registry, index, format)
+            return validate_decks(decks, self.registry, index, format, as_of)
 
     def format_of(self, ref: str, override: str | None) -> Format:
-        # a format file's id is not a registry id: render with the file itself
-        return self.registry.get(override if override and override.endswith(".toml") else ref)
+        # a format file's id is not a registry id: render with the file itself (unless the
+        # report used a version the file supersedes, which has a registry id)
+        if override and override.endswith(".toml"):
+            fmt = self.registry.get(override)
+            if fmt.id == ref:
+                return fmt
+        return self.registry.get(ref)
 
-    def odds(self, path: Path, format: str | None, req: OddsRequest) -> OddsResult:
+    def odds(
+        self, path: Path, format: str | None, req: OddsRequest, as_of: Day = None
+    ) -> OddsResult:
         from deckcheck.odds.api import compute_odds
 
-        deck, fmt, index = one_deck(path, format, self.db)
+        deck, fmt, index = one_deck(path, format, self.db, as_of)
         return compute_odds(deck, fmt, index, req)
 
     def hand(
@@ -106,10 +121,11 @@ class LocalBackend:
         seed: int | None,
         want: list[str],
         partner: str | None,
+        as_of: Day = None,
     ) -> HandsResult:
         from deckcheck.odds.api import deal_hands
 
-        deck, fmt, index = one_deck(path, format, self.db)
+        deck, fmt, index = one_deck(path, format, self.db, as_of)
         return deal_hands(deck, fmt, index, count, seed, partner, want)
 
     def goldfish(
@@ -119,11 +135,12 @@ class LocalBackend:
         policy: Path | None,
         req: GoldfishRequest,
         progress: Progress | None,
+        as_of: Day = None,
     ) -> GoldfishResult:
         from deckcheck.goldfish.policy import load_policy
         from deckcheck.goldfish.run import goldfish
 
-        deck, fmt, index = one_deck(path, format, self.db)
+        deck, fmt, index = one_deck(path, format, self.db, as_of)
         return goldfish(
             deck, fmt, index, load_policy(policy, fmt.game), req, progress, notice=_notice
         )
@@ -146,7 +163,7 @@ class RemoteBackend:
         self._formats: dict[str, Format] = {}
 
     def validate(
-        self, files: list[Path], decks: list[DeckList], format: str | None
+        self, files: list[Path], decks: list[DeckList], format: str | None, as_of: Day = None
     ) -> list[Report]:
         from deckcheck.client import post
         from deckcheck.models import Report
@@ -155,7 +172,7 @@ class RemoteBackend:
         for path, local in zip(files, decks, strict=True):
             if local.format is None and format is None:
                 raise UsageError(f"{path}: no format: line and no --format")
-            data = post(self.server, "/validate", {"deck": read_text(path), "format": format})
+            data = post(self.server, "/validate", self._body(path, format, as_of))
             report = Report.model_validate(data)
             report.path = str(path)
             notes = [v for v in local.problems if v.rule == "deck/encoding"]
@@ -168,13 +185,18 @@ class RemoteBackend:
             from deckcheck.client import get
             from deckcheck.formats import Format
 
-            self._formats[ref] = Format.model_validate(get(self.server, f"/formats/{ref}"))
+            found = get(self.server, f"/formats/{ref}")
+            found.pop("versions", None)  # the family's dates: not a field of the format
+            self._formats[ref] = Format.model_validate(found)
         return self._formats[ref]
 
-    def odds(self, path: Path, format: str | None, req: OddsRequest) -> OddsResult:
+    def odds(
+        self, path: Path, format: str | None, req: OddsRequest, as_of: Day = None
+    ) -> OddsResult:
         from deckcheck.odds.api import OddsResult
 
-        result = OddsResult.model_validate(self._post(path, format, "/odds", req.model_dump()))
+        fields = req.model_dump()
+        result = OddsResult.model_validate(self._post(path, format, as_of, "/odds", fields))
         result.deck = str(path)
         return result
 
@@ -186,11 +208,12 @@ class RemoteBackend:
         seed: int | None,
         want: list[str],
         partner: str | None,
+        as_of: Day = None,
     ) -> HandsResult:
         from deckcheck.odds.api import HandsResult
 
         fields = {"count": count, "seed": seed, "want": want, "partner": partner}
-        result = HandsResult.model_validate(self._post(path, format, "/hand", fields))
+        result = HandsResult.model_validate(self._post(path, format, as_of, "/hand", fields))
         result.deck = str(path)
         return result
 
@@ -201,12 +224,13 @@ class RemoteBackend:
         policy: Path | None,
         req: GoldfishRequest,
         progress: Progress | None,
+        as_of: Day = None,
     ) -> GoldfishResult:
         from deckcheck import client
         from deckcheck.goldfish.policy import read_keys
         from deckcheck.goldfish.run import GoldfishResult
 
-        body = self._body(path, format)
+        body = self._body(path, format, as_of)
         keys = read_keys(policy) if policy else None  # the service checks them
         fields = req.model_dump(include={"games", "turns", "seed", "on_play"})
         result = GoldfishResult.model_validate(
@@ -215,13 +239,16 @@ class RemoteBackend:
         result.deck = str(path)
         return result
 
-    def _body(self, path: Path, format: str | None) -> dict[str, Any]:
-        return {"deck": read_text(path), "format": format}
+    def _body(self, path: Path, format: str | None, as_of: Day) -> dict[str, Any]:
+        day = {"as_of": as_of.isoformat()} if as_of else {}
+        return {"deck": read_text(path), "format": format, **day}
 
-    def _post(self, path: Path, format: str | None, route: str, fields: dict[str, Any]) -> Any:
+    def _post(
+        self, path: Path, format: str | None, as_of: Day, route: str, fields: dict[str, Any]
+    ) -> Any:
         from deckcheck.client import post
 
-        return post(self.server, route, {**self._body(path, format), **fields})
+        return post(self.server, route, {**self._body(path, format, as_of), **fields})
 
 
 def backend(ctx: typer.Context, db: Path | None) -> Backend:

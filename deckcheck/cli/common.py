@@ -6,6 +6,7 @@ and an exit status (see ``deckcheck.cli``).
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import sys
@@ -70,21 +71,37 @@ def write_or_fail(write: Callable[[], None], path: Path) -> None:
         raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from exc
 
 
-def format_for(ref: str | None, path: Path) -> Format:
-    """The format ``ref`` names (an id or a .toml file); the deck at ``path`` needs one."""
-    from deckcheck.formats import default_registry
+def as_of_day(text: str | None) -> datetime.date | None:
+    """``--as-of``'s day; a bad one is a usage error (exit status 2)."""
+    if text is None:
+        return None
+    from deckcheck.format_versions import parse_day
+
+    try:
+        return parse_day(text)
+    except ValueError as exc:
+        raise UsageError(f"--as-of: {exc}") from exc
+
+
+def format_for(ref: str | None, path: Path, day: datetime.date | None = None) -> Format:
+    """The version of the format ``ref`` names (an id or a .toml file) in force on ``day``
+    (default: today); the deck at ``path`` needs one."""
+    from deckcheck.format_registry import default_registry
 
     if ref is None:
         raise UsageError(f"{path}: no format: line and no --format")
-    return default_registry().get(ref)
+    return default_registry().resolve(ref, day)
 
 
-def one_deck(path: Path, format: str | None, db: Path | None) -> tuple[DeckList, Format, CardIndex]:
-    """Read one deck file, its format and the cards it names."""
+def one_deck(
+    path: Path, format: str | None, db: Path | None, as_of: datetime.date | None = None
+) -> tuple[DeckList, Format, CardIndex]:
+    """Read one deck file, its format (the version in force on ``as_of``, else on the deck's
+    ``date:`` line, else today) and the cards it names."""
     from deckcheck import decks as deckfiles
 
     deck = deckfiles.read(path)
-    fmt = format_for(format or deck.format, path)
+    fmt = format_for(format or deck.format, path, as_of or deck.date)
     with open_pool(db) as pool:
         index = pool.index_for([e.ref for e in deck.entries])
     return deck, fmt, index

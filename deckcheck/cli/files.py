@@ -27,7 +27,7 @@ def _load(
 
     text = read_text(path)
     deck = decklist.parse(text, str(path))
-    fmt = format_for(format or deck.format, path)
+    fmt = format_for(format or deck.format, path, deck.date)
     with open_pool(db) as pool:
         index = pool.index_for([*(e.ref for e in deck.entries), *extra])
     return text, deck, fmt, index

@@ -17,16 +17,11 @@ def formats_main(ctx: typer.Context, as_json: JsonOption = False) -> None:
     """List the formats (shipped, and any in $DECKCHECK_FORMATS folders)."""
     if ctx.invoked_subcommand is not None:
         return
-    from deckcheck.formats import default_registry
+    from deckcheck.format_registry import default_registry, listing
 
     found = default_registry().all()
     if as_json:
-        print_json(
-            [
-                {"id": f.id, "game": f.game, "name": f.name, "assumptions": f.assumptions}
-                for f in found
-            ]
-        )
+        print_json([listing(f) for f in found])
         return
     from deckcheck import render
 
@@ -38,13 +33,13 @@ def formats_show(
     format_id: Annotated[str, typer.Argument(metavar="ID", help="Format id or .toml file.")],
     as_json: JsonOption = False,
 ) -> None:
-    """Print one format: every rule it checks, with its source."""
-    from deckcheck.formats import default_registry
+    """Print one format: every rule it checks, with its source, and its versions' dates."""
+    from deckcheck.format_registry import default_registry, detail
 
-    fmt = default_registry().get(format_id)
+    registry = default_registry()
     if as_json:
-        print_json(fmt.model_dump(mode="json"))
+        print_json(detail(registry, format_id))
         return
     from deckcheck import render
 
-    render.format_detail(console(), fmt)
+    render.format_detail(console(), registry.get(format_id), registry.family(format_id))

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from deckcheck.cli.backend import Progress, backend
-from deckcheck.cli.common import console, print_json, write_or_fail
-from deckcheck.cli.options import DbOption, DeckArgument, FormatOption, JsonOption
+from deckcheck.cli.common import as_of_day, console, print_json, write_or_fail
+from deckcheck.cli.options import AsOfOption, DbOption, DeckArgument, FormatOption, JsonOption
 
 if TYPE_CHECKING:
     from deckcheck.goldfish.run import GoldfishResult
@@ -34,6 +34,7 @@ def goldfish(
     csv_path: Annotated[Path | None, typer.Option("--csv", dir_okay=False)] = None,
     parquet: Annotated[Path | None, typer.Option("--parquet", dir_okay=False)] = None,
     plot: Annotated[Path | None, typer.Option("--plot", dir_okay=False)] = None,
+    as_of: AsOfOption = None,
     db: DbOption = None,
 ) -> None:
     """Play solitaire games by the game's turn rules; statistics per turn and milestones.
@@ -44,9 +45,10 @@ def goldfish(
     from deckcheck.goldfish.run import GoldfishRequest
 
     req = GoldfishRequest(games=games, turns=turns, seed=seed, on_play=on_play, workers=workers)
+    day = as_of_day(as_of)
     answers = backend(ctx, db)
     with _progress(games if answers.reports_progress else 0) as progress:
-        result = answers.goldfish(deck_path, format, policy_path, req, progress)
+        result = answers.goldfish(deck_path, format, policy_path, req, progress, day)
     _output(result, games, as_json, csv_path, parquet, plot)
 
 

@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from deckcheck.cli.backend import backend
-from deckcheck.cli.common import console, print_json, write_or_fail
+from deckcheck.cli.common import as_of_day, console, print_json, write_or_fail
 from deckcheck.cli.options import (
+    AsOfOption,
     DbOption,
     DeckArgument,
     FormatOption,
@@ -66,6 +67,7 @@ def odds(
     as_json: JsonOption = False,
     csv_path: CsvOption = None,
     plot: PlotOption = None,
+    as_of: AsOfOption = None,
     db: DbOption = None,
 ) -> None:
     """Exact chance that the conditions hold at each turn, with the game's mulligan and draws.
@@ -85,7 +87,7 @@ def odds(
         seed=seed,
         table=table,
     )
-    result = backend(ctx, db).odds(deck_path, format, req)
+    result = backend(ctx, db).odds(deck_path, format, req, as_of_day(as_of))
     if csv_path is not None:
         write_or_fail(lambda: output.write_csv(result, csv_path), csv_path)
     if plot is not None:
@@ -124,10 +126,12 @@ def hand(
     ] = None,
     partner: PartnerOption = None,
     as_json: JsonOption = False,
+    as_of: AsOfOption = None,
     db: DbOption = None,
 ) -> None:
     """Deal sample opening hands by the game's procedure."""
-    result = backend(ctx, db).hand(deck_path, format, count, seed, want or [], partner)
+    day = as_of_day(as_of)
+    result = backend(ctx, db).hand(deck_path, format, count, seed, want or [], partner, day)
     if as_json:
         print_json(result.model_dump(mode="json"))
         return

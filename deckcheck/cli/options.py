@@ -25,6 +25,15 @@ DbOption = Annotated[
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+AsOfOption = Annotated[
+    str | None,
+    typer.Option(
+        "--as-of",
+        metavar="DATE",
+        help="Use the format version in force on this day (YYYY-MM-DD; default: the deck's "
+        "date: line, else today).",
+    ),
+]
 FormatOption = Annotated[
     str | None, typer.Option("--format", "-f", help="Format id or .toml file.")
 ]

@@ -119,7 +119,7 @@ def _run(
     decks = _decks(target, format)
     if not decks:
         raise UsageError(f"{target}: no deck files")
-    fmt = format_for(format or decks[0][1].format, target)
+    fmt = format_for(format or decks[0][1].format, target, decks[0][1].date)
     with open_pool(db) as pool:
         index = pool.index_for({e.ref for _, d in decks for e in d.entries} | set(_refs(req)))
     with _runner(scheduler, cluster) as runner, _progress(req) as progress:

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from deckcheck.cli.backend import backend
-from deckcheck.cli.common import console, print_json
-from deckcheck.cli.options import DbOption
+from deckcheck.cli.common import as_of_day, console, print_json
+from deckcheck.cli.options import AsOfOption, DbOption
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, UsageError
 
 if TYPE_CHECKING:
@@ -51,6 +51,7 @@ def validate(
             "--follow-symlinks", help="Also read symlinks in folders that lead out of the folder."
         ),
     ] = False,
+    as_of: AsOfOption = None,
     db: DbOption = None,
 ) -> None:
     """Check deck lists against their format; report every violation.
@@ -60,6 +61,7 @@ def validate(
     from deckcheck import decks as deckfiles
     from deckcheck.api import paused_gc
 
+    day = as_of_day(as_of)
     output = "json" if as_json else output.casefold()
     if output not in OUTPUTS:
         raise UsageError(f"unknown --output {output!r} (use {', '.join(OUTPUTS)})")
@@ -67,7 +69,7 @@ def validate(
     with paused_gc():
         parsed = [deckfiles.read(p) for p in files]
     answers = backend(ctx, db)
-    reports = answers.validate(files, parsed, format)
+    reports = answers.validate(files, parsed, format, day)
     _print_reports(reports, output, lambda ref: answers.format_of(ref, format))
     raise typer.Exit(EXIT_OK if all(r.legal for r in reports) else EXIT_ILLEGAL)
 

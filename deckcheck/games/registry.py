@@ -61,6 +61,7 @@ class Param:
     kind: type[int] | type[bool] | type[str] | type[float]
     default: ParamValue | None
     read_by: str
+    minimum: int | None = None  # the least value a format may give (a count: 0)
     choices: tuple[str, ...] = ()  # the values a text parameter may take; empty: any
 
 

@@ -11,6 +11,7 @@ from rich.table import Table
 
 from deckcheck.files import write_atomic
 from deckcheck.goldfish.run import GoldfishResult
+from deckcheck.render import version
 
 
 def render(console: Console, result: GoldfishResult) -> None:
@@ -21,6 +22,7 @@ def render(console: Console, result: GoldfishResult) -> None:
         f"{result.games:,} games × {result.turns} turns  seed {result.seed}  "
         f"policy {escape(result.policy.get('name', ''))}  engine {result.engine}{stopped}"
     )
+    version(console, result.format_version)
     s = result.summary
     losses = ", ".join(f"{k} {v:.1%}" for k, v in s.get("losses", {}).items())
     console.print(

@@ -24,7 +24,7 @@ from deckcheck.goldfish.common import GoldfishError, Record
 from deckcheck.goldfish.compiling import first_chunk
 from deckcheck.goldfish.policy import Compiled, Policy
 from deckcheck.goldfish.setup import Setup, per_setup
-from deckcheck.models import DeckList, Game
+from deckcheck.models import DeckList, FormatVersion, Game
 from deckcheck.odds.exact import OddsError
 from deckcheck.odds.setup import rules_of
 from deckcheck.resolve import CardIndex
@@ -228,6 +228,7 @@ class GoldfishResult(BaseModel):
     per_turn: list[dict[str, Any]]
     milestones: dict[str, Any]
     assumptions: list[str] = Field(default_factory=list)
+    format_version: FormatVersion | None = None
 
 
 def simulate(
@@ -368,4 +369,5 @@ def result_of(
         per_turn=per_turn,
         milestones=milestones,
         assumptions=notes,
+        format_version=fmt.version,
     )

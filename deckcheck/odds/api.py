@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from deckcheck import games
 from deckcheck.formats import Format
-from deckcheck.models import Card, DeckList, Game
+from deckcheck.models import Card, DeckList, FormatVersion, Game
 from deckcheck.odds.conditions import Condition, ConditionError, parse_conditions
 from deckcheck.odds.exact import OddsError, Problem, exact_rows, kept_cards
 from deckcheck.odds.setup import Rules, drawable, problem_of, rules_of, timeline
@@ -62,6 +62,7 @@ class OddsResult(BaseModel):
     rows: list[OddsRow]
     table: list[CopyRow] | None = None
     assumptions: list[str] = Field(default_factory=list)
+    format_version: FormatVersion | None = None
 
 
 def deck_sections(
@@ -142,6 +143,7 @@ def compute_odds(deck: DeckList, fmt: Format, index: CardIndex, req: OddsRequest
         partner=partner.name if partner else None,
         rows=_rows(problem, rules, req),
         assumptions=list(rules.assumptions),
+        format_version=fmt.version,
     )
     if req.table:
         result.table = _copy_table(cards, conditions, rules, req, index, fmt)
@@ -200,6 +202,7 @@ class HandsResult(BaseModel):
     seed: int | None
     hands: list[DealtHand]
     assumptions: list[str] = Field(default_factory=list)
+    format_version: FormatVersion | None = None
 
 
 def _label(card: Card) -> str:
@@ -258,7 +261,12 @@ def deal_hands(
             _mulligan(dealt, hand, order, problem, conditions, rules, rng)
         out.append(dealt)
     return HandsResult(
-        deck=deck.path, format=fmt.id, seed=seed, hands=out, assumptions=list(rules.assumptions)
+        deck=deck.path,
+        format=fmt.id,
+        seed=seed,
+        hands=out,
+        assumptions=list(rules.assumptions),
+        format_version=fmt.version,
     )
 
 

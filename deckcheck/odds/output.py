@@ -15,6 +15,7 @@ from rich.table import Table
 
 from deckcheck.files import write_atomic
 from deckcheck.odds.api import HandsResult, OddsResult
+from deckcheck.render import version
 
 
 def render(console: Console, result: OddsResult) -> None:
@@ -23,6 +24,7 @@ def render(console: Console, result: OddsResult) -> None:
         f"[bold]{escape(result.deck or '(deck)')}[/]  {result.format}  {side}  "
         f"[dim]{result.method}{f', {result.games:,} games' if result.games else ''}[/]"
     )
+    version(console, result.format_version)
     console.print("  want: " + " and ".join(escape(c) for c in result.conditions))
     console.print(f"  mulligan: {escape(result.mulligan)}")
     if result.partner:
@@ -48,6 +50,7 @@ def render(console: Console, result: OddsResult) -> None:
 def render_hands(console: Console, result: HandsResult) -> None:
     seed = "" if result.seed is None else f"  seed {result.seed}"
     console.print(f"[bold]{escape(result.deck or '(deck)')}[/]  {result.format}{seed}")
+    version(console, result.format_version)
     for i, dealt in enumerate(result.hands, start=1):
         console.print(
             f"[bold]hand {i}[/]" + (f"  ({dealt.redraws} forced redraws)" if dealt.redraws else "")

@@ -15,7 +15,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from deckcheck import __version__
-from deckcheck.formats import default_registry
+from deckcheck.format_registry import default_registry
 from deckcheck.service.cards import Cards
 from deckcheck.service.jobs import Jobs
 from deckcheck.service.jobstore import JobStore

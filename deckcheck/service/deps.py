@@ -13,7 +13,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from deckcheck.formats import FormatRegistry
+from deckcheck.format_registry import FormatRegistry
 from deckcheck.resolve import CardIndex
 from deckcheck.service.cards import Cards
 from deckcheck.service.jobs import Jobs

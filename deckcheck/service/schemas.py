@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from deckcheck import decklist
-from deckcheck.formats import Format, FormatError, FormatRegistry
+from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats import Format, FormatError
 from deckcheck.models import DeckList
 from deckcheck.service.problems import Problem, over_limit
 from deckcheck.sweep.run import SweepRequest
@@ -25,6 +27,11 @@ class DeckRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     deck: DeckInput
     format: str | None = Field(None, description="Format id; overrides the deck's format line.")
+    as_of: datetime.date | None = Field(
+        None,
+        description="Use the format version in force on this day (YYYY-MM-DD); overrides the "
+        "deck's date line; default today.",
+    )
 
 
 class OddsBody(DeckRequest):
@@ -79,9 +86,15 @@ def parse_deck(deck: str | dict[str, Any]) -> DeckList:
     return parsed
 
 
-def format_of(registry: FormatRegistry, ref: str | None, deck: DeckList) -> Format:
-    """The format a body names, else the deck's own. A body field at fault is a 422 that names
-    the field (not the 404 of an unknown ``/formats/{id}``); files cannot be named over HTTP."""
+def format_of(
+    registry: FormatRegistry,
+    ref: str | None,
+    deck: DeckList,
+    as_of: datetime.date | None = None,
+) -> Format:
+    """The format a body names, else the deck's own, in the version in force on ``as_of``,
+    else on the deck's date line, else today. A body field at fault is a 422 that names the
+    field (not the 404 of an unknown ``/formats/{id}``); files cannot be named over HTTP."""
     chosen = ref or deck.format
     if not chosen:
         raise Problem(
@@ -93,10 +106,17 @@ def format_of(registry: FormatRegistry, ref: str | None, deck: DeckList) -> Form
     try:
         if chosen.endswith(".toml"):
             raise FormatError("format files cannot be named over HTTP; use a format id")
-        return registry.get(chosen)
+        registry.get(chosen)
     except FormatError as exc:
         raise Problem(
             422, "unknown-format", str(exc), errors=[{"path": "body.format", "message": str(exc)}]
+        ) from exc
+    try:
+        return registry.resolve(chosen, as_of or deck.date)
+    except FormatError as exc:  # no version in force on that day
+        where = "body.as_of" if as_of else "body.deck"
+        raise Problem(
+            422, "unknown-format", str(exc), errors=[{"path": where, "message": str(exc)}]
         ) from exc
 
 

@@ -99,6 +99,11 @@ RAKUEN = _register_builtin(
             ),
             "level_area_max": Param(int, 4, "goldfish: cards the level area holds (ch.2 §5)"),
             "circles": Param(int, 6, "hand, goldfish: circles, one gate each (ch.2 §2)"),
+            # none in ルールブック Ver1.0 (ch.1 §3 2 手札, ch.2 §4, ch.4 Q38: 「手札の上限は
+            # ありません」); the format in force from 2017-02-26 gives one
+            "hand_limit": Param(
+                int, None, "goldfish: cards kept at the end phase (unset: no hand limit)", 0
+            ),
         },
         policy=RakuenPolicy,
         default_policy=RakuenPolicy(
@@ -125,6 +130,11 @@ RAKUEN = _register_builtin(
             "a failed 合体 never happens; refreshing the deck during its search is not modelled",
             "luck drive (ch.2 §6): the rules allow any number a turn; the pilot uses at most "
             "luck_drive_times (default 1), and by default only on a turn with no deployment",
+            "hand limit (the format's hand_limit; none in ルールブック Ver1.0): at the end phase "
+            "the pilot discards, to the drop zone (p.15 「手札を捨てる」), the cards it would "
+            "play last by its play_first order (the default pilot: tactics and paradoxes first, "
+            "which the goldfish only puts into the level area, then members of the lowest "
+            "level and cost): deckcheck's reading of what the pilot values least",
             "not played: battles, logic drive, paradoxes, card text (no opponent); a deck and a "
             "drop zone both empty end the game as deck-out (deckcheck's simplification)",
         ),

@@ -27,6 +27,14 @@ hand card may be swapped for one (policy ``swap_level``). Main phase (ch.2 §6, 
 - luck drive (ch.2 §6): pay 3 stock, draw 1, any number of times; the pilot decides
   (``luck_drive``, ``luck_drive_when_stuck``, ``luck_drive_times``).
 
+End phase: the format's ``hand_limit``, when it has one (none in ルールブック Ver1.0: ch.1 §3
+「手札の上限はありません」; rakuen-standard from 2017-02-26: 8, a fan source). The pilot
+discards down to it, to the drop zone (Ver1.0 p.15 「手札を（指定）枚捨てる」: ドロップ領域に
+置く), the cards it would play last by ``play_first`` (``Compiled.rank``): with the default
+pilot tactics and paradoxes first (the goldfish plays them only into the level area), then the
+members of the lowest level and cost. That choice is deckcheck's reading of what the pilot
+values least.
+
 The deck is refreshed the moment it runs out (ch.3 §6 割り込み型ルール処理, §10): the drop zone
 at that moment becomes the deck; the refresh penalty (its top card removed face down) follows
 when the action under way is over (チェック型ルール処理). 2 penalty cards lose (ch.3 §6 敗北判定
@@ -37,6 +45,7 @@ simplification: the rulebook has no such loss).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
 from deckcheck.games.rakuen import MILESTONES
@@ -236,6 +245,7 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
 
     play_rank = ranker(policy, policy.play_first)  # cards stay alive for the game: ids hold
     over = pol.deploy_over
+    limit = rules.params.get("hand_limit")  # None: no hand limit
 
     def main_phase(turn: int) -> int:
         """Deploy members in the pilot's order while they fit; returns how many."""
@@ -271,6 +281,8 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
                     table.drop.append(table.stock.pop())
                 table.draw(1)
                 count += main_phase(turn)
+            if limit is not None:
+                _end_phase(table, int(limit), play_rank)
         except DeckOut as out:
             record.loss, record.loss_turn = out.reason, turn
             break
@@ -317,6 +329,16 @@ def _level_phase(table: Table, policy: Compiled, face_up: bool) -> None:
             take(table.hand, new)
             table.hand.append(old)
             table.set_level([*table.level[1:], (new, True)])
+
+
+def _end_phase(table: Table, limit: int, rank: Callable[[Card], tuple[int, int, int, str]]) -> None:
+    """Discard down to the hand limit: the cards the pilot would play last, to the drop zone;
+    the others keep their order in hand."""
+    if len(table.hand) <= limit:
+        return
+    for card in sorted(table.hand, key=rank)[limit:]:
+        take(table.hand, card)
+        table.drop.append(card)
 
 
 def _gattai(table: Table, policy: Compiled, over: bool) -> Card | None:

@@ -97,6 +97,7 @@ def _encode(setup: Setup) -> Encoded:
     colbit = np.array([bit[c.color] if c.color else 0 for c in cards], dtype=np.int64)
     group, radix, meets, keep = _keep_table(policy, cards, copies, rules.hand)
     circles = rules.param_int("circles")
+    limit = rules.params.get("hand_limit")
     params = np.array(
         [
             rules.hand,
@@ -111,6 +112,7 @@ def _encode(setup: Setup) -> Encoded:
             pol.gattai,
             pol.luck_drive_times if pol.luck_drive else 0,
             pol.luck_drive_when_stuck,
+            -1 if limit is None else int(limit),  # the end phase's hand limit; -1: none
         ],
         dtype=np.int64,
     )

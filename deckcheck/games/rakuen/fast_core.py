@@ -33,8 +33,7 @@ def _refresh(deck, drop, s):
         return False
     n = s[NDROP]
     deck[:n] = drop[:n]
-    s[NDECK] = n
-    s[NDROP] = 0
+    s[NDECK], s[NDROP] = n, 0
     _shuffle(deck, n)
     s[REFRESHES] += 1
     s[PENDING] += 1
@@ -97,9 +96,7 @@ def _conditions(card, c, cmask, s):
 
 @numba.njit(cache=True, inline="always")
 def _fits(t, freed, freed_big, s, circles, blocks):
-    return (
-        s[CIRCLES] - freed + t <= circles and s[BIG] - freed_big + (1 if t == 4 else 0) <= blocks
-    )
+    return s[CIRCLES] - freed + t <= circles and s[BIG] - freed_big + (t == 4) <= blocks
 
 
 @numba.njit(cache=True)
@@ -122,8 +119,7 @@ def _room(card, leave_a, leave_b, over, c, field, s, circles, blocks, victims):
     for i in range(n):
         keys[i] = c[LEVEL, field[i]] * 1024 - c[TERR, field[i]]
     order = np.argsort(keys, kind="mergesort")  # by (level, -territory), stable as sorted()
-    count = 0
-    level = c[LEVEL, card]
+    count, level = 0, c[LEVEL, card]
     for i in range(n):
         slot = order[i]
         other = field[slot]
@@ -172,8 +168,7 @@ def _deploy(card, gone, ngone, pa, pb, soul, nsoul, c, stock, drop, field, souls
             souls[j, :] = souls[j + 1, :]
         s[NFIELD] -= 1
     n = s[NFIELD]
-    field[n] = card
-    nsouls[n] = nsoul
+    field[n], nsouls[n] = card, nsoul
     souls[n, :nsoul] = soul[:nsoul]
     t = c[TERR, card]
     s[CIRCLES] += t
@@ -184,7 +179,7 @@ def _deploy(card, gone, ngone, pa, pb, soul, nsoul, c, stock, drop, field, souls
 SOUL = 2  # a 合理体's soul: the 合体 pair
 # p[...]: the set-up's numbers (fast.Encoded.params)
 P_HAND, P_DRAW, P_STOCK, P_CIRCLES, P_BLOCKS, P_LEVEL_MAX = range(6)
-P_MULLIGAN, P_OVER, P_SWAP, P_GATTAI, P_LUCK, P_STUCK = range(6, 12)
+P_MULLIGAN, P_OVER, P_SWAP, P_GATTAI, P_LUCK, P_STUCK, P_HAND_LIMIT = range(6, 13)
 # the metrics (rakuen.METRICS) as counts of s
 ROW = (NHAND, NLEVEL, NSTOCK, NFIELD, NLEVEL, REFRESHES, PENALTIES, NDECK)
 
@@ -281,8 +276,7 @@ def _gattai(c, cmask, p, z, s):
     if ta < 0 or ea < 0:
         return 0, -1
     over, circles, blocks = p[P_OVER], p[P_CIRCLES], p[P_BLOCKS]
-    best = -1
-    source = 0
+    best, source = -1, 0
     for source in range(2):
         pile = hand if source == 0 else deck
         n = s[NHAND] if source == 0 else s[NDECK]
@@ -313,6 +307,16 @@ def _gattai(c, cmask, p, z, s):
 
 
 @numba.njit(cache=True)
+def _end_phase(c, hand, drop, s, limit):
+    """engine._end_phase: down to ``limit`` (-1: none), the last in play order to the drop."""
+    while 0 <= limit < s[NHAND]:
+        card = hand[np.argmax(c[PLAY][hand[: s[NHAND]]])]
+        s[NHAND] = _remove(hand, s[NHAND], card)
+        drop[s[NDROP]] = card
+        s[NDROP] += 1
+
+
+@numba.njit(cache=True)
 def _turn(turn, on_play, c, cmask, lmask, colbit, p, z, s, ms):
     """One turn; returns the loss status (0: the game goes on)."""
     deck, hand, stock, drop, level, _field, _souls, _nsouls, _victims, _buf, _soul = z
@@ -339,15 +343,13 @@ def _turn(turn, on_play, c, cmask, lmask, colbit, p, z, s, ms):
         if status:
             return status
         count += _main(turn, c, cmask, p, z, s, ms)
+    _end_phase(c, hand, drop, s, p[P_HAND_LIMIT])
     return 0
 
 
 @numba.njit(cache=True)
-def play_games(
-    c, cmask, lmask, colbit, base, group, radix, meets, keep, p, seed, on_play, out
-):
-    """Play ``len(out[0])`` games into ``out`` = (metrics, milestones, mulligans, loss,
-    loss_turn), metrics filled with -1 beforehand."""
+def play_games(c, cmask, lmask, colbit, base, group, radix, meets, keep, p, seed, on_play, out):
+    """Play ``len(out[0])`` games into ``out`` (fast.play_batch's arrays, metrics all -1)."""
     metrics, milestones, mulligans, loss, loss_turn = out
     np.random.seed(seed)
     n = len(base)
@@ -374,8 +376,7 @@ def play_games(
             counts[:] = keep[index]
             kept, nb = 0, 0
             for i in range(s[NHAND]):  # keep the first cards that fill a slot, in hand order
-                card = hand[i]
-                k = group[card]
+                card, k = hand[i], group[hand[i]]
                 if k >= 0 and counts[k] > 0:
                     counts[k] -= 1
                     hand[kept] = card
@@ -393,8 +394,7 @@ def play_games(
         for turn in range(1, turns + 1):
             status = _turn(turn, on_play, c, cmask, lmask, colbit, p, z, s, milestones[g])
             if status:
-                loss[g] = status
-                loss_turn[g] = turn
+                loss[g], loss_turn[g] = status, turn
                 break
             for j in range(len(ROW)):
                 metrics[g, turn - 1, j] = s[ROW[j]]

@@ -10,7 +10,8 @@ from fastapi import APIRouter, Header, Query, Response
 from fastapi.responses import JSONResponse, PlainTextResponse
 
 from deckcheck import decklist
-from deckcheck.formats import FormatError, FormatRegistry
+from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats import FormatError
 from deckcheck.resolve import CardIndex
 from deckcheck.service.deps import (
     CardIndexDep,
@@ -71,7 +72,7 @@ def _verdict(row: dict[str, Any], registry: FormatRegistry, index: CardIndex) ->
     if verdict is None:
         deck = decklist.parse(row["deck"], None)
         try:
-            fmt = registry.get(row["format"])
+            fmt = registry.resolve(row["format"], deck.date)
             verdict = validate(deck, fmt, index).model_dump(mode="json")
         except FormatError as exc:  # a format removed since the deck was saved: still readable
             verdict = {"error": str(exc)}

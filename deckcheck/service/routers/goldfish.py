@@ -48,7 +48,7 @@ async def goldfish(
             f"games is over the limit of {settings.job_games}", settings.job_games, "games"
         )
     deck = parse_deck(body.deck)
-    fmt = format_of(registry, body.format, deck)
+    fmt = format_of(registry, body.format, deck, body.as_of)
     policy = _policy(body.policy, fmt)
     req = GoldfishRequest(games=body.games, turns=body.turns, seed=body.seed, on_play=body.on_play)
     setup = prepare(deck, fmt, index, policy)  # a deck that cannot play is a 422 now, not later

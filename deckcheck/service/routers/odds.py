@@ -39,8 +39,8 @@ async def odds(
             "simulate",
         )
     deck = parse_deck(body.deck)
-    fmt = format_of(registry, body.format, deck)
-    req = OddsRequest(**body.model_dump(exclude={"deck", "format"}))
+    fmt = format_of(registry, body.format, deck, body.as_of)
+    req = OddsRequest(**body.model_dump(exclude={"deck", "format", "as_of"}))
     refs = [e.ref for e in deck.entries] + ([body.partner] if body.partner else [])
     small = tasks.deck_index(index, fmt.game, refs)
     try:
@@ -56,6 +56,6 @@ def hand(body: HandBody, registry: RegistryDep, index: CardIndexDep) -> Any:
     from deckcheck.odds.api import deal_hands
 
     deck = parse_deck(body.deck)
-    fmt = format_of(registry, body.format, deck)
+    fmt = format_of(registry, body.format, deck, body.as_of)
     result = deal_hands(deck, fmt, index, body.count, body.seed, body.partner, body.want)
     return result.model_dump(mode="json")

@@ -29,7 +29,7 @@ async def validate_deck(
     # suggestion budget bounds a deck of many unknown names
     deck = parse_deck(body.deck)
     with suggest.budget(SUGGEST_SECONDS):
-        report = validate(deck, format_of(registry, body.format, deck), index)
+        report = validate(deck, format_of(registry, body.format, deck, body.as_of), index)
     return JSONResponse(report.model_dump(mode="json"))
 
 
@@ -38,7 +38,7 @@ def resolve(body: DeckRequest, registry: RegistryDep, index: CardIndexDep) -> di
     """The deck list's lines as cards (number, name, type), for editors such as the web
     page; unresolved lines keep their reference and say why."""
     deck = parse_deck(body.deck)
-    fmt = format_of(registry, body.format, deck)
+    fmt = format_of(registry, body.format, deck, body.as_of)
     entries = []
     with suggest.budget(SUGGEST_SECONDS):
         cards = [index.resolve(fmt.game, e.ref).card for e in deck.entries]

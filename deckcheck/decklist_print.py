@@ -1,0 +1,47 @@
+"""Deck lists printed: the canonical text form and the JSON form (decklist.py parses them)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from deckcheck.models import SECTIONS, DeckEntry, DeckList
+
+
+def print_text(deck: DeckList) -> str:
+    """The canonical text form: ``format:`` and ``date:`` lines, then each non-empty section
+    in order."""
+    lines: list[str] = []
+    if deck.format:
+        lines.append(f"format: {deck.format}")
+    if deck.date:
+        lines.append(f"date: {deck.date.isoformat()}")
+    for section in SECTIONS:
+        entries = [e for e in deck.entries if e.section == section]
+        if not entries:
+            continue
+        lines.append(f"[{section}]")
+        lines.extend(_card_line(e) for e in entries)
+    return "\n".join(lines) + "\n"
+
+
+def _card_line(entry: DeckEntry) -> str:
+    # "4 x foo" would read as four of "foo": write "4x x foo" when the name starts like that.
+    sep = "x " if _LOOKS_LIKE_X.match(entry.ref) else " "
+    return f"{entry.count}{sep}{entry.ref}"
+
+
+_LOOKS_LIKE_X = re.compile(r"^[xX×ｘＸ]\s")
+
+
+def to_json(deck: DeckList) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    if deck.format:
+        data["format"] = deck.format
+    if deck.date:
+        data["date"] = deck.date.isoformat()
+    for section in SECTIONS:
+        entries = [e for e in deck.entries if e.section == section]
+        if entries:
+            data[section] = [{"count": e.count, "card": e.ref} for e in entries]
+    return data

@@ -1,0 +1,215 @@
+"""The formats of the search path (the shipped ``formats/`` plus user folders): the files
+read, ``extends`` merged, and the version of a dated family in force on a day."""
+
+from __future__ import annotations
+
+import datetime
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from deckcheck import data, format_versions
+from deckcheck.errors import FormatError
+from deckcheck.formats import Format
+
+# what each file says of itself only: ``extends`` never passes these on
+OWN_KEYS = ("id", "effective", "supersedes")
+
+
+def _merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
+    """``extends``: the child's keys replace the parent's; restriction lists add up; a file's
+    id and dates are its own."""
+    parent = {key: v for key, v in parent.items() if key not in OWN_KEYS}
+    merged = {**parent, **child}
+    merged["restrictions"] = [*parent.get("restrictions", []), *child.get("restrictions", [])]
+    merged["parameters"] = {**parent.get("parameters", {}), **child.get("parameters", {})}
+    merged["sources"] = [*parent.get("sources", []), *child.get("sources", [])]
+    return merged
+
+
+def _error_text(path: Path, exc: ValidationError) -> str:
+    lines = [f"{path}: not a valid format file:"]
+    for err in exc.errors():
+        where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        lines.append(f"  {where}: {err['msg']}")
+    return "\n".join(lines)
+
+
+def read_raw(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except OSError as exc:
+        raise FormatError(f"{path}: cannot read format file: {exc.strerror or exc}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise FormatError(f"{path}: not valid TOML: {exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise FormatError(f"{path}: not UTF-8 text: {exc}") from exc
+
+
+class FormatRegistry:
+    """The formats found in the search path: the shipped ``formats/`` plus user folders."""
+
+    def __init__(self, folders: list[Path]) -> None:
+        self.folders = folders
+        self._cache: dict[str, Format] = {}  # as read
+        self._dated: dict[str, Format] = {}  # read, with their dates in the family (get)
+        self._successors: dict[str, list[str]] | None = None  # superseded id → its successors
+        self._in_force: dict[tuple[str, datetime.date], Format] = {}  # resolve()'s answers
+
+    def paths(self) -> dict[str, Path]:
+        found: dict[str, Path] = {}
+        for folder in self.folders:
+            if folder.is_dir():
+                for path in sorted(folder.glob("*.toml")):
+                    found.setdefault(path.stem, path)
+        return found
+
+    def ids(self) -> list[str]:
+        return sorted(self.paths())
+
+    def get(self, ref: str) -> Format:
+        """A format by id, or by path to a ``.toml`` file: that version, whatever the date."""
+        fmt = self._dated.get(ref)
+        if fmt is None:
+            fmt = self._plain(ref)
+            self._date(fmt)
+            self._dated[ref] = fmt
+        return fmt
+
+    def resolve(self, ref: str, day: datetime.date | None = None) -> Format:
+        """The version of ``ref`` in force on ``day`` (default: today): ``ref`` itself or a
+        version it supersedes (format_versions.in_force; FormatError when none is)."""
+        fmt = self.get(ref)
+        if fmt.effective is None:
+            return fmt
+        day = day or datetime.date.today()
+        found = self._in_force.get((ref, day))
+        if found is None:
+            chain = self._chain(fmt)
+            after = self._successor(fmt.id)
+            dated = [f.dated() for f in chain]
+            chosen = format_versions.in_force(dated, after.dated() if after else None, day)
+            found = fmt if chosen.id == fmt.id else self.get(chosen.id)
+            self._in_force[(ref, day)] = found
+        return found
+
+    def family(self, ref: str) -> list[Format]:
+        """Every version of ``ref``'s family, newest first (one format when it is undated)."""
+        head = self.get(ref)
+        seen = {head.id}
+        while (after := self._successor(head.id)) is not None and after.id not in seen:
+            head = after
+            seen.add(head.id)
+        return [self.get(f.id) if f.id in self.paths() else f for f in self._chain(head)]
+
+    def _plain(self, ref: str) -> Format:
+        if ref in self._cache:
+            return self._cache[ref]
+        as_path = Path(ref)
+        if ref.endswith(".toml") and as_path.is_file():
+            fmt = self._load(as_path, set())
+        else:
+            path = self.paths().get(ref)
+            if path is None:
+                known = ", ".join(self.ids()) or "none"
+                raise FormatError(f"unknown format {ref!r} (known: {known})")
+            fmt = self._load(path, set())
+        self._cache[ref] = fmt
+        return fmt
+
+    def _chain(self, fmt: Format) -> list[Format]:
+        """``fmt``, then the versions it supersedes, newest first."""
+        chain = [fmt]
+        while (older := chain[-1].supersedes) is not None:
+            where = self._where(chain[-1].id)
+            if older in {f.id for f in chain}:
+                raise FormatError(f"{where}: supersedes {older!r}, which loops back to it")
+            if older not in self._cache and older not in self.paths():
+                raise FormatError(f"{where}: supersedes unknown format {older!r}")
+            chain.append(self._plain(older))
+        return chain
+
+    def _where(self, fid: str) -> str:
+        """A format's file, for messages (its id when it has none in the search path)."""
+        path = self.paths().get(fid)
+        return str(path) if path else fid
+
+    def _successor(self, fid: str) -> Format | None:
+        """The format in the search path that supersedes ``fid``; two are an error."""
+        if self._successors is None:
+            found: dict[str, list[str]] = {}
+            for stem, path in self.paths().items():
+                try:
+                    older = read_raw(path).get("supersedes")
+                except FormatError:
+                    continue  # reported when that file itself is used
+                if isinstance(older, str):
+                    found.setdefault(older, []).append(stem)
+            self._successors = found
+        newer = self._successors.get(fid, [])
+        if len(newer) > 1:
+            files = " and ".join(self._where(n) for n in newer)
+            raise FormatError(f"{files} both supersede {fid!r}: a version has one successor")
+        return self._plain(newer[0]) if newer else None
+
+    def _date(self, fmt: Format) -> None:
+        """``fmt``'s dates, checked against the version after it and those before it."""
+        after = self._successor(fmt.id)
+        chain = self._chain(fmt) if fmt.supersedes or after else [fmt]
+        found = format_versions.problems([f.dated() for f in [*([after] if after else []), *chain]])
+        if found:
+            where = self._where(fmt.id)
+            raise FormatError(f"{where}: versions do not fit together: {'; '.join(found)}")
+        successor = after.dated() if after else None
+        fmt.dated_by(format_versions.end_of(fmt.dated(), successor), after.id if after else None)
+
+    def _raw(self, path: Path, seen: set[str]) -> dict[str, Any]:
+        raw = read_raw(path)
+        parent = raw.get("extends")
+        if parent is None:
+            return raw
+        if not isinstance(parent, str):
+            raise FormatError(f"{path}: extends must be a format id")
+        if parent in seen:
+            raise FormatError(f"{path}: extends {parent!r} loops")
+        parent_path = self.paths().get(parent)
+        if parent_path is None:
+            raise FormatError(f"{path}: extends unknown format {parent!r}")
+        return _merge(self._raw(parent_path, seen | {parent}), raw)
+
+    def _load(self, path: Path, seen: set[str]) -> Format:
+        raw = self._raw(path, seen)
+        raw.setdefault("id", path.stem)
+        try:
+            return Format.model_validate(raw)
+        except ValidationError as exc:
+            raise FormatError(_error_text(path, exc)) from exc
+
+    def all(self) -> list[Format]:
+        return [self.get(fid) for fid in self.ids()]
+
+
+def default_registry(extra: list[Path] | None = None) -> FormatRegistry:
+    return FormatRegistry([*(extra or []), *data.format_dirs()])
+
+
+def listing(fmt: Format) -> dict[str, Any]:
+    """One format as ``deckcheck formats --json`` and ``GET /formats`` list it."""
+    return {
+        "id": fmt.id,
+        "game": fmt.game,
+        "name": fmt.name,
+        "assumptions": fmt.assumptions,
+        "version": fmt.version.model_dump(mode="json"),
+    }
+
+
+def detail(registry: FormatRegistry, ref: str) -> dict[str, Any]:
+    """One format's rules as ``formats show --json`` and ``GET /formats/{id}`` give them, with
+    the dates of every version of its family (``versions``, newest first)."""
+    fmt = registry.get(ref)
+    versions = [f.version.model_dump(mode="json") for f in registry.family(ref)]
+    return {**fmt.model_dump(mode="json"), "versions": versions}
