@@ -24,39 +24,19 @@ import json
 import re
 from typing import Any
 
-from deckcheck import games
+from deckcheck.decklist_headers import header_word as header_word
+from deckcheck.decklist_headers import section_name as section_name
+from deckcheck.decklist_headers import subtotal
 from deckcheck.decklist_print import print_text as print_text
 from deckcheck.decklist_print import to_json as to_json
 from deckcheck.format_versions import parse_day
 from deckcheck.models import DeckEntry, DeckList, Violation
-from deckcheck.normalize import nfkc
 
 SYNTAX = "deck/syntax"
 SYNTAX_SOURCE = "deckcheck deck list format (README: Deck lists); outside the rulebooks"
 # Counts beyond this are typing errors, not decks; bounding them keeps every later step cheap.
 MAX_COUNT = 9999
 
-# Header words every game shares; each game's spec adds its own (games/<game>/).
-_COMMON_ALIASES = {"main": "main", "deck": "main", "メイン": "main", "メインデッキ": "main"}
-_aliases: dict[str, str] | None = None
-
-
-def _section_aliases() -> dict[str, str]:
-    global _aliases
-    if _aliases is None:
-        found = dict(_COMMON_ALIASES)
-        for spec in games.specs():
-            found.update({k.casefold(): v for k, v in spec.section_aliases.items()})
-        _aliases = found
-    return _aliases
-
-
-def _forget_aliases() -> None:
-    global _aliases
-    _aliases = None
-
-
-games.on_change(_forget_aliases)
 _FORMAT = re.compile(r"^format\s*[:：=]\s*(?P<id>\S.*?)$", re.IGNORECASE)
 _DATE = re.compile(r"^date\s*[:：=]\s*(?P<day>\S.*?)$", re.IGNORECASE)
 _X = "xX×ｘＸ"
@@ -72,20 +52,6 @@ def _syntax(message: str, line: int | None, fix: str, section: str | None = None
     return Violation(
         rule=SYNTAX, message=message, line=line, source=SYNTAX_SOURCE, fix=fix, section=section
     )
-
-
-def header_word(line: str) -> str | None:
-    """The word of a ``[ word ]`` header line, or None when the line is no header. String
-    methods, not a regex: the pattern this replaced backtracked in cubic time on ``[`` followed
-    by many spaces."""
-    if len(line) < 2 or line[0] != "[" or line[-1] != "]" or "]" in line[1:-1]:
-        return None
-    return line[1:-1].strip()
-
-
-def section_name(header: str) -> str | None:
-    """Canonical section for a header word, or None when it names no section."""
-    return _section_aliases().get(header.strip().casefold())
 
 
 def parse_text(text: str, path: str | None = None) -> DeckList:
@@ -176,7 +142,7 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
             section, unknown_section = name, False
             section_lines.setdefault(name, number)
             continue
-        elif _subtotal(line):  # キャラクター 10: a list's count of one card type, not a card
+        elif subtotal(line):  # キャラクター 10: a list's count of one card type, not a card
             continue
         quoted.append(len(problems))
         problems.append(
@@ -203,14 +169,6 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
         section_lines=section_lines,
         first_line=first_line,
     )
-
-
-_SUBTOTAL = re.compile(r"^(?P<word>[^\d\s]+)\s*[0-9]{1,3}$")  # キャラクター 10, コマンド34
-
-
-def _subtotal(line: str) -> bool:
-    m = _SUBTOTAL.match(line)  # a card type word of some game, then the list's count of it
-    return m is not None and any(nfkc(m["word"]).casefold() in s.type_words for s in games.specs())
 
 
 def _day(

@@ -75,7 +75,7 @@ VISION = _register_builtin(
             "dolls_per_turn": Param(int, 1, "goldfish: 人形 characters played a turn"),
             "hand_limit": Param(int, 7, "goldfish: cards kept at the discard phase"),
             "node_ready": Param(
-                str, "maintenance", "goldfish: when nodes become active again", NODE_READY
+                str, "maintenance", "goldfish: when nodes become active again", choices=NODE_READY
             ),
             "leaders": Param(int, 1, "goldfish: cards with 【リーダー】 on one player's field"),
         },
