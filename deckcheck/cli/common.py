@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -61,13 +60,6 @@ def read_text(path: Path) -> str:
 
     text, _ = deckfiles.decode(deckfiles.read_raw(path), str(path))
     return text
-
-
-def write_or_fail(write: Callable[[], None], path: Path) -> None:
-    try:
-        write()
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from exc
 
 
 def format_for(ref: str | None, path: Path) -> Format:
