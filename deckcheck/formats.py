@@ -42,6 +42,7 @@ from deckcheck.checks.sections import Section as Section
 from deckcheck.checks.sections import SizeCheck as SizeCheck
 from deckcheck.checks.sections import TypeCheck as TypeCheck
 from deckcheck.errors import FormatError as FormatError
+from deckcheck.files import read_limited
 from deckcheck.games.chaos.checks import OsPolicy as OsPolicy
 from deckcheck.games.chaos.checks import Partner as Partner
 from deckcheck.games.vision.checks import SpellBreak as SpellBreak
@@ -253,12 +254,13 @@ def _error_text(path: Path, exc: ValidationError) -> str:
     return "\n".join(lines)
 
 
+# A format file is a page of TOML; anything larger is no format file.
+MAX_FORMAT_BYTES = 1 << 20
+
 def read_raw(path: Path) -> dict[str, Any]:
+    raw = read_limited(path, MAX_FORMAT_BYTES, FormatError, "a format file")
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except OSError as exc:
-        raise FormatError(f"{path}: cannot read format file: {exc.strerror or exc}") from exc
+        return tomllib.loads(raw.decode("utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise FormatError(f"{path}: not valid TOML: {exc}") from exc
     except UnicodeDecodeError as exc:

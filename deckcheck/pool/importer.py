@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from deckcheck import data, games
 from deckcheck.errors import InputError
+from deckcheck.files import read_limited
 from deckcheck.models import Card, Game
 from deckcheck.normalize import nfkc
 from deckcheck.pool.columns import COLUMNS as CARD_COLUMNS
@@ -32,7 +33,8 @@ LIST_COLUMNS = tuple(c.name for c in CARD_COLUMNS if c.kind is Kind.LIST)
 _SPECIAL = frozenset(("game", "number", "name", "type", "os"))
 # SQLite stores integers in 64 bits; a larger one would be an OverflowError at write time.
 INT_LIMIT = 1 << 63
-
+# A card file is read whole; a full game's card list is a few MiB, so this is no card list.
+MAX_CARD_FILE_BYTES = 64 << 20
 
 
 class CardFileError(InputError):
@@ -65,10 +67,7 @@ class CheckedFile:
 def read_rows(path: Path) -> tuple[list[Row], list[str]]:
     """Rows of a card file and its unknown column names. The format follows the extension:
     ``.csv``, ``.json`` (array of objects), ``.jsonl``/``.ndjson`` (one object a line)."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise CardFileError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    raw = read_limited(path, MAX_CARD_FILE_BYTES, CardFileError, "a card file")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
