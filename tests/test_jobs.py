@@ -98,6 +98,13 @@ def test_sweep_requests_are_checked_before_a_job(http: TestClient) -> None:
     assert problem({**SWEEP, "games": 20_000}) == "limit-exceeded"  # 4 × 20,000 > 50,000
     assert problem({k: v for k, v in SWEEP.items() if k != "deck"}) == "invalid-request"
     assert problem({**SWEEP, "surprise": 1}) == "invalid-request"
+    # best and want, which the sweep reads after its games: a 422 now, not a 202 and a job
+    # that fails once every game is played (issue 24, item 15)
+    assert problem({**SWEEP, "best": "milestone:nope"}) == "invalid-request"
+    assert problem({**SWEEP, "best": "odds:type:paradox>=1"}) == "invalid-request"  # no want
+    assert problem({**SWEEP, "best": "odds:kind:合理体>=1@x"}) == "invalid-request"
+    assert problem({**SWEEP, "want": ["kind:合理体>=1", "nonsense"]}) == "bad-condition"
+    assert problem({**SWEEP, "want": ["colour:red>=1"]}) == "bad-condition"
     two = {
         **{k: v for k, v in SWEEP.items() if k != "deck"},
         "vary": [],
