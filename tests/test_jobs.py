@@ -174,20 +174,29 @@ def test_a_job_without_heartbeat_is_reported_failed(http: TestClient, service: F
     store.delete("alive")
 
 
-def test_the_owner_beats_while_its_jobs_are_open(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(jobstore, "BEAT_EVERY", 0.05)
+def _held_job(
+    tmp_path: Path, games: int
+) -> tuple[JobStore, Jobs, Future[dict[str, Any]], dict[str, Any]]:
+    """A job started by this process whose work waits in the queue until ``held`` is given
+    its result."""
     store = JobStore(f"sqlite:///{tmp_path / 'jobs.sqlite3'}", create=True)
-    held: Future[dict[str, Any]] = Future()  # a job that waits in the queue until released
+    held: Future[dict[str, Any]] = Future()
 
     class Queue:
         def submit(self, *args: Any) -> Future[dict[str, Any]]:
             return held
 
     runner = Jobs(store, Queue(), max_running=1)  # type: ignore[arg-type]
-    job = runner.start(10, lambda progress: {})
+    job = runner.start(games, lambda progress: {})
     assert job is not None
+    return store, runner, held, job
+
+
+def test_the_owner_beats_while_its_jobs_are_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(jobstore, "BEAT_EVERY", 0.05)
+    store, runner, held, job = _held_job(tmp_path, 10)
     with store.engine.begin() as conn:
         conn.execute(jobs.update().values(beat=0.0))
     deadline = time.monotonic() + 10
@@ -200,6 +209,38 @@ def test_the_owner_beats_while_its_jobs_are_open(
     while runner.beating and time.monotonic() < deadline:  # no open job: the heartbeat ends
         time.sleep(0.02)
     assert not runner.beating and store.get(job["id"])["status"] == "done"  # type: ignore[index]
+
+
+def test_a_job_reported_failed_stays_failed_when_its_owner_resumes(tmp_path: Path) -> None:
+    """Issue 24, item 12: a job reported failed ("interrupted") came back as done, with 100,000
+    games of 300,000, once its stalled owner resumed. Ended is final (compare-and-set)."""
+    store, _, held, job = _held_job(tmp_path, 300_000)  # the owner stalls until released
+    with store.engine.begin() as conn:  # as another host sees it: silent for a minute
+        conn.execute(
+            jobs.update()
+            .where(jobs.c.id == job["id"])
+            .values(owner="another-host:1", status="running", games_done=100_000, beat=time.time() - 60)
+        )
+    failed = store.get(job["id"])
+    assert failed is not None and failed["status"] == "failed"
+    assert failed["error"].startswith("interrupted")
+    held.set_result({"games": 300_000})  # the owner resumes and reports its result
+    row = store.get(job["id"])
+    assert row is not None
+    assert (row["status"], row["result"], row["error"]) == ("failed", None, failed["error"])
+    assert row["ended"] == failed["ended"]
+
+
+def test_a_cancelled_job_is_not_overwritten_by_a_late_result(tmp_path: Path) -> None:
+    store = JobStore(f"sqlite:///{tmp_path / 'jobs.sqlite3'}", create=True)
+    store.create("late", "sweep", 1000)
+    store.finish("late", "cancelled", None, None)
+    store.finish("late", "done", {"games": 1000}, None)
+    store.finish("late", "failed", None, "RuntimeError: too late")
+    row = store.get("late")
+    assert row is not None and (row["status"], row["result"], row["error"]) == ("cancelled", None, None)
+    store.progress("late", 1000)  # progress after the end changes nothing either
+    assert (store.get("late") or {})["games_done"] == 0
 
 
 def test_a_jobs_table_from_before_heartbeats_gets_the_column(tmp_path: Path) -> None:

@@ -199,15 +199,22 @@ class JobStore:
 
     def finish(
         self, job_id: str, status: str, result: dict[str, Any] | None, error: str | None
-    ) -> None:
+    ) -> bool:
+        """End an open job; False when it had already ended. The end is a compare-and-set on
+        the status: a job reported failed (its owner seemed gone) or cancelled stays so when
+        a late result comes in."""
         values: dict[str, Any] = {"status": status, "error": error, "ended": time.time()}
         if result is not None:
             values["result"] = json.dumps(result, ensure_ascii=False)
+        still_open = (jobs.c.id == job_id) & jobs.c.status.in_(OPEN)
+        ended = 0
         with self.engine.begin() as conn:
-            row = conn.execute(select(jobs.c.cancel_requested).where(jobs.c.id == job_id))
-            if row.scalar() and status == "done":
-                values["status"] = "cancelled"  # it ended on its own after a late cancel
-            conn.execute(update(jobs).where(jobs.c.id == job_id).values(values))
+            if status == "done":  # it ended on its own after a late cancel
+                cancelled = {**values, "status": "cancelled"}
+                query = update(jobs).where(still_open & jobs.c.cancel_requested).values(cancelled)
+                ended = conn.execute(query).rowcount
+            ended += conn.execute(update(jobs).where(still_open).values(values)).rowcount
+        return ended > 0
 
     def delete(self, job_id: str) -> None:
         with self.engine.begin() as conn:
