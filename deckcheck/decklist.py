@@ -24,6 +24,7 @@ from typing import Any
 
 from deckcheck import games
 from deckcheck.models import SECTIONS, DeckEntry, DeckList, Violation
+from deckcheck.text import lone_surrogate, without_surrogate_lines
 
 SYNTAX = "deck/syntax"
 SYNTAX_SOURCE = "deckcheck deck list format (README: Deck lists); outside the rulebooks"
@@ -241,6 +242,9 @@ def parse_json(text: str, path: str | None = None) -> DeckList:
                     _syntax(f"{where}.card must be a card number or name", line, "set card")
                 )
                 continue
+            if isinstance(ref, str) and (what := lone_surrogate(ref)) is not None:
+                deck.problems.append(_not_unicode(f"{where}.card", what, line))
+                continue
             if isinstance(count, bool) or not isinstance(count, int) or not 0 < count <= MAX_COUNT:
                 deck.problems.append(
                     _syntax(
@@ -343,12 +347,20 @@ def looks_like_csv(text: str) -> bool:
 
 def parse(text: str, path: str | None = None) -> DeckList:
     """Parse any form, choosing by content: JSON starts with ``{``, CSV with its header
-    ``section,count,...``, anything else is the text form."""
+    ``section,count,...``, anything else is the text form. A line that is not Unicode text
+    (a lone surrogate) is a problem, and left out."""
+    text, unreadable = without_surrogate_lines(text)
     if looks_like_json(text):
-        return parse_json(text, path)
-    if looks_like_csv(text):
-        return parse_csv(text, path)
-    return parse_text(text, path)
+        deck = parse_json(text, path)
+    else:
+        deck = (parse_csv if looks_like_csv(text) else parse_text)(text, path)
+    deck.problems[:0] = [_not_unicode("the line", what, line) for line, what in unreadable]
+    return deck
+
+
+def _not_unicode(part: str, what: str, line: int | None) -> Violation:
+    message = f"{part} is not valid Unicode text (a lone surrogate, {what}); it was not read"
+    return _syntax(message, line, "save the deck list as UTF-8 text")
 
 
 def print_text(deck: DeckList) -> str:

@@ -243,6 +243,16 @@ def test_a_cancelled_job_is_not_overwritten_by_a_late_result(tmp_path: Path) -> 
     assert (store.get("late") or {})["games_done"] == 0
 
 
+def test_a_result_that_is_not_valid_unicode_ends_the_job_failed(tmp_path: Path) -> None:
+    """A result no database can store (a lone surrogate: issue 24, item 9) used to leave the
+    job open for ever; it ends failed, saying why."""
+    store, _, held, job = _held_job(tmp_path, 10)
+    held.set_result({"variants": [{"label": "見本\ud800"}]})
+    row = store.get(job["id"])
+    assert row is not None and row["status"] == "failed" and row["result"] is None
+    assert "not valid Unicode" in row["error"] and "\\ud800" in row["error"]
+
+
 def test_a_jobs_table_from_before_heartbeats_gets_the_column(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
     old = JobStore(url)

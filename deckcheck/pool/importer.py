@@ -24,6 +24,7 @@ from deckcheck.normalize import nfkc
 from deckcheck.pool.columns import COLUMNS as CARD_COLUMNS
 from deckcheck.pool.columns import SEP, Kind, list_item
 from deckcheck.resolve import number_key
+from deckcheck.text import lone_surrogate
 
 # The file columns come from the Card model (pool/columns.py); these need rules of their own.
 COLUMNS: tuple[str, ...] = tuple(c.name for c in CARD_COLUMNS)
@@ -152,8 +153,9 @@ def _split(value: Any) -> tuple[str, ...]:
 
 
 def _shape_reasons(values: Mapping[str, Any]) -> list[str]:
-    """What no column may hold: an object where text belongs (JSON cards), or a NUL, which
-    would cut the name short in C code and terminals and cannot be typed in a deck list."""
+    """What no column may hold: an object where text belongs (JSON cards); a NUL, which would
+    cut the name short in C code and terminals and cannot be typed in a deck list; a lone
+    surrogate (a JSON "\\ud800"), which is no text and no database stores."""
     reasons: list[str] = []
     if values.get("__extra__"):
         reasons.append("more fields than the header has columns")
@@ -164,6 +166,8 @@ def _shape_reasons(values: Mapping[str, Any]) -> list[str]:
             reasons.append(f"{column} must be text or a number, not a JSON object or nested list")
         elif any("\x00" in str(item) for item in items if item is not None):
             reasons.append(f"{column} contains a NUL character")
+        elif bad := next(filter(None, (lone_surrogate(str(i)) for i in items if i)), None):
+            reasons.append(f"{column} is not valid Unicode text (a lone surrogate, {bad})")
     return reasons
 
 
