@@ -23,6 +23,7 @@ import re
 from typing import Any
 
 from deckcheck import games
+from deckcheck.csvsafe import unescape
 from deckcheck.models import SECTIONS, DeckEntry, DeckList, Violation
 from deckcheck.text import lone_surrogate, without_surrogate_lines
 
@@ -324,7 +325,8 @@ def _csv_entries(
     reader: csv.DictReader[str], offset: int, problems: list[Violation]
 ) -> list[DeckEntry]:
     entries = []
-    for row in reader:
+    for cells in reader:
+        row = {k: unescape(v) if isinstance(v, str) else v for k, v in cells.items()}
         number = reader.line_num + offset
         section = section_name(row.get("section") or "main") or "?"
         ref = (row.get("number") or "").strip() or (row.get("name") or "").strip()

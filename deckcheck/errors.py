@@ -15,8 +15,8 @@ CLI's ``main`` and the service's one exception handler map every error in one pl
 
 Database driver errors (sqlite3, SQLAlchemy) are ordinary trouble, not bugs: ``as_user_error``
 turns them into a ``PoolError``; text that cannot be encoded because it holds a lone surrogate
-(input that is not Unicode) into a ``UsageError``. Anything else that escapes is a bug in deckcheck: exit 70,
-HTTP 500.
+(input that is not Unicode) into a ``UsageError``. Anything else that escapes is a bug in
+deckcheck: exit 70, HTTP 500.
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from deckcheck.csvsafe import escape_frame
 from deckcheck.files import write_atomic
 from deckcheck.sweep.run import SweepResult
 
@@ -37,7 +38,7 @@ def frame(result: SweepResult) -> pd.DataFrame:
 
 
 def write_csv(result: SweepResult, path: Path) -> None:
-    write_atomic(path, lambda tmp: frame(result).to_csv(tmp, index=False))
+    write_atomic(path, lambda tmp: escape_frame(frame(result)).to_csv(tmp, index=False))
 
 
 def write_parquet(result: SweepResult, path: Path) -> None:
