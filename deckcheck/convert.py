@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel
 
 from deckcheck import decklist
+from deckcheck.csvsafe import escape
 from deckcheck.models import SECTIONS, DeckList, Game
 from deckcheck.resolve import CardIndex
 
@@ -43,10 +44,9 @@ def render(deck: DeckList, form: str, index: CardIndex, game: Game) -> str:
     for section in SECTIONS:
         for e in (e for e in deck.entries if e.section == section):
             card = index.resolve(game, e.ref).card
-            if card is not None:
-                writer.writerow([section, e.count, card.number, card.name])
-            else:  # unresolved: keep the reference as the name so nothing is lost
-                writer.writerow([section, e.count, "", e.ref])
+            # unresolved: keep the reference as the name so nothing is lost
+            number, name = (card.number, card.name) if card else ("", e.ref)
+            writer.writerow([escape(section), e.count, escape(number), escape(name)])
     return out.getvalue()
 
 

@@ -24,6 +24,7 @@ import json
 import re
 from typing import Any
 
+from deckcheck.csvsafe import unescape
 from deckcheck.decklist_headers import header_word as header_word
 from deckcheck.decklist_headers import section_name as section_name
 from deckcheck.decklist_headers import subtotal
@@ -31,6 +32,7 @@ from deckcheck.decklist_print import print_text as print_text
 from deckcheck.decklist_print import to_json as to_json
 from deckcheck.format_versions import parse_day
 from deckcheck.models import DeckEntry, DeckList, Violation
+from deckcheck.text import lone_surrogate, without_surrogate_lines
 
 SYNTAX = "deck/syntax"
 SYNTAX_SOURCE = "deckcheck deck list format (README: Deck lists); outside the rulebooks"
@@ -251,6 +253,9 @@ def parse_json(text: str, path: str | None = None) -> DeckList:
                     _syntax(f"{where}.card must be a card number or name", line, "set card")
                 )
                 continue
+            if isinstance(ref, str) and (what := lone_surrogate(ref)) is not None:
+                deck.problems.append(_not_unicode(f"{where}.card", what, line))
+                continue
             if isinstance(count, bool) or not isinstance(count, int) or not 0 < count <= MAX_COUNT:
                 deck.problems.append(
                     _syntax(
@@ -337,7 +342,8 @@ def _csv_entries(
     reader: csv.DictReader[str], offset: int, problems: list[Violation]
 ) -> list[DeckEntry]:
     entries = []
-    for row in reader:
+    for cells in reader:
+        row = {k: unescape(v) if isinstance(v, str) else v for k, v in cells.items()}
         number = reader.line_num + offset
         section = section_name(row.get("section") or "main") or "?"
         ref = (row.get("number") or "").strip() or (row.get("name") or "").strip()
@@ -360,9 +366,18 @@ def looks_like_csv(text: str) -> bool:
 
 def parse(text: str, path: str | None = None) -> DeckList:
     """Parse any form, choosing by content: JSON starts with ``{``, CSV with its header
-    ``section,count,...``, anything else is the text form."""
+    ``section,count,...``, anything else is the text form. A line that is not Unicode text
+    (a lone surrogate) is a problem, and left out."""
+    text, unreadable = without_surrogate_lines(text)
     if looks_like_json(text):
-        return parse_json(text, path)
-    if looks_like_csv(text):
-        return parse_csv(text, path)
-    return parse_text(text, path)
+        deck = parse_json(text, path)
+    else:
+        deck = (parse_csv if looks_like_csv(text) else parse_text)(text, path)
+    deck.problems[:0] = [_not_unicode("the line", what, line) for line, what in unreadable]
+    return deck
+
+
+def _not_unicode(part: str, what: str, line: int | None) -> Violation:
+    message = f"{part} is not valid Unicode text (a lone surrogate, {what}); it was not read"
+    return _syntax(message, line, "save the deck list as UTF-8 text")
+

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from deckcheck import decklist
 from deckcheck.errors import InputError
+from deckcheck.files import read_limited
 from deckcheck.models import DeckList, Violation
 
 DECK_SUFFIXES = (".deck", ".txt", ".json")
@@ -50,21 +50,8 @@ def expand(paths: Iterable[Path], follow_symlinks: bool = False) -> list[Path]:
 
 
 def read_raw(path: Path) -> bytes:
-    """A deck file's bytes. FIFOs, devices and other non-regular files are refused before
-    they are opened (a FIFO would block, /dev/zero never ends); at most 1 MiB is read."""
-    try:
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):
-            raise DeckInputError(f"{path}: not a regular file, not a deck list")
-        if info.st_size > MAX_DECK_BYTES:
-            raise DeckInputError(f"{path}: larger than 1 MiB, not a deck list")
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_DECK_BYTES + 1)
-    except OSError as exc:
-        raise DeckInputError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-    if len(raw) > MAX_DECK_BYTES:  # it grew after stat
-        raise DeckInputError(f"{path}: larger than 1 MiB, not a deck list")
-    return raw
+    """A deck file's bytes: a regular file of at most 1 MiB (``files.read_limited``)."""
+    return read_limited(path, MAX_DECK_BYTES, DeckInputError, "a deck list")
 
 
 def decode(raw: bytes, where: str) -> tuple[str, Violation | None]:

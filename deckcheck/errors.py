@@ -14,8 +14,9 @@ CLI's ``main`` and the service's one exception handler map every error in one pl
     └── RemoteError                exit 2   HTTP 502  upstream          (--server answers)
 
 Database driver errors (sqlite3, SQLAlchemy) are ordinary trouble, not bugs: ``as_user_error``
-turns them into a ``PoolError``. Anything else that escapes is a bug in deckcheck: exit 70,
-HTTP 500.
+turns them into a ``PoolError``; text that cannot be encoded because it holds a lone surrogate
+(input that is not Unicode) into a ``UsageError``. Anything else that escapes is a bug in
+deckcheck: exit 70, HTTP 500.
 """
 
 from __future__ import annotations
@@ -89,6 +90,14 @@ def as_user_error(exc: BaseException) -> DeckcheckError | None:
         return exc
     if isinstance(exc, sqlite3.Error) or _is_sqlalchemy_error(exc):
         return PoolError(database_trouble(exc))
+    if isinstance(exc, UnicodeEncodeError) and exc.reason == "surrogates not allowed":
+        # Only input makes lone surrogates: an argument that is not UTF-8 (Python reads its
+        # bytes as \udcXX), a JSON \ud800 escape. Nothing can write them out.
+        bad = exc.object[exc.start : exc.end]
+        return UsageError(
+            f"text that is not valid Unicode (a lone surrogate, {bad!r}), in an argument or a "
+            "file: use UTF-8 text"
+        )
     return None
 
 

@@ -1,29 +1,75 @@
-"""Writing files so that nothing is ever lost: a temporary file in the same folder, flushed to
-disk, then renamed over the target (atomic on POSIX and Windows)."""
+"""The one place deckcheck reads input files and writes output files.
+
+Writing: a temporary file in the same folder, flushed to disk, then renamed over the target
+(atomic on POSIX and Windows), and only over a regular file or a missing path: renaming over a
+FIFO or a device would replace it (as root, ``--out /dev/null`` replaced the machine's
+/dev/null). Reading: regular files only, and at most a size limit, so a FIFO never blocks and
+/dev/zero never fills the memory.
+"""
 
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from deckcheck.errors import DeckcheckError, UsageError
+
+_KINDS = (
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _what(mode: int) -> str:
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def check_output(path: Path) -> None:
+    """Raise ``UsageError`` (exit 2) unless ``path`` (its symlink followed) is a regular file or
+    does not exist yet."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    if not stat.S_ISREG(mode):
+        raise UsageError(
+            f"{path}: {_what(mode)}, not a regular file; deckcheck writes only regular files "
+            "(it is left as it is)"
+        )
+
 
 def write_atomic(path: Path, write: Callable[[Path], object]) -> None:
     """Call ``write`` on a temporary path beside ``path``, then move it into place. If
-    anything fails, the old file is untouched and the temporary file is removed."""
-    path = path.resolve()  # a symlinked deck is written through, so the link stays a link
-    folder = path.parent
-    fd, tmp_name = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+    anything fails, the old file is untouched and the temporary file is removed. A target that
+    is not a regular file, or a folder that cannot be written, is a ``UsageError``."""
+    check_output(path)
+    target = path.resolve()  # a symlinked deck is written through, so the link stays a link
+    try:
+        fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from exc
     os.close(fd)
     tmp = Path(tmp_name)
     try:
         write(tmp)
         with tmp.open("rb+") as handle:
             os.fsync(handle.fileno())
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o7777)
-        os.replace(tmp, path)
+        check_output(target)  # again: it may have become something else meanwhile
+        if target.exists():
+            os.chmod(tmp, target.stat().st_mode & 0o7777)
+        os.replace(tmp, target)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        unchanged = " (the file is unchanged)" if target.exists() else ""
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}{unchanged}") from exc
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
@@ -34,3 +80,32 @@ def write_text_atomic(path: Path, text: str) -> None:
         tmp.write_text(text, encoding="utf-8", newline="")
 
     write_atomic(path, write)
+
+
+def read_limited(path: Path, limit: int, error: type[DeckcheckError], what: str) -> bytes:
+    """The bytes of the input file ``path`` (``what``: "a deck list", "a card file"…). FIFOs,
+    devices and other non-regular files are refused before they are read (a FIFO would block,
+    /dev/zero never ends), and so is a file over ``limit`` bytes; errors are ``error``."""
+    too_big = f"{path}: larger than {_size(limit)}, not {what}"
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):  # before opening: opening some devices acts
+            raise error(f"{path}: not a regular file, not {what}")
+        # non-blocking, then checked again on the open file: it may have been swapped for a
+        # FIFO since the stat, and opening a FIFO would otherwise wait for a writer
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        with os.fdopen(fd, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise error(f"{path}: not a regular file, not {what}")
+            if info.st_size > limit:
+                raise error(too_big)
+            raw = handle.read(limit + 1)
+    except OSError as exc:
+        raise error(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    if len(raw) > limit:  # it grew after the stat
+        raise error(too_big)
+    return raw
+
+
+def _size(n: int) -> str:
+    return f"{n >> 20} MiB" if n >= 1 << 20 and n % (1 << 20) == 0 else f"{n} bytes"

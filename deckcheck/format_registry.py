@@ -12,6 +12,7 @@ from pydantic import ValidationError
 
 from deckcheck import data, format_versions
 from deckcheck.errors import FormatError
+from deckcheck.files import read_limited
 from deckcheck.formats import Format
 
 # what each file says of itself only: ``extends`` never passes these on
@@ -37,12 +38,15 @@ def _error_text(path: Path, exc: ValidationError) -> str:
     return "\n".join(lines)
 
 
+# A format file is a page of TOML; anything larger is no format file.
+MAX_FORMAT_BYTES = 1 << 20
+
+
 def read_raw(path: Path) -> dict[str, Any]:
+    """A format file's TOML, read with the deck files' checks (a regular file, a size limit)."""
+    raw = read_limited(path, MAX_FORMAT_BYTES, FormatError, "a format file")
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except OSError as exc:
-        raise FormatError(f"{path}: cannot read format file: {exc.strerror or exc}") from exc
+        return tomllib.loads(raw.decode("utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise FormatError(f"{path}: not valid TOML: {exc}") from exc
     except UnicodeDecodeError as exc:

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from deckcheck import files
 from deckcheck.cli import app
+from deckcheck.errors import UsageError
 from tests.conftest import DATA, EXAMPLES, ROOT
 
 runner = CliRunner()
@@ -79,7 +80,7 @@ def test_atomic_write_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.Mon
         tmp.write_text("format: iris-standard\n4 SAMP", encoding="utf-8")
         raise OSError("disk full")
 
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(UsageError, match="disk full"):  # exit 2, naming the file
         files.write_atomic(target, half_then_crash)
     assert target.read_text(encoding="utf-8") == "format: iris-standard\n4 SAMPLE-I-U01\n"
     assert [p.name for p in tmp_path.iterdir()] == ["keep.deck"]  # no temporary file left

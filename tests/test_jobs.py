@@ -98,6 +98,13 @@ def test_sweep_requests_are_checked_before_a_job(http: TestClient) -> None:
     assert problem({**SWEEP, "games": 20_000}) == "limit-exceeded"  # 4 × 20,000 > 50,000
     assert problem({k: v for k, v in SWEEP.items() if k != "deck"}) == "invalid-request"
     assert problem({**SWEEP, "surprise": 1}) == "invalid-request"
+    # best and want, which the sweep reads after its games: a 422 now, not a 202 and a job
+    # that fails once every game is played (issue 24, item 15)
+    assert problem({**SWEEP, "best": "milestone:nope"}) == "invalid-request"
+    assert problem({**SWEEP, "best": "odds:type:paradox>=1"}) == "invalid-request"  # no want
+    assert problem({**SWEEP, "best": "odds:kind:合理体>=1@x"}) == "invalid-request"
+    assert problem({**SWEEP, "want": ["kind:合理体>=1", "nonsense"]}) == "bad-condition"
+    assert problem({**SWEEP, "want": ["colour:red>=1"]}) == "bad-condition"
     two = {
         **{k: v for k, v in SWEEP.items() if k != "deck"},
         "vary": [],
@@ -167,20 +174,29 @@ def test_a_job_without_heartbeat_is_reported_failed(http: TestClient, service: F
     store.delete("alive")
 
 
-def test_the_owner_beats_while_its_jobs_are_open(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(jobstore, "BEAT_EVERY", 0.05)
+def _held_job(
+    tmp_path: Path, games: int
+) -> tuple[JobStore, Jobs, Future[dict[str, Any]], dict[str, Any]]:
+    """A job started by this process whose work waits in the queue until ``held`` is given
+    its result."""
     store = JobStore(f"sqlite:///{tmp_path / 'jobs.sqlite3'}", create=True)
-    held: Future[dict[str, Any]] = Future()  # a job that waits in the queue until released
+    held: Future[dict[str, Any]] = Future()
 
     class Queue:
         def submit(self, *args: Any) -> Future[dict[str, Any]]:
             return held
 
     runner = Jobs(store, Queue(), max_running=1)  # type: ignore[arg-type]
-    job = runner.start(10, lambda progress: {})
+    job = runner.start(games, lambda progress: {})
     assert job is not None
+    return store, runner, held, job
+
+
+def test_the_owner_beats_while_its_jobs_are_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(jobstore, "BEAT_EVERY", 0.05)
+    store, runner, held, job = _held_job(tmp_path, 10)
     with store.engine.begin() as conn:
         conn.execute(jobs.update().values(beat=0.0))
     deadline = time.monotonic() + 10
@@ -193,6 +209,48 @@ def test_the_owner_beats_while_its_jobs_are_open(
     while runner.beating and time.monotonic() < deadline:  # no open job: the heartbeat ends
         time.sleep(0.02)
     assert not runner.beating and store.get(job["id"])["status"] == "done"  # type: ignore[index]
+
+
+def test_a_job_reported_failed_stays_failed_when_its_owner_resumes(tmp_path: Path) -> None:
+    """Issue 24, item 12: a job reported failed ("interrupted") came back as done, with 100,000
+    games of 300,000, once its stalled owner resumed. Ended is final (compare-and-set)."""
+    store, _, held, job = _held_job(tmp_path, 300_000)  # the owner stalls until released
+    with store.engine.begin() as conn:  # as another host sees it: silent for a minute
+        conn.execute(
+            jobs.update()
+            .where(jobs.c.id == job["id"])
+            .values(owner="another-host:1", status="running", games_done=100_000, beat=time.time() - 60)
+        )
+    failed = store.get(job["id"])
+    assert failed is not None and failed["status"] == "failed"
+    assert failed["error"].startswith("interrupted")
+    held.set_result({"games": 300_000})  # the owner resumes and reports its result
+    row = store.get(job["id"])
+    assert row is not None
+    assert (row["status"], row["result"], row["error"]) == ("failed", None, failed["error"])
+    assert row["ended"] == failed["ended"]
+
+
+def test_a_cancelled_job_is_not_overwritten_by_a_late_result(tmp_path: Path) -> None:
+    store = JobStore(f"sqlite:///{tmp_path / 'jobs.sqlite3'}", create=True)
+    store.create("late", "sweep", 1000)
+    store.finish("late", "cancelled", None, None)
+    store.finish("late", "done", {"games": 1000}, None)
+    store.finish("late", "failed", None, "RuntimeError: too late")
+    row = store.get("late")
+    assert row is not None and (row["status"], row["result"], row["error"]) == ("cancelled", None, None)
+    store.progress("late", 1000)  # progress after the end changes nothing either
+    assert (store.get("late") or {})["games_done"] == 0
+
+
+def test_a_result_that_is_not_valid_unicode_ends_the_job_failed(tmp_path: Path) -> None:
+    """A result no database can store (a lone surrogate: issue 24, item 9) used to leave the
+    job open for ever; it ends failed, saying why."""
+    store, _, held, job = _held_job(tmp_path, 10)
+    held.set_result({"variants": [{"label": "見本\ud800"}]})
+    row = store.get(job["id"])
+    assert row is not None and row["status"] == "failed" and row["result"] is None
+    assert "not valid Unicode" in row["error"] and "\\ud800" in row["error"]
 
 
 def test_a_jobs_table_from_before_heartbeats_gets_the_column(tmp_path: Path) -> None:

@@ -187,6 +187,17 @@ def finished(service: FastAPI, job_id: str) -> dict[str, Any]:
     return found
 
 
+def test_odds_beyond_the_float_range_are_422(http: TestClient) -> None:
+    # 1,499,850 cards: by turn 30 the exact count's binomials pass the float range; that was
+    # an OverflowError and a 500 (issue 24, item 10)
+    lines = "".join(f"9999 SAMPLE-R-00{i % 9 + 1}\n" for i in range(150))
+    body = {"deck": "format: rakuen-standard\n" + lines, "want": ["type:paradox>=1"]}
+    body_problem = assert_problem(http.post("/odds", json={**body, "turns": 30}), 422, "unanswerable")
+    assert "beyond exact counting" in body_problem["detail"]
+    answered = http.post("/odds", json={**body, "turns": 10})
+    assert answered.status_code == 200 and answered.json()["rows"][-1]["probability"] == 0
+
+
 def test_goldfish_sync_jobs_and_limits(
     http: TestClient, service: FastAPI, held_jobs: _Flag
 ) -> None:

@@ -237,6 +237,44 @@ def test_every_format_loads_checks_and_exports(browser, server_url: str, fmt: st
     context.close()
 
 
+def test_the_csv_export_escapes_formula_cells_and_reads_back(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]
+    """Issue 24, item 14: the builder's CSV export wrote =HYPERLINK(…), +cmd|… and @SUM cells
+    as they were; they get the OWASP single quote, and the page reads its own CSV back."""
+    import csv
+    import io
+
+    hostile = ['=HYPERLINK("http://example.invalid/","x")', "+cmd|' /C calc'!A0", "@SUM(1+1)"]
+    example = Path(__file__).resolve().parent.parent / "examples" / "rakuen-standard-legal.deck"
+    text = example.read_text(encoding="utf-8") + "".join(f"1 {ref}\n" for ref in hostile)
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    page = context.new_page()
+    violations = _watch(page)
+    page.set_default_timeout(15_000)
+    page.goto(server_url + "/")
+
+    def load_and_export(deck: str) -> str:
+        page.click("#clear")
+        expect(page.locator("#sections li")).to_have_count(0)
+        if not page.locator("#paste").is_visible():
+            page.locator("summary", has_text="Paste a deck list").click()
+        page.fill("#paste", deck)
+        page.click("#load")
+        for ref in hostile:  # shown as written, not with the quote the CSV gave it
+            expect(page.locator("#sections li .name").get_by_text(ref, exact=True)).to_have_count(1)
+        with page.expect_download() as done:
+            page.click("#export-csv")
+        return Path(done.value.path()).read_text(encoding="utf-8")
+
+    first = load_and_export(text)
+    rows = [r for r in csv.reader(io.StringIO(first)) if r and not r[0].startswith("#")]
+    cells = [c for r in rows for c in r]
+    assert not [c for c in cells if c.startswith(("=", "+", "-", "@", "\t", "\r"))]
+    assert {"'" + ref for ref in hostile} <= {r[3] for r in rows}
+    assert load_and_export(first) == first  # our own CSV back in: the same deck, escaped once
+    assert violations == []
+    context.close()
+
+
 def test_security_headers_and_local_docs(web_app) -> None:  # type: ignore[no-untyped-def]
     with TestClient(web_app) as http:
         for path in ("/", "/static/builder.js", "/docs", "/health"):

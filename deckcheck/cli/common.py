@@ -10,7 +10,6 @@ import datetime
 import json
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -62,13 +61,6 @@ def read_text(path: Path) -> str:
 
     text, _ = deckfiles.decode(deckfiles.read_raw(path), str(path))
     return text
-
-
-def write_or_fail(write: Callable[[], None], path: Path) -> None:
-    try:
-        write()
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from exc
 
 
 def as_of_day(text: str | None) -> datetime.date | None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from deckcheck.cli.backend import Progress, backend
-from deckcheck.cli.common import as_of_day, console, print_json, write_or_fail
+from deckcheck.cli.common import as_of_day, console, print_json
 from deckcheck.cli.options import AsOfOption, DbOption, DeckArgument, FormatOption, JsonOption
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ def _output(
         (plot, output.write_plot),
     ):
         if path is not None:
-            write_or_fail(lambda p=path, w=writer: w(result, p), path)  # type: ignore[misc]
+            writer(result, path)  # atomic; exit 2 for a target that is no regular file
     if as_json:
         print_json(result.model_dump(mode="json"))
     elif csv_path is None and parquet is None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from deckcheck.cli.backend import backend
-from deckcheck.cli.common import as_of_day, console, print_json, write_or_fail
+from deckcheck.cli.common import as_of_day, console, print_json
 from deckcheck.cli.options import (
     AsOfOption,
     DbOption,
@@ -89,9 +89,9 @@ def odds(
     )
     result = backend(ctx, db).odds(deck_path, format, req, as_of_day(as_of))
     if csv_path is not None:
-        write_or_fail(lambda: output.write_csv(result, csv_path), csv_path)
+        output.write_csv(result, csv_path)
     if plot is not None:
-        write_or_fail(lambda: output.write_plot(result, plot), plot)
+        output.write_plot(result, plot)
     if as_json:
         print_json(result.model_dump(mode="json"))
     elif csv_path is None:

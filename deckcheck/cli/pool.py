@@ -161,5 +161,7 @@ def pool_template(
     if output is None:
         sys.stdout.write(text)
         return
-    output.write_text(text, encoding="utf-8")
+    from deckcheck.files import write_text_atomic
+
+    write_text_atomic(output, text)  # exit 2 for a target that is no regular file
     print(f"wrote the {spec.id} card template to {output}")

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from deckcheck.cli.common import console, format_for, open_pool, print_json, write_or_fail
+from deckcheck.cli.common import console, format_for, open_pool, print_json
 from deckcheck.cli.options import DbOption, FormatOption, JsonOption
 from deckcheck.errors import UsageError
 
@@ -86,13 +86,11 @@ def _write(
     from deckcheck.sweep import output
 
     if csv_path is not None:
-        frame = output.frame(result)
-        write_or_fail(lambda: frame.to_csv(csv_path, index=False), csv_path)
+        output.write_csv(result, csv_path)
     if parquet is not None:
-        table = output.frame(result)
-        write_or_fail(lambda: table.to_parquet(parquet, index=False), parquet)
+        output.write_parquet(result, parquet)
     if plot is not None:
-        write_or_fail(lambda: output.plot(result, plot, best), plot)
+        output.plot(result, plot, best)
     if as_json:
         print_json(result.model_dump(mode="json"))
     else:

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from deckcheck.csvsafe import escape_frame
 from deckcheck.files import write_atomic
 from deckcheck.goldfish.run import GoldfishResult
 from deckcheck.render import version
@@ -57,7 +58,7 @@ def per_turn_frame(result: GoldfishResult) -> Any:
 
 
 def write_csv(result: GoldfishResult, path: Path) -> None:
-    write_atomic(path, lambda tmp: per_turn_frame(result).to_csv(tmp, index=False))
+    write_atomic(path, lambda tmp: escape_frame(per_turn_frame(result)).to_csv(tmp, index=False))
 
 
 def write_parquet(result: GoldfishResult, path: Path) -> None:

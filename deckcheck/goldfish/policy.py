@@ -16,8 +16,12 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from deckcheck import games
 from deckcheck.errors import UsageError
+from deckcheck.files import read_limited
 from deckcheck.models import Card
 from deckcheck.odds.conditions import Atom, Condition, ConditionError, parse_atom, parse_condition
+
+# A policy is a page of keys; anything larger is no policy file (and /dev/zero never ends).
+MAX_POLICY_BYTES = 1 << 20
 
 
 class PolicyError(UsageError, ValueError):
@@ -72,10 +76,7 @@ def policy_from_keys(
 
 def read_keys(path: Path) -> dict[str, Any]:
     """A policy file's keys, read but not yet checked (the service checks them)."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise PolicyError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    raw = read_limited(path, MAX_POLICY_BYTES, PolicyError, "a policy file")
     data: Any
     try:
         if path.suffix.lower() in (".yaml", ".yml"):

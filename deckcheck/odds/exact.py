@@ -252,6 +252,25 @@ class Timeline:
     consumed: tuple[int, ...]
 
 
+# The tables hold sums of products of binomials as float64. Each sum is at most C(deck, cards
+# drawn) (Vandermonde's identity), so that one number bounds them all; a margin under the
+# float range leaves room for rounding.
+FLOAT_BOUND = 1e300
+
+
+def check_range(total: int, drawn: int) -> None:
+    """An ``OddsError`` when drawing ``drawn`` cards from ``total`` has more ways than float64
+    holds: the count would overflow (exit 2 / 422, not an OverflowError)."""
+    k = min(drawn, total // 2)  # C(total, m) for m ≤ drawn is largest here
+    ways = math.comb(total, k)
+    if ways > FLOAT_BOUND:
+        raise OddsError(
+            f"the last turn holds {drawn} of the deck's {total:,} cards: C({total}, {k}) ≈ "
+            f"1e{len(str(ways)) - 1} ways, beyond exact counting in floating point (1e300); "
+            "ask about fewer turns or a smaller deck"
+        )
+
+
 def exact_rows(problem: Problem, timeline: Timeline, mulligan: str, forced: bool) -> list[float]:
     """P(every condition holds) at each row of ``timeline``.
 
@@ -267,6 +286,7 @@ def exact_rows(problem: Problem, timeline: Timeline, mulligan: str, forced: bool
             f"the last turn needs {budget} cards from a deck of {n_total}; "
             "ask about fewer turns (refresh and deck-out are not modelled)"
         )
+    check_range(n_total, max(timeline.seen))  # no table is deeper than the cards in hand
     pred = Predicate.build(problem)
     sizes, rest = problem.sizes, problem.rest
     zero = [0] * len(sizes)

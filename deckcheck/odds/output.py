@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from deckcheck.csvsafe import escape_frame
 from deckcheck.files import write_atomic
 from deckcheck.odds.api import HandsResult, OddsResult
 from deckcheck.render import version
@@ -88,7 +89,7 @@ def rows_frame(result: OddsResult) -> Any:  # a pandas DataFrame; pandas is impo
 
 
 def write_csv(result: OddsResult, path: Path) -> None:
-    write_atomic(path, lambda tmp: rows_frame(result).to_csv(tmp, index=False))
+    write_atomic(path, lambda tmp: escape_frame(rows_frame(result)).to_csv(tmp, index=False))
 
 
 def write_plot(result: OddsResult, path: Path) -> None:

@@ -18,11 +18,13 @@ from pydantic import ValidationError
 
 from deckcheck import data, games
 from deckcheck.errors import InputError
+from deckcheck.files import read_limited
 from deckcheck.models import Card, Game
 from deckcheck.normalize import nfkc
 from deckcheck.pool.columns import COLUMNS as CARD_COLUMNS
 from deckcheck.pool.columns import SEP, Kind, list_item
 from deckcheck.resolve import number_key
+from deckcheck.text import lone_surrogate
 
 # The file columns come from the Card model (pool/columns.py); these need rules of their own.
 COLUMNS: tuple[str, ...] = tuple(c.name for c in CARD_COLUMNS)
@@ -32,7 +34,8 @@ LIST_COLUMNS = tuple(c.name for c in CARD_COLUMNS if c.kind is Kind.LIST)
 _SPECIAL = frozenset(("game", "number", "name", "type", "os"))
 # SQLite stores integers in 64 bits; a larger one would be an OverflowError at write time.
 INT_LIMIT = 1 << 63
-
+# A card file is read whole; a full game's card list is a few MiB, so this is no card list.
+MAX_CARD_FILE_BYTES = 64 << 20
 
 
 class CardFileError(InputError):
@@ -65,10 +68,7 @@ class CheckedFile:
 def read_rows(path: Path) -> tuple[list[Row], list[str]]:
     """Rows of a card file and its unknown column names. The format follows the extension:
     ``.csv``, ``.json`` (array of objects), ``.jsonl``/``.ndjson`` (one object a line)."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise CardFileError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    raw = read_limited(path, MAX_CARD_FILE_BYTES, CardFileError, "a card file")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -153,8 +153,9 @@ def _split(value: Any) -> tuple[str, ...]:
 
 
 def _shape_reasons(values: Mapping[str, Any]) -> list[str]:
-    """What no column may hold: an object where text belongs (JSON cards), or a NUL, which
-    would cut the name short in C code and terminals and cannot be typed in a deck list."""
+    """What no column may hold: an object where text belongs (JSON cards); a NUL, which would
+    cut the name short in C code and terminals and cannot be typed in a deck list; a lone
+    surrogate (a JSON "\\ud800"), which is no text and no database stores."""
     reasons: list[str] = []
     if values.get("__extra__"):
         reasons.append("more fields than the header has columns")
@@ -165,6 +166,8 @@ def _shape_reasons(values: Mapping[str, Any]) -> list[str]:
             reasons.append(f"{column} must be text or a number, not a JSON object or nested list")
         elif any("\x00" in str(item) for item in items if item is not None):
             reasons.append(f"{column} contains a NUL character")
+        elif bad := next(filter(None, (lone_surrogate(str(i)) for i in items if i)), None):
+            reasons.append(f"{column} is not valid Unicode text (a lone surrogate, {bad})")
     return reasons
 
 

@@ -19,7 +19,7 @@ from deckcheck.format_registry import default_registry
 from deckcheck.service.cards import Cards
 from deckcheck.service.jobs import Jobs
 from deckcheck.service.jobstore import JobStore
-from deckcheck.service.middleware import BodyLimit, SecurityHeaders
+from deckcheck.service.middleware import BodyLimit, SecurityHeaders, UnicodeCheck
 from deckcheck.service.problems import install
 from deckcheck.service.routers import ROUTERS, docs
 from deckcheck.service.settings import Settings
@@ -75,6 +75,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         app.include_router(docs.router)
         app.mount("/docs/assets", StaticFiles(directory=str(swagger_ui_path)), name="docs")
+    app.add_middleware(UnicodeCheck)  # inside BodyLimit: it reads bounded bodies only
     app.add_middleware(BodyLimit, limit=settings.max_body)
     app.add_middleware(SecurityHeaders)
     return app

@@ -37,6 +37,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import SQLAlchemyError
 
 from deckcheck.service.store import create_tables, engine_for, metadata
+from deckcheck.text import lone_surrogate, printable
 
 ENDED = ("done", "failed", "cancelled")
 OPEN = ("queued", "running")
@@ -199,15 +200,26 @@ class JobStore:
 
     def finish(
         self, job_id: str, status: str, result: dict[str, Any] | None, error: str | None
-    ) -> None:
-        values: dict[str, Any] = {"status": status, "error": error, "ended": time.time()}
-        if result is not None:
-            values["result"] = json.dumps(result, ensure_ascii=False)
+    ) -> bool:
+        """End an open job; False when it had already ended. The end is a compare-and-set on
+        the status: a job reported failed (its owner seemed gone) or cancelled stays so when
+        a late result comes in."""
+        stored = None if result is None else json.dumps(result, ensure_ascii=False)
+        bad = lone_surrogate(stored) if stored is not None else None
+        if bad is not None:  # no database stores it, and the job would stay open for ever
+            status, stored = "failed", None
+            error = f"the result is not valid Unicode text (a lone surrogate, {bad})"
+        values: dict[str, Any] = {"status": status, "ended": time.time(), "result": stored}
+        values["error"] = None if error is None else printable(error)
+        still_open = (jobs.c.id == job_id) & jobs.c.status.in_(OPEN)
+        ended = 0
         with self.engine.begin() as conn:
-            row = conn.execute(select(jobs.c.cancel_requested).where(jobs.c.id == job_id))
-            if row.scalar() and status == "done":
-                values["status"] = "cancelled"  # it ended on its own after a late cancel
-            conn.execute(update(jobs).where(jobs.c.id == job_id).values(values))
+            if status == "done":  # it ended on its own after a late cancel
+                cancelled = {**values, "status": "cancelled"}
+                query = update(jobs).where(still_open & jobs.c.cancel_requested).values(cancelled)
+                ended = conn.execute(query).rowcount
+            ended += conn.execute(update(jobs).where(still_open).values(values)).rowcount
+        return ended > 0
 
     def delete(self, job_id: str) -> None:
         with self.engine.begin() as conn:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import re
+
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from deckcheck.service.problems import problem_response
+from deckcheck.text import find_surrogate
 
 
 class BodyLimit:
@@ -40,6 +44,70 @@ class BodyLimit:
             return message
 
         await self.app(scope, counted, send)
+
+
+# A JSON escape of a surrogate (\ud800 to \udfff): only then can a body hold a lone one.
+_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _lone_surrogate(body: bytes) -> tuple[str, str] | None:
+    """Where the JSON body holds a lone surrogate, and which; None for any body that does not
+    (or is not JSON at all: FastAPI answers that one)."""
+    if not _ESCAPE.search(body):
+        return None
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    return find_surrogate(data)
+
+
+class UnicodeCheck:
+    """422 for a JSON body with a lone surrogate (``"\\ud800"``): it is not Unicode text, and
+    would otherwise fail wherever it is encoded (a 500, or a job that never ends). Runs inside
+    ``BodyLimit``, so the body it reads whole is bounded."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("method") not in ("POST", "PUT", "PATCH"):
+            await self.app(scope, receive, send)
+            return
+        chunks, more = [], True
+        try:
+            while more:
+                message = await receive()
+                if message["type"] != "http.request":  # the client went away
+                    return
+                chunks.append(message.get("body", b""))
+                more = message.get("more_body", False)
+        except HTTPException as exc:  # from BodyLimit: a chunked body over the limit
+            await problem_response(exc.status_code, "too-large", str(exc.detail))(
+                scope, receive, send
+            )
+            return
+        body = b"".join(chunks)
+        found = _lone_surrogate(body)
+        if found is not None:
+            where, what = found
+            detail = f"{where}: not valid Unicode text (a lone surrogate, {what})"
+            errors = [{"path": where, "message": "not valid Unicode text"}]
+            path = scope.get("path")
+            await problem_response(422, "invalid-request", detail, path, errors=errors)(
+                scope, receive, send
+            )
+            return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
 
 
 # No inline script and no outside origin: an injected <script> or a hostile frame gets nothing.

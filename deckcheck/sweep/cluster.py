@@ -38,6 +38,8 @@ def _client(scheduler: str | None, cluster: str | None) -> Any:
         return Client(local)
     try:
         return Client(scheduler, timeout="10s")
+    except ValueError as exc:  # distributed's address parser: "notaurl", "tcp://[::1"
+        raise UsageError(f"--scheduler {scheduler!r}: not a scheduler address: {exc}") from exc
     except (OSError, TimeoutError) as exc:
         raise UsageError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from exc
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from deckcheck.csvsafe import escape_frame
+from deckcheck.files import write_atomic
 from deckcheck.sweep.run import SweepResult
 
 if TYPE_CHECKING:
@@ -33,6 +35,14 @@ def frame(result: SweepResult) -> pd.DataFrame:
     import pandas as pd
 
     return pd.DataFrame(rows(result))
+
+
+def write_csv(result: SweepResult, path: Path) -> None:
+    write_atomic(path, lambda tmp: escape_frame(frame(result)).to_csv(tmp, index=False))
+
+
+def write_parquet(result: SweepResult, path: Path) -> None:
+    write_atomic(path, lambda tmp: frame(result).to_parquet(tmp, index=False))
 
 
 def render(console: Console, result: SweepResult) -> None:
@@ -113,5 +123,7 @@ def plot(result: SweepResult, path: Path, metric: str | None) -> None:
         ax.legend(fontsize="small")
     ax.set_title(f"{result.format}: {result.games:,} games per variant")
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    try:
+        write_atomic(path, lambda tmp: fig.savefig(tmp, format="png"))
+    finally:
+        plt.close(fig)

@@ -16,13 +16,15 @@ from pydantic import BaseModel, Field
 
 from deckcheck.errors import UsageError
 from deckcheck.formats import Format
+from deckcheck.games import get as game_spec
 from deckcheck.goldfish.policy import policy_from_keys
 from deckcheck.goldfish.run import MAX_TURNS, Tally, chunks, play_chunk, prepare, statistics
 from deckcheck.goldfish.setup import Setup
-from deckcheck.models import DeckList, Violation
+from deckcheck.models import DeckList, Game, Violation
 from deckcheck.odds.api import OddsRequest, compute_odds
+from deckcheck.odds.conditions import parse_conditions
 from deckcheck.resolve import CardIndex
-from deckcheck.sweep.variants import Variant, build, parse_vary
+from deckcheck.sweep.variants import Variant, build, check_count, parse_vary
 from deckcheck.validate import validate
 
 
@@ -124,7 +126,9 @@ def sweep(
     """Variants of each deck (``--vary`` applies to each), validated, then asked ``want`` and
     goldfished. ``planned(games)`` hears how many games the legal variants will play, then
     ``progress(variant, games)`` is called as chunks finish."""
+    check_request(req, fmt.game)
     axes = [parse_vary(v) for v in req.vary]
+    check_count(len(decks), axes, req.sides)
     variants: list[tuple[str | None, Variant]] = []
     for name, deck in decks:
         for v in build(deck, index, fmt.game, axes, req.fill, req.sides):
@@ -198,24 +202,51 @@ def _milestones(
         }
 
 
+def split_metric(metric: str, want: Sequence[str], turns: int) -> tuple[str, str, int]:
+    """``milestone:NAME`` or ``odds:CONDITION[@TURN]`` as (kind, name, turn; -1 for the last
+    turn). The condition must be one of ``want``, the turn at most ``turns``."""
+    kind, _, name = metric.partition(":")
+    if kind == "milestone" and name:
+        return kind, name, -1
+    if kind != "odds":
+        raise UsageError(f"--best {metric!r}: write milestone:NAME or odds:CONDITION[@TURN]")
+    cond, at, turn = ("", "", "") if name in want else name.rpartition("@")
+    cond = cond or name
+    if cond not in want:
+        raise UsageError(f"--best {metric!r}: ask it with --want {cond!r}")
+    if not at:
+        return kind, cond, -1
+    if not (turn.isascii() and turn.isdigit() and int(turn) <= turns):
+        raise UsageError(f"--best {metric!r}: the turn after @ is a whole number, 0 to {turns}")
+    return kind, cond, int(turn)
+
+
+def check_request(req: SweepRequest, game: Game) -> None:
+    """What a sweep reads only after its games, read before any: the ``want`` conditions and
+    the ``best`` metric (exit 2, or 422 over HTTP)."""
+    if req.want:  # no want is allowed here: the sweep then asks only for milestones
+        parse_conditions(req.want, game)
+    if req.best is None:
+        return
+    kind, name, _ = split_metric(req.best, req.want, req.turns)
+    if kind == "milestone":
+        known = game_spec(game).milestones
+        if name not in known:
+            raise UsageError(f"--best {req.best!r}: no milestone {name!r} ({', '.join(known)})")
+        if not req.games:
+            raise UsageError(f"--best {req.best!r}: milestones need games (--games is 0)")
+
+
 def metric_of(result: VariantResult, metric: str) -> tuple[float, float]:
     """A sort key, larger is better: ``milestone:NAME`` (rate, then earlier mean turn) or
-    ``odds:CONDITION`` / ``odds:CONDITION@TURN`` (probability, last turn by default)."""
-    kind, _, name = metric.partition(":")
+    ``odds:CONDITION`` / ``odds:CONDITION@TURN`` (probability, last turn by default). The
+    metric was checked (``check_request``) before the sweep."""
+    turns = len(next(iter(result.odds.values()), [])) - 1
+    kind, name, turn = split_metric(metric, list(result.odds), turns)
     if kind == "milestone":
-        found = result.milestones.get(name)
-        if found is None:
-            raise UsageError(
-                f"--best {metric!r}: no milestone {name!r} ({', '.join(result.milestones)})"
-            )
+        found = result.milestones[name]
         return found["rate"], -(found["mean_turn"] or 1e9)
-    if kind == "odds":
-        cond, _, turn = name.rpartition("@") if "@" in name else (name, "", "")
-        rows = result.odds.get(cond)
-        if rows is None:
-            raise UsageError(f"--best {metric!r}: ask it with --want {cond!r}")
-        return rows[int(turn) if turn else -1], 0.0
-    raise UsageError(f"--best {metric!r}: write milestone:NAME or odds:CONDITION[@TURN]")
+    return result.odds[name][turn], 0.0
 
 
 def best_of(results: Sequence[VariantResult], metric: str) -> str | None:

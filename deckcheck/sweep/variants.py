@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,6 +15,10 @@ from deckcheck.resolve import CardIndex
 
 MAX_VARIANTS = 1000
 _RANGE = re.compile(r"^\s*(?P<low>\d+)\s*\.\.\s*(?P<high>\d+)\s*$")
+
+
+class TooManyVariants(UsageError):
+    problem = "limit-exceeded"
 
 
 @dataclass(frozen=True)
@@ -70,6 +75,15 @@ def parse_vary(text: str) -> Axis:
     return Axis(kind, key.strip(), parsed)
 
 
+def check_count(decks: int, axes: list[Axis], sides: tuple[bool, ...]) -> int:
+    """How many variants a sweep has, counted before any is built (each is a deck list; four
+    axes of 101 values would be 104 million of them): exit 2, 422 over ``MAX_VARIANTS``."""
+    count = decks * math.prod(len(a.values) for a in axes) * len(sides)
+    if count > MAX_VARIANTS:
+        raise TooManyVariants(f"{count} variants: at most {MAX_VARIANTS} in one sweep")
+    return count
+
+
 def _set_copies(
     entries: list[DeckEntry], numbers: set[str], card_ref: str, count: int
 ) -> tuple[list[DeckEntry], int]:
@@ -106,9 +120,8 @@ def build(
     size = sum(e.count for e in deck.entries if e.section == "main")
     named = {a.key: _refs_of(deck, index, game, a.key) for a in axes if a.kind == "name"}
     filler = _refs_of(deck, index, game, fill) if fill else None
+    check_count(1, axes, sides)
     combos = list(itertools.product(*(a.values for a in axes), sides))
-    if len(combos) > MAX_VARIANTS:
-        raise UsageError(f"{len(combos)} variants: at most {MAX_VARIANTS} in one sweep")
     out = []
     for combo in combos:
         *values, on_play = combo

@@ -49,10 +49,11 @@ def _expected(if_match: str | None, settings: Settings) -> set[int] | None:
     if "*" in tags:
         return None
     # strong comparison (RFC 9110 §13.1.1): weak tags and anything but a version match nothing
+    # (ASCII digits only: isdigit() also takes "²", which int() refuses)
     return {
         int(t[1:-1])
         for t in tags
-        if len(t) > 2 and t[0] == t[-1] == '"' and t[1:-1].isdigit() and len(t) < 20
+        if 2 < len(t) < 20 and t[0] == t[-1] == '"' and t[1:-1].isascii() and t[1:-1].isdigit()
     }
 
 

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from fastapi import APIRouter, Response
@@ -88,12 +87,12 @@ def _check(
 ) -> int:
     """The number of variants; raises the ``UsageError`` (422) the sweep would meet later."""
     from deckcheck.goldfish.policy import policy_from_keys
-    from deckcheck.sweep.variants import build, parse_vary
+    from deckcheck.sweep.run import check_request
+    from deckcheck.sweep.variants import build, check_count, parse_vary
 
+    check_request(req, fmt.game)  # want and best, which the sweep reads only at its end
     axes = [parse_vary(v) for v in req.vary]
-    count = len(decks) * math.prod(len(a.values) for a in axes) * len(req.sides)
-    if count > 1000:
-        raise Problem(422, "limit-exceeded", f"{count} variants: at most 1000 in one sweep")
+    count = check_count(len(decks), axes, req.sides)  # before a single variant is built
     for _, deck in decks:
         for variant in build(deck, index, fmt.game, axes, req.fill, req.sides):
             policy_from_keys(fmt.game, variant.policy, "vary policy")

@@ -377,6 +377,13 @@ function download(name, text, type) {
   URL.revokeObjectURL(url);
 }
 
+// A cell a spreadsheet would run as a formula gets a single quote in front (OWASP "CSV
+// injection"), as deckcheck.csvsafe does; so does one that starts with a quote and one of
+// those, so that reading our CSV back (which drops one such quote) gives what was written.
+function safeCell(v) {
+  return /^[=+\-@\t\r]/.test(v) || /^'[=+\-@\t\r']/.test(v) ? `'${v}` : v;
+}
+
 function exportAs(kind) {
   if (kind === "text") return download("deck.deck", deckText(), "text/plain");
   if (kind === "json") {
@@ -387,10 +394,10 @@ function exportAs(kind) {
     }
     return download("deck.json", JSON.stringify(data, null, 2), "application/json");
   }
-  const quote = (v) => /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+  const quote = (v) => /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
   const rows = [`# format: ${state.format}`, "section,count,number,name",
-    ...state.entries.map((e) => [e.section, e.count, e.number || "", e.name].map(String)
-      .map(quote).join(","))];
+    ...state.entries.map((e) => [e.section, e.count, e.number || "", e.name || e.ref || ""]
+      .map(String).map(safeCell).map(quote).join(","))];
   return download("deck.csv", rows.join("\n") + "\n", "text/csv");
 }
 
