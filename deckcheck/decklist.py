@@ -140,11 +140,11 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
             if problem is not None:
                 problems.append(problem)
             continue
-        elif (name := section_name(line)) is not None:  # a header without brackets: サイドボード
+        elif (name := section_name(line)) is not None:  # a section word without brackets
             section, unknown_section = name, False
             section_lines.setdefault(name, number)
             continue
-        elif subtotal(line):  # キャラクター 10: a list's count of one card type, not a card
+        elif subtotal(line):  # a card type word and a number: a list's count of that type
             continue
         quoted.append(len(problems))
         problems.append(

@@ -1,5 +1,6 @@
-"""The lines of a text deck list that are not cards: section headers (``[side]``, or a bare
-``サイドボード`` as tournament lists write them) and type subtotals (``キャラクター 10``)."""
+"""The lines of a text deck list that are not cards: section headers (``[side]``, or the bare
+section word, as tournament lists write them) and type subtotals (a card type word of the
+game's spec and a number)."""
 
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ def section_name(header: str) -> str | None:
     return _section_aliases().get(header.strip().casefold())
 
 
-_SUBTOTAL = re.compile(r"^(?P<word>[^\d\s]+)\s*[0-9]{1,3}$")  # キャラクター 10, コマンド34
+_SUBTOTAL = re.compile(r"^(?P<word>[^\d\s]+)\s*[0-9]{1,3}$")  # a word, then a count
 
 
 def subtotal(line: str) -> bool:

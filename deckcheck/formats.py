@@ -6,7 +6,7 @@ rulebook section (or "outside the rulebooks") it comes from. Adding a format, a 
 list or an OS group is a new or edited file, never code. A format may be dated (``effective``)
 and supersede an earlier version (``supersedes``): the registry uses the version in force on a
 day (format_versions.py). The model of each table lives with its check in the check-kind
-registry (deckcheck/checks/, games/chaos.py); a kind registered without a field here still
+registry (deckcheck/checks/, deckcheck/games/GAME/); a kind registered without a field here still
 reads its own top-level table (``Format.tables``).
 """
 

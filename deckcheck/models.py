@@ -88,8 +88,7 @@ class Card(BaseModel):
     # VISION columns: 術者 (the caster a spell belongs to), 種族 (``class``; ``klass`` because
     # ``class`` is a Python keyword), 必要ノード, グレイズ, 攻撃力/耐久力 as printed (a
     # spell's modifier is ``+3``, a variable value ``X``), the sets it was printed in, and a
-    # Union card's 【連結…】 requirement, and 維持コスト (paid each maintenance phase or the card is
-    # 破棄: キーワード用語集 「維持コスト」).
+    # Union card's 【連結…】 requirement, and an upkeep cost paid each turn or the card leaves.
     user: Annotated[str | None, Search("text")] = None
     klass: Annotated[str | None, Field(alias="class"), Search("text", "class")] = None
     node: Annotated[int | None, Search("max")] = None
@@ -169,7 +168,7 @@ class FormatVersion(BaseModel):
     superseded_by: str | None = None
 
     def describe(self) -> str:
-        """``rakuen-standard-1.0, in force from 2016-01-28 to 2017-02-25; superseded by …``."""
+        """``ID, in force from DAY to DAY; superseded by …``."""
         if self.effective_from is None:
             return f"{self.id} (undated)"
         until = f" to {self.effective_until}" if self.effective_until else " on"

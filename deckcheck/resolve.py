@@ -25,7 +25,7 @@ _NUMBERED = re.compile(r"\s*[,，、]\s*|\s+")  # between a number and a name
 
 
 def numbered_parts(ref: str) -> tuple[str, str] | None:
-    """``048 西行妖`` or ``807,蓬莱山 輝夜`` as (number, name); None for a single word."""
+    """``048 NAME`` or ``048,NAME`` as (number, name); None for a single word."""
     head, _, tail = _NUMBERED.sub(" ", ref.strip(), count=1).partition(" ")
     return (head, tail.strip()) if tail.strip() else None
 
@@ -153,9 +153,9 @@ class CardIndex:
         return hit
 
     def _numbered_name(self, game: Game, ref: str) -> Resolution | None:
-        """``NUMBER NAME`` or ``NUMBER,NAME``, as tournament lists write cards (``3 048
-        西行妖``): the card of that number when the name is its name; a suggestion of its name
-        when the number is a card's but the name is not; None when the head is no number."""
+        """``NUMBER NAME`` or ``NUMBER,NAME``, as tournament lists write cards: the card of
+        that number when the name is its name; a suggestion of its name when the number is a
+        card's but the name is not; None when the head is no number."""
         parts = numbered_parts(ref)
         card = self._number(game, number_key(parts[0])) if parts else None
         if card is None or parts is None:

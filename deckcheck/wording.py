@@ -7,7 +7,7 @@ _CONSONANT_SOUND = ("uni", "use", "usu", "uti", "eu", "one")
 
 
 def a_an(word: str) -> str:
-    """``word`` after its indefinite article: "an event", "a chara", "an iris", "a unit"."""
+    """``word`` after its indefinite article: "an event", "a card", "an int", "a unit"."""
     low = word.casefold()
     vowel = low[:1] in {"a", "e", "i", "o", "u"} and not low.startswith(_CONSONANT_SOUND)
     return f"{'an' if vowel else 'a'} {word}"

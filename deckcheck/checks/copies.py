@@ -148,7 +148,7 @@ def _over(
     name = counted[0].card.name + which
     sections = sorted({s.section for s in counted})
     message = f"{plural(n, 'copy', 'copies')} of {name}; at most {limit} allowed{why}"
-    if limit == 0 and override is not None:  # a card barred from any deck (VISION PR.009)
+    if limit == 0 and override is not None:  # a card whose own text bars it from any deck
         message = f"{counted[0].card.name} may not be put in a deck: it has {what}"
     return Violation(
         rule=rule,

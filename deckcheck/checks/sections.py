@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 class SizeCheck(Check):
     min: int = Field(0, ge=0)
     max: int | None = Field(None, ge=0)
-    # an optional section may also be left empty (VISION's sideboard: none, or exactly 10)
+    # an optional section may also be left empty (none, or min to max cards)
     optional: bool = False
 
 

@@ -301,12 +301,19 @@ class Pool:
                     f"SELECT {SELECT_LIST} FROM cards WHERE {column} IN ({marks})", chunk
                 ):
                     cards.setdefault((row["game"], row["number"]), _row_to_card(row))
-        # Aliases are few (VISION promos): scanning the aliased cards beats a table of them.
+        # Aliased cards are a few thousand at most: their keys are scanned (no table of them),
+        # and only the cards a reference names are read whole.
         wanted = set(numbers)
-        for row in self.conn.execute(
-            f"SELECT {SELECT_LIST}, alias_keys FROM cards WHERE alias_keys <> ''"
-        ):
-            if wanted.intersection(row["alias_keys"].split(SEP)):
+        named = [
+            (game, number)
+            for game, number, keys in self.conn.execute(
+                "SELECT game, number, alias_keys FROM cards WHERE alias_keys <> ''"
+            )
+            if wanted.intersection(keys.split(SEP))
+        ]
+        for key in named:
+            query = f"SELECT {SELECT_LIST} FROM cards WHERE game = ? AND number = ?"
+            for row in self.conn.execute(query, key):
                 cards.setdefault((row["game"], row["number"]), _row_to_card(row))
         return CardIndex(cards.values(), names=self._names_anytime)
 

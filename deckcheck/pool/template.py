@@ -41,7 +41,7 @@ HELP: dict[str, str] = {
     "toughness": "耐久力 as printed",
     "package": "the sets the card was printed in, ';' between them",
     "link": "a Union card's 【連結(…)】 text as printed",
-    "upkeep": "維持コスト, a whole number",
+    "upkeep": "an upkeep cost paid each turn, a whole number",
 }
 
 

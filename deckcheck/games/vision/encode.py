@@ -175,28 +175,15 @@ def encode(setup: Setup) -> Encoded:
     def column(get: Callable[[int], int]) -> Ints:
         return np.array([get(i) for i in range(len(cards))], dtype=np.int32)
 
+    def field(name: str) -> Ints:
+        return column(lambda i: int(getattr(fs[i], name)))
+
     names: dict[str, int] = {}
-    table = {
+    # every column but these three is the Facts field of its name, as a number
+    table = {name: field(name) for name in COLUMNS if name not in ("kind", "has_user", "name_id")}
+    table |= {
         "kind": column(lambda i: KINDS.index(fs[i].kind)),
-        "node": column(lambda i: fs[i].node),
-        "cost": column(lambda i: fs[i].cost),
-        "attack": column(lambda i: fs[i].attack),
-        "bonus": column(lambda i: fs[i].bonus),
-        "on_character": column(lambda i: fs[i].on_character),
-        "leader": column(lambda i: fs[i].leader),
-        "haste": column(lambda i: fs[i].haste),
-        "never": column(lambda i: fs[i].never),
         "has_user": column(lambda i: bool(fs[i].user)),
-        "needs_user": column(lambda i: fs[i].needs_user),
-        "equip": column(lambda i: fs[i].equip),
-        "on_field": column(lambda i: fs[i].on_field),
-        "world": column(lambda i: fs[i].world),
-        "field_equip": column(lambda i: fs[i].field_equip),
-        "once_a_turn": column(lambda i: fs[i].once_a_turn),
-        "upkeep": column(lambda i: fs[i].upkeep),
-        "mana": column(lambda i: fs[i].mana),
-        "surprise": column(lambda i: fs[i].surprise),
-        "doll": column(lambda i: fs[i].doll),
         # cards of one name share an id: ターン1枚制限 counts the name (engine.Board.names)
         "name_id": column(lambda i: names.setdefault(nfkc(cards[i].name), len(names))),
         # engine._node_key (max), the main phase's (min) and the battle's sort (ascending)
