@@ -1,13 +1,14 @@
 """Formats as data: the schema of ``formats/*.toml`` (read by format_registry.py).
 
 A format names its game, its sources, its deck sections, copy limits and overrides, type
-counts, OS policy and restriction lists. Every check carries the rule id it reports and the
-rulebook section (or "outside the rulebooks") it comes from. Adding a format, a restriction
-list or an OS group is a new or edited file, never code. A format may be dated (``effective``)
-and supersede an earlier version (``supersedes``): the registry uses the version in force on a
-day (format_versions.py). The model of each table lives with its check in the check-kind
-registry (deckcheck/checks/, deckcheck/games/GAME/); a kind registered without a field here still
-reads its own top-level table (``Format.tables``).
+counts, restriction lists and the tables of its game's own check kinds. Every check carries
+the rule id it reports and the rulebook section (or "outside the rulebooks") it comes from.
+Adding a format or a restriction list is a new or edited file, never code. A format may be
+dated (``effective``) and supersede an earlier version (``supersedes``): the registry uses the
+version in force on a day (format_versions.py). The model of each table lives with its check
+in the check-kind registry (deckcheck/checks/, and the kinds a game's spec declares): a kind
+without a field here reads its own top-level table (``Format.tables``). The game is loaded,
+and so its kinds are known, before the format's tables are read.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails
 
-from deckcheck import data, format_versions, games
+from deckcheck import format_versions, games
 from deckcheck.checks.copies import Copies as Copies
 from deckcheck.checks.copies import LimitOverride as LimitOverride
 from deckcheck.checks.copies import Match as Match
@@ -44,12 +45,12 @@ from deckcheck.checks.sections import Section as Section
 from deckcheck.checks.sections import SizeCheck as SizeCheck
 from deckcheck.checks.sections import TypeCheck as TypeCheck
 from deckcheck.errors import FormatError as FormatError
-from deckcheck.games.chaos.checks import OsPolicy as OsPolicy
-from deckcheck.games.chaos.checks import Partner as Partner
-from deckcheck.games.vision.checks import SpellBreak as SpellBreak
-from deckcheck.models import SECTIONS, FormatVersion, Game
-from deckcheck.normalize import title_key
+from deckcheck.errors import UnknownGame
+from deckcheck.models import SECTIONS, FormatVersion
 from deckcheck.wording import a_an
+
+# The copy-limit keys every game has; a game adds its own (GameSpec.copy_keys).
+COPY_KEYS = ("name", "name+type")
 
 
 class Parameter(Strict):
@@ -90,7 +91,7 @@ class Effective(Strict):
 
 class Format(Strict):
     id: str
-    game: Game
+    game: games.KnownGame
     name: str
     date: str | None = None
     description: str | None = None
@@ -104,8 +105,6 @@ class Format(Strict):
     pure: tuple[Pure, ...] = ()
     type_counts: tuple[TypeCount, ...] = ()
     attribute_limits: tuple[AttributeLimit, ...] = ()
-    partner: Partner | None = None
-    os_policy: OsPolicy | None = None
     opening_checks: tuple[OpeningCheck, ...] = ()
     restrictions: tuple[Restriction, ...] = ()
     parameters: dict[str, Parameter] = Field(default_factory=dict)
@@ -117,10 +116,18 @@ class Format(Strict):
     @model_validator(mode="wrap")
     @classmethod
     def _registered_tables(cls, raw: Any, handler: ModelWrapValidatorHandler[Format]) -> Format:
-        """Read the tables of registered kinds that have no field here with their own model."""
+        """Read the tables of the kinds that have no field here (the game's own kinds among
+        them) with their own model. The game is loaded first; with an unknown game only the
+        game is reported (its kinds, and so its tables, are unknown)."""
         tables: dict[str, tuple[BaseModel, ...]] = {}
         if isinstance(raw, dict):
-            own = [k for k in kinds() if k.tables is None and k.name not in cls.model_fields]
+            game = raw.get("game")
+            try:
+                found_kinds = kinds(game) if isinstance(game, str) else kinds()
+            except UnknownGame:
+                raw = {k: v for k, v in raw.items() if k in cls.model_fields}
+                found_kinds = kinds()
+            own = [k for k in found_kinds if k.tables is None and k.name not in cls.model_fields]
             errors: list[InitErrorDetails] = []
             for kind in own:
                 if kind.name not in raw:
@@ -151,6 +158,11 @@ class Format(Strict):
             raise ValueError("supersedes: a version that supersedes another needs effective")
         if self.supersedes == self.id:
             raise ValueError("supersedes: a format cannot supersede itself")
+        copy_keys = (*COPY_KEYS, *spec.copy_keys)
+        if self.copies.key not in copy_keys:
+            raise ValueError(
+                f"copies.key: {self.copies.key!r} is not one of {', '.join(copy_keys)}"
+            )
 
         def known_types(where: str, names: tuple[str, ...]) -> None:
             for name in names:
@@ -177,9 +189,10 @@ class Format(Strict):
             known_sections(f"type_counts {tc.rule}", tc.sections)
         for oc in self.opening_checks:
             known_types(f"opening_checks {oc.rule}", oc.types)
-        if self.partner is not None:
-            known_types("partner.candidate_types", self.partner.candidate_types)
-            known_types("partner.partner_types", self.partner.partner_types)
+        for kind in kinds(self.game):  # the card types a kind's tables name (CheckKind.types)
+            for table in kind.of(self):
+                for where, names in kind.types(table):
+                    known_types(f"{kind.name}.{where}", tuple(names))
         return self
 
     @cached_property
@@ -232,7 +245,7 @@ class Format(Strict):
         """Every check of the format that can report something, in the order of the kinds."""
         return [
             check
-            for kind in kinds()
+            for kind in kinds(self.game)
             for table in kind.of(self)
             if kind.active(table)
             for check in kind.cites(table)
@@ -257,16 +270,6 @@ class Format(Strict):
             if p.assumption
         ]
         return list(dict.fromkeys([*rules, *overrides, *params]))
-
-    def os_groups(self) -> list[frozenset[str]]:
-        """OS groups whose cards may share a deck, as title keys (equivalences included)."""
-        if self.os_policy is None:
-            return []
-        groups = [*self.os_policy.equivalences, *self.os_policy.mixing_groups]
-        if self.os_policy.appendix_groups:
-            appendix = data.chaos_os_table()
-            groups = [*appendix.equivalences, *appendix.mixing_groups, *groups]
-        return [frozenset(title_key(os) for os in group) for group in groups]
 
     def parameter(self, key: str) -> Parameter | None:
         return self.parameters.get(key)
@@ -302,9 +305,6 @@ def _check_parameters(parameters: dict[str, Parameter], spec: games.GameSpec) ->
         least = known[key].minimum
         if least is not None and isinstance(value, int) and value < least:
             raise ValueError(f"parameters.{key}: must be at least {least}, not {value!r}")
-        if key == "mulligan" and value not in {m.value for m in games.MulliganKind}:
-            kinds = ", ".join(m.value for m in games.MulliganKind)
-            raise ValueError(f"parameters.mulligan: {value!r} is not one of {kinds}")
 
 
 def _under(key: str, exc: ValidationError) -> list[InitErrorDetails]:

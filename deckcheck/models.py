@@ -3,30 +3,15 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from typing import Annotated, Literal, NamedTuple
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
-
-def _known_game(value: str) -> str:
-    return _registry_check()(value)
-
-
-@cache
-def _registry_check() -> Callable[[str], str]:
-    """The registry's check, imported on first use (the registry imports this module) and
-    then kept: an import statement on every check cost a third of a ``Report``'s time."""
-    from deckcheck.games.registry import known_game
-
-    return known_game
-
-
-# A game id, checked against the game registry (deckcheck.games): the card types, rules and
-# engines of each game live in its spec there, so nothing here names a game.
-Game = Annotated[str, AfterValidator(_known_game)]
+# A game id. Checked against the game registry (deckcheck.games) where ids come in: format
+# files (formats.py), card rows (pool/importer.py, pool/columns.py), requests (the service's
+# models, the CLI). Nothing here names a game or asks the registry.
+Game = str
 
 SECTIONS: tuple[str, ...] = ("main", "extra", "gate", "side")
 

@@ -10,8 +10,6 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from deckcheck import games
-
 _SPACES = re.compile(r"\s+")
 # Marks ignored when resolving titles and OS names: the decorative ・†☆♪＊!? (issue #2), plus
 # ×～。 and brackets, which the rulebook appendix's PDF text drops (card_pool/chaos_os.toml) and
@@ -28,16 +26,12 @@ def nfkc(text: str) -> str:
 
 
 @lru_cache(maxsize=65536)
-def name_key(game: str, name: str) -> str:
-    """Key under which two card names are the same card name in ``game``.
-
-    All games: NFKC (full/half width) and case folding. A game whose spec says so ignores
-    spaces (ChaosTCG 総合ルール §2.1.5: spaces in a card name are not part of it).
-    """
+def card_name_key(name: str, ignore_spaces: bool) -> str:
+    """Key under which two card names are the same card name: NFKC (full/half width) and case
+    folding, then runs of spaces as one, or no spaces when the game's spec says names ignore
+    them (``GameSpec.names_ignore_spaces``; the game-aware key is ``games.name_key``)."""
     key = nfkc(name).casefold()
-    if games.get(game).names_ignore_spaces:
-        return _SPACES.sub("", key)
-    return _SPACES.sub(" ", key)
+    return _SPACES.sub("" if ignore_spaces else " ", key)
 
 
 @lru_cache(maxsize=65536)  # a pool has a few hundred OS names shared by thousands of cards
@@ -49,17 +43,6 @@ def title_key(title: str) -> str:
     return _TITLE_MARKS.sub("", text).casefold()
 
 
-_FU_ICHI = re.compile(r"^符ノ壱\s*[“\"「『”](?P<base>.+?)[”\"」』“]\s*$")
-
-
-def vision_copy_name(name: str) -> str:
-    """Name that counts toward VISION's copy limit: 符ノ壱“X” counts as X (a fan source, wikiwiki
-    rueren, recorded in formats/vision-standard.toml); 符ノ弐 cards count alone."""
-    text = nfkc(name)
-    match = _FU_ICHI.match(text)
-    return match.group("base") if match else text
-
-
 _WORD_NOISE = re.compile(r"[\s\[\]【】「」『』]")
 
 
@@ -68,5 +51,3 @@ def word_key(word: str) -> str:
     """Append words and keywords compare without brackets, spaces or width: [TST ゲージ]."""
     return _WORD_NOISE.sub("", nfkc(word)).casefold()
 
-
-games.on_change(name_key.cache_clear)  # a game registered again may compare names differently

@@ -129,7 +129,7 @@ def format_detail(console: Console, fmt: Format, family: Sequence[Format] = ()) 
     for source in fmt.sources:
         console.print(f"  source: {escape(source)}")
     table = Table("rule", "what", "source", box=None)
-    for kind in kinds():  # every kind describes its own tables
+    for kind in kinds(fmt.game):  # every kind describes its own tables
         for entry in kind.of(fmt):
             for row in kind.describe(entry):
                 table.add_row(escape(row.rule or "-"), escape(row.what), escape(row.source or ""))

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 
 from deckcheck import games, suggest
 from deckcheck.collector import paused_gc
+from deckcheck.games import name_key
 from deckcheck.models import Card, Game
-from deckcheck.normalize import name_key, nfkc
+from deckcheck.normalize import nfkc
 
 NameSource = Callable[[Game], dict[str, str]]
 MEMO_LIMIT = 100_000

@@ -3,17 +3,26 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from deckcheck import games
+from deckcheck.checks.copy_tables import Copies, LimitOverride, Match
+from deckcheck.games.contract import FormatView
 from deckcheck.models import Card, CardCount, DeckList, Violation
-from deckcheck.normalize import name_key, nfkc, title_key, vision_copy_name, word_key
+from deckcheck.normalize import nfkc, word_key
 from deckcheck.resolve import CardIndex, Resolution
 
-if TYPE_CHECKING:  # the check kinds that formats.py imports import this module
-    from deckcheck.checks.copies import LimitOverride, Match
-    from deckcheck.formats import Format
+
+class CheckedFormat(FormatView, Protocol):
+    """A loaded format (``formats.Format``) as the checks read it: its id, game and tables
+    (``CheckKind.of``), and the copy tables every card's facts depend on."""
+
+    @property
+    def copies(self) -> Copies: ...
+    @property
+    def limit_overrides(self) -> Sequence[LimitOverride]: ...
 
 
 @dataclass(slots=True, frozen=True)
@@ -30,8 +39,6 @@ class CardFacts:
     limit: int | None
     append_keys: frozenset[str]
     keyword_keys: frozenset[str]
-    os_key: str | None
-    every_title: bool
 
 
 # A resolved reference as the validator's loop reads it: the card, its facts, and the facts the
@@ -44,7 +51,7 @@ Hit = tuple[Card, "CardFacts", int, str, tuple[str, ...], bool]
 class FormatFacts:
     """Per-format memo of card facts; validating thousands of decks re-uses it."""
 
-    fmt: Format
+    fmt: CheckedFormat
     cards: dict[int, tuple[Card, CardFacts]] = field(default_factory=dict)
     # deck-list reference → what the validator's loop reads of it (``misses``: why it does not
     # resolve); valid for one index. Kept apart so the loop's common case is one lookup.
@@ -111,7 +118,7 @@ class Slot:
 _MEMO: dict[int, FormatFacts] = {}
 
 
-def format_facts(fmt: Format) -> FormatFacts:
+def format_facts(fmt: CheckedFormat) -> FormatFacts:
     memo = _MEMO.get(id(fmt))
     if memo is None or memo.fmt is not fmt:
         if len(_MEMO) > 64:  # formats are few; this only guards against leaks in long runs
@@ -120,15 +127,15 @@ def format_facts(fmt: Format) -> FormatFacts:
     return memo
 
 
-def _copy_key(fmt: Format, card: Card) -> tuple[str, ...]:
+def _copy_key(fmt: CheckedFormat, card: Card) -> tuple[str, ...]:
     key = fmt.copies.key
-    if key == "vision-name":
-        return (name_key(fmt.game, vision_copy_name(card.name)),)
     if key == "name+type":
         groups = fmt.copies.type_groups
         kind = next((g for g, types in groups.items() if card.type in types), card.type)
-        return (name_key(fmt.game, card.name), kind)
-    return (name_key(fmt.game, card.name),)
+        return (games.name_key(fmt.game, card.name), kind)
+    if key != "name":  # a key the game adds (GameSpec.copy_keys; the loader checked it)
+        return (games.name_key(fmt.game, games.get(fmt.game).copy_keys[key](card.name)),)
+    return (games.name_key(fmt.game, card.name),)
 
 
 _PATTERNS: dict[str, re.Pattern[str]] = {}
@@ -153,18 +160,12 @@ def _match(match: Match, appends: frozenset[str], keywords: tuple[str, ...]) -> 
 _NONE: frozenset[str] = frozenset()
 
 
-def _facts(fmt: Format, card: Card) -> CardFacts:
+def _facts(fmt: CheckedFormat, card: Card) -> CardFacts:
     appends = frozenset(word_key(a) for a in card.append) if card.append else _NONE
     keywords = frozenset(word_key(k) for k in card.keywords) if card.keywords else _NONE
     # most cards carry no append word and no keyword, and then no override or 全作品 append
     # can select them: the scan is skipped (validate_bench)
     best = _override(fmt, appends, card.keywords) if appends or keywords else None
-    policy = fmt.os_policy
-    every_title = (
-        bool(appends)
-        and policy is not None
-        and bool(appends & {word_key(a) for a in policy.every_title_appends})
-    )
     return CardFacts(
         type=card.type,
         copy_key=_copy_key(fmt, card),
@@ -172,13 +173,11 @@ def _facts(fmt: Format, card: Card) -> CardFacts:
         limit=best[1] if best else None,
         append_keys=appends,
         keyword_keys=keywords,
-        os_key=title_key(card.os) if card.os else None,
-        every_title=every_title,
     )
 
 
 def _override(
-    fmt: Format, appends: frozenset[str], keywords: tuple[str, ...]
+    fmt: CheckedFormat, appends: frozenset[str], keywords: tuple[str, ...]
 ) -> tuple[LimitOverride, int] | None:
     """The override that limits the card, with its limit: the strictest numeric one;
     "unlimited" (-1) only where nothing limits it."""
@@ -203,7 +202,7 @@ class Context:
     """What every check sees: the format, the deck list, its resolved slots per section, and
     the format's memo of card facts."""
 
-    fmt: Format
+    fmt: CheckedFormat
     deck: DeckList
     slots: dict[str, list[Slot]]
     facts: FormatFacts

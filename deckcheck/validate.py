@@ -2,7 +2,7 @@
 
 Every check reports every violation it finds (never just the first), each with its rule id,
 the cards involved, the line, the rule's source and a fix hint. The checks themselves are the
-registered check kinds (deckcheck/checks/, games/chaos.py).
+registered check kinds (deckcheck/checks/, and the kinds each game's spec declares).
 """
 
 from __future__ import annotations
@@ -183,5 +183,5 @@ def _checks_of(fmt: Format) -> tuple[CheckFn, ...]:
     restriction lists never runs that check), in kind order, worked out once per format."""
     memo = format_facts(fmt)
     if memo.checks is None:
-        memo.checks = tuple(kind.check for kind in kinds() if kind.applies(fmt))
+        memo.checks = tuple(kind.check for kind in kinds(fmt.game) if kind.applies(fmt))
     return memo.checks

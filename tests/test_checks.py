@@ -87,10 +87,14 @@ def toy_format(**extra: Any) -> dict[str, Any]:
 
 
 def test_builtin_kinds_in_order() -> None:
-    names = [k.name for k in kinds()]
+    names = [k.name for k in kinds("chaos")]
     assert names[:3] == ["sections", "copies", "limit_overrides"]
     assert names.index("partner") < names.index("os_policy") < names.index("opening_checks")
     assert names[-1] == "restrictions"
+    # a game's own kinds are its formats' only: deckcheck's kinds alone, and another game's
+    assert {"partner", "os_policy"}.isdisjoint(k.name for k in kinds())
+    assert {"partner", "os_policy"}.isdisjoint(k.name for k in kinds("rakuen"))
+    assert "spell_break" in [k.name for k in kinds("vision")]
 
 
 def test_a_kind_registered_from_outside_checks_decks(

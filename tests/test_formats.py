@@ -8,6 +8,8 @@ import pytest
 
 from deckcheck.format_registry import FormatRegistry, default_registry
 from deckcheck.formats import FormatError
+from deckcheck.games.chaos.checks import os_groups
+from deckcheck.games.chaos.tables import os_policy_of
 
 SHIPPED = {
     "chaos-standard",
@@ -30,9 +32,10 @@ def test_shipped_formats_load_and_cite_sources() -> None:
 
 def test_neo_standard_extends_standard_with_appendix_groups() -> None:
     fmt = default_registry().get("chaos-neo-standard")
-    assert fmt.os_policy is not None and fmt.os_policy.mode == "single"
+    policy = os_policy_of(fmt)
+    assert policy is not None and policy.mode == "single"
     assert fmt.copies.rule == "chaos/copies"  # inherited
-    groups = fmt.os_groups()
+    groups = os_groups(policy)
     assert frozenset({"そらのおとしものf", "そらのおとしもの"}) in groups
     assert len(groups) == 3
 

@@ -17,6 +17,7 @@ from deckcheck.errors import PartnerError, UnanswerableError
 from deckcheck.format_registry import FormatRegistry
 from deckcheck.games.chaos import engine as chaos
 from deckcheck.games.chaos import partner as chaos_partner
+from deckcheck.games.chaos.tables import partner_of
 from deckcheck.games.rakuen import engine as rakuen
 from deckcheck.goldfish.common import DeckOut, Record
 from deckcheck.goldfish.policy import Compiled, Policy, PolicyError, default_policy, load_policy
@@ -138,7 +139,7 @@ def test_rakuen_deck_shrinks_by_three_a_turn_without_luck_drive(
 def test_chaos_partner_card_must_be_the_partner(index: CardIndex, registry: FormatRegistry) -> None:
     partner = card(index, "chaos", "SAMPLE-C-P01")
     other = card(index, "chaos", "SAMPLE-C-001")
-    rule = registry.get("chaos-standard").partner
+    rule = partner_of(registry.get("chaos-standard"))
     assert rule is not None
     with pytest.raises(PartnerError):  # --partner cannot choose another than the partner card
         chaos_partner.choose(rule, [(other, 4), (partner, 1)], "SAMPLE-C-001", True)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from deckcheck.checks.kind import Check, CheckKind, Row, register_kind
-from deckcheck.models import Violation
+from deckcheck.models import Card, Violation
 from deckcheck.normalize import word_key
 from deckcheck.odds.hypergeom import chance_of_none
 from deckcheck.slots import Context, Slot, card_counts, first_line, plural, total
@@ -31,14 +30,25 @@ class TypeCount(Check):
 
 
 class AttributeLimit(Check):
-    """At most ``limit`` cards sharing one value of ``attribute`` (rakuen gate numbers)."""
+    """At most ``limit`` cards sharing one value of ``attribute``, a card column (a format file
+    names it: a game's own column, such as a number printed on some card types)."""
 
-    attribute: Literal["gate_number", "level", "cost", "color", "world", "title", "os"]
+    attribute: str
     sections: tuple[str, ...]
     limit: int = Field(ge=0)
-    # cards of these types must have the attribute (rakuen: every gate has a 門ナンバー); they are
-    # reported under this rule when they lack it (other cards without it are not counted)
+    # cards of these types must have the attribute; they are reported under this rule when they
+    # lack it (other cards without it are not counted)
     required_for: tuple[str, ...] = ()
+
+    @field_validator("attribute")
+    @classmethod
+    def _a_column(cls, value: str) -> str:
+        if value not in Card.model_fields or value in _IDENTITY:
+            raise ValueError(f"{value!r} is not a card column a limit can group by")
+        return value
+
+
+_IDENTITY = ("game", "number", "name")  # every card's own: nothing to share
 
 
 class OpeningCheck(Check):
@@ -54,7 +64,7 @@ def _pure(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     out: list[Violation] = []
     if not ctx.has_appends:
         return out
-    for rule in ctx.fmt.pure:
+    for rule in PURE.of(ctx.fmt):
         key = word_key(rule.append)
         items = ctx.in_sections(rule.sections)
         with_word = [s for s in items if key in s.facts.append_keys]
@@ -82,7 +92,7 @@ def _pure(ctx: Context, counts: dict[str, int]) -> list[Violation]:
 
 def _type_counts(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     out: list[Violation] = []
-    for rule in ctx.fmt.type_counts:
+    for rule in TYPE_COUNTS.of(ctx.fmt):
         n = ctx.count_types(rule.sections, rule.types)
         if (rule.min is None or n >= rule.min) and (rule.max is None or n <= rule.max):
             continue
@@ -120,7 +130,7 @@ def _type_counts(ctx: Context, counts: dict[str, int]) -> list[Violation]:
 
 def _attribute_limits(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     out: list[Violation] = []
-    for rule in ctx.fmt.attribute_limits:
+    for rule in ATTRIBUTE_LIMITS.of(ctx.fmt):
         groups: dict[object, list[Slot]] = defaultdict(list)
         missing: list[Slot] = []
         for slot in ctx.in_sections(rule.sections):
@@ -170,7 +180,7 @@ def _missing_attribute(rule: AttributeLimit, missing: list[Slot]) -> Violation:
 
 def _opening(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     out: list[Violation] = []
-    for rule in ctx.fmt.opening_checks:
+    for rule in OPENING_CHECKS.of(ctx.fmt):
         deck_size = counts.get(rule.section, 0)
         hits = total(s for s in ctx.slots.get(rule.section, ()) if s.card.type in rule.types)
         if hits == 0 or deck_size < rule.hand:

@@ -8,8 +8,9 @@ from typing import Literal
 from pydantic import Field
 
 from deckcheck.checks.kind import Check, CheckKind, Row, register_kind
+from deckcheck.games import name_key
 from deckcheck.models import Violation
-from deckcheck.normalize import name_key, nfkc
+from deckcheck.normalize import nfkc
 from deckcheck.slots import Context, Slot, card_counts, first_line, plural, total
 
 
@@ -32,7 +33,7 @@ class Restriction(Check):
 def _restrictions(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     out: list[Violation] = []
     game = ctx.fmt.game
-    for rule in ctx.fmt.restrictions:
+    for rule in RESTRICTIONS.of(ctx.fmt):
         items = ctx.in_sections(rule.sections)
         by_ref: list[tuple[str, list[Slot]]] = []
         for ref in rule.cards:

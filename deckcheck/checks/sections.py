@@ -6,18 +6,15 @@ show`` lists them section by section.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from functools import cached_property
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from pydantic import Field
 
 from deckcheck.checks.kind import Check, CheckKind, Row, Strict, register_kind
 from deckcheck.models import Severity, Violation
 from deckcheck.slots import Context, card_counts, plural
-
-if TYPE_CHECKING:
-    from deckcheck.formats import Format
 
 
 class SizeCheck(Check):
@@ -65,7 +62,7 @@ def _sections(ctx: Context, counts: dict[str, int]) -> list[Violation]:
 
 def _sizes(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     out: list[Violation] = []
-    for section in ctx.fmt.sections:
+    for section in SECTIONS.of(ctx.fmt):
         size = section.size
         n = counts.get(section.name, 0)
         if (size.min <= n and (size.max is None or n <= size.max)) or (size.optional and not n):
@@ -102,7 +99,7 @@ def _sizes(ctx: Context, counts: dict[str, int]) -> list[Violation]:
 
 def _types(ctx: Context) -> list[Violation]:
     out: list[Violation] = []
-    for section in ctx.fmt.sections:
+    for section in SECTIONS.of(ctx.fmt):
         allowed = section.types.allowed
         present = ctx.type_counts.get(section.name)
         if not present or (
@@ -118,7 +115,7 @@ def _types(ctx: Context) -> list[Violation]:
                 continue
             rule = check or section.types
             assert rule.rule is not None and rule.source is not None  # the schema guarantees it
-            home = [s.name for s in ctx.fmt.sections if ctype in s.types.allowed]
+            home = [s.name for s in SECTIONS.of(ctx.fmt) if ctype in s.types.allowed]
             fix = f"move it to [{home[0]}]" if home else f"remove it: {ctx.fmt.id} has no place"
             out.append(
                 Violation(
@@ -150,10 +147,6 @@ def _describe(s: Section) -> Iterable[Row]:
         yield Row(f.rule, f"{s.name}: no {', '.join(f.types)}", f.source)
 
 
-def _of(fmt: Format) -> Sequence[Section]:
-    return fmt.sections
-
-
 def _cites(s: Section) -> Iterable[Check]:
     # the allowed-types rule is optional (absent when a section takes every type): not cited
     return (s.size, *s.forbidden)
@@ -166,7 +159,6 @@ SECTIONS = register_kind(
         check=_sections,
         describe=_describe,
         order=100,
-        tables=_of,
         cites=_cites,
     )
 )

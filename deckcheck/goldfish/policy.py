@@ -50,7 +50,15 @@ class Policy(BaseModel):
 
 
 def default_policy(game: str) -> Policy:
-    return games.get(game).default_policy
+    return _pilot(game, games.get(game).default_policy)
+
+
+def _pilot(game: str, policy: object) -> Policy:
+    """A game's policy, which must be a ``Policy`` (its spec's ``policy`` subclasses it): the
+    contract types it by a protocol, the pilots' code reads the common keys."""
+    if not isinstance(policy, Policy):
+        raise TypeError(f"game {game!r}: its policy is a {type(policy).__name__}, not a Policy")
+    return policy
 
 
 def policy_from_keys(
@@ -61,13 +69,14 @@ def policy_from_keys(
     spec = games.get(game)
     base = spec.default_policy.model_dump()
     try:
-        policy = spec.policy.model_validate({**base, **({"name": name} if name else {}), **keys})
+        found = spec.policy.model_validate({**base, **({"name": name} if name else {}), **keys})
     except ValidationError as exc:
         lines = [f"{where}: not a valid policy:"]
         for err in exc.errors():
             key = ".".join(str(p) for p in err["loc"]) or "(top level)"
             lines.append(f"  {key}: {err['msg']}")
         raise PolicyError("\n".join(lines)) from exc
+    policy = _pilot(game, found)
     if policy.game is not None and policy.game != game:
         raise PolicyError(f"{where}: game: the policy is for {policy.game}, the deck is {game}")
     compiled(policy, game)  # selector errors name the key too

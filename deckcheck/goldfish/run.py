@@ -19,8 +19,9 @@ from pydantic import BaseModel, Field
 
 from deckcheck import games
 from deckcheck.formats import Format
+from deckcheck.games.contract import RecordView
 from deckcheck.games.registry import BatchEngine
-from deckcheck.goldfish.common import GoldfishError, Record
+from deckcheck.goldfish.common import GoldfishError
 from deckcheck.goldfish.compiling import first_chunk
 from deckcheck.goldfish.policy import Compiled, Policy
 from deckcheck.goldfish.setup import Setup, per_setup
@@ -54,7 +55,7 @@ def prepare(deck: DeckList, fmt: Format, index: CardIndex, policy: Policy) -> Se
     return setup
 
 
-def play_one(setup: Setup, seed: int, turns: int, on_play: bool) -> Record:
+def play_one(setup: Setup, seed: int, turns: int, on_play: bool) -> RecordView:
     rng = random.Random(seed)
     try:
         return setup.spec.play(setup, _compiled(setup), rng, turns, on_play)

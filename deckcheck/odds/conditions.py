@@ -19,8 +19,9 @@ from dataclasses import dataclass
 
 from deckcheck import games
 from deckcheck.errors import UsageError
+from deckcheck.games import name_key
 from deckcheck.models import Card, Game
-from deckcheck.normalize import name_key, nfkc, title_key, word_key
+from deckcheck.normalize import nfkc, title_key, word_key
 from deckcheck.resolve import number_key
 from deckcheck.wording import a_an
 

@@ -18,10 +18,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from deckcheck import data, games
+from deckcheck import games
 from deckcheck.errors import PoolError
+from deckcheck.games import name_key
 from deckcheck.models import Card, Game, Search, SearchMode
-from deckcheck.normalize import name_key, nfkc, title_key
+from deckcheck.normalize import nfkc, title_key
 from deckcheck.resolve import number_key, ref_keys
 
 SEP = ";"  # list columns are stored ``;``-joined (the CSV form too)
@@ -131,7 +132,9 @@ def row_card(row: Mapping[Any, Any]) -> Card:
         reason = f"{'.'.join(map(str, first['loc']))}: {first['msg']}"
         raise _bad_row(where, reason) from exc
     spec = games.find(card.game)
-    if spec is not None and card.type not in spec.card_types:
+    if spec is None:
+        raise _bad_row(where, f"unknown game {card.game!r} (known: {', '.join(games.ids())})")
+    if card.type not in spec.card_types:
         raise _bad_row(where, f"unknown type {card.type!r} (use {', '.join(spec.card_types)})")
     return card
 
@@ -144,6 +147,17 @@ def _bad_row(where: str, reason: str) -> PoolError:
 
 
 # --- queries (portable SQL: named parameters, LIKE with an escape, ``||``) ---------------------
+
+
+def _title_os(key: str) -> str | None:
+    """The OS a title key belongs to, from the ``titles`` table of a game's spec that has one
+    (GameSpec.card_tables), or None."""
+    for spec in games.specs():
+        if spec.card_tables is not None:
+            found = spec.card_tables().get("titles", {}).get(key)
+            if found is not None:
+                return found
+    return None
 
 
 def _like_escape(text: str) -> str:
@@ -202,7 +216,7 @@ def search_query(
         where.add("(" + " OR ".join(ors) + ")")
     if title:
         key = title_key(title)
-        os_of_title = data.chaos_os_table().title_index().get(key)
+        os_of_title = _title_os(key)
         keys = sorted({key, title_key(os_of_title)} if os_of_title else {key})
         marks = ", ".join(where.param(k) for k in keys)
         where.add(f"(os_key IN ({marks}) OR title_key = {where.param(key)})")

@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from deckcheck import data, games
+from deckcheck import games
 from deckcheck.errors import InputError
 from deckcheck.files import read_limited
 from deckcheck.models import Card, Game
@@ -175,7 +175,7 @@ def _short(text: str) -> str:
     return text if len(text) <= 40 else text[:40] + "…"
 
 
-def check_row(row: Row, titles: Mapping[str, str], os_names: Mapping[str, str]) -> Card | list[str]:
+def check_row(row: Row) -> Card | list[str]:
     """A card, or the reasons the row is bad."""
     values = row.values
     if "__bad__" in values:
@@ -217,8 +217,9 @@ def check_row(row: Row, titles: Mapping[str, str], os_names: Mapping[str, str]) 
         if not -INT_LIMIT <= number < INT_LIMIT:
             reasons.append(f"{int_column} {_short(text)!r} is out of range (64-bit integers)")
         ints[int_column] = number
-    if spec is not None and spec.check_card is not None:  # the game's own columns (OS, kind)
-        reasons.extend(spec.check_card(fields, {"titles": titles, "os_names": os_names}))
+    if spec is not None and spec.check_card is not None:  # the game's own columns
+        tables = spec.card_tables() if spec.card_tables is not None else {}
+        reasons.extend(spec.check_card(fields, tables))
     os_name = fields["os"]
     if reasons:
         return reasons
@@ -246,12 +247,12 @@ def check_row(row: Row, titles: Mapping[str, str], os_names: Mapping[str, str]) 
         return [f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()]
 
 
-def check_file(path: Path, titles: Mapping[str, str], os_names: Mapping[str, str]) -> CheckedFile:
+def check_file(path: Path) -> CheckedFile:
     rows, unknown = read_rows(path)
     result = CheckedFile(str(path), unknown_columns=unknown)
     first_row: dict[tuple[Game, str], int] = {}
     for row in rows:
-        checked = check_row(row, titles, os_names)
+        checked = check_row(row)
         where = f"{path}: row {row.number}" + (f" (line {row.line})" if row.line else "")
         if isinstance(checked, list):
             result.errors.extend(f"{where}: {reason}" for reason in checked)
@@ -275,18 +276,11 @@ def card_files(folder: Path) -> Iterable[Path]:
             yield path
 
 
-def title_maps() -> tuple[dict[str, str], dict[str, str]]:
-    """(title key → OS, OS key → OS) from the rulebook appendix table."""
-    table = data.chaos_os_table()
-    return table.title_index(), table.os_index()
-
-
 def check_import(paths: Iterable[Path]) -> list[CheckedFile]:
     """The checks of one import, the same for every pool: each file's rows, then what is
     ambiguous across the files (a number, or an alias, given twice). Raises
     ``ImportRejected`` with every bad row, ``CardFileError`` for an unreadable file."""
-    titles, os_names = title_maps()
-    checked = [check_file(p, titles, os_names) for p in paths]
+    checked = [check_file(p) for p in paths]
     errors = [e for f in checked for e in f.errors]
     seen: dict[tuple[Game, str], str] = {}
     for f in checked:  # one number in two files of one import is as ambiguous as in one

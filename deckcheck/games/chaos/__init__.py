@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from deckcheck.games.chaos import partner
-from deckcheck.games.registry import GameSpec, Param, _register_builtin, lazy
+from deckcheck.games.contract import GameSpec, Param, lazy
 from deckcheck.goldfish.policy import Policy
 from deckcheck.normalize import nfkc, title_key
 
@@ -55,7 +55,7 @@ class ChaosPolicy(Policy):
         return self.partner
 
 
-CHAOS = _register_builtin(
+CHAOS = (  # the entry point of pyproject.toml
     GameSpec(
         id="chaos",
         name="ChaosTCG",
@@ -92,6 +92,8 @@ CHAOS = _register_builtin(
         milestones=MILESTONES,
         set_aside=partner.set_aside,
         check_card=check_card,
+        check_kinds=lazy("deckcheck.games.chaos.checks:kinds"),
+        card_tables=lazy("deckcheck.games.chaos.os_table:card_tables"),
         notes=(
             "ネーム (総合ルール 2016-05-17 §2.1) are the 「…」 parts of a card name; the pilot "
             "never plays a chara or set that ネーム重複処理 (§11.4) would send to the 控え室",

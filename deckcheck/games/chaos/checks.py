@@ -1,45 +1,29 @@
 """ChaosTCG rules that plain counts cannot express: partner choice (§6.2.2) and the single-OS
 rule of neo-standard (appendix 「作品名と OS 名」). Both take their parameters from format data
-(the ``[partner]`` and ``[os_policy]`` tables) and register as check kinds from here."""
+(the ``[partner]`` and ``[os_policy]`` tables, tables.py); the spec declares the kinds
+(``kinds``), so only ChaosTCG formats may carry the tables."""
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
-from typing import Literal
+from collections.abc import Iterable, Sequence
+from typing import Any
 
-from deckcheck.checks.kind import Check, CheckKind, Row, register_kind
+from deckcheck.checks.kind import CheckKind, Row
+from deckcheck.games.chaos.os_table import os_table
 from deckcheck.games.chaos.partner import may_partner
+from deckcheck.games.chaos.tables import OsPolicy as OsPolicy
+from deckcheck.games.chaos.tables import Partner as Partner
+from deckcheck.games.chaos.tables import os_policy_of, partner_of
 from deckcheck.models import Violation
+from deckcheck.normalize import title_key, word_key
 from deckcheck.slots import Context, Slot, card_counts, first_line, plural, total
-
-
-class Partner(Check):
-    """Chaos partner choice (§6.2.2): who may be partner, and whether to warn without one."""
-
-    candidate_types: tuple[str, ...]
-    partner_types: tuple[str, ...]
-    forbid_keywords: tuple[str, ...] = ()
-    forbid_appends: tuple[str, ...] = ()
-    warn_without_partner_card: bool = True
-    warning_source: str | None = None
-
-
-class OsPolicy(Check):
-    """``single``: every card of the deck shares one OS, up to equivalences and mixing groups."""
-
-    mode: Literal["any", "single"]
-    appendix_groups: bool = True
-    equivalences: tuple[tuple[str, ...], ...] = ()
-    mixing_groups: tuple[tuple[str, ...], ...] = ()
-    every_title_appends: tuple[str, ...] = ()
-    sections: tuple[str, ...] = ("main", "extra")
 
 
 def partner_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     """§6.2: the partner is the deck's partner card if it has one, else a chara of the main
     deck; a deck with no card that may be partner cannot start a game."""
-    rule = ctx.fmt.partner
+    rule = partner_of(ctx.fmt)
     if rule is None:
         return []
     main = ctx.slots.get("main", [])
@@ -98,20 +82,20 @@ def partner_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
 def os_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     """Neo-standard: every card shares one OS, where OS groups (the appendix's equivalence and
     mixing groups, plus any the format adds) count as one. [俺嫁] cards have every title."""
-    policy = ctx.fmt.os_policy
+    policy = os_policy_of(ctx.fmt)
     if policy is None or policy.mode != "single":
         return []
     by_os: dict[str, list[Slot]] = defaultdict(list)
     unknown: list[Slot] = []
     display: dict[str, str] = {}
+    every_title = {word_key(a) for a in policy.every_title_appends}
     for slot in ctx.in_sections(policy.sections):
-        facts = slot.facts
-        if facts.every_title:
+        if every_title and not every_title.isdisjoint(slot.facts.append_keys):
             continue
-        key = facts.os_key
-        if key is None or slot.card.os is None:
+        if slot.card.os is None:
             unknown.append(slot)
             continue
+        key = title_key(slot.card.os)
         display.setdefault(key, slot.card.os)
         by_os[key].append(slot)
     out: list[Violation] = []
@@ -131,7 +115,7 @@ def os_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     if len(by_os) <= 1:
         return out
     present = set(by_os)
-    groups = ctx.fmt.os_groups()
+    groups = os_groups(policy)
     if any(present <= group for group in groups):
         return out
     # The OS (or group) that keeps most cards is the one to keep; the rest are the fix.
@@ -158,6 +142,16 @@ def os_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     return out
 
 
+def os_groups(policy: OsPolicy) -> list[frozenset[str]]:
+    """OS groups whose cards may share a deck, as title keys (equivalences included): the
+    appendix's, if the policy takes them, and the format's own."""
+    groups = [*policy.equivalences, *policy.mixing_groups]
+    if policy.appendix_groups:
+        appendix = os_table()
+        groups = [*appendix.equivalences, *appendix.mixing_groups, *groups]
+    return [frozenset(title_key(os) for os in group) for group in groups]
+
+
 def _describe_partner(rule: Partner) -> Iterable[Row]:
     yield Row(rule.rule, "a card that may be partner", rule.source)
 
@@ -170,24 +164,30 @@ def _os_active(policy: OsPolicy) -> bool:
     return policy.mode != "any"  # "any" is shown by ``formats show`` but checks nothing
 
 
-PARTNER = register_kind(
-    CheckKind(
-        name="partner",
-        model=Partner,
-        check=partner_check,
-        describe=_describe_partner,
-        order=600,
-        many=False,
-    )
+def _partner_types(rule: Partner) -> Iterable[tuple[str, Sequence[str]]]:
+    return (("candidate_types", rule.candidate_types), ("partner_types", rule.partner_types))
+
+
+PARTNER = CheckKind(
+    name="partner",
+    model=Partner,
+    check=partner_check,
+    describe=_describe_partner,
+    order=600,
+    many=False,
+    types=_partner_types,
 )
-OS_POLICY = register_kind(
-    CheckKind(
-        name="os_policy",
-        model=OsPolicy,
-        check=os_check,
-        describe=_describe_os,
-        order=610,
-        many=False,
-        active=_os_active,
-    )
+OS_POLICY = CheckKind(
+    name="os_policy",
+    model=OsPolicy,
+    check=os_check,
+    describe=_describe_os,
+    order=610,
+    many=False,
+    active=_os_active,
 )
+
+
+def kinds() -> tuple[CheckKind[Any], ...]:
+    """The spec's ``check_kinds``: ChaosTCG's own kinds of check."""
+    return (PARTNER, OS_POLICY)

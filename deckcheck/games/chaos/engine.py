@@ -41,12 +41,13 @@ import random
 import re
 from typing import TYPE_CHECKING, cast
 
+from deckcheck.games import name_key
 from deckcheck.games.chaos import MILESTONES
 from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, redeal, shuffled, take
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.goldfish.setup import Setup
 from deckcheck.models import Card
-from deckcheck.normalize import name_key, nfkc, word_key
+from deckcheck.normalize import nfkc, word_key
 
 if TYPE_CHECKING:
     from deckcheck.games.chaos import ChaosPolicy

@@ -12,14 +12,15 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from deckcheck.errors import PartnerError, UnanswerableError
+from deckcheck.games import name_key
+from deckcheck.games.chaos.tables import Partner, partner_of
 from deckcheck.models import Card
-from deckcheck.normalize import name_key, word_key
+from deckcheck.normalize import word_key
 from deckcheck.resolve import number_key
 from deckcheck.wording import a_an
 
 if TYPE_CHECKING:
     from deckcheck.formats import Format
-    from deckcheck.games.chaos.checks import Partner
 
 
 _MEMO: dict[tuple[int, int], tuple[Partner, Card, bool]] = {}
@@ -111,7 +112,7 @@ def set_aside(
     main: Sequence[tuple[Card, int]], fmt: Format, choice: str | None, pick: bool
 ) -> tuple[list[tuple[Card, int]], Card | None]:
     """The spec's set-aside hook: the partner leaves the deck before the deal (§6.2)."""
-    rule = fmt.partner
+    rule = partner_of(fmt)
     if rule is None:
         if choice is not None:
             raise PartnerError(f"format {fmt.id} has no partner rule; drop --partner")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from deckcheck.games.registry import GameSpec, Param, _register_builtin, lazy
+from deckcheck.games.contract import GameSpec, Param, lazy
 from deckcheck.goldfish.policy import Policy
 
 # the goldfish engine's per-turn metrics and milestones (engine.py)
@@ -18,7 +18,7 @@ class IrisPolicy(Policy):
     use_commands: bool = True  # strategies, tactics, enhancements
 
 
-IRIS = _register_builtin(
+IRIS = (  # the entry point of pyproject.toml
     GameSpec(
         id="iris",
         name="あいりすミスティリア! TCG",

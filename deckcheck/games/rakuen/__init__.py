@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from pydantic import Field
 
 from deckcheck.formats import Format
-from deckcheck.games.registry import GameSpec, Param, _register_builtin, lazy
+from deckcheck.games.contract import GameSpec, Param, lazy
 from deckcheck.goldfish.policy import Policy
 from deckcheck.models import Card
 from deckcheck.normalize import nfkc
@@ -73,7 +73,7 @@ def check_card(fields: dict[str, Any], tables: Mapping[str, Mapping[str, str]]) 
     return out
 
 
-RAKUEN = _register_builtin(
+RAKUEN = (  # the entry point of pyproject.toml
     GameSpec(
         id="rakuen",
         name="ラクエンロジック",

@@ -7,7 +7,8 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
-from deckcheck.games.registry import GameSpec, Param, _register_builtin, lazy
+from deckcheck.games.contract import GameSpec, Param, lazy
+from deckcheck.games.vision.names import vision_copy_name
 from deckcheck.goldfish.policy import Policy
 
 # the goldfish engine's per-turn metrics (engine.py): nodes in play, and of them the active and
@@ -50,7 +51,7 @@ class VisionPolicy(Policy):
     free_first: bool = True
 
 
-VISION = _register_builtin(
+VISION = (  # the entry point of pyproject.toml
     GameSpec(
         id="vision",
         name="東方 Phantom Magic VISION",
@@ -87,6 +88,8 @@ VISION = _register_builtin(
         batch_size=25_000,
         metrics=METRICS,
         milestones=MILESTONES,
+        check_kinds=lazy("deckcheck.games.vision.checks:kinds"),
+        copy_keys={"vision-name": vision_copy_name},  # 符ノ壱“X” counts as X (names.py)
         notes=(
             "turn: maintenance (nodes become active again, then 維持コスト), draw, main (nodes, "
             "then plays), battle, discard (phases: 「Phantom Magic Vision 総合ルール」 §4.1.1 as "

@@ -1,14 +1,17 @@
 """VISION's spell break (keyword glossary 「壱符」「弐符」): a 弐符 character enters play only by
 the spell break of a 壱符 character whose name it contains, from the sideboard; any other way
-it is removed from the game. Registered as the ``spell_break`` check kind."""
+it is removed from the game. The ``spell_break`` check kind, which the spec declares."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
-from deckcheck.checks.kind import Check, CheckKind, Row, register_kind
+from deckcheck.checks.kind import Check, CheckKind, Row
+from deckcheck.checks.sections import SECTIONS
+from deckcheck.games.vision.names import vision_copy_name
 from deckcheck.models import Severity, Violation
-from deckcheck.normalize import nfkc, vision_copy_name, word_key
+from deckcheck.normalize import nfkc, word_key
 from deckcheck.slots import Context, Slot, card_counts, first_line
 
 
@@ -29,14 +32,13 @@ def _has(slot: Slot, keyword: str) -> bool:
 
 def spell_break_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     out: list[Violation] = []
-    for rule in ctx.fmt.tables("spell_break"):
-        assert isinstance(rule, SpellBreak)
+    for rule in SPELL_BREAK.of(ctx.fmt):
         out += _misplaced(ctx, rule) + _unreachable(ctx, rule)
     return out
 
 
 def _label(ctx: Context, section: str) -> str:
-    found = ctx.fmt.section_map.get(section)
+    found = next((s for s in SECTIONS.of(ctx.fmt) if s.name == section), None)
     return (found.label if found else None) or f"{section} deck"
 
 
@@ -102,12 +104,15 @@ def _describe(rule: SpellBreak) -> Iterable[Row]:
     )
 
 
-SPELL_BREAK = register_kind(
-    CheckKind(
-        name="spell_break",
-        model=SpellBreak,
-        check=spell_break_check,
-        describe=_describe,
-        order=620,
-    )
+SPELL_BREAK = CheckKind(
+    name="spell_break",
+    model=SpellBreak,
+    check=spell_break_check,
+    describe=_describe,
+    order=620,
 )
+
+
+def kinds() -> tuple[CheckKind[Any], ...]:
+    """The spec's ``check_kinds``: VISION's own kind of check."""
+    return (SPELL_BREAK,)

@@ -1,0 +1,74 @@
+"""The tables of the copy limit (``[copies]``, ``[[limit_overrides]]``): what the validator's
+slots read of every card (slots.CardFacts), and what the copy check (copies.py) reports."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from deckcheck.checks.base import Check, Strict
+from deckcheck.models import Severity
+
+
+class Match(Strict):
+    """Selects cards by an append word, a keyword, or a keyword pattern with a number ``n``."""
+
+    append: str | None = None
+    keyword: str | None = None
+    keyword_pattern: str | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> Match:
+        given = [x for x in (self.append, self.keyword, self.keyword_pattern) if x is not None]
+        if len(given) != 1:
+            raise ValueError("give exactly one of append, keyword, keyword_pattern")
+        if self.keyword_pattern is not None:
+            try:
+                compiled = re.compile(self.keyword_pattern)
+            except re.error as exc:
+                raise ValueError(f"keyword_pattern is not a regular expression: {exc}") from exc
+            if "n" not in compiled.groupindex:
+                raise ValueError("keyword_pattern needs a named group (?P<n>...) for the limit")
+        return self
+
+
+class Copies(Check):
+    """The general copy limit. ``key``: how two cards are "the same" for counting."""
+
+    # "name", "name+type", or a key the format's game adds (GameSpec.copy_keys); the format
+    # loader checks it
+    key: str
+    limit: int = Field(ge=0)
+    sections: tuple[str, ...] = ("main",)
+    # "name+type": card types that count as one 種類 (e.g. command = strategy, tactic and
+    # enhancement, for the あいりすミスティリア! reading where 種類 is ユニット / コマンド)
+    type_groups: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+
+
+class LimitOverride(Strict):
+    """An append word or keyword that replaces the general copy limit for its cards.
+
+    ``limit = "unlimited"`` exempts them; a number (or the pattern's ``n``) is a stricter
+    limit reported under this override's own rule.
+    """
+
+    match: Match
+    limit: int | Literal["unlimited", "pattern"]
+    rule: str | None = None
+    source: str
+    severity: Severity = "error"
+    # ``same-name``: the limit replaces the general one for every card of the name (ChaosTCG
+    # §13 「同一のカード名のカードは合わせて」); ``matching``: it limits only the cards that carry
+    # the word, and the general limit still counts the whole name (VISION 「同名で「デッキ1枚制限」
+    # を持つカード」: a printing without the keyword is not limited by it)
+    counts: Literal["same-name", "matching"] = "same-name"
+
+    @model_validator(mode="after")
+    def _rule_for_limits(self) -> LimitOverride:
+        if self.limit != "unlimited" and self.rule is None:
+            raise ValueError("a numeric or pattern limit needs a rule id")
+        if (self.limit == "pattern") != (self.match.keyword_pattern is not None):
+            raise ValueError('limit = "pattern" goes with match.keyword_pattern, and only with it')
+        return self

@@ -1,0 +1,266 @@
+"""The game contract: what a game gives deckcheck (``GameSpec``) and what deckcheck hands a game.
+
+This is the bottom of deckcheck's import graph: it imports the standard library,
+``deckcheck.errors`` and ``deckcheck.normalize`` only, so every other module (models, formats,
+the checks, goldfish, odds, the pool, the CLI and the service) may import it, and a game package
+(shipped in ``deckcheck/games/<id>/`` or installed separately) is written against it alone.
+
+The core's own objects (a card, a format, a goldfish set-up, a compiled pilot, a game record)
+live in modules above this one, so the hooks below are typed by protocols: each lists what
+the core reads of what a hook returns, or what a hook may rely on in what the core passes.
+A hook the core calls with its own objects (``set_aside``, ``lay_out``) is typed loosely in
+those arguments: the core passes its ``models.Card`` and ``formats.Format`` and gets the same
+cards back; the game may annotate them with the core's classes.
+
+How a game is found: ``registry.py`` (entry points of the ``deckcheck.games`` group).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cached_property
+from typing import Any, Protocol, Self
+
+from deckcheck.normalize import nfkc
+
+
+class MulliganKind(StrEnum):
+    """How a game lets a player redraw the opening hand (the format's ``mulligan``)."""
+
+    NONE = "none"
+    RETURN_ALL_ONCE = "return-all-once"  # every card back, shuffle, draw as many; once
+    BOTTOM_ONCE = "bottom-once"  # any cards to the bottom, draw as many; once
+
+
+ParamValue = int | float | str | bool
+
+
+@dataclass(frozen=True)
+class Param:
+    """A format parameter a game's code reads: its type, its default, and who reads it.
+
+    A format that declares a parameter no spec lists is refused (formats/*.toml), so editing a
+    format file always changes something.
+    """
+
+    kind: type[int] | type[bool] | type[str] | type[float]
+    default: ParamValue | None
+    read_by: str
+    minimum: int | None = None  # the least value a format may give (a count: 0)
+    choices: tuple[str, ...] = ()  # the values a text parameter may take; empty: any
+
+
+# Read by the odds engine, sample hands and every goldfish engine, whatever the game.
+COMMON_PARAMS: Mapping[str, Param] = {
+    "opening_hand": Param(int, 5, "odds, hand, goldfish: cards in the opening hand"),
+    "mulligan": Param(
+        str,
+        MulliganKind.NONE.value,
+        "odds, hand, goldfish: the mulligan kind",
+        choices=tuple(m.value for m in MulliganKind),
+    ),
+    "draw_per_turn": Param(int, 1, "odds, goldfish: cards drawn in each draw phase"),
+    "first_player_draws": Param(
+        bool, True, "odds, goldfish: whether the first player draws on turn 1"
+    ),
+    "forced_redraw": Param(str, None, "odds, hand, goldfish: a selector the hand must contain"),
+}
+
+
+# --- what the core hands a game, and reads back: protocols -----------------------------------
+
+
+class CardView(Protocol):
+    """A card of the pool (``models.Card``): what every game's card has."""
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def number(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def type(self) -> str: ...
+
+
+class FormatView(Protocol):
+    """A loaded format (``formats.Format``) as a check or a hook reads it: its id, its game, and
+    the tables of any TOML key (a check kind's own tables among them)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def game(self) -> str: ...
+    def tables(self, key: str) -> Sequence[Any]: ...
+
+
+class PolicyView(Protocol):
+    """A pilot (``goldfish.policy.Policy``, which a game's policy class subclasses)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def game(self) -> str | None: ...
+    def aside_choice(self) -> str | None: ...
+    def model_dump(self) -> dict[str, Any]: ...
+    @classmethod
+    def model_validate(cls, obj: Any) -> Self: ...
+
+
+class CompiledView(Protocol):
+    """A pilot with its selectors parsed for one game (``goldfish.policy.Compiled``)."""
+
+    @property
+    def policy(self) -> PolicyView: ...
+
+
+class SetupView(Protocol):
+    """A deck ready to play (``goldfish.setup.Setup``): its game, its sections, the cards that
+    can be drawn and the ones set aside before the deal, and the pilot."""
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def sections(self) -> Mapping[str, Sequence[tuple[CardView, int]]]: ...
+    @property
+    def drawable(self) -> Sequence[tuple[CardView, int]]: ...
+    @property
+    def aside(self) -> Sequence[CardView]: ...
+    @property
+    def policy(self) -> PolicyView: ...
+    @property
+    def fast(self) -> bool: ...
+
+
+class RecordView(Protocol):
+    """One goldfish game as an engine returns it (``goldfish.common.Record``): per turn (index 0
+    = turn 1) the values of the spec's metrics, the first turn of each milestone (0 = never),
+    the mulligans taken, and how the game ended."""
+
+    @property
+    def metrics(self) -> Sequence[tuple[int, ...]]: ...
+    @property
+    def milestones(self) -> Sequence[int]: ...
+    @property
+    def mulligans(self) -> int: ...
+    @property
+    def loss(self) -> str | None: ...
+    @property
+    def loss_turn(self) -> int: ...
+
+
+class CheckKindView(Protocol):
+    """A check kind (``checks.kind.CheckKind``): the TOML key it reads and where it runs."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def order(self) -> int: ...
+
+
+class Engine(Protocol):
+    """One goldfish game, the same signature for every game."""
+
+    def __call__(
+        self,
+        setup: SetupView,
+        policy: CompiledView,
+        rng: random.Random,
+        turns: int,
+        on_play: bool,
+    ) -> RecordView: ...
+
+
+# A whole chunk of games at once (NumPy): (setup, first seed, games, turns, on_play) → the
+# arrays of ``goldfish.run.Chunk`` after ``start``.
+BatchEngine = Callable[[SetupView, int, int, int, bool], tuple[Any, ...]]
+
+# (the row's fields, which it may fill in; the game's lookup tables) → reasons it is wrong
+CardCheck = Callable[[dict[str, Any], Mapping[str, Mapping[str, str]]], list[str]]
+
+# (main deck as (card, copies), format, the player's choice, whether to pick one when the
+# player named none) → (the cards that can be drawn, the card set aside or None)
+SetAside = Callable[
+    [Sequence[tuple[Any, int]], Any, "str | None", bool], tuple[list[tuple[Any, int]], Any]
+]
+# (sections as (card, copies), format, rng) → the cards laid out before the game starts
+LayOut = Callable[[Mapping[str, Sequence[tuple[Any, int]]], Any, random.Random], list[Any]]
+
+
+def lazy(target: str) -> Any:
+    """``"module:function"`` as a function that imports its module on first call, so that
+    registering a game (which ``deckcheck validate`` does) never imports NumPy or an engine."""
+    module, _, name = target.partition(":")
+    found: list[Any] = []
+
+    def call(*args: Any) -> Any:
+        if not found:
+            found.append(getattr(importlib.import_module(module), name))
+        return found[0](*args)
+
+    call.__qualname__ = call.__name__ = name
+    return call
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything deckcheck knows about one game. Rule citations live beside each value in the
+    game's own module."""
+
+    id: str
+    name: str
+    # canonical type → the words accepted for it on import and in conditions (Japanese first)
+    card_types: Mapping[str, tuple[str, ...]]
+    policy: type[PolicyView]  # the pilot's model: a goldfish.policy.Policy subclass
+    default_policy: PolicyView
+    play: Engine
+    metrics: tuple[str, ...]
+    milestones: tuple[str, ...]
+    # card names compare without spaces (ChaosTCG 総合ルール §2.1) or with runs of spaces as one
+    names_ignore_spaces: bool = False
+    kinds: tuple[str, ...] = ()  # allowed ``kind`` values of a card; empty: any
+    section_aliases: Mapping[str, str] = field(default_factory=dict)  # header word → section
+    params: Mapping[str, Param] = field(default_factory=dict)  # beyond COMMON_PARAMS
+    # the odds/hand/goldfish set-up: the cards that can be drawn, and a card set aside before
+    # the deal, from (main deck, format, the player's choice, whether to pick one when the
+    # player named none); None: nothing is set aside, --partner is refused
+    set_aside: SetAside | None = None
+    # cards laid out at the start from a section other than the main deck
+    lay_out: LayOut | None = None
+    # import: the reasons a card row is wrong for this game, and fields it fills in
+    check_card: CardCheck | None = None
+    play_batch: BatchEngine | None = None  # a faster whole-chunk engine, held to ``play``
+    # whether ``play_batch`` plays this set-up (its pilot's keys, its cards) as ``play`` would;
+    # None: always. When it says no, the reference engine runs and the result says so.
+    batch_ok: Callable[[SetupView], bool] | None = None
+    batch_size: int = 25_000
+    # what goldfish does not model or takes from outside the rulebooks: printed with results
+    notes: tuple[str, ...] = ()
+    # what the deal does beyond the format's parameters: printed by odds, hand and goldfish
+    setup_notes: tuple[str, ...] = ()
+    search_fields: tuple[str, ...] = ()  # card columns the web builder offers as filters
+    # --- i20-contract: hooks that used to be named in the core -------------------------------
+    # the check kinds the game's formats may use beyond deckcheck's own (checks.kind.CheckKind
+    # objects), asked for when a format of the game is first read
+    check_kinds: Callable[[], Sequence[CheckKindView]] | None = None
+    # the lookup tables ``check_card`` gets on import (name → key → value), read once
+    card_tables: Callable[[], Mapping[str, Mapping[str, str]]] | None = None
+    # copy-limit keys the game adds to "name" and "name+type" (a format's ``copies.key``): key
+    # → the name a card counts under, before the game's name comparison
+    copy_keys: Mapping[str, Callable[[str], str]] = field(default_factory=dict)
+
+    @cached_property
+    def type_words(self) -> dict[str, str]:
+        """Every accepted word (NFKC, case-folded) → canonical type."""
+        out: dict[str, str] = {}
+        for canonical, words in self.card_types.items():
+            for word in (canonical, *words):
+                out[nfkc(word).casefold()] = canonical
+        return out
+
+    def all_params(self) -> dict[str, Param]:
+        return {**COMMON_PARAMS, **self.params}
