@@ -2,14 +2,14 @@
 
 Text form::
 
-    format: rakuen-standard
+    format: some-standard
     date: 2016-06-01        # optional: the day whose format version applies (else today)
     # a comment
     [main]
-    4 SAMPLE-R-001
-    4x 蒼の定理者 シエラ     # count, optional x, then a card number or name
-    [gate]
-    2 SAMPLE-R-G01
+    4 SAMPLE-X-001
+    4x 見本カード          # count, optional x, then a card number or name
+    [side]
+    2 SAMPLE-X-S01
 
 Cards before any header are main. Problems become ``deck/syntax`` violations naming their line,
 so one bad line never hides the rest of the deck.

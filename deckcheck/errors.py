@@ -46,7 +46,8 @@ class UnknownGame(UsageError):
 
 
 class PartnerError(UsageError):
-    """``--partner`` names a card that may not be partner (ChaosTCG 総合ルール §6.1, §6.2)."""
+    """``--partner`` names a card the game's set-aside rule does not allow (the rule and its
+    rulebook section: the game's package)."""
 
     problem = "unanswerable"
 

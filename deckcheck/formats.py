@@ -24,7 +24,10 @@ from pydantic import (
     Field,
     ModelWrapValidatorHandler,
     PrivateAttr,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
     ValidationError,
+    model_serializer,
     model_validator,
 )
 from pydantic_core import InitErrorDetails
@@ -145,6 +148,20 @@ class Format(Strict):
         fmt = handler(raw)
         fmt._kind_tables = tables
         return fmt
+
+    @model_serializer(mode="wrap")
+    def _with_kind_tables(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> dict[str, Any]:
+        """A dump (``formats show --json``, ``GET /formats/{id}``) holds the tables of the
+        kinds without a field too, under their TOML keys, so it reads back as the format."""
+        out: dict[str, Any] = handler(self)
+        for kind in kinds(self.game):
+            tables = self._kind_tables.get(kind.name)
+            if tables:
+                dumped = [t.model_dump(mode=info.mode, by_alias=info.by_alias) for t in tables]
+                out[kind.name] = dumped if kind.many else dumped[0]
+        return out
 
     @model_validator(mode="after")
     def _consistent(self) -> Format:

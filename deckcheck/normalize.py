@@ -12,7 +12,7 @@ from functools import lru_cache
 
 _SPACES = re.compile(r"\s+")
 # Marks ignored when resolving titles and OS names: the decorative ・†☆♪＊!? (issue #2), plus
-# ×～。 and brackets, which the rulebook appendix's PDF text drops (card_pool/chaos_os.toml) and
+# ×～。 and brackets, which the rulebook appendix's PDF text drops (its title→OS table) and
 # which §4.2 says the rules do not reference inside a 作品名 or OS 名. Applied after NFKC, which
 # maps ＊→*, ！→!, ？→?, ～→~.
 _TITLE_MARKS = re.compile(r"[・･†☆★♪*!?×~〜。、「」『』《》〈〉<>()\[\]\s]+")
@@ -36,7 +36,8 @@ def card_name_key(name: str, ignore_spaces: bool) -> str:
 
 @lru_cache(maxsize=65536)  # a pool has a few hundred OS names shared by thousands of cards
 def title_key(title: str) -> str:
-    """Key of a chaos 作品名 or OS name: with or without ``OS:``, any width, no spaces or marks."""
+    """Key of a card's title (作品名) or OS name: with or without ``OS:``, any width, no spaces
+    or marks (the rulebook appendix the marks come from: its game's package)."""
     text = nfkc(title)
     text = _OS_PREFIX.sub("", text)
     text = text.strip("<>〈〉《》 ")

@@ -37,7 +37,7 @@ def number_key(number: str) -> str:
 
 
 def ref_keys(ref: str) -> set[str]:
-    """Every name key ``ref`` may have in some game (chaos ignores spaces, the others don't)."""
+    """Every name key ``ref`` may have in some game (a game's names may ignore spaces)."""
     return {name_key(game, ref) for game in games.ids()}
 
 
@@ -72,7 +72,7 @@ class CardIndex:
         self._memo: dict[tuple[Game, str], Resolution] = {}
         self.version = 0  # bumped on every change, so memos built on this index can expire
         # a game's cards are indexed when a reference first asks for that game: validating
-        # chaos decks against a pool of four games indexes only chaos (validate_bench)
+        # one game's decks against a pool of four games indexes only that game (validate_bench)
         self._cards = list(cards)
         self._indexed: set[Game] = set()
         self._lock = threading.Lock()

@@ -1,8 +1,10 @@
-"""Shared fixtures: a pool built from the shipped card data, a one-call validator, a real Dask
-cluster (a scheduler and two worker processes on 127.0.0.1) and a throwaway PostgreSQL."""
+"""Shared fixtures: a pool built from the shipped card data, a one-call validator, the toy
+fifth game installed as a plugin package, a real Dask cluster (a scheduler and two worker
+processes on 127.0.0.1) and a throwaway PostgreSQL."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import pwd
 import shutil
@@ -16,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck import decklist
+from deckcheck import decklist, games
 from deckcheck.format_registry import FormatRegistry, default_registry
 from deckcheck.models import Report
 from deckcheck.pool.store import Pool
@@ -65,6 +67,63 @@ def check(index: CardIndex, registry: FormatRegistry):  # type: ignore[no-untype
 @pytest.fixture
 def fresh_db(tmp_path: Path) -> Path:
     return tmp_path / "fresh.sqlite3"
+
+
+# --- the toy fifth game: a package of its own, found by its entry point ----------------------
+
+TOY_PACKAGE = Path(__file__).resolve().parent / "plugins" / "toygame"
+TOY = TOY_PACKAGE / "deckcheck_toygame"  # its module, card file, deck and format
+
+
+@pytest.fixture(scope="session")
+def toy_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The toy game's package installed into a folder of its own, never into the venv (the
+    tests count the shipped games): put it on ``sys.path`` (``toy``) or on ``PYTHONPATH`` (a
+    CLI in a subprocess). Offline: no index, no build isolation (hatchling is a dev extra)."""
+    target = tmp_path_factory.mktemp("toy-site")
+    pip = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation"]
+    result = subprocess.run(
+        [*pip, "--no-index", "--target", str(target), str(TOY_PACKAGE)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert list(target.glob("deckcheck_toygame-*.dist-info/entry_points.txt"))
+    return target
+
+
+@pytest.fixture
+def plugin_path() -> Iterator[list[Path]]:
+    """Folders put on ``sys.path`` for one test, the registry finding games there; afterwards
+    they and their modules are gone and the registry finds the shipped games alone."""
+    added: list[Path] = []
+    before = set(sys.modules)
+    yield added
+    for folder in added:
+        sys.path.remove(str(folder))
+    for name in set(sys.modules) - before:
+        if any(str(folder) in str(getattr(sys.modules[name], "__file__", "")) for folder in added):
+            del sys.modules[name]
+    importlib.invalidate_caches()
+    games.rediscover()
+
+
+def on_path(added: list[Path], folder: Path) -> None:
+    sys.path.insert(0, str(folder))
+    added.append(folder)
+    importlib.invalidate_caches()
+    games.rediscover()
+
+
+@pytest.fixture
+def toy(toy_site: Path, plugin_path: list[Path]) -> games.GameSpec:
+    """The toy game, installed and found through its entry point, for one test."""
+    on_path(plugin_path, toy_site)
+    spec = games.get("toy")
+    module = sys.modules[type(spec.default_policy).__module__]
+    assert Path(str(module.__file__)).is_relative_to(toy_site)  # the installed copy
+    return spec
 
 
 # --- a real Dask cluster: one scheduler and two worker processes on 127.0.0.1 ---------------

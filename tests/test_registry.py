@@ -1,15 +1,18 @@
-"""The game registry: a fifth game from outside the package, no game names outside games/,
-format parameters that are read, and the one partner rule."""
+"""The game registry: a fifth game from a package of its own (tests/plugins/toygame, found by
+its entry point) through the library, the CLI in a subprocess and the service; a plugin that
+fails to load; format parameters that are read; and the one partner rule."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
-from collections.abc import Iterator
+import sys
 from pathlib import Path
 
 import pytest
+from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
 from deckcheck import decklist, games
@@ -20,22 +23,20 @@ from deckcheck.goldfish.run import GoldfishRequest, goldfish
 from deckcheck.odds.api import OddsRequest, compute_odds, deal_hands
 from deckcheck.pool.store import Pool
 from deckcheck.resolve import CardIndex
+from deckcheck.service.app import create_app
+from deckcheck.service.settings import Settings
 from deckcheck.validate import validate
-from tests import toygame
-from tests.conftest import EXAMPLES, ROOT
+from tests.conftest import EXAMPLES, ROOT, TOY, on_path
 
-TOY = Path(toygame.__file__).parent
 runner = CliRunner()
 
-
-@pytest.fixture
-def toy() -> Iterator[games.GameSpec]:
-    spec = toygame.register()
-    yield spec
-    games.unregister(spec.id)
+# The toy format's own check kind (word_limit: at most 5 cards named with 竜) and parameter
+# (board = 2): legal.deck keeps both; this deck has 6 such cards.
+SIX_DRAGONS = "3 ちび竜\n3 TOY-2\n3 TOY-3\n3 TOY-4\n3 TOY-5\n3 森の精\n2 TOY-7\n"
 
 
 def test_a_fifth_game_from_outside_the_package(toy: games.GameSpec, tmp_path: Path) -> None:
+    assert games.ids() == ("chaos", "rakuen", "vision", "iris", "toy")  # shipped ones first
     pool = Pool(tmp_path / "toy.sqlite3")
     with pool:
         pool.import_files([TOY / "cards.csv"])
@@ -46,10 +47,13 @@ def test_a_fifth_game_from_outside_the_package(toy: games.GameSpec, tmp_path: Pa
     assert report.legal and report.game == "toy" and report.counts == {"main": 20}
     bad = decklist.parse("4 ちび竜\n3 TOY-2\n", "bad.deck")
     rules = {v.rule for v in validate(bad, fmt, index).violations}
-    assert rules == {"toy/main-size", "toy/copies"}
+    assert rules == {"toy/main-size", "toy/copies", "toy/dragons"}
+    dragons = validate(decklist.parse(SIX_DRAGONS, "six.deck"), fmt, index)
+    assert [v.rule for v in dragons.violations] == ["toy/dragons"]
+    assert "6 cards named with 竜" in dragons.violations[0].message
 
     odds = compute_odds(deck, fmt, index, OddsRequest(want=["type:creature>=1"], turns=2))
-    # 12 creatures of 20, 4 cards, with the return-all mulligan: 1 - (1 - p0)^... > plain p
+    # 11 creatures of 20, 4 cards, with the return-all mulligan: 1 - (1 - p0)^... > plain p
     assert odds.rows[0].cards_seen == 4 and 0.9 < odds.rows[0].probability <= 1
     hands = deal_hands(deck, fmt, index, 3, seed=1)
     assert [len(h.hand) for h in hands.hands] == [4, 4, 4]
@@ -60,20 +64,158 @@ def test_a_fifth_game_from_outside_the_package(toy: games.GameSpec, tmp_path: Pa
     assert max(row["creatures_p90"] for row in result.per_turn) == 2  # the format's board = 2
 
 
-def test_a_fifth_game_through_the_cli(toy: games.GameSpec, tmp_path: Path) -> None:
+def _deckcheck(site: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """The CLI in a process of its own, with ``site`` on its PYTHONPATH."""
+    path = os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    return subprocess.run(
+        [sys.executable, "-m", "deckcheck", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": path, **(env or {})},
+        check=False,
+    )
+
+
+def test_a_fifth_game_through_the_cli(toy_site: Path, tmp_path: Path) -> None:
+    """Every command that reads a format knows the toy game's own check kind: validate
+    reports it, formats show lists it, and odds, hand and goldfish load the format that carries
+    it (before the game declared its kinds, these four exited 2 on an unknown table)."""
     db = ["--db", str(tmp_path / "toy.sqlite3")]
-    assert runner.invoke(app, ["pool", "import", str(TOY / "cards.csv"), *db]).exit_code == 0
+    imported = _deckcheck(toy_site, "pool", "import", str(TOY / "cards.csv"), *db)
+    assert imported.returncode == 0, imported.stderr
     fmt = ["--format", str(TOY / "toy-standard.toml")]
     deck = str(TOY / "legal.deck")
-    assert runner.invoke(app, ["validate", deck, *fmt, *db]).exit_code == 0
-    odds = runner.invoke(app, ["odds", deck, "-w", "type:spell>=1", "--json", *fmt, *db])
-    assert odds.exit_code == 0, odds.output
+    ok = _deckcheck(toy_site, "validate", deck, *fmt, *db)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    six = tmp_path / "six.deck"
+    six.write_text(SIX_DRAGONS, encoding="utf-8")
+    bad = _deckcheck(toy_site, "validate", str(six), "--json", *fmt, *db)
+    assert bad.returncode == 1, bad.stderr
+    assert [v["rule"] for v in json.loads(bad.stdout)["violations"]] == ["toy/dragons"]
+    shown = _deckcheck(toy_site, "formats", "show", str(TOY / "toy-standard.toml"))
+    assert shown.returncode == 0, shown.stderr
+    assert "toy/dragons" in shown.stdout and "at most 5 cards named with 竜" in shown.stdout
+    shown_json = _deckcheck(toy_site, "formats", "show", "--json", str(TOY / "toy-standard.toml"))
+    assert json.loads(shown_json.stdout)["word_limit"][0]["rule"] == "toy/dragons"
+    odds = _deckcheck(toy_site, "odds", deck, "-w", "type:spell>=1", "--json", *fmt, *db)
+    assert odds.returncode == 0, odds.stderr
     assert json.loads(odds.stdout)["game"] == "toy"
-    hand = runner.invoke(app, ["hand", deck, "--json", *fmt, *db])
-    assert hand.exit_code == 0, hand.output
-    fish = runner.invoke(app, ["goldfish", deck, "--games", "50", "--json", *fmt, *db])
-    assert fish.exit_code == 0, fish.output
-    assert json.loads(fish.stdout)["game"] == "toy"
+    hand = _deckcheck(toy_site, "hand", deck, "--json", "--seed", "1", *fmt, *db)
+    assert hand.returncode == 0, hand.stderr
+    assert len(json.loads(hand.stdout)["hands"][0]["hand"]) == 4  # the format's opening_hand
+    fish = _deckcheck(toy_site, "goldfish", deck, "--games", "200", "--json", *fmt, *db)
+    assert fish.returncode == 0, fish.stderr
+    result = json.loads(fish.stdout)
+    assert result["game"] == "toy"
+    assert max(row["creatures_p90"] for row in result["per_turn"]) == 2  # board = 2
+    one = tmp_path / "toy-board.toml"
+    text = (TOY / "toy-standard.toml").read_text(encoding="utf-8")
+    one.write_text(text.replace("board = { value = 2", "board = { value = 1"), encoding="utf-8")
+    fish = _deckcheck(toy_site, "goldfish", deck, "--games", "200", "--json", "--format", str(one), *db)
+    assert fish.returncode == 0, fish.stderr
+    assert max(row["creatures_p90"] for row in json.loads(fish.stdout)["per_turn"]) == 1
+
+
+def test_a_fifth_game_through_the_service(
+    toy: games.GameSpec, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DECKCHECK_FORMATS", str(TOY))
+    db = tmp_path / "svc.sqlite3"
+    with Pool(db) as pool:
+        pool.import_files([TOY / "cards.csv"])
+    service = create_app(Settings(db=db, workers=1, sync_games=1000))
+    legal = (TOY / "legal.deck").read_text(encoding="utf-8")
+    with TestClient(service, raise_server_exceptions=False) as http:
+        assert "toy-standard" in [f["id"] for f in http.get("/formats").json()]
+        shown = http.get("/formats/toy-standard").json()
+        assert shown["word_limit"][0]["rule"] == "toy/dragons"
+        assert shown["parameters"]["board"]["value"] == 2
+        body = {"deck": legal, "format": "toy-standard"}
+        assert http.post("/validate", json=body).json()["legal"] is True
+        six = http.post("/validate", json={**body, "deck": SIX_DRAGONS}).json()
+        assert [v["rule"] for v in six["violations"]] == ["toy/dragons"]
+        odds = http.post("/odds", json={**body, "want": ["type:creature>=1"], "turns": 1})
+        assert odds.status_code == 200, odds.text
+        assert odds.json()["rows"][0]["cards_seen"] == 4
+        hand = http.post("/hand", json={**body, "count": 2, "seed": 1})
+        assert hand.status_code == 200 and len(hand.json()["hands"]) == 2, hand.text
+        fish = http.post("/goldfish", json={**body, "games": 200, "turns": 4, "seed": 3})
+        assert fish.status_code == 200, fish.text
+        assert fish.json()["game"] == "toy"
+        assert max(row["creatures_p90"] for row in fish.json()["per_turn"]) == 2
+        assert "toy" in [g["id"] for g in http.get("/games").json()]
+        assert {c["number"] for c in http.get("/cards", params={"game": "toy"}).json()} >= {
+            "TOY-1",
+            "TOY-7",
+        }
+        unknown = http.get("/cards", params={"game": "mtg"})
+        assert unknown.status_code == 422 and "unknown game 'mtg'" in unknown.text
+
+
+def _broken_plugin(folder: Path, value: str, module: str) -> Path:
+    """A distribution that declares the game ``broken`` as ``value``, with ``module``'s code."""
+    info = folder / "broken_game-0.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: broken-game\nVersion: 0.1\n", encoding="utf-8"
+    )
+    (info / "entry_points.txt").write_text(
+        f"[deckcheck.games]\nbroken = {value}\n", encoding="utf-8"
+    )
+    (folder / "broken_game.py").write_text(module, encoding="utf-8")
+    return folder
+
+
+def test_a_broken_plugin_is_named_and_spares_the_other_games(
+    plugin_path: list[Path], tmp_path: Path
+) -> None:
+    site = _broken_plugin(tmp_path / "site", "broken_game:SPEC", "import no_such_module\n")
+    on_path(plugin_path, site)
+    assert games.ids() == ("chaos", "rakuen", "vision", "iris")
+    with pytest.raises(games.registry.UnknownGame) as caught:
+        games.get("broken")
+    message = str(caught.value)
+    assert "game 'broken' failed to load" in message and "'broken_game:SPEC'" in message
+    assert "ModuleNotFoundError: No module named 'no_such_module'" in message
+    assert list(games.broken()) == ["broken"]
+    assert games.get("chaos").id == "chaos"
+    path = tmp_path / "broken.toml"
+    text = (ROOT / "formats" / "iris-standard.toml").read_text(encoding="utf-8")
+    path.write_text(text.replace('game = "iris"', 'game = "broken"'), encoding="utf-8")
+    with pytest.raises(FormatError, match="game 'broken' failed to load: plugin"):
+        FormatRegistry([tmp_path]).get("broken")
+
+    # the CLI: the other games work; the broken one is a message naming it, exit 2
+    db = ["--db", str(tmp_path / "p.sqlite3")]
+    listed = _deckcheck(site, "formats")
+    assert listed.returncode == 0 and "chaos-standard" in listed.stdout, listed.stderr
+    ok = _deckcheck(site, "validate", str(EXAMPLES / "chaos-standard-legal.deck"), *db)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    failed = _deckcheck(site, "formats", "show", str(path))
+    assert failed.returncode == 2
+    assert "'broken_game:SPEC'" in failed.stderr and "no_such_module" in failed.stderr
+    assert "Traceback" not in failed.stderr
+
+
+@pytest.mark.parametrize(
+    ("module", "value", "why"),
+    [
+        ("SPEC = 3\n", "broken_game:SPEC", "is a int, not a GameSpec"),
+        (
+            "from deckcheck.games import get\nSPEC = get('iris')\n",
+            "broken_game:SPEC",
+            "gives the spec of 'iris'",
+        ),
+        ("raise RuntimeError('boom')\n", "broken_game:SPEC", "RuntimeError: boom"),
+    ],
+)
+def test_a_plugin_that_is_no_game_spec_is_named(
+    plugin_path: list[Path], tmp_path: Path, module: str, value: str, why: str
+) -> None:
+    on_path(plugin_path, _broken_plugin(tmp_path / "site", value, module))
+    with pytest.raises(games.registry.UnknownGame, match=re.escape(why)):
+        games.get("broken")
+    assert games.ids() == ("chaos", "rakuen", "vision", "iris")
 
 
 def test_an_unknown_game_lists_the_known_ones(tmp_path: Path) -> None:
@@ -86,26 +228,27 @@ def test_an_unknown_game_lists_the_known_ones(tmp_path: Path) -> None:
         FormatRegistry([tmp_path]).get("x")
 
 
-GAME_NAMES = re.compile(r'"(chaos|rakuen|vision|iris)"|Game\.(CHAOS|RAKUEN|VISION|IRIS)')
-
-
-def test_nothing_outside_games_names_a_game() -> None:
-    """The README's contributing check: a game is its package under deckcheck/games/."""
-    offenders = [
-        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
-        for path in sorted((ROOT / "deckcheck").rglob("*.py"))
-        if "games" not in path.relative_to(ROOT / "deckcheck").parts[:1]
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-        if GAME_NAMES.search(line)
-    ]
-    assert offenders == []
-    grep = subprocess.run(
-        ["grep", "-rnE", GAME_NAMES.pattern, "deckcheck", "--include=*.py"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
-    assert [ln for ln in grep.stdout.splitlines() if not ln.startswith("deckcheck/games/")] == []
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        # a game's own check kind is its own formats' only
+        ("\n[partner]\ncandidate_types = []\npartner_types = []\nrule = \"x\"\nsource = \"x\"\n", "partner: Extra inputs are not permitted"),
+        # so is a game's own copy key
+        ('key = "name"', "copies.key: 'vision-name' is not one of name, name+type"),
+    ],
+)
+def test_a_games_kinds_and_copy_keys_are_its_own(
+    tmp_path: Path, change: str, message: str
+) -> None:
+    text = (ROOT / "formats" / "rakuen-standard-1.0.toml").read_text(encoding="utf-8")
+    if change.startswith("key"):
+        assert change in text
+        text = text.replace(change, 'key = "vision-name"')
+    else:
+        text += change
+    (tmp_path / "rakuen-standard-1.0.toml").write_text(text, encoding="utf-8")
+    with pytest.raises(FormatError, match=re.escape(message)):
+        FormatRegistry([tmp_path]).get("rakuen-standard-1.0")
 
 
 def test_a_parameter_nothing_reads_is_a_schema_error(tmp_path: Path) -> None:

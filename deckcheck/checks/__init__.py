@@ -1,6 +1,6 @@
 """Check kinds: the registry (checks/kind.py) and deckcheck's own kinds, one module per family
-(sections, copies, counts, restrictions). Game-specific kinds register from their game module
-(games/chaos.py) through the same ``register_kind``."""
+(sections, copies, counts, restrictions). A game's own kinds are declared by its spec
+(``GameSpec.check_kinds``) and apply to that game's formats only."""
 
 from __future__ import annotations
 

@@ -42,8 +42,8 @@ class Copies(Check):
     key: str
     limit: int = Field(ge=0)
     sections: tuple[str, ...] = ("main",)
-    # "name+type": card types that count as one 種類 (e.g. command = strategy, tactic and
-    # enhancement, for the あいりすミスティリア! reading where 種類 is ユニット / コマンド)
+    # "name+type": card types that count as one kind for the limit (a format that reads its
+    # rulebook's 種類 as coarser than the card types groups them here)
     type_groups: dict[str, tuple[str, ...]] = Field(default_factory=dict)
 
 
@@ -59,10 +59,11 @@ class LimitOverride(Strict):
     rule: str | None = None
     source: str
     severity: Severity = "error"
-    # ``same-name``: the limit replaces the general one for every card of the name (ChaosTCG
-    # §13 「同一のカード名のカードは合わせて」); ``matching``: it limits only the cards that carry
-    # the word, and the general limit still counts the whole name (VISION 「同名で「デッキ1枚制限」
-    # を持つカード」: a printing without the keyword is not limited by it)
+    # ``same-name``: the limit replaces the general one for every card of the name (a rulebook
+    # that says 「同一のカード名のカードは合わせて」); ``matching``: it limits only the cards that
+    # carry the word, and the general limit still counts the whole name (「同名で「デッキ1枚制限」
+    # を持つカード」: a printing without the keyword is not limited by it). The format's override
+    # cites the rulebook section it reads (formats/*.toml).
     counts: Literal["same-name", "matching"] = "same-name"
 
     @model_validator(mode="after")

@@ -41,8 +41,8 @@ class _Root(TyperGroup):
 
 app = typer.Typer(
     cls=_Root,
-    help="Deck legality validator for ChaosTCG, ラクエンロジック, 東方 Phantom Magic VISION and "
-    "あいりすミスティリア! TCG.",
+    help="Deck legality validator for trading card games: each game is a plugin, and "
+    "`deckcheck formats` lists the formats of the games installed.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -51,8 +51,8 @@ app = typer.Typer(
 
 @app.callback()
 def root(ctx: typer.Context, server: ServerOption = None) -> None:
-    """Deck legality, odds and goldfish for ChaosTCG, ラクエンロジック, 東方 Phantom Magic VISION
-    and あいりすミスティリア! TCG."""
+    """Deck legality, odds and goldfish for the trading card games deckcheck knows (each a
+    plugin: deckcheck/games/)."""
     ctx.obj = Globals(server=server)
 
 

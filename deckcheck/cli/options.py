@@ -52,7 +52,7 @@ WantOption = Annotated[
     typer.Option(
         "--want",
         "-w",
-        help="Condition 'SELECTOR OP K', e.g. 'type:paradox>=1' (repeat: all must hold).",
+        help="Condition 'SELECTOR OP K', e.g. 'type:TYPE>=1' (repeat: all must hold).",
         show_default=False,
     ),
 ]

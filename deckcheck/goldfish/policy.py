@@ -30,7 +30,7 @@ class PolicyError(UsageError, ValueError):
 
 class Policy(BaseModel):
     """What the pilot does, the keys every game shares. Each game's spec subclasses it with its
-    own switches (``games/<game>/``). Selectors use the ``--want`` syntax (``type:paradox``,
+    own switches (``games/<game>/``). Selectors use the ``--want`` syntax (``type:TYPE``,
     ``level<=2``); a list puts earlier selectors first, and ties go to the higher level, then
     cost."""
 

@@ -56,9 +56,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
         title="deckcheck",
         version=__version__,
-        description="Deck legality, odds and goldfish for ChaosTCG, ラクエンロジック, "
-        "東方 Phantom Magic VISION and あいりすミスティリア! TCG. Errors are RFC 9457 "
-        "problem documents.",
+        description="Deck legality, odds and goldfish for trading card games (GET /games "
+        "lists the games installed). Errors are RFC 9457 problem documents.",
     )
     install(app)
     app.state.settings = settings

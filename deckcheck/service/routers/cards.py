@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from deckcheck import games
-from deckcheck.models import Card, Game
+from deckcheck.models import Card
 from deckcheck.service.deps import CardsDep
 from deckcheck.service.problems import Problem
 
@@ -17,7 +17,7 @@ router = APIRouter(prefix="/cards", tags=["cards"])
 @router.get("")
 def cards(
     store: CardsDep,
-    game: Game | None = None,
+    game: games.KnownGame | None = None,  # an unknown game is a 422 naming the known ones
     q: Annotated[str | None, Query(max_length=200)] = None,
     type: Annotated[str | None, Query(max_length=40)] = None,
     title: Annotated[str | None, Query(max_length=200)] = None,

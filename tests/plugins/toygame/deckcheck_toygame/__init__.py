@@ -1,13 +1,15 @@
-"""A toy fifth game, registered from outside deckcheck: proof that a game is one module plus
-data. Rules (deckcheck's test fixture, not a real game): 20-card deck, 3 copies, 4-card hand,
-draw 1 a turn, one creature a turn costing at most the turn number."""
+"""A toy fifth game, a package of its own found through its ``deckcheck.games`` entry point
+(../pyproject.toml): proof that a game is a package plus data, with no line of deckcheck
+changed. Rules (deckcheck's test fixture, not a real game): 20-card deck, 3 copies, 4-card hand,
+draw 1 a turn, one creature a turn costing at most the turn number, at most ``board`` (a format
+parameter of its own) creatures in play; its own check kind, ``word_limit`` (checks.py)."""
 
 from __future__ import annotations
 
 import random
 
-from deckcheck import games
 from deckcheck.games import GameSpec, Param
+from deckcheck.games.contract import lazy
 from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, redeal, shuffled, take
 from deckcheck.goldfish.policy import Compiled, Policy
 from deckcheck.goldfish.setup import Setup
@@ -58,8 +60,5 @@ TOY = GameSpec(
     play=play,
     metrics=METRICS,
     milestones=MILESTONES,
+    check_kinds=lazy("deckcheck_toygame.checks:kinds"),
 )
-
-
-def register() -> GameSpec:
-    return games.register(TOY, replace=True)
