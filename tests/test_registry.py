@@ -9,6 +9,10 @@ import os
 import re
 import subprocess
 import sys
+import threading
+import time
+from dataclasses import replace
+from importlib.metadata import EntryPoint
 from pathlib import Path
 
 import pytest
@@ -191,6 +195,7 @@ def test_a_broken_plugin_is_named_and_spares_the_other_games(
     assert listed.returncode == 0 and "chaos-standard" in listed.stdout, listed.stderr
     ok = _deckcheck(site, "validate", str(EXAMPLES / "chaos-standard-legal.deck"), *db)
     assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "warning: game 'broken' failed to load" in listed.stderr
     failed = _deckcheck(site, "formats", "show", str(path))
     assert failed.returncode == 2
     assert "'broken_game:SPEC'" in failed.stderr and "no_such_module" in failed.stderr
@@ -216,6 +221,48 @@ def test_a_plugin_that_is_no_game_spec_is_named(
     with pytest.raises(games.registry.UnknownGame, match=re.escape(why)):
         games.get("broken")
     assert games.ids() == ("chaos", "rakuen", "vision", "iris")
+
+
+def test_games_are_discovered_once_across_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many threads asking at once: each entry point is loaded once, and every thread sees the
+    shipped games in their order."""
+    loads: list[str] = []
+    load = games.registry._load
+
+    def counted(point: EntryPoint) -> games.GameSpec:
+        loads.append(point.name)
+        time.sleep(0.01)  # widen the window in which a second discovery could start
+        return load(point)
+
+    monkeypatch.setattr(games.registry, "_load", counted)
+    games.rediscover()
+    seen: list[tuple[str, ...]] = []
+    threads = [threading.Thread(target=lambda: seen.append(games.ids())) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert seen == [("chaos", "rakuen", "vision", "iris")] * 8
+    assert sorted(loads) == ["chaos", "iris", "rakuen", "vision"]
+
+
+def test_check_kinds_that_fail_to_load_name_the_game(tmp_path: Path) -> None:
+    """A game whose check kinds cannot be loaded: reading its formats is a FormatError naming
+    the game (exit 2), not a traceback."""
+
+    def kinds() -> tuple[object, ...]:
+        raise ImportError("no module named 'half_installed'")
+
+    iris = games.get("iris")
+    spec = games.register(replace(iris, id="halfway", check_kinds=kinds))
+    try:
+        text = (ROOT / "formats" / "iris-standard.toml").read_text(encoding="utf-8")
+        path = tmp_path / "h.toml"
+        path.write_text(text.replace('game = "iris"', 'game = "halfway"'), encoding="utf-8")
+        with pytest.raises(FormatError, match="game 'halfway': its check kinds failed to load: "):
+            FormatRegistry([tmp_path]).get("h")
+    finally:
+        games.unregister(spec.id)
 
 
 def test_an_unknown_game_lists_the_known_ones(tmp_path: Path) -> None:

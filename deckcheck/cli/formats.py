@@ -17,9 +17,12 @@ def formats_main(ctx: typer.Context, as_json: JsonOption = False) -> None:
     """List the formats (shipped, and any in $DECKCHECK_FORMATS folders)."""
     if ctx.invoked_subcommand is not None:
         return
+    from deckcheck import games
     from deckcheck.format_registry import default_registry, listing
 
     found = default_registry().all()
+    for why in games.broken().values():  # a plugin that did not load: its formats are missing
+        console(stderr=True).print(f"warning: {why}", markup=False)
     if as_json:
         print_json([listing(f) for f in found])
         return

@@ -247,7 +247,8 @@ class GameSpec:
     # the check kinds the game's formats may use beyond deckcheck's own (checks.kind.CheckKind
     # objects), asked for when a format of the game is first read
     check_kinds: Callable[[], Sequence[CheckKindView]] | None = None
-    # the lookup tables ``check_card`` gets on import (name → key → value), read once
+    # the lookup tables ``check_card`` gets on import (name → key → value); asked for each
+    # imported row, so the game caches them
     card_tables: Callable[[], Mapping[str, Mapping[str, str]]] | None = None
     # copy-limit keys the game adds to "name" and "name+type" (a format's ``copies.key``): key
     # → the name a card counts under, before the game's name comparison
