@@ -249,10 +249,16 @@ class Format(Strict):
     def section_map(self) -> dict[str, Section]:
         return {s.name: s for s in self.sections}
 
+    @cached_property
+    def kind_tables(self) -> dict[str, tuple[BaseModel, ...]]:
+        """The tables of the kinds without a field, by TOML key; cached, since reading a
+        private attribute of a pydantic model is a slow lookup and every check asks."""
+        return self._kind_tables
+
     def tables(self, key: str) -> Sequence[Any]:
         """The tables under TOML key ``key`` (a field, or a registered kind's), as a sequence."""
-        if key not in type(self).model_fields:
-            return self._kind_tables.get(key, ())
+        if key not in _FIELDS:  # a set: pydantic's model_fields is a slow property
+            return self.kind_tables.get(key, ())
         value = getattr(self, key)
         if value is None:
             return ()
@@ -291,6 +297,8 @@ class Format(Strict):
     def parameter(self, key: str) -> Parameter | None:
         return self.parameters.get(key)
 
+
+_FIELDS = frozenset(Format.model_fields)  # the TOML keys with a field of their own
 
 # sources that make a rule an assumption: printed with every report on the format
 ASSUMED = ("outside the rulebooks", "fan source", "deckcheck's reading")

@@ -185,7 +185,7 @@ CardCheck = Callable[[dict[str, Any], Mapping[str, Mapping[str, str]]], list[str
 # (main deck as (card, copies), format, the player's choice, whether to pick one when the
 # player named none) → (the cards that can be drawn, the card set aside or None)
 SetAside = Callable[
-    [Sequence[tuple[Any, int]], Any, "str | None", bool], tuple[list[tuple[Any, int]], Any]
+    [Sequence[tuple[Any, int]], Any, str | None, bool], tuple[list[tuple[Any, int]], Any]
 ]
 # (sections as (card, copies), format, rng) → the cards laid out before the game starts
 LayOut = Callable[[Mapping[str, Sequence[tuple[Any, int]]], Any, random.Random], list[Any]]
