@@ -147,6 +147,7 @@ class Format(Strict):
                 raise ValidationError.from_exception_data(cls.__name__, errors)
         fmt = handler(raw)
         fmt._kind_tables = tables
+        fmt.__dict__.pop("kind_tables", None)  # a value cached before, without them
         return fmt
 
     @model_serializer(mode="wrap")

@@ -69,6 +69,11 @@ def write(folder: Path, name: str, text: str) -> FormatRegistry:
             "source = 's'",
             "'wizard' is not a chaos card type",
         ),
+        (  # a game's own kind names card types too (CheckKind.types)
+            "extends = 'chaos-standard'\n[partner]\ncandidate_types = ['wizard']\n"
+            "partner_types = ['partner']\nrule = 'r'\nsource = 's'",
+            "partner.candidate_types: 'wizard' is not a chaos card type",
+        ),
         ("extends = 'chaos-standard'\nsurprise = 1", "surprise"),
         ("extends = 'bad'", "loops"),
         ("extends = 'nowhere'", "extends unknown format 'nowhere'"),
