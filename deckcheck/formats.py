@@ -46,6 +46,7 @@ from deckcheck.checks.sections import TypeCheck as TypeCheck
 from deckcheck.errors import FormatError as FormatError
 from deckcheck.games.chaos.checks import OsPolicy as OsPolicy
 from deckcheck.games.chaos.checks import Partner as Partner
+from deckcheck.games.deal_contract import COMMON_MULLIGANS
 from deckcheck.games.vision.checks import SpellBreak as SpellBreak
 from deckcheck.models import SECTIONS, FormatVersion, Game
 from deckcheck.normalize import title_key
@@ -302,9 +303,9 @@ def _check_parameters(parameters: dict[str, Parameter], spec: games.GameSpec) ->
         least = known[key].minimum
         if least is not None and isinstance(value, int) and value < least:
             raise ValueError(f"parameters.{key}: must be at least {least}, not {value!r}")
-        if key == "mulligan" and value not in {m.value for m in games.MulliganKind}:
-            kinds = ", ".join(m.value for m in games.MulliganKind)
-            raise ValueError(f"parameters.mulligan: {value!r} is not one of {kinds}")
+        kinds = (*COMMON_MULLIGANS, *spec.mulligans) if key == "mulligan" else ()
+        if kinds and value not in kinds:  # the core's kinds, then the game's own
+            raise ValueError(f"parameters.mulligan: {value!r} is not one of {', '.join(kinds)}")
 
 
 def _under(key: str, exc: ValidationError) -> list[InitErrorDetails]:

@@ -15,20 +15,18 @@ from __future__ import annotations
 import importlib
 import random
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Protocol
 
 from deckcheck.errors import UnknownGame
+from deckcheck.games.deal_contract import Draws, FromHand, LayOut, Loss, SetAside
 
 if TYPE_CHECKING:
-    from deckcheck.formats import Format
     from deckcheck.goldfish.common import Record
     from deckcheck.goldfish.policy import Compiled, Policy
     from deckcheck.goldfish.setup import Setup
-    from deckcheck.models import Card
 
 # The packages of the shipped games, imported (and so registered) on first use.
 BUILTIN = (
@@ -37,14 +35,6 @@ BUILTIN = (
     "deckcheck.games.vision",
     "deckcheck.games.iris",
 )
-
-
-class MulliganKind(StrEnum):
-    """How a game lets a player redraw the opening hand (the format's ``mulligan``)."""
-
-    NONE = "none"
-    RETURN_ALL_ONCE = "return-all-once"  # every card back, shuffle, draw as many; once
-    BOTTOM_ONCE = "bottom-once"  # any cards to the bottom, draw as many; once
 
 
 ParamValue = int | float | str | bool
@@ -68,7 +58,7 @@ class Param:
 # Read by the odds engine, sample hands and every goldfish engine, whatever the game.
 COMMON_PARAMS: Mapping[str, Param] = {
     "opening_hand": Param(int, 5, "odds, hand, goldfish: cards in the opening hand"),
-    "mulligan": Param(str, MulliganKind.NONE.value, "odds, hand, goldfish: the mulligan kind"),
+    "mulligan": Param(str, "none", "odds, hand, goldfish: the mulligan kind"),
     "draw_per_turn": Param(int, 1, "odds, goldfish: cards drawn in each draw phase"),
     "first_player_draws": Param(
         bool, True, "odds, goldfish: whether the first player draws on turn 1"
@@ -87,11 +77,6 @@ class Engine(Protocol):
 
 # (the row's fields, which it may fill in; the pool's lookup tables) → reasons it is wrong
 CardCheck = Callable[[dict[str, Any], Mapping[str, Mapping[str, str]]], list[str]]
-
-SetAside = Callable[
-    ["Sequence[tuple[Card, int]]", "Format", "str | None", bool],
-    "tuple[list[tuple[Card, int]], Card | None]",
-]
 
 
 def lazy(target: str) -> Any:
@@ -133,15 +118,12 @@ class GameSpec:
     kinds: tuple[str, ...] = ()  # allowed ``kind`` values of a card; empty: any
     section_aliases: Mapping[str, str] = field(default_factory=dict)  # header word → section
     params: Mapping[str, Param] = field(default_factory=dict)  # beyond COMMON_PARAMS
-    # the odds/hand/goldfish set-up: the cards that can be drawn, and a card set aside before
+    # the odds/hand/goldfish set-up: the cards that can be drawn, and the cards set aside before
     # the deal (the ChaosTCG partner), from (main deck, format, the player's choice, whether to
-    # pick one when the player named none); None: nothing is set aside, --partner is refused
+    # pick one when the player named none); None: nothing is set aside, --aside is refused
     set_aside: SetAside | None = None
     # cards laid out at the start from a section other than the main deck (rakuen's gates)
-    lay_out: (
-        Callable[[Mapping[str, Sequence[tuple[Card, int]]], Format, random.Random], list[Card]]
-        | None
-    ) = None
+    lay_out: LayOut | None = None
     # import: the reasons a card row is wrong for this game, and fields it fills in (chaos OS)
     check_card: CardCheck | None = None
     play_batch: BatchEngine | None = None  # a faster whole-chunk engine, held to ``play``
@@ -154,6 +136,16 @@ class GameSpec:
     # what the deal does beyond the format's parameters: printed by odds, hand and goldfish
     setup_notes: tuple[str, ...] = ()
     search_fields: tuple[str, ...] = ()  # card columns the web builder offers as filters
+    # --- i20-deal: the deal and the end of a game (deal_contract) ---
+    # how a goldfish game can be lost; an engine's Record.loss must be one of these names
+    losses: tuple[Loss, ...] = ()
+    # cards of the dealt hand the deal marks (a face-down main unit), for sample hands
+    from_hand: FromHand | None = None
+    # the draw timeline from the format's parameters; None: Draws.from_params (the common one)
+    draws: Callable[[Mapping[str, ParamValue]], Draws] | None = None
+    # the game's own mulligan kinds: name -> "module:attribute" of a deckcheck.odds.mulligan
+    # Mulligan (imported when used: it needs NumPy); a format names one of these or a common one
+    mulligans: Mapping[str, str] = field(default_factory=dict)
 
     @cached_property
     def type_words(self) -> dict[str, str]:

@@ -16,7 +16,7 @@ from deckcheck.odds.setup import Rules
 @dataclass(frozen=True)
 class Setup:
     """A deck ready to play: its sections, the format's rules and parameters, the pilot, and
-    the cards the game set aside before the deal (``aside``: the ChaosTCG partner)."""
+    the cards the game's spec set aside before the deal (``aside``)."""
 
     game: str
     sections: dict[str, list[tuple[Card, int]]]

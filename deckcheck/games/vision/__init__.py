@@ -7,6 +7,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
+from deckcheck.games.deal_contract import deck_out
 from deckcheck.games.registry import GameSpec, Param, _register_builtin, lazy
 from deckcheck.goldfish.policy import Policy
 
@@ -87,6 +88,8 @@ VISION = _register_builtin(
         batch_size=25_000,
         metrics=METRICS,
         milestones=MILESTONES,
+        # 東方VISIONオンライン rules: a draw from an empty deck loses, an empty deck alone does not
+        losses=(deck_out("東方VISIONオンライン rules (a draw the rules require, deck empty)"),),
         notes=(
             "turn: maintenance (nodes become active again, then 維持コスト), draw, main (nodes, "
             "then plays), battle, discard (phases: 「Phantom Magic Vision 総合ルール」 §4.1.1 as "
