@@ -13,7 +13,7 @@ from deckcheck.formats import Format
 from deckcheck.games.deal_contract import Aside
 from deckcheck.models import Card, DeckList, FormatVersion, Game
 from deckcheck.odds.conditions import Condition, ConditionError, parse_conditions
-from deckcheck.odds.exact import OddsError, Problem, exact_rows
+from deckcheck.odds.exact import OddsError, Problem, exact_rows, kept_cards
 from deckcheck.odds.mulligan import NONE, Dealt
 from deckcheck.odds.setup import Rules, drawable, problem_of, rules_of, timeline_of
 from deckcheck.resolve import CardIndex
@@ -314,7 +314,8 @@ def _mulligan(
 
     if Predicate.build(problem).at(counts):
         return  # the default policy keeps a hand that meets every condition
-    sample = Dealt(hand, order, rules.hand, problem, groups, tuple(counts))
+    keep = kept_cards(problem, tuple(counts))
+    sample = Dealt(hand, order, rules.hand, groups, tuple(counts), keep)
     returned, redrawn = rules.mulligan.sample(sample, rng)
     dealt.returned = [_label(c) for c in returned]
     dealt.mulligan = [_label(c) for c in redrawn]

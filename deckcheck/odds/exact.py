@@ -20,19 +20,16 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
-from deckcheck.errors import UnanswerableError
 from deckcheck.odds.conditions import Condition
+from deckcheck.odds.errors import OddsError as OddsError
+from deckcheck.odds.mulligan import Mulligan
+from deckcheck.odds.timeline import Timeline
 
 Floats = NDArray[np.float64]
-
-
-class OddsError(UnanswerableError, ValueError):
-    """A question the engine cannot answer as asked (e.g. draws beyond the deck)."""
 
 
 @dataclass(frozen=True)
@@ -244,16 +241,6 @@ def _assignable(problem: Problem, kv: Sequence[int]) -> bool:
     return True
 
 
-@dataclass(frozen=True)
-class Timeline:
-    """Cards in hand at each row: ``seen[t]`` (row 0: the kept opening hand) and how many cards
-    have left the top of the deck by then (``consumed[t]``, stock included)."""
-
-    hand: int
-    seen: tuple[int, ...]
-    consumed: tuple[int, ...]
-
-
 # The tables hold sums of products of binomials as float64. Each sum is at most C(deck, cards
 # drawn) (Vandermonde's identity), so that one number bounds them all; a margin under the
 # float range leaves room for rounding.
@@ -288,6 +275,14 @@ class Opening:
     def problem(self) -> Problem:
         return self.pred.problem
 
+    @property
+    def monotone(self) -> bool:
+        return self.problem.monotone
+
+    def kept(self, counts: tuple[int, ...]) -> tuple[int, ...]:
+        """The cards per group a bottom mulligan keeps (``kept_cards``)."""
+        return kept_cards(self.problem, counts)
+
     def hands(self) -> Iterator[tuple[tuple[int, ...], float, list[int], int]]:
         """Every opening hand as (cards per group, its probability, the cards per group still
         in the deck, the cards no condition counts still in the deck)."""
@@ -308,19 +303,8 @@ class Opening:
         return _chance(self.pred, base, sizes, rest, draws)
 
 
-class ExactMulligan(Protocol):
-    """What the exact engine asks of a mulligan kind (``deckcheck.odds.mulligan``)."""
-
-    @property
-    def active(self) -> bool: ...  # False: no hand is ever redrawn
-
-    def depth(self, hand: int) -> int: ...  # cards beyond the timeline it may take
-
-    def exact(self, opening: Opening) -> Floats: ...  # P(good) at each row
-
-
 def exact_rows(
-    problem: Problem, timeline: Timeline, mulligan: ExactMulligan, forced: bool
+    problem: Problem, timeline: Timeline, mulligan: Mulligan, forced: bool
 ) -> list[float]:
     """P(every condition holds) at each row of ``timeline``.
 

@@ -15,9 +15,9 @@ from deckcheck.games.deal_contract import Aside, Draws
 from deckcheck.games.registry import ParamValue
 from deckcheck.models import Card
 from deckcheck.odds.conditions import Condition, parse_condition
-from deckcheck.odds.exact import Problem, Timeline
+from deckcheck.odds.exact import Problem
 from deckcheck.odds.mulligan import Mulligan, kind_of
-from deckcheck.odds.timeline import timeline
+from deckcheck.odds.timeline import Timeline, timeline
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ def params_of(fmt: Format) -> dict[str, ParamValue]:
 def rules_of(fmt: Format) -> Rules:
     params = params_of(fmt)
     spec = games.get(fmt.game)
-    mulligan = kind_of(spec, str(params["mulligan"]), fmt.id)
+    mulligan = kind_of(spec.id, spec.mulligans, str(params["mulligan"]), fmt.id)
     forced = params.get("forced_redraw")
     notes = tuple(
         f"{key} = {p.value} ({p.source})" for key, p in fmt.parameters.items() if p.assumption

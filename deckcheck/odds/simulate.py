@@ -21,13 +21,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
-from deckcheck.games.deal_contract import Draws
 from deckcheck.odds.exact import OddsError, Predicate, Problem, kept_cards
+from deckcheck.odds.mulligan import Mulligan, group_counts
+from deckcheck.odds.setup import Rules
 from deckcheck.odds.timeline import pattern
 
 Ints = NDArray[np.int64]
@@ -78,53 +78,8 @@ def wilson(hits: int, n: int, z: float = 1.959963984540054) -> tuple[float, floa
     return low, high
 
 
-class SimulatedMulligan(Protocol):
-    """What the simulators ask of a mulligan kind (``deckcheck.odds.mulligan``); each method
-    changes its arrays in place, for the rows whose opening hand is not good."""
-
-    def opening_only(self, sim: Simulator, pick: Ints) -> bool:
-        """Only the opening hand is asked about: redeal ``pick`` (indices into
-        ``sim.compositions``) and say True, or say False to take the general path."""
-        ...
-
-    def counts(self, sim: Simulator, pick: Ints, seen: Ints, left: Ints) -> None:
-        """Dealing counts: ``seen`` (the hand, per group) and ``left`` (the deck) after it."""
-        ...
-
-    def positions(
-        self, sim: Simulator, deck: Ints, first: Ints, kept: Ints, redraw: Ints
-    ) -> None:
-        """Whole decks: ``kept`` (per group), ``redraw`` (cards drawn from position ``hand``
-        on), or ``deck`` reshuffled (then ``kept`` recounted)."""
-        ...
-
-
-class Dealing(Protocol):
-    """What the simulators read of a format's rules (``setup.Rules``)."""
-
-    @property
-    def hand(self) -> int: ...
-
-    @property
-    def forced(self) -> str | None: ...
-
-    @property
-    def mulligan(self) -> SimulatedMulligan: ...
-
-    @property
-    def draws(self) -> Draws: ...
-
-
-def group_counts(labels: Ints, groups: int) -> Ints:
-    """Per row, how many cards of each group ``labels`` holds."""
-    out = np.zeros((labels.shape[0], groups), dtype=np.int64)
-    for g in range(groups):
-        out[:, g] = (labels == g).sum(axis=1)
-    return out
-
-
 class Simulator:
-    def __init__(self, problem: Problem, rules: Dealing, seed: int | None) -> None:
+    def __init__(self, problem: Problem, rules: Rules, seed: int | None) -> None:
         self.problem = problem
         self.rules = rules
         self.hand = rules.hand
@@ -157,7 +112,7 @@ class Simulator:
         colours = np.array([*self.problem.sizes, self.problem.rest], dtype=np.int64)
         return self.rng.multivariate_hypergeometric(colours, self.rules.hand, size=games)
 
-    def _kind(self, mulligan: bool) -> SimulatedMulligan | None:
+    def _kind(self, mulligan: bool) -> Mulligan | None:
         rules = self.rules
         return rules.mulligan if mulligan and rules.forced is None else None
 
@@ -249,7 +204,7 @@ class Simulator:
         return out
 
     def _count_batch(
-        self, rows: int, marks: Ints, used: Ints, kind: SimulatedMulligan | None
+        self, rows: int, marks: Ints, used: Ints, kind: Mulligan | None
     ) -> Ints:
         comps, _, good = self.compositions
         pick = self.deal(rows)
@@ -272,7 +227,7 @@ class Simulator:
             hits[t] = int(self.good(seen).sum())
         return hits
 
-    def _batch(self, rows: int, marks: Ints, used: Ints, kind: SimulatedMulligan | None) -> Ints:
+    def _batch(self, rows: int, marks: Ints, used: Ints, kind: Mulligan | None) -> Ints:
         hand, rules, prob = self.hand, self.rules, self.problem
         deck = self.shuffled(rows)
         if rules.forced is not None:  # redraw while the hand lacks the forced card

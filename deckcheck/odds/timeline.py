@@ -4,8 +4,20 @@ reach the hand."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from deckcheck.games.deal_contract import Draws
-from deckcheck.odds.exact import OddsError, Timeline
+from deckcheck.odds.errors import OddsError
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """Cards in hand at each row: ``seen[t]`` (row 0: the kept opening hand) and how many cards
+    have left the top of the deck by then (``consumed[t]``, stock included)."""
+
+    hand: int
+    seen: tuple[int, ...]
+    consumed: tuple[int, ...]
 
 
 def pattern(
