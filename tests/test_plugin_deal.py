@@ -174,6 +174,10 @@ def test_goldfish_reports_the_toy_loss_with_its_label(toy: games.GameSpec, setup
         "overflow": "hand overflow",
     }
     assert all("test fixture" in r.rule for r in result.loss_reasons)
+    assert [(a.role, a.cards) for a in result.aside] == [("champion", ["大竜 (TOY-2)"])]
+    pilot = toy.default_policy.model_copy(update={"champion": "森の精"})  # the pilot's choice
+    chosen = goldfish(deck, fmt, index, pilot, GoldfishRequest(games=20, turns=2))
+    assert chosen.aside[0].cards == ["森の精 (TOY-6)"]
 
 
 def test_an_undeclared_loss_reason_names_the_game_and_reason(
@@ -219,6 +223,7 @@ def test_cli_odds_hand_goldfish(toy: games.GameSpec, db: Path) -> None:
     assert fish.exit_code == 0, fish.output
     assert "(deck-out 0.0%, hand overflow " in fish.stdout and "refresh" not in fish.stdout
     assert "lost by hand overflow: toy rules" in fish.stdout
+    assert "champion, set aside: 大竜 (TOY-2)" in fish.stdout
     data = json.loads(_cli(["goldfish", str(DECK), "--games", "50", "--json"], db).stdout)
     assert [r["name"] for r in data["loss_reasons"]] == ["deck-out", "overflow"]
 
@@ -261,9 +266,12 @@ def test_service_odds_hand_goldfish(http: TestClient) -> None:
     ]
     bad = http.post("/hand", json={**body, "aside": "火の玉"})
     assert bad.status_code == 422 and "the champion must be a creature" in bad.json()["detail"]
-    fish = http.post("/goldfish", json={**body, "games": 100, "turns": 10}).json()
-    assert set(fish["summary"]["losses"]) == {"deck-out", "overflow"}
-    assert fish["loss_reasons"][1]["label"] == "hand overflow"
+    pilot = {"champion": "TOY-6"}
+    fish = http.post("/goldfish", json={**body, "games": 100, "turns": 10, "policy": pilot})
+    assert fish.status_code == 200, fish.text
+    assert set(fish.json()["summary"]["losses"]) == {"deck-out", "overflow"}
+    assert fish.json()["loss_reasons"][1]["label"] == "hand overflow"
+    assert fish.json()["aside"][0]["cards"] == ["森の精 (TOY-6)"]
 
 
 def test_service_undeclared_loss_is_a_500_that_says_why(toy: games.GameSpec, db: Path) -> None:

@@ -12,6 +12,7 @@ from rich.table import Table
 from deckcheck.csvsafe import escape_frame
 from deckcheck.files import write_atomic
 from deckcheck.goldfish.run import GoldfishResult
+from deckcheck.odds.output import aside_line
 from deckcheck.render import version
 
 
@@ -24,6 +25,8 @@ def render(console: Console, result: GoldfishResult) -> None:
         f"policy {escape(result.policy.get('name', ''))}  engine {result.engine}{stopped}"
     )
     version(console, result.format_version)
+    for aside in result.aside:  # what the deal set aside (the pilot's choice, or the pick)
+        console.print(aside_line(aside))
     s = result.summary
     reasons = {r.name: r for r in result.loss_reasons}  # the game's own, from its spec
     rates = s.get("losses", {})

@@ -18,15 +18,17 @@ from numpy.typing import NDArray
 from pydantic import BaseModel, Field
 
 from deckcheck import games
-from deckcheck.errors import GameContractError
 from deckcheck.formats import Format
 from deckcheck.games.deal_contract import Aside
-from deckcheck.games.registry import BatchEngine, GameSpec
+from deckcheck.games.registry import BatchEngine
+from deckcheck.goldfish import losses
 from deckcheck.goldfish.common import GoldfishError, Record
 from deckcheck.goldfish.compiling import first_chunk
+from deckcheck.goldfish.losses import LossReason
 from deckcheck.goldfish.policy import Compiled, Policy
 from deckcheck.goldfish.setup import Setup, per_setup
 from deckcheck.models import Card, DeckList, FormatVersion, Game
+from deckcheck.odds.api import AsideView, deck_sections, view
 from deckcheck.odds.exact import OddsError
 from deckcheck.odds.setup import rules_of
 from deckcheck.resolve import CardIndex
@@ -37,8 +39,6 @@ MAX_TURNS = 30
 
 
 def prepare(deck: DeckList, fmt: Format, index: CardIndex, policy: Policy) -> Setup:
-    from deckcheck.odds.api import deck_sections
-
     try:
         sections = deck_sections(deck, fmt, index)
     except OddsError as exc:
@@ -51,7 +51,7 @@ def prepare(deck: DeckList, fmt: Format, index: CardIndex, policy: Policy) -> Se
     if spec.set_aside is not None:
         drawable, asides = spec.set_aside(main, fmt, policy.aside_choice(), True)
     aside = tuple(card for a in asides for card in a.cards)
-    setup = Setup(fmt.game, sections, rules_of(fmt), policy, drawable, aside)
+    setup = Setup(fmt.game, sections, rules_of(fmt), policy, drawable, aside, asides=tuple(asides))
     play_one(setup, 0, 1, True)  # a deck that cannot start a game fails here, once
     return setup
 
@@ -170,34 +170,13 @@ def _percentile(hist: NDArray[np.int64], q: float) -> float:
     return float(a + (position - low) * (b - a))
 
 
-def _declared(spec: GameSpec) -> str:
-    return ", ".join(loss.name for loss in spec.losses) or "none"
-
-
-def loss_code(spec: GameSpec, reason: str) -> int:
-    """1 + the index of ``reason`` in the spec's losses; a reason the spec does not declare is a
-    bug in the game's engine, reported by name."""
-    for i, loss in enumerate(spec.losses):
-        if loss.name == reason:
-            return i + 1
-    raise GameContractError(
-        f"game {spec.id!r}: its engine ended a game with loss reason {reason!r}, which its spec "
-        f"does not declare (declared: {_declared(spec)})"
-    )
-
-
 def play_chunk(setup: Setup, start: int, seeds: Sequence[int], turns: int, on_play: bool) -> Chunk:
     batch = _batch(setup)
     spec = setup.spec
     if batch is not None and seeds:
         # the chunk's first game seed seeds the chunk: chunks are fixed, so workers never matter
         chunk = Chunk(start, *batch(setup, int(seeds[0]), len(seeds), turns, on_play))
-        worst = int(chunk.loss.max()) if chunk.loss.size else 0
-        if worst > len(spec.losses):
-            raise GameContractError(
-                f"game {spec.id!r}: its batch engine ended a game with loss code {worst}, but "
-                f"its spec declares {len(spec.losses)} loss reason(s) ({_declared(spec)})"
-            )
+        losses.check_codes(spec, chunk.loss)
         chunk.reasons = len(spec.losses)
         return chunk
     n, m, k = len(seeds), len(setup.metrics), len(setup.milestones)
@@ -213,7 +192,7 @@ def play_chunk(setup: Setup, start: int, seeds: Sequence[int], turns: int, on_pl
         milestones[i] = rec.milestones
         mulligans[i] = rec.mulligans
         if rec.loss:
-            loss[i] = loss_code(spec, rec.loss)
+            loss[i] = losses.code(spec, rec.loss)
             loss_turn[i] = rec.loss_turn
     return Chunk(start, metrics, milestones, mulligans, loss, loss_turn, len(spec.losses))
 
@@ -240,14 +219,6 @@ class GoldfishRequest(BaseModel):
     workers: int = Field(1, ge=1, le=64)
 
 
-class LossReason(BaseModel):
-    """A way the game's spec says a game can be lost: ``summary.losses`` keys are names."""
-
-    name: str
-    label: str
-    rule: str
-
-
 class GoldfishResult(BaseModel):
     deck: str | None
     format: str
@@ -262,6 +233,7 @@ class GoldfishResult(BaseModel):
     interrupted: bool = False
     summary: dict[str, Any]
     loss_reasons: list[LossReason] = Field(default_factory=list)  # the game's, in its order
+    aside: list[AsideView] = Field(default_factory=list)  # what the deal set aside
     per_turn: list[dict[str, Any]]
     milestones: dict[str, Any]
     assumptions: list[str] = Field(default_factory=list)
@@ -405,9 +377,8 @@ def result_of(
         engine="batch" if _batch(setup) is not None else "reference",
         interrupted=interrupted,
         summary=summary,
-        loss_reasons=[
-            LossReason(name=x.name, label=x.label, rule=x.rule) for x in setup.spec.losses
-        ],
+        loss_reasons=losses.reasons(setup.spec),
+        aside=[view(a) for a in setup.asides],
         per_turn=per_turn,
         milestones=milestones,
         assumptions=notes,

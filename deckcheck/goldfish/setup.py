@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from deckcheck import games
+from deckcheck.games.deal_contract import Aside
 from deckcheck.games.registry import GameSpec
 from deckcheck.goldfish.policy import Policy
 from deckcheck.models import Card
@@ -25,6 +26,7 @@ class Setup:
     drawable: list[tuple[Card, int]]  # the main deck without the cards set aside
     aside: tuple[Card, ...] = ()
     fast: bool = True  # use the spec's whole-chunk engine when it has one
+    asides: tuple[Aside[Card], ...] = ()  # ``aside`` as the spec describes it (for output)
 
     @property
     def spec(self) -> GameSpec:

@@ -31,7 +31,7 @@ def render(console: Console, result: OddsResult) -> None:
     if result.optional_draws:
         console.print(f"  optional draws counted: {escape(result.optional_draws)}")
     for aside in result.aside:
-        console.print(_aside(aside))
+        console.print(aside_line(aside))
     table = Table("turn", "cards seen", "probability", box=None)
     if result.method == "monte-carlo":
         table.add_column("95% interval")
@@ -50,7 +50,7 @@ def render(console: Console, result: OddsResult) -> None:
         console.print(f"  [dim]assumption: {escape(note)}[/]")
 
 
-def _aside(aside: AsideView) -> str:
+def aside_line(aside: AsideView) -> str:
     """One line for cards the deal set aside or laid out, with the rule the spec gives."""
     note = f" [dim]({escape(aside.note)})[/]" if aside.note else ""
     return f"  {escape(aside.label)}: {', '.join(escape(c) for c in aside.cards)}{note}"
@@ -69,7 +69,7 @@ def render_hands(console: Console, result: HandsResult) -> None:
             if aside.in_hand:
                 marks.update((card, aside.label) for card in aside.cards)
             else:
-                console.print(_aside(aside))
+                console.print(aside_line(aside))
         for card in dealt.hand:
             mark = f"  [dim]({escape(marks[card])})[/]" if card in marks else ""
             console.print(f"  {escape(card)}{mark}")
