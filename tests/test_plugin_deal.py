@@ -283,3 +283,13 @@ def test_service_undeclared_loss_is_a_500_that_says_why(toy: games.GameSpec, db:
         answer = client.post("/goldfish", json=body)
     assert answer.status_code == 500
     assert "loss reason 'overflow'" in answer.json()["detail"]
+
+
+def test_the_loader_knows_the_kinds_odds_ship() -> None:
+    """formats.py checks a format's ``mulligan`` against deal_contract's names without
+    importing NumPy; they must be the kinds ``odds.mulligan`` ships."""
+    from deckcheck.games.deal_contract import COMMON_MULLIGANS
+    from deckcheck.odds.mulligan import COMMON
+
+    assert tuple(COMMON) == COMMON_MULLIGANS
+    assert all(kind.name == name for name, kind in COMMON.items())
