@@ -6,12 +6,13 @@ CLI's ``main`` and the service's one exception handler map every error in one pl
     DeckcheckError                 exit 2   HTTP 422  invalid-request
     ├── UsageError                 exit 2   HTTP 422  invalid-request   (options, requests)
     │   ├── UnknownGame            exit 2   HTTP 404  unknown-game
-    │   └── PartnerError           exit 2   HTTP 422  unanswerable      (--partner not allowed)
+    │   └── AsideError             exit 2   HTTP 422  unanswerable      (--aside not allowed)
     ├── InputError                 exit 2   HTTP 422  bad-deck          (deck files and lists)
     ├── FormatError                exit 2   HTTP 404  unknown-format    (formats/*.toml)
     ├── UnanswerableError          exit 2   HTTP 422  unanswerable      (odds, hands, goldfish)
     ├── PoolError                  exit 2   HTTP 503  pool-unavailable  (the card database)
-    └── RemoteError                exit 2   HTTP 502  upstream          (--server answers)
+    ├── RemoteError                exit 2   HTTP 502  upstream          (--server answers)
+    └── GameContractError          exit 70  HTTP 500  internal          (a game's code vs its spec)
 
 Database driver errors (sqlite3, SQLAlchemy) are ordinary trouble, not bugs: ``as_user_error``
 turns them into a ``PoolError``; text that cannot be encoded because it holds a lone surrogate
@@ -45,9 +46,9 @@ class UnknownGame(UsageError):
     problem = "unknown-game"
 
 
-class PartnerError(UsageError):
-    """``--partner`` names a card the game's set-aside rule does not allow (the rule and its
-    rulebook section: the game's package)."""
+class AsideError(UsageError):
+    """``--aside`` names a card the game does not let the player set aside before the deal
+    (the game's spec says why), or the game sets none aside."""
 
     problem = "unanswerable"
 
@@ -123,3 +124,12 @@ def _is_sqlalchemy_error(exc: BaseException) -> bool:
     # Only when SQLAlchemy is already loaded: importing it here would slow every CLI start.
     sa_exc = sys.modules.get("sqlalchemy.exc")
     return sa_exc is not None and isinstance(exc, sa_exc.SQLAlchemyError)
+
+
+class GameContractError(DeckcheckError):
+    """A game's code broke what its spec declares (an engine ended a game with a loss reason
+    the spec does not list): a bug in that game's package, reported by name, not a traceback."""
+
+    exit_code = EXIT_BUG
+    http_status = 500
+    problem = "internal"

@@ -50,6 +50,7 @@ from deckcheck.checks.sections import TypeCheck as TypeCheck
 from deckcheck.errors import FormatError as FormatError
 from deckcheck.errors import UnknownGame
 from deckcheck.models import SECTIONS, FormatVersion
+from deckcheck.games.deal_contract import COMMON_MULLIGANS
 from deckcheck.wording import a_an
 
 # The copy-limit keys every game has; a game adds its own (GameSpec.copy_keys).
@@ -331,6 +332,9 @@ def _check_parameters(parameters: dict[str, Parameter], spec: games.GameSpec) ->
         least = known[key].minimum
         if least is not None and isinstance(value, int) and value < least:
             raise ValueError(f"parameters.{key}: must be at least {least}, not {value!r}")
+        kinds = (*COMMON_MULLIGANS, *spec.mulligans) if key == "mulligan" else ()
+        if kinds and value not in kinds:  # the core's kinds, then the game's own
+            raise ValueError(f"parameters.mulligan: {value!r} is not one of {', '.join(kinds)}")
 
 
 def _under(key: str, exc: ValidationError) -> list[InitErrorDetails]:

@@ -14,11 +14,11 @@ import pytest
 
 from deckcheck import decklist, games
 from deckcheck.format_registry import FormatRegistry
-from deckcheck.games.registry import MulliganKind
 from deckcheck.goldfish.policy import Policy, default_policy, policy_from_keys
 from deckcheck.goldfish.run import Chunk, GoldfishRequest, goldfish, play_chunk, prepare
 from deckcheck.goldfish.setup import Setup
 from deckcheck.models import DeckList
+from deckcheck.odds.mulligan import COMMON as MULLIGANS
 from deckcheck.resolve import CardIndex
 from tests.agreement import chunks_agree
 from tests.conftest import EXAMPLES
@@ -117,7 +117,7 @@ POLICIES: list[dict[str, Any]] = [
 RULES: list[dict[str, Any]] = [
     {},
     {  # a mulligan, a draw on the first turn, two draws, more characters, a lower life
-        "mulligan": MulliganKind.RETURN_ALL_ONCE,
+        "mulligan": MULLIGANS["return-all-once"],
         "first_player_draws": True,
         "draw_per_turn": 2,
         "params": {"characters_per_turn": 2, "life": 12, "leaders": 2, "node_per_turn": 1},

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from deckcheck import decklist
 from deckcheck.cli import app
-from deckcheck.errors import PartnerError, UnanswerableError
+from deckcheck.errors import AsideError, UnanswerableError
 from deckcheck.format_registry import FormatRegistry
 from deckcheck.games.chaos import engine as chaos
 from deckcheck.games.chaos import partner as chaos_partner
@@ -141,7 +141,7 @@ def test_chaos_partner_card_must_be_the_partner(index: CardIndex, registry: Form
     other = card(index, "chaos", "SAMPLE-C-001")
     rule = partner_of(registry.get("chaos-standard"))
     assert rule is not None
-    with pytest.raises(PartnerError):  # --partner cannot choose another than the partner card
+    with pytest.raises(AsideError):  # --aside cannot choose another than the partner card
         chaos_partner.choose(rule, [(other, 4), (partner, 1)], "SAMPLE-C-001", True)
     assert chaos_partner.choose(rule, [(other, 4), (partner, 1)], None, True) == partner
     assert chaos_partner.choose(rule, [(other, 4)], None, True) == other

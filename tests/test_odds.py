@@ -85,7 +85,9 @@ def test_validator_uses_the_engine_closed_form() -> None:
 def test_chaos_partner_leaves_the_deck_and_mulligan_is_p_plus(odds) -> None:  # type: ignore[no-untyped-def]
     # 見本キャラ 01: 4 copies among the 49 cards left after the partner is set aside (§6.2)
     plain = odds(CHAOS, "name:見本キャラ 01>=1", turns=3, mulligan=False)
-    assert plain.partner == "見本パートナー 岡部"
+    assert [(a.role, a.cards) for a in plain.aside] == [
+        ("partner", ["見本パートナー 岡部 (SAMPLE-C-P01)"])
+    ]
     assert [r.cards_seen for r in plain.rows] == [5, 6, 7, 8]  # draws on turn 1 too (§7.3)
     p = [at_least(1, 49, 4, s) for s in (5, 6, 7, 8)]
     assert probs(plain) == pytest.approx(p, abs=1e-12)
@@ -96,11 +98,12 @@ def test_chaos_partner_leaves_the_deck_and_mulligan_is_p_plus(odds) -> None:  # 
 
 
 def test_chaos_attack_draws(odds) -> None:  # type: ignore[no-untyped-def]
-    play = odds(CHAOS, "name:見本キャラ 01>=1", turns=4, mulligan=False, attack_draws=True)
+    play = odds(CHAOS, "name:見本キャラ 01>=1", turns=4, mulligan=False, optional_draws=True)
+    assert play.optional_draws is not None and "§8.3" in play.optional_draws
     # no attack on the first player's first turn (§8.3): attack draws after turns 2 and 3
     assert [r.cards_seen for r in play.rows] == [5, 6, 7, 9, 11]
     draw = odds(
-        CHAOS, "name:見本キャラ 01>=1", turns=4, mulligan=False, attack_draws=True, on_play=False
+        CHAOS, "name:見本キャラ 01>=1", turns=4, mulligan=False, optional_draws=True, on_play=False
     )
     assert [r.cards_seen for r in draw.rows] == [5, 6, 8, 10, 12]
 
@@ -159,7 +162,7 @@ CROSS = [
         ("name:見本キャラ 01==1", "type:chara>=3", "name:見本キャラ 01|name:見本キャラ 02>=2"),
         {},
     ),
-    (CHAOS, ("name:見本キャラ 03>=1",), {"attack_draws": True}),
+    (CHAOS, ("name:見本キャラ 03>=1",), {"optional_draws": True}),
     (IRIS, ("type:unit>=2", "name:見本の騎士 アリシア>=1"), {}),
     (VISION, ("type:spell>=1", "type:spell|type:command<=3"), {"on_play": False}),
 ]
@@ -192,12 +195,12 @@ def test_position_sampler_agrees_with_exact(  # type: ignore[no-untyped-def]
     parsed = decklist.parse(text, "test.deck")
     fmt = registry.get(parsed.format or "")
     rules = rules_of(fmt)
-    partner = None  # the CHAOS test deck has its partner card
-    cards, _ = drawable(deck_cards(parsed, fmt, index), fmt, partner)
+    choice = None  # the CHAOS test deck has its partner card
+    cards, _ = drawable(deck_cards(parsed, fmt, index), fmt, choice)
     problem = problem_of(cards, parse_conditions(list(want), fmt.game), rules.forced)
     games = 40_000
     sim = Simulator(problem, rules, 99).rows_by_position(
-        games, 4, options.get("on_play", True), options.get("attack_draws", False), True
+        games, 4, options.get("on_play", True), options.get("optional_draws", False), True
     )
     for e, s in zip(exact.rows, sim, strict=True):
         se = math.sqrt(max(e.probability * (1 - e.probability), 1e-9) / games)
@@ -285,11 +288,15 @@ def test_condition_forms() -> None:
 def test_hands_follow_each_procedure(index: CardIndex, registry: FormatRegistry) -> None:
     rakuen = decklist.parse(RAKUEN, "r.deck")
     dealt = deal_hands(rakuen, registry.get("rakuen-standard"), index, 20, seed=1)
-    for h in dealt.hands:
-        assert len(h.hand) == 5 and h.gates is not None and len(h.gates) == 6
+    for h in dealt.hands:  # ch.2 §2: the 6 circles' gates, from the gate deck
+        assert len(h.hand) == 5 and [(a.role, len(a.cards)) for a in h.aside] == [("gates", 6)]
     iris = decklist.parse(deck("iris-standard", [(1, "SAMPLE-I-U01"), *IRIS_MAIN[6:-1]]), "i.deck")
     dealt = deal_hands(iris, registry.get("iris-standard"), index, 30, seed=2)
-    assert all(h.main_unit == "見本の騎士 アリシア (SAMPLE-I-U01)" for h in dealt.hands)
+    unit = "見本の騎士 アリシア (SAMPLE-I-U01)"
+    assert all(
+        [(a.role, a.cards, a.in_hand) for a in h.aside] == [("main_unit", [unit], True)]
+        for h in dealt.hands
+    )
     assert sum(h.redraws for h in dealt.hands) > 30  # one unit in 25 cards: many redraws
     chaos = decklist.parse(CHAOS, "c.deck")
     dealt = deal_hands(
@@ -363,7 +370,8 @@ def test_cli_odds_outputs(tmp_path: Path) -> None:
     [
         (["-w", "type:paradox"], "is not 'SELECTOR OP K'"),
         (["-w", "wizard:x>=1"], "unknown selector 'wizard:x'"),
-        (["-w", "type:paradox>=1", "--attack-draws"], "no attack draw"),
+        (["-w", "type:paradox>=1", "--optional-draws"], "has no optional draws"),
+        (["-w", "type:paradox>=1", "--aside", "SAMPLE-R-001"], "sets no card aside"),
         (["-w", "type:paradox>=1", "--turns", "20"], "ask about fewer turns"),
     ],
 )
@@ -374,7 +382,9 @@ def test_cli_odds_errors_exit_2(tmp_path: Path, args: list[str], message: str) -
     assert "Traceback" not in result.output
 
 
-def test_cli_chaos_deck_without_partner_needs_partner(tmp_path: Path) -> None:
+def test_cli_chaos_deck_without_partner_needs_aside(tmp_path: Path) -> None:
+    """ChaosTCG 総合ルール 2016-05-17 §6.2: with no partner card the player chooses a chara as
+    partner; ``--aside`` names it, and the output shows it set aside."""
     path = tmp_path / "np.deck"
     path.write_text(
         deck(
@@ -385,11 +395,15 @@ def test_cli_chaos_deck_without_partner_needs_partner(tmp_path: Path) -> None:
     )
     db = ["--db", str(tmp_path / "d.sqlite3")]
     result = runner.invoke(app, ["odds", str(path), "-w", "type:set>=1", *db])
-    assert result.exit_code == 2 and "--partner" in result.stderr
+    assert result.exit_code == 2 and "--aside" in result.stderr
     result = runner.invoke(
-        app, ["odds", str(path), "-w", "type:set>=1", "--partner", "見本キャラ 05", "--json", *db]
+        app, ["odds", str(path), "-w", "type:set>=1", "--aside", "見本キャラ 05", "--json", *db]
     )
-    assert result.exit_code == 0 and json.loads(result.stdout)["partner"] == "見本キャラ 05"
+    assert result.exit_code == 0, result.output
+    (aside,) = json.loads(result.stdout)["aside"]
+    assert aside["role"] == "partner" and aside["cards"] == ["見本キャラ 05 (SAMPLE-C-005)"]
+    text = runner.invoke(app, ["odds", str(path), "-w", "type:set>=1", "--aside", "SAMPLE-C-005", *db])
+    assert "partner, set aside: 見本キャラ 05 (SAMPLE-C-005)" in text.stdout
 
 
 def test_cli_hand_json(tmp_path: Path) -> None:
@@ -409,7 +423,10 @@ def test_cli_hand_json(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0
     hands = json.loads(result.stdout)["hands"]
-    assert len(hands) == 3 and all(h["main_unit"] in h["hand"] for h in hands)
+    assert len(hands) == 3
+    for h in hands:  # the face-down main unit is one card of the hand (詳しい遊び方 対戦の準備)
+        (unit,) = [c for a in h["aside"] if a["role"] == "main_unit" for c in a["cards"]]
+        assert unit in h["hand"]
 
 
 def test_every_number_column_is_a_selector(index: CardIndex) -> None:

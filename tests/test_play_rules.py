@@ -143,7 +143,8 @@ def test_luck_drive_any_number_of_times(index: CardIndex, formats: FormatRegistr
     """ch.2 §6: only 合体 and logic drive are once a turn; luck drive as often as the pilot
     pays 3 stock."""
     fmt = formats.get("rakuen-standard")
-    rules = dataclasses.replace(rules_of(fmt), stock_per_turn=6)
+    base = rules_of(fmt)
+    rules = dataclasses.replace(base, params={**base.params, "stock_per_turn": 6})
     cards = filler(40)
     main = [(c, 1) for c in cards]
 

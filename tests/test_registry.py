@@ -368,7 +368,7 @@ def test_chaos_friend_areas_is_read(tmp_path: Path) -> None:
 
 def test_chaos_attack_draw_parameters_are_read(tmp_path: Path) -> None:
     deck = str(EXAMPLES / "chaos-standard-legal.deck")
-    base = ["odds", deck, "-w", "type:set>=1", "--turns", "3", "--attack-draws"]
+    base = ["odds", deck, "-w", "type:set>=1", "--turns", "3", "--optional-draws"]
     on = _json(base, tmp_path)
     first = _variant(tmp_path, "chaos-standard", "first_player_first_turn_attack", "true")
     earlier = _json([*base, "--format", str(first)], tmp_path)
@@ -377,7 +377,7 @@ def test_chaos_attack_draw_parameters_are_read(tmp_path: Path) -> None:
     assert rows_earlier[2]["cards_seen"] == rows_on[2]["cards_seen"] + 1
     off = _variant(tmp_path, "chaos-standard", "attack_draw", "false")
     result = runner.invoke(app, [*base, "--format", str(off), "--db", str(tmp_path / "p.sqlite3")])
-    assert result.exit_code == 2 and "no attack draw" in result.stderr
+    assert result.exit_code == 2 and "has no optional draws" in result.stderr
 
 
 def test_rakuen_level_area_max_and_circles_are_read(tmp_path: Path) -> None:
@@ -399,7 +399,8 @@ def test_rakuen_level_area_max_and_circles_are_read(tmp_path: Path) -> None:
         tmp_path,
     )
     hands = hand["hands"]
-    assert isinstance(hands, list) and len(hands[0]["gates"]) == 4
+    assert isinstance(hands, list)
+    assert [(a["role"], len(a["cards"])) for a in hands[0]["aside"]] == [("gates", 4)]
 
 
 def test_rakuen_stock_per_turn_is_read(tmp_path: Path) -> None:
@@ -474,10 +475,11 @@ def test_mulligan_and_forced_redraw_are_read(tmp_path: Path) -> None:
     rows_none, rows_once = none["rows"], once["rows"]
     assert isinstance(rows_none, list) and isinstance(rows_once, list)
     assert rows_once[0]["probability"] > rows_none[0]["probability"]
-    forced = _variant(tmp_path, "vision-standard", "forced_redraw", '"type:character"')
+    forced = _variant(tmp_path, "vision-standard", "forced_redraw", '"number:PR.008"')
     hand = _json(["hand", deck, "--format", str(forced), "--count", "5", "--seed", "2"], tmp_path)
-    hands = hand["hands"]
-    assert isinstance(hands, list) and all(h["main_unit"] for h in hands)
+    hands = hand["hands"]  # one copy in the deck: hands are redrawn until they hold it
+    assert isinstance(hands, list) and sum(h["redraws"] for h in hands) > 5
+    assert all(any(c.endswith("(PR.008)") for c in h["hand"]) for h in hands)
 
 
 # --- the one partner rule -------------------------------------------------------------------
@@ -496,13 +498,13 @@ def test_partner_that_may_not_be_partner_is_a_usage_error(
         + "4 SAMPLE-C-N01\n2 SAMPLE-C-H01\n2 SAMPLE-C-S01\n",
         encoding="utf-8",
     )
-    args = [command, str(path), "--partner", card, "--db", str(tmp_path / "d.sqlite3")]
+    args = [command, str(path), "--aside", card, "--db", str(tmp_path / "d.sqlite3")]
     if command == "odds":
         args += ["-w", "type:chara>=1"]
     result = runner.invoke(app, args)
     assert result.exit_code == 2, result.output
     assert "chaos/partner-candidate" in result.stderr and "may not be partner" in result.stderr
-    ok = runner.invoke(app, [*args[:2], "--partner", "SAMPLE-C-001", *args[4:]])
+    ok = runner.invoke(app, [*args[:2], "--aside", "SAMPLE-C-001", *args[4:]])
     assert ok.exit_code == 0, ok.output
 
 
@@ -515,7 +517,7 @@ def test_partner_that_is_an_event_says_an_event_card(tmp_path: Path, command: st
     path.write_text(
         "format: chaos-standard\n" + "".join(f"{n} {ref}\n" for n, ref in cards), encoding="utf-8"
     )
-    args = [command, str(path), "--partner", "SAMPLE-C-E01", "--db", str(tmp_path / "d.sqlite3")]
+    args = [command, str(path), "--aside", "SAMPLE-C-E01", "--db", str(tmp_path / "d.sqlite3")]
     if command == "odds":
         args += ["-w", "type:chara>=1"]
     result = runner.invoke(app, args)

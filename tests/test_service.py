@@ -134,7 +134,10 @@ def test_odds_and_hand(http: TestClient) -> None:
     hands = http.post(
         "/hand", json={"deck": text("iris-standard-legal.deck"), "count": 2, "seed": 5}
     ).json()
-    assert len(hands["hands"]) == 2 and all(h["main_unit"] for h in hands["hands"])
+    assert len(hands["hands"]) == 2
+    for h in hands["hands"]:  # the face-down main unit, marked in the hand
+        (unit,) = h["aside"]
+        assert unit["role"] == "main_unit" and unit["in_hand"] and unit["cards"][0] in h["hand"]
 
 
 class _Flag:

@@ -155,7 +155,7 @@ def test_build_check_sample_plot_and_reload(browser, server_url: str) -> None:  
 
     page.click("#deal")
     expect(page.locator("#hand li")).to_have_count(5)
-    assert "gates:" in page.locator("#hand-note").inner_text()
+    assert "gates laid out: " in page.locator("#hand-note").inner_text()  # the spec's label
     shot(page, "3-sample-hand")
 
     page.fill("#want", "type:paradox>=1")
@@ -391,6 +391,8 @@ def test_games_lists_each_games_filters_and_the_page_names_no_game(web_app) -> N
                 assert asked.status_code == 200, (f, asked.text)
     script = (Path(__file__).resolve().parent.parent / "deckcheck/web/static/builder.js").read_text()
     assert not any(f'"{g}"' in script or f"'{g}'" in script for g in games.ids())
+    # what a deal sets aside is the spec's data, rendered by its label (no game's roles here)
+    assert not re.search(r"partner|gate|main.unit", script, re.IGNORECASE)
 
 
 def test_compare_copies_draws_a_curve_per_legal_variant(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]

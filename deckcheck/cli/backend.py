@@ -55,7 +55,7 @@ class Backend(Protocol):
         count: int,
         seed: int | None,
         want: list[str],
-        partner: str | None,
+        aside: str | None,
         as_of: Day = None,
     ) -> HandsResult: ...
 
@@ -120,13 +120,13 @@ class LocalBackend:
         count: int,
         seed: int | None,
         want: list[str],
-        partner: str | None,
+        aside: str | None,
         as_of: Day = None,
     ) -> HandsResult:
         from deckcheck.odds.api import deal_hands
 
         deck, fmt, index = one_deck(path, format, self.db, as_of)
-        return deal_hands(deck, fmt, index, count, seed, partner, want)
+        return deal_hands(deck, fmt, index, count, seed, aside, want)
 
     def goldfish(
         self,
@@ -207,12 +207,12 @@ class RemoteBackend:
         count: int,
         seed: int | None,
         want: list[str],
-        partner: str | None,
+        aside: str | None,
         as_of: Day = None,
     ) -> HandsResult:
         from deckcheck.odds.api import HandsResult
 
-        fields = {"count": count, "seed": seed, "want": want, "partner": partner}
+        fields = {"count": count, "seed": seed, "want": want, "aside": aside}
         result = HandsResult.model_validate(self._post(path, format, as_of, "/hand", fields))
         result.deck = str(path)
         return result

@@ -10,12 +10,12 @@ import typer
 from deckcheck.cli.backend import backend
 from deckcheck.cli.common import as_of_day, console, print_json
 from deckcheck.cli.options import (
+    AsideOption,
     AsOfOption,
     DbOption,
     DeckArgument,
     FormatOption,
     JsonOption,
-    PartnerOption,
     SeedOption,
     WantOption,
 )
@@ -57,10 +57,15 @@ def odds(
     no_mulligan: Annotated[
         bool, typer.Option("--no-mulligan", help="Never take a voluntary mulligan.")
     ] = False,
-    attack_draws: Annotated[
-        bool, typer.Option("--attack-draws", help="ChaosTCG: draw on every partner attack.")
+    optional_draws: Annotated[
+        bool,
+        typer.Option(
+            "--optional-draws",
+            help="Also count the draws the game lets a player choose to take (the format's "
+            "draw timeline names them; an error if it has none).",
+        ),
     ] = False,
-    partner: PartnerOption = None,
+    aside: AsideOption = None,
     simulate: SimulateOption = None,
     seed: SeedOption = None,
     table: TableOption = None,
@@ -81,8 +86,8 @@ def odds(
         turns=turns,
         on_play=on_play,
         mulligan=not no_mulligan,
-        attack_draws=attack_draws,
-        partner=partner,
+        optional_draws=optional_draws,
+        aside=aside,
         simulate=simulate,
         seed=seed,
         table=table,
@@ -124,14 +129,14 @@ def hand(
             help="Keep only hands that meet these; otherwise take the game's mulligan.",
         ),
     ] = None,
-    partner: PartnerOption = None,
+    aside: AsideOption = None,
     as_json: JsonOption = False,
     as_of: AsOfOption = None,
     db: DbOption = None,
 ) -> None:
     """Deal sample opening hands by the game's procedure."""
     day = as_of_day(as_of)
-    result = backend(ctx, db).hand(deck_path, format, count, seed, want or [], partner, day)
+    result = backend(ctx, db).hand(deck_path, format, count, seed, want or [], aside, day)
     if as_json:
         print_json(result.model_dump(mode="json"))
         return

@@ -56,11 +56,12 @@ WantOption = Annotated[
         show_default=False,
     ),
 ]
-PartnerOption = Annotated[
+AsideOption = Annotated[
     str | None,
     typer.Option(
-        "--partner",
-        help="ChaosTCG: the chara you choose as partner, when the deck has no partner card.",
+        "--aside",
+        help="The card you choose to set aside before the deal, when the game asks for one "
+        "(name or number).",
     ),
 ]
 SeedOption = Annotated[int | None, typer.Option("--seed", help="Random seed (reproducible).")]

@@ -13,7 +13,6 @@ from deckcheck.games.contract import (
     COMMON_PARAMS,
     Engine,
     GameSpec,
-    MulliganKind,
     Param,
 )
 from deckcheck.games.registry import (
@@ -39,7 +38,6 @@ __all__ = [
     "Engine",
     "GameSpec",
     "KnownGame",
-    "MulliganKind",
     "Param",
     "broken",
     "find",

@@ -21,19 +21,11 @@ import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from functools import cached_property
 from typing import Any, Protocol, Self
 
+from deckcheck.games.deal_contract import Draws, FromHand, LayOut, Loss, SetAside
 from deckcheck.normalize import nfkc
-
-
-class MulliganKind(StrEnum):
-    """How a game lets a player redraw the opening hand (the format's ``mulligan``)."""
-
-    NONE = "none"
-    RETURN_ALL_ONCE = "return-all-once"  # every card back, shuffle, draw as many; once
-    BOTTOM_ONCE = "bottom-once"  # any cards to the bottom, draw as many; once
 
 
 ParamValue = int | float | str | bool
@@ -57,12 +49,8 @@ class Param:
 # Read by the odds engine, sample hands and every goldfish engine, whatever the game.
 COMMON_PARAMS: Mapping[str, Param] = {
     "opening_hand": Param(int, 5, "odds, hand, goldfish: cards in the opening hand"),
-    "mulligan": Param(
-        str,
-        MulliganKind.NONE.value,
-        "odds, hand, goldfish: the mulligan kind",
-        choices=tuple(m.value for m in MulliganKind),
-    ),
+    # one of COMMON_MULLIGANS or of the game's own ``GameSpec.mulligans`` (formats.py checks)
+    "mulligan": Param(str, "none", "odds, hand, goldfish: the mulligan kind"),
     "draw_per_turn": Param(int, 1, "odds, goldfish: cards drawn in each draw phase"),
     "first_player_draws": Param(
         bool, True, "odds, goldfish: whether the first player draws on turn 1"
@@ -182,13 +170,6 @@ BatchEngine = Callable[[SetupView, int, int, int, bool], tuple[Any, ...]]
 # (the row's fields, which it may fill in; the game's lookup tables) → reasons it is wrong
 CardCheck = Callable[[dict[str, Any], Mapping[str, Mapping[str, str]]], list[str]]
 
-# (main deck as (card, copies), format, the player's choice, whether to pick one when the
-# player named none) → (the cards that can be drawn, the card set aside or None)
-SetAside = Callable[
-    [Sequence[tuple[Any, int]], Any, str | None, bool], tuple[list[tuple[Any, int]], Any]
-]
-# (sections as (card, copies), format, rng) → the cards laid out before the game starts
-LayOut = Callable[[Mapping[str, Sequence[tuple[Any, int]]], Any, random.Random], list[Any]]
 
 
 def lazy(target: str) -> Any:
@@ -225,9 +206,9 @@ class GameSpec:
     kinds: tuple[str, ...] = ()  # allowed ``kind`` values of a card; empty: any
     section_aliases: Mapping[str, str] = field(default_factory=dict)  # header word → section
     params: Mapping[str, Param] = field(default_factory=dict)  # beyond COMMON_PARAMS
-    # the odds/hand/goldfish set-up: the cards that can be drawn, and a card set aside before
+    # the odds/hand/goldfish set-up: the cards that can be drawn, and the cards set aside before
     # the deal, from (main deck, format, the player's choice, whether to pick one when the
-    # player named none); None: nothing is set aside, --partner is refused
+    # player named none); None: nothing is set aside, --aside is refused
     set_aside: SetAside | None = None
     # cards laid out at the start from a section other than the main deck
     lay_out: LayOut | None = None
@@ -253,6 +234,16 @@ class GameSpec:
     # copy-limit keys the game adds to "name" and "name+type" (a format's ``copies.key``): key
     # → the name a card counts under, before the game's name comparison
     copy_keys: Mapping[str, Callable[[str], str]] = field(default_factory=dict)
+    # --- i20-deal: the deal and the end of a game (deal_contract) ---
+    # how a goldfish game can be lost; an engine's Record.loss must be one of these names
+    losses: tuple[Loss, ...] = ()
+    # cards of the dealt hand the deal marks (a face-down main unit), for sample hands
+    from_hand: FromHand | None = None
+    # the draw timeline from the format's parameters; None: Draws.from_params (the common one)
+    draws: Callable[[Mapping[str, ParamValue]], Draws] | None = None
+    # the game's own mulligan kinds: name -> "module:attribute" of a deckcheck.odds.mulligan
+    # Mulligan (imported when used: it needs NumPy); a format names one of these or a common one
+    mulligans: Mapping[str, str] = field(default_factory=dict)
 
     @cached_property
     def type_words(self) -> dict[str, str]:

@@ -12,6 +12,7 @@ from rich.table import Table
 from deckcheck.csvsafe import escape_frame
 from deckcheck.files import write_atomic
 from deckcheck.goldfish.run import GoldfishResult
+from deckcheck.odds.output import aside_line
 from deckcheck.render import version
 
 
@@ -24,12 +25,23 @@ def render(console: Console, result: GoldfishResult) -> None:
         f"policy {escape(result.policy.get('name', ''))}  engine {result.engine}{stopped}"
     )
     version(console, result.format_version)
+    for aside in result.aside:  # what the deal set aside (the pilot's choice, or the pick)
+        console.print(aside_line(aside))
     s = result.summary
-    losses = ", ".join(f"{k} {v:.1%}" for k, v in s.get("losses", {}).items())
+    reasons = {r.name: r for r in result.loss_reasons}  # the game's own, from its spec
+    rates = s.get("losses", {})
+    losses = ", ".join(
+        f"{escape(reasons[k].label) if k in reasons else escape(k)} {v:.1%}"
+        for k, v in rates.items()
+    )
     console.print(
         f"  mulligans per game {s.get('mulligans_mean', 0):.2f}; losses "
         f"{s.get('loss_rate', 0):.1%} ({losses})"
     )
+    for name, rate in rates.items():
+        if rate and name in reasons:  # the rule behind each loss that happened
+            why = reasons[name]
+            console.print(f"  [dim]lost by {escape(why.label)}: {escape(why.rule)}[/]")
     if result.per_turn:
         names = [k[: -len("_mean")] for k in result.per_turn[0] if k.endswith("_mean")]
         table = Table("turn", "alive", *names, box=None)

@@ -20,12 +20,16 @@ from pydantic import BaseModel, Field
 from deckcheck import games
 from deckcheck.formats import Format
 from deckcheck.games.contract import RecordView
+from deckcheck.games.deal_contract import Aside
 from deckcheck.games.registry import BatchEngine
-from deckcheck.goldfish.common import GoldfishError
+from deckcheck.goldfish import losses
+from deckcheck.goldfish.common import GoldfishError, Record
 from deckcheck.goldfish.compiling import first_chunk
+from deckcheck.goldfish.losses import LossReason
 from deckcheck.goldfish.policy import Compiled, Policy
 from deckcheck.goldfish.setup import Setup, per_setup
-from deckcheck.models import DeckList, FormatVersion, Game
+from deckcheck.models import Card, DeckList, FormatVersion, Game
+from deckcheck.odds.api import AsideView, deck_sections, view
 from deckcheck.odds.exact import OddsError
 from deckcheck.odds.setup import rules_of
 from deckcheck.resolve import CardIndex
@@ -33,12 +37,9 @@ from deckcheck.resolve import CardIndex
 CHUNK = 2_000
 MAX_GAMES = 1_000_000
 MAX_TURNS = 30
-LOSSES = ("deck-out", "refresh-penalty")
 
 
 def prepare(deck: DeckList, fmt: Format, index: CardIndex, policy: Policy) -> Setup:
-    from deckcheck.odds.api import deck_sections
-
     try:
         sections = deck_sections(deck, fmt, index)
     except OddsError as exc:
@@ -47,10 +48,11 @@ def prepare(deck: DeckList, fmt: Format, index: CardIndex, policy: Policy) -> Se
         raise GoldfishError("the main deck is empty")
     spec = games.get(fmt.game)
     main = sections["main"]
-    drawable, aside = list(main), None
+    drawable, asides = list(main), list[Aside[Card]]()
     if spec.set_aside is not None:
-        drawable, aside = spec.set_aside(main, fmt, policy.aside_choice(), True)
-    setup = Setup(fmt.game, sections, rules_of(fmt), policy, drawable, (aside,) if aside else ())
+        drawable, asides = spec.set_aside(main, fmt, policy.aside_choice(), True)
+    aside = tuple(card for a in asides for card in a.cards)
+    setup = Setup(fmt.game, sections, rules_of(fmt), policy, drawable, aside, asides=tuple(asides))
     play_one(setup, 0, 1, True)  # a deck that cannot start a game fails here, once
     return setup
 
@@ -92,8 +94,9 @@ class Chunk:
     metrics: NDArray[np.int32] | NDArray[np.int16]  # (games, turns, metrics)
     milestones: NDArray[np.int16]  # (games, milestones), 0 = never
     mulligans: NDArray[np.int32]
-    loss: NDArray[np.int8]  # 0 none, 1 + index in LOSSES
+    loss: NDArray[np.int8]  # 0 none, 1 + index in the spec's losses
     loss_turn: NDArray[np.int16]
+    reasons: int = 0  # how many loss reasons the game declares (len(spec.losses))
 
 
 BINS = 512  # metric values are small counts; larger ones share the last bin
@@ -109,7 +112,7 @@ class Tally:
     hist: NDArray[np.int64]  # (turns, metrics, BINS) values among those games
     milestone_turns: NDArray[np.int64]  # (milestones, turns + 1) games by first turn, 0 = never
     mulligans: int
-    losses: NDArray[np.int64]  # (len(LOSSES),)
+    losses: NDArray[np.int64]  # (len(spec.losses),) games lost each way
     loss_turn_sum: int
 
     @classmethod
@@ -140,7 +143,7 @@ class Tally:
             milestone_turns=milestones.astype(np.int64),
             mulligans=int(chunk.mulligans.sum()),
             losses=np.array(
-                [(chunk.loss == i + 1).sum() for i in range(len(LOSSES))], dtype=np.int64
+                [(chunk.loss == i + 1).sum() for i in range(chunk.reasons)], dtype=np.int64
             ),
             loss_turn_sum=int(chunk.loss_turn[lost].sum()),
         )
@@ -170,9 +173,13 @@ def _percentile(hist: NDArray[np.int64], q: float) -> float:
 
 def play_chunk(setup: Setup, start: int, seeds: Sequence[int], turns: int, on_play: bool) -> Chunk:
     batch = _batch(setup)
+    spec = setup.spec
     if batch is not None and seeds:
         # the chunk's first game seed seeds the chunk: chunks are fixed, so workers never matter
-        return Chunk(start, *batch(setup, int(seeds[0]), len(seeds), turns, on_play))
+        chunk = Chunk(start, *batch(setup, int(seeds[0]), len(seeds), turns, on_play))
+        losses.check_codes(spec, chunk.loss)
+        chunk.reasons = len(spec.losses)
+        return chunk
     n, m, k = len(seeds), len(setup.metrics), len(setup.milestones)
     metrics = np.full((n, turns, m), -1, dtype=np.int32)
     milestones = np.zeros((n, k), dtype=np.int16)
@@ -186,9 +193,9 @@ def play_chunk(setup: Setup, start: int, seeds: Sequence[int], turns: int, on_pl
         milestones[i] = rec.milestones
         mulligans[i] = rec.mulligans
         if rec.loss:
-            loss[i] = 1 + LOSSES.index(rec.loss)
+            loss[i] = losses.code(spec, rec.loss)
             loss_turn[i] = rec.loss_turn
-    return Chunk(start, metrics, milestones, mulligans, loss, loss_turn)
+    return Chunk(start, metrics, milestones, mulligans, loss, loss_turn, len(spec.losses))
 
 
 _WORKER: Setup | None = None
@@ -226,6 +233,8 @@ class GoldfishResult(BaseModel):
     engine: str = "reference"  # "reference": game by game; "batch": the spec's chunk engine
     interrupted: bool = False
     summary: dict[str, Any]
+    loss_reasons: list[LossReason] = Field(default_factory=list)  # the game's, in its order
+    aside: list[AsideView] = Field(default_factory=list)  # what the deal set aside
     per_turn: list[dict[str, Any]]
     milestones: dict[str, Any]
     assumptions: list[str] = Field(default_factory=list)
@@ -301,7 +310,9 @@ def statistics(
         "games": n,
         "mulligans_mean": total.mulligans / n,
         "loss_rate": lost / n,
-        "losses": {name: int(total.losses[i]) / n for i, name in enumerate(LOSSES)},
+        "losses": {
+            loss.name: int(total.losses[i]) / n for i, loss in enumerate(setup.spec.losses)
+        },
         "loss_turn_mean": total.loss_turn_sum / lost if lost else None,
     }
     per_turn = []
@@ -367,6 +378,8 @@ def result_of(
         engine="batch" if _batch(setup) is not None else "reference",
         interrupted=interrupted,
         summary=summary,
+        loss_reasons=losses.reasons(setup.spec),
+        aside=[view(a) for a in setup.asides],
         per_turn=per_turn,
         milestones=milestones,
         assumptions=notes,

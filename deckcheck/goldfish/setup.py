@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from deckcheck import games
+from deckcheck.games.deal_contract import Aside
 from deckcheck.games.registry import GameSpec
 from deckcheck.goldfish.policy import Policy
 from deckcheck.models import Card
@@ -16,7 +17,7 @@ from deckcheck.odds.setup import Rules
 @dataclass(frozen=True)
 class Setup:
     """A deck ready to play: its sections, the format's rules and parameters, the pilot, and
-    the cards the game set aside before the deal (``aside``: the ChaosTCG partner)."""
+    the cards the game's spec set aside before the deal (``aside``)."""
 
     game: str
     sections: dict[str, list[tuple[Card, int]]]
@@ -25,6 +26,7 @@ class Setup:
     drawable: list[tuple[Card, int]]  # the main deck without the cards set aside
     aside: tuple[Card, ...] = ()
     fast: bool = True  # use the spec's whole-chunk engine when it has one
+    asides: tuple[Aside[Card], ...] = ()  # ``aside`` as the spec describes it (for output)
 
     @property
     def spec(self) -> GameSpec:

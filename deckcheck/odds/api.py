@@ -6,14 +6,16 @@ import random
 from collections.abc import Sequence
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from deckcheck import games
 from deckcheck.formats import Format
+from deckcheck.games.deal_contract import Aside
 from deckcheck.models import Card, DeckList, FormatVersion, Game
 from deckcheck.odds.conditions import Condition, ConditionError, parse_conditions
 from deckcheck.odds.exact import OddsError, Problem, exact_rows, kept_cards
-from deckcheck.odds.setup import Rules, drawable, problem_of, rules_of, timeline
+from deckcheck.odds.mulligan import NONE, Dealt
+from deckcheck.odds.setup import Rules, drawable, problem_of, rules_of, timeline_of
 from deckcheck.resolve import CardIndex
 
 __all__ = ["ConditionError", "OddsError", "OddsRequest", "OddsResult", "compute_odds"]
@@ -25,12 +27,14 @@ MAX_GAMES = 10_000_000
 class OddsRequest(BaseModel):
     """``deckcheck odds`` options (the service takes the same fields)."""
 
+    model_config = ConfigDict(extra="forbid")  # a misspelt option is an error, not ignored
+
     want: list[str] = Field(min_length=1)
     turns: int = Field(5, ge=0, le=MAX_TURNS)
     on_play: bool = True
     mulligan: bool = True
-    attack_draws: bool = False
-    partner: str | None = None
+    optional_draws: bool = False  # count the draws the game's timeline lets a player choose
+    aside: str | None = None  # the card the player chooses to set aside, when the game asks
     simulate: int | None = Field(None, ge=1, le=MAX_GAMES)
     seed: int | None = None
     table: str | None = None
@@ -49,6 +53,17 @@ class CopyRow(BaseModel):
     rows: list[OddsRow]
 
 
+class AsideView(BaseModel):
+    """Cards the deal set aside, laid out or marked in the hand (the game's spec says which,
+    why, and by what rule: ``note``)."""
+
+    role: str
+    label: str
+    cards: list[str]
+    note: str = ""
+    in_hand: bool = False
+
+
 class OddsResult(BaseModel):
     deck: str | None
     format: str
@@ -58,7 +73,8 @@ class OddsResult(BaseModel):
     on_play: bool
     method: Literal["exact", "monte-carlo"]
     games: int | None = None
-    partner: str | None = None
+    aside: list[AsideView] = Field(default_factory=list)  # set aside before the deal
+    optional_draws: str | None = None  # the optional draws counted, when asked for
     rows: list[OddsRow]
     table: list[CopyRow] | None = None
     assumptions: list[str] = Field(default_factory=list)
@@ -91,24 +107,20 @@ def _mulligan_label(rules: Rules, req: OddsRequest, fmt: Format) -> str:
     if not req.mulligan:
         return "none (--no-mulligan)"
     p = fmt.parameter("mulligan")
-    label = {
-        "none": "none",
-        "return-all-once": "return all 5 and redraw, once",
-        "bottom-once": "bottom the cards no condition needs and redraw as many, once",
-    }
     note = f" [{p.source}{'; assumption' if p.assumption else ''}]" if p else ""
-    return f"{label[rules.mulligan]}{note}; kept when the hand meets every condition"
+    label = rules.mulligan.describe(rules.hand)
+    return f"{label}{note}; kept when the hand meets every condition"
 
 
 def _rows(problem: Problem, rules: Rules, req: OddsRequest) -> list[OddsRow]:
-    line = timeline(rules, req.turns, req.on_play, req.attack_draws)
-    mulligan = rules.mulligan if req.mulligan and not rules.forced else "none"
+    line = timeline_of(rules, req.turns, req.on_play, req.optional_draws)
+    mulligan = rules.mulligan if req.mulligan and not rules.forced else NONE
     if req.simulate:
         from deckcheck.odds.simulate import Simulator
 
         sim = Simulator(problem, rules, req.seed)
         estimates = sim.rows(
-            req.simulate, req.turns, req.on_play, req.attack_draws, mulligan != "none"
+            req.simulate, req.turns, req.on_play, req.optional_draws, mulligan.active
         )
         return [
             OddsRow(
@@ -127,7 +139,7 @@ def compute_odds(deck: DeckList, fmt: Format, index: CardIndex, req: OddsRequest
     """Raises ``ConditionError`` or ``OddsError`` with a message for the user."""
     conditions = parse_conditions(req.want, fmt.game)
     rules = rules_of(fmt)
-    cards, partner = drawable(deck_cards(deck, fmt, index), fmt, req.partner)
+    cards, asides = drawable(deck_cards(deck, fmt, index), fmt, req.aside)
     if not cards:
         raise OddsError("the main deck is empty")
     problem = problem_of(cards, conditions, rules.forced)
@@ -140,7 +152,8 @@ def compute_odds(deck: DeckList, fmt: Format, index: CardIndex, req: OddsRequest
         on_play=req.on_play,
         method="monte-carlo" if req.simulate else "exact",
         games=req.simulate,
-        partner=partner.name if partner else None,
+        aside=[view(a) for a in asides],
+        optional_draws=rules.draws.optional if req.optional_draws else None,
         rows=_rows(problem, rules, req),
         assumptions=list(rules.assumptions),
         format_version=fmt.version,
@@ -191,9 +204,8 @@ class DealtHand(BaseModel):
     redraws: int = 0
     mulligan: list[str] | None = None  # the hand after the mulligan, when one was taken
     returned: list[str] | None = None
-    partner: str | None = None
-    main_unit: str | None = None
-    gates: list[str] | None = None
+    # what the deal set aside, laid out or marked in the hand, as the game's spec says
+    aside: list[AsideView] = Field(default_factory=list)
 
 
 class HandsResult(BaseModel):
@@ -209,27 +221,37 @@ def _label(card: Card) -> str:
     return f"{card.name} ({card.number})"
 
 
+def view(aside: Aside[Card]) -> AsideView:
+    return AsideView(
+        role=aside.role,
+        label=aside.label,
+        cards=[_label(c) for c in aside.cards],
+        note=aside.note,
+        in_hand=aside.in_hand,
+    )
+
+
 def deal_hands(
     deck: DeckList,
     fmt: Format,
     index: CardIndex,
     count: int,
     seed: int | None,
-    partner: str | None = None,
+    aside: str | None = None,
     want: Sequence[str] = (),
 ) -> HandsResult:
-    """Opening hands by the game's procedure: the spec sets cards aside (the chaos partner) and
-    lays cards out (rakuen's gates); a forced redraw (iris) repeats until the hand holds its
-    selector, and one such card goes face down as the main unit.
-    With ``want`` conditions the default keep policy takes the game's mulligan."""
+    """Opening hands by the game's procedure: the spec sets cards aside before the deal, lays
+    cards out from other sections and marks cards of the dealt hand; a forced redraw repeats
+    until the hand holds its selector. ``aside`` names the player's choice of card to set
+    aside. With ``want`` conditions the default keep policy takes the format's mulligan."""
     rules = rules_of(fmt)
+    spec = games.get(fmt.game)
     conditions = parse_conditions(list(want), fmt.game) if want else []
     sections = deck_sections(deck, fmt, index)
-    cards, chosen = drawable(sections.get("main", []), fmt, partner)
+    cards, before = drawable(sections.get("main", []), fmt, aside)
     pile = [c for c, n in cards for _ in range(n)]
     if len(pile) < rules.hand:
         raise OddsError(f"the deck has {len(pile)} cards; a hand needs {rules.hand}")
-    lay_out = games.get(fmt.game).lay_out
     rng = random.Random(seed)
     forced = None
     if rules.forced:
@@ -248,16 +270,17 @@ def deal_hands(
             rng.shuffle(order)
             redraws += 1
         hand = order[: rules.hand]
+        shown = list(before)
+        if spec.from_hand is not None:
+            shown += spec.from_hand(hand, fmt)
+        if spec.lay_out is not None:  # from other sections, after the shuffle (same draws)
+            shown += spec.lay_out(sections, fmt, rng)
         dealt = DealtHand(
             hand=[_label(c) for c in hand],
             redraws=redraws,
-            partner=_label(chosen) if chosen else None,
+            aside=[view(a) for a in shown if a.cards],
         )
-        if forced is not None:
-            dealt.main_unit = _label(next(c for c in hand if forced.matches(c)))
-        if lay_out is not None:  # cards the game lays out from another section (gates)
-            dealt.gates = [_label(g) for g in lay_out(sections, fmt, rng)] or None
-        if problem is not None and rules.mulligan != "none":
+        if problem is not None and rules.mulligan.active:
             _mulligan(dealt, hand, order, problem, conditions, rules, rng)
         out.append(dealt)
     return HandsResult(
@@ -279,31 +302,20 @@ def _mulligan(
     rules: Rules,
     rng: random.Random,
 ) -> None:
-    groups = {sig: g for g, sig in enumerate(problem.sigs)}
+    index = {sig: g for g, sig in enumerate(problem.sigs)}
     counts = [0] * len(problem.sizes)
-    sig_of = []
+    groups = []
     for card in hand:
         sig = sum(1 << i for i, c in enumerate(conditions) if c.matches(card))
-        sig_of.append(sig)
+        groups.append(index[sig] if sig else -1)
         if sig:
-            counts[groups[sig]] += 1
+            counts[index[sig]] += 1
     from deckcheck.odds.exact import Predicate
 
     if Predicate.build(problem).at(counts):
         return  # the default policy keeps a hand that meets every condition
-    if rules.mulligan == "return-all-once":
-        rng.shuffle(order)
-        dealt.returned = dealt.hand
-        dealt.mulligan = [_label(c) for c in order[: rules.hand]]
-        return
-    keep = list(kept_cards(problem, tuple(counts)))
-    kept, returned = [], []
-    for card, sig in zip(hand, sig_of, strict=True):
-        if sig and keep[groups[sig]] > 0:
-            keep[groups[sig]] -= 1
-            kept.append(card)
-        else:
-            returned.append(card)
-    rest = order[rules.hand :]
+    keep = kept_cards(problem, tuple(counts))
+    sample = Dealt(hand, order, rules.hand, groups, tuple(counts), keep)
+    returned, redrawn = rules.mulligan.sample(sample, rng)
     dealt.returned = [_label(c) for c in returned]
-    dealt.mulligan = [_label(c) for c in kept + rest[: len(returned)]]
+    dealt.mulligan = [_label(c) for c in redrawn]

@@ -2,8 +2,8 @@
 
 SELECTOR is one or more atoms joined by ``|`` (a card matching any atom counts):
 ``type:paradox``, ``kind:合理体``, ``name:REF``, ``number:REF``, ``title:…``, ``os:…``,
-``keyword:…``, ``append:…``, and comparisons ``level<=2``, ``cost>=1``, ``power=3000``
-(fields level, cost, power, hp, gate_number; operators ``<= >= = == < >``).
+``keyword:…``, ``append:…``, and comparisons on any integer column of a card, ``level<=2``,
+``cost>=1`` (operators ``<= >= = == < >``).
 OP is ``>=``, ``<=`` or ``==``; K a whole number.
 
 ``>=`` and ``==`` conditions need that many *distinct* cards: one physical card never fills

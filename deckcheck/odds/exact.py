@@ -1,10 +1,11 @@
 """Exact odds by counting: multivariate hypergeometric tables over the card groups the
-conditions mention, then each game's mulligan on top. No sampling.
+conditions mention, then the format's mulligan kind on top (``Opening`` is what a kind's
+``exact`` works from; the kinds are in ``mulligan``). No sampling.
 
-Cards are grouped by *signature*: the set of conditions they count toward (plus, for iris, the
-forced-redraw selector). A group's count only matters up to a cap (beyond the demands and
-bounds of its conditions nothing changes), so a table of weights over capped count vectors and
-the number of cards drawn answers every "turn" at once:
+Cards are grouped by *signature*: the set of conditions they count toward (plus the format's
+forced-redraw selector, if it has one). A group's count only matters up to a cap (beyond the
+demands and bounds of its conditions nothing changes), so a table of weights over capped count
+vectors and the number of cards drawn answers every "turn" at once:
 
     T[u_1, …, u_G, m] = Σ over draws of m cards whose capped group counts are u  Π_g C(n_g, k_g)
 
@@ -23,14 +24,12 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
-from deckcheck.errors import UnanswerableError
 from deckcheck.odds.conditions import Condition
+from deckcheck.odds.errors import OddsError as OddsError
+from deckcheck.odds.mulligan import Mulligan
+from deckcheck.odds.timeline import Timeline
 
 Floats = NDArray[np.float64]
-
-
-class OddsError(UnanswerableError, ValueError):
-    """A question the engine cannot answer as asked (e.g. draws beyond the deck)."""
 
 
 @dataclass(frozen=True)
@@ -213,7 +212,7 @@ def _hand_weight(sizes: Sequence[int], rest: int, k1: Sequence[int], hand: int) 
 
 @lru_cache(maxsize=65536)
 def kept_cards(problem: Problem, k1: tuple[int, ...]) -> tuple[int, ...]:
-    """The rakuen bottom mulligan's keep: the largest set of cards that can each fill a slot
+    """The bottom mulligan's keep: the largest set of cards that can each fill a slot
     of a ``>=``/``==`` condition (at most its K), preferring cards that fit more conditions;
     everything else goes to the bottom."""
     width = (1 << len(problem.conditions)) - 1
@@ -242,16 +241,6 @@ def _assignable(problem: Problem, kv: Sequence[int]) -> bool:
     return True
 
 
-@dataclass(frozen=True)
-class Timeline:
-    """Cards in hand at each row: ``seen[t]`` (row 0: the kept opening hand) and how many cards
-    have left the top of the deck by then (``consumed[t]``, stock included)."""
-
-    hand: int
-    seen: tuple[int, ...]
-    consumed: tuple[int, ...]
-
-
 # The tables hold sums of products of binomials as float64. Each sum is at most C(deck, cards
 # drawn) (Vandermonde's identity), so that one number bounds them all; a margin under the
 # float range leaves room for rounding.
@@ -271,16 +260,61 @@ def check_range(total: int, drawn: int) -> None:
         )
 
 
-def exact_rows(problem: Problem, timeline: Timeline, mulligan: str, forced: bool) -> list[float]:
+@dataclass
+class Opening:
+    """What a mulligan kind's exact answer works from: the conditions' predicate, the opening
+    hand's size, ``fresh`` (P(good) at each row with no mulligan) and ``later`` (cards drawn
+    after the opening hand, per row)."""
+
+    pred: Predicate
+    hand: int
+    fresh: Floats
+    later: list[int]
+
+    @property
+    def problem(self) -> Problem:
+        return self.pred.problem
+
+    @property
+    def monotone(self) -> bool:
+        return self.problem.monotone
+
+    def kept(self, counts: tuple[int, ...]) -> tuple[int, ...]:
+        """The cards per group a bottom mulligan keeps (``kept_cards``)."""
+        return kept_cards(self.problem, counts)
+
+    def hands(self) -> Iterator[tuple[tuple[int, ...], float, list[int], int]]:
+        """Every opening hand as (cards per group, its probability, the cards per group still
+        in the deck, the cards no condition counts still in the deck)."""
+        sizes, rest, hand = self.problem.sizes, self.problem.rest, self.hand
+        for k1 in _compositions(sizes, rest, hand):
+            weight = _hand_weight(sizes, rest, k1, hand)
+            remaining = [n - k for n, k in zip(sizes, k1, strict=True)]
+            yield k1, weight, remaining, rest - (hand - sum(k1))
+
+    def good(self, counts: Sequence[int]) -> bool:
+        return self.pred.at(counts)
+
+    def chance(
+        self, base: Sequence[int], sizes: Sequence[int], rest: int, draws: Sequence[int]
+    ) -> Floats:
+        """P(good) after drawing each of ``draws`` more cards from ``sizes`` and ``rest``,
+        holding ``base`` already."""
+        return _chance(self.pred, base, sizes, rest, draws)
+
+
+def exact_rows(
+    problem: Problem, timeline: Timeline, mulligan: Mulligan, forced: bool
+) -> list[float]:
     """P(every condition holds) at each row of ``timeline``.
 
-    ``mulligan``: ``none``, ``return-all-once`` (chaos) or ``bottom-once`` (rakuen), applied
-    when the opening hand fails a condition. ``forced``: the hand is redrawn until it holds a
-    card with the forced bit (iris), so answers are conditioned on that.
+    ``mulligan``: the kind applied when the opening hand fails a condition (its ``exact``).
+    ``forced``: the hand is redrawn until it holds a card with the forced bit (a forced
+    redraw), so answers are conditioned on that.
     """
     n_total, hand = problem.total, timeline.hand
     last = timeline.consumed[-1]
-    budget = last + (hand if mulligan == "bottom-once" else 0)
+    budget = last + mulligan.depth(hand)
     if budget > n_total:
         raise OddsError(
             f"the last turn needs {budget} cards from a deck of {n_total}; "
@@ -294,7 +328,7 @@ def exact_rows(problem: Problem, timeline: Timeline, mulligan: str, forced: bool
     later = [s - hand for s in timeline.seen]  # cards drawn after the opening hand, per row
 
     if forced:
-        if mulligan != "none":
+        if mulligan.active:
             raise OddsError("a forced redraw together with a voluntary mulligan is not modelled")
         bit = problem.forced_bit
         without = [n for n, s in zip(sizes, problem.sigs, strict=True) if not s & bit]
@@ -311,38 +345,7 @@ def exact_rows(problem: Problem, timeline: Timeline, mulligan: str, forced: bool
             bad_and_good += weight * _chance(pred, k1, remaining, left, later)
         return list((fresh - bad_and_good) / (1 - p_none))
 
-    if mulligan == "none":
-        return list(fresh)
-
-    p0 = float(fresh[0])
-    rows = np.zeros(len(later))
-    if mulligan == "return-all-once":
-        if problem.monotone:  # a kept hand stays good; a returned one starts afresh
-            return list(p0 + (1 - p0) * fresh)
-        for k1 in _compositions(sizes, rest, hand):
-            if not pred.at(k1):
-                continue
-            remaining = [n - k for n, k in zip(sizes, k1, strict=True)]
-            weight = _hand_weight(sizes, rest, k1, hand)
-            rows += weight * _chance(pred, k1, remaining, rest - (hand - sum(k1)), later)
-        return list(rows + (1 - p0) * fresh)
-
-    if mulligan != "bottom-once":
-        raise OddsError(f"unknown mulligan {mulligan!r}")
-    for k1 in _compositions(sizes, rest, hand):
-        weight = _hand_weight(sizes, rest, k1, hand)
-        remaining = [n - k for n, k in zip(sizes, k1, strict=True)]
-        left = rest - (hand - sum(k1))
-        if pred.at(k1):
-            if problem.monotone:
-                rows += weight
-            else:
-                rows += weight * _chance(pred, k1, remaining, left, later)
-            continue
-        kept = kept_cards(problem, tuple(k1))
-        redraw = hand - sum(kept)  # the bottomed cards are not in the pile drawn from
-        rows += weight * _chance(pred, kept, remaining, left, [redraw + d for d in later])
-    return list(rows)
+    return list(mulligan.exact(Opening(pred, hand, fresh, later)))
 
 
 def clear_caches() -> None:

@@ -15,7 +15,7 @@ from rich.table import Table
 
 from deckcheck.csvsafe import escape_frame
 from deckcheck.files import write_atomic
-from deckcheck.odds.api import HandsResult, OddsResult
+from deckcheck.odds.api import AsideView, HandsResult, OddsResult
 from deckcheck.render import version
 
 
@@ -28,8 +28,10 @@ def render(console: Console, result: OddsResult) -> None:
     version(console, result.format_version)
     console.print("  want: " + " and ".join(escape(c) for c in result.conditions))
     console.print(f"  mulligan: {escape(result.mulligan)}")
-    if result.partner:
-        console.print(f"  partner set aside: {escape(result.partner)}")
+    if result.optional_draws:
+        console.print(f"  optional draws counted: {escape(result.optional_draws)}")
+    for aside in result.aside:
+        console.print(aside_line(aside))
     table = Table("turn", "cards seen", "probability", box=None)
     if result.method == "monte-carlo":
         table.add_column("95% interval")
@@ -48,6 +50,12 @@ def render(console: Console, result: OddsResult) -> None:
         console.print(f"  [dim]assumption: {escape(note)}[/]")
 
 
+def aside_line(aside: AsideView) -> str:
+    """One line for cards the deal set aside or laid out, with the rule the spec gives."""
+    note = f" [dim]({escape(aside.note)})[/]" if aside.note else ""
+    return f"  {escape(aside.label)}: {', '.join(escape(c) for c in aside.cards)}{note}"
+
+
 def render_hands(console: Console, result: HandsResult) -> None:
     seed = "" if result.seed is None else f"  seed {result.seed}"
     console.print(f"[bold]{escape(result.deck or '(deck)')}[/]  {result.format}{seed}")
@@ -56,12 +64,14 @@ def render_hands(console: Console, result: HandsResult) -> None:
         console.print(
             f"[bold]hand {i}[/]" + (f"  ({dealt.redraws} forced redraws)" if dealt.redraws else "")
         )
-        if dealt.partner:
-            console.print(f"  partner: {escape(dealt.partner)}")
-        if dealt.gates:
-            console.print("  gates: " + ", ".join(escape(g) for g in dealt.gates))
+        marks: dict[str, str] = {}  # hand card -> the label of what the deal made of it
+        for aside in dealt.aside:
+            if aside.in_hand:
+                marks.update((card, aside.label) for card in aside.cards)
+            else:
+                console.print(aside_line(aside))
         for card in dealt.hand:
-            mark = "  [dim](main unit)[/]" if card == dealt.main_unit else ""
+            mark = f"  [dim]({escape(marks[card])})[/]" if card in marks else ""
             console.print(f"  {escape(card)}{mark}")
         if dealt.mulligan is not None:
             returned = ", ".join(escape(c) for c in dealt.returned or [])

@@ -7,10 +7,13 @@ of its algebra:
   shuffled deck's cards in any fixed set of positions are a hypergeometric draw, so each game
   draws its opening hand (a composition drawn from its hypergeometric law), the mulligan's
   redraw, and each turn's cards to hand and to stock as counts from what is left.
-- ``rows_by_position`` shuffles whole decks and follows physical card positions (the partner
-  set aside, rakuen's stock card after each draw, bottomed cards under the deck, iris's
-  repeated redraws). It is several times slower; the tests hold the two to each other and to
-  the exact engine.
+- ``rows_by_position`` shuffles whole decks and follows physical card positions (cards set
+  aside, a stock card after each draw, bottomed cards under the deck, repeated forced
+  redraws). It is several times slower; the tests hold the two to each other and to the exact
+  engine.
+
+The format's mulligan kind (``mulligan``) redraws the hands that miss, through the public
+samplers here (``deal``, ``draw``, ``shuffled``, ``compositions``, ``kept``).
 """
 
 from __future__ import annotations
@@ -23,7 +26,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from deckcheck.odds.exact import OddsError, Predicate, Problem, kept_cards
+from deckcheck.odds.mulligan import Mulligan, group_counts
 from deckcheck.odds.setup import Rules
+from deckcheck.odds.timeline import pattern
 
 Ints = NDArray[np.int64]
 BATCH = 50_000  # whole decks per batch (rows_by_position)
@@ -73,38 +78,15 @@ def wilson(hits: int, n: int, z: float = 1.959963984540054) -> tuple[float, floa
     return low, high
 
 
-def _pattern(rules: Rules, turns: int, on_play: bool, attack_draws: bool) -> tuple[Ints, Ints]:
-    """Positions after the opening hand: 1 = to hand, 0 = to stock; and, per row, how many of
-    them are used up when that row's main phase starts."""
-    marks: list[int] = []
-    used = [0]
-    for t in range(1, turns + 1):
-        skip = t == 1 and on_play and not rules.first_player_draws
-        marks += [1] * (0 if skip else rules.draw_per_turn) + [0] * rules.stock_per_turn
-        used.append(len(marks))
-        attack = attack_draws and not (t == 1 and on_play and not rules.first_turn_attack)
-        if attack and t < turns:  # the battle phase after this main phase draws one more
-            marks.append(1)
-    return np.array(marks, dtype=np.int64), np.array(used, dtype=np.int64)
-
-
-def _counts(labels: Ints, groups: int) -> Ints:
-    """Per row, how many cards of each group ``labels`` holds."""
-    out = np.zeros((labels.shape[0], groups), dtype=np.int64)
-    for g in range(groups):
-        out[:, g] = (labels == g).sum(axis=1)
-    return out
-
-
 class Simulator:
     def __init__(self, problem: Problem, rules: Rules, seed: int | None) -> None:
         self.problem = problem
         self.rules = rules
+        self.hand = rules.hand
         self.pred = Predicate.build(problem)
         self.rng = np.random.default_rng(seed)
         self.groups = len(problem.sizes) + 1  # the last label is "matches nothing"
         self.deck = np.repeat(np.arange(self.groups), [*problem.sizes, problem.rest])
-        self._kept: dict[tuple[int, ...], tuple[int, ...]] = {}
 
     def good(self, counts: Ints) -> NDArray[np.bool_]:
         pred = self.pred
@@ -121,46 +103,58 @@ class Simulator:
     def shuffled(self, rows: int) -> Ints:
         return self.rng.permuted(np.tile(self.deck, (rows, 1)), axis=1)
 
+    def kept(self, counts: tuple[int, ...]) -> tuple[int, ...]:
+        """The cards per group a bottom mulligan keeps of a hand (``exact.kept_cards``)."""
+        return kept_cards(self.problem, counts)
+
     def opening_hands(self, games: int) -> Ints:
         """Group counts of opening hands, no mulligan: the fast path timed by the benchmark."""
         colours = np.array([*self.problem.sizes, self.problem.rest], dtype=np.int64)
         return self.rng.multivariate_hypergeometric(colours, self.rules.hand, size=games)
 
+    def _kind(self, mulligan: bool) -> Mulligan | None:
+        rules = self.rules
+        return rules.mulligan if mulligan and rules.forced is None else None
+
+    def _pattern(self, turns: int, on_play: bool, optional: bool) -> tuple[Ints, Ints]:
+        marks, used = pattern(self.rules.draws, turns, on_play, optional)
+        return np.array(marks, dtype=np.int64), np.array(used, dtype=np.int64)
+
     def rows(
-        self, games: int, turns: int, on_play: bool, attack_draws: bool, mulligan: bool
+        self, games: int, turns: int, on_play: bool, optional: bool, mulligan: bool
     ) -> list[Estimate]:
         """Estimates for rows 0..turns, dealing counts (the module's docstring)."""
-        marks, used = _pattern(self.rules, turns, on_play, attack_draws)
-        if self.rules.hand + len(marks) > int(self.colours.sum()):
+        marks, used = self._pattern(turns, on_play, optional)
+        if self.hand + len(marks) > int(self.colours.sum()):
             raise OddsError("the simulated turns run past the deck")
         hits = np.zeros(turns + 1, dtype=np.int64)
         done = 0
         while done < games:
             size = min(COUNT_BATCH, games - done)
-            hits += self._count_batch(size, marks, used, mulligan)
+            hits += self._count_batch(size, marks, used, self._kind(mulligan))
             done += size
         return _estimates(hits, games)
 
     def rows_by_position(
-        self, games: int, turns: int, on_play: bool, attack_draws: bool, mulligan: bool
+        self, games: int, turns: int, on_play: bool, optional: bool, mulligan: bool
     ) -> list[Estimate]:
         """The same estimates from whole shuffled decks, card by card."""
-        marks, used = _pattern(self.rules, turns, on_play, attack_draws)
+        marks, used = self._pattern(turns, on_play, optional)
         hits = np.zeros(turns + 1, dtype=np.int64)
         done = 0
         while done < games:
             size = min(BATCH, games - done)
-            hits += self._batch(size, marks, used, mulligan)
+            hits += self._batch(size, marks, used, self._kind(mulligan))
             done += size
         return _estimates(hits, games)
 
     # --- counts -----------------------------------------------------------------------------
 
     @cached_property
-    def _compositions(self) -> tuple[Ints, NDArray[np.float64], NDArray[np.bool_]]:
+    def compositions(self) -> tuple[Ints, NDArray[np.float64], NDArray[np.bool_]]:
         """Every opening-hand composition (cards per group), its cumulative probability under
         the hypergeometric law, and whether it is good."""
-        hand, colours = self.rules.hand, self.colours
+        hand, colours = self.hand, self.colours
         comps = np.array(_compositions(hand, colours.tolist()), dtype=np.int64)
         logs = np.array(
             [
@@ -172,12 +166,12 @@ class Simulator:
         cdf /= cdf[-1]
         return comps, cdf, self.good(comps)
 
-    def _deal(self, rows: int) -> Ints:
-        """Indices into ``_compositions`` of ``rows`` opening hands (forced redraw applied)."""
-        comps, cdf, _ = self._compositions
+    def deal(self, rows: int) -> Ints:
+        """Indices into ``compositions`` of ``rows`` opening hands (forced redraw applied)."""
+        comps, cdf, _ = self.compositions
         pick = np.searchsorted(cdf, self.rng.random(rows), side="right")
         np.minimum(pick, len(cdf) - 1, out=pick)
-        if self.rules.forced is not None:  # iris: redraw while the hand lacks the forced card
+        if self.rules.forced is not None:  # redraw while the hand lacks the forced card
             forced = self._forced_groups
             for _ in range(10_000):
                 missing = comps[pick][:, forced].sum(axis=1) == 0
@@ -194,7 +188,7 @@ class Simulator:
         prob = self.problem
         return [g for g, s in enumerate(prob.sigs) if s & prob.forced_bit]
 
-    def _draw(self, left: Ints, n: Ints | int) -> Ints:
+    def draw(self, left: Ints, n: Ints | int) -> Ints:
         """Per row, the cards of each group among ``n`` drawn from ``left`` (rows × groups),
         which loses them: the multivariate hypergeometric law, group by group."""
         out = np.zeros_like(left)
@@ -209,74 +203,47 @@ class Simulator:
         left -= out
         return out
 
-    def _count_batch(self, rows: int, marks: Ints, used: Ints, mulligan: bool) -> Ints:
-        rules, prob = self.rules, self.problem
-        comps, _, good = self._compositions
-        pick = self._deal(rows)
+    def _count_batch(
+        self, rows: int, marks: Ints, used: Ints, kind: Mulligan | None
+    ) -> Ints:
+        comps, _, good = self.compositions
+        pick = self.deal(rows)
         hits = np.zeros(len(used), dtype=np.int64)
-        kind = rules.mulligan if mulligan and rules.forced is None else "none"
-        if len(used) == 1 and kind in ("none", "return-all-once"):  # the opening hand only
-            if kind == "return-all-once":
-                bad = ~good[pick]
-                pick[bad] = self._deal(int(bad.sum()))
-            hits[0] = int(good[pick].sum())
+        if len(used) == 1 and (kind is None or kind.opening_only(self, pick)):
+            hits[0] = int(good[pick].sum())  # the opening hand only
             return hits
         seen = comps[pick]
         left = self.colours[None, :] - seen
-        if kind == "return-all-once":
-            bad = ~good[pick]
-            again = comps[self._deal(int(bad.sum()))]
-            seen[bad] = again
-            left[bad] = self.colours[None, :] - again
-        elif kind == "bottom-once":  # keep what fills a slot; the rest go under the deck
-            which = np.flatnonzero(~good[pick])
-            keys, inverse = np.unique(pick[which], return_inverse=True)
-            kept = np.array(
-                [[*kept_cards(prob, tuple(comps[k, :-1].tolist())), 0] for k in keys],
-                dtype=np.int64,
-            ).reshape(len(keys), self.groups)[inverse]
-            redraw = rules.hand - kept.sum(axis=1)
-            part = left[which]  # the bottomed cards are under the deck: never reached
-            seen[which] = kept + self._draw(part, redraw)
-            left[which] = part
+        if kind is not None:
+            kind.counts(self, pick, seen, left)
         hits[0] = int(self.good(seen).sum())
         for t in range(1, len(used)):
             block = marks[used[t - 1] : used[t]]
             to_hand, to_stock = int(block.sum()), int(len(block) - block.sum())
             if to_hand:
-                seen += self._draw(left, to_hand)
+                seen += self.draw(left, to_hand)
             if to_stock:
-                self._draw(left, to_stock)
+                self.draw(left, to_stock)
             hits[t] = int(self.good(seen).sum())
         return hits
 
-    def _batch(self, rows: int, marks: Ints, used: Ints, mulligan: bool) -> Ints:
-        hand, rules, prob = self.rules.hand, self.rules, self.problem
+    def _batch(self, rows: int, marks: Ints, used: Ints, kind: Mulligan | None) -> Ints:
+        hand, rules, prob = self.hand, self.rules, self.problem
         deck = self.shuffled(rows)
-        if rules.forced is not None:  # iris: redraw while the hand lacks a unit
+        if rules.forced is not None:  # redraw while the hand lacks the forced card
             forced = [g for g, s in enumerate(prob.sigs) if s & prob.forced_bit]
             for _ in range(10_000):
-                missing = _counts(deck[:, :hand], self.groups)[:, forced].sum(axis=1) == 0
+                missing = group_counts(deck[:, :hand], self.groups)[:, forced].sum(axis=1) == 0
                 if not missing.any():
                     break
                 deck[missing] = self.shuffled(int(missing.sum()))
             else:  # pragma: no cover - the exact engine refuses such decks first
                 raise OddsError("no card can end the forced redraw")
-        first = _counts(deck[:, :hand], self.groups)
+        first = group_counts(deck[:, :hand], self.groups)
         kept = first.copy()
         redraw = np.zeros(rows, dtype=np.int64)
-        if mulligan and rules.mulligan != "none":
-            bad = ~self.good(first)
-            if rules.mulligan == "return-all-once":
-                deck[bad] = self.shuffled(int(bad.sum()))
-                kept = _counts(deck[:, :hand], self.groups)
-            else:  # bottom-once: keep what fills a slot, bottom the rest, draw as many
-                for row in np.flatnonzero(bad):
-                    key = tuple(first[row, :-1].tolist())
-                    k = self._kept.get(key) or self._kept.setdefault(key, kept_cards(prob, key))
-                    kept[row, :-1] = k
-                    kept[row, -1] = 0
-                    redraw[row] = hand - sum(k)
+        if kind is not None:
+            kind.positions(self, deck, first, kept, redraw)
         # After the opening hand: the redraw, then the turns' pattern, from position `hand` on.
         width = int(redraw.max()) + len(marks)
         if hand + width > deck.shape[1]:

@@ -39,8 +39,12 @@ class OddsBody(DeckRequest):
     turns: int = Field(5, ge=0, le=30)
     on_play: bool = True
     mulligan: bool = True
-    attack_draws: bool = False
-    partner: str | None = None
+    optional_draws: bool = Field(
+        False, description="Also count the draws the game lets a player choose to take."
+    )
+    aside: str | None = Field(
+        None, description="The card you choose to set aside before the deal, if the game asks."
+    )
     simulate: int | None = Field(None, ge=1, le=2_000_000)
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
     table: str | None = None
@@ -50,7 +54,9 @@ class HandBody(DeckRequest):
     count: int = Field(1, ge=1, le=100)
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
     want: list[str] = Field(default_factory=list, max_length=10)
-    partner: str | None = None
+    aside: str | None = Field(
+        None, description="The card you choose to set aside before the deal, if the game asks."
+    )
 
 
 class GoldfishBody(DeckRequest):

@@ -7,10 +7,12 @@ The deck checks that counts cannot express (partner choice, neo-standard's singl
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from deckcheck.games.chaos import partner
 from deckcheck.games.contract import GameSpec, Param, lazy
+from deckcheck.games.deal_contract import Draws, deck_out
 from deckcheck.goldfish.policy import Policy
 from deckcheck.normalize import nfkc, title_key
 
@@ -38,6 +40,35 @@ def check_card(fields: dict[str, Any], tables: Mapping[str, Mapping[str, str]]) 
                 "rulebook's title→OS table; give the os column)"
             ]
     return []
+
+
+@dataclass(frozen=True)
+class AttackDraws(Draws):
+    """Draw 1 a turn, also on the first player's first turn (§7.3); the partner's attack draw
+    (アタックドロー, §8.3) in each battle phase that allows an attack, none on the first
+    player's first turn when the format says so: the draws a player may choose to take."""
+
+    attack_draw: bool = False
+    first_turn_attack: bool = True
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Any]) -> AttackDraws:
+        return cls(
+            int(params["draw_per_turn"]),
+            bool(params["first_player_draws"]),
+            bool(params["attack_draw"]),
+            bool(params["first_player_first_turn_attack"]),
+        )
+
+    @property
+    def optional(self) -> str:
+        if not self.attack_draw:
+            return ""
+        return "the partner's attack draw (ChaosTCG 総合ルール 2016-05-17 §8.3)"
+
+    def after_main(self, turn: int, on_play: bool) -> tuple[bool, ...]:
+        attacks = not (turn == 1 and on_play and not self.first_turn_attack)
+        return (True,) if self.attack_draw and attacks else ()
 
 
 class ChaosPolicy(Policy):
@@ -94,6 +125,8 @@ CHAOS = (  # the entry point of pyproject.toml
         check_card=check_card,
         check_kinds=lazy("deckcheck.games.chaos.checks:kinds"),
         card_tables=lazy("deckcheck.games.chaos.os_table:card_tables"),
+        losses=(deck_out("ChaosTCG 総合ルール 2016-05-17 §1.2 (the beginning phase's draw)"),),
+        draws=AttackDraws.from_params,
         notes=(
             "ネーム (総合ルール 2016-05-17 §2.1) are the 「…」 parts of a card name; the pilot "
             "never plays a chara or set that ネーム重複処理 (§11.4) would send to the 控え室",

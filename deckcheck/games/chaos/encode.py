@@ -160,7 +160,7 @@ def _encode(setup: Setup) -> Encoded | None:
         "play_sets": pol.play_sets,
         "attack_draw": pol.attack_draw,
         "covered": covered,
-        "first_turn_attack": rules.first_turn_attack,
+        "first_turn_attack": rules.param_bool("first_player_first_turn_attack"),
     }
     return Encoded(
         deck=np.array([index[id(c)] for c, n in setup.drawable for _ in range(n)], dtype=np.int32),

@@ -200,7 +200,8 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
             # first turn, §8.3) and draws (アタックドロー, §8.3), covered or not
             if covers and not record.milestones[2]:
                 record.milestones[2] = turn
-            attack = not (turn == 1 and on_play and not rules.first_turn_attack)
+            first_attack = rules.param_bool("first_player_first_turn_attack")
+            attack = not (turn == 1 and on_play and not first_attack)
             if pol.attack_draw and attack and deck:
                 hand.append(deck.pop())
             # end: down to the hand limit (§7.6), keeping what the pilot can use: events (never

@@ -249,7 +249,7 @@ def _games(
         ecount[:] = extra_count
         for turn in range(1, turns + 1):
             if nd == 0:
-                loss[g], loss_turn[g] = 1, turn  # LOSSES[0], deck-out
+                loss[g], loss_turn[g] = 1, turn  # the spec's losses[0], deck-out
                 break
             nd -= 1
             hand[nh] = deck[nd]

@@ -3,7 +3,7 @@
 総合ルール 2016-05-17 §6.2: the partner is the deck's partner card if it has one, else a chara
 card of the main deck that the player chooses; §6.1: a card with 「パートナーにできない」 cannot
 be partner; §13: neither can a [はるかさん] card. The validator (``checks.partner_check``), odds
-and hands (``--partner``) and goldfish all ask this module.
+and hands (``--aside``, the player's choice) and goldfish all ask this module.
 """
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from deckcheck.errors import PartnerError, UnanswerableError
+from deckcheck.errors import AsideError, UnanswerableError
 from deckcheck.games import name_key
 from deckcheck.games.chaos.tables import Partner, partner_of
+from deckcheck.games.deal_contract import Aside
 from deckcheck.models import Card
 from deckcheck.normalize import word_key
 from deckcheck.resolve import number_key
@@ -77,8 +78,8 @@ def choose(rule: Partner, main: Sequence[tuple[Card, int]], choice: str | None, 
     if partners:
         chosen = partners[0][0]
         if choice is not None and not _is(chosen, choice):
-            raise PartnerError(
-                f"the deck's partner card is {chosen.name}; --partner cannot choose another "
+            raise AsideError(
+                f"the deck's partner card is {chosen.name}; --aside cannot choose another "
                 f"({rule.rule}, §6.2)"
             )
         if not may_partner(rule, chosen):
@@ -90,11 +91,11 @@ def choose(rule: Partner, main: Sequence[tuple[Card, int]], choice: str | None, 
     if choice is not None:
         named = [c for c, _ in main if _is(c, choice)]
         if not named:
-            raise PartnerError(f"--partner {choice!r} is not a card of the main deck ({rule.rule})")
+            raise AsideError(f"--aside {choice!r} is not a card of the main deck ({rule.rule})")
         allowed = [c for c in named if may_partner(rule, c)]
         if not allowed:
-            raise PartnerError(
-                f"--partner {choice!r} may not be partner: {why_not(rule, named[0])} "
+            raise AsideError(
+                f"--aside {choice!r} may not be partner: {why_not(rule, named[0])} "
                 f"({rule.rule}: {rule.source})"
             )
         return allowed[0]
@@ -102,21 +103,23 @@ def choose(rule: Partner, main: Sequence[tuple[Card, int]], choice: str | None, 
     if not candidates:
         raise UnanswerableError(f"no card of the main deck may be partner ({rule.rule})")
     if not pick:
-        raise PartnerError(
-            "the deck has no partner card: name the chara you will choose with --partner REF"
+        raise AsideError(
+            "the deck has no partner card: name the chara you will choose as partner with "
+            "--aside REF"
         )
     return max(candidates, key=lambda nc: (nc[0], nc[1].power or 0, nc[1].number))[1]
 
 
 def set_aside(
     main: Sequence[tuple[Card, int]], fmt: Format, choice: str | None, pick: bool
-) -> tuple[list[tuple[Card, int]], Card | None]:
+) -> tuple[list[tuple[Card, int]], list[Aside[Card]]]:
     """The spec's set-aside hook: the partner leaves the deck before the deal (§6.2)."""
     rule = partner_of(fmt)
     if rule is None:
         if choice is not None:
-            raise PartnerError(f"format {fmt.id} has no partner rule; drop --partner")
-        return list(main), None
+            raise AsideError(f"format {fmt.id} has no partner rule; drop --aside")
+        return list(main), []
     chosen = choose(rule, main, choice, pick)
     rest = [(c, n - (1 if c is chosen else 0)) for c, n in main]
-    return [(c, n) for c, n in rest if n > 0], chosen
+    aside = Aside("partner", "partner, set aside", (chosen,), "ChaosTCG 総合ルール 2016-05-17 §6.2")
+    return [(c, n) for c, n in rest if n > 0], [aside]

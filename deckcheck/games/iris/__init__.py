@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from deckcheck.formats import Format
 from deckcheck.games.contract import GameSpec, Param, lazy
+from deckcheck.games.deal_contract import Aside, deck_out
 from deckcheck.goldfish.policy import Policy
+from deckcheck.models import Card
 
 # the goldfish engine's per-turn metrics and milestones (engine.py)
 METRICS = ("hand", "units", "standby", "charges", "commands", "deck")
@@ -16,6 +21,22 @@ class IrisPolicy(Policy):
     charge: bool = True
     retreat: bool = False  # nothing attacks in a goldfish, so no reason to retreat
     use_commands: bool = True  # strategies, tactics, enhancements
+
+
+def main_unit(hand: Sequence[Card], fmt: Format) -> list[Aside[Card]]:
+    """詳しい遊び方 対戦の準備: a unit of the hand goes face down to the main area (a sample hand
+    shows its first card that ends the forced redraw, the format's ``forced_redraw``)."""
+    selector = fmt.parameter("forced_redraw")
+    if selector is None:
+        return []
+    from deckcheck.odds.conditions import parse_condition  # only sample hands need it
+
+    ends = parse_condition(f"{selector.value}>=1", fmt.game)
+    unit = next((c for c in hand if ends.matches(c)), None)
+    if unit is None:
+        return []
+    rule = "あいりすミスティリア! TCG 詳しい遊び方 対戦の準備"
+    return [Aside("main_unit", "main unit", (unit,), rule, in_hand=True)]
 
 
 IRIS = (  # the entry point of pyproject.toml
@@ -40,6 +61,8 @@ IRIS = (  # the entry point of pyproject.toml
         play_batch=lazy("deckcheck.games.iris.fast:play_batch"),
         metrics=METRICS,
         milestones=MILESTONES,
+        losses=(deck_out("あいりすミスティリア! TCG 詳しい遊び方 ターンの流れ (no card to draw)"),),
+        from_hand=main_unit,
         setup_notes=(
             "after each forced redraw (no unit in hand) the opponent may draw 1 card, so the "
             "other player's hand changes (あいりすミスティリア! TCG 詳しい遊び方 対戦の準備 ④ ※)",

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from pydantic import Field
 
 from deckcheck.formats import Format
 from deckcheck.games.contract import GameSpec, Param, lazy
+from deckcheck.games.deal_contract import Aside, Draws, Loss
 from deckcheck.goldfish.policy import Policy
 from deckcheck.models import Card
 from deckcheck.normalize import nfkc
@@ -47,13 +49,49 @@ class RakuenPolicy(Policy):
 
 def lay_out_gates(
     sections: Mapping[str, Sequence[tuple[Card, int]]], fmt: Format, rng: random.Random
-) -> list[Card]:
+) -> list[Aside[Card]]:
     """ch.2 §2: the gate deck is shuffled and its top cards go face down onto the circles."""
     gates = [card for card, n in sections.get("gate", []) for _ in range(n)]
     rng.shuffle(gates)
     from deckcheck.odds.setup import params_of  # the format's value, else the spec's default
 
-    return gates[: int(params_of(fmt)["circles"])]
+    laid = tuple(gates[: int(params_of(fmt)["circles"])])
+    return [Aside("gates", "gates laid out", laid, "ラクエンロジック ルールブック Ver1.0 ch.2 §2")]
+
+
+@dataclass(frozen=True)
+class StockDraws(Draws):
+    """ch.2 §4: the draw phase draws ``per_turn`` (2), also on the first player's first turn,
+    then puts ``stock`` cards from the top of the deck into the stock, out of the hand's reach."""
+
+    stock: int = 0
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Any]) -> StockDraws:
+        return cls(
+            int(params["draw_per_turn"]),
+            bool(params["first_player_draws"]),
+            int(params["stock_per_turn"]),
+        )
+
+    def before_main(self, turn: int, on_play: bool) -> tuple[bool, ...]:
+        return super().before_main(turn, on_play) + (False,) * self.stock
+
+
+# how a goldfish game is lost (engine.py, fast_core.py): the order is the batch engine's codes
+LOSSES = (
+    Loss(
+        "deck-out",
+        "deck-out",
+        "deck and drop zone both empty at a refresh: deckcheck's simplification, no rulebook "
+        "loss (ルールブック Ver1.0 ch.3 §6 has only the refresh)",
+    ),
+    Loss(
+        "refresh-penalty",
+        "second refresh penalty",
+        "ラクエンロジック ルールブック Ver1.0 ch.3 §6 敗北判定処理, §10 (2 refresh penalty cards)",
+    ),
+)
 
 
 def check_card(fields: dict[str, Any], tables: Mapping[str, Mapping[str, str]]) -> list[str]:
@@ -120,6 +158,8 @@ RAKUEN = (  # the entry point of pyproject.toml
         milestones=MILESTONES,
         lay_out=lay_out_gates,
         check_card=check_card,
+        losses=LOSSES,
+        draws=StockDraws.from_params,
         notes=(
             "territory = 1 for members whose card data gives none (outside the card data)",
             "circles: 2 rows (the mat's 6 circles read as 2 × 3: deckcheck's reading); members "

@@ -265,7 +265,7 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
     for turn in range(1, turns + 1):
         try:
             table.draw(rules.draw_per_turn)  # 2, also on the first player's first turn
-            for _ in range(rules.stock_per_turn):
+            for _ in range(rules.param_int("stock_per_turn")):
                 table.stock.append(table._top())
                 table.settle()
             _level_phase(table, policy, face_up=not (turn == 1 and on_play))

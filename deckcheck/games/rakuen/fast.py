@@ -102,7 +102,7 @@ def _encode(setup: Setup) -> Encoded:
         [
             rules.hand,
             rules.draw_per_turn,
-            rules.stock_per_turn,
+            rules.param_int("stock_per_turn"),
             circles,
             (circles // 2) // 2,  # 2 × 2 blocks side by side on 2 rows (Table.blocks)
             rules.param_int("level_area_max"),

@@ -1,7 +1,7 @@
 """The compiled half of ``fast``: ラクエンロジック goldfish games one after another, following
 ``engine.play`` step by step; cards are indices into ``fast.Encoded``'s arrays, zones int64
 arrays counted in the state vector ``s`` (tops at the end), a loss a status code (1 + index in
-``goldfish.run.LOSSES``). One module on purpose: numba's cache checks only the file of the
+the spec's ``losses``). One module on purpose: numba's cache checks only the file of the
 function it caches, so a helper in another module could change unseen by the cached loop."""
 
 from __future__ import annotations

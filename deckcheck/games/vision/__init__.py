@@ -8,6 +8,7 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import Field
 
 from deckcheck.games.contract import GameSpec, Param, lazy
+from deckcheck.games.deal_contract import deck_out
 from deckcheck.games.vision.names import vision_copy_name
 from deckcheck.goldfish.policy import Policy
 
@@ -90,6 +91,8 @@ VISION = (  # the entry point of pyproject.toml
         milestones=MILESTONES,
         check_kinds=lazy("deckcheck.games.vision.checks:kinds"),
         copy_keys={"vision-name": vision_copy_name},  # 符ノ壱“X” counts as X (names.py)
+        # 東方VISIONオンライン rules: a draw from an empty deck loses, an empty deck alone does not
+        losses=(deck_out("東方VISIONオンライン rules (a draw the rules require, deck empty)"),),
         notes=(
             "turn: maintenance (nodes become active again, then 維持コスト), draw, main (nodes, "
             "then plays), battle, discard (phases: 「Phantom Magic Vision 総合ルール」 §4.1.1 as "

@@ -148,7 +148,7 @@ def _params(setup: Setup, cards: Sequence[Card]) -> Ints:
         "hand": rules.hand,
         "draw_per_turn": rules.draw_per_turn,
         "first_player_draws": int(rules.first_player_draws),
-        "mulligan": int(pol.mulligan and rules.mulligan == "return-all-once"),
+        "mulligan": int(pol.mulligan and rules.mulligan.name == "return-all-once"),
         "node_per_turn": lim.node_per_turn,
         "node_until": -1 if lim.node_until is None else lim.node_until,
         "characters_per_turn": lim.characters,

@@ -299,7 +299,8 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
     lim = limits(setup, deck)
     record = Record(milestones=[0] * len(MILESTONES))
     hand = [deck.pop() for _ in range(min(rules.hand, len(deck)))]
-    if pol.mulligan and rules.mulligan == "return-all-once" and not keep_of(policy).meets(hand):
+    redeals = rules.mulligan.name == "return-all-once"
+    if pol.mulligan and redeals and not keep_of(policy).meets(hand):
         hand = redeal(deck, hand, rules.hand, rng)
         record.mulligans = 1
     node_key = _node_key(policy, policy.atoms["node_first"])

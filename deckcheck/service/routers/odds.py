@@ -41,7 +41,7 @@ async def odds(
     deck = parse_deck(body.deck)
     fmt = format_of(registry, body.format, deck, body.as_of)
     req = OddsRequest(**body.model_dump(exclude={"deck", "format", "as_of"}))
-    refs = [e.ref for e in deck.entries] + ([body.partner] if body.partner else [])
+    refs = [e.ref for e in deck.entries] + ([body.aside] if body.aside else [])
     small = tasks.deck_index(index, fmt.game, refs)
     try:
         return await workers.run(tasks.odds, deck, fmt, small, req, extra=extra)
@@ -57,5 +57,5 @@ def hand(body: HandBody, registry: RegistryDep, index: CardIndexDep) -> Any:
 
     deck = parse_deck(body.deck)
     fmt = format_of(registry, body.format, deck, body.as_of)
-    result = deal_hands(deck, fmt, index, body.count, body.seed, body.partner, body.want)
+    result = deal_hands(deck, fmt, index, body.count, body.seed, body.aside, body.want)
     return result.model_dump(mode="json")

@@ -312,16 +312,20 @@ async function deal(mulliganOf) {
     show("");
     const hand = result.hands[0];
     const cards = mulliganOf && hand.mulligan ? hand.mulligan : hand.hand;
+    // what the deal set aside, laid out or marked in the hand: the game's spec names each
+    const marks = new Map();
+    const notes = [];
+    for (const aside of hand.aside || []) {
+      if (aside.in_hand) aside.cards.forEach((c) => marks.set(c, aside.label));
+      else notes.push(`${aside.label}: ${aside.cards.join(", ")}`);
+    }
     $("hand").innerHTML = "";
     for (const c of cards) {
       const li = document.createElement("li");
-      li.textContent = c + (c === hand.main_unit ? " (main unit)" : "");
+      li.textContent = c + (marks.has(c) ? ` (${marks.get(c)})` : "");
       $("hand").append(li);
     }
-    const notes = [];
-    if (hand.partner) notes.push("partner: " + hand.partner);
     if (hand.redraws) notes.push(`${hand.redraws} forced redraw(s)`);
-    if (hand.gates) notes.push("gates: " + hand.gates.join(", "));
     if (mulliganOf && hand.returned) notes.push("returned: " + hand.returned.join(", "));
     $("hand-note").textContent = notes.join(" · ");
   } catch (err) {

@@ -1,0 +1,52 @@
+"""The ways a goldfish game is lost, as the game's spec declares them (``GameSpec.losses``).
+
+An engine ends a game with ``Record.loss`` set to a declared name; a batch engine reports
+``1 +`` its index. Anything else is a bug in that game's package, reported by game and reason
+(``GameContractError``: exit 70, HTTP 500) rather than as a traceback.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+from pydantic import BaseModel
+
+from deckcheck.errors import GameContractError
+from deckcheck.games.registry import GameSpec
+
+
+class LossReason(BaseModel):
+    """A way the game's spec says a game can be lost: ``summary.losses`` keys are names."""
+
+    name: str
+    label: str
+    rule: str
+
+
+def reasons(spec: GameSpec) -> list[LossReason]:
+    return [LossReason(name=x.name, label=x.label, rule=x.rule) for x in spec.losses]
+
+
+def _declared(spec: GameSpec) -> str:
+    return ", ".join(loss.name for loss in spec.losses) or "none"
+
+
+def code(spec: GameSpec, reason: str) -> int:
+    """1 + the index of ``reason`` in the spec's losses."""
+    for i, loss in enumerate(spec.losses):
+        if loss.name == reason:
+            return i + 1
+    raise GameContractError(
+        f"game {spec.id!r}: its engine ended a game with loss reason {reason!r}, which its spec "
+        f"does not declare (declared: {_declared(spec)})"
+    )
+
+
+def check_codes(spec: GameSpec, loss: NDArray[np.int8]) -> None:
+    """A batch engine's loss codes are 0 (none) or 1 + an index of the spec's losses."""
+    worst = int(loss.max()) if loss.size else 0
+    if worst > len(spec.losses):
+        raise GameContractError(
+            f"game {spec.id!r}: its batch engine ended a game with loss code {worst}, but its "
+            f"spec declares {len(spec.losses)} loss reason(s) ({_declared(spec)})"
+        )
