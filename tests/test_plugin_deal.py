@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,14 @@ runner = CliRunner()
 # The legal deck: 11 creatures (2 of them 大竜, cost 3, the champion the toy picks) and 9 spells.
 # After the champion is set aside 19 cards are drawn from: 10 creatures, 9 spells.
 DRAWN, SPELLS = 19, 9
+
+
+@pytest.fixture(autouse=True)
+def _forget_replacements() -> Iterator[None]:
+    """Tests that swap the toy's spec with ``register(replace=True)`` leave the entry point's
+    spec in force for the next test."""
+    yield
+    games.unregister("toy")
 
 
 @pytest.fixture
