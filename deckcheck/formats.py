@@ -49,8 +49,8 @@ from deckcheck.checks.sections import SizeCheck as SizeCheck
 from deckcheck.checks.sections import TypeCheck as TypeCheck
 from deckcheck.errors import FormatError as FormatError
 from deckcheck.errors import UnknownGame
-from deckcheck.models import SECTIONS, FormatVersion
 from deckcheck.games.deal_contract import COMMON_MULLIGANS
+from deckcheck.models import SECTIONS, FormatVersion
 from deckcheck.wording import a_an
 
 # The copy-limit keys every game has; a game adds its own (GameSpec.copy_keys).

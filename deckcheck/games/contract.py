@@ -27,7 +27,6 @@ from typing import Any, Protocol, Self
 from deckcheck.games.deal_contract import Draws, FromHand, LayOut, Loss, SetAside
 from deckcheck.normalize import nfkc
 
-
 ParamValue = int | float | str | bool
 
 

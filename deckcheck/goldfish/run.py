@@ -23,7 +23,7 @@ from deckcheck.games.contract import RecordView
 from deckcheck.games.deal_contract import Aside
 from deckcheck.games.registry import BatchEngine
 from deckcheck.goldfish import losses
-from deckcheck.goldfish.common import GoldfishError, Record
+from deckcheck.goldfish.common import GoldfishError
 from deckcheck.goldfish.compiling import first_chunk
 from deckcheck.goldfish.losses import LossReason
 from deckcheck.goldfish.policy import Compiled, Policy
