@@ -47,7 +47,7 @@ from deckcheck.errors import FormatError as FormatError
 from deckcheck.games.chaos.checks import OsPolicy as OsPolicy
 from deckcheck.games.chaos.checks import Partner as Partner
 from deckcheck.games.vision.checks import SpellBreak as SpellBreak
-from deckcheck.models import SECTIONS, FormatVersion, Game
+from deckcheck.models import SECTIONS, Card, FormatVersion, Game
 from deckcheck.normalize import title_key
 from deckcheck.wording import a_an
 
@@ -177,6 +177,12 @@ class Format(Strict):
             known_sections(f"type_counts {tc.rule}", tc.sections)
         for oc in self.opening_checks:
             known_types(f"opening_checks {oc.rule}", oc.types)
+        columns = {*Card.model_fields, *(c.name for c in spec.columns)} - {"extra"}
+        for al in self.attribute_limits:
+            if al.attribute not in columns:
+                raise ValueError(
+                    f"attribute_limits {al.rule}: {self.game} cards have no {al.attribute!r}"
+                )
         if self.partner is not None:
             known_types("partner.candidate_types", self.partner.candidate_types)
             known_types("partner.partner_types", self.partner.partner_types)

@@ -154,7 +154,8 @@ _NONE: frozenset[str] = frozenset()
 
 
 def _facts(fmt: Format, card: Card) -> CardFacts:
-    appends = frozenset(word_key(a) for a in card.append) if card.append else _NONE
+    append = card.items_of("append")
+    appends = frozenset(word_key(a) for a in append) if append else _NONE
     keywords = frozenset(word_key(k) for k in card.keywords) if card.keywords else _NONE
     # most cards carry no append word and no keyword, and then no override or 全作品 append
     # can select them: the scan is skipped (validate_bench)
@@ -172,7 +173,7 @@ def _facts(fmt: Format, card: Card) -> CardFacts:
         limit=best[1] if best else None,
         append_keys=appends,
         keyword_keys=keywords,
-        os_key=title_key(card.os) if card.os else None,
+        os_key=title_key(os) if (os := card.text_of("os")) else None,
         every_title=every_title,
     )
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from typing import Literal
 
 from pydantic import Field
 
@@ -33,7 +32,8 @@ class TypeCount(Check):
 class AttributeLimit(Check):
     """At most ``limit`` cards sharing one value of ``attribute`` (rakuen gate numbers)."""
 
-    attribute: Literal["gate_number", "level", "cost", "color", "world", "title", "os"]
+    # a card column, shared or the game's own (``Format`` checks that the game has it)
+    attribute: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     sections: tuple[str, ...]
     limit: int = Field(ge=0)
     # cards of these types must have the attribute (rakuen: every gate has a 門ナンバー); they are
@@ -124,9 +124,9 @@ def _attribute_limits(ctx: Context, counts: dict[str, int]) -> list[Violation]:
         groups: dict[object, list[Slot]] = defaultdict(list)
         missing: list[Slot] = []
         for slot in ctx.in_sections(rule.sections):
-            value = getattr(slot.card, rule.attribute)
-            if value is not None:
-                groups[value].append(slot)
+            found = slot.card.value(rule.attribute)
+            if found is not None:
+                groups[found].append(slot)
             elif slot.card.type in rule.required_for:
                 missing.append(slot)
         if missing:

@@ -22,6 +22,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, Protocol
 
 from deckcheck.errors import UnknownGame
+from deckcheck.games.columns_contract import CardColumn, SearchHook
 
 if TYPE_CHECKING:
     from deckcheck.formats import Format
@@ -153,7 +154,12 @@ class GameSpec:
     notes: tuple[str, ...] = ()
     # what the deal does beyond the format's parameters: printed by odds, hand and goldfish
     setup_notes: tuple[str, ...] = ()
-    search_fields: tuple[str, ...] = ()  # card columns the web builder offers as filters
+    # the shared card columns (``Card``'s fields) the builder offers as filters for this game;
+    # the filters of the game's own columns come from ``columns``
+    search_fields: tuple[str, ...] = ()
+    # --- i20-columns: the game's own card columns and search filters (columns_contract.py) ---
+    columns: tuple[CardColumn, ...] = ()  # kept in ``Card.extra``; stored, imported, searched
+    search_hooks: tuple[SearchHook, ...] = ()  # filters the game works out itself
 
     @cached_property
     def type_words(self) -> dict[str, str]:

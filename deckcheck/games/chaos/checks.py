@@ -109,10 +109,11 @@ def os_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
         if facts.every_title:
             continue
         key = facts.os_key
-        if key is None or slot.card.os is None:
+        os_name = slot.card.text_of("os")
+        if key is None or os_name is None:
             unknown.append(slot)
             continue
-        display.setdefault(key, slot.card.os)
+        display.setdefault(key, os_name)
         by_os[key].append(slot)
     out: list[Violation] = []
     if unknown:

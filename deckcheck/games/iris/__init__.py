@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from deckcheck.games.columns_contract import CardColumn, Search
 from deckcheck.games.registry import GameSpec, Param, _register_builtin, lazy
 from deckcheck.goldfish.policy import Policy
 
@@ -44,6 +45,10 @@ IRIS = _register_builtin(
             "after each forced redraw (no unit in hand) the opponent may draw 1 card, so the "
             "other player's hand changes (あいりすミスティリア! TCG 詳しい遊び方 対戦の準備 ④ ※)",
         ),
-        search_fields=("cost", "hp"),
+        search_fields=("cost",),
+        # 詳しい遊び方 §1: a unit's HP
+        columns=(
+            CardColumn("hp", "int", "a unit's HP", Search("min"), label="HP", summary=True),
+        ),
     )
 )
