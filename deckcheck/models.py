@@ -60,7 +60,8 @@ class Card(BaseModel):
     ``text_of`` and ``items_of``. Dumps are flat, as card files are: ``{"number": …,
     "node": 2, "class": …}``, and a flat mapping validates back (keys that are no field go to
     ``extra``), so a dumped card imports as it is. The importer checks ``extra`` against the
-    game's columns; ``extra`` is never changed after construction.
+    game's columns; ``extra`` is never changed after construction (a copy with another value
+    is ``card.model_copy(update={"extra": {**card.extra, "world": …}})``).
     """
 
     model_config = ConfigDict(frozen=True)

@@ -156,7 +156,7 @@ def cards(console: Console, found: Sequence[Card]) -> None:
 
 def card_summary(card: Card) -> str:
     """The game's own columns it shows in a card's one-line summary (its spec's ``columns``
-    marked ``summary``): ``OS ニトロプラス · Power 5``."""
+    marked ``summary``): ``os ニトロプラス · power 5``."""
     from deckcheck.pool.columns import game_columns
 
     parts = []
@@ -164,5 +164,5 @@ def card_summary(card: Card) -> str:
         value = card.extra.get(column.name)
         if column.summary and value is not None and value != ():
             shown = ", ".join(value) if isinstance(value, tuple) else str(value)
-            parts.append(f"{column.title} {shown}")
+            parts.append(f"{column.name.replace('_', ' ')} {shown}")
     return " · ".join(parts)

@@ -14,7 +14,7 @@ from deckcheck.cli.options import DbOption, JsonOption
 from deckcheck.errors import InputError, UnknownGame, UsageError
 
 if TYPE_CHECKING:
-    from deckcheck.pool.columns import Filter
+    from deckcheck.pool.search import Filter
 
 pool_app = typer.Typer(help="The card pool: import, search, statistics.", no_args_is_help=True)
 
@@ -58,7 +58,7 @@ class _SearchCommand(TyperCommand):
     it is shown (a game installed later brings its own)."""
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
-        from deckcheck.pool.columns import known_filters
+        from deckcheck.pool.search import known_filters
 
         lines = [
             f"--{option.replace('_', '-')} VALUE: " + " ".join(_help(f) for f in found)
@@ -132,7 +132,7 @@ def pool_search(
         specs = [games.get(chosen)] if chosen else list(games.specs())
         if not any(type in s.card_types for s in specs):
             raise UsageError(f"unknown card type {type!r}")
-    from deckcheck.pool.columns import parse_filters
+    from deckcheck.pool.search import parse_filters
 
     query, pairs = _filter_options(list(ctx.args))
     filters: dict[str, str | int | None] = dict(parse_filters(pairs, chosen))

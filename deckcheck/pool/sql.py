@@ -34,16 +34,12 @@ from deckcheck.pool.columns import (
     COLUMNS,
     EXTRA_COLUMNS,
     KEY_COLUMNS,
-    JsonText,
     Kind,
     card_row,
-    get_query,
-    postgres_json,
     row_card,
-    search_query,
-    sqlite_json,
 )
 from deckcheck.pool.importer import card_files, check_import
+from deckcheck.pool.search import JsonText, get_query, postgres_json, search_query, sqlite_json
 from deckcheck.pool.store import ImportResult
 from deckcheck.resolve import CardIndex, number_key
 

@@ -24,12 +24,10 @@ from deckcheck.pool.columns import (
     SEP,
     Kind,
     card_row,
-    get_query,
     row_card,
-    search_query,
-    sqlite_json,
 )
 from deckcheck.pool.importer import CardFileError, ImportRejected, card_files, check_import
+from deckcheck.pool.search import get_query, search_query, sqlite_json
 from deckcheck.resolve import CardIndex, number_key, numbered_parts, ref_keys
 
 # 4: a game's own columns in one JSON column (``extra``), not a column each (pool/columns.py)
@@ -188,6 +186,12 @@ class Pool:
 
     def _check_version(self) -> None:
         row = self.conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        if row is not None and row[0] == "3":  # one column a game's column: upgraded in place
+            from deckcheck.pool.migrate import from_v3
+
+            with self._transaction():
+                from_v3(self.conn, _SCHEMA, self._write, SCHEMA_VERSION)
+            return
         if row is None or row[0] != SCHEMA_VERSION:
             raise PoolError(
                 f"{self.path} was made by another deckcheck version; "

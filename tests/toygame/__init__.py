@@ -1,6 +1,7 @@
 """A toy fifth game, registered from outside deckcheck: proof that a game is one module plus
 data. Rules (deckcheck's test fixture, not a real game): 20-card deck, 3 copies, 4-card hand,
-draw 1 a turn, one creature a turn costing at most the turn number."""
+draw 1 a turn, one creature a turn costing at most the turn number. Each card has an element
+(a column of the toy game's own, with a search filter); the default pilot plays fire first."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import random
 
 from deckcheck import games
 from deckcheck.games import GameSpec, Param
+from deckcheck.games.columns_contract import CardColumn, Search
 from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, redeal, shuffled, take
 from deckcheck.goldfish.policy import Compiled, Policy
 from deckcheck.goldfish.setup import Setup
@@ -54,10 +56,17 @@ TOY = GameSpec(
     section_aliases={"sideline": "side"},
     params={"board": Param(int, 3, "goldfish: creatures in play at most")},
     policy=ToyPolicy,
-    default_policy=ToyPolicy(name="toy default", keep=("type:creature>=1",)),
+    default_policy=ToyPolicy(
+        name="toy default", keep=("type:creature>=1",), play_first=("element:火",)
+    ),
     play=play,
     metrics=METRICS,
     milestones=MILESTONES,
+    columns=(
+        CardColumn(
+            "element", "text", "the card's element (火 水 森 闇)", Search("exact"), summary=True
+        ),
+    ),
 )
 
 

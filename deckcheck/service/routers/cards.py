@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Request
 
 from deckcheck import games
 from deckcheck.models import Card, Game
-from deckcheck.pool.columns import FilterError
+from deckcheck.pool.search import FilterError
 from deckcheck.service.deps import CardsDep
 from deckcheck.service.problems import Problem
 

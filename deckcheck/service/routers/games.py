@@ -10,7 +10,8 @@ from typing import Any
 from fastapi import APIRouter
 
 from deckcheck import games
-from deckcheck.pool.columns import game_columns, offered
+from deckcheck.pool.columns import game_columns
+from deckcheck.pool.search import offered
 
 router = APIRouter(prefix="/games", tags=["games"])
 
