@@ -164,5 +164,5 @@ def card_summary(card: Card) -> str:
         value = card.extra.get(column.name)
         if column.summary and value is not None and value != ():
             shown = ", ".join(value) if isinstance(value, tuple) else str(value)
-            parts.append(f"{column.name.replace('_', ' ')} {shown}")
+            parts.append(f"{column.short} {shown}")
     return " · ".join(parts)

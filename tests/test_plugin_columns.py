@@ -126,6 +126,7 @@ def test_get_cards_and_get_games(toy: games.GameSpec, toy_db: Path) -> None:
             "name": "element",
             "type": "text",
             "label": "Element",
+            "short": "element",
             "description": "the card's element (火 水 森 闇)",
             "summary": True,
             "filter": "element",

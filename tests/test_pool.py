@@ -507,3 +507,12 @@ def test_a_pool_of_another_schema_is_a_rebuild_message(tmp_path: Path) -> None:
         conn.execute("INSERT INTO meta VALUES ('schema', '2')")
     with pytest.raises(PoolError, match=r"another deckcheck version.*pool init --force"):
         Pool(path)
+
+
+def test_the_shipped_card_files_use_only_their_games_columns() -> None:
+    """Every filled column of a shipped card file is its game's (a value in another game's
+    column would be dropped on import, with a warning)."""
+    from deckcheck.pool.importer import check_import
+
+    checked = check_import(list(card_files(data.card_pool_dir())))
+    assert {f.path: f.unknown_columns for f in checked if f.unknown_columns} == {}

@@ -94,6 +94,12 @@ class CardColumn:
     def title(self) -> str:
         return self.label or self.name.replace("_", " ").capitalize()
 
+    @property
+    def short(self) -> str:
+        """The label in a one-line summary: lower case, without its parenthesis (``set``,
+        ``node`` for ``Node (必要ノード)``)."""
+        return self.title.split(" (")[0].lower()
+
 
 @dataclass(frozen=True)
 class SearchHook:
@@ -130,8 +136,6 @@ def check_columns(
     options += [name for h in hooks for name in (h.option, *h.aliases)]
     if len(set(options)) != len(options) or set(options) & set(shared):
         raise ValueError(f"game {game!r}: search filters named twice or like shared ones")
-    keyed = {c.name for c in columns if c.key is not None}
-    for hook in hooks:
-        # a hook's columns are only known when it runs; its game must key some column
-        if not keyed:
-            raise ValueError(f"game {game!r}: search filter {hook.option!r} needs a keyed column")
+    # a hook names its columns only when it runs; its game must key one at least
+    if hooks and not any(c.key is not None for c in columns):
+        raise ValueError(f"game {game!r}: a search hook needs a column with a key")

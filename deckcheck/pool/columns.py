@@ -85,8 +85,6 @@ def _columns() -> tuple[Column, ...]:
 
 
 COLUMNS: tuple[Column, ...] = _columns()
-BY_NAME: dict[str, Column] = {c.name: c for c in COLUMNS}
-KIND_OF = {"int": Kind.INT, "text": Kind.TEXT, "list": Kind.LIST}
 
 # Stored beside the fields: the game's own columns, and the normalised keys lookups and
 # searches compare. ``alias_keys`` is the ``;``-joined number keys of the aliases (empty when
@@ -99,7 +97,7 @@ SELECT_LIST = ", ".join((*(c.field for c in COLUMNS), "extra"))
 RESERVED: frozenset[str] = frozenset(
     {c.field for c in COLUMNS}
     | {c.search.option_for(c.field) for c in COLUMNS if c.search}
-    | {*EXTRA_COLUMNS, *KEY_COLUMNS, "q", "game", "name", "limit", "offset", "json", "db"}
+    | {*EXTRA_COLUMNS, *KEY_COLUMNS, "q", "game", "name", "limit", "offset", "json", "db", "help"}
 )
 
 

@@ -21,10 +21,8 @@ from deckcheck.normalize import nfkc
 from deckcheck.pool.columns import (
     COLUMNS,
     INT_LIMIT,
-    KIND_OF,
     SELECT_LIST,
     SEP,
-    Kind,
     game_columns,
     list_item,
 )
@@ -45,7 +43,6 @@ class Filter:
     label: str
     description: str
     column: str | None
-    kind: Kind
     game: str | None = None
     hook: SearchHook | None = None
 
@@ -61,13 +58,13 @@ class Filter:
 
 
 _LABEL_SUFFIX = {"max": " at most", "min": " at least"}
-_SHARED_HELP = {
-    "exact": "equal to",
-    "text": "contains (any width or case)",
+_HOW = {  # how a filter compares, for its description
+    "exact": "equal",
+    "text": "contains, any width or case",
     "item": "has this item",
-    "max": "at most (a whole number)",
-    "min": "at least (a whole number)",
-    "key": "is",
+    "max": "at most",
+    "min": "at least",
+    "key": "equal, any spelling",
 }
 
 
@@ -83,9 +80,8 @@ def _shared_filters() -> dict[str, Filter]:
             option,
             mode,
             label + _LABEL_SUFFIX.get(mode, ""),
-            f"{column.name}: {_SHARED_HELP[mode]}",
+            f"{column.name}; {_HOW[mode]}",
             column.field,
-            column.kind,
         )
     return out
 
@@ -106,14 +102,13 @@ def game_filters(game: str) -> dict[str, Filter]:
             column.filter,
             mode,
             column.title + _LABEL_SUFFIX.get(mode, ""),
-            f"{column.description} ({_SHARED_HELP[mode]})",
+            f"{column.description}; {_HOW[mode]}",
             column.name,
-            KIND_OF[column.type],
             spec.id,
         )
     for hook in spec.search_hooks:
         found = Filter(
-            hook.option, "hook", hook.label, hook.description, None, Kind.TEXT, spec.id, hook
+            hook.option, "hook", hook.label, hook.description, None, spec.id, hook
         )
         for name in (hook.option, *hook.aliases):
             out[name] = found

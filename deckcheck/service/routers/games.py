@@ -31,6 +31,7 @@ def game_list() -> list[dict[str, Any]]:
                         "name": c.name,
                         "type": c.type,
                         "label": c.title,
+                        "short": c.short,
                         "description": c.description,
                         "summary": c.summary,
                         "filter": c.filter,

@@ -241,7 +241,7 @@ function facts(card) {
   for (const column of summaryColumns) {
     const value = card[column.name];
     if (value == null || (Array.isArray(value) && !value.length)) continue;
-    out.push(`${column.name.replace(/_/g, " ")} ${Array.isArray(value) ? value.join(", ") : value}`);
+    out.push(`${column.short} ${Array.isArray(value) ? value.join(", ") : value}`);
   }
   return out.filter(Boolean).join(" · ");
 }
