@@ -54,14 +54,13 @@ class Card(BaseModel):
     Storage follows the annotation (``int`` → integer, ``tuple[str, ...]`` → a ``;``-joined
     list, else text).
 
-    A game's own columns (its spec's ``columns``: chaos's OS, VISION's 必要ノード) are in
-    ``extra``, by column name, with a column the card leaves empty absent. Read them with
-    ``value`` (any column by name, shared or the game's), or typed with ``int_of``,
-    ``text_of`` and ``items_of``. Dumps are flat, as card files are: ``{"number": …,
-    "node": 2, "class": …}``, and a flat mapping validates back (keys that are no field go to
-    ``extra``), so a dumped card imports as it is. The importer checks ``extra`` against the
-    game's columns; ``extra`` is never changed after construction (a copy with another value
-    is ``card.model_copy(update={"extra": {**card.extra, "world": …}})``).
+    A game's own columns (its spec's ``columns``) are in ``extra``, by column name, with a
+    column the card leaves empty absent. Read them with ``value`` (any column by name, shared
+    or the game's), or typed with ``int_of``, ``text_of`` and ``items_of``. Dumps are flat, as
+    card files are: ``{"number": …, "<column>": …}``, and a flat mapping validates back (keys
+    that are no field go to ``extra``), so a dumped card imports as it is. The importer checks
+    ``extra`` against the game's columns; ``extra`` is never changed after construction (a copy
+    with another value is ``card.model_copy(update={"extra": {**card.extra, name: value}})``).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -102,25 +101,25 @@ class Card(BaseModel):
         return hash((self.game, self.number))
 
     def value(self, column: str) -> ColumnValue:
-        """A column by name: a shared field (``level``) or the game's own (``node``); None
-        when the card has none."""
-        if column in _FIELDS:
+        """A column by name: a shared field (``level``) or the game's own; None when the card
+        has none."""
+        if column in _SHARED:
             found: ColumnValue = getattr(self, column)
             return found
         return self.extra.get(column)
 
     def int_of(self, column: str) -> int | None:
-        """The game's whole-number column ``column`` (``node``), None when empty."""
+        """The game's whole-number column ``column``, None when empty."""
         found = self.extra.get(column)
         return found if isinstance(found, int) else None
 
     def text_of(self, column: str) -> str | None:
-        """The game's text column ``column`` (``os``), None when empty."""
+        """The game's text column ``column``, None when empty."""
         found = self.extra.get(column)
         return found if isinstance(found, str) else None
 
     def items_of(self, column: str) -> tuple[str, ...]:
-        """The game's list column ``column`` (``package``), () when empty."""
+        """The game's list column ``column``, () when empty."""
         found = self.extra.get(column)
         return found if isinstance(found, tuple) else ()
 
@@ -132,6 +131,7 @@ class Card(BaseModel):
 
 # The shared columns, and ``extra``: what a flat mapping's keys are checked against.
 _FIELDS: frozenset[str] = frozenset(Card.model_fields)
+_SHARED: frozenset[str] = _FIELDS - {"extra"}
 
 
 class DeckEntry(NamedTuple):

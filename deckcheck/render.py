@@ -156,7 +156,7 @@ def cards(console: Console, found: Sequence[Card]) -> None:
 
 def card_summary(card: Card) -> str:
     """The game's own columns it shows in a card's one-line summary (its spec's ``columns``
-    marked ``summary``): ``os ニトロプラス · power 5``."""
+    marked ``summary``), each after its short label."""
     from deckcheck.pool.columns import game_columns
 
     parts = []

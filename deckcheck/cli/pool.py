@@ -75,7 +75,7 @@ def _help(f: Filter) -> str:
 
 def _filter_options(args: list[str]) -> tuple[str | None, list[tuple[str, str]]]:
     """The query and the filter options among the arguments the command does not declare:
-    ``--max-node 2`` or ``--max-node=2``, and one bare word, the query."""
+    ``--max-cost 2`` or ``--max-cost=2``, and one bare word, the query."""
     query: str | None = None
     pairs: list[tuple[str, str]] = []
     rest = iter(args)

@@ -182,8 +182,7 @@ def check_row(
     ignored: set[str] | None = None,
 ) -> Card | list[str]:
     """A card, or the reasons the row is bad. A value in a column that is another game's, not
-    this row's, is left out and its column added to ``ignored`` (as ``power (not a vision
-    column)``)."""
+    this row's, is left out and its column added to ``ignored`` (as ``x (not a G column)``)."""
     values = row.values
     if "__bad__" in values:
         bad = values["__bad__"]

@@ -20,9 +20,6 @@ from deckcheck.errors import PoolError
 from deckcheck.models import Card, ColumnValue
 from deckcheck.pool.columns import COLUMNS, SEP, Kind, game_columns
 
-# schema 3 kept these beside the columns; schema 4 makes its own
-_V3_KEYS = frozenset({"number_key", "name_key", "title_key", "os_key", "alias_keys"})
-
 
 def _split(value: object) -> tuple[str, ...]:
     return tuple(v for v in str(value or "").split(SEP) if v)
@@ -30,13 +27,15 @@ def _split(value: object) -> tuple[str, ...]:
 
 def _v3_name(column: str) -> str:
     """Schema 3 stored a column whose name is a Python keyword under the model's field name,
-    a ``k`` for its first letter (``class`` → ``klass``)."""
+    a ``k`` for its first letter."""
     return "k" + column[1:] if keyword.iskeyword(column) else column
 
 
 def v3_card(row: sqlite3.Row) -> Card:
     """The card a schema-3 row holds. Raises ``ValueError`` when it is none."""
-    have = set(row.keys()) - _V3_KEYS
+    # schema 3 kept normalised keys beside the columns (``*_key``, ``alias_keys``): not read
+    names: list[str] = row.keys()  # a Row iterates over its values
+    have = {k for k in names if not k.endswith(("_key", "_keys"))}
     values: dict[str, object] = {}
     for column in COLUMNS:
         value = row[column.field] if column.field in have else None
