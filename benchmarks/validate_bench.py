@@ -108,7 +108,7 @@ def main() -> None:
             print(f"index: {len(index)} cards in {time.perf_counter() - start:.2f} s")
             chaos = [c for c in cards if c.game == "chaos"]
             charas = [c.number for c in chaos if c.type == "chara"]
-            extras = [c.number for c in chaos if c.type == "extra" and not c.append]
+            extras = [c.number for c in chaos if c.type == "extra" and not c.items_of("append")]
             partners = [c.number for c in chaos if c.type == "partner" and not c.keywords]
 
         texts = [chaos_deck(rng, charas, extras, partners) for _ in range(args.decks)]

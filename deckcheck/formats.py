@@ -50,7 +50,7 @@ from deckcheck.checks.sections import TypeCheck as TypeCheck
 from deckcheck.errors import FormatError as FormatError
 from deckcheck.errors import UnknownGame
 from deckcheck.games.deal_contract import COMMON_MULLIGANS
-from deckcheck.models import SECTIONS, FormatVersion
+from deckcheck.models import SECTIONS, Card, FormatVersion
 from deckcheck.wording import a_an
 
 # The copy-limit keys every game has; a game adds its own (GameSpec.copy_keys).
@@ -212,6 +212,15 @@ class Format(Strict):
             for table in kind.of(self):
                 for where, names in kind.types(table):
                     known_types(f"{kind.name}.{where}", tuple(names))
+        # a card column, shared or the game's own; not one every card has to itself
+        columns = {*Card.model_fields, *(c.name for c in spec.columns)} - {
+            "extra", "game", "number", "name"
+        }
+        for al in self.attribute_limits:
+            if al.attribute not in columns:
+                raise ValueError(
+                    f"attribute_limits {al.rule}: {self.game} cards have no {al.attribute!r}"
+                )
         return self
 
     @cached_property

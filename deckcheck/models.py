@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
-from typing import Annotated, Literal, NamedTuple
+from typing import Annotated, Any, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
+
+from deckcheck.games.columns_contract import Search
 
 # A game id. Checked against the game registry (deckcheck.games) where ids come in: format
 # files (formats.py), card rows (pool/importer.py, pool/columns.py), requests (the service's
@@ -18,76 +26,96 @@ SECTIONS: tuple[str, ...] = ("main", "extra", "gate", "side")
 Severity = Literal["error", "warning"]
 
 
-SearchMode = Literal["exact", "text", "item", "max", "min"]
-
-
-@dataclass(frozen=True)
-class Search:
-    """Marks a ``Card`` field as a search filter (``pool search``, ``GET /cards``).
-
-    ``exact``: equal; ``text``: a substring, any width or case; ``item``: one element of a
-    list; ``max``/``min``: a bound on a whole number (filter ``max_<field>``/``min_<field>``).
-    ``option`` names the filter where the field name reads badly (``keywords`` → ``keyword``).
-    """
-
-    mode: SearchMode
-    option: str | None = None
+# A game's own column value (``Card.extra``): a whole number, text, or a list of text.
+ColumnValue = int | str | tuple[str, ...] | None
 
 
 class Card(BaseModel):
     """One card of the pool. ``number`` is unique within its game.
 
-    The fields are the card columns, declared here only: the SQLite and SQLAlchemy tables,
-    the import columns and the search filters are derived from them (deckcheck/pool/columns.py).
+    The fields are the columns every game shares; the SQLite and SQLAlchemy tables, the import
+    columns and the shared search filters are derived from them (deckcheck/pool/columns.py).
     Storage follows the annotation (``int`` → integer, ``tuple[str, ...]`` → a ``;``-joined
-    list, else text); a field's alias is its column name in card files and JSON.
+    list, else text).
+
+    A game's own columns (its spec's ``columns``) are in ``extra``, by column name, with a
+    column the card leaves empty absent. Read them with ``value`` (any column by name, shared
+    or the game's), or typed with ``int_of``, ``text_of`` and ``items_of``. Dumps are flat, as
+    card files are: ``{"number": …, "<column>": …}``, and a flat mapping validates back (keys
+    that are no field go to ``extra``), so a dumped card imports as it is. The importer checks
+    ``extra`` against the game's columns; ``extra`` is never changed after construction (a copy
+    with another value is ``card.model_copy(update={"extra": {**card.extra, name: value}})``).
     """
 
-    # Dumps use the file column names (``class``), so a dumped card imports as it is.
-    model_config = ConfigDict(
-        frozen=True, validate_by_name=True, validate_by_alias=True, serialize_by_alias=True
-    )
+    model_config = ConfigDict(frozen=True)
 
     game: Game
     number: str
     name: str
     type: Annotated[str, Search("exact")]
-    kind: str | None = None
-    title: str | None = None
-    os: str | None = None
-    append: tuple[str, ...] = ()
+    kind: Annotated[str | None, Search("exact")] = None  # a sub-kind the rules name
     keywords: Annotated[tuple[str, ...], Search("item", "keyword")] = ()
-    gate_number: int | None = None
     level: Annotated[int | None, Search("max")] = None
     cost: Annotated[int | None, Search("max")] = None
-    power: int | None = None
-    color: str | None = None
-    world: str | None = None
-    hp: int | None = None
-    territory: int | None = None  # rakuen: circles a member occupies (1, 2 or 4)
     rarity: str | None = None
-    extra_cost: str | None = None
     source: str | None = None
     # Other numbers a deck may write the card by (VISION: the dataset id ``P8`` of ``PR.008``).
     aliases: tuple[str, ...] = ()
-    # VISION columns: 術者 (the caster a spell belongs to), 種族 (``class``; ``klass`` because
-    # ``class`` is a Python keyword), 必要ノード, グレイズ, 攻撃力/耐久力 as printed (a
-    # spell's modifier is ``+3``, a variable value ``X``), the sets it was printed in, and a
-    # Union card's 【連結…】 requirement, and an upkeep cost paid each turn or the card leaves.
-    user: Annotated[str | None, Search("text")] = None
-    klass: Annotated[str | None, Field(alias="class"), Search("text", "class")] = None
-    node: Annotated[int | None, Search("max")] = None
-    graze: Annotated[int | None, Search("min")] = None
-    attack: str | None = None
-    toughness: str | None = None
-    package: Annotated[tuple[str, ...], Search("item")] = ()
-    link: Annotated[str | None, Search("text")] = None
-    upkeep: int | None = None
+    extra: dict[str, ColumnValue] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _gather_extra(cls, data: Any) -> Any:
+        """A flat mapping (a dump, a JSON card): the keys that are no field are ``extra``."""
+        if isinstance(data, dict) and not _FIELDS.issuperset(data):
+            data = dict(data)
+            extra = dict(data.pop("extra", None) or {})
+            for key in [k for k in data if k not in _FIELDS]:
+                extra[key] = data.pop(key)
+            data["extra"] = extra
+        return data
+
+    @model_serializer(mode="wrap")
+    def _flat(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        out: dict[str, Any] = handler(self)
+        out.update(out.pop("extra", None) or {})
+        return out
+
+    def __hash__(self) -> int:  # ``extra`` is a dict; the number identifies a card in its game
+        return hash((self.game, self.number))
+
+    def value(self, column: str) -> ColumnValue:
+        """A column by name: a shared field (``level``) or the game's own; None when the card
+        has none."""
+        if column in _SHARED:
+            found: ColumnValue = getattr(self, column)
+            return found
+        return self.extra.get(column)
+
+    def int_of(self, column: str) -> int | None:
+        """The game's whole-number column ``column``, None when empty."""
+        found = self.extra.get(column)
+        return found if isinstance(found, int) else None
+
+    def text_of(self, column: str) -> str | None:
+        """The game's text column ``column``, None when empty."""
+        found = self.extra.get(column)
+        return found if isinstance(found, str) else None
+
+    def items_of(self, column: str) -> tuple[str, ...]:
+        """The game's list column ``column``, () when empty."""
+        found = self.extra.get(column)
+        return found if isinstance(found, tuple) else ()
 
     @property
     def sample(self) -> bool:
         """Sample data shipped to build example decks, not a real printed card."""
         return self.number.startswith("SAMPLE-")
+
+
+# The shared columns, and ``extra``: what a flat mapping's keys are checked against.
+_FIELDS: frozenset[str] = frozenset(Card.model_fields)
+_SHARED: frozenset[str] = _FIELDS - {"extra"}
 
 
 class DeckEntry(NamedTuple):

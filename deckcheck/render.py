@@ -140,16 +140,29 @@ def format_detail(console: Console, fmt: Format, family: Sequence[Format] = ()) 
 
 
 def cards(console: Console, found: Sequence[Card]) -> None:
-    table = Table("game", "number", "name", "type", "title / OS", "level", "cost", box=None)
+    table = Table("game", "number", "name", "type", "level", "cost", "more", box=None)
     for c in found:
-        origin = " / ".join(x for x in (c.title, c.os) if x)
         table.add_row(
             c.game,
             escape(c.number),
             escape(c.name),
             c.type,
-            escape(origin),
             "" if c.level is None else str(c.level),
             "" if c.cost is None else str(c.cost),
+            escape(card_summary(c)),
         )
     console.print(table)
+
+
+def card_summary(card: Card) -> str:
+    """The game's own columns it shows in a card's one-line summary (its spec's ``columns``
+    marked ``summary``), each after its short label."""
+    from deckcheck.pool.columns import game_columns
+
+    parts = []
+    for column in game_columns(card.game).values():
+        value = card.extra.get(column.name)
+        if column.summary and value is not None and value != ():
+            shown = ", ".join(value) if isinstance(value, tuple) else str(value)
+            parts.append(f"{column.short} {shown}")
+    return " · ".join(parts)

@@ -52,7 +52,8 @@ class Resolution:
 def _signature(card: Card) -> tuple[object, ...]:
     """What legality depends on. Printings of one name that agree on it are interchangeable, so a
     name matching several of them is not ambiguous (the lowest number stands for them)."""
-    return (card.type, card.kind, card.os, card.append, card.keywords, card.gate_number)
+    checked = tuple(card.extra.get(c.name) for c in games.get(card.game).columns if c.checked)
+    return (card.type, card.kind, card.keywords, checked)
 
 
 def _number_of(card: Card) -> str:

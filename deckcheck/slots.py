@@ -161,7 +161,8 @@ _NONE: frozenset[str] = frozenset()
 
 
 def _facts(fmt: CheckedFormat, card: Card) -> CardFacts:
-    appends = frozenset(word_key(a) for a in card.append) if card.append else _NONE
+    append = card.items_of("append")
+    appends = frozenset(word_key(a) for a in append) if append else _NONE
     keywords = frozenset(word_key(k) for k in card.keywords) if card.keywords else _NONE
     # most cards carry no append word and no keyword, and then no override or 全作品 append
     # can select them: the scan is skipped (validate_bench)

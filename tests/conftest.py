@@ -4,6 +4,7 @@ processes on 127.0.0.1) and a throwaway PostgreSQL."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import pwd
@@ -93,20 +94,30 @@ def toy_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return target
 
 
-@pytest.fixture
-def plugin_path() -> Iterator[list[Path]]:
-    """Folders put on ``sys.path`` for one test, the registry finding games there; afterwards
+@contextlib.contextmanager
+def plugins_on_path() -> Iterator[list[Path]]:
+    """Folders put on ``sys.path`` (``on_path``), the registry finding games there; afterwards
     they and their modules are gone and the registry finds the shipped games alone."""
     added: list[Path] = []
     before = set(sys.modules)
-    yield added
-    for folder in added:
-        sys.path.remove(str(folder))
-    for name in set(sys.modules) - before:
-        if any(str(folder) in str(getattr(sys.modules[name], "__file__", "")) for folder in added):
-            del sys.modules[name]
-    importlib.invalidate_caches()
-    games.rediscover()
+    try:
+        yield added
+    finally:
+        for folder in added:
+            sys.path.remove(str(folder))
+        for name in set(sys.modules) - before:
+            module_file = str(getattr(sys.modules[name], "__file__", ""))
+            if any(str(folder) in module_file for folder in added):
+                del sys.modules[name]
+        importlib.invalidate_caches()
+        games.rediscover()
+
+
+@pytest.fixture
+def plugin_path() -> Iterator[list[Path]]:
+    """``plugins_on_path`` for one test."""
+    with plugins_on_path() as added:
+        yield added
 
 
 def on_path(added: list[Path], folder: Path) -> None:

@@ -84,7 +84,8 @@ def test_rakuen_gouritai_needs_its_color_or_world(index: CardIndex) -> None:
     table = rakuen.Table([], Stacked(), 6, 4)
     gouritai = card(index, "rakuen", "SAMPLE-R-007")  # 合理体, level 3, 黄, 見本ワールド
     table.stock = [gouritai] * 5
-    other = card(index, "rakuen", "SAMPLE-R-P03").model_copy(update={"world": "別ワールド"})
+    p03 = card(index, "rakuen", "SAMPLE-R-P03")
+    other = p03.model_copy(update={"extra": {**p03.extra, "world": "別ワールド"}})
     table.set_level([(other, True)] * 3)  # 緑, another world
     assert not table.deployable(gouritai)
     table.set_level([(card(index, "rakuen", "SAMPLE-R-P03"), False)] * 3)  # 見本ワールド

@@ -76,7 +76,7 @@ def test_import_csv_json_jsonl(fresh_db: Path, tmp_path: Path) -> None:
         assert (result.added, result.updated) == (4, 0)
         assert pool.stats()["total"] == before + 4  # type: ignore[operator]
         chaos = pool.get("chaos", "T-001")
-        assert chaos is not None and chaos.type == "chara" and chaos.os == "ニトロプラス"
+        assert chaos is not None and chaos.type == "chara" and chaos.text_of("os") == "ニトロプラス"
         rakuen = pool.get("rakuen", "t-r1")
         assert rakuen is not None and rakuen.level == 2 and rakuen.keywords == ("A", "B")
 
@@ -100,7 +100,7 @@ def test_titles_resolve_in_any_spelling(fresh_db: Path, tmp_path: Path, title: s
     with Pool(fresh_db) as pool:
         pool.import_files([path])
         card = pool.get("chaos", "T-1")
-        assert card is not None and card.os is not None
+        assert card is not None and card.text_of("os") is not None
 
 
 def test_os_column_wins_and_is_canonical(fresh_db: Path, tmp_path: Path) -> None:
@@ -110,7 +110,7 @@ def test_os_column_wins_and_is_canonical(fresh_db: Path, tmp_path: Path) -> None
     with Pool(fresh_db) as pool:
         pool.import_files([path])
         card = pool.get("chaos", "T-1")
-        assert card is not None and card.os == "アクアプラス" and card.title == "未知の作品"
+        assert card is not None and card.text_of("os") == "アクアプラス" and card.text_of("title") == "未知の作品"
 
 
 def test_bad_rows_are_all_reported_and_nothing_changes(fresh_db: Path, tmp_path: Path) -> None:
@@ -163,7 +163,7 @@ def test_import_updates_existing_cards(fresh_db: Path, tmp_path: Path) -> None:
         result = pool.import_files([path])
         assert (result.added, result.updated) == (0, 1)
         card = pool.get("chaos", "SAMPLE-C-001")
-        assert card is not None and card.name == "改名キャラ" and card.os == "アクアプラス"
+        assert card is not None and card.name == "改名キャラ" and card.text_of("os") == "アクアプラス"
         assert pool.stats()["total"] == before
 
 
@@ -200,7 +200,7 @@ def test_search(shipped_pool: Pool) -> None:
     by_title = shipped_pool.search("chaos", title="ToHeart2")
     assert [c.number for c in by_title] == ["SAMPLE-C-AQ1"]
     by_os = shipped_pool.search("chaos", title="OS:ニトロプラス", limit=500)
-    assert len(by_os) > 12 and all(c.os == "ニトロプラス" for c in by_os)
+    assert len(by_os) > 12 and all(c.text_of("os") == "ニトロプラス" for c in by_os)
     by_number = shipped_pool.search(None, "ｓａｍｐｌｅ-ｒ-g", limit=100)  # a number prefix
     assert {c.number for c in by_number} == {f"SAMPLE-R-G{i:02}" for i in range(1, 8)}
     cheap = shipped_pool.search("rakuen", type="member", max_level=1, max_cost=0)
@@ -265,7 +265,7 @@ def _errors(pool: CardPool, files: list[Path]) -> list[str]:
 
 
 def test_both_pools_search_and_get_alike(both_pools: list[CardPool]) -> None:
-    from deckcheck.pool.columns import FILTERS
+    from deckcheck.pool.search import known_filters
 
     lite, alchemy = both_pools
     assert lite.stats() == alchemy.stats()
@@ -276,8 +276,16 @@ def test_both_pools_search_and_get_alike(both_pools: list[CardPool]) -> None:
         {"keyword": "【デッキ１枚制限】"},
         {"name": "ｓａｍｐｌｅ-ｒ-g", "limit": 3, "offset": 2},
         {"game": "rakuen", "max_level": 1, "max_cost": 0},
+        # the games' own columns, in the JSON column: with a game, and across games
+        {"game": "vision", "class": "獣", "max_node": 3, "limit": 500},
+        {"package": "st4", "keyword": "デッキ1枚制限"},
+        {"min_power": 6},
+        {"game": "rakuen", "color": "赤", "world": "見本"},
+        {"min_hp": 5},
     ]
-    assert {"keyword", "class", "user", "package", "link", "max_node", "min_graze"} <= set(FILTERS)
+    assert {"keyword", "class", "user", "package", "link", "max_node", "min_graze"} <= set(
+        known_filters(None)
+    )
     for query in queries:
         found = [c.number for c in lite.search(**query)]  # type: ignore[arg-type]
         assert found and found == [c.number for c in alchemy.search(**query)]  # type: ignore[arg-type]
@@ -302,7 +310,7 @@ def test_the_real_vision_pool_is_shipped(shipped_pool: Pool) -> None:
     assert sum("デッキ1枚制限" in c.keywords for c in real) == 24  # P223: 【デッキ一枚制限】
     assert any(c.sample for c in shipped_pool.all_cards("vision"))  # the samples stay
     doll = shipped_pool.get("vision", "N1")
-    assert doll is not None and (doll.name, doll.type, doll.node, doll.cost) == (
+    assert doll is not None and (doll.name, doll.type, doll.int_of("node"), doll.cost) == (
         "上海人形",
         "character",
         1,
@@ -314,14 +322,14 @@ def test_the_real_vision_pool_is_shipped(shipped_pool: Pool) -> None:
         "博麗 霊夢",
         ("P8",),
     )
-    assert promo.keywords == ("デッキ1枚制限",) and promo.package == ("NO1", "ST4")
+    assert promo.keywords == ("デッキ1枚制限",) and promo.items_of("package") == ("NO1", "ST4")
     union = shipped_pool.get("vision", "N401")
-    assert union is not None and "Union" in union.keywords and union.klass == "人間/妖怪"
-    assert union.link == "【連結(「博麗 霊夢」+「八雲 紫」)】"
+    assert union is not None and "Union" in union.keywords and union.text_of("class") == "人間/妖怪"
+    assert union.text_of("link") == "【連結(「博麗 霊夢」+「八雲 紫」)】"
     assert not any(c.name.startswith("PR.") for c in real)
     assert all(c.number.startswith(("N", "PR.")) or c.number == "P223" for c in real)
-    spell = next(c for c in real if c.type == "spell" and c.user)
-    assert spell.attack is None or spell.attack[:1] in "+-X0123456789"
+    spell = next(c for c in real if c.type == "spell" and c.text_of("user"))
+    assert (spell.text_of("attack") or "+")[:1] in "+-X0123456789"
 
 
 @pytest.mark.parametrize(
@@ -386,3 +394,125 @@ def test_service_searches_vision_columns(shipped_pool: Pool, tmp_path: Path) -> 
         promo = http.get("/cards", params={"keyword": "デッキ1枚制限", "package": "ST4"}).json()
         assert [c["number"] for c in promo] == ["PR.008", "PR.080"]
         assert http.get("/cards/vision/P8").json()["number"] == "PR.008"
+
+
+# --- each game's own filters (its spec's columns), in the CLI and the service -----------------
+
+GAME_FILTERS = [
+    # game, filter, value, what every card found must satisfy (and no card left out does)
+    ("chaos", "min_power", "6", lambda c: (c.get("power") or 0) >= 6),
+    ("rakuen", "color", "赤", lambda c: c.get("color") == "赤"),
+    ("iris", "min_hp", "5", lambda c: (c.get("hp") or 0) >= 5),
+    ("vision", "max_node", "1", lambda c: c.get("node") is not None and c["node"] <= 1),
+]
+
+
+@pytest.mark.parametrize(("game", "option", "value", "holds"), GAME_FILTERS)
+def test_each_games_own_filter_narrows_the_search(
+    shipped_pool: Pool, game: str, option: str, value: str, holds: object
+) -> None:
+    """A filter a game's spec declares works in ``pool search`` and ``GET /cards``: it finds
+    exactly the game's cards that satisfy it (it used to be dropped for chaos, rakuen, iris)."""
+    from starlette.testclient import TestClient
+
+    from deckcheck.service.app import Settings, create_app
+
+    assert callable(holds)
+    db = shipped_pool.path
+    every = _search(db, "--game", game, "--limit", "10000")
+    wanted = [c["number"] for c in every if holds(c)]
+    assert 0 < len(wanted) < len(every)
+    flag = "--" + option.replace("_", "-")
+    found = _search(db, "--game", game, flag, value, "--limit", "10000")
+    assert [c["number"] for c in found] == wanted
+    with TestClient(create_app(Settings(db=db, api_keys=("k",)))) as http:
+        answer = http.get("/cards", params={"game": game, option: value, "limit": 500})
+        assert answer.status_code == 200, answer.text
+        assert [c["number"] for c in answer.json()] == wanted[:500]
+        listed = {g["id"]: g for g in http.get("/games").json()}
+        assert option in {f["param"] for f in listed[game]["filters"]}
+
+
+# --- a database of schema 3 (one SQL column a game's column) is upgraded in place ---------------
+
+_V3 = (
+    "game number name type kind title os append keywords gate_number level cost power color "
+    "world hp territory rarity extra_cost source aliases user klass node graze attack toughness "
+    "package link upkeep number_key name_key title_key os_key alias_keys"
+)
+V3_COLUMNS = _V3.split()
+V3_LISTS = ("append", "keywords", "aliases", "package")
+
+
+def _v3_pool(path: Path, rows: list[dict[str, object]]) -> None:
+    import sqlite3
+
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        conn.execute("INSERT INTO meta VALUES ('schema', '3')")
+        columns = ", ".join(V3_COLUMNS)
+        conn.execute(f"CREATE TABLE cards ({columns}, PRIMARY KEY (game, number_key))")
+        conn.execute("CREATE INDEX cards_name ON cards (name_key)")
+        conn.execute("CREATE INDEX cards_number ON cards (number_key)")
+        marks = ", ".join("?" * len(V3_COLUMNS))
+        for row in rows:
+            full = {c: "" if c in V3_LISTS else None for c in V3_COLUMNS}
+            full.update(row, number_key=str(row["number"]).upper(), name_key=row["name"])
+            full["alias_keys"] = ""
+            conn.execute(f"INSERT INTO cards VALUES ({marks})", [full[c] for c in V3_COLUMNS])
+    conn.close()
+
+
+def test_a_schema_3_pool_is_upgraded_with_its_imported_cards(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    chaos = {"game": "chaos", "number": "OLD-1", "name": "古いキャラ", "type": "chara"}
+    chaos |= {"title": "STEINS;GATE", "os": "ニトロプラス", "append": "BETA", "power": 7}
+    vision = {"game": "vision", "number": "OLD-2", "name": "古い霊夢", "type": "character"}
+    vision |= {"klass": "人間", "node": 2, "package": "NO1;ST4", "cost": 1, "power": 9}
+    _v3_pool(path, [chaos, vision])
+    with Pool(path, fill=False) as pool:
+        old_chaos, old_vision = pool.get("chaos", "OLD-1"), pool.get("vision", "OLD-2")
+        assert [c.number for c in pool.search(None, min_power=7)] == ["OLD-1"]
+        assert [c.number for c in pool.search("vision", **{"class": "人間"})] == ["OLD-2"]
+        assert [c.number for c in pool.search(None, title="ニトロプラス")] == ["OLD-1"]
+    assert old_chaos is not None and old_chaos.extra == {
+        "title": "STEINS;GATE", "os": "ニトロプラス", "append": ("BETA",), "power": 7
+    }
+    # a value in another game's column (power is no VISION column) is dropped, as on import
+    assert old_vision is not None and old_vision.cost == 1 and old_vision.extra == {
+        "class": "人間", "node": 2, "package": ("NO1", "ST4")
+    }
+    with Pool(path, fill=False) as again:  # upgraded once: opened as it is now
+        assert again.stats()["total"] == 2
+
+
+def test_a_schema_3_row_of_a_game_gone_is_a_rebuild_message(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    from deckcheck.errors import PoolError as AnyPoolError
+
+    _v3_pool(path, [{"game": "poker", "number": "P-1", "name": "ace", "type": "card"}])
+    with pytest.raises(AnyPoolError, match=r"cannot upgrade.*poker P-1.*pool init --force"):
+        Pool(path, fill=False)
+    with pytest.raises(AnyPoolError, match="cannot upgrade"):  # nothing changed: the same again
+        Pool(path, fill=False)
+
+
+def test_a_pool_of_another_schema_is_a_rebuild_message(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "other.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        conn.execute("INSERT INTO meta VALUES ('schema', '2')")
+    with pytest.raises(PoolError, match=r"another deckcheck version.*pool init --force"):
+        Pool(path)
+
+
+def test_the_shipped_card_files_use_only_their_games_columns() -> None:
+    """Every filled column of a shipped card file is its game's (a value in another game's
+    column would be dropped on import, with a warning)."""
+    from deckcheck.pool.importer import check_import
+
+    checked = check_import(list(card_files(data.card_pool_dir())))
+    assert {f.path: f.unknown_columns for f in checked if f.unknown_columns} == {}

@@ -39,6 +39,17 @@ def test_card_pool_on_postgres(postgres_url: str, tmp_path, monkeypatch) -> None
         assert [c.number for c in sql.search("chaos", "見本キャラ０")] == [
             c.number for c in lite.search("chaos", "見本キャラ０")
         ]
+        # a game's own columns, read from the JSON column with PostgreSQL's ->>
+        for query in (
+            {"game": "vision", "class": "獣", "max_node": 3, "limit": 500},
+            {"package": "st4", "keyword": "デッキ1枚制限"},
+            {"min_power": 6},
+            {"game": "rakuen", "color": "赤", "world": "見本"},
+            {"title": "OS:ニトロプラス", "limit": 500},
+        ):
+            found = [c.number for c in sql.search(**query)]  # type: ignore[arg-type]
+            assert found and found == [c.number for c in lite.search(**query)]  # type: ignore[arg-type]
+        assert sql.get("vision", "P8").extra == lite.get("vision", "P8").extra  # type: ignore[union-attr]
     assert sql.get("rakuen", "sample-r-p01").type == "paradox"
     bad = tmp_path / "bad.csv"
     bad.write_text(

@@ -27,7 +27,7 @@ def get(index: CardIndex):  # type: ignore[no-untyped-def]
 
 def test_nodes_meet_the_requirement_and_active_nodes_pay_the_cost(get) -> None:  # type: ignore[no-untyped-def]
     rinnosuke = get("N28")  # 森近 霖之助: 必要ノード 4, コスト 2
-    assert (rinnosuke.node, rinnosuke.cost) == (4, 2)
+    assert (rinnosuke.int_of("node"), rinnosuke.cost) == (4, 2)
     assert not playable(rinnosuke, [rinnosuke], Board(nodes=3, active=3), 1)
     assert not playable(rinnosuke, [rinnosuke], Board(nodes=4, active=1), 1)
     assert playable(rinnosuke, [rinnosuke], Board(nodes=4, active=2), 1)

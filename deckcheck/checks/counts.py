@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
 from deckcheck.checks.kind import Check, CheckKind, Row, register_kind
-from deckcheck.models import Card, Violation
+from deckcheck.models import Violation
 from deckcheck.normalize import word_key
 from deckcheck.odds.hypergeom import chance_of_none
 from deckcheck.slots import Context, Slot, card_counts, first_line, plural, total
@@ -33,22 +33,14 @@ class AttributeLimit(Check):
     """At most ``limit`` cards sharing one value of ``attribute``, a card column (a format file
     names it: a game's own column, such as a number printed on some card types)."""
 
-    attribute: str
+    # a card column, shared or the game's own (``Format`` checks that the game has it)
+    attribute: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     sections: tuple[str, ...]
     limit: int = Field(ge=0)
     # cards of these types must have the attribute; they are reported under this rule when they
     # lack it (other cards without it are not counted)
     required_for: tuple[str, ...] = ()
 
-    @field_validator("attribute")
-    @classmethod
-    def _a_column(cls, value: str) -> str:
-        if value not in Card.model_fields or value in _IDENTITY:
-            raise ValueError(f"{value!r} is not a card column a limit can group by")
-        return value
-
-
-_IDENTITY = ("game", "number", "name")  # every card's own: nothing to share
 
 
 class OpeningCheck(Check):
@@ -134,9 +126,9 @@ def _attribute_limits(ctx: Context, counts: dict[str, int]) -> list[Violation]:
         groups: dict[object, list[Slot]] = defaultdict(list)
         missing: list[Slot] = []
         for slot in ctx.in_sections(rule.sections):
-            value = getattr(slot.card, rule.attribute)
-            if value is not None:
-                groups[value].append(slot)
+            found = slot.card.value(rule.attribute)
+            if found is not None:
+                groups[found].append(slot)
             elif slot.card.type in rule.required_for:
                 missing.append(slot)
         if missing:

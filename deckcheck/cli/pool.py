@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from typer.core import TyperCommand
 
 from deckcheck.cli.common import console, open_pool, print_json
 from deckcheck.cli.options import DbOption, JsonOption
 from deckcheck.errors import InputError, UnknownGame, UsageError
+
+if TYPE_CHECKING:
+    from deckcheck.pool.search import Filter
 
 pool_app = typer.Typer(help="The card pool: import, search, statistics.", no_args_is_help=True)
 
@@ -49,29 +53,73 @@ def pool_import(
     )
 
 
-@pool_app.command("search")
+class _SearchCommand(TyperCommand):
+    """``pool search``, whose help ends with the search filters of the games registered when
+    it is shown (a game installed later brings its own)."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        from deckcheck.pool.search import known_filters
+
+        lines = [
+            f"--{option.replace('_', '-')} VALUE: " + " ".join(_help(f) for f in found)
+            for option, found in known_filters(None).items()
+            if option != "type"
+        ]
+        self.epilog = "Filters (GET /games lists each game's):\n\n" + "\n\n".join(lines)
+        super().format_help(ctx, formatter)
+
+
+def _help(f: Filter) -> str:
+    return f"{f.label}{f' ({f.game})' if f.game else ''}: {f.description}."
+
+
+def _filter_options(args: list[str]) -> tuple[str | None, list[tuple[str, str]]]:
+    """The query and the filter options among the arguments the command does not declare:
+    ``--max-cost 2`` or ``--max-cost=2``, and one bare word, the query."""
+    query: str | None = None
+    pairs: list[tuple[str, str]] = []
+    rest = iter(args)
+    for arg in rest:
+        if arg.startswith("-") and not arg.startswith("--") and arg != "-":
+            raise UsageError(f"unknown option {arg!r}")
+        if not arg.startswith("--"):
+            if query is not None:
+                raise UsageError(f"unexpected argument {arg!r} (one query, then --FILTER VALUE)")
+            query = arg
+            continue
+        name, eq, value = arg.partition("=")
+        if not eq:
+            following = next(rest, None)
+            if following is None:
+                raise UsageError(f"{name} needs a value")
+            value = following
+        pairs.append((name, value))
+    return query, pairs
+
+
+@pool_app.command(
+    "search",
+    cls=_SearchCommand,
+    options_metavar="[QUERY] [OPTIONS] [--FILTER VALUE]...",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+)
 def pool_search(
-    query: Annotated[str | None, typer.Argument(help="Name substring (any width).")] = None,
+    ctx: typer.Context,
     game: Annotated[
         str | None, typer.Option("--game", "-g", help="A game id (deckcheck formats lists them).")
     ] = None,
     type: Annotated[str | None, typer.Option("--type", "-t", help="Card type.")] = None,
-    title: Annotated[str | None, typer.Option("--title", "--os", help="Chaos title or OS.")] = None,
-    keyword: Annotated[str | None, typer.Option(help="A keyword (デッキ1枚制限, Union…).")] = None,
-    user: Annotated[str | None, typer.Option(help="VISION 術者 (substring).")] = None,
-    klass: Annotated[str | None, typer.Option("--class", help="VISION 種族 (substring).")] = None,
-    package: Annotated[str | None, typer.Option(help="VISION set (NO1, ST4…).")] = None,
-    link: Annotated[str | None, typer.Option(help="VISION 連結 text (substring).")] = None,
-    max_level: Annotated[int | None, typer.Option(help="At most this level.")] = None,
-    max_cost: Annotated[int | None, typer.Option(help="At most this cost.")] = None,
-    max_node: Annotated[int | None, typer.Option(help="VISION: at most this 必要ノード.")] = None,
-    min_graze: Annotated[int | None, typer.Option(help="VISION: at least this graze.")] = None,
     limit: Annotated[int, typer.Option(min=1, max=10000)] = 50,
     offset: Annotated[int, typer.Option(min=0, help="Skip this many matches (paging).")] = 0,
     as_json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
-    """Search the pool by game, name or number, type, title or OS, and card columns."""
+    """Search the pool by game, QUERY (a name substring, any width, or a number prefix),
+    type, and the filters of the card columns: the shared ones and each game's own, listed
+    below (a game's filter finds only that game's cards).
+
+    Exit status: 0 (also when nothing is found), 2 for an unknown game, type or filter.
+    """
     from deckcheck import games
 
     chosen = None
@@ -84,14 +132,13 @@ def pool_search(
         specs = [games.get(chosen)] if chosen else list(games.specs())
         if not any(type in s.card_types for s in specs):
             raise UsageError(f"unknown card type {type!r}")
+    from deckcheck.pool.search import parse_filters
+
+    query, pairs = _filter_options(list(ctx.args))
+    filters: dict[str, str | int | None] = dict(parse_filters(pairs, chosen))
     pool = open_pool(db)
     with pool:
-        filters: dict[str, str | int | None] = {"keyword": keyword, "user": user}
-        filters |= {"class": klass, "package": package, "link": link, "min_graze": min_graze}
-        filters["max_node"] = max_node
-        found = pool.search(
-            chosen, query, type, title, limit, offset, max_level, max_cost, **filters
-        )
+        found = pool.search(chosen, query, type, limit=limit, offset=offset, **filters)
     if as_json:
         print_json([c.model_dump(mode="json") for c in found])
         return

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Protocol, Self
 
+from deckcheck.games.columns_contract import CardColumn, SearchHook
 from deckcheck.games.deal_contract import Draws, FromHand, LayOut, Loss, SetAside
 from deckcheck.normalize import nfkc
 
@@ -243,6 +244,9 @@ class GameSpec:
     # the game's own mulligan kinds: name -> "module:attribute" of a deckcheck.odds.mulligan
     # Mulligan (imported when used: it needs NumPy); a format names one of these or a common one
     mulligans: Mapping[str, str] = field(default_factory=dict)
+    # --- i20-columns: the game's own card columns and search filters (columns_contract.py) ---
+    columns: tuple[CardColumn, ...] = ()  # kept in ``Card.extra``; stored, imported, searched
+    search_hooks: tuple[SearchHook, ...] = ()  # filters the game works out itself
 
     @cached_property
     def type_words(self) -> dict[str, str]:

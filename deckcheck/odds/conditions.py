@@ -1,9 +1,10 @@
 """The ``--want`` language: ``SELECTOR OP K``.
 
 SELECTOR is one or more atoms joined by ``|`` (a card matching any atom counts):
-``type:paradox``, ``kind:合理体``, ``name:REF``, ``number:REF``, ``title:…``, ``os:…``,
-``keyword:…``, ``append:…``, and comparisons on any integer column of a card, ``level<=2``,
-``cost>=1`` (operators ``<= >= = == < >``).
+``type:paradox``, ``kind:合理体``, ``name:REF``, ``number:REF``, ``keyword:…``, and
+``COLUMN:…`` for a text or list column of the game's own (its spec's ``columns``; a keyed
+column compares by its key, a list column by item); comparisons ``level<=2``, ``cost>=1`` on
+the whole-number columns, shared or the game's own (operators ``<= >= = == < >``).
 OP is ``>=``, ``<=`` or ``==``; K a whole number.
 
 ``>=`` and ``==`` conditions need that many *distinct* cards: one physical card never fills
@@ -20,8 +21,9 @@ from dataclasses import dataclass
 from deckcheck import games
 from deckcheck.errors import UsageError
 from deckcheck.games import name_key
-from deckcheck.models import Card, Game
-from deckcheck.normalize import nfkc, title_key, word_key
+from deckcheck.games.columns_contract import CardColumn
+from deckcheck.models import Card, ColumnValue, Game
+from deckcheck.normalize import nfkc, word_key
 from deckcheck.resolve import number_key
 from deckcheck.wording import a_an
 
@@ -33,13 +35,13 @@ class ConditionError(UsageError, ValueError):
 
 
 _CONDITION = re.compile(r"^(?P<sel>.*\S)\s*(?P<op>>=|<=|==)\s*(?P<k>[0-9]+)$")
-# Every integer column of a card can be compared (level, cost, node, graze, …): the list comes
-# from the Card model, so a new column is a new selector.
+# Every integer column of a card can be compared (level, cost, and the game's own): the shared
+# ones come from the Card model, a game's from its spec, so a new column is a new selector.
 NUMBER_FIELDS: tuple[str, ...] = tuple(
     name for name, f in Card.model_fields.items() if f.annotation in (int, int | None)
 )
 _COMPARISON = re.compile(
-    rf"^(?P<field>{'|'.join(NUMBER_FIELDS)})\s*(?P<op><=|>=|==|=|<|>)\s*(?P<n>-?[0-9]+)$"
+    r"^(?P<field>[a-z][a-z0-9_]*)\s*(?P<op><=|>=|==|=|<|>)\s*(?P<n>-?[0-9]+)$"
 )
 _OPS: dict[str, Callable[[int, int], bool]] = {
     "<=": operator.le,
@@ -49,7 +51,11 @@ _OPS: dict[str, Callable[[int, int], bool]] = {
     "<": operator.lt,
     ">": operator.gt,
 }
-_WORDS = ("type", "kind", "name", "number", "title", "os", "keyword", "append")
+_WORDS = ("type", "kind", "name", "number", "keyword")
+
+
+def _own(game: Game) -> dict[str, CardColumn]:
+    return {c.name: c for c in games.get(game).columns}
 
 
 @dataclass(frozen=True)
@@ -60,12 +66,15 @@ class Atom:
     field: str
     value: str
     op: str | None = None
+    column: CardColumn | None = None  # a game's own column: ``field`` names it
 
     def matches(self, card: Card) -> bool:
         f = self.field
         if self.op is not None:
-            actual = getattr(card, f)
-            return actual is not None and _OPS[self.op](actual, int(self.value))
+            actual = card.value(f)
+            return isinstance(actual, int) and _OPS[self.op](actual, int(self.value))
+        if self.column is not None:
+            return _column_matches(self.column, card.extra.get(f), self.value)
         if f == "type":
             return card.type == self.value
         if f == "kind":
@@ -77,13 +86,19 @@ class Atom:
             )
         if f == "number":
             return number_key(card.number) == number_key(self.value)
-        if f == "title":
-            return card.title is not None and title_key(card.title) == title_key(self.value)
-        if f == "os":
-            return card.os is not None and title_key(card.os) == title_key(self.value)
-        if f == "keyword":
-            return word_key(self.value) in {word_key(k) for k in card.keywords}
-        return word_key(self.value) in {word_key(a) for a in card.append}  # append
+        return word_key(self.value) in {word_key(k) for k in card.keywords}  # keyword
+
+
+def _column_matches(column: CardColumn, actual: ColumnValue, wanted: str) -> bool:
+    """A game's text column equal to ``wanted`` (by its key, if it has one, else any width or
+    case), or its list column holding it (brackets, spaces and width aside)."""
+    if isinstance(actual, tuple):
+        return word_key(wanted) in {word_key(a) for a in actual}
+    if not isinstance(actual, str):
+        return False
+    if column.key is not None:
+        return column.key(actual) == column.key(wanted)
+    return nfkc(actual).casefold() == nfkc(wanted).casefold()
 
 
 @dataclass(frozen=True)
@@ -111,22 +126,30 @@ def parse_atom(text: str, game: Game) -> Atom:
     raw = nfkc(text).strip()
     if not raw:
         raise ConditionError("an empty selector (check the '|' separators)")
+    own = _own(game)
     m = _COMPARISON.match(raw)
     if m is not None:
+        numbers = (*NUMBER_FIELDS, *(c.name for c in own.values() if c.type == "int"))
+        if m["field"] not in numbers:
+            raise ConditionError(
+                f"{text.strip()!r}: {game} cards have no whole-number column {m['field']!r} "
+                f"(use {', '.join(numbers)})"
+            )
         return Atom(raw, m["field"], m["n"], m["op"])
     field, sep, value = raw.partition(":")
     field = field.strip().casefold()
     value = value.strip()
-    if not sep or field not in _WORDS:
+    words = (*_WORDS, *(c.name for c in own.values() if c.type != "int"))
+    if not sep or field not in words:
         raise ConditionError(
-            f"unknown selector {text.strip()!r}: use type:, kind:, name:, number:, title:, "
-            "os:, keyword:, append:, or a comparison such as level<=2"
+            f"unknown selector {text.strip()!r}: use {', '.join(w + ':' for w in words)} or a "
+            "comparison such as level<=2"
         )
     if not value:
         raise ConditionError(f"selector {text.strip()!r} has no value after ':'")
     if field == "type":
         value = _card_type(game, value, text)
-    return Atom(raw, field, value)
+    return Atom(raw, field, value, column=own.get(field))
 
 
 def _card_type(game: Game, value: str, text: str) -> str:

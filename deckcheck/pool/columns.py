@@ -1,14 +1,22 @@
-"""The card columns as stored, derived from the ``Card`` model, and the queries both pools run.
+"""The card columns, as cards hold them and as both pools store them.
 
-``Card``'s fields are the one declaration of the columns (see ``deckcheck.models.Card``); the
-SQLite schema (``store.py``), the SQLAlchemy table (``sql.py``) and the importer's column
-parsing all come from ``COLUMNS`` here. Searches and lookups are written once, as portable SQL
-with named parameters that ``sqlite3`` and SQLAlchemy's ``text()`` both run, so the two pools
-cannot drift apart.
+Two kinds of column:
+
+- the shared ones, ``Card``'s fields (see ``deckcheck.models.Card``): one SQL column each;
+- a game's own, declared in its spec (``GameSpec.columns``, deckcheck/games/columns_contract.py)
+  and kept in ``Card.extra``: stored together as one JSON object in the text column ``extra``
+  (lists ``;``-joined as in CSV, empty cells left out), with the normalised forms of its keyed
+  columns in ``extra_keys``. JSON keeps one table for every game, including a game installed
+  after the database was made; searches read it with the database's JSON function (SQLite
+  ``json_extract``, PostgreSQL ``->>``: see ``JsonText``).
+
+The SQLite schema (``store.py``), the SQLAlchemy table (``sql.py``) and the importer's column
+parsing all come from here; the search filters and queries from ``search.py``.
 """
 
 from __future__ import annotations
 
+import json
 import types
 import typing
 from collections.abc import Mapping
@@ -21,11 +29,14 @@ from pydantic import ValidationError
 from deckcheck import games
 from deckcheck.errors import PoolError
 from deckcheck.games import name_key
-from deckcheck.models import Card, Game, Search, SearchMode
-from deckcheck.normalize import nfkc, title_key
-from deckcheck.resolve import number_key, ref_keys
+from deckcheck.games.columns_contract import CardColumn, Search, check_columns
+from deckcheck.models import Card, ColumnValue
+from deckcheck.normalize import nfkc
+from deckcheck.resolve import number_key
 
 SEP = ";"  # list columns are stored ``;``-joined (the CSV form too)
+# SQLite stores integers in 64 bits; a larger one would be an OverflowError at write time.
+INT_LIMIT = 1 << 63
 
 
 class Kind(Enum):
@@ -36,8 +47,10 @@ class Kind(Enum):
 
 @dataclass(frozen=True)
 class Column:
-    field: str  # the Card attribute, also the SQL column (``klass``: ``class`` is reserved)
-    name: str  # the column in card files and JSON (the field's alias: ``class``)
+    """A shared column: a ``Card`` field, its SQL column and its column in card files."""
+
+    field: str
+    name: str
     kind: Kind
     required: bool
     search: Search | None
@@ -57,6 +70,8 @@ def _kind(annotation: Any) -> Kind:
 def _columns() -> tuple[Column, ...]:
     out = []
     for field, info in Card.model_fields.items():
+        if field == "extra":
+            continue
         marks = [m for m in info.metadata if isinstance(m, Search)]
         out.append(
             Column(
@@ -71,30 +86,77 @@ def _columns() -> tuple[Column, ...]:
 
 
 COLUMNS: tuple[Column, ...] = _columns()
-BY_NAME: dict[str, Column] = {c.name: c for c in COLUMNS}
 
-# Stored beside the fields: the normalised keys lookups and searches compare.
-# ``alias_keys`` is the ``;``-joined number keys of the aliases (empty when none).
-KEY_COLUMNS: tuple[str, ...] = ("number_key", "name_key", "title_key", "os_key", "alias_keys")
-ALL_COLUMNS: tuple[str, ...] = (*(c.field for c in COLUMNS), *KEY_COLUMNS)
-SELECT_LIST = ", ".join(c.field for c in COLUMNS)
+# Stored beside the fields: the game's own columns, and the normalised keys lookups and
+# searches compare. ``alias_keys`` is the ``;``-joined number keys of the aliases (empty when
+# none).
+EXTRA_COLUMNS: tuple[str, ...] = ("extra", "extra_keys")
+KEY_COLUMNS: tuple[str, ...] = ("number_key", "name_key", "alias_keys")
+ALL_COLUMNS: tuple[str, ...] = (*(c.field for c in COLUMNS), *EXTRA_COLUMNS, *KEY_COLUMNS)
+SELECT_LIST = ", ".join((*(c.field for c in COLUMNS), "extra"))
+# Names a game's column or filter may not take: the shared ones and the search's own options.
+RESERVED: frozenset[str] = frozenset(
+    {c.field for c in COLUMNS}
+    | {c.search.option_for(c.field) for c in COLUMNS if c.search}
+    | {*EXTRA_COLUMNS, *KEY_COLUMNS, "q", "game", "name", "limit", "offset", "json", "db", "help"}
+)
 
 
-def _filters() -> dict[str, tuple[Column, SearchMode]]:
-    out: dict[str, tuple[Column, SearchMode]] = {}
-    for column in COLUMNS:
-        if column.search is None:
+# --- the game's own columns -------------------------------------------------------------------
+
+
+_checked: dict[str, tuple[games.GameSpec, dict[str, CardColumn]]] = {}
+
+
+def game_columns(game: str) -> dict[str, CardColumn]:
+    """A game's own columns by name, its declarations checked once per spec."""
+    hit = _checked.get(game)
+    spec = games.get(game)
+    if hit is None or hit[0] is not spec:
+        check_columns(spec.id, spec.columns, spec.search_hooks, RESERVED)
+        hit = _checked[game] = (spec, {c.name: c for c in spec.columns})
+    return hit[1]
+
+
+def all_game_columns() -> set[str]:
+    """Every registered game's column names (a card file's column no game knows is unknown)."""
+    return {name for spec in games.specs() for name in game_columns(spec.id)}
+
+
+def stored_extra(card: Card) -> tuple[str, str]:
+    """``Card.extra`` as stored: the JSON of its values (lists joined) and of its keys."""
+    columns = game_columns(card.game)
+    values: dict[str, object] = {}
+    keys: dict[str, str] = {}
+    for name, value in card.extra.items():
+        if value is None:
             continue
-        mode = column.search.mode
-        option = column.search.option or (
-            f"{mode}_{column.field}" if mode in ("max", "min") else column.field
-        )
-        out[option] = (column, mode)
+        values[name] = SEP.join(value) if isinstance(value, tuple) else value
+        column = columns.get(name)
+        if column is not None and column.key is not None and isinstance(value, str):
+            keys[name] = column.key(value)
+    return _json(values), _json(keys)
+
+
+def _json(mapping: Mapping[str, object]) -> str:
+    return json.dumps(mapping, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def loaded_extra(game: str, text: str | None) -> dict[str, ColumnValue]:
+    """``Card.extra`` from its stored JSON (lists split again). Raises ``ValueError`` for text
+    that is no JSON object."""
+    found = json.loads(text or "{}")
+    if not isinstance(found, dict):
+        raise ValueError("extra is not a JSON object")
+    spec = games.find(game)
+    columns = game_columns(spec.id) if spec is not None else {}
+    out: dict[str, ColumnValue] = {}
+    for name, value in found.items():
+        column = columns.get(name)
+        if column is not None and column.type == "list" and isinstance(value, str):
+            value = tuple(v for v in value.split(SEP) if v)
+        out[name] = value
     return out
-
-
-# Search filter name → (column, how it compares): ``type``, ``keyword``, ``max_cost``, ``class``…
-FILTERS: dict[str, tuple[Column, SearchMode]] = _filters()
 
 
 def card_row(card: Card) -> dict[str, object]:
@@ -103,12 +165,10 @@ def card_row(card: Card) -> dict[str, object]:
     for column in COLUMNS:
         value = getattr(card, column.field)
         row[column.field] = SEP.join(value) if column.kind is Kind.LIST else value
+    row["extra"], row["extra_keys"] = stored_extra(card)
     row.update(
-        game=card.game,
         number_key=number_key(card.number),
         name_key=name_key(card.game, card.name),
-        title_key=title_key(card.title) if card.title else None,
-        os_key=title_key(card.os) if card.os else None,
         alias_keys=SEP.join(number_key(a) for a in card.aliases),
     )
     return row
@@ -126,11 +186,14 @@ def row_card(row: Mapping[Any, Any]) -> Card:
         values[column.field] = value
     where = f"game {values.get('game')!r}, number {values.get('number')!r}"
     try:
+        values["extra"] = loaded_extra(str(values["game"]), row["extra"])
         card = Card.model_validate(values)
     except ValidationError as exc:
         first = exc.errors()[0]
         reason = f"{'.'.join(map(str, first['loc']))}: {first['msg']}"
         raise _bad_row(where, reason) from exc
+    except ValueError as exc:  # the extra column's JSON
+        raise _bad_row(where, str(exc)) from exc
     spec = games.find(card.game)
     if spec is None:
         raise _bad_row(where, f"unknown game {card.game!r} (known: {', '.join(games.ids())})")
@@ -146,111 +209,6 @@ def _bad_row(where: str, reason: str) -> PoolError:
     )
 
 
-# --- queries (portable SQL: named parameters, LIKE with an escape, ``||``) ---------------------
-
-
-def _title_os(key: str) -> str | None:
-    """The OS a title key belongs to, from the ``titles`` table of a game's spec that has one
-    (GameSpec.card_tables), or None."""
-    for spec in games.specs():
-        if spec.card_tables is not None:
-            found = spec.card_tables().get("titles", {}).get(key)
-            if found is not None:
-                return found
-    return None
-
-
-def _like_escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
 def list_item(text: str) -> str:
     """A list element as the importer stores it: NFKC, without 【】/[] brackets."""
     return nfkc(text).strip("[]【】 ")
-
-
-class _Where:
-    def __init__(self) -> None:
-        self.clauses: list[str] = []
-        self.params: dict[str, object] = {}
-
-    def param(self, value: object) -> str:
-        name = f"p{len(self.params)}"
-        self.params[name] = value
-        return f":{name}"
-
-    def add(self, clause: str) -> None:
-        self.clauses.append(clause)
-
-    def sql(self) -> str:
-        return " WHERE " + " AND ".join(self.clauses) if self.clauses else ""
-
-
-def _has_item(column: str, pattern_param: str) -> str:
-    return f"lower('{SEP}' || {column} || '{SEP}') LIKE {pattern_param} ESCAPE '\\'"
-
-
-def search_query(
-    table: str,
-    game: Game | None = None,
-    name: str | None = None,
-    title: str | None = None,
-    limit: int = 50,
-    offset: int = 0,
-    filters: Mapping[str, str | int | None] | None = None,
-) -> tuple[str, dict[str, object]]:
-    """The SQL and parameters of a search: by game, name substring (any width; chaos ignores
-    spaces) or number/alias prefix, chaos title or OS, and the column filters of ``FILTERS``.
-    Raises ``ValueError`` for an unknown filter."""
-    where = _Where()
-    if game is not None:
-        where.add(f"game = {where.param(game)}")
-    if name:
-        prefix = _like_escape(number_key(name))
-        ors = [
-            f"name_key LIKE {where.param(f'%{_like_escape(k)}%')} ESCAPE '\\'"
-            for k in sorted(ref_keys(name))
-        ]
-        ors.append(f"number_key LIKE {where.param(prefix + '%')} ESCAPE '\\'")
-        ors.append(f"('{SEP}' || alias_keys) LIKE {where.param(f'%{SEP}{prefix}%')} ESCAPE '\\'")
-        where.add("(" + " OR ".join(ors) + ")")
-    if title:
-        key = title_key(title)
-        os_of_title = _title_os(key)
-        keys = sorted({key, title_key(os_of_title)} if os_of_title else {key})
-        marks = ", ".join(where.param(k) for k in keys)
-        where.add(f"(os_key IN ({marks}) OR title_key = {where.param(key)})")
-    for option, value in (filters or {}).items():
-        if value is None or value == "":
-            continue
-        if option not in FILTERS:
-            raise ValueError(f"unknown search filter {option!r}")
-        column, mode = FILTERS[option]
-        field = column.field
-        if mode in ("max", "min"):
-            where.add(f"{field} {'<=' if mode == 'max' else '>='} {where.param(int(value))}")
-        elif mode == "exact":
-            where.add(f"{field} = {where.param(str(value))}")
-        elif mode == "text":
-            needle = _like_escape(nfkc(str(value)).lower())
-            where.add(f"lower({field}) LIKE {where.param(f'%{needle}%')} ESCAPE '\\'")
-        else:  # item
-            needle = _like_escape(list_item(str(value)).lower())
-            where.add(_has_item(field, where.param(f"%{SEP}{needle}{SEP}%")))
-    where.params.update(limit=max(0, limit), offset=max(0, offset))
-    sql = (
-        f"SELECT {SELECT_LIST} FROM {table}{where.sql()} "
-        "ORDER BY game, number LIMIT :limit OFFSET :offset"
-    )
-    return sql, where.params
-
-
-def get_query(table: str, game: Game, number: str) -> tuple[str, dict[str, object]]:
-    """The card ``number`` names in ``game``: its own number first, else an alias."""
-    key = number_key(number)
-    sql = (
-        f"SELECT {SELECT_LIST} FROM {table} WHERE game = :game AND (number_key = :key OR "
-        f"('{SEP}' || alias_keys || '{SEP}') LIKE :alias ESCAPE '\\') "
-        "ORDER BY CASE WHEN number_key = :key THEN 0 ELSE 1 END, number LIMIT 1"
-    )
-    return sql, {"game": game, "key": key, "alias": f"%{SEP}{_like_escape(key)}{SEP}%"}

@@ -22,18 +22,18 @@ from deckcheck.files import read_limited
 from deckcheck.models import Card, Game
 from deckcheck.normalize import nfkc
 from deckcheck.pool.columns import COLUMNS as CARD_COLUMNS
-from deckcheck.pool.columns import SEP, Kind, list_item
+from deckcheck.pool.columns import INT_LIMIT, SEP, Kind, all_game_columns, game_columns, list_item
 from deckcheck.resolve import number_key
 from deckcheck.text import lone_surrogate
+from deckcheck.wording import a_an
 
-# The file columns come from the Card model (pool/columns.py); these need rules of their own.
+# The shared file columns come from the Card model, a game's own from its spec
+# (pool/columns.py); these need rules of their own.
 COLUMNS: tuple[str, ...] = tuple(c.name for c in CARD_COLUMNS)
 REQUIRED = tuple(c.name for c in CARD_COLUMNS if c.required)
 INT_COLUMNS = tuple(c.name for c in CARD_COLUMNS if c.kind is Kind.INT)
 LIST_COLUMNS = tuple(c.name for c in CARD_COLUMNS if c.kind is Kind.LIST)
-_SPECIAL = frozenset(("game", "number", "name", "type", "os"))
-# SQLite stores integers in 64 bits; a larger one would be an OverflowError at write time.
-INT_LIMIT = 1 << 63
+_SPECIAL = frozenset(("game", "number", "name", "type"))
 # A card file is read whole; a full game's card list is a few MiB, so this is no card list.
 MAX_CARD_FILE_BYTES = 64 << 20
 
@@ -83,7 +83,7 @@ def read_rows(path: Path) -> tuple[list[Row], list[str]]:
     else:
         raise CardFileError(f"{path}: unknown card file type {suffix!r} (use .csv, .json, .jsonl)")
     columns = {key for row in rows for key in row.values}
-    return rows, sorted(str(c) for c in columns - set(COLUMNS))
+    return rows, sorted(str(c) for c in columns - set(COLUMNS) - all_game_columns())
 
 
 def _csv_rows(path: Path, text: str) -> list[Row]:
@@ -159,7 +159,7 @@ def _shape_reasons(values: Mapping[str, Any]) -> list[str]:
     reasons: list[str] = []
     if values.get("__extra__"):
         reasons.append("more fields than the header has columns")
-    for column in COLUMNS:
+    for column in (*COLUMNS, *sorted(all_game_columns() & set(values))):
         value = values.get(column)
         items = value if isinstance(value, list) else [value]
         if any(isinstance(item, (dict, list)) for item in items):
@@ -175,8 +175,9 @@ def _short(text: str) -> str:
     return text if len(text) <= 40 else text[:40] + "…"
 
 
-def check_row(row: Row) -> Card | list[str]:
-    """A card, or the reasons the row is bad."""
+def check_row(row: Row, ignored: set[str] | None = None) -> Card | list[str]:
+    """A card, or the reasons the row is bad. A value in a column that is another game's, not
+    this row's, is left out and its column added to ``ignored`` (as ``x (not a G column)``)."""
     values = row.values
     if "__bad__" in values:
         bad = values["__bad__"]
@@ -191,6 +192,13 @@ def check_row(row: Row) -> Card | list[str]:
             if fields["game"]
             else "missing game"
         )
+    own = game_columns(game) if game is not None else {}
+    if ignored is not None and game is not None:
+        foreign = (all_game_columns() - set(own)) & set(values)
+        ignored.update(
+            f"{c} (not {a_an(game)} column)" for c in foreign if _text(values.get(c)) is not None
+        )
+    fields.update((c.name, _text(values.get(c.name))) for c in own.values() if c.type != "list")
     if not fields["number"]:
         reasons.append("missing number")
     if not fields["name"]:
@@ -204,7 +212,8 @@ def check_row(row: Row) -> Card | list[str]:
             known = ", ".join(spec.card_types)
             reasons.append(f"unknown type {fields['type']!r} for {game} (use {known})")
     ints: dict[str, int | None] = {}
-    for int_column in INT_COLUMNS:
+    int_columns = (*INT_COLUMNS, *(c.name for c in own.values() if c.type == "int"))
+    for int_column in int_columns:
         text = fields[int_column]
         if text is None:
             ints[int_column] = None
@@ -217,10 +226,9 @@ def check_row(row: Row) -> Card | list[str]:
         if not -INT_LIMIT <= number < INT_LIMIT:
             reasons.append(f"{int_column} {_short(text)!r} is out of range (64-bit integers)")
         ints[int_column] = number
-    if spec is not None and spec.check_card is not None:  # the game's own columns
+    if spec is not None and spec.check_card is not None:  # the game's own checks (OS, kind)
         tables = spec.card_tables() if spec.card_tables is not None else {}
         reasons.extend(spec.check_card(fields, tables))
-    os_name = fields["os"]
     if reasons:
         return reasons
     assert game is not None and ctype is not None
@@ -234,12 +242,19 @@ def check_row(row: Row) -> Card | list[str]:
             card[column.field] = ints[column.name]
         else:
             card[column.field] = fields[column.name]
+    extra: dict[str, object] = {}
+    for own_column in own.values():  # text from ``fields``: the game's check may fill it in
+        name = own_column.name
+        if own_column.type == "list":
+            extra[name] = _split(values.get(name)) or None
+        else:
+            extra[name] = ints[name] if own_column.type == "int" else fields[name]
     card.update(
         game=game,
         number=nfkc(fields["number"] or ""),
         name=(fields["name"] or "").strip(),
         type=ctype,
-        os=os_name,
+        extra={k: v for k, v in extra.items() if v is not None},
     )
     try:
         return Card.model_validate(card)
@@ -249,10 +264,11 @@ def check_row(row: Row) -> Card | list[str]:
 
 def check_file(path: Path) -> CheckedFile:
     rows, unknown = read_rows(path)
-    result = CheckedFile(str(path), unknown_columns=unknown)
+    result = CheckedFile(str(path))
+    ignored: set[str] = set()
     first_row: dict[tuple[Game, str], int] = {}
     for row in rows:
-        checked = check_row(row)
+        checked = check_row(row, ignored)
         where = f"{path}: row {row.number}" + (f" (line {row.line})" if row.line else "")
         if isinstance(checked, list):
             result.errors.extend(f"{where}: {reason}" for reason in checked)
@@ -266,6 +282,7 @@ def check_file(path: Path) -> CheckedFile:
             continue
         first_row[key] = row.number
         result.cards.append(checked)
+    result.unknown_columns = unknown + sorted(ignored)
     return result
 
 

@@ -32,14 +32,14 @@ from deckcheck.errors import PoolError
 from deckcheck.models import Card, Game
 from deckcheck.pool.columns import (
     COLUMNS,
+    EXTRA_COLUMNS,
     KEY_COLUMNS,
     Kind,
     card_row,
-    get_query,
     row_card,
-    search_query,
 )
 from deckcheck.pool.importer import card_files, check_import
+from deckcheck.pool.search import JsonText, get_query, postgres_json, search_query, sqlite_json
 from deckcheck.pool.store import ImportResult
 from deckcheck.resolve import CardIndex, number_key
 
@@ -62,7 +62,7 @@ cards = Table(
     TABLE,
     metadata,
     *(_column(c.field, c.kind, c.required) for c in COLUMNS),
-    *(_column(k, Kind.TEXT, k in ("number_key", "name_key", "alias_keys")) for k in KEY_COLUMNS),
+    *(_column(k, Kind.TEXT, True) for k in (*EXTRA_COLUMNS, *KEY_COLUMNS)),
     Index("ix_deckcheck_cards_name_key", "name_key")  # the name the old index=True gave,
 )
 
@@ -91,6 +91,21 @@ class SqlPool:
                 f"{', '.join(missing)}); drop it to have it rebuilt from card_pool/ "
                 "(imported cards are lost)"
             )
+
+    def _json_text(self) -> JsonText:
+        """How this database reads a key of the JSON in ``extra`` (pool/columns.py)."""
+        dialect = self.engine.dialect.name
+        if dialect == "sqlite":
+            return sqlite_json
+        if dialect == "postgresql":
+            return postgres_json
+
+        def unsupported(column: str, key: str) -> str:
+            raise PoolError(
+                f"searching a game's own card columns needs SQLite or PostgreSQL, not {dialect}"
+            )
+
+        return unsupported
 
     @property
     def path(self) -> str:
@@ -179,22 +194,14 @@ class SqlPool:
         game: Game | None = None,
         name: str | None = None,
         type: str | None = None,
-        title: str | None = None,
+        *,
         limit: int = 50,
         offset: int = 0,
-        max_level: int | None = None,
-        max_cost: int | None = None,
         **filters: str | int | None,
     ) -> list[Card]:
         """The SQLite pool's search (``Pool.search``): the same SQL, run through SQLAlchemy."""
         sql, params = search_query(
-            TABLE,
-            game,
-            name,
-            title,
-            limit,
-            offset,
-            {"type": type, "max_level": max_level, "max_cost": max_cost, **filters},
+            TABLE, game, name, limit, offset, {"type": type, **filters}, self._json_text()
         )
         with self.engine.connect() as conn:
             rows = conn.execute(text(sql), params).all()

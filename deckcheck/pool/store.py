@@ -24,14 +24,14 @@ from deckcheck.pool.columns import (
     SEP,
     Kind,
     card_row,
-    get_query,
     row_card,
-    search_query,
 )
 from deckcheck.pool.importer import CardFileError, ImportRejected, card_files, check_import
+from deckcheck.pool.search import get_query, search_query, sqlite_json
 from deckcheck.resolve import CardIndex, number_key, numbered_parts, ref_keys
 
-SCHEMA_VERSION = "3"
+# 4: a game's own columns in one JSON column (``extra``), not a column each (pool/columns.py)
+SCHEMA_VERSION = "4"
 _SQL_TYPE = {Kind.TEXT: "TEXT", Kind.INT: "INTEGER", Kind.LIST: "TEXT"}
 
 
@@ -41,8 +41,8 @@ def _schema() -> tuple[str, ...]:
         f"{c.field} {_SQL_TYPE[c.kind]}{' NOT NULL' if c.required or c.kind is Kind.LIST else ''}"
         for c in COLUMNS
     ]
-    columns += ["number_key TEXT NOT NULL", "name_key TEXT NOT NULL", "title_key TEXT"]
-    columns += ["os_key TEXT", "alias_keys TEXT NOT NULL"]
+    columns += ["extra TEXT NOT NULL", "extra_keys TEXT NOT NULL"]
+    columns += ["number_key TEXT NOT NULL", "name_key TEXT NOT NULL", "alias_keys TEXT NOT NULL"]
     return (
         "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
         f"CREATE TABLE cards ({', '.join(columns)}, PRIMARY KEY (game, number_key))",
@@ -91,11 +91,9 @@ class CardPool(Protocol):
         game: Game | None = None,
         name: str | None = None,
         type: str | None = None,
-        title: str | None = None,
+        *,
         limit: int = 50,
         offset: int = 0,
-        max_level: int | None = None,
-        max_cost: int | None = None,
         **filters: str | int | None,
     ) -> list[Card]: ...
 
@@ -188,6 +186,12 @@ class Pool:
 
     def _check_version(self) -> None:
         row = self.conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        if row is not None and row[0] == "3":  # one column a game's column: upgraded in place
+            from deckcheck.pool.migrate import from_v3
+
+            with self._transaction():
+                from_v3(self.conn, _SCHEMA, self._write, SCHEMA_VERSION)
+            return
         if row is None or row[0] != SCHEMA_VERSION:
             raise PoolError(
                 f"{self.path} was made by another deckcheck version; "
@@ -331,24 +335,17 @@ class Pool:
         game: Game | None = None,
         name: str | None = None,
         type: str | None = None,
-        title: str | None = None,
+        *,
         limit: int = 50,
         offset: int = 0,
-        max_level: int | None = None,
-        max_cost: int | None = None,
         **filters: str | int | None,
     ) -> list[Card]:
-        """Cards by game, name substring (any width; chaos ignores spaces) or number prefix,
-        title or OS, and the column filters (``type``, ``max_cost``, ``keyword``, ``class``…;
-        see ``pool.columns.FILTERS``)."""
+        """Cards by game, name substring (any width; a game may ignore spaces) or number
+        prefix, and the filters: the shared columns' (``type``, ``max_cost``, ``keyword``) and
+        each game's own (``pool.columns.known_filters``). Raises ``FilterError`` for a filter
+        no game has."""
         sql, params = search_query(
-            "cards",
-            game,
-            name,
-            title,
-            limit,
-            offset,
-            {"type": type, "max_level": max_level, "max_cost": max_cost, **filters},
+            "cards", game, name, limit, offset, {"type": type, **filters}, sqlite_json
         )
         return [_row_to_card(r) for r in self.conn.execute(sql, params)]
 

@@ -10,7 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from deckcheck.games.chaos import partner
+from deckcheck.games.chaos import os_table, partner
+from deckcheck.games.columns_contract import CardColumn, Search, SearchHook
 from deckcheck.games.contract import GameSpec, Param, lazy
 from deckcheck.games.deal_contract import Draws, deck_out
 from deckcheck.goldfish.policy import Policy
@@ -69,6 +70,40 @@ class AttackDraws(Draws):
     def after_main(self, turn: int, on_play: bool) -> tuple[bool, ...]:
         attacks = not (turn == 1 and on_play and not self.first_turn_attack)
         return (True,) if self.attack_draw and attacks else ()
+
+
+# The card columns of ChaosTCG beyond the shared ones (総合ルール §2: 作品名 §2.3, 攻撃力 §2.6,
+# 耐久力 §2.7); the OS and append words are printed on the card.
+COLUMNS = (
+    CardColumn(
+        "title", "text", "the work (作品名) a card belongs to", summary=True, key=title_key
+    ),
+    CardColumn(
+        "os",
+        "text",
+        "the OS printed on the card (OS:ニトロプラス); empty: found from the title",
+        label="OS",
+        summary=True,
+        key=title_key,
+        checked=True,  # neo-standard's single OS (checks.py)
+    ),
+    # limits and pure decks by append word (formats/chaos-*.toml)
+    CardColumn("append", "list", "append words, ';' between them (BETA;はるかさん)", checked=True),
+    CardColumn("power", "int", "攻撃力, a whole number", Search("min"), summary=True),
+    CardColumn("hp", "int", "耐久力, a whole number", label="HP"),
+    CardColumn("extra_cost", "text", "an extra chara's extra cost as printed"),
+)
+
+
+def title_or_os(text: str) -> dict[str, frozenset[str]]:
+    """The title/OS filter: a card whose title is ``text``, or whose OS is ``text`` or the OS
+    of the title ``text`` (the rulebook appendix 「作品名と OS 名」, card_pool/chaos_os.toml)."""
+    key = title_key(text)
+    os_of_title = os_table.os_table().title_index().get(key)
+    return {
+        "title": frozenset({key}),
+        "os": frozenset({key, title_key(os_of_title)} if os_of_title else {key}),
+    }
 
 
 class ChaosPolicy(Policy):
@@ -145,6 +180,16 @@ CHAOS = (  # the entry point of pyproject.toml
             "the cards its play_first order ranks last",
             "not played: battles, damage, 乱入, events and card text (no opponent); level-up costs",
         ),
-        search_fields=("title", "os", "level", "cost", "power"),
+        search_fields=("level", "cost"),
+        columns=COLUMNS,
+        search_hooks=(
+            SearchHook(
+                "title",
+                "Title / OS",
+                "a title (作品名) or an OS: the cards of that title, or of that OS",
+                title_or_os,
+                aliases=("os",),
+            ),
+        ),
     )
 )

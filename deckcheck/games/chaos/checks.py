@@ -92,11 +92,12 @@ def os_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     for slot in ctx.in_sections(policy.sections):
         if every_title and not every_title.isdisjoint(slot.facts.append_keys):
             continue
-        if slot.card.os is None:
+        os_name = slot.card.text_of("os")
+        if os_name is None:
             unknown.append(slot)
             continue
-        key = title_key(slot.card.os)
-        display.setdefault(key, slot.card.os)
+        key = title_key(os_name)
+        display.setdefault(key, os_name)
         by_os[key].append(slot)
     out: list[Violation] = []
     if unknown:

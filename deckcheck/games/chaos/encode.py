@@ -135,7 +135,8 @@ def _encode(setup: Setup) -> Encoded | None:
         else:
             extra_card.append(i)
             extra_count.append(n)
-    parts = [[_key(p) for p in (cards[e].extra_cost or "").split("&")] for e in extra_card]
+    costs = [cards[e].text_of("extra_cost") or "" for e in extra_card]
+    parts = [[_key(p) for p in cost.split("&")] for cost in costs]
     most = max((len(p) for p in parts), default=1)
     meets = np.zeros((len(cards), len(extra_card), most), dtype=np.uint8)
     for e, cost in enumerate(parts):
@@ -149,7 +150,7 @@ def _encode(setup: Setup) -> Encoded | None:
             mask = sum(1 << i for i in subset)
             hall.append((mask, sum(keep.conditions[i].demand for i in subset)))
     covered = pol.solral_charge and any(charges(c, partner_card) for c, _ in setup.section("extra"))
-    can_level = "beta" not in {word_key(a) for a in partner_card.append}
+    can_level = "beta" not in {word_key(a) for a in partner_card.items_of("append")}
     ints = {
         "can_level": can_level,
         "friend_areas": friend_areas,

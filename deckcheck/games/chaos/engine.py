@@ -89,14 +89,14 @@ def names(card: Card) -> frozenset[str]:
     if hit is not None and hit[0] is card:
         return hit[1]
     found = frozenset(_SPACE.sub("", n).casefold() for n in _quoted(nfkc(card.name)))
-    if word_key("はるかさん") in {word_key(a) for a in card.append}:
+    if word_key("はるかさん") in {word_key(a) for a in card.items_of("append")}:
         found = frozenset()
     _NAMES[id(card)] = (card, found)
     return found
 
 
 def _has(card: Card, append: str) -> bool:
-    return word_key(append) in {word_key(a) for a in card.append}
+    return word_key(append) in {word_key(a) for a in card.items_of("append")}
 
 
 def levels_up(card: Card, partner_key: str) -> bool:
@@ -115,7 +115,7 @@ def plays_as_extra(card: Card) -> bool:
     card text, not played), it may enter, and it has no [ソルラルチャージ] (§13: 「このカードが
     エクストラデッキにある間アペンドルール[ソルラルチャージ]の効果によってのみ…エクストラ
     デッキから他の領域に移動したりできま」)."""
-    return bool(card.extra_cost) and may_enter(card) and not _has(card, SOLRAL)
+    return bool(card.text_of("extra_cost")) and may_enter(card) and not _has(card, SOLRAL)
 
 
 def charges(card: Card, partner: Card) -> bool:
@@ -149,7 +149,7 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
         hand = redeal(deck, hand, rules.hand, rng)
         record.mulligans = 1
     partner_key = _key(partner_card.name)
-    can_level = "beta" not in {word_key(a) for a in partner_card.append}
+    can_level = "beta" not in {word_key(a) for a in partner_card.items_of("append")}
     level = 1
     partner = Chara(partner_card, partner=True)
     friends: list[Chara] = []  # the charas of the friend areas, extra charas among them
@@ -246,7 +246,7 @@ def _extra(extra_deck: list[Card], hand: list[Card], friends: list[Chara], partn
     for card in extra_deck:
         if _key(card.name) in in_arena:
             continue
-        parts = [_key(p) for p in (card.extra_cost or "").split("&")]
+        parts = [_key(p) for p in (card.text_of("extra_cost") or "").split("&")]
         for base in friends:
             first = next((i for i, p in enumerate(parts) if _meets(base.card, p)), None)
             if first is None:

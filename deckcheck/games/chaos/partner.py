@@ -44,7 +44,7 @@ def _may_partner(rule: Partner, card: Card) -> bool:
     if card.type not in rule.candidate_types:
         return False
     keywords = {word_key(k) for k in card.keywords}
-    appends = {word_key(a) for a in card.append}
+    appends = {word_key(a) for a in card.items_of("append")}
     return not any(word_key(k) in keywords for k in rule.forbid_keywords) and not any(
         word_key(a) in appends for a in rule.forbid_appends
     )
@@ -54,7 +54,7 @@ def why_not(rule: Partner, card: Card) -> str:
     if card.type not in rule.candidate_types:
         return f"it is {a_an(card.type)} card, not one of {', '.join(rule.candidate_types)}"
     keywords = {word_key(k) for k in card.keywords}
-    appends = {word_key(a) for a in card.append}
+    appends = {word_key(a) for a in card.items_of("append")}
     carried = [f"「{k}」" for k in rule.forbid_keywords if word_key(k) in keywords]
     carried += [f"[{a}]" for a in rule.forbid_appends if word_key(a) in appends]
     return "it carries " + " and ".join(carried)
@@ -107,7 +107,7 @@ def choose(rule: Partner, main: Sequence[tuple[Card, int]], choice: str | None, 
             "the deck has no partner card: name the chara you will choose as partner with "
             "--aside REF"
         )
-    return max(candidates, key=lambda nc: (nc[0], nc[1].power or 0, nc[1].number))[1]
+    return max(candidates, key=lambda nc: (nc[0], nc[1].int_of("power") or 0, nc[1].number))[1]
 
 
 def set_aside(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from deckcheck.formats import Format
+from deckcheck.games.columns_contract import CardColumn, Search
 from deckcheck.games.contract import GameSpec, Param, lazy
 from deckcheck.games.deal_contract import Aside, deck_out
 from deckcheck.goldfish.policy import Policy
@@ -67,6 +68,10 @@ IRIS = (  # the entry point of pyproject.toml
             "after each forced redraw (no unit in hand) the opponent may draw 1 card, so the "
             "other player's hand changes (あいりすミスティリア! TCG 詳しい遊び方 対戦の準備 ④ ※)",
         ),
-        search_fields=("cost", "hp"),
+        search_fields=("cost",),
+        # 詳しい遊び方 §1: a unit's HP
+        columns=(
+            CardColumn("hp", "int", "a unit's HP", Search("min"), label="HP", summary=True),
+        ),
     )
 )

@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 from pydantic import Field
 
 from deckcheck.formats import Format
+from deckcheck.games.columns_contract import CardColumn, Search
 from deckcheck.games.contract import GameSpec, Param, lazy
 from deckcheck.games.deal_contract import Aside, Draws, Loss
 from deckcheck.goldfish.policy import Policy
@@ -31,6 +32,18 @@ MILESTONES = ("first_level_2_deploy", "first_level_3_deploy", "first_gouritai")
 
 
 KINDS = ("定理者", "使者", "合理体")  # ch.1 §2: a member's kind
+
+
+# The card columns of ラクエンロジック beyond the shared ones (ルールブック Ver1.0 ch.1 §1-§2:
+# a member's power, color and world, テリトリー; a gate's 門ナンバー).
+COLUMNS = (
+    # the gate deck's limit per 門ナンバー (formats/rakuen-standard-1.0.toml)
+    CardColumn("gate_number", "int", "a gate card's number (1-8)", checked=True),
+    CardColumn("power", "int", "power, a whole number"),
+    CardColumn("color", "text", "colour as printed (黄 赤 緑 青)", Search("exact"), summary=True),
+    CardColumn("world", "text", "world as printed", Search("text"), summary=True),
+    CardColumn("territory", "int", "circles a member occupies (1, 2 or 4)"),
+)
 
 
 class RakuenPolicy(Policy):
@@ -178,6 +191,7 @@ RAKUEN = (  # the entry point of pyproject.toml
             "not played: battles, logic drive, paradoxes, card text (no opponent); a deck and a "
             "drop zone both empty end the game as deck-out (deckcheck's simplification)",
         ),
-        search_fields=("level", "cost", "color", "world", "kind"),
+        search_fields=("level", "cost", "kind"),
+        columns=COLUMNS,
     )
 )

@@ -64,7 +64,7 @@ LEVEL_EXCESS = "level_over_level_area"
 
 def territory(card: Card) -> int:
     """Circles a member takes; 1 when the card data gives none (outside the card data)."""
-    return card.territory or 1
+    return card.int_of("territory") or 1
 
 
 class Table:
@@ -132,7 +132,9 @@ class Table:
     def colors(self) -> set[str]:
         """Colors and worlds of every level card, face up or face down (ch.2 §6 出撃条件 4)."""
         if self._colors is None:
-            self._colors = {x for c, _up in self.level for x in (c.color, c.world) if x}
+            self._colors = {
+                x for c, _up in self.level for x in (c.text_of("color"), c.text_of("world")) if x
+            }
         return self._colors
 
     def set_level(self, level: list[tuple[Card, bool]]) -> None:
@@ -200,7 +202,9 @@ class Table:
             return False
         if (card.cost or 0) > len(self.stock):
             return False
-        return card.kind != "合理体" or bool({card.color, card.world} & self.colors())
+        return card.kind != "合理体" or bool(
+            {card.text_of("color"), card.text_of("world")} & self.colors()
+        )
 
     def deployable(self, card: Card, over: bool = False) -> bool:
         return self.conditions(card) and self.room(card, (), over) is not None
@@ -310,7 +314,7 @@ def _level_phase(table: Table, policy: Compiled, face_up: bool) -> None:
         colors = table.colors()
 
         def key(card: Card) -> tuple[object, ...]:
-            fresh = bool({card.color, card.world} - colors - {None})
+            fresh = bool({card.text_of("color"), card.text_of("world")} - colors - {None})
             return (
                 policy.rank(card, policy.atoms["level_area_first"])[0],
                 not fresh,
@@ -323,7 +327,7 @@ def _level_phase(table: Table, policy: Compiled, face_up: bool) -> None:
         table.set_level([*table.level, (card, face_up)])
     elif cast("RakuenPolicy", policy.policy).swap_level:
         colors = table.colors()
-        new = next((c for c in table.hand if c.color and c.color not in colors), None)
+        new = next((c for c in table.hand if (x := c.text_of("color")) and x not in colors), None)
         if new is not None:
             old = table.level[0][0]
             take(table.hand, new)

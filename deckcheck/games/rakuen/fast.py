@@ -73,13 +73,17 @@ def _encode(setup: Setup) -> Encoded:
     n = len(cards)
     play = sorted(range(n), key=lambda i: (policy.rank(cards[i], policy.play_first), i))
     numbers = sorted(range(n), key=lambda i: (cards[i].number, i))
-    names = sorted({x for card in cards for x in (card.color, card.world) if x})
+    names = sorted(
+        {x for card in cards for x in (card.text_of("color"), card.text_of("world")) if x}
+    )
     if len(names) > MAX_COLORS:
         raise Unsupported("too many colors and worlds")
     bit = {name: 1 << i for i, name in enumerate(names)} | {"": EMPTY}
 
     def mask(card_: Card) -> int:
-        return sum({bit[v] for v in (card_.color, card_.world) if v is not None})
+        return sum(
+            {bit[v] for v in (card_.text_of("color"), card_.text_of("world")) if v is not None}
+        )
 
     table = np.zeros((8, n), dtype=np.int64)
     for i, card in enumerate(cards):
@@ -88,13 +92,13 @@ def _encode(setup: Setup) -> Encoded:
             KINDS.get(card.kind or "", 0),
             card.level or 0,
             card.cost or 0,
-            card.territory or 1,
+            card.int_of("territory") or 1,
             play.index(i),
             policy.rank(card, policy.atoms["level_area_first"])[0],
             numbers.index(i),
         )
     cmask = np.array([mask(c) for c in cards], dtype=np.int64)
-    colbit = np.array([bit[c.color] if c.color else 0 for c in cards], dtype=np.int64)
+    colbit = np.array([bit[x] if (x := c.text_of("color")) else 0 for c in cards], dtype=np.int64)
     group, radix, meets, keep = _keep_table(policy, cards, copies, rules.hand)
     circles = rules.param_int("circles")
     limit = rules.params.get("hand_limit")

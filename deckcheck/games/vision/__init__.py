@@ -7,6 +7,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
+from deckcheck.games.columns_contract import CardColumn, Search
 from deckcheck.games.contract import GameSpec, Param, lazy
 from deckcheck.games.deal_contract import deck_out
 from deckcheck.games.vision.names import vision_copy_name
@@ -36,6 +37,50 @@ MILESTONES = (
     "first_upkeep_loss",
 )
 NODE_READY = ("maintenance", "never")  # the format's node_ready (see formats/vision-standard.toml)
+
+
+# The card columns of VISION beyond the shared ones (キーワード用語集, card_pool/vision/build.py):
+# 術者 (the caster a spell belongs to), 種族, 必要ノード, グレイズ, 攻撃力/耐久力 as printed (a
+# spell's modifier is ``+3``, a variable value ``X``), the sets it was printed in, a Union
+# card's 【連結…】 requirement, and an upkeep cost paid each turn or the card leaves.
+COLUMNS = (
+    CardColumn(
+        "user",
+        "text",
+        "術者: the character a spell belongs to",
+        Search("text"),
+        label="User (術者)",
+        summary=True,
+    ),
+    CardColumn("class", "text", "種族 as printed", Search("text"), label="Class (種族)"),
+    CardColumn(
+        "node",
+        "int",
+        "必要ノード, a whole number",
+        Search("max"),
+        label="Node (必要ノード)",
+        summary=True,
+    ),
+    CardColumn("graze", "int", "グレイズ, a whole number", Search("min")),
+    CardColumn("attack", "text", "攻撃力 as printed (a spell's modifier: +3)"),
+    CardColumn("toughness", "text", "耐久力 as printed"),
+    CardColumn(
+        "package",
+        "list",
+        "the sets the card was printed in, ';' between them",
+        Search("item"),
+        label="Set",
+        summary=True,
+    ),
+    CardColumn(
+        "link",
+        "text",
+        "a Union card's 【連結(…)】 text as printed",
+        Search("text"),
+        label="Union link (連結)",
+    ),
+    CardColumn("upkeep", "int", "維持コスト: a cost paid each turn, a whole number"),
+)
 
 
 class VisionPolicy(Policy):
@@ -139,6 +184,7 @@ VISION = (  # the entry point of pyproject.toml
             "維持コスト; playable: cards in hand that can be played after the nodes are set; "
             "node_K: the first turn K nodes are in play",
         ),
-        search_fields=("type", "package", "node", "cost", "user", "class", "keyword", "graze"),
+        search_fields=("type", "cost", "keyword"),
+        columns=COLUMNS,
     )
 )

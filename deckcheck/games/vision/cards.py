@@ -89,8 +89,8 @@ def facts(card: Card) -> Facts:
     if hit is not None and hit[0] is card:
         return hit[1]
     words = {nfkc(k) for k in card.keywords}
-    links, readable = _links(card.link)
-    attack = nfkc(card.attack or "")
+    links, readable = _links(card.text_of("link"))
+    attack = nfkc(card.text_of("attack") or "")
     spell = card.type == "spell"
     creature = spell and "幻想生物" in words
     mana = [int(m[1]) for w in words if (m := _MANA.fullmatch(w))]
@@ -99,7 +99,7 @@ def facts(card: Card) -> Facts:
     field_equip = card.type != "character" and "装備/場" in words
     found = Facts(
         kind="creature" if creature else card.type,
-        node=card.node or 0,
+        node=card.int_of("node") or 0,
         cost=card.cost or 0,
         attack=int(attack) if _NUMBER.fullmatch(attack) else 0,
         bonus=int(attack) if _BONUS.fullmatch(attack) else 0,
@@ -109,7 +109,7 @@ def facts(card: Card) -> Facts:
         world=world,
         field_equip=field_equip,
         once_a_turn=bool(words & _ONCE_A_TURN),
-        upkeep=card.upkeep or 0,
+        upkeep=card.int_of("upkeep") or 0,
         mana=sum(mana),
         surprise=card.type == "character" and "奇襲" in words,
         doll=card.type == "character" and "人形" in words,
@@ -118,7 +118,7 @@ def facts(card: Card) -> Facts:
         # prints 速攻 attacks at once (deckcheck's reading: the printed keyword wins)
         haste="速攻" in words,
         never="弐符" in words or not readable or bool(words & _THEIR_TURN),
-        user=nfkc(card.user or ""),
+        user=nfkc(card.text_of("user") or ""),
         needs_user="ラストワード" in words,
         links=links,
     )

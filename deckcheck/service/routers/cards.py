@@ -4,59 +4,54 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 
 from deckcheck import games
 from deckcheck.models import Card
+from deckcheck.pool.search import FilterError
 from deckcheck.service.deps import CardsDep
 from deckcheck.service.problems import Problem
 
 router = APIRouter(prefix="/cards", tags=["cards"])
 
 
+# The query parameters of GET /cards itself; any other is a search filter (see ``cards``).
+_OWN = frozenset({"game", "q", "type", "limit", "offset"})
+_FILTER_TEXT_MAX = 200  # characters: no card column is longer
+
+
 @router.get("")
 def cards(
+    request: Request,
     store: CardsDep,
     game: games.KnownGame | None = None,  # an unknown game is a 422 naming the known ones
     q: Annotated[str | None, Query(max_length=200)] = None,
     type: Annotated[str | None, Query(max_length=40)] = None,
-    title: Annotated[str | None, Query(max_length=200)] = None,
-    os: Annotated[str | None, Query(max_length=200)] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
-    max_level: Annotated[int | None, Query(ge=-1000, le=1000)] = None,
-    max_cost: Annotated[int | None, Query(ge=-1000, le=1000)] = None,
-    keyword: Annotated[str | None, Query(max_length=200)] = None,
-    user: Annotated[str | None, Query(max_length=200)] = None,
-    klass: Annotated[str | None, Query(alias="class", max_length=200)] = None,
-    package: Annotated[str | None, Query(max_length=40)] = None,
-    link: Annotated[str | None, Query(max_length=200)] = None,
-    max_node: Annotated[int | None, Query(ge=-1000, le=1000)] = None,
-    min_graze: Annotated[int | None, Query(ge=-1000, le=1000)] = None,
 ) -> list[Card]:
+    """Search the cards. Every other query parameter is a search filter, as ``GET /games``
+    lists them: the shared columns' (``keyword``, ``max_level``, ``max_cost``, ``kind``) and
+    each game's own (a game's filter finds only that game's cards). An unknown filter, or a
+    value it cannot take, is a 422."""
     if type is not None and not any(type in s.card_types for s in games.specs()):
-        raise Problem(
-            422,
-            "invalid-request",
-            f"unknown card type {type!r}",
-            errors=[{"path": "query.type", "message": "unknown card type"}],
-        )
-    return store.search(
-        game,
-        q,
-        type,
-        title or os,
-        limit=limit,
-        offset=offset,
-        max_level=max_level,
-        max_cost=max_cost,
-        keyword=keyword,
-        user=user,
-        package=package,
-        link=link,
-        max_node=max_node,
-        min_graze=min_graze,
-        **{"class": klass},
+        raise _bad("type", f"unknown card type {type!r}")
+    filters: dict[str, str | int | None] = {}
+    for key, value in request.query_params.multi_items():
+        if key in _OWN:
+            continue
+        if len(value) > _FILTER_TEXT_MAX:
+            raise _bad(key, f"at most {_FILTER_TEXT_MAX} characters")
+        filters[key] = value
+    try:
+        return store.search(game, q, type, limit=limit, offset=offset, **filters)
+    except FilterError as exc:
+        raise _bad("filters", str(exc)) from exc
+
+
+def _bad(where: str, message: str) -> Problem:
+    return Problem(
+        422, "invalid-request", message, errors=[{"path": f"query.{where}", "message": message}]
     )
 
 

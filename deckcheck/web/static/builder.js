@@ -231,24 +231,28 @@ async function searchNow() {
   }
 }
 
-// What tells printings of one name apart: type, level, node, cost, keywords, set, user.
+// What tells printings of one name apart: type, kind, level, cost, keywords, then the game's own
+// columns its spec marks for the summary (GET /games lists them).
 function facts(card) {
   const out = [card.type, card.kind];
   if (card.level != null) out.push(`Lv${card.level}`);
-  if (card.node != null) out.push(`node ${card.node}`);
   if (card.cost != null) out.push(`cost ${card.cost}`);
   if (card.keywords && card.keywords.length) out.push(card.keywords.join(" / "));
-  if (card.package && card.package.length) out.push("set " + card.package.join(", "));
-  if (card.user) out.push("user " + card.user);
-  if (card.os) out.push(card.os);
+  for (const column of summaryColumns) {
+    const value = card[column.name];
+    if (value == null || (Array.isArray(value) && !value.length)) continue;
+    out.push(`${column.short} ${Array.isArray(value) ? value.join(", ") : value}`);
+  }
   return out.filter(Boolean).join(" · ");
 }
 
 // The chosen game's filters, as GET /games lists them (the type menu is always there).
 let gameList = null;
+let summaryColumns = [];
 async function renderFilters(game) {
   if (!gameList) gameList = await api("GET", "/games");
-  const spec = gameList.find((g) => g.id === game) || { filters: [] };
+  const spec = gameList.find((g) => g.id === game) || { filters: [], columns: [] };
+  summaryColumns = (spec.columns || []).filter((c) => c.summary);
   const root = $("game-filters");
   root.innerHTML = "";
   for (const f of spec.filters) {

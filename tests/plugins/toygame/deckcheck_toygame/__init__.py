@@ -5,7 +5,8 @@ draw 1 a turn, one creature a turn costing at most the turn number, at most ``bo
 parameter of its own) creatures in play; its own check kind, ``word_limit`` (checks.py). Its own
 deal: a champion creature set aside before the deal, the ``bottom-two`` mulligan
 (``mulligan.py``), and a loss of its own, ``overflow``: more than ``hand_max`` cards in hand at
-the end of a turn."""
+the end of a turn. Each card has an element (a column of the toy game's own, with a search
+filter); the default pilot plays fire first."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import Any
 
 from deckcheck.errors import AsideError
 from deckcheck.games import GameSpec, Param
+from deckcheck.games.columns_contract import CardColumn, Search
 from deckcheck.games.contract import lazy
 from deckcheck.games.deal_contract import Aside, Loss, deck_out
 from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, redeal, shuffled, take
@@ -111,10 +113,17 @@ TOY = GameSpec(
         "hand_max": Param(int, 8, "goldfish: more cards in hand at a turn's end lose", 0),
     },
     policy=ToyPolicy,
-    default_policy=ToyPolicy(name="toy default", keep=("type:creature>=1",)),
+    default_policy=ToyPolicy(
+        name="toy default", keep=("type:creature>=1",), play_first=("element:火",)
+    ),
     play=play,
     metrics=METRICS,
     milestones=MILESTONES,
+    columns=(
+        CardColumn(
+            "element", "text", "the card's element (火 水 森 闇)", Search("exact"), summary=True
+        ),
+    ),
     check_kinds=lazy("deckcheck_toygame.checks:kinds"),
     set_aside=champion,
     losses=(
