@@ -91,14 +91,15 @@ class CardColumn:
         return None if self.search is None else self.search.option_for(self.name)
 
     @property
-    def title(self) -> str:
+    def heading(self) -> str:
+        """What the builder and `pool search --help` call the column."""
         return self.label or self.name.replace("_", " ").capitalize()
 
     @property
     def short(self) -> str:
         """The label in a one-line summary: lower case, without its parenthesis (``set``,
         ``node`` for ``Node (必要ノード)``)."""
-        return self.title.split(" (")[0].lower()
+        return self.heading.split(" (")[0].lower()
 
 
 @dataclass(frozen=True)

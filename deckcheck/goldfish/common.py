@@ -31,7 +31,7 @@ class Record:
     """One game: per turn (index 0 = turn 1) the values of the game's metrics, the turn each
     milestone was first reached (0 = never), mulligans taken, and how the game ended.
     ``invariants`` holds what an engine checks of its own play (named in the game's engine
-    module, e.g. rakuen's ``level_over_level_area``): tests read it, results do not show it."""
+    module): tests read it, results do not show it."""
 
     metrics: list[tuple[int, ...]] = field(default_factory=list)
     milestones: list[int] = field(default_factory=list)
@@ -80,7 +80,7 @@ class Keep:
         return True
 
     def bottom(self, hand: list[Card]) -> tuple[list[Card], list[Card]]:
-        """Rakuen's mulligan: (kept, bottomed) — keep the cards that fill an unmet slot."""
+        """The bottom-once mulligan: (kept, bottomed) — keep the cards that fill an unmet slot."""
         counts = self.counts(hand)
         sigs = tuple(sorted(counts))
         if not sigs:

@@ -1,7 +1,7 @@
 """The ``--want`` language: ``SELECTOR OP K``.
 
 SELECTOR is one or more atoms joined by ``|`` (a card matching any atom counts):
-``type:paradox``, ``kind:合理体``, ``name:REF``, ``number:REF``, ``keyword:…``, and
+``type:TYPE``, ``kind:KIND``, ``name:REF``, ``number:REF``, ``keyword:…``, and
 ``COLUMN:…`` for a text or list column of the game's own (its spec's ``columns``; a keyed
 column compares by its key, a list column by item); comparisons ``level<=2``, ``cost>=1`` on
 the whole-number columns, shared or the game's own (operators ``<= >= = == < >``).
@@ -167,7 +167,7 @@ def parse_condition(text: str, game: Game) -> Condition:
     if m is None:
         raise ConditionError(
             f"{text!r} is not 'SELECTOR OP K' (OP one of >=, <=, ==; K a whole number), "
-            "e.g. 'type:paradox>=1'"
+            f"e.g. 'type:{next(iter(games.get(game).card_types))}>=1'"
         )
     atoms = tuple(parse_atom(part, game) for part in m["sel"].split("|"))
     return Condition(text.strip(), atoms, m["op"], int(m["k"]))
@@ -175,5 +175,6 @@ def parse_condition(text: str, game: Game) -> Condition:
 
 def parse_conditions(texts: list[str], game: Game) -> list[Condition]:
     if not texts:
-        raise ConditionError("give at least one --want condition, e.g. --want 'type:paradox>=1'")
+        first = next(iter(games.get(game).card_types))
+        raise ConditionError(f"give at least one --want condition, e.g. --want 'type:{first}>=1'")
     return [parse_condition(t, game) for t in texts]

@@ -101,7 +101,7 @@ def game_filters(game: str) -> dict[str, Filter]:
         out[column.filter] = Filter(
             column.filter,
             mode,
-            column.title + _LABEL_SUFFIX.get(mode, ""),
+            column.heading + _LABEL_SUFFIX.get(mode, ""),
             f"{column.description}; {_HOW[mode]}",
             column.name,
             spec.id,

@@ -30,7 +30,7 @@ def game_list() -> list[dict[str, Any]]:
                     {
                         "name": c.name,
                         "type": c.type,
-                        "label": c.title,
+                        "label": c.heading,
                         "short": c.short,
                         "description": c.description,
                         "summary": c.summary,

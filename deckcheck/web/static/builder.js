@@ -337,9 +337,14 @@ async function deal(mulliganOf) {
   }
 }
 
+// The format's first card type, for examples in messages (the page names no game's words).
+function firstType() {
+  return state.info ? (state.info.sections.flatMap((s) => s.types.allowed)[0] || "") : "";
+}
+
 async function plot() {
   const want = $("want").value.split("\n").map((s) => s.trim()).filter(Boolean);
-  if (!want.length) { show("Write at least one condition, e.g. type:paradox>=1"); return; }
+  if (!want.length) { show("Write at least one condition, e.g. type:" + (firstType() || "TYPE") + ">=1"); return; }
   const turns = Math.max(0, Math.min(15, Number($("turns").value) || 6));
   try {
     const body = { deck: deckText(), want, turns };
