@@ -2,7 +2,7 @@
 
 Every check reports every violation it finds (never just the first), each with its rule id,
 the cards involved, the line, the rule's source and a fix hint. The checks themselves are the
-registered check kinds (deckcheck/checks/, games/chaos.py).
+registered check kinds (deckcheck/checks/, games/<game>/checks.py).
 """
 
 from __future__ import annotations

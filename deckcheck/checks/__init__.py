@@ -1,6 +1,6 @@
 """Check kinds: the registry (checks/kind.py) and deckcheck's own kinds, one module per family
-(sections, copies, counts, restrictions). Game-specific kinds register from their game module
-(games/chaos.py) through the same ``register_kind``."""
+(sections, copies, counts, restrictions). Game-specific kinds register from their game's checks
+module (games/<game>/checks.py) through the same ``register_kind``."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ TOML table it reads (a pydantic model), the check it runs and the lines ``format
 
 formats.py (schema and ``Format.checks()``), validate.py (which checks run) and render.py
 (``formats show``) all walk ``kinds()``, so a new kind is one ``register_kind`` call, from
-deckcheck or from a game module (the chaos partner and OS policy register from games/chaos.py).
+deckcheck or from a game's checks module (games/<game>/checks.py).
 """
 
 from __future__ import annotations

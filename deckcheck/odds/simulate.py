@@ -121,11 +121,6 @@ class Simulator:
     def shuffled(self, rows: int) -> Ints:
         return self.rng.permuted(np.tile(self.deck, (rows, 1)), axis=1)
 
-    def opening_hands(self, games: int) -> Ints:
-        """Group counts of opening hands, no mulligan: the fast path timed by the benchmark."""
-        colours = np.array([*self.problem.sizes, self.problem.rest], dtype=np.int64)
-        return self.rng.multivariate_hypergeometric(colours, self.rules.hand, size=games)
-
     def rows(
         self, games: int, turns: int, on_play: bool, attack_draws: bool, mulligan: bool
     ) -> list[Estimate]:
