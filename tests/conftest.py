@@ -14,6 +14,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import hypothesis
 import pytest
 
 from deckcheck import decklist
@@ -24,10 +25,16 @@ from deckcheck.resolve import CardIndex
 from deckcheck.validate import validate
 
 # No test reads or writes the user's own card database (modules such as service.asgi open the
-# default pool when imported).
-os.environ.setdefault(
-    "DECKCHECK_DB", str(Path(tempfile.mkdtemp(prefix="deckcheck-")) / "pool.sqlite3")
-)
+# default pool when imported). Under pytest-xdist each worker has its own: the workers inherit
+# the controller's environment, and two processes building one pool file would race.
+if "DECKCHECK_DB" not in os.environ or os.environ.get("_DECKCHECK_DB_OF_TESTS"):
+    os.environ["DECKCHECK_DB"] = str(Path(tempfile.mkdtemp(prefix="deckcheck-")) / "pool.sqlite3")
+    os.environ["_DECKCHECK_DB_OF_TESTS"] = "1"
+
+# Tests hold no wall-clock limits (issue 20, item 6): no Hypothesis deadline either, as the
+# default of every test (a loaded machine makes an example slow, not wrong).
+hypothesis.settings.register_profile("deckcheck", deadline=None)
+hypothesis.settings.load_profile("deckcheck")
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

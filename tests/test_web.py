@@ -326,7 +326,7 @@ def _real_cards() -> list[tuple[str, str]]:
     return [(r["number"], r["name"] if i % 2 else r["number"]) for i, r in enumerate(picked)]
 
 
-def test_vision_search_is_instant_paged_and_follows_the_game(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]
+def test_vision_search_finds_cards_paged_and_follows_the_game(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     violations = _watch(page)
@@ -338,18 +338,12 @@ def test_vision_search_is_instant_paged_and_follows_the_game(browser, server_url
     assert "User (術者)" in labels and "Class (種族)" in labels and "Keyword" in labels
     assert "Set" in labels and any(t.startswith("Node") for t in labels)
     assert not any("Title" in t or "Level" in t for t in labels)  # not a VISION filter
-    slow: list[tuple[str, float]] = []
+    # every sampled card is found by its number or its name; how fast (the goal is 200 ms a
+    # search) is benchmarks/web_bench.py's figure, not a limit here (issue 20, item 6)
     for number, typed in _real_cards():
-        best = 1e9
-        for _ in range(2):  # the better of two tries: a shared machine may stall once
-            page.fill("#q", "")
-            start = time.perf_counter()
-            page.fill("#q", typed)
-            page.wait_for_selector(f'#results li[data-number="{number}"]')
-            best = min(best, time.perf_counter() - start)
-        if best > 0.2:
-            slow.append((typed, best))
-    assert not slow, slow
+        page.fill("#q", "")
+        page.fill("#q", typed)
+        page.wait_for_selector(f'#results li[data-number="{number}"]')
     # printings of one name are told apart by their facts
     page.fill("#q", "博麗 霊夢")
     promo = page.locator('#results li[data-number="PR.008"] .meta')
