@@ -5,6 +5,7 @@ heavy jobs on a real Dask cluster giving the worker pool's numbers."""
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -169,7 +170,9 @@ def test_a_job_without_heartbeat_is_reported_failed(http: TestClient, service: F
     _left(store, "alive", "another-host:124", time.time() - 5)
     state = http.get("/jobs/silent").json()
     assert state["status"] == "failed"
-    assert "(another-host:123) gave no sign of life for 60 s" in state["error"]
+    # 60 s, or more when the machine paused between the row and the request
+    silent = re.search(r"\(another-host:123\) gave no sign of life for (\d+) s", state["error"])
+    assert silent is not None and int(silent.group(1)) >= 60, state["error"]
     assert http.get("/jobs/alive").json()["status"] == "running"
     store.delete("alive")
 
@@ -197,15 +200,16 @@ def test_the_owner_beats_while_its_jobs_are_open(
 ) -> None:
     monkeypatch.setattr(jobstore, "BEAT_EVERY", 0.05)
     store, runner, held, job = _held_job(tmp_path, 10)
+    before = time.time()
     with store.engine.begin() as conn:
         conn.execute(jobs.update().values(beat=0.0))
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60  # only against a heartbeat that never comes
     while (store.get(job["id"]) or {}).get("beat") == 0.0 and time.monotonic() < deadline:
         time.sleep(0.02)
     row = store.get(job["id"])
-    assert row is not None and row["beat"] > time.time() - 5 and row["status"] == "queued"
+    assert row is not None and row["beat"] >= before and row["status"] == "queued"
     held.set_result({"games": 10})
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60
     while runner.beating and time.monotonic() < deadline:  # no open job: the heartbeat ends
         time.sleep(0.02)
     assert not runner.beating and store.get(job["id"])["status"] == "done"  # type: ignore[index]
