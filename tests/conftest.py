@@ -37,6 +37,10 @@ hypothesis.settings.register_profile("deckcheck", deadline=None)
 hypothesis.settings.load_profile("deckcheck")
 
 ROOT = Path(__file__).resolve().parent.parent
+# Seconds a test waits for something that should come (a server, a job, a worker) before it
+# fails: only against a hang, never a speed limit. Minutes, because heavy work runs in worker
+# processes at nice 10, which a machine loaded by other processes may starve for a long time.
+HANG = 600
 EXAMPLES = ROOT / "examples"
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -144,7 +148,7 @@ def scheduler(tmp_path: Path) -> Iterator[str]:
 
 
 def _wait_for(port: int) -> None:
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + HANG
     while time.monotonic() < deadline:
         with socket.socket() as s:
             if s.connect_ex(("127.0.0.1", port)) == 0:
@@ -157,7 +161,7 @@ def _wait_for_workers(address: str, n: int) -> None:
     from distributed import Client
 
     with Client(address, timeout="30s") as client:
-        client.wait_for_workers(n, timeout=60)
+        client.wait_for_workers(n, timeout=HANG)
 
 
 # --- a throwaway PostgreSQL: DECKCHECK_TEST_DATABASE_URL, else initdb's own cluster, else skip

@@ -20,7 +20,7 @@ from deckcheck.service import tasks
 from deckcheck.service.app import create_app
 from deckcheck.service.jobs import Jobs
 from deckcheck.service.settings import Settings
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, HANG
 
 play_goldfish = tasks.goldfish  # the real one, for the held stand-in below
 DECK = (EXAMPLES / "iris-standard-legal.deck").read_text(encoding="utf-8")
@@ -44,9 +44,9 @@ def http(service: FastAPI) -> Iterator[TestClient]:
 
 def _playing_until(started: str, release: str, *args: Any) -> dict[str, Any]:
     """``tasks.goldfish`` in a worker process, played over and over until the test releases
-    it: the worker is busy for as long as the test needs (two minutes at most)."""
+    it: the worker is busy for as long as the test needs."""
     Path(started).touch()
-    deadline = time.monotonic() + 120  # only against a test that never releases it
+    deadline = time.monotonic() + HANG  # only against a test that never releases it
     result = play_goldfish(*args)
     while not os.path.exists(release) and time.monotonic() < deadline:
         result = play_goldfish(*args)
@@ -66,7 +66,7 @@ def test_health_answers_while_goldfish_plays(
     heavy = threading.Thread(target=lambda: answer.append(http.post("/goldfish", json=body).status_code))
     heavy.start()
     try:
-        deadline = time.monotonic() + 120  # only against a hang: the worker starts in seconds
+        deadline = time.monotonic() + HANG
         while not started.exists():
             assert time.monotonic() < deadline and heavy.is_alive(), answer
             time.sleep(0.01)
@@ -74,7 +74,7 @@ def test_health_answers_while_goldfish_plays(
         assert heavy.is_alive() and answer == []  # the goldfish plays on
     finally:
         release.touch()
-        heavy.join(timeout=180)
+        heavy.join(timeout=HANG)
     assert answer == [200]
 
 
@@ -92,7 +92,7 @@ def test_a_full_queue_is_429_with_retry_after(http: TestClient) -> None:
     for t in threads:
         t.start()
     for t in threads:
-        t.join(timeout=180)
+        t.join(timeout=HANG)
     assert sorted(with_threads).count(200) >= 1 and 429 in with_threads
     assert all(r is not None for s, r in zip(with_threads, retry, strict=True) if s == 429)
 
@@ -110,7 +110,7 @@ def test_ended_jobs_are_evicted(service: FastAPI, http: TestClient) -> None:
     job_id = started.json()["id"]
     assert http.delete(f"/jobs/{job_id}").json()["id"] == job_id
     jobs: Jobs = service.state.jobs
-    assert jobs.wait(job_id, timeout=120) is not None
+    assert jobs.wait(job_id, timeout=HANG) is not None
     assert http.get(f"/jobs/{job_id}").json()["status"] == "cancelled"
     jobs.evict(now=time.time() + 61)  # wall clock: rows are shared across hosts
     assert http.get(f"/jobs/{job_id}").status_code == 404

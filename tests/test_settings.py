@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from deckcheck.cli import app as cli_app
 from deckcheck.service.settings import Settings, SettingsError
+from tests.conftest import HANG
 
 DEFAULTS = {
     "database_url": None,
@@ -132,7 +133,7 @@ def test_the_asgi_module_exits_2_with_the_message(env: pytest.MonkeyPatch) -> No
         [sys.executable, "-c", "import deckcheck.service.asgi"],
         capture_output=True,
         text=True,
-        timeout=300,  # only against a hang: the import takes a few seconds
+        timeout=HANG,
         check=False,
     )
     assert done.returncode == 2
