@@ -184,14 +184,18 @@ def postgres_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except KeyError:
             pytest.skip("running as root without a postgres user")
         prefix = ["runuser", "-u", "postgres", "--"]
-        for path in (base, *base.parents[:2]):  # pytest's folders are private to root
-            if path not in (Path("/"), Path("/tmp")):
-                os.chmod(path, 0o755 if path != base else 0o700)
+        # pytest's folders are private to root: open each one from base up to pytest-of-root
+        # (under pytest-xdist a worker's folder is one level deeper)
+        temp = tmp_path_factory.getbasetemp()
+        top = next((p for p in temp.parents if p.name.startswith("pytest-of-")), temp)
+        for folder in base.relative_to(top).parents:
+            os.chmod(top / folder, 0o755)
+        os.chmod(base, 0o700)
         os.chown(base, user.pw_uid, user.pw_gid)
     data, port = base / "data", free_port()
 
     def run(*args: str) -> None:
-        subprocess.run([*prefix, *args], check=True, capture_output=True, timeout=120)
+        subprocess.run([*prefix, *args], check=True, capture_output=True, timeout=HANG)
 
     try:
         run(initdb, "-D", str(data), "-A", "trust", "-U", "deckcheck")
@@ -204,6 +208,8 @@ def postgres_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "-o",
             f"-p {port} -k {base} -c listen_addresses=''",
             "-w",
+            "-t",  # pg_ctl waits 60 s by default: a loaded machine may need longer
+            str(HANG),
             "start",
         )
     except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as exc:
