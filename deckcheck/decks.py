@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from deckcheck import decklist
@@ -18,12 +17,6 @@ MAX_DECK_BYTES = 1 << 20
 
 class DeckInputError(InputError):
     """A deck path that cannot be read as a deck list (missing, binary, too large)."""
-
-
-@dataclass(frozen=True)
-class DeckFile:
-    path: Path
-    deck: DeckList
 
 
 def expand(paths: Iterable[Path], follow_symlinks: bool = False) -> list[Path]:

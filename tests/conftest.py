@@ -17,6 +17,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import hypothesis
 import pytest
 
 from deckcheck import decklist, games
@@ -27,12 +28,22 @@ from deckcheck.resolve import CardIndex
 from deckcheck.validate import validate
 
 # No test reads or writes the user's own card database (modules such as service.asgi open the
-# default pool when imported).
-os.environ.setdefault(
-    "DECKCHECK_DB", str(Path(tempfile.mkdtemp(prefix="deckcheck-")) / "pool.sqlite3")
-)
+# default pool when imported). Under pytest-xdist each worker has its own: the workers inherit
+# the controller's environment, and two processes building one pool file would race.
+if "DECKCHECK_DB" not in os.environ or os.environ.get("_DECKCHECK_DB_OF_TESTS"):
+    os.environ["DECKCHECK_DB"] = str(Path(tempfile.mkdtemp(prefix="deckcheck-")) / "pool.sqlite3")
+    os.environ["_DECKCHECK_DB_OF_TESTS"] = "1"
+
+# Tests hold no wall-clock limits (issue 20, item 6): no Hypothesis deadline either, as the
+# default of every test (a loaded machine makes an example slow, not wrong).
+hypothesis.settings.register_profile("deckcheck", deadline=None)
+hypothesis.settings.load_profile("deckcheck")
 
 ROOT = Path(__file__).resolve().parent.parent
+# Seconds a test waits for something that should come (a server, a job, a worker) before it
+# fails: only against a hang, never a speed limit. Minutes, because heavy work runs in worker
+# processes at nice 10, which a machine loaded by other processes may starve for a long time.
+HANG = 600
 EXAMPLES = ROOT / "examples"
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -207,7 +218,7 @@ def scheduler(tmp_path: Path) -> Iterator[str]:
 
 
 def _wait_for(port: int) -> None:
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + HANG
     while time.monotonic() < deadline:
         with socket.socket() as s:
             if s.connect_ex(("127.0.0.1", port)) == 0:
@@ -220,7 +231,7 @@ def _wait_for_workers(address: str, n: int) -> None:
     from distributed import Client
 
     with Client(address, timeout="30s") as client:
-        client.wait_for_workers(n, timeout=60)
+        client.wait_for_workers(n, timeout=HANG)
 
 
 # --- a throwaway PostgreSQL: DECKCHECK_TEST_DATABASE_URL, else initdb's own cluster, else skip
@@ -243,14 +254,18 @@ def postgres_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except KeyError:
             pytest.skip("running as root without a postgres user")
         prefix = ["runuser", "-u", "postgres", "--"]
-        for path in (base, *base.parents[:2]):  # pytest's folders are private to root
-            if path not in (Path("/"), Path("/tmp")):
-                os.chmod(path, 0o755 if path != base else 0o700)
+        # pytest's folders are private to root: open each one from base up to pytest-of-root
+        # (under pytest-xdist a worker's folder is one level deeper)
+        temp = tmp_path_factory.getbasetemp()
+        top = next((p for p in temp.parents if p.name.startswith("pytest-of-")), temp)
+        for folder in base.relative_to(top).parents:
+            os.chmod(top / folder, 0o755)
+        os.chmod(base, 0o700)
         os.chown(base, user.pw_uid, user.pw_gid)
     data, port = base / "data", free_port()
 
     def run(*args: str) -> None:
-        subprocess.run([*prefix, *args], check=True, capture_output=True, timeout=120)
+        subprocess.run([*prefix, *args], check=True, capture_output=True, timeout=HANG)
 
     try:
         run(initdb, "-D", str(data), "-A", "trust", "-U", "deckcheck")
@@ -263,6 +278,8 @@ def postgres_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "-o",
             f"-p {port} -k {base} -c listen_addresses=''",
             "-w",
+            "-t",  # pg_ctl waits 60 s by default: a loaded machine may need longer
+            str(HANG),
             "start",
         )
     except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as exc:

@@ -1,9 +1,9 @@
 """Random and adversarial deck text up to 100 KB through the parser, the service and the CLI:
-no answer over 2 s, no exit 70, no 5xx (issue 13)."""
+no exit 70, no 5xx (issue 13). How long the slowest of such texts takes (the goal is 2 s) is a
+figure of ``benchmarks/worst_case_bench.py``, not a limit here (issue 20, item 6)."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -35,13 +35,11 @@ def http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(text=deck_text)
-def test_service_answers_fast_and_never_5xx(http: TestClient, text: str) -> None:
-    start = time.perf_counter()
+def test_service_never_5xx(http: TestClient, text: str) -> None:
     decklist.parse(text)
     for path in ("/validate", "/resolve"):
         answer = http.post(path, json={"deck": text, "format": "chaos-standard"})
         assert answer.status_code < 500, answer.text
-    assert time.perf_counter() - start < 2.0
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
@@ -50,10 +48,8 @@ def test_cli_never_exits_70(tmp_path_factory: pytest.TempPathFactory, text: str)
     folder = tmp_path_factory.mktemp("cli")
     deck = folder / "fuzz.deck"
     deck.write_text(text, encoding="utf-8", errors="replace")
-    start = time.perf_counter()
     code, _, _ = run("validate", str(deck), "--format", "chaos-standard", db=str(folder / "p.sqlite3"))
     assert code in (0, 1, 2)
-    assert time.perf_counter() - start < 2.0 + 1.0  # plus building the pool on first use
 
 
 def test_the_cli_paths_exist(tmp_path: Path) -> None:

@@ -68,16 +68,22 @@ def test_rakuen_level_card_face_down_on_first_players_first_turn(index: CardInde
     assert table.colors() == {"青", "見本ワールド"}
 
 
+def deployable(table: rakuen.Table, card: Card) -> bool:
+    """Whether the engine's main phase could deploy ``card`` now without covering members:
+    its conditions (ch.3 §3) and room on the circles, as ``rakuen.play`` asks them."""
+    return table.conditions(card) and table.room(card, (), over=False) is not None
+
+
 def test_rakuen_level_gates_deployment(index: CardIndex) -> None:
     table = rakuen.Table([], Stacked(), 6, 4)
     level2 = card(index, "rakuen", "SAMPLE-R-004")  # level 2, cost 1
     table.stock = [card(index, "rakuen", "SAMPLE-R-T01")] * 3
     table.set_level([(card(index, "rakuen", "SAMPLE-R-T01"), True)])
-    assert not table.deployable(level2)  # one level card: level 1 only
+    assert not deployable(table, level2)  # one level card: level 1 only
     table.set_level([*table.level, (card(index, "rakuen", "SAMPLE-R-T02"), True)])
-    assert table.deployable(level2)
+    assert deployable(table, level2)
     table.stock = []
-    assert not table.deployable(level2)  # its cost is paid from the stock
+    assert not deployable(table, level2)  # its cost is paid from the stock
 
 
 def test_rakuen_gouritai_needs_its_color_or_world(index: CardIndex) -> None:
@@ -87,9 +93,9 @@ def test_rakuen_gouritai_needs_its_color_or_world(index: CardIndex) -> None:
     p03 = card(index, "rakuen", "SAMPLE-R-P03")
     other = p03.model_copy(update={"extra": {**p03.extra, "world": "別ワールド"}})
     table.set_level([(other, True)] * 3)  # 緑, another world
-    assert not table.deployable(gouritai)
+    assert not deployable(table, gouritai)
     table.set_level([(card(index, "rakuen", "SAMPLE-R-P03"), False)] * 3)  # 見本ワールド
-    assert table.deployable(gouritai)
+    assert deployable(table, gouritai)
 
 
 def test_rakuen_territory_fits_six_circles(index: CardIndex) -> None:
@@ -100,9 +106,9 @@ def test_rakuen_territory_fits_six_circles(index: CardIndex) -> None:
     member = card(index, "rakuen", "SAMPLE-R-004")  # territory 2
     table.place(member)
     table.place(member)
-    assert not table.deployable(big)
+    assert not deployable(table, big)
     table.lift(member)
-    assert table.deployable(big)
+    assert deployable(table, big)
 
 
 def test_rakuen_refresh_penalty_and_loss_at_two(index: CardIndex) -> None:

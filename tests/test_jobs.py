@@ -5,6 +5,7 @@ heavy jobs on a real Dask cluster giving the worker pool's numbers."""
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -26,7 +27,7 @@ from deckcheck.service.app import create_app
 from deckcheck.service.jobs import Jobs
 from deckcheck.service.jobstore import JobStore, jobs
 from deckcheck.service.settings import Settings
-from tests.conftest import EXAMPLES, free_port
+from tests.conftest import EXAMPLES, HANG, free_port
 
 RAKUEN = (EXAMPLES / "rakuen-standard-legal.deck").read_text(encoding="utf-8")
 IRIS = (EXAMPLES / "iris-standard-legal.deck").read_text(encoding="utf-8")
@@ -54,7 +55,7 @@ def http(service: FastAPI) -> Iterator[TestClient]:
         yield client
 
 
-def _done(http: TestClient | httpx.Client, location: str, timeout: float = 120) -> dict[str, Any]:
+def _done(http: TestClient | httpx.Client, location: str, timeout: float = HANG) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         state: dict[str, Any] = http.get(location).json()
@@ -169,7 +170,9 @@ def test_a_job_without_heartbeat_is_reported_failed(http: TestClient, service: F
     _left(store, "alive", "another-host:124", time.time() - 5)
     state = http.get("/jobs/silent").json()
     assert state["status"] == "failed"
-    assert "(another-host:123) gave no sign of life for 60 s" in state["error"]
+    # 60 s, or more when the machine paused between the row and the request
+    silent = re.search(r"\(another-host:123\) gave no sign of life for (\d+) s", state["error"])
+    assert silent is not None and int(silent.group(1)) >= 60, state["error"]
     assert http.get("/jobs/alive").json()["status"] == "running"
     store.delete("alive")
 
@@ -197,15 +200,16 @@ def test_the_owner_beats_while_its_jobs_are_open(
 ) -> None:
     monkeypatch.setattr(jobstore, "BEAT_EVERY", 0.05)
     store, runner, held, job = _held_job(tmp_path, 10)
+    before = time.time()
     with store.engine.begin() as conn:
         conn.execute(jobs.update().values(beat=0.0))
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + HANG
     while (store.get(job["id"]) or {}).get("beat") == 0.0 and time.monotonic() < deadline:
         time.sleep(0.02)
     row = store.get(job["id"])
-    assert row is not None and row["beat"] > time.time() - 5 and row["status"] == "queued"
+    assert row is not None and row["beat"] >= before and row["status"] == "queued"
     held.set_result({"games": 10})
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + HANG
     while runner.beating and time.monotonic() < deadline:  # no open job: the heartbeat ends
         time.sleep(0.02)
     assert not runner.beating and store.get(job["id"])["status"] == "done"  # type: ignore[index]
@@ -302,16 +306,14 @@ def _serve(tmp_path: Path, database_url: str) -> Iterator[str]:
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 90
-        while True:
+        # both worker processes up (uvicorn logs each one's start-up), not only the first to
+        # answer: on a loaded machine the second may still be importing when the first answers
+        deadline = time.monotonic() + HANG
+        while (tmp_path / "serve.log").read_text().count("Application startup complete") < 2:
             assert proc.poll() is None, (tmp_path / "serve.log").read_text()
-            try:
-                if httpx.get(f"{url}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
             assert time.monotonic() < deadline, "the service did not start"
             time.sleep(0.3)
+        assert httpx.get(f"{url}/health", timeout=30).status_code == 200
         yield url
     finally:
         proc.terminate()
@@ -328,6 +330,22 @@ def _fresh(method: str, url: str, **kwargs: Any) -> httpx.Response:
         return client.request(method, url, **kwargs)
 
 
+def _all_done(url: str, ids: list[str]) -> None:
+    pending = set(ids)
+    seen: dict[str, Any] = {}
+    deadline = time.monotonic() + HANG
+    while pending and time.monotonic() < deadline:
+        for job_id in sorted(pending):
+            answer = _fresh("GET", f"{url}/jobs/{job_id}")
+            assert answer.status_code == 200, answer.text  # whichever process answers
+            state = seen[job_id] = answer.json()
+            assert state["id"] == job_id and state["status"] in ("queued", "running", "done"), state
+            if state["status"] == "done":
+                assert state["result"]["games"] == 60
+                pending.discard(job_id)
+    assert not pending, [seen.get(i) for i in sorted(pending)]
+
+
 def _either_worker_answers(url: str, database_url: str) -> None:
     body = {"deck": IRIS, "games": 60, "turns": 3}
 
@@ -336,29 +354,23 @@ def _either_worker_answers(url: str, database_url: str) -> None:
         assert answer.status_code == 202, answer.text
         return str(answer.json()["id"])
 
-    with ThreadPoolExecutor(8) as pool:  # at once, so both processes are busy taking them
-        ids = list(pool.map(start, range(24)))
     store = JobStore(database_url)
-    owners = {store.get(i)["owner"] for i in ids}  # type: ignore[index]
+    owners: set[str] = set()
+    for burst in range(5):  # which process accepts a connection is the kernel's choice
+        with ThreadPoolExecutor(8) as pool:  # at once, so both processes are busy taking them
+            ids = list(pool.map(start, range(24 * burst, 24 * burst + 24)))
+        owners |= {store.get(i)["owner"] for i in ids}  # type: ignore[index]
+        _all_done(url, ids)  # before the next burst: at most MAX_JOBS open at once
+        if len(owners) == 2:
+            break
     assert len(owners) == 2, owners  # jobs were created through both workers
-    pending = set(ids)
-    deadline = time.monotonic() + 120
-    while pending and time.monotonic() < deadline:
-        for job_id in sorted(pending):
-            answer = _fresh("GET", f"{url}/jobs/{job_id}")
-            assert answer.status_code == 200, answer.text  # whichever process answers
-            assert answer.json()["id"] == job_id
-            if answer.json()["status"] == "done":
-                assert answer.json()["result"]["games"] == 60
-                pending.discard(job_id)
-    assert not pending
     # cancel through any process stops a job that another one runs
     big = _fresh("POST", f"{url}/goldfish", json={**body, "games": 1_000_000, "turns": 10})
     job_id = big.json()["id"]
     for _ in range(4):
         assert _fresh("DELETE", f"{url}/jobs/{job_id}").status_code == 200
     with httpx.Client(timeout=30) as client:
-        assert _done(client, f"{url}/jobs/{job_id}", 60)["status"] == "cancelled"
+        assert _done(client, f"{url}/jobs/{job_id}")["status"] == "cancelled"
 
 
 def test_serve_with_two_workers_on_sqlite(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ from deckcheck.odds.api import deal_hands
 from deckcheck.odds.setup import rules_of
 from deckcheck.resolve import CardIndex
 from tests.conftest import EXAMPLES
-from tests.test_goldfish import Stacked, compiled
+from tests.test_goldfish import Stacked, compiled, deployable
 
 GAMES = 20_000
 
@@ -96,7 +96,7 @@ def test_gouritai_color_or_world_from_a_face_down_level_card() -> None:
     table, *_ = gattai_table(level_cards=0, stock=5)
     level = Card(game="rakuen", number="L", name="l", type="paradox", color="黄", world="他")
     table.set_level([(level, False)] * 3)
-    assert table.deployable(member("G", "合理体", 3, cost=2, territory=2))
+    assert deployable(table, member("G", "合理体", 3, cost=2, territory=2))
 
 
 def test_refresh_interrupts_when_the_deck_runs_out() -> None:
@@ -130,7 +130,7 @@ def test_territory_deploys_over_lower_members() -> None:
         table.place(m)
     big = member("B", "定理者", 2, territory=4)
     table.set_level([(filler(1)[0], True)] * 2)
-    assert not table.deployable(big)  # the pilot keeps its members unless told otherwise
+    assert not deployable(table, big)  # the pilot keeps its members unless told otherwise
     victims = table.room(big, (), over=True)
     assert victims is not None and len(victims) == 2
     table.deploy(big, victims)

@@ -20,7 +20,7 @@ from deckcheck.cli import app as cli_app
 from deckcheck.service.app import create_app
 from deckcheck.service.jobs import Jobs
 from deckcheck.service.settings import Settings
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, HANG
 
 KEY = "test-key-1"
 
@@ -156,7 +156,7 @@ class _Flag:
 def _held(
     progress: Any, flag: str, work: Callable[..., dict[str, Any]], *args: Any
 ) -> dict[str, Any]:
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + HANG
     while not os.path.exists(flag):
         assert time.monotonic() < deadline, "the test never released the job"
         time.sleep(0.01)
@@ -184,7 +184,7 @@ def held_jobs(
 
 
 def finished(service: FastAPI, job_id: str) -> dict[str, Any]:
-    view = service.state.jobs.wait(job_id, timeout=60)
+    view = service.state.jobs.wait(job_id, timeout=HANG)
     assert view is not None, "the job did not end"
     found: dict[str, Any] = view
     return found

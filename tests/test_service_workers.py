@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, HANG
 
 psutil = pytest.importorskip("psutil")
 
@@ -33,23 +33,24 @@ def test_workers_end_with_the_server(tmp_path: Path) -> None:
     )
     try:
         url = f"http://127.0.0.1:{port}"
-        for _ in range(300):
+        deadline = time.monotonic() + HANG
+        while time.monotonic() < deadline:
             try:
-                httpx.get(f"{url}/health", timeout=1)
+                httpx.get(f"{url}/health", timeout=10)
                 break
             except httpx.HTTPError:
                 time.sleep(0.1)
         deck = (EXAMPLES / "rakuen-standard-legal.deck").read_text(encoding="utf-8")
         answer = httpx.post(
-            f"{url}/odds", json={"deck": deck, "want": ["type:paradox>=1"]}, timeout=60
+            f"{url}/odds", json={"deck": deck, "want": ["type:paradox>=1"]}, timeout=HANG
         )
         assert answer.status_code == 200, answer.text
         workers = psutil.Process(server.pid).children(recursive=True)
         assert workers  # the odds ran in worker processes
     finally:
         server.send_signal(signal.SIGTERM)
-        server.wait(timeout=20)
-    _, alive = psutil.wait_procs(workers, timeout=10)
+        server.wait(timeout=HANG)
+    _, alive = psutil.wait_procs(workers, timeout=HANG)
     for process in alive:  # do not leave them behind even when the test fails
         process.kill()
     assert not alive

@@ -1,5 +1,6 @@
-"""Unknown-card suggestions stay fast on a large pool (issue 13, item 2): 499 near-miss names
-against 20,000 imported cards answer ``/validate`` in under 2 s."""
+"""Unknown-card suggestions on a large pool (issue 13, item 2): 499 near-miss names against
+20,000 imported cards are each reported by ``/validate``. Their time (the goal is 2 s) is a
+figure of ``benchmarks/worst_case_bench.py``, not a limit here (issue 20, item 6)."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def test_close_keys_finds_a_near_miss() -> None:
         assert suggest.close_keys("見本キャラ3", names) == []
 
 
-def test_near_misses_on_a_large_pool_answer_in_under_2s(tmp_path: Path) -> None:
+def test_near_misses_on_a_large_pool_are_each_reported(tmp_path: Path) -> None:
     db = tmp_path / "big.sqlite3"
     _pool(db)
     # one character changed in each name: close enough that every line looks for suggestions
@@ -48,13 +49,7 @@ def test_near_misses_on_a_large_pool_answer_in_under_2s(tmp_path: Path) -> None:
     assert len(deck.encode()) < 40_000
     with TestClient(create_app(Settings(db=db))) as http:
         assert http.get("/health").json()["cards"] >= CARDS
-        # The in-memory index is built once per pool version (about 1 s for 22,000 cards, more
-        # on a loaded machine); the 2 s are the deck's own time, suggestions included.
-        assert http.post("/validate", json={"deck": "format: chaos-standard\n"}).status_code
-        start = time.perf_counter()
         response = http.post("/validate", json={"deck": deck})
-        elapsed = time.perf_counter() - start
     assert response.status_code == 200
     unknown = [v for v in response.json()["violations"] if v["rule"] == "deck/unknown-card"]
     assert len(unknown) == LINES
-    assert elapsed < 2.0, f"/validate took {elapsed:.1f}s"

@@ -20,8 +20,12 @@ from starlette.testclient import TestClient
 
 from deckcheck.service.app import create_app
 from deckcheck.service.settings import Settings
+from tests.conftest import HANG
 
-expect.set_options(timeout=15_000)  # as the pages' default timeout: a 2-core CI machine is slow
+# as the pages' default timeout (ms): only against a hang; a loaded 2-core machine is slow, and
+# odds and goldfish run in worker processes at nice 10
+WAIT_MS = HANG * 1000
+expect.set_options(timeout=WAIT_MS)
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -133,7 +137,7 @@ def test_build_check_sample_plot_and_reload(browser, server_url: str) -> None:  
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     violations = _watch(page)
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(WAIT_MS)
     page.goto(server_url + "/")
     page.select_option("#format", "rakuen-standard")
     page.fill("#q", "SAMPLE-R")  # search by number prefix, as you type
@@ -183,7 +187,7 @@ def test_phone_width_and_failures_keep_the_deck(browser, server_url: str) -> Non
     context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
     page = context.new_page()
     violations = _watch(page)
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(WAIT_MS)
     page.goto(server_url + "/")
     page.select_option("#format", "iris-standard")
     page.fill("#q", "見本の騎士")
@@ -215,7 +219,7 @@ def test_every_format_loads_checks_and_exports(browser, server_url: str, fmt: st
     context = browser.new_context(viewport={"width": 360, "height": 740}, accept_downloads=True)
     page = context.new_page()
     violations = _watch(page)
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(WAIT_MS)
     page.goto(server_url + "/")
     page.locator("summary", has_text="Paste a deck list").click()
     page.fill("#paste", example.read_text(encoding="utf-8"))
@@ -249,7 +253,7 @@ def test_the_csv_export_escapes_formula_cells_and_reads_back(browser, server_url
     context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
     page = context.new_page()
     violations = _watch(page)
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(WAIT_MS)
     page.goto(server_url + "/")
 
     def load_and_export(deck: str) -> str:
@@ -301,7 +305,7 @@ def test_docs_can_be_switched_off(tmp_path: Path) -> None:
 def test_builder_works_under_the_csp(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]
     context = browser.new_context()
     page = context.new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(WAIT_MS)
     violations = _watch(page)
     response = page.goto(server_url + "/")
     assert "script-src 'self'" in response.headers["content-security-policy"]
@@ -326,11 +330,11 @@ def _real_cards() -> list[tuple[str, str]]:
     return [(r["number"], r["name"] if i % 2 else r["number"]) for i, r in enumerate(picked)]
 
 
-def test_vision_search_is_instant_paged_and_follows_the_game(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]
+def test_vision_search_finds_cards_paged_and_follows_the_game(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     violations = _watch(page)
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(WAIT_MS)
     page.goto(server_url + "/")
     page.select_option("#format", "vision-standard")
     page.wait_for_selector('label[for="filter-user"]')
@@ -338,18 +342,12 @@ def test_vision_search_is_instant_paged_and_follows_the_game(browser, server_url
     assert "User (術者)" in labels and "Class (種族)" in labels and "Keyword" in labels
     assert "Set" in labels and any(t.startswith("Node") for t in labels)
     assert not any("Title" in t or "Level" in t for t in labels)  # not a VISION filter
-    slow: list[tuple[str, float]] = []
+    # every sampled card is found by its number or its name; how fast (the goal is 200 ms a
+    # search) is benchmarks/web_bench.py's figure, not a limit here (issue 20, item 6)
     for number, typed in _real_cards():
-        best = 1e9
-        for _ in range(2):  # the better of two tries: a shared machine may stall once
-            page.fill("#q", "")
-            start = time.perf_counter()
-            page.fill("#q", typed)
-            page.wait_for_selector(f'#results li[data-number="{number}"]')
-            best = min(best, time.perf_counter() - start)
-        if best > 0.2:
-            slow.append((typed, best))
-    assert not slow, slow
+        page.fill("#q", "")
+        page.fill("#q", typed)
+        page.wait_for_selector(f'#results li[data-number="{number}"]')
     # printings of one name are told apart by their facts
     page.fill("#q", "博麗 霊夢")
     promo = page.locator('#results li[data-number="PR.008"] .meta')
@@ -401,7 +399,7 @@ def test_compare_copies_draws_a_curve_per_legal_variant(browser, server_url: str
     context = browser.new_context(viewport={"width": 1280, "height": 900})  # the CSP stays on
     page = context.new_page()
     violations = _watch(page)
-    page.set_default_timeout(60_000)
+    page.set_default_timeout(WAIT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("console", lambda m: errors.append(m.text) if "Security Policy" in m.text else None)

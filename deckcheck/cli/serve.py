@@ -21,7 +21,10 @@ def serve(
     the browsable docs at /docs. Settings: see the README (DECKCHECK_API_KEYS, …)."""
     import uvicorn
 
+    from deckcheck.service.settings import Settings
+
     if db is not None:
         os.environ["DECKCHECK_DB"] = str(db)  # the workers build their settings from it
+    Settings.from_env()  # a bad DECKCHECK_* value is a clear error (exit 2), not a traceback
     open_pool(db).close()  # a broken pool is a clear error before the server starts
     uvicorn.run("deckcheck.service.asgi:app", host=host, port=port, workers=workers)

@@ -107,11 +107,6 @@ class Simulator:
         """The cards per group a bottom mulligan keeps of a hand (``exact.kept_cards``)."""
         return kept_cards(self.problem, counts)
 
-    def opening_hands(self, games: int) -> Ints:
-        """Group counts of opening hands, no mulligan: the fast path timed by the benchmark."""
-        colours = np.array([*self.problem.sizes, self.problem.rest], dtype=np.int64)
-        return self.rng.multivariate_hypergeometric(colours, self.rules.hand, size=games)
-
     def _kind(self, mulligan: bool) -> Mulligan | None:
         rules = self.rules
         return rules.mulligan if mulligan and rules.forced is None else None

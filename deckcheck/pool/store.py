@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import Protocol
 
 from deckcheck import data, games
-from deckcheck.errors import PoolError as _PoolError
-from deckcheck.errors import database_trouble
+from deckcheck.errors import PoolError, database_trouble
 from deckcheck.models import Card, Game
 from deckcheck.pool.columns import (
     ALL_COLUMNS,
@@ -104,10 +103,6 @@ class CardPool(Protocol):
     def __enter__(self) -> CardPool: ...
 
     def __exit__(self, *exc: object) -> None: ...
-
-
-class PoolError(_PoolError):
-    """The database cannot be opened or used; the message says what to do."""
 
 
 @dataclass

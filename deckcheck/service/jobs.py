@@ -56,9 +56,6 @@ class Jobs:
         self.evicted = 0.0
         self.beating = False  # a heartbeat thread runs while this process has open jobs
 
-    def running(self) -> int:
-        return len(self.local)
-
     def evict(self, now: float | None = None) -> None:
         """Forget jobs that ended more than ``ttl`` seconds (wall clock) ago."""
         self.evicted = time.monotonic()

@@ -1,4 +1,6 @@
-"""The service's settings, read from the environment once, when the app is created.
+"""The service's settings, read from the environment once, when the app is created
+(pydantic-settings: each field ``x`` is the variable ``DECKCHECK_X``; an empty variable counts
+as unset).
 
 ``DECKCHECK_DB`` (the card pool), ``DECKCHECK_DATABASE_URL`` (saved decks; SQLite beside the pool
 by default, or PostgreSQL), ``DECKCHECK_API_KEYS`` (comma-separated keys for writes),
@@ -13,60 +15,104 @@ simulate, default 200,000), ``DECKCHECK_JOB_TTL`` (seconds an ended job is kept,
 requests with a valid API key, default 8), ``DECKCHECK_DASK_SCHEDULER`` (tcp://HOST:PORT:
 background jobs play on that Dask cluster instead of the worker processes).
 
+A value that cannot be used is a ``SettingsError`` naming the variable (exit 2 from
+``deckcheck serve``), never a traceback.
+
 Jobs live in the saved decks' database, so every process and host that shares it answers
 for every job.
 """
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Annotated, Any, ClassVar
 
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    NoDecode,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
+
+from deckcheck.errors import UsageError
 from deckcheck.pool.store import default_db_path
 
+PREFIX = "DECKCHECK_"
 
-@dataclass
-class Settings:
-    db: Path = field(default_factory=default_db_path)
+
+class SettingsError(UsageError):
+    """A ``DECKCHECK_*`` variable that cannot be used; the message names it and its value."""
+
+
+class Settings(BaseSettings):
+    """The values given, defaults for the rest: built this way it reads no environment (as a
+    test or an embedding program wants); ``from_env`` reads ``DECKCHECK_*``."""
+
+    model_config = SettingsConfigDict(env_prefix=PREFIX, env_ignore_empty=True, extra="forbid")
+    reads_env: ClassVar[bool] = False
+
+    db: Path = Field(default_factory=default_db_path)
     database_url: str | None = None
-    api_keys: tuple[str, ...] = ()
-    sync_games: int = 20_000
-    job_games: int = 1_000_000
-    max_jobs: int = 2
-    max_body: int = 1 << 20
+    api_keys: Annotated[tuple[str, ...], NoDecode] = ()
+    sync_games: int = Field(20_000, ge=0)
+    job_games: int = Field(1_000_000, ge=1)
+    max_jobs: int = Field(2, ge=1)
+    max_body: int = Field(1 << 20, ge=1)
     require_if_match: bool = False
-    workers: int = 2
-    queue: int = 8
-    sync_simulate: int = 200_000
-    job_ttl: float = 3600.0
+    workers: int = Field(2, ge=1)
+    queue: int = Field(8, ge=0)
+    sync_simulate: int = Field(200_000, ge=0)
+    job_ttl: float = Field(3600.0, ge=0)
     docs: bool = True
     dask_scheduler: str | None = None
-    key_queue: int = 8
+    key_queue: int = Field(8, ge=0)
+
+    @field_validator("api_keys", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return tuple(k.strip() for k in value.split(",") if k.strip())
+        return value
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings, env_settings) if cls.reads_env else (init_settings,)
 
     @classmethod
     def from_env(cls, db: Path | None = None) -> Settings:
-        env = os.environ
-        keys = tuple(k.strip() for k in env.get("DECKCHECK_API_KEYS", "").split(",") if k.strip())
-        return cls(
-            db=db or default_db_path(),
-            database_url=env.get("DECKCHECK_DATABASE_URL") or None,
-            api_keys=keys,
-            sync_games=int(env.get("DECKCHECK_SYNC_GAMES", 20_000)),
-            job_games=int(env.get("DECKCHECK_JOB_GAMES", 1_000_000)),
-            max_jobs=int(env.get("DECKCHECK_MAX_JOBS", 2)),
-            max_body=int(env.get("DECKCHECK_MAX_BODY", 1 << 20)),
-            require_if_match=env.get("DECKCHECK_REQUIRE_IF_MATCH", "") in ("1", "true", "yes"),
-            workers=int(env.get("DECKCHECK_WORKERS", 2)),
-            queue=int(env.get("DECKCHECK_QUEUE", 8)),
-            sync_simulate=int(env.get("DECKCHECK_SYNC_SIMULATE", 200_000)),
-            job_ttl=float(env.get("DECKCHECK_JOB_TTL", 3600)),
-            docs=env.get("DECKCHECK_DOCS", "1") not in ("0", "false", "no"),
-            dask_scheduler=env.get("DECKCHECK_DASK_SCHEDULER") or None,
-            key_queue=int(env.get("DECKCHECK_KEY_QUEUE", 8)),
-        )
+        """The settings of ``DECKCHECK_*``; ``db`` (``deckcheck serve --db``) before
+        ``DECKCHECK_DB``. A bad value is a ``SettingsError``."""
+        given: dict[str, Any] = {"db": db} if db is not None else {}
+        try:
+            return _FromEnv(**given)
+        except ValidationError as exc:
+            raise SettingsError(_explain(exc)) from None
 
     @property
     def decks_url(self) -> str:
         """Where saved decks live: ``database_url``, else SQLite beside the card pool."""
         return self.database_url or f"sqlite:///{self.db.with_suffix('.decks.sqlite3')}"
+
+
+class _FromEnv(Settings):
+    """``Settings`` that reads the environment too (given values first)."""
+
+    reads_env: ClassVar[bool] = True
+
+
+def _explain(exc: ValidationError) -> str:
+    """One line per bad variable: its name, the value given and what it should be."""
+    lines = []
+    for error in exc.errors(include_url=False):
+        field = str(error["loc"][0]) if error["loc"] else ""
+        name = PREFIX + field.upper() if field in Settings.model_fields else field
+        lines.append(f"{name}={error.get('input')!r}: {error['msg'].lower()}")
+    return "bad service settings: " + "; ".join(lines)

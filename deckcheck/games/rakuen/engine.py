@@ -206,9 +206,6 @@ class Table:
             {card.text_of("color"), card.text_of("world")} & self.colors()
         )
 
-    def deployable(self, card: Card, over: bool = False) -> bool:
-        return self.conditions(card) and self.room(card, (), over) is not None
-
     def deploy(self, card: Card, victims: list[Card], soul: list[Card] | None = None) -> None:
         """Pay the cost from the top of the stock, drop the members it covers, place it."""
         for _ in range(card.cost or 0):
