@@ -88,9 +88,11 @@ def _deckcheck(site: Path, *args: str, env: dict[str, str] | None = None) -> sub
 
 
 def test_a_fifth_game_through_the_cli(toy_site: Path, tmp_path: Path) -> None:
-    """Every command that reads a format knows the toy game's own check kind: validate
-    reports it, formats show lists it, and odds, hand and goldfish load the format that carries
-    it (before the game declared its kinds, these four exited 2 on an unknown table)."""
+    """Every hook of the installed toy game through the CLI in a subprocess: its own check kind
+    (validate reports it, formats show lists it; odds, hand and goldfish load the format that
+    carries it: before the game declared its kinds, these four exited 2 on an unknown table),
+    its parameter (board), its mulligan kind and set-aside champion (odds), its loss reason
+    (goldfish) and its card column with a search filter (pool search)."""
     db = ["--db", str(tmp_path / "toy.sqlite3")]
     imported = _deckcheck(toy_site, "pool", "import", str(TOY / "cards.csv"), *db)
     assert imported.returncode == 0, imported.stderr
@@ -110,7 +112,11 @@ def test_a_fifth_game_through_the_cli(toy_site: Path, tmp_path: Path) -> None:
     assert json.loads(shown_json.stdout)["word_limit"][0]["rule"] == "toy/dragons"
     odds = _deckcheck(toy_site, "odds", deck, "-w", "type:spell>=1", "--json", *fmt, *db)
     assert odds.returncode == 0, odds.stderr
-    assert json.loads(odds.stdout)["game"] == "toy"
+    answer = json.loads(odds.stdout)
+    assert answer["game"] == "toy"
+    # its own mulligan kind (bottom-two) and its own set-aside card (the champion)
+    assert answer["mulligan"].startswith("put 2 cards no condition needs under the deck")
+    assert [(a["role"], a["cards"]) for a in answer["aside"]] == [("champion", ["大竜 (TOY-2)"])]
     hand = _deckcheck(toy_site, "hand", deck, "--json", "--seed", "1", *fmt, *db)
     assert hand.returncode == 0, hand.stderr
     assert len(json.loads(hand.stdout)["hands"][0]["hand"]) == 4  # the format's opening_hand
@@ -119,6 +125,13 @@ def test_a_fifth_game_through_the_cli(toy_site: Path, tmp_path: Path) -> None:
     result = json.loads(fish.stdout)
     assert result["game"] == "toy"
     assert max(p90(result["per_turn"])) == 2  # board = 2
+    # its own loss reason, with its label
+    assert {r["name"]: r["label"] for r in result["loss_reasons"]}["overflow"] == "hand overflow"
+    assert result["summary"]["losses"]["overflow"] > 0
+    # its own card column, searched by its own filter
+    fire = _deckcheck(toy_site, "pool", "search", "--game", "toy", "--element", "火", "--json", *db)
+    assert fire.returncode == 0, fire.stderr
+    assert [c["number"] for c in json.loads(fire.stdout)] == ["TOY-1", "TOY-2", "TOY-3"]
     one = tmp_path / "toy-board.toml"
     text = (TOY / "toy-standard.toml").read_text(encoding="utf-8")
     one.write_text(text.replace("board = { value = 2", "board = { value = 1"), encoding="utf-8")
@@ -154,7 +167,12 @@ def test_a_fifth_game_through_the_service(
         assert fish.status_code == 200, fish.text
         assert fish.json()["game"] == "toy"
         assert max(p90(fish.json()["per_turn"])) == 2
-        assert "toy" in [g["id"] for g in http.get("/games").json()]
+        assert fish.json()["loss_reasons"][1]["name"] == "overflow"
+        assert [a["role"] for a in hand.json()["hands"][0]["aside"]] == ["champion"]
+        toy_game = next(g for g in http.get("/games").json() if g["id"] == "toy")
+        assert [f["param"] for f in toy_game["filters"]] == ["element"]
+        fire = http.get("/cards", params={"game": "toy", "element": "火"}).json()
+        assert [c["number"] for c in fire] == ["TOY-1", "TOY-2", "TOY-3"]
         assert {c["number"] for c in http.get("/cards", params={"game": "toy"}).json()} >= {
             "TOY-1",
             "TOY-7",
