@@ -203,6 +203,21 @@ def chaos_card(number: str, name: str, type_: str = "chara", **more: object) -> 
     return Card(game="chaos", number=number, name=name, type=type_, **more)  # type: ignore[arg-type]
 
 
+def chaos_setup(
+    formats: FormatRegistry,
+    partner: Card,
+    drawn: list[Card],
+    extra: list[Card] | None = None,
+    **policy: object,
+) -> Setup:
+    """``drawn``: the cards in draw order (the first is drawn first) on a stacked deck."""
+    pilot = default_policy("chaos").model_copy(update={"mulligan": False, **policy})
+    rules = rules_of(formats.get("chaos-standard"))
+    main = [(c, 1) for c in [partner, *reversed(drawn)]]
+    sections = {"main": main, "extra": [(c, 1) for c in extra or []]}
+    return Setup("chaos", sections, rules, pilot, main[1:], (partner,))
+
+
 def chaos_game(
     formats: FormatRegistry,
     partner: Card,
@@ -211,15 +226,9 @@ def chaos_game(
     extra: list[Card] | None = None,
     **policy: object,
 ) -> Record:
-    """``drawn``: the cards in draw order (the first is drawn first)."""
-    pilot = Compiled(
-        default_policy("chaos").model_copy(update={"mulligan": False, **policy}), "chaos"
-    )
-    rules = rules_of(formats.get("chaos-standard"))
-    main = [(c, 1) for c in [partner, *reversed(drawn)]]
-    sections = {"main": main, "extra": [(c, 1) for c in extra or []]}
-    setup = Setup("chaos", sections, rules, pilot.policy, main[1:], (partner,))
-    return chaos.play(setup, pilot, Stacked(), turns, True)
+    """One game of ``chaos_setup``'s stacked deck."""
+    setup = chaos_setup(formats, partner, drawn, extra, **policy)
+    return chaos.play(setup, Compiled(setup.policy, "chaos"), Stacked(), turns, True)
 
 
 def test_one_set_a_chara(formats: FormatRegistry) -> None:

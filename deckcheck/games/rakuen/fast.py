@@ -8,8 +8,8 @@ its colors and world as bits), and every order the pilot sorts by becomes an int
 ``level_area_first`` selector, the card number. The bottom mulligan is decided here too, for
 every opening hand the keep rule can tell apart (its count of cards of each keep signature),
 with ``Keep.meets`` and ``Keep.bottom`` themselves; the numba loop
-(``fast_core``) looks the decision up. Random streams differ from the reference's; the
-distribution of games does not.
+(``fast_core``) looks the decision up. Given the same tape (``play_tape``, goldfish/shuffles.py)
+it plays the reference's games card for card (tests/test_exact_rakuen.py).
 
 numba is imported only when a batch runs (``deckcheck validate`` never imports it).
 """
@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
@@ -27,6 +28,9 @@ from deckcheck.goldfish.common import Keep
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.goldfish.setup import Setup, per_setup, seed32
 from deckcheck.models import Card
+
+if TYPE_CHECKING:
+    from deckcheck.goldfish.shuffles import Tape
 
 KINDS = {"定理者": 1, "使者": 2, "合理体": 3}
 MAX_KEEP_TABLE = 1 << 20  # opening hands the keep rule tells apart, at most
@@ -175,7 +179,20 @@ def batch_ok(setup: Setup) -> bool:
 
 def play_batch(setup: Setup, seed: int, games: int, turns: int, on_play: bool) -> Result:
     """(metrics, milestones, mulligans, loss, loss_turn) as ``run.Chunk`` holds them."""
+    return _play(setup, seed32(seed), games, turns, on_play, None)
+
+
+def play_tape(setup: Setup, tape: Tape, turns: int, on_play: bool) -> Result:
+    """``play_batch`` of one game per row of ``tape`` (games, rows, width), each reading its
+    shuffles from it (the exact tests)."""
+    return _play(setup, 0, tape.shape[0], turns, on_play, tape)
+
+
+def _play(
+    setup: Setup, seed: int, games: int, turns: int, on_play: bool, tape: Tape | None
+) -> Result:
     from deckcheck.games.rakuen.fast_core import play_games
+    from deckcheck.goldfish.shuffles import no_tape
 
     enc = encode(setup)
     metrics = np.full((games, turns, 8), -1, dtype=np.int16)
@@ -195,9 +212,10 @@ def play_batch(setup: Setup, seed: int, games: int, turns: int, on_play: bool) -
         enc.meets,
         enc.keep,
         enc.params,
-        seed32(seed),
+        seed,
         on_play,
         out,
+        no_tape() if tape is None else tape,
     )
     return out
 

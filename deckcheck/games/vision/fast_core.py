@@ -7,15 +7,18 @@ every choice takes the first card of the best score, as the reference's ``min``/
 first of the best key. The field is two tables kept in order of entry, characters and the cards
 on the field (characters included, for 維持コスト), whose rows are flagged dead rather than
 removed, so their order is the reference's lists'. Draws take a uniform card of what is left of
-the deck (a shuffle drawn lazily); a mulligan puts the hand back."""
+the deck: goldfish/shuffles.py's Fisher–Yates one step a card, so with a tape (the exact tests)
+the cards drawn are the reference's shuffled deck's, top first. A mulligan finishes that
+shuffle, puts the hand back under the top as the reference does (``common.redeal``) and shuffles
+again."""
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
-from deckcheck.games.vision import MILESTONES
-from deckcheck.games.vision.encode import COLUMNS
+from deckcheck.games.vision.layout import COLUMNS, MILESTONES
+from deckcheck.goldfish.compiling import njit
+from deckcheck.goldfish.shuffles import begin, below, start
 
 CHARACTER, CREATURE, SPELL, COMMAND = range(4)
 # rows of the per-card table, as encode.COLUMNS orders them
@@ -26,17 +29,18 @@ assert len(COLUMNS) == 21
 FIRST_FREE = MILESTONES.index("first_free_spell")
 FIRST_LOSS = MILESTONES.index("first_upkeep_loss")
 
-@numba.njit(cache=True)
-def _draw(deck, left):  # type: ignore[no-untyped-def]
-    """A uniform card of deck[:left], moved to deck[left - 1]."""
-    j = np.random.randint(0, left)
+@njit()
+def _draw(deck, left, rand):  # type: ignore[no-untyped-def]
+    """A uniform card of deck[:left], moved to deck[left - 1]: the Fisher–Yates step of
+    position left - 1 (shuffles.shuffle's)."""
+    j = below(left, rand)
     card = deck[j]
     deck[j] = deck[left - 1]
     deck[left - 1] = card
     return card
 
 
-@numba.njit(cache=True)
+@njit()
 def _meets(hand, held, sig, bound_bit, bound_k, subset_mask, subset_need):  # type: ignore[no-untyped-def]
     """Keep.meets: the bounds, then Hall's condition on every subset of the demands."""
     for b in range(bound_bit.shape[0]):
@@ -55,7 +59,7 @@ def _meets(hand, held, sig, bound_bit, bound_k, subset_mask, subset_need):  # ty
     return True
 
 
-@numba.njit(cache=True)
+@njit()
 def _user_on(c, card, user_ok, units, u_card, u_alive):  # type: ignore[no-untyped-def]
     """engine.user_on_field: a character named after the card's 術者 is on the field."""
     found = False
@@ -67,7 +71,7 @@ def _user_on(c, card, user_ok, units, u_card, u_alive):  # type: ignore[no-untyp
     return found
 
 
-@numba.njit(cache=True)
+@njit()
 def _free(c, card, user_ok, units, u_card, u_alive):  # type: ignore[no-untyped-def]
     """engine.free: a spell (or 幻想生物) whose 術者 is on the field."""
     if card[KIND, c] != SPELL and card[KIND, c] != CREATURE:
@@ -75,7 +79,7 @@ def _free(c, card, user_ok, units, u_card, u_alive):  # type: ignore[no-untyped-
     return _user_on(c, card, user_ok, units, u_card, u_alive)
 
 
-@numba.njit(cache=True)
+@njit()
 def _host(c, card, units, u_attack, u_equip, u_alive, u_ok):  # type: ignore[no-untyped-def]
     """engine._host over the characters flagged in ``u_ok``: the strongest that may take the
     card (an 装備 only one without), the first on a tie; -1 if none."""
@@ -88,7 +92,7 @@ def _host(c, card, units, u_attack, u_equip, u_alive, u_ok):  # type: ignore[no-
     return best
 
 
-@numba.njit(cache=True)
+@njit()
 def _playable(  # type: ignore[no-untyped-def]
     c, card, user_ok, nodes, active, st, units, u_card, u_attack, u_equip, u_alive, u_ok,
     name_turn, turn,
@@ -114,7 +118,7 @@ def _playable(  # type: ignore[no-untyped-def]
     return not (card[ONCE_A_TURN, c] and name_turn[card[NAME_ID, c]] == turn)
 
 
-@numba.njit(cache=True)
+@njit()
 def _enter(c, u, h, e, st, card):  # type: ignore[no-untyped-def]
     """Card ``c`` comes onto the field (row ``st[4]``, the next): as character row ``u`` (or
     -1), set on character ``h`` (or -1)."""
@@ -125,7 +129,7 @@ def _enter(c, u, h, e, st, card):  # type: ignore[no-untyped-def]
     st[4] = entries + 1
 
 
-@numba.njit(cache=True)
+@njit()
 def _set_on(c, card, units, u_attack, u_equip, u_alive, u_ok, e, st):  # type: ignore[no-untyped-def]
     """engine._put for a card set on a character: the host _host picks gets its +N."""
     h = _host(c, card, units, u_attack, u_equip, u_alive, u_ok)
@@ -135,35 +139,39 @@ def _set_on(c, card, units, u_attack, u_equip, u_alive, u_ok, e, st):  # type: i
     _enter(c, -1, h, e, st, card)
 
 
-@numba.njit(cache=True)
-def _charge(c, card, deck, left):  # type: ignore[no-untyped-def]
+@njit()
+def _charge(c, card, deck, left, rand):  # type: ignore[no-untyped-def]
     """マナチャージ(X): up to X cards of the deck become nodes. Returns how many."""
     n = min(card[MANA, c], left)
     for k in range(n):
-        _draw(deck, left - k)
+        _draw(deck, left - k, rand)
     return n
 
 
-@numba.njit(cache=True)
+@njit()
 def _remove(hand, held, i):  # type: ignore[no-untyped-def]
     for k in range(i, held - 1):
         hand[k] = hand[k + 1]
     return held - 1
 
 
-@numba.njit(cache=True)
+@njit()
 def _games(  # type: ignore[no-untyped-def]
-    seed, games, turns, on_play, deck, card, score, user_ok, keep, params, out
+    seed, games, turns, on_play, base, card, score, user_ok, keep, params, out, tape
 ):
-    """Play ``games`` games into ``out`` = (metrics, milestones, mulligans, loss, loss_turn)."""
+    """Play ``games`` games into ``out`` = (metrics, milestones, mulligans, loss, loss_turn),
+    each dealt from ``base`` (the deck as card indices) with numba's numbers seeded by ``seed``,
+    or with ``tape``'s (shuffles.py)."""
     metrics, milestones, mulligans, loss, loss_turn = out
     sig, bound_bit, bound_k, subset_mask, subset_need = keep
     np.random.seed(seed)
+    rand = (tape, np.zeros(3, dtype=np.int64))
     hand_size, draw_per_turn, first_draws, mulligan = params[0], params[1], params[2], params[3]
     node_per_turn, node_until, per_turn = params[4], params[5], params[6]
     leaders, life, dolls_per_turn, hand_limit = params[7], params[8], params[9], params[10]
     ready_nodes, free_first = params[11], params[12]
-    size = deck.shape[0]
+    size = base.shape[0]
+    deck = np.empty(size, dtype=np.int32)
     hand = np.empty(size, dtype=np.int32)
     snap = np.empty(size, dtype=np.int32)
     # characters, in order of entry
@@ -186,15 +194,23 @@ def _games(  # type: ignore[no-untyped-def]
     node_score, play_score, rank_score = score[0], score[1], score[2]
     kind = card[KIND]
     for g in range(games):
+        begin(g, rand)
+        start(rand)
+        deck[:] = base
         left = size
         held = min(hand_size, size)
         for i in range(held):
-            hand[i] = _draw(deck, left)
+            hand[i] = _draw(deck, left, rand)
             left -= 1
         if mulligan and not _meets(hand, held, sig, bound_bit, bound_k, subset_mask, subset_need):
-            left = size  # the hand goes back; a new one from the whole deck
+            for i in range(left - 1, 0, -1):  # the rest of the shuffle (engine: shuffled)
+                _draw(deck, i + 1, rand)
+            for i in range(held):  # the hand goes back on top, in draw order (redeal)
+                deck[left + i] = hand[i]
+            start(rand)
+            left = size
             for i in range(held):
-                hand[i] = _draw(deck, left)
+                hand[i] = _draw(deck, left, rand)
                 left -= 1
             mulligans[g] = 1
         nodes = active = units = damage = 0
@@ -238,7 +254,7 @@ def _games(  # type: ignore[no-untyped-def]
                     loss_turn[g] = turn
                     break
                 for _ in range(draw_per_turn):
-                    hand[held] = _draw(deck, left)
+                    hand[held] = _draw(deck, left, rand)
                     left -= 1
                     held += 1
             for _ in range(node_per_turn):
@@ -324,7 +340,7 @@ def _games(  # type: ignore[no-untyped-def]
                     _set_on(c, card, units, u_attack, u_equip, u_alive, u_all, e, st)
                 elif card[ON_FIELD, c]:
                     _enter(c, -1, -1, e, st, card)
-                charged = _charge(c, card, deck, left)  # sleeping nodes from the deck
+                charged = _charge(c, card, deck, left, rand)  # sleeping nodes from the deck
                 left -= charged
                 nodes += charged
             for k in range(1, 8):
@@ -373,7 +389,7 @@ def _games(  # type: ignore[no-untyped-def]
                             _enter(c, -1, -1, e, st, card)
                         else:
                             hit += card[BONUS, c]
-                        charged = _charge(c, card, deck, left)
+                        charged = _charge(c, card, deck, left, rand)
                         left -= charged
                         nodes += charged
                 damage += hit
