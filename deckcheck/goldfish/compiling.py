@@ -62,6 +62,8 @@ def njit(**options: Any) -> Callable[[Callable[..., Any]], Any]:
         import numba
 
         dispatcher = numba.njit(**options)(function)
+        if numba.config.DISABLE_JIT:  # NUMBA_DISABLE_JIT=1: the Python function itself
+            return dispatcher
         # numba's Dispatcher.enable_caching sets this very attribute to its FunctionCache
         dispatcher._cache = _cache_class()(dispatcher.py_func)
         return dispatcher

@@ -305,19 +305,28 @@ def _gattai(c, cmask, p, z, s, rand):
 
 
 @njit()
-def _end_phase(c, hand, drop, s, limit):
-    """engine._end_phase: down to ``limit`` (-1: none), the last in play order to the drop."""
-    while 0 <= limit < s[NHAND]:
-        card = hand[np.argmax(c[PLAY][hand[: s[NHAND]]])]
-        s[NHAND] = _remove(hand, s[NHAND], card)
-        drop[s[NDROP]] = card
+def _end_phase(c, hand, drop, s, limit, buf):
+    """engine._end_phase: down to ``limit`` (-1: none); the cards past it in the hand stably
+    sorted by play order go to the drop zone, in that order."""
+    n = s[NHAND]
+    if limit < 0 or n <= limit:
+        return
+    for i in range(n):  # a stable insertion sort, as sorted()
+        card, j = hand[i], i
+        while j > 0 and c[PLAY, buf[j - 1]] > c[PLAY, card]:
+            buf[j] = buf[j - 1]
+            j -= 1
+        buf[j] = card
+    for i in range(limit, n):
+        s[NHAND] = _remove(hand, s[NHAND], buf[i])
+        drop[s[NDROP]] = buf[i]
         s[NDROP] += 1
 
 
 @njit()
 def _turn(turn, on_play, c, cmask, lmask, colbit, p, z, s, ms, rand):
     """One turn; returns the loss status (0: the game goes on)."""
-    deck, hand, stock, drop, level, _field, _souls, _nsouls, _victims, _buf, _soul = z
+    deck, hand, stock, drop, level, _field, _souls, _nsouls, _victims, buf, _soul = z
     status = _draw(p[P_DRAW], deck, drop, hand, s, NHAND, rand)
     if status:
         return status
@@ -341,7 +350,7 @@ def _turn(turn, on_play, c, cmask, lmask, colbit, p, z, s, ms, rand):
         if status:
             return status
         count += _main(turn, c, cmask, p, z, s, ms)
-    _end_phase(c, hand, drop, s, p[P_HAND_LIMIT])
+    _end_phase(c, hand, drop, s, p[P_HAND_LIMIT], buf)
     return 0
 
 
