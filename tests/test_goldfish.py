@@ -17,6 +17,7 @@ from deckcheck.errors import PartnerError, UnanswerableError
 from deckcheck.format_registry import FormatRegistry
 from deckcheck.games.chaos import engine as chaos
 from deckcheck.games.chaos import partner as chaos_partner
+from deckcheck.games.iris import engine as iris
 from deckcheck.games.rakuen import engine as rakuen
 from deckcheck.goldfish.common import DeckOut, Record
 from deckcheck.goldfish.policy import Compiled, Policy, PolicyError, default_policy, load_policy
@@ -212,6 +213,25 @@ def test_iris_redraws_until_a_unit_and_fills_four_standby_slots(
     no_units = decklist.parse(deck("iris-standard", [*IRIS_MAIN[6:-1], (26, "SAMPLE-I-T03")]))
     with pytest.raises(Exception, match="no unit"):
         prepare(no_units, fmt, index, default_policy("iris"))
+
+
+def test_iris_enhancements_go_on_each_unit_that_entered_before_this_turn(
+    formats: FormatRegistry,
+) -> None:
+    """あいりすミスティリア! TCG 詳しい遊び方 ターンの流れ (メインフェイズ): an enhancement goes
+    on a unit that did not enter this turn. A deck's copies of a unit are one object in the
+    engine, yet each copy is its own unit: the copy that entered on turn 1 takes an enhancement
+    on turn 2, though another copy entered on turn 2."""
+    unit = Card(game="iris", number="U", name="見本ユニット", type="unit", hp=3)
+    enhancement = Card(game="iris", number="E", name="見本強化", type="enhancement")
+    strategy = Card(game="iris", number="S", name="見本戦略", type="strategy")
+    drawn = [unit, enhancement, enhancement, strategy, strategy, unit, unit, *[strategy] * 8]
+    main = [(c, 1) for c in reversed(drawn)]
+    pilot = Compiled(default_policy("iris"), "iris")
+    setup = Setup("iris", {"main": main}, rules_of(formats.get("iris-standard")), pilot.policy, main)
+    rec = iris.play(setup, pilot, Stacked(), 2, True)
+    hand, standby, commands = ([m[i] for m in rec.metrics] for i in (0, 2, 4))
+    assert standby == [1, 2] and commands == [1, 4] and hand == [3, 0]
 
 
 def test_iris_one_unit_redraws_nine_times_on_average(
