@@ -28,6 +28,7 @@ from deckcheck.odds.setup import rules_of
 from deckcheck.resolve import CardIndex
 from tests.agreement import chunks_agree
 from tests.conftest import EXAMPLES
+from tests.test_exact_iris import FEW_UNITS
 from tests.test_rules import IRIS_MAIN, RAKUEN_GATE, RAKUEN_MAIN, deck
 
 
@@ -376,23 +377,14 @@ def test_cli_goldfish_outputs(tmp_path: Path) -> None:
 def test_iris_fast_engine_agrees_with_the_reference(
     index: CardIndex, formats: FormatRegistry
 ) -> None:
+    """Each engine on its production random numbers, which cannot be shared: the same
+    distribution (game by game on one tape: tests/test_exact_iris.py)."""
     import dataclasses
 
     from deckcheck.goldfish.run import play_chunk
 
     fmt = formats.get("iris-standard")
-    few_units = [
-        (1, "SAMPLE-I-U01"),
-        (2, "SAMPLE-I-U02"),
-        *IRIS_MAIN[6:-1],
-        (4, "SAMPLE-I-S03"),
-        (4, "SAMPLE-I-S04"),
-        (4, "SAMPLE-I-T03"),
-        (4, "SAMPLE-I-T04"),
-        (4, "SAMPLE-I-E03"),
-        (3, "SAMPLE-I-E04"),
-    ]
-    for cards in (IRIS_MAIN, few_units):
+    for cards in (IRIS_MAIN, FEW_UNITS):
         setup = prepare(
             decklist.parse(deck("iris-standard", cards)), fmt, index, default_policy("iris")
         )
@@ -400,7 +392,6 @@ def test_iris_fast_engine_agrees_with_the_reference(
         fast = play_chunk(setup, 0, seeds, 12, True)
         slow = play_chunk(dataclasses.replace(setup, fast=False), 0, seeds, 12, True)
         chunks_agree(fast, slow)
-        assert (fast.loss == slow.loss).all()
 
 
 def test_histogram_percentiles_equal_numpys() -> None:

@@ -60,9 +60,10 @@ def njit(**options: Any) -> Callable[[Callable[..., Any]], Any]:
 
     def decorate(function: Callable[..., Any]) -> Any:
         import numba
+        from numba.core import config
 
         dispatcher = numba.njit(**options)(function)
-        if numba.config.DISABLE_JIT:  # NUMBA_DISABLE_JIT=1: the Python function itself
+        if getattr(config, "DISABLE_JIT", False):  # NUMBA_DISABLE_JIT=1: the Python function itself
             return dispatcher
         # numba's Dispatcher.enable_caching sets this very attribute to its FunctionCache
         dispatcher._cache = _cache_class()(dispatcher.py_func)
@@ -180,15 +181,15 @@ def _cache_class() -> type[Any]:
         def get_disambiguator(self) -> str:
             return str(self._inner.get_disambiguator())
 
-    class Impl(CompileResultCacheImpl):  # type: ignore[misc]
+    class Impl(CompileResultCacheImpl):
         def __init__(self, py_func: Callable[..., Any]) -> None:
-            super().__init__(py_func)
+            super().__init__(py_func)  # type: ignore[no-untyped-call]
             module = py_func.__module__
             if module not in _STAMPS:
                 _STAMPS[module] = stamp(module)
             self._locator = Locator(self._locator, _STAMPS[module])
 
-    class Cache(FunctionCache):  # type: ignore[misc]
+    class Cache(FunctionCache):
         _impl_class = Impl
 
     return Cache

@@ -45,7 +45,7 @@ def below(k: int, rand: Any) -> int:
         raise IndexError("the tape's row is shorter than the shuffle")
     u = np.int64(tape[at[0], at[1], at[2]])
     at[2] += 1
-    return (u * k) >> 32
+    return int((u * k) >> 32)
 
 
 @njit()

@@ -8,8 +8,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from deckcheck.games.chaos.encode import INTS, encoded
+from deckcheck.games.chaos.encode import encoded
 from deckcheck.games.chaos.fast_core import _games
+from deckcheck.games.chaos.layout import INTS
 from deckcheck.goldfish.setup import Setup, seed32
 from deckcheck.goldfish.shuffles import Tape, no_tape
 

@@ -42,7 +42,7 @@ def _remove_card(hand: Any, nh: int, card: int) -> int:
     """``common.take``: the first copy of ``card``."""
     for i in range(nh):
         if hand[i] == card:
-            return _remove(hand, nh, i)
+            return int(_remove(hand, nh, i))
     return nh
 
 
