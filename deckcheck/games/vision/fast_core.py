@@ -60,23 +60,18 @@ def _meets(hand, held, sig, bound_bit, bound_k, subset_mask, subset_need):  # ty
 
 
 @njit()
-def _user_on(c, card, user_ok, units, u_card, u_alive):  # type: ignore[no-untyped-def]
-    """engine.user_on_field: a character named after the card's 術者 is on the field."""
-    found = False
-    if card[HAS_USER, c]:
-        for u in range(units):
-            if u_alive[u] and user_ok[c, u_card[u]]:
-                found = True
-                break
-    return found
+def _users(unit_card, users, user_ok, step):  # type: ignore[no-untyped-def]
+    """A character of card ``unit_card`` enters (``step`` 1) or leaves (-1) the field:
+    ``users[c]`` counts the characters on the field named after card ``c``'s 術者, so
+    engine.user_on_field is one look-up, not a scan of the field each time it is asked."""
+    for c in range(users.shape[0]):
+        users[c] += step * user_ok[c, unit_card]
 
 
 @njit()
-def _free(c, card, user_ok, units, u_card, u_alive):  # type: ignore[no-untyped-def]
+def _free(c, card, users):  # type: ignore[no-untyped-def]
     """engine.free: a spell (or 幻想生物) whose 術者 is on the field."""
-    if card[KIND, c] != SPELL and card[KIND, c] != CREATURE:
-        return False
-    return _user_on(c, card, user_ok, units, u_card, u_alive)
+    return (card[KIND, c] == SPELL or card[KIND, c] == CREATURE) and users[c] > 0
 
 
 @njit()
@@ -94,20 +89,19 @@ def _host(c, card, units, u_attack, u_equip, u_alive, u_ok):  # type: ignore[no-
 
 @njit()
 def _playable(  # type: ignore[no-untyped-def]
-    c, card, user_ok, nodes, active, st, units, u_card, u_attack, u_equip, u_alive, u_ok,
-    name_turn, turn,
+    c, card, users, nodes, active, st, units, u_attack, u_equip, u_alive, u_ok, name_turn, turn
 ):
     """engine.playable for a deck without 連結. ``st`` = (leaders in play, the leader limit,
     a 世界呪符 played this turn, an 装備/場 on the field)."""
     if card[NEVER, c]:
         return False
-    if not _free(c, card, user_ok, units, u_card, u_alive) and (
+    if not _free(c, card, users) and (
         card[NODE, c] > nodes or card[COST, c] > active
     ):
         return False
     if card[LEADER, c] and st[0] >= st[1]:
         return False
-    if card[NEEDS_USER, c] and not _user_on(c, card, user_ok, units, u_card, u_alive):
+    if card[NEEDS_USER, c] and users[c] == 0:
         return False
     if card[ON_CHARACTER, c] and _host(c, card, units, u_attack, u_equip, u_alive, u_ok) < 0:
         return False
@@ -175,7 +169,6 @@ def _games(  # type: ignore[no-untyped-def]
     hand = np.empty(size, dtype=np.int32)
     snap = np.empty(size, dtype=np.int32)
     # characters, in order of entry
-    u_card = np.empty(size, dtype=np.int32)
     u_attack = np.empty(size, dtype=np.int32)
     u_turn = np.empty(size, dtype=np.int32)
     u_haste = np.empty(size, dtype=np.int32)
@@ -191,6 +184,7 @@ def _games(  # type: ignore[no-untyped-def]
     # rows of the field table
     st = np.zeros(5, dtype=np.int32)
     st[1] = leaders
+    users = np.zeros(user_ok.shape[0], dtype=np.int32)  # _users: the 術者 on the field
     node_score, play_score, rank_score = score[0], score[1], score[2]
     kind = card[KIND]
     for g in range(games):
@@ -216,6 +210,7 @@ def _games(  # type: ignore[no-untyped-def]
         nodes = active = units = damage = 0
         st[0] = st[3] = st[4] = 0
         name_turn[:] = 0
+        users[:] = 0
         for turn in range(1, turns + 1):
             if ready_nodes:  # maintenance: nodes, then 維持コスト in order of entry
                 active = nodes
@@ -224,7 +219,7 @@ def _games(  # type: ignore[no-untyped-def]
                 c = e_card[r]
                 if not e_alive[r] or card[UPKEEP, c] == 0:
                     continue
-                if _user_on(c, card, user_ok, units, u_card, u_alive):
+                if users[c] > 0:  # its 術者 is on the field
                     continue
                 if active >= card[UPKEEP, c]:
                     active -= card[UPKEEP, c]
@@ -234,6 +229,7 @@ def _games(  # type: ignore[no-untyped-def]
                 u = e_unit[r]
                 if u >= 0:
                     u_alive[u] = 0
+                    _users(c, users, user_ok, -1)
                     st[0] -= card[LEADER, c]
                     for k in range(st[4]):
                         if e_alive[k] and e_host[k] == u:
@@ -272,8 +268,8 @@ def _games(  # type: ignore[no-untyped-def]
             ready = 0
             for i in range(held):
                 if _playable(
-                    hand[i], card, user_ok, nodes, active, st, units, u_card, u_attack,
-                    u_equip, u_alive, u_all, name_turn, turn,
+                    hand[i], card, users, nodes, active, st, units, u_attack, u_equip, u_alive,
+                    u_all, name_turn, turn,
                 ):
                     ready += 1
             played = free = characters = dolls = 0
@@ -291,12 +287,12 @@ def _games(  # type: ignore[no-untyped-def]
                         elif characters >= per_turn:
                             continue
                     if not _playable(
-                        c, card, user_ok, nodes, active, st, units, u_card, u_attack, u_equip,
-                        u_alive, u_all, name_turn, turn,
+                        c, card, users, nodes, active, st, units, u_attack, u_equip, u_alive,
+                        u_all, name_turn, turn,
                     ):
                         continue
                     is_free = 0
-                    if free_first and _free(c, card, user_ok, units, u_card, u_alive):
+                    if free_first and _free(c, card, users):
                         is_free = 1
                     if best >= 0 and (
                         best_free > is_free
@@ -315,7 +311,7 @@ def _games(  # type: ignore[no-untyped-def]
                             characters += 1
                     if milestones[g, 0] == 0:
                         milestones[g, 0] = turn
-                gratis = _free(c, card, user_ok, units, u_card, u_alive)
+                gratis = _free(c, card, users)
                 held = _remove(hand, held, best)
                 if gratis:
                     free += 1
@@ -327,12 +323,12 @@ def _games(  # type: ignore[no-untyped-def]
                 if card[ONCE_A_TURN, c]:
                     name_turn[card[NAME_ID, c]] = turn
                 if kind[c] == CHARACTER or kind[c] == CREATURE:
-                    u_card[units] = c
                     u_attack[units] = card[ATTACK, c]
                     u_turn[units] = turn
                     u_haste[units] = card[HASTE, c]
                     u_equip[units] = 0
                     u_alive[units] = 1
+                    _users(c, users, user_ok, 1)
                     _enter(c, units, -1, e, st, card)
                     units += 1
                     st[0] += card[LEADER, c]
@@ -370,8 +366,8 @@ def _games(  # type: ignore[no-untyped-def]
                         if kind[c] != COMMAND or card[BONUS, c] <= 0:
                             continue
                         if not _playable(
-                            c, card, user_ok, nodes, active, st, units, u_card, u_attack,
-                            u_equip, u_alive, u_attacker, name_turn, turn,
+                            c, card, users, nodes, active, st, units, u_attack, u_equip,
+                            u_alive, u_attacker, name_turn, turn,
                         ):
                             continue
                         for i in range(held):
