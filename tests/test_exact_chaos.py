@@ -14,14 +14,14 @@ import pytest
 
 from deckcheck import decklist
 from deckcheck.format_registry import FormatRegistry
-from deckcheck.games.chaos import encode
-from deckcheck.games.chaos.fast import play_tape
+from deckcheck.games.chaos import encode, fast_core
+from deckcheck.games.chaos.fast import play_batch, play_tape
 from deckcheck.goldfish.common import GoldfishError
 from deckcheck.goldfish.policy import default_policy
 from deckcheck.goldfish.run import Chunk, prepare
 from deckcheck.goldfish.setup import Setup
 from deckcheck.resolve import CardIndex
-from tests.agreement import same_games
+from tests.agreement import same_games, tapes
 from tests.conftest import EXAMPLES
 from tests.test_fast_chaos import POLICIES, SOLRAL, _hand_limit_setup, _named_setup
 from tests.test_play_rules import chaos_card, chaos_setup, filler_chaos
@@ -153,3 +153,14 @@ def test_rule_decks(registry: FormatRegistry, rule: str) -> None:
     assert list(decks) == RULES
     fast = exact(decks[rule], turns=12)
     assert (fast.loss == 1).any()
+
+
+def test_runs_and_tests_play_one_compiled_function(
+    index: CardIndex, registry: FormatRegistry
+) -> None:
+    """What the exact tests prove holds for a run: a run (numba's numbers) and a test (a tape)
+    call the same compiled game function, one machine code for both."""
+    setup = example(index, registry, "chaos-standard-legal.deck")
+    play_batch(setup, 1, 10, 5, True)
+    play_tape(setup, tapes(10, 2, sum(n for _, n in setup.drawable), 0), 5, True)
+    assert len(fast_core._games.signatures) == 1

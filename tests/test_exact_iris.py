@@ -13,13 +13,14 @@ import pytest
 
 from deckcheck import decklist
 from deckcheck.format_registry import FormatRegistry
-from deckcheck.games.iris.fast import play_tape
+from deckcheck.games.iris import fast_core
+from deckcheck.games.iris.fast import play_batch, play_tape
 from deckcheck.goldfish.common import GoldfishError
 from deckcheck.goldfish.policy import default_policy
 from deckcheck.goldfish.run import prepare
 from deckcheck.goldfish.setup import Setup
 from deckcheck.resolve import CardIndex
-from tests.agreement import same_games
+from tests.agreement import same_games, tapes
 from tests.conftest import EXAMPLES
 from tests.test_rules import IRIS_MAIN, deck
 
@@ -77,3 +78,13 @@ def test_redraw_and_enhancement_decks(
     assert (fast.loss == 1).all()  # 47 turns: every game draws from an empty deck
     if cards is FEW_UNITS:
         assert fast.mulligans.mean() > 1
+
+
+def test_runs_and_tests_play_one_compiled_function(
+    index: CardIndex, registry: FormatRegistry
+) -> None:
+    """A run (numba's numbers) and a test (a tape) call the same compiled deal."""
+    setup = setup_of(index, registry, deck("iris-standard", IRIS_MAIN), {})
+    play_batch(setup, 1, 10, 5, True)
+    play_tape(setup, tapes(10, 16, sum(n for _, n in setup.drawable), 0), 5, True)
+    assert len(fast_core.deal.signatures) == 1

@@ -13,14 +13,15 @@ import pytest
 
 from deckcheck import decklist
 from deckcheck.format_registry import FormatRegistry
-from deckcheck.games.rakuen.fast import batch_ok, play_tape
+from deckcheck.games.rakuen import fast_core
+from deckcheck.games.rakuen.fast import batch_ok, play_batch, play_tape
 from deckcheck.goldfish.policy import policy_from_keys
 from deckcheck.goldfish.run import Chunk, prepare
 from deckcheck.goldfish.setup import Setup
 from deckcheck.models import Card
 from deckcheck.odds.setup import rules_of
 from deckcheck.resolve import CardIndex
-from tests.agreement import same_games
+from tests.agreement import same_games, tapes
 from tests.conftest import EXAMPLES
 from tests.test_fast_rakuen import LUCK
 from tests.test_play_rules import filler, member
@@ -104,3 +105,11 @@ def test_rules_deck(
     fast = exact(setup, turns, on_play=keys is not LUCK)
     assert (fast.milestones[:, 2] > 0).mean() > 0.5  # 合理体 deployed in most games
     assert (fast.metrics[:, :, 5] > 0).any()  # refreshes
+
+
+def test_runs_and_tests_play_one_compiled_function(registry: FormatRegistry) -> None:
+    """A run (numba's numbers) and a test (a tape) call the same compiled game function."""
+    setup = rules_deck(registry, "rakuen-standard")
+    play_batch(setup, 1, 10, 5, True)
+    play_tape(setup, tapes(10, 9, sum(n for _, n in setup.drawable), 0), 5, True)
+    assert len(fast_core.play_games.signatures) == 1

@@ -15,13 +15,14 @@ import pytest
 
 from deckcheck import decklist, games
 from deckcheck.format_registry import FormatRegistry
-from deckcheck.games.vision.fast import play_tape
+from deckcheck.games.vision import fast_core
+from deckcheck.games.vision.fast import play_batch, play_tape
 from deckcheck.goldfish.policy import default_policy, policy_from_keys
 from deckcheck.goldfish.run import Chunk, prepare
 from deckcheck.goldfish.setup import Setup
 from deckcheck.models import Card
 from deckcheck.resolve import CardIndex
-from tests.agreement import same_games
+from tests.agreement import same_games, tapes
 from tests.conftest import EXAMPLES
 from tests.test_fast_vision import CASES, POLICIES, RULES, setup_of, with_rules
 from tests.test_vision_cr import vision_setup
@@ -100,3 +101,13 @@ def test_play_rule_decks(registry: FormatRegistry, get: Callable[[str], Card], r
     cards, keys = decks[rule]
     params = keys.pop("params", None)
     exact(vision_setup(registry, cards, params, **keys), turns=12)
+
+
+def test_runs_and_tests_play_one_compiled_function(
+    index: CardIndex, registry: FormatRegistry
+) -> None:
+    """A run (numba's numbers) and a test (a tape) call the same compiled game function."""
+    setup = setup_of(index, registry, default_policy("vision"))
+    play_batch(setup, 1, 10, 5, True)
+    play_tape(setup, tapes(10, 2, sum(n for _, n in setup.drawable), 0), 5, True)
+    assert len(fast_core._games.signatures) == 1

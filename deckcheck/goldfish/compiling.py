@@ -1,9 +1,13 @@
-"""Why a run's first chunk can be slow: a batch engine's first run on a machine compiles it.
+"""Compiling the batch engines: the notice of a slow first chunk, and the cache key.
 
 A loaded batch engine plays its first chunk in well under a second; one that takes longer is
 being compiled (numba, on the engine's first run on a machine: up to a minute), and the user is
-told so rather than left before a silent terminal. Timed, not predicted: numba's cache is its
-own business, and whatever the reason for the wait, the notice only comes when there is one.
+told so rather than left before a silent terminal. Timed, not predicted: whatever the reason
+for the wait, the notice only comes when there is one.
+
+Every compiled function of deckcheck is decorated by ``njit`` below, whose on-disk cache is
+keyed on the function's module and the modules of its package it imports (see there), so an
+edit of any of them recompiles it (tests/test_jit_cache.py).
 """
 
 from __future__ import annotations
