@@ -10,18 +10,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from deckcheck.goldfish.batch import TapeEngine
 from deckcheck.goldfish.common import Tape
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.goldfish.run import LOSSES, Chunk
 from deckcheck.goldfish.setup import Setup
 
-TapeEngine = Callable[[Setup, NDArray[np.uint32], int, bool], tuple[Any, ...]]
 Z = 4.5  # standard errors
 
 

@@ -8,7 +8,6 @@ tests/test_vision_cr.py's play rules (shuffled)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -59,18 +58,14 @@ def test_feature_and_rules_decks(
     exact(setup, on_play=not rules or rule_set == 2)
 
 
-@pytest.fixture(scope="module")
-def get(index: CardIndex) -> Callable[[str], Card]:
-    def find(number: str) -> Card:
-        found = index.resolve("vision", number).card
-        assert found is not None, number
-        return found
-
-    return find
-
-
-def play_rule_decks(get: Callable[[str], Card]) -> dict[str, tuple[list[Card], dict[str, Any]]]:
+def play_rule_decks(index: CardIndex) -> dict[str, tuple[list[Card], dict[str, Any]]]:
     """tests/test_vision_cr.py's decks (cards, pilot keys and format parameters)."""
+
+    def get(number: str) -> Card:
+        card = index.resolve("vision", number).card
+        assert card is not None, number
+        return card
+
     never = [get("N854")] * 20  # 月の都: 相手ターン制限, never played in your turn
     spells = [get(n) for n in ("N64", "N65", "N207", "N729", "N1163", "N1164")]
     return {
@@ -95,8 +90,8 @@ RULE_DECKS = [
 
 
 @pytest.mark.parametrize("rule", RULE_DECKS)
-def test_play_rule_decks(registry: FormatRegistry, get: Callable[[str], Card], rule: str) -> None:
-    decks = play_rule_decks(get)
+def test_play_rule_decks(registry: FormatRegistry, index: CardIndex, rule: str) -> None:
+    decks = play_rule_decks(index)
     assert list(decks) == RULE_DECKS
     cards, keys = decks[rule]
     params = keys.pop("params", None)

@@ -18,7 +18,7 @@ import numba
 import numpy as np
 import pytest
 
-from deckcheck.goldfish import common, shuffles
+from deckcheck.goldfish import batch, common, shuffles
 from deckcheck.models import Card
 from tests.agreement import tapes
 
@@ -67,14 +67,14 @@ def _deal(shuffle: Callable[[Any], None]) -> Counter[tuple[int, ...]]:
 
 def test_the_batch_shuffle_deals_every_order_alike() -> None:
     _seed(12345)
-    rand = (shuffles.no_tape(), shuffles.cursor())
+    rand = (batch.no_tape(), shuffles.cursor())
 
-    def batch(order: list[int]) -> list[int]:
+    def batch_shuffle(order: list[int]) -> list[int]:
         a = np.array(order, dtype=np.int64)
         shuffles.shuffle(a, 4, rand)
         return a.tolist()
 
-    counts = _deal(batch)
+    counts = _deal(batch_shuffle)
     assert len(counts) == len(ORDERS) and _chi2(counts) < CHI2_23_P1E6
 
 

@@ -2,7 +2,7 @@
 
 Every batch engine shuffles with ``shuffle`` (VISION draws lazily, one ``below`` a card, which
 is the same Fisher–Yates one step at a time), and every random number it uses is a ``below``.
-``rand`` is a pair (tape, at): with an empty tape (``no_tape()``, every production run) the
+``rand`` is a pair (tape, at): with an empty tape (``batch.no_tape()``, every run) the
 numbers come from numba's generator, seeded per chunk; with a tape they come from it, one row
 per shuffle of a game, read exactly as ``common.Tape`` reads them for the reference engine. The
 exact tests (tests/test_exact_*.py) give both engines the same tapes, so the game logic of the
@@ -20,13 +20,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from deckcheck.goldfish.compiling import njit
-
-Tape = NDArray[np.uint32]  # (games, rows, width): one row of numbers per shuffle of a game
-
-
-def no_tape() -> Tape:
-    """The tape of a production run: none, numba's generator draws."""
-    return np.zeros((0, 0, 0), dtype=np.uint32)
 
 
 def cursor() -> NDArray[np.int64]:

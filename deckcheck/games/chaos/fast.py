@@ -5,29 +5,11 @@
 
 from __future__ import annotations
 
-import numpy as np
-from numpy.typing import NDArray
-
 from deckcheck.games.chaos.encode import encoded
 from deckcheck.games.chaos.fast_core import _games
 from deckcheck.games.chaos.layout import INTS
-from deckcheck.goldfish.setup import Setup, seed32
-from deckcheck.goldfish.shuffles import Tape, no_tape
-
-Result = tuple[
-    NDArray[np.int16], NDArray[np.int16], NDArray[np.int32], NDArray[np.int8], NDArray[np.int16]
-]
-
-
-def play_batch(setup: Setup, seed: int, games: int, turns: int, on_play: bool) -> Result:
-    """(metrics, milestones, mulligans, loss, loss_turn) as ``run.Chunk`` holds them."""
-    return _play(setup, seed32(seed), games, turns, on_play, no_tape())
-
-
-def play_tape(setup: Setup, tape: Tape, turns: int, on_play: bool) -> Result:
-    """``play_batch`` of one game per row of ``tape`` (games, rows, width), each reading its
-    shuffles from it (the exact tests)."""
-    return _play(setup, 0, tape.shape[0], turns, on_play, tape)
+from deckcheck.goldfish.batch import Result, Tape, entry_points
+from deckcheck.goldfish.setup import Setup
 
 
 def _play(setup: Setup, seed: int, games: int, turns: int, on_play: bool, tape: Tape) -> Result:
@@ -42,3 +24,6 @@ def _play(setup: Setup, seed: int, games: int, turns: int, on_play: bool, tape: 
     )  # fmt: skip
     metrics, milestones, mulligans, loss, loss_turn = out
     return metrics, milestones, mulligans, loss, loss_turn
+
+
+play_batch, play_tape = entry_points(_play)

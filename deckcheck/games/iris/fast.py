@@ -13,53 +13,28 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 import numpy as np
-from numpy.typing import NDArray
 
-from deckcheck.goldfish.setup import Setup, seed32
+from deckcheck.goldfish.batch import Result, Tape, entry_points
+from deckcheck.goldfish.setup import Setup
 
 if TYPE_CHECKING:
     from deckcheck.games.iris import IrisPolicy
-    from deckcheck.goldfish.shuffles import Tape
-
-Result = tuple[
-    NDArray[np.int16], NDArray[np.int16], NDArray[np.int32], NDArray[np.int8], NDArray[np.int16]
-]
 
 KINDS = ("unit", "strategy", "tactic", "enhancement")
 UNIT, STRATEGY, TACTIC, ENHANCEMENT = range(4)
 MAX_REDRAW_ROUNDS = 100_000
 
 
-def play_batch(setup: Setup, seed: int, games: int, turns: int, on_play: bool) -> Result:
-    """(metrics, milestones, mulligans, loss, loss_turn) as ``run.Chunk`` holds them."""
-    return _play(setup, seed, games, turns, None)
-
-
-def play_tape(setup: Setup, tape: Tape, turns: int, on_play: bool) -> Result:
-    """``play_batch`` of one game per row of ``tape`` (games, rows, width), each reading its
-    shuffles from it (the exact tests)."""
-    return _play(setup, 0, tape.shape[0], turns, tape)
-
-
-def _play(setup: Setup, seed: int, games: int, turns: int, tape: Tape | None) -> Result:
-    from deckcheck.games.iris.fast_core import deal
-    from deckcheck.goldfish.shuffles import no_tape
+def _play(setup: Setup, seed: int, games: int, turns: int, on_play: bool, tape: Tape) -> Result:
+    """The deal in numba (the reference's shuffles and redraws), then the turns in NumPy."""
+    from deckcheck.games.iris.fast_core import deal  # numba: only when a batch runs
 
     main, hand_size = setup.drawable, setup.rules.hand
     standby_slots = setup.rules.param_int("standby_slots")
     policy = cast("IrisPolicy", setup.policy)
     codes = np.array([KINDS.index(c.type) for c, n in main for _ in range(n)], dtype=np.int8)
     size = len(codes)
-    # the deal in numba (the reference's shuffles and redraws), then the turns in NumPy
-    decks, mulligans = deal(
-        codes,
-        UNIT,
-        hand_size,
-        games,
-        seed32(seed),
-        no_tape() if tape is None else tape,
-        MAX_REDRAW_ROUNDS,
-    )
+    decks, mulligans = deal(codes, UNIT, hand_size, games, seed, tape, MAX_REDRAW_ROUNDS)
     deck = decks[:, ::-1]  # draw order: position 0 is the top
     hand = np.stack([(deck[:, :hand_size] == k).sum(axis=1) for k in range(4)], axis=1)
     hand[:, UNIT] -= 1  # one unit face down in the main area
@@ -107,3 +82,6 @@ def _play(setup: Setup, seed: int, games: int, turns: int, tape: Tape | None) ->
             axis=1,
         )
     return metrics, milestones, mulligans, loss, loss_turn
+
+
+play_batch, play_tape = entry_points(_play)

@@ -19,18 +19,15 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
 
+from deckcheck.goldfish.batch import Result, Tape, entry_points
 from deckcheck.goldfish.common import Keep
 from deckcheck.goldfish.policy import Compiled
-from deckcheck.goldfish.setup import Setup, per_setup, seed32
+from deckcheck.goldfish.setup import Setup, per_setup
 from deckcheck.models import Card
-
-if TYPE_CHECKING:
-    from deckcheck.goldfish.shuffles import Tape
 
 KINDS = {"定理者": 1, "使者": 2, "合理体": 3}
 MAX_KEEP_TABLE = 1 << 20  # opening hands the keep rule tells apart, at most
@@ -38,9 +35,6 @@ MAX_COLORS = 62  # color and world names that fit an int64 mask, with one bit fo
 EMPTY = 1 << 62  # an empty color or world: never in the level area, always "fresh"
 
 Ints = NDArray[np.int64]
-Result = tuple[
-    NDArray[np.int16], NDArray[np.int16], NDArray[np.int32], NDArray[np.int8], NDArray[np.int16]
-]
 
 
 class Unsupported(ValueError):
@@ -177,22 +171,8 @@ def batch_ok(setup: Setup) -> bool:
     return True
 
 
-def play_batch(setup: Setup, seed: int, games: int, turns: int, on_play: bool) -> Result:
-    """(metrics, milestones, mulligans, loss, loss_turn) as ``run.Chunk`` holds them."""
-    return _play(setup, seed32(seed), games, turns, on_play, None)
-
-
-def play_tape(setup: Setup, tape: Tape, turns: int, on_play: bool) -> Result:
-    """``play_batch`` of one game per row of ``tape`` (games, rows, width), each reading its
-    shuffles from it (the exact tests)."""
-    return _play(setup, 0, tape.shape[0], turns, on_play, tape)
-
-
-def _play(
-    setup: Setup, seed: int, games: int, turns: int, on_play: bool, tape: Tape | None
-) -> Result:
-    from deckcheck.games.rakuen.fast_core import play_games
-    from deckcheck.goldfish.shuffles import no_tape
+def _play(setup: Setup, seed: int, games: int, turns: int, on_play: bool, tape: Tape) -> Result:
+    from deckcheck.games.rakuen.fast_core import play_games  # numba: only when a batch runs
 
     enc = encode(setup)
     metrics = np.full((games, turns, 8), -1, dtype=np.int16)
@@ -215,9 +195,10 @@ def _play(
         seed,
         on_play,
         out,
-        no_tape() if tape is None else tape,
+        tape,
     )
     return out
 
 
 encode: Callable[[Setup], Encoded] = per_setup(_encode)  # the set-up as arrays, once per run
+play_batch, play_tape = entry_points(_play)
