@@ -31,9 +31,9 @@ DECKS = sorted(p.name for p in EXAMPLES.glob("chaos-*.deck"))
 REFUSED = {"chaos-standard-illegal.deck": "names a card no pool has"}
 
 
-def exact(setup: Setup, turns: int, games: int = GAMES) -> Chunk:
+def exact(setup: Setup, turns: int, on_play: bool = True, games: int = GAMES) -> Chunk:
     assert encode.batch_ok(setup)
-    return same_games(play_tape, setup, games, turns, True, seed=20, rows=2)
+    return same_games(play_tape, setup, games, turns, on_play, seed=20, rows=2)
 
 
 def example(index: CardIndex, registry: FormatRegistry, name: str, **changes: Any) -> Setup:
@@ -61,19 +61,23 @@ def test_the_examples_left_out_are_refused_by_the_goldfish(
 
 
 @pytest.mark.parametrize(
-    ("beta", "changes"),
+    ("beta", "changes", "on_play"),
     [
-        (False, {}),
-        (False, {"solral_charge": True, "keep": ("type:set>=1",)}),
-        (True, {"play_first": ("power<=3", "type:chara")}),
+        (False, {}, True),
+        (False, {"solral_charge": True, "keep": ("type:set>=1",)}, False),
+        (True, {"play_first": ("power<=3", "type:chara")}, True),
     ],
-    ids=["default", "solral-keep", "beta-low-first"],
+    ids=["default", "solral-keep-second", "beta-low-first"],
 )
-def test_names_sets_and_extras(registry: FormatRegistry, beta: bool, changes: dict[str, Any]) -> None:
+def test_names_sets_and_extras(
+    registry: FormatRegistry, beta: bool, changes: dict[str, Any], on_play: bool
+) -> None:
     """ネーム (§2.1, §11.4), [TST ゲージ] (§13), level-ups (§10.3), extra charas paid from hand
-    and arena (§10.1), [ソルラルチャージ] (§13), [BETA]: 25 turns, so every game decks out,
-    and on turn 22 the attack draw (§8.3) takes the deck's last card."""
-    fast = exact(_named_setup(registry, ("BETA",) if beta else (), **changes), turns=25)
+    and arena (§10.1), [ソルラルチャージ] (§13), [BETA]: 25 turns, so every game decks out;
+    going second, the partner attacks on turn 1 too, and on turn 22 the attack draw (§8.3)
+    takes the deck's last card."""
+    setup = _named_setup(registry, ("BETA",) if beta else (), **changes)
+    fast = exact(setup, turns=25, on_play=on_play, games=2_000)
     assert (fast.loss == 1).all()
 
 

@@ -45,9 +45,25 @@ def exact(setup: Setup, turns: int, on_play: bool = True) -> Chunk:
     return same_games(play_tape, setup, GAMES, turns, on_play, seed=30, rows=turns + 4)
 
 
-@pytest.mark.parametrize("name", DECKS)
-@pytest.mark.parametrize("format_id", FORMATS)
-@pytest.mark.parametrize(("keys", "turns"), PILOTS)
+# every pilot on the legal deck under the format in force; the default pilot and the luck
+# drives on every deck and format
+EXAMPLES_CASES = [
+    *(("rakuen-standard-legal.deck", "rakuen-standard", keys, turns) for keys, turns in PILOTS),
+    *(
+        (name, format_id, keys, turns)
+        for name in DECKS
+        for format_id in FORMATS
+        for keys, turns in (PILOTS[0], PILOTS[2])
+        if (name, format_id) != ("rakuen-standard-legal.deck", "rakuen-standard")
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "format_id", "keys", "turns"),
+    EXAMPLES_CASES,
+    ids=[f"{c[0]}-{c[1]}-pilot{PILOTS.index((c[2], c[3]))}" for c in EXAMPLES_CASES],
+)
 def test_example_decks(
     index: CardIndex,
     registry: FormatRegistry,
