@@ -82,8 +82,12 @@ def test_numbas_own_key_misses_that_edit(tmp_path: Path) -> None:
 
 ENGINES = {  # each compiled module, and modules whose constants or functions it compiles in
     "deckcheck.games.chaos.fast_core": ("games/chaos/layout.py", "goldfish/shuffles.py"),
-    "deckcheck.games.rakuen.fast_core": ("goldfish/shuffles.py",),
-    "deckcheck.games.vision.fast_core": ("games/vision/layout.py", "goldfish/shuffles.py"),
+    "deckcheck.games.rakuen.fast_core": ("games/rakuen/fast_deck.py", "goldfish/shuffles.py"),
+    "deckcheck.games.vision.fast_core": (
+        "games/vision/fast_hand.py",
+        "games/vision/layout.py",
+        "goldfish/shuffles.py",
+    ),
     "deckcheck.games.iris.fast_core": ("goldfish/shuffles.py",),
     "deckcheck.goldfish.shuffles": ("goldfish/compiling.py",),
 }

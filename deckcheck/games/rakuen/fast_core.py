@@ -2,85 +2,40 @@
 ``engine.play`` step by step; cards are indices into ``fast.Encoded``'s arrays, zones int64
 arrays counted in the state vector ``s`` (tops at the end), a loss a status code (1 + index in
 ``goldfish.run.LOSSES``). Every shuffle is goldfish/shuffles.py's, reading ``rand`` (numba's
-numbers, or a tape in the exact tests). The cache of the compiled functions is keyed on this
-module and the modules it imports (goldfish/compiling.py), so it imports only those two."""
+numbers, or a tape in the exact tests). The zones' moves (draws, refreshes, their penalties)
+are in fast_deck.py. The cache of the compiled functions is keyed on this module and the
+modules it imports (goldfish/compiling.py), so it imports only small compiled ones."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from deckcheck.games.rakuen.fast_deck import (
+    BIG,
+    CIRCLES,
+    DECK_OUT,
+    LEVELMASK,
+    NDECK,
+    NDROP,
+    NFIELD,
+    NHAND,
+    NLEVEL,
+    NSTOCK,
+    PENALTIES,
+    REFRESHES,
+    STATE,
+    _draw,
+    _pay,
+    _refresh,
+    _remove,
+    _settle,
+)
 from deckcheck.goldfish.compiling import njit
 from deckcheck.goldfish.shuffles import begin, shuffle
 
-# s[...]: the counts and scalars of one game
-NDECK, NHAND, NSTOCK, NDROP, NLEVEL, NFIELD = 0, 1, 2, 3, 4, 5
-CIRCLES, BIG, REFRESHES, PENALTIES, PENDING, LEVELMASK = 6, 7, 8, 9, 10, 11
-STATE = 12
 # c[...]: the card arrays' rows (fast.Encoded.cards)
 MEMBER, KIND, LEVEL, COST, TERR, PLAY, LA_RANK, NUM = 0, 1, 2, 3, 4, 5, 6, 7
 THEORIST, ENVOY, GOURITAI = 1, 2, 3
-DECK_OUT, PENALTY = 1, 2
-PENALTY_LOSS = 2
-
-
-@njit(inline="always")
-def _refresh(deck, drop, s, rand):
-    if s[NDROP] == 0:
-        return False
-    n = s[NDROP]
-    deck[:n] = drop[:n]
-    s[NDECK], s[NDROP] = n, 0
-    shuffle(deck, n, rand)
-    s[REFRESHES] += 1
-    s[PENDING] += 1
-    return True
-
-
-@njit(inline="always")
-def _top(deck, drop, s, rand):
-    """The top card, refreshing before and at once after; -1: deck-out."""
-    if s[NDECK] == 0 and not _refresh(deck, drop, s, rand):
-        return -1
-    s[NDECK] -= 1
-    card = deck[s[NDECK]]
-    if s[NDECK] == 0 and not _refresh(deck, drop, s, rand):
-        return -1
-    return card
-
-
-@njit(inline="always")
-def _settle(deck, drop, s, rand):
-    while s[PENDING]:
-        s[PENDING] -= 1
-        s[PENALTIES] += 1
-        if s[PENALTIES] >= PENALTY_LOSS:
-            return PENALTY
-        if _top(deck, drop, s, rand) < 0:
-            return DECK_OUT
-    return 0
-
-
-@njit(inline="always")
-def _draw(n, deck, drop, into, s, count, rand):
-    """n cards from the top into ``into`` (the hand, or the stock), then the penalties."""
-    for _ in range(n):
-        card = _top(deck, drop, s, rand)
-        if card < 0:
-            return DECK_OUT
-        into[s[count]] = card
-        s[count] += 1
-    return _settle(deck, drop, s, rand)
-
-
-@njit(inline="always")
-def _remove(a, n, card):
-    """Remove the first ``card`` of a[:n], keeping the order; returns the new count."""
-    i = 0
-    while a[i] != card:
-        i += 1
-    for j in range(i, n - 1):
-        a[j] = a[j + 1]
-    return n - 1
 
 
 @njit(inline="always")
@@ -131,15 +86,6 @@ def _room(card, leave_a, leave_b, over, c, field, s, circles, blocks, victims):
         if _fits(t_card, freed, freed_big, s, circles, blocks):
             return count
     return -1
-
-
-@njit(inline="always")
-def _pay(n, stock, drop, s):
-    """Stock cards, from the top, to the drop zone."""
-    for _ in range(n):
-        s[NSTOCK] -= 1
-        drop[s[NDROP]] = stock[s[NSTOCK]]
-        s[NDROP] += 1
 
 
 @njit()

@@ -1,24 +1,25 @@
-"""The numba half of the VISION batch engine (fast.py): every compiled function in one module,
-because numba's cache checks only the file a function is in.
+"""The numba half of the VISION batch engine (fast.py), with the hand's helpers in fast_hand.py
+(the cache of both is keyed on every module they import: goldfish/compiling.py).
 
-The same procedure as ``engine.play`` (the reference engine, which the tests hold it to, turn by
-turn, within sampling error), on card indices (encode.py): the hand is kept in draw order and
-every choice takes the first card of the best score, as the reference's ``min``/``max`` take the
-first of the best key. The field is two tables kept in order of entry, characters and the cards
-on the field (characters included, for 維持コスト), whose rows are flagged dead rather than
-removed, so their order is the reference's lists'. Draws take a uniform card of what is left of
-the deck: goldfish/shuffles.py's Fisher–Yates one step a card, so with a tape (the exact tests)
-the cards drawn are the reference's shuffled deck's, top first. A mulligan finishes that
-shuffle, puts the hand back under the top as the reference does (``common.redeal``) and shuffles
-again."""
+The same procedure as ``engine.play`` (the reference engine, which tests/test_exact_vision.py
+holds it to game by game on shared tapes), on card indices (encode.py): the hand is kept in
+draw order and every choice takes the first card of the best score, as the reference's
+``min``/``max`` take the first of the best key. The field is two tables kept in order of entry,
+characters and the cards on the field (characters included, for 維持コスト), whose rows are
+flagged dead rather than removed, so their order is the reference's lists'. Draws take a
+uniform card of what is left of the deck: goldfish/shuffles.py's Fisher–Yates one step a card,
+so with a tape (the exact tests) the cards drawn are the reference's shuffled deck's, top
+first. A mulligan finishes that shuffle, puts the hand back under the top as the reference does
+(``common.redeal``) and shuffles again."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from deckcheck.games.vision.fast_hand import _draw, _meets, _remove
 from deckcheck.games.vision.layout import COLUMNS, MILESTONES
 from deckcheck.goldfish.compiling import njit
-from deckcheck.goldfish.shuffles import begin, below, start
+from deckcheck.goldfish.shuffles import begin, start
 
 CHARACTER, CREATURE, SPELL, COMMAND = range(4)
 # rows of the per-card table, as encode.COLUMNS orders them
@@ -28,35 +29,6 @@ CHARACTER, CREATURE, SPELL, COMMAND = range(4)
 assert len(COLUMNS) == 21
 FIRST_FREE = MILESTONES.index("first_free_spell")
 FIRST_LOSS = MILESTONES.index("first_upkeep_loss")
-
-@njit()
-def _draw(deck, left, rand):  # type: ignore[no-untyped-def]
-    """A uniform card of deck[:left], moved to deck[left - 1]: the Fisher–Yates step of
-    position left - 1 (shuffles.shuffle's)."""
-    j = below(left, rand)
-    card = deck[j]
-    deck[j] = deck[left - 1]
-    deck[left - 1] = card
-    return card
-
-
-@njit()
-def _meets(hand, held, sig, bound_bit, bound_k, subset_mask, subset_need):  # type: ignore[no-untyped-def]
-    """Keep.meets: the bounds, then Hall's condition on every subset of the demands."""
-    for b in range(bound_bit.shape[0]):
-        n = 0
-        for i in range(held):
-            n += (sig[hand[i]] >> bound_bit[b]) & 1
-        if n > bound_k[b]:
-            return False
-    for s in range(subset_mask.shape[0]):
-        n = 0
-        for i in range(held):
-            if sig[hand[i]] & subset_mask[s]:
-                n += 1
-        if n < subset_need[s]:
-            return False
-    return True
 
 
 @njit()
@@ -140,13 +112,6 @@ def _charge(c, card, deck, left, rand):  # type: ignore[no-untyped-def]
     for k in range(n):
         _draw(deck, left - k, rand)
     return n
-
-
-@njit()
-def _remove(hand, held, i):  # type: ignore[no-untyped-def]
-    for k in range(i, held - 1):
-        hand[k] = hand[k + 1]
-    return held - 1
 
 
 @njit()
