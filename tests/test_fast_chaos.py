@@ -1,5 +1,9 @@
-"""The ChaosTCG batch engine (games/chaos/fast.py) against the reference engine (engine.py):
-every metric on every turn, the mulligans and the milestones agree within sampling error."""
+"""The ChaosTCG batch engine (games/chaos/fast.py) on its production random numbers (numba's
+generator) against the reference engine (engine.py) on its own (``random.Random``): streams
+that cannot be shared, so the same distribution (means and percentiles of every metric on
+every turn, the mulligans, the milestones, the losses). Game by game, on one tape, the engines
+are held equal in tests/test_exact_chaos.py, on the decks built here too. Seeds and workers;
+what the batch engine leaves to the reference; validate never imports numba."""
 
 from __future__ import annotations
 
@@ -54,14 +58,11 @@ POLICIES: list[dict[str, Any]] = [
 ]
 
 
-@pytest.mark.parametrize("fmt_id", ["chaos-standard", "chaos-neo-standard"])
-@pytest.mark.parametrize("changes", POLICIES, ids=["default", "no-sets-no-draw", "keep", "solral"])
-def test_examples_agree_with_the_reference(
-    index: CardIndex, registry: FormatRegistry, fmt_id: str, changes: dict[str, Any]
+@pytest.mark.parametrize("changes", [POLICIES[0], POLICIES[2]], ids=["default", "keep"])
+def test_production_streams_agree_with_the_reference(
+    index: CardIndex, registry: FormatRegistry, changes: dict[str, Any]
 ) -> None:
-    if fmt_id == "chaos-neo-standard" and changes in POLICIES[2:]:
-        pytest.skip("the standard deck covers these pilots")
-    setup, _, _ = _example(index, registry, fmt_id, **changes)
+    setup, _, _ = _example(index, registry, "chaos-standard", **changes)
     _agree(setup)
 
 
@@ -104,20 +105,8 @@ def _named_setup(
     return Setup("chaos", sections, rules, policy, main, (partner,))
 
 
-@pytest.mark.parametrize(
-    ("beta", "changes"),
-    [
-        (False, {}),
-        (False, {"solral_charge": True, "keep": ("type:set>=1",)}),
-        (True, {"play_first": ("power<=3", "type:chara")}),
-    ],
-    ids=["default", "solral-keep", "beta-low-first"],
-)
-def test_names_sets_and_extras_agree_with_the_reference(
-    registry: FormatRegistry, beta: bool, changes: dict[str, Any]
-) -> None:
-    setup = _named_setup(registry, ("BETA",) if beta else (), **changes)
-    _agree(setup, turns=25)  # long enough to deck out
+def test_production_streams_agree_on_a_deck_that_runs_out(registry: FormatRegistry) -> None:
+    _agree(_named_setup(registry, solral_charge=True, keep=("type:set>=1",)), turns=25)
 
 
 def _hand_limit_setup(registry: FormatRegistry, **changes: Any) -> Setup:
@@ -148,13 +137,6 @@ def _hand_limit_setup(registry: FormatRegistry, **changes: Any) -> Setup:
     rules = rules_of(registry.get("chaos-standard"))
     sections = {"main": [(partner, 1), *main], "extra": extra}
     return Setup("chaos", sections, rules, policy, main, (partner,))
-
-
-@pytest.mark.parametrize("changes", [{}, {"solral_charge": True}], ids=["default", "solral"])
-def test_hand_limit_level_up_and_append_rules_agree_with_the_reference(
-    registry: FormatRegistry, changes: dict[str, Any]
-) -> None:
-    _agree(_hand_limit_setup(registry, **changes), turns=12)
 
 
 def test_through_goldfish_same_seed_any_workers(index: CardIndex, registry: FormatRegistry) -> None:

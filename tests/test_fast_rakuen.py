@@ -1,7 +1,9 @@
-"""The rakuen batch engine (games/rakuen/fast.py) against the reference engine (engine.py):
-the same distribution of games, turn by turn, for several pilots, with the hand limit of the
-format in force today (rakuen-standard: 8 at the end phase) and without one
-(rakuen-standard-1.0, ルールブック Ver1.0); seeds and workers; fallback."""
+"""The rakuen batch engine (games/rakuen/fast.py) on its production random numbers (numba's
+generator) against the reference engine (engine.py) on its own (``random.Random``): streams
+that cannot be shared, so the same distribution of games, turn by turn (means and
+percentiles), with the hand limit of the format in force today (rakuen-standard: 8 at the end
+phase) and without one (rakuen-standard-1.0, ルールブック Ver1.0). Game by game, on one tape,
+the engines are held equal in tests/test_exact_rakuen.py. Seeds and workers; fallback."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from deckcheck.goldfish.run import GoldfishRequest, goldfish, play_chunk, prepar
 from deckcheck.goldfish.setup import Setup
 from deckcheck.models import DeckList
 from deckcheck.resolve import CardIndex
-from tests.agreement import agree, chunks_agree
+from tests.agreement import chunks_agree
 from tests.conftest import EXAMPLES
 
 GAMES = 6000
@@ -46,16 +48,12 @@ LUCK = {"luck_drive_times": 3, "luck_drive_when_stuck": False, "swap_level": Tru
 @pytest.mark.parametrize(
     ("keys", "turns", "format_id"),
     [
-        ({}, 12, "rakuen-standard"),
-        ({"gattai": False, "deploy_over": False, "luck_drive": False}, 12, "rakuen-standard"),
         (LUCK, 22, "rakuen-standard"),
-        ({"mulligan": False, "keep": ["kind:合理体>=1", "level<=1>=2"]}, 16, "rakuen-standard"),
         # no hand limit: the hand grows past 8 in about half of the turns played
         ({}, 12, "rakuen-standard-1.0"),
-        (LUCK, 22, "rakuen-standard-1.0"),
     ],
 )
-def test_batch_engine_agrees_with_the_reference(
+def test_production_streams_agree_with_the_reference(
     parsed: DeckList,
     registry: FormatRegistry,
     index: CardIndex,
@@ -69,28 +67,12 @@ def test_batch_engine_agrees_with_the_reference(
     slow = play_chunk(dataclasses.replace(setup, fast=False), 0, seeds, turns, True)
     assert fast.metrics.shape == slow.metrics.shape
     chunks_agree(fast, slow)
-    for code in (1, 2):
-        agree(fast.loss == code, slow.loss == code)
-    agree(fast.loss_turn, slow.loss_turn)
     limit = setup.rules.params.get("hand_limit")
     hands = slow.metrics[:, :, 0]
     if limit is not None:  # the limit binds: without it these games hold more
         assert hands.max() == fast.metrics[:, :, 0].max() == limit
     else:
         assert (hands > 8).mean() > 0.3 and (fast.metrics[:, :, 0] > 8).mean() > 0.3
-
-
-def test_the_keep_rule_decides_like_the_reference(
-    parsed: DeckList, registry: FormatRegistry, index: CardIndex
-) -> None:
-    """A keep rule of two slots: hands that miss one keep the cards of the other."""
-    keys = {"keep": ["kind:合理体>=1", "type:member>=2"]}
-    setup = setup_for(parsed, registry, index, keys)
-    seeds = list(range(1, GAMES + 1))
-    fast = play_chunk(setup, 0, seeds, 4, True)
-    slow = play_chunk(dataclasses.replace(setup, fast=False), 0, seeds, 4, True)
-    assert 0.1 < fast.mulligans.mean() < 0.9
-    chunks_agree(fast, slow)
 
 
 def test_same_seed_same_results_with_any_workers(

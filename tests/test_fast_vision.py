@@ -1,5 +1,8 @@
-"""The VISION batch engine (games/vision/fast.py) against the reference engine (engine.py):
-the same distribution on every metric and turn, the same mulligans and milestones."""
+"""The VISION batch engine (games/vision/fast.py) on its production random numbers (numba's
+generator) against the reference engine (engine.py) on its own (``random.Random``): streams
+that cannot be shared, so the same distribution on every metric and turn (means and
+percentiles), the same mulligans and milestones. Game by game, on one tape, the engines are
+held equal in tests/test_exact_vision.py, on the decks, pilots and rule sets here too."""
 
 from __future__ import annotations
 
@@ -146,8 +149,8 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("text", "pilot", "rule_set"), CASES)
-def test_batch_engine_agrees_with_the_reference(
+@pytest.mark.parametrize(("text", "pilot", "rule_set"), [CASES[1], CASES[8]])
+def test_production_streams_agree_with_the_reference(
     index: CardIndex,
     registry: FormatRegistry,
     text: str | None,

@@ -17,6 +17,7 @@ from deckcheck.errors import AsideError, UnanswerableError
 from deckcheck.format_registry import FormatRegistry
 from deckcheck.games.chaos import engine as chaos
 from deckcheck.games.chaos import partner as chaos_partner
+from deckcheck.games.iris import engine as iris
 from deckcheck.games.chaos.tables import partner_of
 from deckcheck.games.rakuen import engine as rakuen
 from deckcheck.goldfish.common import DeckOut, Record
@@ -28,6 +29,7 @@ from deckcheck.odds.setup import rules_of
 from deckcheck.resolve import CardIndex
 from tests.agreement import chunks_agree
 from tests.conftest import EXAMPLES
+from tests.test_exact_iris import FEW_UNITS
 from tests.test_rules import IRIS_MAIN, RAKUEN_GATE, RAKUEN_MAIN, deck
 
 
@@ -222,6 +224,25 @@ def test_iris_redraws_until_a_unit_and_fills_four_standby_slots(
         prepare(no_units, fmt, index, default_policy("iris"))
 
 
+def test_iris_enhancements_go_on_each_unit_that_entered_before_this_turn(
+    formats: FormatRegistry,
+) -> None:
+    """あいりすミスティリア! TCG 詳しい遊び方 ターンの流れ (メインフェイズ): an enhancement goes
+    on a unit that did not enter this turn. A deck's copies of a unit are one object in the
+    engine, yet each copy is its own unit: the copy that entered on turn 1 takes an enhancement
+    on turn 2, though another copy entered on turn 2."""
+    unit = Card(game="iris", number="U", name="見本ユニット", type="unit", hp=3)
+    enhancement = Card(game="iris", number="E", name="見本強化", type="enhancement")
+    strategy = Card(game="iris", number="S", name="見本戦略", type="strategy")
+    drawn = [unit, enhancement, enhancement, strategy, strategy, unit, unit, *[strategy] * 8]
+    main = [(c, 1) for c in reversed(drawn)]
+    pilot = Compiled(default_policy("iris"), "iris")
+    setup = Setup("iris", {"main": main}, rules_of(formats.get("iris-standard")), pilot.policy, main)
+    rec = iris.play(setup, pilot, Stacked(), 2, True)
+    hand, standby, commands = ([m[i] for m in rec.metrics] for i in (0, 2, 4))
+    assert standby == [1, 2] and commands == [1, 4] and hand == [3, 0]
+
+
 def test_iris_one_unit_redraws_nine_times_on_average(
     index: CardIndex, formats: FormatRegistry
 ) -> None:
@@ -364,23 +385,14 @@ def test_cli_goldfish_outputs(tmp_path: Path) -> None:
 def test_iris_fast_engine_agrees_with_the_reference(
     index: CardIndex, formats: FormatRegistry
 ) -> None:
+    """Each engine on its production random numbers, which cannot be shared: the same
+    distribution (game by game on one tape: tests/test_exact_iris.py)."""
     import dataclasses
 
     from deckcheck.goldfish.run import play_chunk
 
     fmt = formats.get("iris-standard")
-    few_units = [
-        (1, "SAMPLE-I-U01"),
-        (2, "SAMPLE-I-U02"),
-        *IRIS_MAIN[6:-1],
-        (4, "SAMPLE-I-S03"),
-        (4, "SAMPLE-I-S04"),
-        (4, "SAMPLE-I-T03"),
-        (4, "SAMPLE-I-T04"),
-        (4, "SAMPLE-I-E03"),
-        (3, "SAMPLE-I-E04"),
-    ]
-    for cards in (IRIS_MAIN, few_units):
+    for cards in (IRIS_MAIN, FEW_UNITS):
         setup = prepare(
             decklist.parse(deck("iris-standard", cards)), fmt, index, default_policy("iris")
         )
@@ -388,7 +400,6 @@ def test_iris_fast_engine_agrees_with_the_reference(
         fast = play_chunk(setup, 0, seeds, 12, True)
         slow = play_chunk(dataclasses.replace(setup, fast=False), 0, seeds, 12, True)
         chunks_agree(fast, slow)
-        assert (fast.loss == slow.loss).all()
 
 
 def test_histogram_percentiles_equal_numpys() -> None:

@@ -86,7 +86,7 @@ def test_gattai_puts_theorist_and_envoy_under_as_soul() -> None:
     """ch.3 §4, §5: the 定理者 and the 使者 become the soul of the 合理体, not drop-zone cards."""
     table, theorist, envoy, big = gattai_table(level_cards=3, stock=5)
     assert rakuen._gattai(table, compiled("rakuen"), over=True) is big
-    assert table.field == [big] and table.souls[id(big)] == [theorist, envoy]
+    assert table.field == [big] and table.souls == [[theorist, envoy]]
     assert len(table.stock) == 3 and not any(c is theorist or c is envoy for c in table.drop)
     assert table.circles == 2
 
@@ -137,6 +137,36 @@ def test_territory_deploys_over_lower_members() -> None:
     assert table.circles == 6 and len(table.drop) == 2
     same = member("S9", "使者", 1, territory=2)
     assert table.room(same, (), over=True) is None  # never over members of its own level
+
+
+def test_copies_of_a_member_are_separate_cards() -> None:
+    """ch.3 §4 (合体) with ch.2 §6 出撃条件 3 and ch.3 §6 メンバーの重複処理: a deck's copies of a
+    card are one object in the engine, yet each copy in play is its own member. Two copies of
+    a 定理者 and a 使者 on full circles: the 合体 pair takes one copy, and the 合理体 (level
+    3, territory 4) is deployed over the other (level 1); each 合理体 keeps its own soul."""
+    table = rakuen.Table(filler(10), Stacked(), 6, 4)
+    theorist, envoy = member("T", "定理者", 1), member("E", "使者", 1, territory=2)
+    high = member("H", "使者", 3, territory=2)  # too high to be deployed over
+    for card in (theorist, theorist, envoy, high):
+        table.place(card)
+    big = member("G", "合理体", 3, cost=2, territory=4)
+    table.hand = [big, big]
+    table.stock = filler(5)
+    level = Card(game="rakuen", number="L", name="l", type="paradox", world="見本ワールド")
+    table.set_level([(level, True)] * 3)
+    assert rakuen._gattai(table, compiled("rakuen"), over=True) is big
+    assert table.field == [high, big] and table.drop[-1] is theorist
+    assert table.souls == [[], [theorist, envoy]]
+    # a second 合体 with the same 合理体 card keeps both souls apart
+    table.place(theorist)
+    table.place(envoy)
+    table.drop.clear()
+    table.lift(high)
+    table.stock = filler(5)
+    table.max_circles, table.blocks = 8, 2  # room for a second 2 × 2 block
+    assert rakuen._gattai(table, compiled("rakuen"), over=True) is big
+    assert table.souls == [[theorist, envoy], [theorist, envoy]]
+    assert table.lift(big) == [big, theorist, envoy] and table.souls == [[theorist, envoy]]
 
 
 def test_luck_drive_any_number_of_times(index: CardIndex, formats: FormatRegistry) -> None:
@@ -204,6 +234,21 @@ def chaos_card(number: str, name: str, type_: str = "chara", **more: object) -> 
     return Card(game="chaos", number=number, name=name, type=type_, **more)  # type: ignore[arg-type]
 
 
+def chaos_setup(
+    formats: FormatRegistry,
+    partner: Card,
+    drawn: list[Card],
+    extra: list[Card] | None = None,
+    **policy: object,
+) -> Setup:
+    """``drawn``: the cards in draw order (the first is drawn first) on a stacked deck."""
+    pilot = default_policy("chaos").model_copy(update={"mulligan": False, **policy})
+    rules = rules_of(formats.get("chaos-standard"))
+    main = [(c, 1) for c in [partner, *reversed(drawn)]]
+    sections = {"main": main, "extra": [(c, 1) for c in extra or []]}
+    return Setup("chaos", sections, rules, pilot, main[1:], (partner,))
+
+
 def chaos_game(
     formats: FormatRegistry,
     partner: Card,
@@ -212,15 +257,9 @@ def chaos_game(
     extra: list[Card] | None = None,
     **policy: object,
 ) -> Record:
-    """``drawn``: the cards in draw order (the first is drawn first)."""
-    pilot = Compiled(
-        default_policy("chaos").model_copy(update={"mulligan": False, **policy}), "chaos"
-    )
-    rules = rules_of(formats.get("chaos-standard"))
-    main = [(c, 1) for c in [partner, *reversed(drawn)]]
-    sections = {"main": main, "extra": [(c, 1) for c in extra or []]}
-    setup = Setup("chaos", sections, rules, pilot.policy, main[1:], (partner,))
-    return chaos.play(setup, pilot, Stacked(), turns, True)
+    """One game of ``chaos_setup``'s stacked deck."""
+    setup = chaos_setup(formats, partner, drawn, extra, **policy)
+    return chaos.play(setup, Compiled(setup.policy, "chaos"), Stacked(), turns, True)
 
 
 def test_one_set_a_chara(formats: FormatRegistry) -> None:

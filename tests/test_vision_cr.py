@@ -38,6 +38,21 @@ def get(index: CardIndex) -> Callable[[str], Card]:
     return find
 
 
+def vision_setup(
+    registry: FormatRegistry,
+    drawn: list[Card],
+    params: dict[str, Any] | None = None,
+    **policy: object,
+) -> Setup:
+    """``drawn`` in draw order (the first card is drawn first) on a stacked deck."""
+    pilot = default_policy("vision").model_copy(update={"mulligan": False, **policy})
+    rules = rules_of(registry.get("vision-standard"))
+    if params:
+        rules = dataclasses.replace(rules, params={**rules.params, **params})
+    deck = [(c, 1) for c in reversed(drawn)]
+    return Setup("vision", {"main": deck}, rules, pilot, deck, ())
+
+
 def game(
     registry: FormatRegistry,
     drawn: list[Card],
@@ -46,16 +61,9 @@ def game(
     params: dict[str, Any] | None = None,
     **policy: object,
 ) -> Record:
-    """One game of ``drawn`` in draw order (the first card is drawn first)."""
-    pilot = Compiled(
-        default_policy("vision").model_copy(update={"mulligan": False, **policy}), "vision"
-    )
-    rules = rules_of(registry.get("vision-standard"))
-    if params:
-        rules = dataclasses.replace(rules, params={**rules.params, **params})
-    deck = [(c, 1) for c in reversed(drawn)]
-    setup = Setup("vision", {"main": deck}, rules, pilot.policy, deck, ())
-    return engine.play(setup, pilot, Stacked(), turns, on_play)
+    """One game of ``vision_setup``'s stacked deck."""
+    setup = vision_setup(registry, drawn, params, **policy)
+    return engine.play(setup, Compiled(setup.policy, "vision"), Stacked(), turns, on_play)
 
 
 def column(record: Record, name: str) -> list[int]:

@@ -6,12 +6,17 @@ import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from deckcheck.errors import UnanswerableError
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.models import Card
 from deckcheck.odds.conditions import Condition
 from deckcheck.odds.exact import Problem, kept_cards
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 
 class GoldfishError(UnanswerableError, ValueError):
@@ -111,11 +116,42 @@ def keep_of(policy: Compiled) -> Keep:
     return Keep(policy.keep)
 
 
+class Tape(random.Random):
+    """One game's random numbers written down in advance, for the exact tests: row ``r`` holds
+    the 32-bit numbers of the game's ``r``-th shuffle. Shuffling n cards (top = end of the
+    list) is Fisher–Yates from the top: step k = n - 1 - i swaps position i, from n - 1 down to
+    1, with j = ``row[k] * (i + 1) >> 32``. A batch engine given the same rows
+    (goldfish/shuffles.py) deals the same cards. Nothing else may draw from it: a game that does
+    is an error, not a silent difference."""
+
+    def __init__(self, rows: NDArray[np.uint32]) -> None:
+        super().__init__(0)
+        self.rows = rows
+        self.used = 0  # shuffles so far
+
+    def permute(self, cards: list[Card]) -> None:
+        row = self.rows[self.used].tolist()
+        self.used += 1
+        for k, i in enumerate(range(len(cards) - 1, 0, -1)):
+            j = row[k] * (i + 1) >> 32
+            cards[i], cards[j] = cards[j], cards[i]
+
+    def random(self) -> float:
+        raise TypeError("a Tape only shuffles (common.shuffle)")
+
+    def getrandbits(self, k: int, /) -> int:
+        raise TypeError("a Tape only shuffles (common.shuffle)")
+
+
 def shuffle(cards: list[Card], rng: random.Random) -> None:
-    """Shuffle in place by sorting on uniform keys: a uniform permutation, in C, several times
-    faster than ``random.shuffle``'s Python loop (a stable sort keeps the order when the keys
-    tie, which stacked-deck tests use)."""
-    cards.sort(key=lambda _card: rng.random())
+    """Shuffle in place. With a ``Tape`` (the exact tests), its next row's Fisher–Yates;
+    otherwise by sorting on uniform keys: a uniform permutation, in C, several times faster
+    than ``random.shuffle``'s Python loop (a stable sort keeps the order when the keys tie,
+    which stacked-deck tests use)."""
+    if isinstance(rng, Tape):
+        rng.permute(cards)
+    else:
+        cards.sort(key=lambda _card: rng.random())
 
 
 def redeal(deck: list[Card], hand: list[Card], size: int, rng: random.Random) -> list[Card]:

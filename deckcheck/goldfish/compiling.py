@@ -1,16 +1,26 @@
-"""Why a run's first chunk can be slow: a batch engine's first run on a machine compiles it.
+"""Compiling the batch engines: the notice of a slow first chunk, and the cache key.
 
 A loaded batch engine plays its first chunk in well under a second; one that takes longer is
 being compiled (numba, on the engine's first run on a machine: up to a minute), and the user is
-told so rather than left before a silent terminal. Timed, not predicted: numba's cache is its
-own business, and whatever the reason for the wait, the notice only comes when there is one.
+told so rather than left before a silent terminal. Timed, not predicted: whatever the reason
+for the wait, the notice only comes when there is one.
+
+Every compiled function of deckcheck is decorated by ``njit`` below, whose on-disk cache is
+keyed on the function's module and the modules of its package it imports (see there), so an
+edit of any of them recompiles it (tests/test_jit_cache.py).
 """
 
 from __future__ import annotations
 
+import ast
+import functools
+import hashlib
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
 
 NOTICE_AFTER = 2.0  # seconds
 _STARTED: set[str] = set()  # the games whose batch engine has played a chunk in this process
@@ -35,3 +45,155 @@ def first_chunk(game: str, batch: bool, notice: Callable[[str], None] | None) ->
     finally:
         timer.cancel()
     _STARTED.add(game)
+
+
+# --- numba's on-disk cache, keyed on every module an engine reads ---------------------------
+#
+# numba keys a cached function on the file it is written in (a hash of that file's bytes), but
+# compiles in the values of the globals it reads: a constant imported from another module
+# (``chaos/encode.py``'s card flags, ``vision/__init__.py``'s milestones) or another module's
+# compiled helper is frozen into the cache, and an edit there leaves the cached engine running
+# the old value. ``njit`` below keys the cache on the function's module and every module of its
+# package that module imports, directly or not (``inputs``), so any such edit recompiles it.
+
+
+def njit(**options: Any) -> Callable[[Callable[..., Any]], Any]:
+    """``numba.njit(**options)`` with an on-disk cache that goes stale when any module the
+    function's module imports from its own package changes (numba is imported here, on the
+    first decoration, not when this module is)."""
+
+    def decorate(function: Callable[..., Any]) -> Any:
+        import numba
+        from numba.core import config
+
+        dispatcher = numba.njit(**options)(function)
+        if getattr(config, "DISABLE_JIT", False):  # NUMBA_DISABLE_JIT=1: the Python function itself
+            return dispatcher
+        # numba's Dispatcher.enable_caching sets this very attribute to its FunctionCache
+        dispatcher._cache = _cache_class()(dispatcher.py_func)
+        return dispatcher
+
+    return decorate
+
+
+def inputs(module: str) -> tuple[Path, ...]:
+    """The source files whose bytes key ``module``'s compiled functions: the module and every
+    module of its top-level package it imports, at any depth, deferred imports included and
+    ``if TYPE_CHECKING:`` blocks left out (they never run)."""
+    top = module.partition(".")[0]
+    package = sys.modules[top]
+    file = getattr(package, "__file__", None)
+    if file is None:
+        return ()
+    root = Path(file).parent
+    found: dict[str, Path] = {}
+    todo = [module]
+    while todo:
+        name = todo.pop()
+        if name in found:
+            continue
+        path = _source(name, top, root)
+        if path is None:
+            continue
+        found[name] = path
+        todo.extend(_imported(name, path, top))
+    return tuple(sorted(set(found.values())))
+
+
+def stamp(module: str) -> str:
+    """A hash of ``inputs(module)``: their paths in the package and their bytes."""
+    files = inputs(module)
+    if not files:
+        return ""
+    root = Path(sys.modules[module.partition(".")[0]].__file__ or "").parent
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(str(path.relative_to(root)).encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def _source(name: str, top: str, root: Path) -> Path | None:
+    """The file of module ``name`` of package ``top`` (at ``root``), or None if none is."""
+    parts = name.split(".")[1:]
+    where = root.joinpath(*parts)
+    candidates = [where.with_suffix(".py")] if parts else []
+    return next((p for p in [*candidates, where / "__init__.py"] if p.is_file()), None)
+
+
+def _imported(name: str, path: Path, top: str) -> list[str]:
+    """The modules of package ``top`` that module ``name`` (file ``path``) imports: for
+    ``from a import b``, both ``a`` and ``a.b`` (``_source`` drops ``a.b`` if not a module)."""
+    tree = ast.parse(path.read_bytes(), str(path))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: list[str] = []
+    for node in _runtime_nodes(tree):
+        if isinstance(node, ast.Import):
+            out += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - node.level + 1]
+                base = ".".join([*anchor, *([base] if base else [])])
+            out += [base, *(f"{base}.{a.name}" for a in node.names)]
+    return [m for m in out if m == top or m.startswith(top + ".")]
+
+
+def _runtime_nodes(tree: ast.AST) -> Iterator[ast.AST]:
+    """Every node of ``tree`` but the bodies of ``if TYPE_CHECKING:``."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            todo.extend(node.orelse)
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    if isinstance(test, ast.Name):
+        return test.id == "TYPE_CHECKING"
+    return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+
+
+_STAMPS: dict[str, str] = {}  # per module, computed once a process (on its first decoration)
+
+
+@functools.cache
+def _cache_class() -> type[Any]:
+    """numba's FunctionCache whose source stamp is ``stamp`` of the function's module (with
+    numba's own stamp of the function's file, for a module ``stamp`` cannot read)."""
+    from numba.core.caching import CompileResultCacheImpl, FunctionCache
+
+    class Locator:
+        """numba's locator for the function (where the cache lives), with another stamp."""
+
+        def __init__(self, inner: Any, extra: str) -> None:
+            self._inner, self._extra = inner, extra
+
+        def ensure_cache_path(self) -> None:
+            self._inner.ensure_cache_path()
+
+        def get_cache_path(self) -> str:
+            return str(self._inner.get_cache_path())
+
+        def get_source_stamp(self) -> Any:
+            return (self._inner.get_source_stamp(), self._extra)
+
+        def get_disambiguator(self) -> str:
+            return str(self._inner.get_disambiguator())
+
+    class Impl(CompileResultCacheImpl):
+        def __init__(self, py_func: Callable[..., Any]) -> None:
+            super().__init__(py_func)  # type: ignore[no-untyped-call]
+            module = py_func.__module__
+            if module not in _STAMPS:
+                _STAMPS[module] = stamp(module)
+            self._locator = Locator(self._locator, _STAMPS[module])
+
+    class Cache(FunctionCache):
+        _impl_class = Impl
+
+    return Cache

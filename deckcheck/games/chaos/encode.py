@@ -31,6 +31,16 @@ from deckcheck.games.chaos.engine import (
     names,
     plays_as_extra,
 )
+from deckcheck.games.chaos.layout import (
+    CHARA,
+    EVENT,
+    INTS,
+    LEVEL_UP,
+    MITSUKI_NAME,
+    NO_ENTRY,
+    SET,
+    TST_SET,
+)
 from deckcheck.goldfish.common import keep_of
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.goldfish.setup import Setup, per_setup
@@ -40,25 +50,9 @@ from deckcheck.normalize import word_key
 if TYPE_CHECKING:
     from deckcheck.games.chaos import ChaosPolicy
 
-# card flags (``Encoded.flags``); NO_ENTRY: never enters ([アラガミ], ``engine.may_enter``)
-CHARA, SET, EVENT, TST_SET, MITSUKI_NAME, LEVEL_UP, NO_ENTRY = 1, 2, 4, 8, 16, 32, 64
 MAX_NAMES = 64  # ネーム become bits of a uint64
 MAX_DEMANDS = 12  # Hall's condition over 2**12 subsets at most
 MAX_CONDITIONS = 62  # keep signatures are int64 bits
-
-# the ints of ``Encoded.ints``, in order
-INTS = (
-    "can_level",
-    "friend_areas",
-    "hand_limit",
-    "hand",
-    "mulligan",
-    "play_extras",
-    "play_sets",
-    "attack_draw",
-    "covered",
-    "first_turn_attack",
-)
 
 
 @dataclass(frozen=True)

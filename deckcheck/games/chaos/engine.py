@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, cast
 
 from deckcheck.games import name_key
 from deckcheck.games.chaos import MILESTONES
+from deckcheck.games.chaos.layout import MAX_LEVEL
 from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, redeal, shuffled, take
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.goldfish.setup import Setup
@@ -57,7 +58,6 @@ def _key(name: str) -> str:
     return name_key("chaos", name)
 
 
-MAX_LEVEL = 3  # the levels a partner card prints
 # Record.invariants: the most (set cards without [TST ゲージ]) exceeded charas in play
 SETS_EXCESS = "sets_over_charas"
 TST = "TST ゲージ"

@@ -53,7 +53,7 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
             if not deck:
                 raise DeckOut("deck-out")
             hand.append(deck.pop())
-            entered: set[int] = set()
+            entered = 0  # units into standby this turn: the last ones of ``standby``
             if pol.charge:
                 charges += 1  # once a turn, on one unit
             for card in sorted(
@@ -64,7 +64,7 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
                     break
                 take(hand, card)
                 standby.append(card)
-                entered.add(id(card))
+                entered += 1
             if len(standby) >= standby_slots and not record.milestones[0]:
                 record.milestones[0] = turn
             if pol.use_commands:
@@ -76,7 +76,8 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
                     take(hand, card)
                     commands += 1
                 if turn > 1:  # nobody sets on their own first turn
-                    targets = [main_unit] + [u for u in standby if id(u) not in entered]
+                    # by position: a deck's copies of a unit are one object, each its own unit
+                    targets = [main_unit, *standby[: len(standby) - entered]]
                     for card in [c for c in hand if c.type == "enhancement"]:
                         if not targets:
                             break

@@ -1,9 +1,11 @@
-"""あいりすミスティリア! goldfish for a whole chunk of games at once, in NumPy.
+"""あいりすミスティリア! goldfish for a whole chunk of games at once: the deal compiled
+(fast_core.py), the turns in NumPy.
 
-The same procedure as ``engine.play`` (the reference engine, which the tests hold it to, turn by
-turn, within sampling error): with no opponent and no card text, an iris game depends only on
-how many cards of each kind are where, so games become rows of counts. Units are
-interchangeable for every statistic, which is why the pilot's unit order does not enter.
+The same procedure as ``engine.play``: with no opponent and no card text, an iris game depends
+only on how many cards of each kind are where, so games become rows of counts once dealt. Units
+are interchangeable for every statistic, which is why the pilot's unit order does not enter.
+Given the same tape (``play_tape``, goldfish/shuffles.py) it plays the reference's games card
+for card (tests/test_exact_iris.py).
 """
 
 from __future__ import annotations
@@ -11,8 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 import numpy as np
-from numpy.typing import NDArray
 
+from deckcheck.goldfish.batch import Result, Tape, entry_points
 from deckcheck.goldfish.setup import Setup
 
 if TYPE_CHECKING:
@@ -23,26 +25,17 @@ UNIT, STRATEGY, TACTIC, ENHANCEMENT = range(4)
 MAX_REDRAW_ROUNDS = 100_000
 
 
-def play_batch(
-    setup: Setup, seed: int, games: int, turns: int, on_play: bool
-) -> tuple[
-    NDArray[np.int16], NDArray[np.int16], NDArray[np.int32], NDArray[np.int8], NDArray[np.int16]
-]:
-    """(metrics, milestones, mulligans, loss, loss_turn) as ``run.Chunk`` holds them."""
+def _play(setup: Setup, seed: int, games: int, turns: int, on_play: bool, tape: Tape) -> Result:
+    """The deal in numba (the reference's shuffles and redraws), then the turns in NumPy."""
+    from deckcheck.games.iris.fast_core import deal  # numba: only when a batch runs
+
     main, hand_size = setup.drawable, setup.rules.hand
     standby_slots = setup.rules.param_int("standby_slots")
     policy = cast("IrisPolicy", setup.policy)
-    rng = np.random.default_rng(seed)
     codes = np.array([KINDS.index(c.type) for c, n in main for _ in range(n)], dtype=np.int8)
     size = len(codes)
-    deck = rng.permuted(np.tile(codes, (games, 1)), axis=1)
-    mulligans = np.zeros(games, dtype=np.int32)
-    for _ in range(MAX_REDRAW_ROUNDS):  # a hand without a unit is shuffled back and redrawn
-        missing = ~(deck[:, :hand_size] == UNIT).any(axis=1)
-        if not missing.any():
-            break
-        mulligans[missing] += 1
-        deck[missing] = rng.permuted(deck[missing], axis=1)
+    decks, mulligans = deal(codes, UNIT, hand_size, games, seed, tape, MAX_REDRAW_ROUNDS)
+    deck = decks[:, ::-1]  # draw order: position 0 is the top
     hand = np.stack([(deck[:, :hand_size] == k).sum(axis=1) for k in range(4)], axis=1)
     hand[:, UNIT] -= 1  # one unit face down in the main area
     rows = np.arange(games)
@@ -89,3 +82,6 @@ def play_batch(
             axis=1,
         )
     return metrics, milestones, mulligans, loss, loss_turn
+
+
+play_batch, play_tape = entry_points(_play)

@@ -1,8 +1,9 @@
 """ラクエンロジック goldfish (ラクエンロジック ルールブック Ver1.0): no opponent, card text not
 executed.
 
-Setup (ch.2 §2): the gate deck is shuffled and its top cards go face down onto the circles; 5
-cards; the bottom mulligan once (the policy's keep rule decides what stays).
+Setup (ch.2 §2): the gate deck is shuffled and its top cards go face down onto the circles (no
+metric reads a gate, so the engine leaves them out); 5 cards; the bottom mulligan once (the
+policy's keep rule decides what stays).
 
 Turn: stand; draw 2, then 1 card to stock (ch.2 §4); level phase (ch.2 §5): 1 card from hand
 into the level area, face down on the first player's first turn, at most 4; with 4 there a
@@ -79,7 +80,9 @@ class Table:
         self.drop: list[Card] = []
         self.level: list[tuple[Card, bool]] = []  # (card, face up)
         self.field: list[Card] = []
-        self.souls: dict[int, list[Card]] = {}  # id of a 合理体 → its soul
+        # the soul under each member of ``field``, by position: a deck's copies of a card are
+        # one object, yet each copy in play is its own member with its own soul
+        self.souls: list[list[Card]] = []
         self.refreshes = 0
         self.penalties = 0
         self.pending = 0  # refresh penalties not yet paid
@@ -145,19 +148,20 @@ class Table:
 
     def place(self, card: Card, soul: list[Card] | None = None) -> None:
         self.field.append(card)
+        self.souls.append(soul or [])
         t = territory(card)
         self.circles += t
         self.big += t == 4
-        if soul:
-            self.souls[id(card)] = soul
 
     def lift(self, card: Card) -> list[Card]:
-        """Take a member off the field; returns it with its soul."""
-        take(self.field, card)
+        """Take a member off the field (of copies, the first placed); returns it with its
+        soul."""
+        at = next(i for i, c in enumerate(self.field) if c is card)
+        del self.field[at]
         t = territory(card)
         self.circles -= t
         self.big -= t == 4
-        return [card, *self.souls.pop(id(card), [])]
+        return [card, *self.souls.pop(at)]
 
     def fits(self, card: Card, freed: int = 0, freed_big: int = 0) -> bool:
         t = territory(card)
@@ -180,8 +184,13 @@ class Table:
             return None
         level = card.level or 0
         victims: list[Card] = []
+        left = list(leaving)  # by copy: one copy leaving leaves the others on the field
         for other in sorted(self.field, key=lambda c: (c.level or 0, -territory(c))):
-            if any(other is c for c in leaving) or (other.level or 0) >= level:
+            gone = next((i for i, c in enumerate(left) if c is other), None)
+            if gone is not None:
+                del left[gone]
+                continue
+            if (other.level or 0) >= level:
                 continue
             if (
                 territory(card) == 4
@@ -219,8 +228,8 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
     pol = cast("RakuenPolicy", policy.policy)
     rules = setup.rules
     circles = rules.param_int("circles")
-    gate_deck = shuffled(expand(setup.section("gate")), rng)
-    _circles = gate_deck[:circles]  # the gates face down on the circles (not otherwise used)
+    # the gate deck's top cards go face down onto the circles (ch.2 §2); nothing here reads a
+    # gate, so it is not shuffled (every shuffle of a game is one of its main deck)
     table = Table(
         shuffled(expand(setup.drawable), rng), rng, circles, rules.param_int("level_area_max")
     )

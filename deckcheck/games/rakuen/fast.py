@@ -8,8 +8,8 @@ its colors and world as bits), and every order the pilot sorts by becomes an int
 ``level_area_first`` selector, the card number. The bottom mulligan is decided here too, for
 every opening hand the keep rule can tell apart (its count of cards of each keep signature),
 with ``Keep.meets`` and ``Keep.bottom`` themselves; the numba loop
-(``fast_core``) looks the decision up. Random streams differ from the reference's; the
-distribution of games does not.
+(``fast_core``) looks the decision up. Given the same tape (``play_tape``, goldfish/shuffles.py)
+it plays the reference's games card for card (tests/test_exact_rakuen.py).
 
 numba is imported only when a batch runs (``deckcheck validate`` never imports it).
 """
@@ -23,9 +23,10 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from deckcheck.goldfish.batch import Result, Tape, entry_points
 from deckcheck.goldfish.common import Keep
 from deckcheck.goldfish.policy import Compiled
-from deckcheck.goldfish.setup import Setup, per_setup, seed32
+from deckcheck.goldfish.setup import Setup, per_setup
 from deckcheck.models import Card
 
 KINDS = {"定理者": 1, "使者": 2, "合理体": 3}
@@ -34,9 +35,6 @@ MAX_COLORS = 62  # color and world names that fit an int64 mask, with one bit fo
 EMPTY = 1 << 62  # an empty color or world: never in the level area, always "fresh"
 
 Ints = NDArray[np.int64]
-Result = tuple[
-    NDArray[np.int16], NDArray[np.int16], NDArray[np.int32], NDArray[np.int8], NDArray[np.int16]
-]
 
 
 class Unsupported(ValueError):
@@ -177,9 +175,8 @@ def batch_ok(setup: Setup) -> bool:
     return True
 
 
-def play_batch(setup: Setup, seed: int, games: int, turns: int, on_play: bool) -> Result:
-    """(metrics, milestones, mulligans, loss, loss_turn) as ``run.Chunk`` holds them."""
-    from deckcheck.games.rakuen.fast_core import play_games
+def _play(setup: Setup, seed: int, games: int, turns: int, on_play: bool, tape: Tape) -> Result:
+    from deckcheck.games.rakuen.fast_core import play_games  # numba: only when a batch runs
 
     enc = encode(setup)
     metrics = np.full((games, turns, 8), -1, dtype=np.int16)
@@ -199,11 +196,13 @@ def play_batch(setup: Setup, seed: int, games: int, turns: int, on_play: bool) -
         enc.meets,
         enc.keep,
         enc.params,
-        seed32(seed),
+        seed,
         on_play,
         out,
+        tape,
     )
     return out
 
 
 encode: Callable[[Setup], Encoded] = per_setup(_encode)  # the set-up as arrays, once per run
+play_batch, play_tape = entry_points(_play)

@@ -1,105 +1,56 @@
 """The compiled half of ``fast``: ラクエンロジック goldfish games one after another, following
 ``engine.play`` step by step; cards are indices into ``fast.Encoded``'s arrays, zones int64
 arrays counted in the state vector ``s`` (tops at the end), a loss a status code (1 + index in
-the spec's ``losses``). One module on purpose: numba's cache checks only the file of the
-function it caches, so a helper in another module could change unseen by the cached loop."""
+the spec's ``losses``). Every shuffle is goldfish/shuffles.py's, reading ``rand`` (numba's
+numbers, or a tape in the exact tests). The zones' moves (draws, refreshes, their penalties)
+are in fast_deck.py. The cache of the compiled functions is keyed on this module and the
+modules it imports (goldfish/compiling.py), so it imports only small compiled ones."""
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
-# s[...]: the counts and scalars of one game
-NDECK, NHAND, NSTOCK, NDROP, NLEVEL, NFIELD = 0, 1, 2, 3, 4, 5
-CIRCLES, BIG, REFRESHES, PENALTIES, PENDING, LEVELMASK = 6, 7, 8, 9, 10, 11
-STATE = 12
+from deckcheck.games.rakuen.fast_deck import (
+    BIG,
+    CIRCLES,
+    DECK_OUT,
+    LEVELMASK,
+    NDECK,
+    NDROP,
+    NFIELD,
+    NHAND,
+    NLEVEL,
+    NSTOCK,
+    PENALTIES,
+    REFRESHES,
+    STATE,
+    _draw,
+    _pay,
+    _refresh,
+    _remove,
+    _settle,
+)
+from deckcheck.goldfish.compiling import njit
+from deckcheck.goldfish.shuffles import begin, shuffle
+
 # c[...]: the card arrays' rows (fast.Encoded.cards)
 MEMBER, KIND, LEVEL, COST, TERR, PLAY, LA_RANK, NUM = 0, 1, 2, 3, 4, 5, 6, 7
 THEORIST, ENVOY, GOURITAI = 1, 2, 3
-DECK_OUT, PENALTY = 1, 2
-PENALTY_LOSS = 2
 
 
-@numba.njit(cache=True, inline="always")
-def _shuffle(a, n):
-    for i in range(n - 1, 0, -1):
-        j = np.random.randint(0, i + 1)
-        a[i], a[j] = a[j], a[i]
-
-
-@numba.njit(cache=True, inline="always")
-def _refresh(deck, drop, s):
-    if s[NDROP] == 0:
-        return False
-    n = s[NDROP]
-    deck[:n] = drop[:n]
-    s[NDECK], s[NDROP] = n, 0
-    _shuffle(deck, n)
-    s[REFRESHES] += 1
-    s[PENDING] += 1
-    return True
-
-
-@numba.njit(cache=True, inline="always")
-def _top(deck, drop, s):
-    """The top card, refreshing before and at once after; -1: deck-out."""
-    if s[NDECK] == 0 and not _refresh(deck, drop, s):
-        return -1
-    s[NDECK] -= 1
-    card = deck[s[NDECK]]
-    if s[NDECK] == 0 and not _refresh(deck, drop, s):
-        return -1
-    return card
-
-
-@numba.njit(cache=True, inline="always")
-def _settle(deck, drop, s):
-    while s[PENDING]:
-        s[PENDING] -= 1
-        s[PENALTIES] += 1
-        if s[PENALTIES] >= PENALTY_LOSS:
-            return PENALTY
-        if _top(deck, drop, s) < 0:
-            return DECK_OUT
-    return 0
-
-
-@numba.njit(cache=True, inline="always")
-def _draw(n, deck, drop, into, s, count):
-    """n cards from the top into ``into`` (the hand, or the stock), then the penalties."""
-    for _ in range(n):
-        card = _top(deck, drop, s)
-        if card < 0:
-            return DECK_OUT
-        into[s[count]] = card
-        s[count] += 1
-    return _settle(deck, drop, s)
-
-
-@numba.njit(cache=True, inline="always")
-def _remove(a, n, card):
-    """Remove the first ``card`` of a[:n], keeping the order; returns the new count."""
-    i = 0
-    while a[i] != card:
-        i += 1
-    for j in range(i, n - 1):
-        a[j] = a[j + 1]
-    return n - 1
-
-
-@numba.njit(cache=True, inline="always")
+@njit(inline="always")
 def _conditions(card, c, cmask, s):
     if not c[MEMBER, card] or c[LEVEL, card] > s[NLEVEL] or c[COST, card] > s[NSTOCK]:
         return False
     return c[KIND, card] != GOURITAI or (cmask[card] & s[LEVELMASK]) != 0
 
 
-@numba.njit(cache=True, inline="always")
+@njit(inline="always")
 def _fits(t, freed, freed_big, s, circles, blocks):
     return s[CIRCLES] - freed + t <= circles and s[BIG] - freed_big + (t == 4) <= blocks
 
 
-@numba.njit(cache=True)
+@njit()
 def _room(card, leave_a, leave_b, over, c, field, s, circles, blocks, victims):
     """Table.room: how many members (their field slots into ``victims``) to drop so ``card``
     fits once the slots ``leave_a``/``leave_b`` (-1: none) left; -1 when it cannot fit."""
@@ -137,31 +88,24 @@ def _room(card, leave_a, leave_b, over, c, field, s, circles, blocks, victims):
     return -1
 
 
-@numba.njit(cache=True, inline="always")
-def _pay(n, stock, drop, s):
-    """Stock cards, from the top, to the drop zone."""
-    for _ in range(n):
-        s[NSTOCK] -= 1
-        drop[s[NDROP]] = stock[s[NSTOCK]]
-        s[NDROP] += 1
-
-
-@numba.njit(cache=True)
+@njit()
 def _deploy(card, gone, ngone, pa, pb, soul, nsoul, c, stock, drop, field, souls, nsouls, s):
-    """Pay the cost; the field slots ``gone`` leave, to the drop zone with their soul but the
-    合体 pair's (``soul`` holds them); place ``card`` with ``soul``."""
+    """Pay the cost; the field slots ``gone`` leave, to the drop zone with their soul, in the
+    order given (the reference's), but the 合体 pair's (``soul`` holds them); place ``card``
+    with ``soul``."""
     _pay(c[COST, card], stock, drop, s)
-    for slot in np.sort(gone[:ngone])[::-1]:  # from the last: the others keep their order
-        member = field[slot]
-        t = c[TERR, member]
-        s[CIRCLES] -= t
-        s[BIG] -= 1 if t == 4 else 0
+    for i in range(ngone):
+        slot = gone[i]
         if slot != pa and slot != pb:
-            drop[s[NDROP]] = member
+            drop[s[NDROP]] = field[slot]
             s[NDROP] += 1
             for k in range(nsouls[slot]):
                 drop[s[NDROP]] = souls[slot, k]
                 s[NDROP] += 1
+    for slot in np.sort(gone[:ngone])[::-1]:  # from the last: the others keep their order
+        t = c[TERR, field[slot]]
+        s[CIRCLES] -= t
+        s[BIG] -= 1 if t == 4 else 0
         for j in range(slot, s[NFIELD] - 1):
             field[j] = field[j + 1]
             nsouls[j] = nsouls[j + 1]
@@ -184,7 +128,7 @@ P_MULLIGAN, P_OVER, P_SWAP, P_GATTAI, P_LUCK, P_STUCK, P_HAND_LIMIT = range(6, 1
 ROW = (NHAND, NLEVEL, NSTOCK, NFIELD, NLEVEL, REFRESHES, PENALTIES, NDECK)
 
 
-@numba.njit(cache=True, inline="always")
+@njit(inline="always")
 def _deployed(card, turn, c, ms):
     """The milestones (rakuen.MILESTONES): level 2, level 3, a 合理体."""
     for k, reached in enumerate((c[LEVEL, card] >= 2, c[LEVEL, card] >= 3, c[KIND, card] == 3)):
@@ -192,7 +136,7 @@ def _deployed(card, turn, c, ms):
             ms[k] = turn
 
 
-@numba.njit(cache=True)
+@njit()
 def _level_phase(c, cmask, lmask, colbit, hand, level, s, level_max, swap):
     if s[NHAND] == 0:
         return
@@ -227,7 +171,7 @@ def _level_phase(c, cmask, lmask, colbit, hand, level, s, level_max, swap):
                 return
 
 
-@numba.njit(cache=True)
+@njit()
 def _main(turn, c, cmask, p, z, s, ms):
     """Deploy members in the pilot's order while they fit; returns how many."""
     _deck, hand, stock, drop, _level, field, souls, nsouls, victims, buf, soul = z
@@ -256,7 +200,7 @@ def _main(turn, c, cmask, p, z, s, ms):
     return count
 
 
-@numba.njit(cache=True, inline="always")
+@njit(inline="always")
 def _lowest(c, field, s, kind):
     best = -1
     for slot in range(s[NFIELD]):
@@ -268,8 +212,8 @@ def _lowest(c, field, s, kind):
     return best
 
 
-@numba.njit(cache=True)
-def _gattai(c, cmask, p, z, s):
+@njit()
+def _gattai(c, cmask, p, z, s, rand):
     """(status, the 合理体 deployed or -1), as engine._gattai."""
     deck, hand, stock, drop, _level, field, souls, nsouls, victims, _buf, soul = z
     ta, ea = _lowest(c, field, s, THEORIST), _lowest(c, field, s, ENVOY)
@@ -295,42 +239,51 @@ def _gattai(c, cmask, p, z, s):
     nv = _room(best, ta, ea, over, c, field, s, circles, blocks, victims)
     if source == 1:
         s[NDECK] = _remove(deck, s[NDECK], best)
-        if s[NDECK] == 0 and not _refresh(deck, drop, s):
+        if s[NDECK] == 0 and not _refresh(deck, drop, s, rand):
             return DECK_OUT, -1
-        _shuffle(deck, s[NDECK])
+        shuffle(deck, s[NDECK], rand)
     else:
         s[NHAND] = _remove(hand, s[NHAND], best)
     soul[0], soul[1] = field[ta], field[ea]  # a 定理者 and a 使者 carry no soul of their own
     victims[nv], victims[nv + 1] = ta, ea
     _deploy(best, victims, nv + 2, ta, ea, soul, 2, c, stock, drop, field, souls, nsouls, s)
-    return _settle(deck, drop, s), best
+    return _settle(deck, drop, s, rand), best
 
 
-@numba.njit(cache=True)
-def _end_phase(c, hand, drop, s, limit):
-    """engine._end_phase: down to ``limit`` (-1: none), the last in play order to the drop."""
-    while 0 <= limit < s[NHAND]:
-        card = hand[np.argmax(c[PLAY][hand[: s[NHAND]]])]
-        s[NHAND] = _remove(hand, s[NHAND], card)
-        drop[s[NDROP]] = card
+@njit()
+def _end_phase(c, hand, drop, s, limit, buf):
+    """engine._end_phase: down to ``limit`` (-1: none); the cards past it in the hand stably
+    sorted by play order go to the drop zone, in that order."""
+    n = s[NHAND]
+    if limit < 0 or n <= limit:
+        return
+    for i in range(n):  # a stable insertion sort, as sorted()
+        card, j = hand[i], i
+        while j > 0 and c[PLAY, buf[j - 1]] > c[PLAY, card]:
+            buf[j] = buf[j - 1]
+            j -= 1
+        buf[j] = card
+    for i in range(limit, n):
+        s[NHAND] = _remove(hand, s[NHAND], buf[i])
+        drop[s[NDROP]] = buf[i]
         s[NDROP] += 1
 
 
-@numba.njit(cache=True)
-def _turn(turn, on_play, c, cmask, lmask, colbit, p, z, s, ms):
+@njit()
+def _turn(turn, on_play, c, cmask, lmask, colbit, p, z, s, ms, rand):
     """One turn; returns the loss status (0: the game goes on)."""
-    deck, hand, stock, drop, level, _field, _souls, _nsouls, _victims, _buf, _soul = z
-    status = _draw(p[P_DRAW], deck, drop, hand, s, NHAND)
+    deck, hand, stock, drop, level, _field, _souls, _nsouls, _victims, buf, _soul = z
+    status = _draw(p[P_DRAW], deck, drop, hand, s, NHAND, rand)
     if status:
         return status
     for _ in range(p[P_STOCK]):
-        status = _draw(1, deck, drop, stock, s, NSTOCK)
+        status = _draw(1, deck, drop, stock, s, NSTOCK, rand)
         if status:
             return status
     _level_phase(c, cmask, lmask, colbit, hand, level, s, p[P_LEVEL_MAX], p[P_SWAP])
     count = _main(turn, c, cmask, p, z, s, ms)
     if p[P_GATTAI]:
-        status, merged = _gattai(c, cmask, p, z, s)
+        status, merged = _gattai(c, cmask, p, z, s, rand)
         if status:
             return status
         if merged >= 0:
@@ -339,19 +292,23 @@ def _turn(turn, on_play, c, cmask, lmask, colbit, p, z, s, ms):
         if s[NSTOCK] < 3 or (count and p[P_STUCK]):
             break
         _pay(3, stock, drop, s)
-        status = _draw(1, deck, drop, hand, s, NHAND)
+        status = _draw(1, deck, drop, hand, s, NHAND, rand)
         if status:
             return status
         count += _main(turn, c, cmask, p, z, s, ms)
-    _end_phase(c, hand, drop, s, p[P_HAND_LIMIT])
+    _end_phase(c, hand, drop, s, p[P_HAND_LIMIT], buf)
     return 0
 
 
-@numba.njit(cache=True)
-def play_games(c, cmask, lmask, colbit, base, group, radix, meets, keep, p, seed, on_play, out):
-    """Play ``len(out[0])`` games into ``out`` (fast.play_batch's arrays, metrics all -1)."""
+@njit()
+def play_games(
+    c, cmask, lmask, colbit, base, group, radix, meets, keep, p, seed, on_play, out, tape
+):
+    """Play ``len(out[0])`` games into ``out`` (fast.play_batch's arrays, metrics all -1),
+    shuffling with numba's numbers seeded by ``seed``, or with ``tape``'s (shuffles.py)."""
     metrics, milestones, mulligans, loss, loss_turn = out
     np.random.seed(seed)
+    rand = (tape, np.zeros(3, np.int64))
     n = len(base)
     rows = np.empty((10, n + 8), np.int64)  # every zone holds at most the deck
     deck, hand, stock, drop, level = rows[0], rows[1], rows[2], rows[3], rows[4]
@@ -364,10 +321,11 @@ def play_games(c, cmask, lmask, colbit, base, group, radix, meets, keep, p, seed
     games, turns = metrics.shape[0], metrics.shape[1]
     for g in range(games):
         s[:] = 0
+        begin(g, rand)
         deck[:n] = base
-        _shuffle(deck, n)
+        shuffle(deck, n, rand)
         s[NDECK] = n
-        _draw(p[P_HAND], deck, drop, hand, s, NHAND)  # the deck is large enough (batch_ok)
+        _draw(p[P_HAND], deck, drop, hand, s, NHAND, rand)  # the deck is large enough (batch_ok)
         index = 0
         for i in range(s[NHAND]):
             if group[hand[i]] >= 0:
@@ -389,10 +347,10 @@ def play_games(c, cmask, lmask, colbit, base, group, radix, meets, keep, p, seed
                 deck[j + nb] = deck[j]
             deck[:nb] = bottom[:nb]
             s[NDECK] += nb
-            _draw(nb, deck, drop, hand, s, NHAND)
+            _draw(nb, deck, drop, hand, s, NHAND, rand)
             mulligans[g] = 1
         for turn in range(1, turns + 1):
-            status = _turn(turn, on_play, c, cmask, lmask, colbit, p, z, s, milestones[g])
+            status = _turn(turn, on_play, c, cmask, lmask, colbit, p, z, s, milestones[g], rand)
             if status:
                 loss[g], loss_turn[g] = status, turn
                 break

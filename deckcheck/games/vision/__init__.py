@@ -11,31 +11,9 @@ from deckcheck.games.columns_contract import CardColumn, Search
 from deckcheck.games.contract import GameSpec, Param, lazy
 from deckcheck.games.deal_contract import deck_out
 from deckcheck.games.vision.names import vision_copy_name
+from deckcheck.games.vision.layout import METRICS, MILESTONES
 from deckcheck.goldfish.policy import Policy
 
-# the goldfish engine's per-turn metrics (engine.py): nodes in play, and of them the active and
-# the sleeping ones at the start of the main phase; spells played free through their 術者; cards
-# 破棄 because 維持コスト went unpaid. Milestones: node_K is the first turn K nodes are in play.
-METRICS = (
-    "hand",
-    "nodes",
-    "active",
-    "asleep",
-    "characters",
-    "playable",
-    "played",
-    "free",
-    "lost",
-    "damage",
-    "deck",
-)
-MILESTONES = (
-    "first_character",
-    "opponent_at_0",
-    *(f"node_{k}" for k in range(1, 8)),
-    "first_free_spell",
-    "first_upkeep_loss",
-)
 NODE_READY = ("maintenance", "never")  # the format's node_ready (see formats/vision-standard.toml)
 
 

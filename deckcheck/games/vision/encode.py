@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 
 from deckcheck.games.vision.cards import facts
 from deckcheck.games.vision.engine import limits
+from deckcheck.games.vision.layout import COLUMNS
 from deckcheck.goldfish.common import Keep
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.goldfish.setup import Setup
@@ -44,30 +45,6 @@ PARAMS = (
     "hand_limit",
     "ready_nodes",
     "free_first",
-)
-# the per-card rows of ``Encoded.cards`` that fast.py stacks, in this order
-COLUMNS = (
-    "kind",
-    "node",
-    "cost",
-    "attack",
-    "bonus",
-    "on_character",
-    "leader",
-    "haste",
-    "never",
-    "has_user",
-    "needs_user",
-    "equip",
-    "on_field",
-    "world",
-    "field_equip",
-    "once_a_turn",
-    "upkeep",
-    "mana",
-    "surprise",
-    "doll",
-    "name_id",
 )
 
 Ints = NDArray[np.int32]

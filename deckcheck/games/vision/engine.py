@@ -26,8 +26,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
-from deckcheck.games.vision import MILESTONES
 from deckcheck.games.vision.cards import Facts, facts
+from deckcheck.games.vision.layout import MILESTONES
 from deckcheck.goldfish.common import Record, expand, keep_of, redeal, shuffled, take
 from deckcheck.goldfish.policy import Compiled, ranker
 from deckcheck.goldfish.setup import Setup

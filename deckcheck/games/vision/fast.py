@@ -1,28 +1,24 @@
 """東方 Phantom Magic VISION goldfish for a whole chunk of games at once: the set-up encoded as
 arrays (encode.py), played by the compiled loop of fast_core.py. ``batch_ok`` (encode.py) keeps
-out what this does not model: 連結 (Union) cards."""
+out what this does not model: 連結 (Union) cards. A production chunk draws numba's random
+numbers, seeded from the chunk's seed; ``play_tape`` plays given tapes instead
+(goldfish/shuffles.py), for the exact tests."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 import numpy as np
-from numpy.typing import NDArray
 
-from deckcheck.games.vision import METRICS, MILESTONES
-from deckcheck.games.vision.encode import COLUMNS, Encoded, encode
+from deckcheck.games.vision.encode import Encoded, encode
 from deckcheck.games.vision.fast_core import _games
-from deckcheck.goldfish.setup import Setup, per_setup, seed32
+from deckcheck.games.vision.layout import COLUMNS, METRICS, MILESTONES
+from deckcheck.goldfish.batch import Result, Tape, entry_points
+from deckcheck.goldfish.setup import Setup, per_setup
 
 _encoded: Callable[[Setup], Encoded] = per_setup(encode)
 
-
-def play_batch(
-    setup: Setup, seed: int, games: int, turns: int, on_play: bool
-) -> tuple[
-    NDArray[np.int16], NDArray[np.int16], NDArray[np.int32], NDArray[np.int8], NDArray[np.int16]
-]:
-    """(metrics, milestones, mulligans, loss, loss_turn) as ``run.Chunk`` holds them."""
+def _play(setup: Setup, seed: int, games: int, turns: int, on_play: bool, tape: Tape) -> Result:
     enc = _encoded(setup)
     card = np.stack([enc.cards[k] for k in COLUMNS]).astype(np.int32)
     score = np.stack([enc.cards[k] for k in ("node_score", "play_score", "rank_score")])
@@ -34,16 +30,20 @@ def play_batch(
     keep = (enc.sig, enc.bound_bit, enc.bound_k, enc.subset_mask, enc.subset_need)
     out = (metrics, milestones, mulligans, loss, loss_turn)
     _games(
-        seed32(seed),
+        seed,
         games,
         turns,
         on_play,
-        enc.deck.copy(),
+        enc.deck,
         card,
         score.astype(np.int32),
         enc.user_ok,
         keep,
         enc.params,
         out,
+        tape,
     )
     return metrics, milestones, mulligans, loss, loss_turn
+
+
+play_batch, play_tape = entry_points(_play)

@@ -1,21 +1,25 @@
-"""The numba half of the VISION batch engine (fast.py): every compiled function in one module,
-because numba's cache checks only the file a function is in.
+"""The numba half of the VISION batch engine (fast.py), with the hand's helpers in fast_hand.py
+(the cache of both is keyed on every module they import: goldfish/compiling.py).
 
-The same procedure as ``engine.play`` (the reference engine, which the tests hold it to, turn by
-turn, within sampling error), on card indices (encode.py): the hand is kept in draw order and
-every choice takes the first card of the best score, as the reference's ``min``/``max`` take the
-first of the best key. The field is two tables kept in order of entry, characters and the cards
-on the field (characters included, for 維持コスト), whose rows are flagged dead rather than
-removed, so their order is the reference's lists'. Draws take a uniform card of what is left of
-the deck (a shuffle drawn lazily); a mulligan puts the hand back."""
+The same procedure as ``engine.play`` (the reference engine, which tests/test_exact_vision.py
+holds it to game by game on shared tapes), on card indices (encode.py): the hand is kept in
+draw order and every choice takes the first card of the best score, as the reference's
+``min``/``max`` take the first of the best key. The field is two tables kept in order of entry,
+characters and the cards on the field (characters included, for 維持コスト), whose rows are
+flagged dead rather than removed, so their order is the reference's lists'. Draws take a
+uniform card of what is left of the deck: goldfish/shuffles.py's Fisher–Yates one step a card,
+so with a tape (the exact tests) the cards drawn are the reference's shuffled deck's, top
+first. A mulligan finishes that shuffle, puts the hand back under the top as the reference does
+(``common.redeal``) and shuffles again."""
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
-from deckcheck.games.vision import MILESTONES
-from deckcheck.games.vision.encode import COLUMNS
+from deckcheck.games.vision.fast_hand import _draw, _meets, _remove
+from deckcheck.games.vision.layout import COLUMNS, MILESTONES
+from deckcheck.goldfish.compiling import njit
+from deckcheck.goldfish.shuffles import begin, start
 
 CHARACTER, CREATURE, SPELL, COMMAND = range(4)
 # rows of the per-card table, as encode.COLUMNS orders them
@@ -26,56 +30,23 @@ assert len(COLUMNS) == 21
 FIRST_FREE = MILESTONES.index("first_free_spell")
 FIRST_LOSS = MILESTONES.index("first_upkeep_loss")
 
-@numba.njit(cache=True)
-def _draw(deck, left):  # type: ignore[no-untyped-def]
-    """A uniform card of deck[:left], moved to deck[left - 1]."""
-    j = np.random.randint(0, left)
-    card = deck[j]
-    deck[j] = deck[left - 1]
-    deck[left - 1] = card
-    return card
+
+@njit()
+def _users(unit_card, users, user_ok, step):  # type: ignore[no-untyped-def]
+    """A character of card ``unit_card`` enters (``step`` 1) or leaves (-1) the field:
+    ``users[c]`` counts the characters on the field named after card ``c``'s 術者, so
+    engine.user_on_field is one look-up, not a scan of the field each time it is asked."""
+    for c in range(users.shape[0]):
+        users[c] += step * user_ok[c, unit_card]
 
 
-@numba.njit(cache=True)
-def _meets(hand, held, sig, bound_bit, bound_k, subset_mask, subset_need):  # type: ignore[no-untyped-def]
-    """Keep.meets: the bounds, then Hall's condition on every subset of the demands."""
-    for b in range(bound_bit.shape[0]):
-        n = 0
-        for i in range(held):
-            n += (sig[hand[i]] >> bound_bit[b]) & 1
-        if n > bound_k[b]:
-            return False
-    for s in range(subset_mask.shape[0]):
-        n = 0
-        for i in range(held):
-            if sig[hand[i]] & subset_mask[s]:
-                n += 1
-        if n < subset_need[s]:
-            return False
-    return True
-
-
-@numba.njit(cache=True)
-def _user_on(c, card, user_ok, units, u_card, u_alive):  # type: ignore[no-untyped-def]
-    """engine.user_on_field: a character named after the card's 術者 is on the field."""
-    found = False
-    if card[HAS_USER, c]:
-        for u in range(units):
-            if u_alive[u] and user_ok[c, u_card[u]]:
-                found = True
-                break
-    return found
-
-
-@numba.njit(cache=True)
-def _free(c, card, user_ok, units, u_card, u_alive):  # type: ignore[no-untyped-def]
+@njit()
+def _free(c, card, users):  # type: ignore[no-untyped-def]
     """engine.free: a spell (or 幻想生物) whose 術者 is on the field."""
-    if card[KIND, c] != SPELL and card[KIND, c] != CREATURE:
-        return False
-    return _user_on(c, card, user_ok, units, u_card, u_alive)
+    return (card[KIND, c] == SPELL or card[KIND, c] == CREATURE) and users[c] > 0
 
 
-@numba.njit(cache=True)
+@njit()
 def _host(c, card, units, u_attack, u_equip, u_alive, u_ok):  # type: ignore[no-untyped-def]
     """engine._host over the characters flagged in ``u_ok``: the strongest that may take the
     card (an 装備 only one without), the first on a tie; -1 if none."""
@@ -88,22 +59,21 @@ def _host(c, card, units, u_attack, u_equip, u_alive, u_ok):  # type: ignore[no-
     return best
 
 
-@numba.njit(cache=True)
+@njit()
 def _playable(  # type: ignore[no-untyped-def]
-    c, card, user_ok, nodes, active, st, units, u_card, u_attack, u_equip, u_alive, u_ok,
-    name_turn, turn,
+    c, card, users, nodes, active, st, units, u_attack, u_equip, u_alive, u_ok, name_turn, turn
 ):
     """engine.playable for a deck without 連結. ``st`` = (leaders in play, the leader limit,
     a 世界呪符 played this turn, an 装備/場 on the field)."""
     if card[NEVER, c]:
         return False
-    if not _free(c, card, user_ok, units, u_card, u_alive) and (
+    if not _free(c, card, users) and (
         card[NODE, c] > nodes or card[COST, c] > active
     ):
         return False
     if card[LEADER, c] and st[0] >= st[1]:
         return False
-    if card[NEEDS_USER, c] and not _user_on(c, card, user_ok, units, u_card, u_alive):
+    if card[NEEDS_USER, c] and users[c] == 0:
         return False
     if card[ON_CHARACTER, c] and _host(c, card, units, u_attack, u_equip, u_alive, u_ok) < 0:
         return False
@@ -114,7 +84,7 @@ def _playable(  # type: ignore[no-untyped-def]
     return not (card[ONCE_A_TURN, c] and name_turn[card[NAME_ID, c]] == turn)
 
 
-@numba.njit(cache=True)
+@njit()
 def _enter(c, u, h, e, st, card):  # type: ignore[no-untyped-def]
     """Card ``c`` comes onto the field (row ``st[4]``, the next): as character row ``u`` (or
     -1), set on character ``h`` (or -1)."""
@@ -125,7 +95,7 @@ def _enter(c, u, h, e, st, card):  # type: ignore[no-untyped-def]
     st[4] = entries + 1
 
 
-@numba.njit(cache=True)
+@njit()
 def _set_on(c, card, units, u_attack, u_equip, u_alive, u_ok, e, st):  # type: ignore[no-untyped-def]
     """engine._put for a card set on a character: the host _host picks gets its +N."""
     h = _host(c, card, units, u_attack, u_equip, u_alive, u_ok)
@@ -135,39 +105,35 @@ def _set_on(c, card, units, u_attack, u_equip, u_alive, u_ok, e, st):  # type: i
     _enter(c, -1, h, e, st, card)
 
 
-@numba.njit(cache=True)
-def _charge(c, card, deck, left):  # type: ignore[no-untyped-def]
+@njit()
+def _charge(c, card, deck, left, rand):  # type: ignore[no-untyped-def]
     """マナチャージ(X): up to X cards of the deck become nodes. Returns how many."""
     n = min(card[MANA, c], left)
     for k in range(n):
-        _draw(deck, left - k)
+        _draw(deck, left - k, rand)
     return n
 
 
-@numba.njit(cache=True)
-def _remove(hand, held, i):  # type: ignore[no-untyped-def]
-    for k in range(i, held - 1):
-        hand[k] = hand[k + 1]
-    return held - 1
-
-
-@numba.njit(cache=True)
+@njit()
 def _games(  # type: ignore[no-untyped-def]
-    seed, games, turns, on_play, deck, card, score, user_ok, keep, params, out
+    seed, games, turns, on_play, base, card, score, user_ok, keep, params, out, tape
 ):
-    """Play ``games`` games into ``out`` = (metrics, milestones, mulligans, loss, loss_turn)."""
+    """Play ``games`` games into ``out`` = (metrics, milestones, mulligans, loss, loss_turn),
+    each dealt from ``base`` (the deck as card indices) with numba's numbers seeded by ``seed``,
+    or with ``tape``'s (shuffles.py)."""
     metrics, milestones, mulligans, loss, loss_turn = out
     sig, bound_bit, bound_k, subset_mask, subset_need = keep
     np.random.seed(seed)
+    rand = (tape, np.zeros(3, dtype=np.int64))
     hand_size, draw_per_turn, first_draws, mulligan = params[0], params[1], params[2], params[3]
     node_per_turn, node_until, per_turn = params[4], params[5], params[6]
     leaders, life, dolls_per_turn, hand_limit = params[7], params[8], params[9], params[10]
     ready_nodes, free_first = params[11], params[12]
-    size = deck.shape[0]
+    size = base.shape[0]
+    deck = np.empty(size, dtype=np.int32)
     hand = np.empty(size, dtype=np.int32)
     snap = np.empty(size, dtype=np.int32)
     # characters, in order of entry
-    u_card = np.empty(size, dtype=np.int32)
     u_attack = np.empty(size, dtype=np.int32)
     u_turn = np.empty(size, dtype=np.int32)
     u_haste = np.empty(size, dtype=np.int32)
@@ -183,23 +149,33 @@ def _games(  # type: ignore[no-untyped-def]
     # rows of the field table
     st = np.zeros(5, dtype=np.int32)
     st[1] = leaders
+    users = np.zeros(user_ok.shape[0], dtype=np.int32)  # _users: the 術者 on the field
     node_score, play_score, rank_score = score[0], score[1], score[2]
     kind = card[KIND]
     for g in range(games):
+        begin(g, rand)
+        start(rand)
+        deck[:] = base
         left = size
         held = min(hand_size, size)
         for i in range(held):
-            hand[i] = _draw(deck, left)
+            hand[i] = _draw(deck, left, rand)
             left -= 1
         if mulligan and not _meets(hand, held, sig, bound_bit, bound_k, subset_mask, subset_need):
-            left = size  # the hand goes back; a new one from the whole deck
+            for i in range(left - 1, 0, -1):  # the rest of the shuffle (engine: shuffled)
+                _draw(deck, i + 1, rand)
+            for i in range(held):  # the hand goes back on top, in draw order (redeal)
+                deck[left + i] = hand[i]
+            start(rand)
+            left = size
             for i in range(held):
-                hand[i] = _draw(deck, left)
+                hand[i] = _draw(deck, left, rand)
                 left -= 1
             mulligans[g] = 1
         nodes = active = units = damage = 0
         st[0] = st[3] = st[4] = 0
         name_turn[:] = 0
+        users[:] = 0
         for turn in range(1, turns + 1):
             if ready_nodes:  # maintenance: nodes, then 維持コスト in order of entry
                 active = nodes
@@ -208,7 +184,7 @@ def _games(  # type: ignore[no-untyped-def]
                 c = e_card[r]
                 if not e_alive[r] or card[UPKEEP, c] == 0:
                     continue
-                if _user_on(c, card, user_ok, units, u_card, u_alive):
+                if users[c] > 0:  # its 術者 is on the field
                     continue
                 if active >= card[UPKEEP, c]:
                     active -= card[UPKEEP, c]
@@ -218,6 +194,7 @@ def _games(  # type: ignore[no-untyped-def]
                 u = e_unit[r]
                 if u >= 0:
                     u_alive[u] = 0
+                    _users(c, users, user_ok, -1)
                     st[0] -= card[LEADER, c]
                     for k in range(st[4]):
                         if e_alive[k] and e_host[k] == u:
@@ -238,7 +215,7 @@ def _games(  # type: ignore[no-untyped-def]
                     loss_turn[g] = turn
                     break
                 for _ in range(draw_per_turn):
-                    hand[held] = _draw(deck, left)
+                    hand[held] = _draw(deck, left, rand)
                     left -= 1
                     held += 1
             for _ in range(node_per_turn):
@@ -256,8 +233,8 @@ def _games(  # type: ignore[no-untyped-def]
             ready = 0
             for i in range(held):
                 if _playable(
-                    hand[i], card, user_ok, nodes, active, st, units, u_card, u_attack,
-                    u_equip, u_alive, u_all, name_turn, turn,
+                    hand[i], card, users, nodes, active, st, units, u_attack, u_equip, u_alive,
+                    u_all, name_turn, turn,
                 ):
                     ready += 1
             played = free = characters = dolls = 0
@@ -275,12 +252,12 @@ def _games(  # type: ignore[no-untyped-def]
                         elif characters >= per_turn:
                             continue
                     if not _playable(
-                        c, card, user_ok, nodes, active, st, units, u_card, u_attack, u_equip,
-                        u_alive, u_all, name_turn, turn,
+                        c, card, users, nodes, active, st, units, u_attack, u_equip, u_alive,
+                        u_all, name_turn, turn,
                     ):
                         continue
                     is_free = 0
-                    if free_first and _free(c, card, user_ok, units, u_card, u_alive):
+                    if free_first and _free(c, card, users):
                         is_free = 1
                     if best >= 0 and (
                         best_free > is_free
@@ -299,7 +276,7 @@ def _games(  # type: ignore[no-untyped-def]
                             characters += 1
                     if milestones[g, 0] == 0:
                         milestones[g, 0] = turn
-                gratis = _free(c, card, user_ok, units, u_card, u_alive)
+                gratis = _free(c, card, users)
                 held = _remove(hand, held, best)
                 if gratis:
                     free += 1
@@ -311,12 +288,12 @@ def _games(  # type: ignore[no-untyped-def]
                 if card[ONCE_A_TURN, c]:
                     name_turn[card[NAME_ID, c]] = turn
                 if kind[c] == CHARACTER or kind[c] == CREATURE:
-                    u_card[units] = c
                     u_attack[units] = card[ATTACK, c]
                     u_turn[units] = turn
                     u_haste[units] = card[HASTE, c]
                     u_equip[units] = 0
                     u_alive[units] = 1
+                    _users(c, users, user_ok, 1)
                     _enter(c, units, -1, e, st, card)
                     units += 1
                     st[0] += card[LEADER, c]
@@ -324,7 +301,7 @@ def _games(  # type: ignore[no-untyped-def]
                     _set_on(c, card, units, u_attack, u_equip, u_alive, u_all, e, st)
                 elif card[ON_FIELD, c]:
                     _enter(c, -1, -1, e, st, card)
-                charged = _charge(c, card, deck, left)  # sleeping nodes from the deck
+                charged = _charge(c, card, deck, left, rand)  # sleeping nodes from the deck
                 left -= charged
                 nodes += charged
             for k in range(1, 8):
@@ -354,8 +331,8 @@ def _games(  # type: ignore[no-untyped-def]
                         if kind[c] != COMMAND or card[BONUS, c] <= 0:
                             continue
                         if not _playable(
-                            c, card, user_ok, nodes, active, st, units, u_card, u_attack,
-                            u_equip, u_alive, u_attacker, name_turn, turn,
+                            c, card, users, nodes, active, st, units, u_attack, u_equip,
+                            u_alive, u_attacker, name_turn, turn,
                         ):
                             continue
                         for i in range(held):
@@ -373,7 +350,7 @@ def _games(  # type: ignore[no-untyped-def]
                             _enter(c, -1, -1, e, st, card)
                         else:
                             hit += card[BONUS, c]
-                        charged = _charge(c, card, deck, left)
+                        charged = _charge(c, card, deck, left, rand)
                         left -= charged
                         nodes += charged
                 damage += hit

@@ -1,0 +1,108 @@
+"""The VISION engines proved equal game by game: the batch engine (games/vision/fast.py,
+fast_core.py) and the reference (engine.py) play the same games from one tape of random numbers
+(tests/agreement.py ``same_games``: the batch draws its shuffle lazily, one Fisher–Yates step a
+card, the reference shuffles the whole deck; the tape makes them the same deck), and every
+record must be identical. On every shipped example deck, the real-card feature and rules decks
+of tests/test_fast_vision.py with its pilots and rule sets, and the decks of
+tests/test_vision_cr.py's play rules (shuffled)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from deckcheck import decklist, games
+from deckcheck.format_registry import FormatRegistry
+from deckcheck.games.vision import fast_core
+from deckcheck.games.vision.fast import play_batch, play_tape
+from deckcheck.goldfish.policy import default_policy, policy_from_keys
+from deckcheck.goldfish.run import Chunk, prepare
+from deckcheck.goldfish.setup import Setup
+from deckcheck.models import Card
+from deckcheck.resolve import CardIndex
+from tests.agreement import same_games, tapes
+from tests.conftest import EXAMPLES
+from tests.test_fast_vision import CASES, POLICIES, RULES, setup_of, with_rules
+from tests.test_vision_cr import vision_setup
+
+GAMES = 2_000
+DECKS = sorted(p.name for p in EXAMPLES.glob("vision-*.deck"))
+
+
+def exact(setup: Setup, turns: int = 10, on_play: bool = True) -> Chunk:
+    spec = games.get("vision")
+    assert spec.batch_ok is not None and spec.batch_ok(setup)
+    return same_games(play_tape, setup, GAMES, turns, on_play, seed=40, rows=2)
+
+
+@pytest.mark.parametrize("name", DECKS)
+@pytest.mark.parametrize("pilot", [0, 1], ids=["default", "keep"])
+def test_example_decks(index: CardIndex, registry: FormatRegistry, name: str, pilot: int) -> None:
+    parsed = decklist.parse((EXAMPLES / name).read_text(encoding="utf-8"), name)
+    keys = POLICIES[pilot]
+    policy = policy_from_keys("vision", keys, "test") if keys else default_policy("vision")
+    setup = with_rules(prepare(parsed, registry.get("vision-standard"), index, policy), **RULES[1])
+    fast = exact(setup, turns=12, on_play=False)
+    if keys:
+        assert fast.mulligans.mean() > 0.05  # the mulligan: the rest of the shuffle, a new one
+
+
+@pytest.mark.parametrize(("text", "pilot", "rule_set"), CASES)
+def test_feature_and_rules_decks(
+    index: CardIndex, registry: FormatRegistry, text: str | None, pilot: int, rule_set: int
+) -> None:
+    keys, rules = POLICIES[pilot], RULES[rule_set]
+    policy = policy_from_keys("vision", keys, "test") if keys else default_policy("vision")
+    setup = with_rules(setup_of(index, registry, policy, text), **dict(rules))
+    exact(setup, on_play=not rules or rule_set == 2)
+
+
+def play_rule_decks(index: CardIndex) -> dict[str, tuple[list[Card], dict[str, Any]]]:
+    """tests/test_vision_cr.py's decks (cards, pilot keys and format parameters)."""
+
+    def get(number: str) -> Card:
+        card = index.resolve("vision", number).card
+        assert card is not None, number
+        return card
+
+    never = [get("N854")] * 20  # 月の都: 相手ターン制限, never played in your turn
+    spells = [get(n) for n in ("N64", "N65", "N207", "N729", "N1163", "N1164")]
+    return {
+        "free spells through their 術者": ([get("N1131"), *spells, *never], {}),
+        "維持コスト of a 世界呪符": ([get("N109"), *never, *never[:10]], {"node_until": "all"}),
+        "node_ready never": (
+            [get("N109"), get("N109"), *never, *never[:10]],
+            {"node_until": "all", "params": {"node_ready": "never"}},
+        ),
+        "奇襲 and 人形 slots": ([get("N6"), get("N3"), get("N3"), get("N1"), get("N2"), *never], {}),
+        "hand limit": ([*never, get("N3")], {"node_until": 0}),
+    }
+
+
+RULE_DECKS = [
+    "free spells through their 術者",
+    "維持コスト of a 世界呪符",
+    "node_ready never",
+    "奇襲 and 人形 slots",
+    "hand limit",
+]
+
+
+@pytest.mark.parametrize("rule", RULE_DECKS)
+def test_play_rule_decks(registry: FormatRegistry, index: CardIndex, rule: str) -> None:
+    decks = play_rule_decks(index)
+    assert list(decks) == RULE_DECKS
+    cards, keys = decks[rule]
+    params = keys.pop("params", None)
+    exact(vision_setup(registry, cards, params, **keys), turns=12)
+
+
+def test_runs_and_tests_play_one_compiled_function(
+    index: CardIndex, registry: FormatRegistry
+) -> None:
+    """A run (numba's numbers) and a test (a tape) call the same compiled game function."""
+    setup = setup_of(index, registry, default_policy("vision"))
+    play_batch(setup, 1, 10, 5, True)
+    play_tape(setup, tapes(10, 2, sum(n for _, n in setup.drawable), 0), 5, True)
+    assert len(fast_core._games.signatures) == 1
