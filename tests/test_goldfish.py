@@ -17,8 +17,8 @@ from deckcheck.errors import AsideError, UnanswerableError
 from deckcheck.format_registry import FormatRegistry
 from deckcheck.games.chaos import engine as chaos
 from deckcheck.games.chaos import partner as chaos_partner
-from deckcheck.games.iris import engine as iris
 from deckcheck.games.chaos.tables import partner_of
+from deckcheck.games.iris import engine as iris
 from deckcheck.games.rakuen import engine as rakuen
 from deckcheck.goldfish.common import DeckOut, Record
 from deckcheck.goldfish.policy import Compiled, Policy, PolicyError, default_policy, load_policy

@@ -1,7 +1,7 @@
 """What the batch engines' entry points share: a run plays numba's random numbers from the
 chunk's seed, a test plays a tape (goldfish/shuffles.py), through the same compiled function.
 
-NumPy only: a game's ``fast.py`` imports this before it needs numba."""
+NumPy only: ``games/<game>/fast.py`` imports this before it needs numba."""
 
 from __future__ import annotations
 

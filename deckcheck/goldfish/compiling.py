@@ -51,7 +51,7 @@ def first_chunk(game: str, batch: bool, notice: Callable[[str], None] | None) ->
 #
 # numba keys a cached function on the file it is written in (a hash of that file's bytes), but
 # compiles in the values of the globals it reads: a constant imported from another module
-# (``chaos/encode.py``'s card flags, ``vision/__init__.py``'s milestones) or another module's
+# (the card flags of a game's ``games/<game>/encode.py``, its milestones) or another module's
 # compiled helper is frozen into the cache, and an edit there leaves the cached engine running
 # the old value. ``njit`` below keys the cache on the function's module and every module of its
 # package that module imports, directly or not (``inputs``), so any such edit recompiles it.

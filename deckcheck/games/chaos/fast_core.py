@@ -195,7 +195,7 @@ def _games(
     tape: Any,
 ) -> tuple[Any, Any, Any, Any, Any]:
     np.random.seed(seed)
-    rand = (tape, np.zeros(3, dtype=np.int64))  # shuffles.py: numba's numbers or the tape's
+    rand = (tape, np.zeros(3, dtype=np.int64))  # goldfish/shuffles.py: numba's or the tape's
     can_level, friend_areas, hand_limit, hand_size = ints[0], ints[1], ints[2], ints[3]
     mulligan, play_extras, play_sets, attack_draw = ints[4], ints[5], ints[6], ints[7]
     covered, first_turn_attack = ints[8], ints[9]

@@ -305,7 +305,7 @@ def play_games(
     c, cmask, lmask, colbit, base, group, radix, meets, keep, p, seed, on_play, out, tape
 ):
     """Play ``len(out[0])`` games into ``out`` (fast.play_batch's arrays, metrics all -1),
-    shuffling with numba's numbers seeded by ``seed``, or with ``tape``'s (shuffles.py)."""
+    shuffling with numba's numbers seeded by ``seed``, or with ``tape``'s (goldfish/shuffles.py)."""
     metrics, milestones, mulligans, loss, loss_turn = out
     np.random.seed(seed)
     rand = (tape, np.zeros(3, np.int64))

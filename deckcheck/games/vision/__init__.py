@@ -10,8 +10,8 @@ from pydantic import Field
 from deckcheck.games.columns_contract import CardColumn, Search
 from deckcheck.games.contract import GameSpec, Param, lazy
 from deckcheck.games.deal_contract import deck_out
-from deckcheck.games.vision.names import vision_copy_name
 from deckcheck.games.vision.layout import METRICS, MILESTONES
+from deckcheck.games.vision.names import vision_copy_name
 from deckcheck.goldfish.policy import Policy
 
 NODE_READY = ("maintenance", "never")  # the format's node_ready (see formats/vision-standard.toml)

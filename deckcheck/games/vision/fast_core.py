@@ -120,7 +120,7 @@ def _games(  # type: ignore[no-untyped-def]
 ):
     """Play ``games`` games into ``out`` = (metrics, milestones, mulligans, loss, loss_turn),
     each dealt from ``base`` (the deck as card indices) with numba's numbers seeded by ``seed``,
-    or with ``tape``'s (shuffles.py)."""
+    or with ``tape``'s (goldfish/shuffles.py)."""
     metrics, milestones, mulligans, loss, loss_turn = out
     sig, bound_bit, bound_k, subset_mask, subset_need = keep
     np.random.seed(seed)
