@@ -1,6 +1,6 @@
 """Deck sections: their sizes, the card types each takes and the types each forbids.
 
-One kind for all three: they are read from the same ``[[sections]]`` tables, and ``formats
+One check table for all three: they are read from the same ``[[sections]]`` tables, and ``formats
 show`` lists them section by section.
 """
 

@@ -226,7 +226,7 @@ def check_row(row: Row, ignored: set[str] | None = None) -> Card | list[str]:
         if not -INT_LIMIT <= number < INT_LIMIT:
             reasons.append(f"{int_column} {_short(text)!r} is out of range (64-bit integers)")
         ints[int_column] = number
-    if spec is not None and spec.check_card is not None:  # the game's own checks (an OS, a kind)
+    if spec is not None and spec.check_card is not None:  # the game's own checks (OS, card kind)
         tables = spec.card_tables() if spec.card_tables is not None else {}
         reasons.extend(spec.check_card(fields, tables))
     if reasons:

@@ -2,7 +2,7 @@
 
 The same procedure as ``engine.play`` (the reference engine, which the tests hold it to, turn by
 turn, within sampling error): with no opponent and no card text, an iris game depends only on
-how many cards of each kind are where, so games become rows of counts. Units are
+how many cards of each type are where, so games become rows of counts. Units are
 interchangeable for every statistic, which is why the pilot's unit order does not enter.
 """
 
@@ -18,7 +18,7 @@ from deckcheck.goldfish.setup import Setup
 if TYPE_CHECKING:
     from deckcheck.games.iris import IrisPolicy
 
-KINDS = ("unit", "strategy", "tactic", "enhancement")
+TYPES = ("unit", "strategy", "tactic", "enhancement")
 UNIT, STRATEGY, TACTIC, ENHANCEMENT = range(4)
 MAX_REDRAW_ROUNDS = 100_000
 
@@ -33,7 +33,7 @@ def play_batch(
     standby_slots = setup.rules.param_int("standby_slots")
     policy = cast("IrisPolicy", setup.policy)
     rng = np.random.default_rng(seed)
-    codes = np.array([KINDS.index(c.type) for c, n in main for _ in range(n)], dtype=np.int8)
+    codes = np.array([TYPES.index(c.type) for c, n in main for _ in range(n)], dtype=np.int8)
     size = len(codes)
     deck = rng.permuted(np.tile(codes, (games, 1)), axis=1)
     mulligans = np.zeros(games, dtype=np.int32)

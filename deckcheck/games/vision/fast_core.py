@@ -19,7 +19,7 @@ from deckcheck.games.vision.encode import COLUMNS
 
 CHARACTER, CREATURE, SPELL, COMMAND = range(4)
 # rows of the per-card table, as encode.COLUMNS orders them
-(KIND, NODE, COST, ATTACK, BONUS, ON_CHARACTER, LEADER, HASTE, NEVER, HAS_USER, NEEDS_USER,
+(ROLE, NODE, COST, ATTACK, BONUS, ON_CHARACTER, LEADER, HASTE, NEVER, HAS_USER, NEEDS_USER,
  EQUIP, ON_FIELD, WORLD, FIELD_EQUIP, ONCE_A_TURN, UPKEEP, MANA, SURPRISE, DOLL,
  NAME_ID) = range(21)  # fmt: skip
 assert len(COLUMNS) == 21
@@ -70,7 +70,7 @@ def _user_on(c, card, user_ok, units, u_card, u_alive):  # type: ignore[no-untyp
 @numba.njit(cache=True)
 def _free(c, card, user_ok, units, u_card, u_alive):  # type: ignore[no-untyped-def]
     """engine.free: a spell (or 幻想生物) whose 術者 is on the field."""
-    if card[KIND, c] != SPELL and card[KIND, c] != CREATURE:
+    if card[ROLE, c] != SPELL and card[ROLE, c] != CREATURE:
         return False
     return _user_on(c, card, user_ok, units, u_card, u_alive)
 
@@ -184,7 +184,7 @@ def _games(  # type: ignore[no-untyped-def]
     st = np.zeros(5, dtype=np.int32)
     st[1] = leaders
     node_score, play_score, rank_score = score[0], score[1], score[2]
-    kind = card[KIND]
+    role = card[ROLE]
     for g in range(games):
         left = size
         held = min(hand_size, size)
@@ -266,9 +266,9 @@ def _games(  # type: ignore[no-untyped-def]
                 best_free = 0
                 for i in range(held):
                     c = hand[i]
-                    if kind[c] == COMMAND:
+                    if role[c] == COMMAND:
                         continue
-                    if kind[c] == CHARACTER and not card[SURPRISE, c]:
+                    if role[c] == CHARACTER and not card[SURPRISE, c]:
                         if card[DOLL, c]:
                             if dolls >= dolls_per_turn:
                                 continue
@@ -291,7 +291,7 @@ def _games(  # type: ignore[no-untyped-def]
                 if best < 0:
                     break
                 c = hand[best]
-                if kind[c] == CHARACTER:
+                if role[c] == CHARACTER:
                     if not card[SURPRISE, c]:
                         if card[DOLL, c]:
                             dolls += 1
@@ -310,7 +310,7 @@ def _games(  # type: ignore[no-untyped-def]
                     st[2] = 1
                 if card[ONCE_A_TURN, c]:
                     name_turn[card[NAME_ID, c]] = turn
-                if kind[c] == CHARACTER or kind[c] == CREATURE:
+                if role[c] == CHARACTER or role[c] == CREATURE:
                     u_card[units] = c
                     u_attack[units] = card[ATTACK, c]
                     u_turn[units] = turn
@@ -351,7 +351,7 @@ def _games(  # type: ignore[no-untyped-def]
                         n += 1
                     for s in range(n):
                         c = snap[s]
-                        if kind[c] != COMMAND or card[BONUS, c] <= 0:
+                        if role[c] != COMMAND or card[BONUS, c] <= 0:
                             continue
                         if not _playable(
                             c, card, user_ok, nodes, active, st, units, u_card, u_attack,
