@@ -44,7 +44,7 @@ class Column:
 
     field: str
     name: str
-    type: ColumnType  # as a game's own column declares it (columns_contract.py)
+    type: ColumnType  # the types a game's own columns have too (CardColumn.type)
     required: bool
     search: Search | None
 
