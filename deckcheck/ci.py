@@ -76,11 +76,11 @@ def github(reports: Sequence[Report]) -> str:
     lines = []
     for rep in reports:
         for v in rep.violations:
-            kind = "error" if v.severity == "error" else "warning"
+            command = "error" if v.severity == "error" else "warning"
             where = f"file={_escape_property(rep.path or '')},line={v.line or 1}"
             title = f"title={_escape_property(v.rule)}"
             message = f"{v.rule}: {v.message}" + (f" (fix: {v.fix})" if v.fix else "")
-            lines.append(f"::{kind} {where},{title}::{_escape_data(message)}")
+            lines.append(f"::{command} {where},{title}::{_escape_data(message)}")
     return "\n".join(lines) + ("\n" if lines else "")
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from deckcheck.errors import DeckcheckError, UsageError
 
-_KINDS = (
+_NOT_REGULAR = (
     (stat.S_ISFIFO, "a FIFO"),
     (stat.S_ISCHR, "a character device"),
     (stat.S_ISBLK, "a block device"),
@@ -27,7 +27,7 @@ _KINDS = (
 
 
 def _what(mode: int) -> str:
-    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+    return next((name for test, name in _NOT_REGULAR if test(mode)), "not a regular file")
 
 
 def check_output(path: Path) -> None:

@@ -1,14 +1,14 @@
 """Formats as data: the schema of ``formats/*.toml`` (read by format_registry.py).
 
 A format names its game, its sources, its deck sections, copy limits and overrides, type
-counts, restriction lists and the tables of its game's own check kinds. Every check carries
+counts, restriction lists and the tables of its game's own checks. Every check carries
 the rule id it reports and the rulebook section (or "outside the rulebooks") it comes from.
 Adding a format or a restriction list is a new or edited file, never code. A format may be
 dated (``effective``) and supersede an earlier version (``supersedes``): the registry uses the
 version in force on a day (format_versions.py). The model of each table lives with its check
-in the check-kind registry (deckcheck/checks/, and the kinds a game's spec declares): a kind
-without a field here reads its own top-level table (``Format.tables``). The game is loaded,
-and so its kinds are known, before the format's tables are read.
+in the check-table registry (deckcheck/checks/, and the check tables a game's spec declares):
+one without a field here reads its own top-level table (``Format.tables``). The game is loaded,
+and so its check tables are known, before the format's tables are read.
 """
 
 from __future__ import annotations
@@ -40,13 +40,13 @@ from deckcheck.checks.counts import AttributeLimit as AttributeLimit
 from deckcheck.checks.counts import OpeningCheck as OpeningCheck
 from deckcheck.checks.counts import Pure as Pure
 from deckcheck.checks.counts import TypeCount as TypeCount
-from deckcheck.checks.kind import Check as Check
-from deckcheck.checks.kind import Strict, kinds
 from deckcheck.checks.restrictions import Restriction as Restriction
 from deckcheck.checks.sections import ForbiddenTypes as ForbiddenTypes
 from deckcheck.checks.sections import Section as Section
 from deckcheck.checks.sections import SizeCheck as SizeCheck
 from deckcheck.checks.sections import TypeCheck as TypeCheck
+from deckcheck.checks.table import Check as Check
+from deckcheck.checks.table import Strict, check_tables
 from deckcheck.errors import FormatError as FormatError
 from deckcheck.errors import UnknownGame
 from deckcheck.games.deal_contract import COMMON_MULLIGANS
@@ -112,57 +112,58 @@ class Format(Strict):
     opening_checks: tuple[OpeningCheck, ...] = ()
     restrictions: tuple[Restriction, ...] = ()
     parameters: dict[str, Parameter] = Field(default_factory=dict)
-    # tables of kinds registered without a field of their own (checks.kind), by TOML key
-    _kind_tables: dict[str, tuple[BaseModel, ...]] = PrivateAttr(default_factory=dict)
+    # tables of check tables registered without a field of their own (checks.table), by key
+    _extra_tables: dict[str, tuple[BaseModel, ...]] = PrivateAttr(default_factory=dict)
     # the version's dates within its family, set by the registry (which sees every file)
     _version: FormatVersion | None = PrivateAttr(default=None)
 
     @model_validator(mode="wrap")
     @classmethod
     def _registered_tables(cls, raw: Any, handler: ModelWrapValidatorHandler[Format]) -> Format:
-        """Read the tables of the kinds that have no field here (the game's own kinds among
+        """Read the tables of the check tables that have no field here (the game's own among
         them) with their own model. The game is loaded first; with an unknown game only the
-        game is reported (its kinds, and so its tables, are unknown)."""
+        game is reported (its check tables, and so its tables, are unknown)."""
         tables: dict[str, tuple[BaseModel, ...]] = {}
         if isinstance(raw, dict):
             game = raw.get("game")
             try:
-                found_kinds = kinds(game) if isinstance(game, str) else kinds()
+                known = check_tables(game) if isinstance(game, str) else check_tables()
             except UnknownGame:
                 raw = {k: v for k, v in raw.items() if k in cls.model_fields}
-                found_kinds = kinds()
-            own = [k for k in found_kinds if k.tables is None and k.name not in cls.model_fields]
+                known = check_tables()
+            own = [t for t in known if t.tables is None and t.name not in cls.model_fields]
             errors: list[InitErrorDetails] = []
-            for kind in own:
-                if kind.name not in raw:
+            for check_table in own:
+                if check_table.name not in raw:
                     continue
-                value = raw[kind.name]
-                raw = {key: v for key, v in raw.items() if key != kind.name}
+                value = raw[check_table.name]
+                raw = {key: v for key, v in raw.items() if key != check_table.name}
                 try:
-                    found = kind.adapter.validate_python(value)
+                    found = check_table.adapter.validate_python(value)
                 except ValidationError as exc:
-                    errors.extend(_under(kind.name, exc))
+                    errors.extend(_under(check_table.name, exc))
                     continue
-                tables[kind.name] = tuple(found) if kind.many else (found,)
+                tables[check_table.name] = tuple(found) if check_table.many else (found,)
             if errors:
                 raise ValidationError.from_exception_data(cls.__name__, errors)
         fmt = handler(raw)
-        fmt._kind_tables = tables
-        fmt.__dict__.pop("kind_tables", None)  # a value cached before, without them
+        fmt._extra_tables = tables
+        fmt.__dict__.pop("extra_tables", None)  # a value cached before, without them
         return fmt
 
     @model_serializer(mode="wrap")
-    def _with_kind_tables(
+    def _with_extra_tables(
         self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
     ) -> dict[str, Any]:
         """A dump (``formats show --json``, ``GET /formats/{id}``) holds the tables of the
-        kinds without a field too, under their TOML keys, so it reads back as the format."""
+        check tables without a field too, under their TOML keys, so it reads back as the
+        format."""
         out: dict[str, Any] = handler(self)
-        for kind in kinds(self.game):
-            tables = self._kind_tables.get(kind.name)
+        for check_table in check_tables(self.game):
+            tables = self._extra_tables.get(check_table.name)
             if tables:
                 dumped = [t.model_dump(mode=info.mode, by_alias=info.by_alias) for t in tables]
-                out[kind.name] = dumped if kind.many else dumped[0]
+                out[check_table.name] = dumped if check_table.many else dumped[0]
         return out
 
     @model_validator(mode="after")
@@ -208,10 +209,10 @@ class Format(Strict):
             known_sections(f"type_counts {tc.rule}", tc.sections)
         for oc in self.opening_checks:
             known_types(f"opening_checks {oc.rule}", oc.types)
-        for kind in kinds(self.game):  # the card types a kind's tables name (CheckKind.types)
-            for table in kind.of(self):
-                for where, names in kind.types(table):
-                    known_types(f"{kind.name}.{where}", tuple(names))
+        for check_table in check_tables(self.game):  # the card types a table names (.types)
+            for table in check_table.of(self):
+                for where, names in check_table.types(table):
+                    known_types(f"{check_table.name}.{where}", tuple(names))
         # a card column, shared or the game's own; not one every card has to itself
         columns = {*Card.model_fields, *(c.name for c in spec.columns)} - {
             "extra", "game", "number", "name"
@@ -261,28 +262,29 @@ class Format(Strict):
         return {s.name: s for s in self.sections}
 
     @cached_property
-    def kind_tables(self) -> dict[str, tuple[BaseModel, ...]]:
-        """The tables of the kinds without a field, by TOML key; cached, since reading a
+    def extra_tables(self) -> dict[str, tuple[BaseModel, ...]]:
+        """The tables of the check tables without a field, by TOML key; cached, since reading a
         private attribute of a pydantic model is a slow lookup and every check asks."""
-        return self._kind_tables
+        return self._extra_tables
 
     def tables(self, key: str) -> Sequence[Any]:
-        """The tables under TOML key ``key`` (a field, or a registered kind's), as a sequence."""
+        """The tables under TOML key ``key`` (a field, or a registered check table's), as a
+        sequence."""
         if key not in _FIELDS:  # a set: pydantic's model_fields is a slow property
-            return self.kind_tables.get(key, ())
+            return self.extra_tables.get(key, ())
         value = getattr(self, key)
         if value is None:
             return ()
         return value if isinstance(value, tuple) else (value,)
 
     def checks(self) -> list[Check]:
-        """Every check of the format that can report something, in the order of the kinds."""
+        """Every check of the format that can report something, in the check tables' order."""
         return [
             check
-            for kind in kinds(self.game)
-            for table in kind.of(self)
-            if kind.active(table)
-            for check in kind.cites(table)
+            for check_table in check_tables(self.game)
+            for table in check_table.of(self)
+            if check_table.active(table)
+            for check in check_table.cites(table)
         ]
 
     @cached_property
@@ -328,22 +330,24 @@ def _check_parameters(parameters: dict[str, Parameter], spec: games.GameSpec) ->
                 f"parameters.{key}: nothing in deckcheck reads it for {spec.id} "
                 f"(the parameters it reads: {', '.join(sorted(known))})"
             )
-        kind = known[key].kind
+        wanted = known[key].type
         value = param.value
-        ok = isinstance(value, bool) if kind is bool else (
-            isinstance(value, kind) and not isinstance(value, bool)
+        ok = isinstance(value, bool) if wanted is bool else (
+            isinstance(value, wanted) and not isinstance(value, bool)
         )
         if not ok:
-            raise ValueError(f"parameters.{key}: must be {a_an(kind.__name__)}, not {value!r}")
+            raise ValueError(f"parameters.{key}: must be {a_an(wanted.__name__)}, not {value!r}")
         choices = known[key].choices
         if choices and value not in choices:
             raise ValueError(f"parameters.{key}: {value!r} is not one of {', '.join(choices)}")
         least = known[key].minimum
         if least is not None and isinstance(value, int) and value < least:
             raise ValueError(f"parameters.{key}: must be at least {least}, not {value!r}")
-        kinds = (*COMMON_MULLIGANS, *spec.mulligans) if key == "mulligan" else ()
-        if kinds and value not in kinds:  # the core's kinds, then the game's own
-            raise ValueError(f"parameters.mulligan: {value!r} is not one of {', '.join(kinds)}")
+        mulligans = (*COMMON_MULLIGANS, *spec.mulligans) if key == "mulligan" else ()
+        if mulligans and value not in mulligans:  # the core's mulligans, then the game's own
+            raise ValueError(
+                f"parameters.mulligan: {value!r} is not one of {', '.join(mulligans)}"
+            )
 
 
 def _under(key: str, exc: ValidationError) -> list[InitErrorDetails]:

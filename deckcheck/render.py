@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Column, Table
 
-from deckcheck.checks.kind import kinds
+from deckcheck.checks.table import check_tables
 from deckcheck.formats import Format
 from deckcheck.models import Card, FormatVersion, Report, Violation
 
@@ -129,9 +129,9 @@ def format_detail(console: Console, fmt: Format, family: Sequence[Format] = ()) 
     for source in fmt.sources:
         console.print(f"  source: {escape(source)}")
     table = Table("rule", "what", "source", box=None)
-    for kind in kinds(fmt.game):  # every kind describes its own tables
-        for entry in kind.of(fmt):
-            for row in kind.describe(entry):
+    for check_table in check_tables(fmt.game):  # each describes its own tables
+        for entry in check_table.of(fmt):
+            for row in check_table.describe(entry):
                 table.add_row(escape(row.rule or "-"), escape(row.what), escape(row.source or ""))
     console.print(table)
     for key, param in fmt.parameters.items():

@@ -17,7 +17,7 @@ from deckcheck.resolve import CardIndex, Resolution
 
 class CheckedFormat(FormatView, Protocol):
     """A loaded format (``formats.Format``) as the checks read it: its id, game and tables
-    (``CheckKind.of``), and the copy tables every card's facts depend on."""
+    (``CheckTable.of``), and the copy tables every card's facts depend on."""
 
     @property
     def copies(self) -> Copies: ...
@@ -58,7 +58,7 @@ class FormatFacts:
     refs: dict[str, Hit] = field(default_factory=dict)
     misses: dict[str, Resolution] = field(default_factory=dict)
     _index: tuple[int, int] = (0, -1)
-    # the checks of the registered kinds that apply to the format, worked out on first use
+    # the checks of the registered check tables that apply to the format, worked out on first use
     checks: tuple[Callable[[Context, dict[str, int]], list[Violation]], ...] | None = None
     _index_ref: CardIndex | None = None
 
@@ -131,8 +131,8 @@ def _copy_key(fmt: CheckedFormat, card: Card) -> tuple[str, ...]:
     key = fmt.copies.key
     if key == "name+type":
         groups = fmt.copies.type_groups
-        kind = next((g for g, types in groups.items() if card.type in types), card.type)
-        return (games.name_key(fmt.game, card.name), kind)
+        group = next((g for g, types in groups.items() if card.type in types), card.type)
+        return (games.name_key(fmt.game, card.name), group)
     if key != "name":  # a key the game adds (GameSpec.copy_keys; the loader checked it)
         return (games.name_key(fmt.game, games.get(fmt.game).copy_keys[key](card.name)),)
     return (games.name_key(fmt.game, card.name),)

@@ -2,12 +2,12 @@
 
 Every check reports every violation it finds (never just the first), each with its rule id,
 the cards involved, the line, the rule's source and a fix hint. The checks themselves are the
-registered check kinds (deckcheck/checks/, and the kinds each game's spec declares).
+registered check tables (deckcheck/checks/, and the ones each game's spec declares).
 """
 
 from __future__ import annotations
 
-from deckcheck.checks.kind import CheckFn, kinds
+from deckcheck.checks.table import CheckFn, check_tables
 from deckcheck.decklist import SYNTAX, SYNTAX_SOURCE
 from deckcheck.formats import Format
 from deckcheck.models import CardCount, DeckList, Report, Violation
@@ -82,8 +82,8 @@ def _read(deck: DeckList, fmt: Format, index: CardIndex) -> Context:
                 ctx.violations.append(_resolution_violation(fmt, section, ref, count, line, found))
                 continue
             hit = found
-        card, facts, key, kind, copy_key, appends = hit
-        types[kind] = types.get(kind, 0) + count
+        card, facts, key, type_name, copy_key, appends = hit
+        types[type_name] = types.get(type_name, 0) + count
         slot = Slot(card, count, line, section, facts)
         if in_copies:
             first = firsts.setdefault(copy_key, slot)
@@ -179,9 +179,10 @@ def _resolution_violation(
 
 
 def _checks_of(fmt: Format) -> tuple[CheckFn, ...]:
-    """The checks of the registered kinds that can find anything in ``fmt`` (a format without
-    restriction lists never runs that check), in kind order, worked out once per format."""
+    """The checks of the registered check tables that can find anything in ``fmt`` (a format
+    without restriction lists never runs that check), in their order, worked out once per
+    format."""
     memo = format_facts(fmt)
     if memo.checks is None:
-        memo.checks = tuple(kind.check for kind in kinds(fmt.game) if kind.applies(fmt))
+        memo.checks = tuple(t.check for t in check_tables(fmt.game) if t.applies(fmt))
     return memo.checks

@@ -86,7 +86,7 @@ def null_device(path: Path) -> Path:
     return path
 
 
-def kind(path: Path) -> str:
+def file_type(path: Path) -> str:
     """What ``path`` is, without following a symlink: fifo, char, dir, file or missing."""
     try:
         mode = path.lstat().st_mode

@@ -1,5 +1,5 @@
-"""The check-kind registry: one list for the schema, the validator and ``formats show``, open
-to kinds registered from outside deckcheck (here: a toy kind registered by the test)."""
+"""The check-table registry: one list for the schema, the validator and ``formats show``, open
+to check tables registered from outside deckcheck (here: a toy one registered by the test)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,14 @@ from pydantic import ValidationError
 from rich.console import Console
 
 from deckcheck import decklist, render
-from deckcheck.checks import Check, CheckKind, Row, kinds, register_kind, unregister_kind
+from deckcheck.checks import (
+    Check,
+    CheckTable,
+    Row,
+    check_tables,
+    register_table,
+    unregister_table,
+)
 from deckcheck.format_registry import FormatRegistry
 from deckcheck.formats import Format
 from deckcheck.models import Violation
@@ -48,7 +55,7 @@ def _describe(rule: BannedWord) -> Iterable[Row]:
     yield Row(rule.rule, f"no card named with {rule.word}", rule.source)
 
 
-TOY = CheckKind(
+TOY = CheckTable(
     name="toy_banned_words",
     model=BannedWord,
     check=_banned_words,
@@ -58,10 +65,10 @@ TOY = CheckKind(
 
 
 @pytest.fixture
-def toy() -> Iterator[CheckKind[BannedWord]]:
-    register_kind(TOY)
+def toy() -> Iterator[CheckTable[BannedWord]]:
+    register_table(TOY)
     yield TOY
-    unregister_kind(TOY.name)
+    unregister_table(TOY.name)
 
 
 def toy_format(**extra: Any) -> dict[str, Any]:
@@ -86,19 +93,19 @@ def toy_format(**extra: Any) -> dict[str, Any]:
     }
 
 
-def test_builtin_kinds_in_order() -> None:
-    names = [k.name for k in kinds("chaos")]
+def test_builtin_check_tables_in_order() -> None:
+    names = [t.name for t in check_tables("chaos")]
     assert names[:3] == ["sections", "copies", "limit_overrides"]
     assert names.index("partner") < names.index("os_policy") < names.index("opening_checks")
     assert names[-1] == "restrictions"
-    # a game's own kinds are its formats' only: deckcheck's kinds alone, and another game's
-    assert {"partner", "os_policy"}.isdisjoint(k.name for k in kinds())
-    assert {"partner", "os_policy"}.isdisjoint(k.name for k in kinds("rakuen"))
-    assert "spell_break" in [k.name for k in kinds("vision")]
+    # a game's own check tables are its formats' only: deckcheck's alone, and another game's
+    assert {"partner", "os_policy"}.isdisjoint(t.name for t in check_tables())
+    assert {"partner", "os_policy"}.isdisjoint(t.name for t in check_tables("rakuen"))
+    assert "spell_break" in [t.name for t in check_tables("vision")]
 
 
-def test_a_kind_registered_from_outside_checks_decks(
-    toy: CheckKind[BannedWord], index: CardIndex
+def test_a_check_table_registered_from_outside_checks_decks(
+    toy: CheckTable[BannedWord], index: CardIndex
 ) -> None:
     raw = toy_format(
         toy_banned_words=[{"word": "キャラ 0", "rule": "toy/banned-word", "source": "test"}]
@@ -117,15 +124,15 @@ def test_a_kind_registered_from_outside_checks_decks(
     assert "no card named with キャラ 0" in console.export_text()
 
 
-def test_a_format_without_the_kind_does_not_run_it(
-    toy: CheckKind[BannedWord], index: CardIndex
+def test_a_format_without_the_table_does_not_run_it(
+    toy: CheckTable[BannedWord], index: CardIndex
 ) -> None:
     fmt = Format.model_validate(toy_format())
     validate(decklist.parse("[main]\n1 SAMPLE-C-001\n", "t.deck"), fmt, index)
     assert _banned_words not in (format_facts(fmt).checks or ())
 
 
-def test_a_registered_kind_table_is_validated_under_its_key(toy: CheckKind[BannedWord]) -> None:
+def test_a_registered_table_is_validated_under_its_key(toy: CheckTable[BannedWord]) -> None:
     raw = toy_format(toy_banned_words=[{"rule": "r", "source": "s"}])
     with pytest.raises(ValidationError) as caught:
         Format.model_validate(raw)
@@ -137,13 +144,13 @@ def test_an_unregistered_key_is_still_refused() -> None:
         Format.model_validate(toy_format(toy_banned_words=[]))
 
 
-def test_a_kind_name_is_registered_once(toy: CheckKind[BannedWord]) -> None:
-    assert register_kind(TOY) is TOY  # the same kind again: nothing happens
-    twin = CheckKind(
+def test_a_check_table_name_is_registered_once(toy: CheckTable[BannedWord]) -> None:
+    assert register_table(TOY) is TOY  # the same one again: nothing happens
+    twin = CheckTable(
         name=TOY.name, model=BannedWord, check=_banned_words, describe=_describe, order=1
     )
     with pytest.raises(ValueError, match="already registered"):
-        register_kind(twin)
+        register_table(twin)
 
 
 def test_a_gate_without_a_gate_number_is_an_error(registry: FormatRegistry) -> None:

@@ -150,8 +150,8 @@ NOT_GAME_WORDS: dict[str, set[str]] = {
 }
 
 # Columns deckcheck's core reads for every game: identity, the types, the words copy-limit
-# overrides match (append, keywords), the pilot's ranking (level, cost), the kinds a spec
-# allows (kind), aliases and provenance. Any other column only one game's cards use is a game's.
+# overrides match (append, keywords), the pilot's ranking (level, cost), the card kinds a
+# spec allows (kind), aliases and provenance. Any other column only one game's cards use is a game's.
 CORE_COLUMNS = frozenset(
     {"game", "number", "name", "type", "kind", "aliases", "append", "keywords", "level", "cost"}
     | {"source", "rarity"}
@@ -176,7 +176,7 @@ def _card_columns() -> dict[str, set[str]]:
 @cache
 def game_words() -> dict[str, str]:
     """Every shipped game's words → the game: its id and name; its card type words and section
-    words; its rule words (check kinds, parameters and pilot keys only it has, member kinds,
+    words; its rule words (check tables, parameters and pilot keys only it has, member kinds,
     copy keys); its columns no other game's cards use."""
     specs = [s for s in games.specs() if s.id in games.registry.SHIPPED]
     assert [s.id for s in specs] == list(games.registry.SHIPPED)
@@ -195,8 +195,8 @@ def game_words() -> dict[str, str]:
         for canonical, typed in spec.card_types.items():
             words.update((w, spec.id) for w in (canonical, *typed) if w not in SECTIONS)
         words.update((w, spec.id) for w in spec.section_aliases if w not in SECTIONS)
-        kinds = spec.check_kinds() if spec.check_kinds is not None else ()
-        words.update((k.name, spec.id) for k in kinds)
+        tables = spec.check_tables() if spec.check_tables is not None else ()
+        words.update((t.name, spec.id) for t in tables)
         words.update((w, spec.id) for w in (*spec.kinds, *spec.copy_keys))
     words.update(
         only_one({s.id: {*s.params, *s.policy.model_fields} - {*Policy.model_fields} for s in specs})
@@ -262,8 +262,8 @@ def test_no_game_word_outside_games() -> None:
     assert stale == {}, f"gone from these files: remove them from KNOWN_ELSEWHERE: {stale}"
 
 
-def test_the_guard_knows_every_kind_of_game_word() -> None:
-    """The guard above can fail: each kind of word is in its list, and is found in a line of
+def test_the_guard_knows_every_sort_of_game_word() -> None:
+    """The guard above can fail: each sort of word is in its list, and is found in a line of
     code that names it."""
     words = game_words()
     for word, game in [
@@ -272,7 +272,7 @@ def test_the_guard_knows_every_kind_of_game_word() -> None:
         ("paradox", "rakuen"),  # a card type
         ("パートナー", "chaos"),  # a card type word
         ("ゲートデッキ", "rakuen"),  # a section word
-        ("spell_break", "vision"),  # a check kind
+        ("spell_break", "vision"),  # a check table
         ("stock_per_turn", "rakuen"),  # a parameter only one game has
         ("solral_charge", "chaos"),  # a pilot key
         ("合理体", "rakuen"),  # a member kind

@@ -69,7 +69,7 @@ def write(folder: Path, name: str, text: str) -> FormatRegistry:
             "source = 's'",
             "'wizard' is not a chaos card type",
         ),
-        (  # a game's own kind names card types too (CheckKind.types)
+        (  # a game's own check table names card types too (CheckTable.types)
             "extends = 'chaos-standard'\n[partner]\ncandidate_types = ['wizard']\n"
             "partner_types = ['partner']\nrule = 'r'\nsource = 's'",
             "partner.candidate_types: 'wizard' is not a chaos card type",
@@ -101,3 +101,24 @@ def test_a_new_format_is_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setenv("DECKCHECK_FORMATS", str(tmp_path))
     fmt = default_registry().get("my-event")
     assert fmt.game == "iris" and len(fmt.restrictions) == 1
+
+
+_EVENT = (
+    "extends = 'iris-standard'\nname = 'my event'\nsources = ['outside the rulebooks']\n"
+    "[[restrictions]]\n{key}list = 'my list'\ncards = ['SAMPLE-I-U01']\n"
+    "rule = 'restriction/banned'\nsource = 'outside the rulebooks: my list'\n"
+)
+
+
+def test_a_restriction_form_reads_under_its_old_key_too(tmp_path: Path) -> None:
+    """``form`` says which of the three restrictions a table is. Format files written before it
+    had that name say ``kind`` (the word is now the card column's only), and still read the
+    same; a table that says both is refused, not read one way or the other."""
+    new = write(tmp_path, "new", _EVENT.format(key="form = 'limit'\nlimit = 2\n")).get("new")
+    old = write(tmp_path, "old", _EVENT.format(key="kind = 'limit'\nlimit = 2\n")).get("old")
+    assert new.restrictions == old.restrictions and new.restrictions[0].form == "limit"
+    dumped = old.model_dump(mode="json")["restrictions"][0]
+    assert dumped["form"] == "limit" and "kind" not in dumped
+    both = write(tmp_path, "both", _EVENT.format(key="form = 'banned'\nkind = 'limit'\n"))
+    with pytest.raises(FormatError, match="kind"):
+        both.get("both")

@@ -33,6 +33,6 @@ def test_no_server_errors(case: schemathesis.Case) -> None:
     response = case.call()
     assert response.status_code < 500, (case.method, case.path, response.text[:300])
     if response.status_code >= 400:
-        kind = response.headers.get("content-type") or [""]
-        kind = kind[0] if isinstance(kind, list) else kind
-        assert kind.startswith("application/problem+json"), (case.path, response.status_code)
+        media = response.headers.get("content-type") or [""]
+        media = media[0] if isinstance(media, list) else media
+        assert media.startswith("application/problem+json"), (case.path, response.status_code)

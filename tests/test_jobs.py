@@ -90,8 +90,8 @@ def test_sweep_requests_are_checked_before_a_job(http: TestClient) -> None:
     def problem(body: dict[str, Any]) -> str:
         answer = http.post("/sweeps", json=body)
         assert answer.status_code == 422, answer.text
-        kind: str = answer.json()["type"].rsplit("/", 1)[1]
-        return kind
+        slug: str = answer.json()["type"].rsplit("/", 1)[1]
+        return slug
 
     assert problem({**SWEEP, "vary": ["colour:red=1"]}) == "invalid-request"
     assert problem({**SWEEP, "vary": ["policy:surprise=1,2"]}) == "invalid-request"
@@ -135,7 +135,7 @@ def _left(store: JobStore, job_id: str, owner: str, beat: float | None) -> None:
         conn.execute(
             jobs.insert().values(
                 id=job_id,
-                kind="goldfish",
+                task="goldfish",
                 owner=owner,
                 status="running",
                 games=1000,
@@ -257,7 +257,9 @@ def test_a_result_that_is_not_valid_unicode_ends_the_job_failed(tmp_path: Path) 
     assert "not valid Unicode" in row["error"] and "\\ud800" in row["error"]
 
 
-def test_a_jobs_table_from_before_heartbeats_gets_the_column(tmp_path: Path) -> None:
+def test_a_jobs_table_from_before_heartbeats_gets_the_columns(tmp_path: Path) -> None:
+    """A jobs table an earlier deckcheck made (no heartbeat; the job's task in a column then
+    called ``kind``) is brought up to date when the service starts, its rows kept."""
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
     old = JobStore(url)
     with old.engine.begin() as conn:  # the table as an earlier deckcheck created it
@@ -279,6 +281,8 @@ def test_a_jobs_table_from_before_heartbeats_gets_the_column(tmp_path: Path) -> 
     store.create("new", "goldfish", 10)
     assert store.get("new")["beat"] is not None  # type: ignore[index]
     assert store.get("old")["status"] == "done"  # type: ignore[index]
+    assert store.get("old")["task"] == "goldfish"  # type: ignore[index]
+    assert store.get("new")["task"] == "goldfish"  # type: ignore[index]
 
 
 # --- deckcheck serve --workers 2: two processes, one database -----------------------------

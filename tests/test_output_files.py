@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import EXAMPLES
-from tests.special_files import drained_fifo, kind, needs_fifo, null_device
+from tests.special_files import drained_fifo, file_type, needs_fifo, null_device
 from tests.test_cli import run
 
 DECK = str(EXAMPLES / "rakuen-standard-legal.deck")
@@ -91,7 +91,7 @@ def test_a_special_file_at_the_output_path_is_refused_and_kept(
     code, _, err = _run(writer, out, db)
     assert code == 2, err
     assert str(out) in _unboxed(err)
-    assert kind(out) == target  # not replaced by a regular file
+    assert file_type(out) == target  # not replaced by a regular file
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # no temporary file left
 
 
@@ -102,7 +102,7 @@ def test_a_symlink_to_a_device_is_refused_too(tmp_path: Path, db: str) -> None:
     link.symlink_to(device)
     code, _, err = _run("convert --out", link, db)
     assert code == 2 and "link.csv" in err
-    assert kind(device) == "char" and link.is_symlink()
+    assert file_type(device) == "char" and link.is_symlink()
 
 
 @pytest.mark.parametrize("writer", list(WRITERS))
@@ -110,7 +110,7 @@ def test_a_regular_file_or_a_new_path_is_written(tmp_path: Path, db: str, writer
     new = tmp_path / "new.out"
     code, _, err = _run(writer, new, db)
     assert code == 0, err
-    assert kind(new) == "file" and new.stat().st_size > 0
+    assert file_type(new) == "file" and new.stat().st_size > 0
     old = tmp_path / "old.out"
     old.write_bytes(b"old")
     code, _, err = _run(writer, old, db)
@@ -130,14 +130,14 @@ def test_pool_template_onto_dev_full_is_exit_2() -> None:
     # /dev/full refuses every write (ENOSPC); it is a device, so nothing is even tried
     code, _, err = run("pool", "template", "rakuen", "-o", "/dev/full")
     assert code == 2 and "/dev/full" in err and "not a regular file" in err
-    assert kind(Path("/dev/full")) == "char"
+    assert file_type(Path("/dev/full")) == "char"
 
 
 @needs_fifo
 def test_pool_template_onto_a_fifo_does_not_write_into_it(tmp_path: Path) -> None:
     with drained_fifo(tmp_path / "pipe.csv") as fifo:
         code, _, err = run("pool", "template", "rakuen", "-o", str(fifo))
-    assert code == 2 and "not a regular file" in err and kind(fifo) == "fifo"
+    assert code == 2 and "not a regular file" in err and file_type(fifo) == "fifo"
 
 
 def test_an_unwritable_folder_is_exit_2_and_keeps_the_file(tmp_path: Path, db: str) -> None:

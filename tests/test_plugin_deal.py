@@ -1,5 +1,5 @@
 """The toy fifth game's own deal, through the library, the CLI and the service: a champion set
-aside before the deal, its own mulligan kind (``bottom-two``) and its own loss reason
+aside before the deal, its own mulligan rule (``bottom-two``) and its own loss reason
 (``overflow``). Nothing in ``deckcheck/`` names them: the toy's spec declares them
 (``tests/plugins/toygame``; its rules are deckcheck's test fixture, outside the rulebooks)."""
 
@@ -285,11 +285,11 @@ def test_service_undeclared_loss_is_a_500_that_says_why(toy: games.GameSpec, db:
     assert "loss reason 'overflow'" in answer.json()["detail"]
 
 
-def test_the_loader_knows_the_kinds_odds_ship() -> None:
+def test_the_loader_knows_the_mulligans_odds_ship() -> None:
     """formats.py checks a format's ``mulligan`` against deal_contract's names without
-    importing NumPy; they must be the kinds ``odds.mulligan`` ships."""
+    importing NumPy; they must be the mulligan rules ``odds.mulligan`` ships."""
     from deckcheck.games.deal_contract import COMMON_MULLIGANS
     from deckcheck.odds.mulligan import COMMON
 
     assert tuple(COMMON) == COMMON_MULLIGANS
-    assert all(kind.name == name for name, kind in COMMON.items())
+    assert all(rule.name == name for name, rule in COMMON.items())

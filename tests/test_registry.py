@@ -35,7 +35,7 @@ from tests.conftest import EXAMPLES, ROOT, TOY, on_path
 
 runner = CliRunner()
 
-# The toy format's own check kind (word_limit: at most 5 cards named with 竜) and parameter
+# The toy format's own check table (word_limit: at most 5 cards named with 竜) and parameter
 # (board = 2): legal.deck keeps both; this deck has 6 such cards.
 SIX_DRAGONS = "3 ちび竜\n3 TOY-2\n3 TOY-3\n3 TOY-4\n3 TOY-5\n3 森の精\n2 TOY-7\n"
 
@@ -88,10 +88,10 @@ def _deckcheck(site: Path, *args: str, env: dict[str, str] | None = None) -> sub
 
 
 def test_a_fifth_game_through_the_cli(toy_site: Path, tmp_path: Path) -> None:
-    """Every hook of the installed toy game through the CLI in a subprocess: its own check kind
+    """Every hook of the installed toy game through the CLI in a subprocess: its own check table
     (validate reports it, formats show lists it; odds, hand and goldfish load the format that
-    carries it: before the game declared its kinds, these four exited 2 on an unknown table),
-    its parameter (board), its mulligan kind and set-aside champion (odds), its loss reason
+    carries it: before the game declared its check tables, these four exited 2 on an unknown
+    table), its parameter (board), its mulligan rule and set-aside champion (odds), its loss reason
     (goldfish) and its card column with a search filter (pool search)."""
     db = ["--db", str(tmp_path / "toy.sqlite3")]
     imported = _deckcheck(toy_site, "pool", "import", str(TOY / "cards.csv"), *db)
@@ -114,7 +114,7 @@ def test_a_fifth_game_through_the_cli(toy_site: Path, tmp_path: Path) -> None:
     assert odds.returncode == 0, odds.stderr
     answer = json.loads(odds.stdout)
     assert answer["game"] == "toy"
-    # its own mulligan kind (bottom-two) and its own set-aside card (the champion)
+    # its own mulligan rule (bottom-two) and its own set-aside card (the champion)
     assert answer["mulligan"].startswith("put 2 cards no condition needs under the deck")
     assert [(a["role"], a["cards"]) for a in answer["aside"]] == [("champion", ["大竜 (TOY-2)"])]
     hand = _deckcheck(toy_site, "hand", deck, "--json", "--seed", "1", *fmt, *db)
@@ -271,20 +271,20 @@ def test_games_are_discovered_once_across_threads(monkeypatch: pytest.MonkeyPatc
     assert sorted(loads) == ["chaos", "iris", "rakuen", "vision"]
 
 
-def test_check_kinds_that_fail_to_load_name_the_game(tmp_path: Path) -> None:
-    """A game whose check kinds cannot be loaded: reading its formats is a FormatError naming
+def test_check_tables_that_fail_to_load_name_the_game(tmp_path: Path) -> None:
+    """A game whose check tables cannot be loaded: reading its formats is a FormatError naming
     the game (exit 2), not a traceback."""
 
-    def kinds() -> tuple[object, ...]:
+    def tables() -> tuple[object, ...]:
         raise ImportError("no module named 'half_installed'")
 
     iris = games.get("iris")
-    spec = games.register(replace(iris, id="halfway", check_kinds=kinds))
+    spec = games.register(replace(iris, id="halfway", check_tables=tables))
     try:
         text = (ROOT / "formats" / "iris-standard.toml").read_text(encoding="utf-8")
         path = tmp_path / "h.toml"
         path.write_text(text.replace('game = "iris"', 'game = "halfway"'), encoding="utf-8")
-        with pytest.raises(FormatError, match="game 'halfway': its check kinds failed to load: "):
+        with pytest.raises(FormatError, match="game 'halfway': its check tables failed to load: "):
             FormatRegistry([tmp_path]).get("h")
     finally:
         games.unregister(spec.id)
@@ -303,13 +303,13 @@ def test_an_unknown_game_lists_the_known_ones(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        # a game's own check kind is its own formats' only
+        # a game's own check table is its own formats' only
         ("\n[partner]\ncandidate_types = []\npartner_types = []\nrule = \"x\"\nsource = \"x\"\n", "partner: Extra inputs are not permitted"),
         # so is a game's own copy key
         ('key = "name"', "copies.key: 'vision-name' is not one of name, name+type"),
     ],
 )
-def test_a_games_kinds_and_copy_keys_are_its_own(
+def test_a_games_check_tables_and_copy_keys_are_its_own(
     tmp_path: Path, change: str, message: str
 ) -> None:
     text = (ROOT / "formats" / "rakuen-standard-1.0.toml").read_text(encoding="utf-8")

@@ -269,7 +269,7 @@ CASES = [
         deck(IS, swap(IRIS_MAIN, "SAMPLE-I-U07", [(1, "SAMPLE-I-U07")])),
         deck(IS, IRIS_MAIN),
     ),
-    # A unit and an enhancement of one name are different kinds: 4 of each is legal.
+    # A unit and an enhancement of one name are different types: 4 of each is legal.
     Case(
         "iris/copies",
         deck(

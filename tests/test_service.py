@@ -49,11 +49,11 @@ def text(name: str) -> str:
     return (EXAMPLES / name).read_text(encoding="utf-8")
 
 
-def assert_problem(response: Any, status: int, kind: str) -> dict[str, Any]:
+def assert_problem(response: Any, status: int, problem: str) -> dict[str, Any]:
     assert response.status_code == status, response.text
     assert response.headers["content-type"].startswith("application/problem+json")
     body = response.json()
-    assert body["type"] == f"https://deckcheck.dev/problems/{kind}"
+    assert body["type"] == f"https://deckcheck.dev/problems/{problem}"
     assert body["title"] and body["detail"] and body["status"] == status
     return body
 
@@ -174,9 +174,9 @@ def held_jobs(
     start = jobs.start
 
     def held(
-        total: int, work: Callable[..., dict[str, Any]], *args: Any, kind: str = "goldfish"
+        total: int, work: Callable[..., dict[str, Any]], *args: Any, task: str = "goldfish"
     ) -> dict[str, Any] | None:
-        return start(total, _held, str(release.path), work, *args, kind=kind)
+        return start(total, _held, str(release.path), work, *args, task=task)
 
     monkeypatch.setattr(jobs, "start", held)
     yield release

@@ -23,8 +23,8 @@ def test_template_explains_each_column_and_imports_once_filled(game: str, tmp_pa
     assert len(comments) == len(header) + 1  # a title line, then one line a column
     for column in header:
         assert any(line.startswith(f"# {column}: ") for line in comments), column
-    kind = next(iter(games.get(game).card_types))
-    row = {"game": game, "number": "COMMUNITY-1", "name": "コミュニティ", "type": kind}
+    card_type = next(iter(games.get(game).card_types))
+    row = {"game": game, "number": "COMMUNITY-1", "name": "コミュニティ", "type": card_type}
     with out.open("a", encoding="utf-8") as f:
         f.write(",".join(row.get(c, "") for c in header) + "\n")
     db = str(tmp_path / "pool.sqlite3")

@@ -311,6 +311,8 @@ def test_builder_works_under_the_csp(browser, server_url: str) -> None:  # type:
     assert "script-src 'self'" in response.headers["content-security-policy"]
     page.select_option("#format", "rakuen-standard")
     page.fill("#q", "SAMPLE-R")
+    # a locator, not an element handle: the results re-render while the search settles, and a
+    # locator finds the button again where a handle would be detached
     page.locator('#results button[aria-label="Add SAMPLE-R-001"]').click()
     page.wait_for_selector('.total[data-section="main"]:text("1/50")')
     page.wait_for_selector("#verdict:text-matches('^ILLEGAL')")  # no eval: the CSP is on

@@ -1,13 +1,13 @@
-"""Check kinds: the registry (checks/kind.py) and deckcheck's own kinds, one module per family
-(sections, copies, counts, restrictions). A game's own kinds are declared by its spec
-(``GameSpec.check_kinds``) and apply to that game's formats only."""
+"""Check tables: the registry (checks/table.py) and deckcheck's own check tables, one module
+per family (sections, copies, counts, restrictions). A game's own are declared by its spec
+(``GameSpec.check_tables``) and apply to that game's formats only."""
 
 from __future__ import annotations
 
-from deckcheck.checks.kind import Check as Check
-from deckcheck.checks.kind import CheckFn as CheckFn
-from deckcheck.checks.kind import CheckKind as CheckKind
-from deckcheck.checks.kind import Row as Row
-from deckcheck.checks.kind import kinds as kinds
-from deckcheck.checks.kind import register_kind as register_kind
-from deckcheck.checks.kind import unregister_kind as unregister_kind
+from deckcheck.checks.table import Check as Check
+from deckcheck.checks.table import CheckFn as CheckFn
+from deckcheck.checks.table import CheckTable as CheckTable
+from deckcheck.checks.table import Row as Row
+from deckcheck.checks.table import check_tables as check_tables
+from deckcheck.checks.table import register_table as register_table
+from deckcheck.checks.table import unregister_table as unregister_table

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from deckcheck.checks.copy_tables import Copies as Copies
 from deckcheck.checks.copy_tables import LimitOverride as LimitOverride
 from deckcheck.checks.copy_tables import Match as Match
-from deckcheck.checks.kind import CheckKind, Row, register_kind
+from deckcheck.checks.table import CheckTable, Row, register_table
 from deckcheck.models import Violation
 from deckcheck.slots import Context, Slot, card_counts, first_line, plural, total
 
@@ -128,13 +128,15 @@ def _not_a_check(o: LimitOverride) -> bool:
     return False
 
 
-COPIES = register_kind(
-    CheckKind(name="copies", model=Copies, check=_copies, describe=_describe, order=200, many=False)
+COPIES = register_table(
+    CheckTable(
+        name="copies", model=Copies, check=_copies, describe=_describe, order=200, many=False
+    )
 )
 # Overrides change what the copy check counts (slots.CardFacts.limit); they run no check of
 # their own, but are their own TOML tables and lines of ``formats show``.
-LIMIT_OVERRIDES = register_kind(
-    CheckKind(
+LIMIT_OVERRIDES = register_table(
+    CheckTable(
         name="limit_overrides",
         model=LimitOverride,
         check=_no_check,

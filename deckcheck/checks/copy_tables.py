@@ -42,7 +42,7 @@ class Copies(Check):
     key: str
     limit: int = Field(ge=0)
     sections: tuple[str, ...] = ("main",)
-    # "name+type": card types that count as one kind for the limit (a format that reads its
+    # "name+type": card types that count as one type for the limit (a format that reads its
     # rulebook's 種類 as coarser than the card types groups them here)
     type_groups: dict[str, tuple[str, ...]] = Field(default_factory=dict)
 

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from pydantic import Field
 
-from deckcheck.checks.kind import Check, CheckKind, Row, register_kind
+from deckcheck.checks.table import Check, CheckTable, Row, register_table
 from deckcheck.models import Violation
 from deckcheck.normalize import word_key
 from deckcheck.odds.hypergeom import chance_of_none
@@ -215,11 +215,11 @@ def _describe_opening(oc: OpeningCheck) -> Iterable[Row]:
     yield Row(oc.rule, what, oc.source)
 
 
-PURE = register_kind(
-    CheckKind(name="pure", model=Pure, check=_pure, describe=_describe_pure, order=300)
+PURE = register_table(
+    CheckTable(name="pure", model=Pure, check=_pure, describe=_describe_pure, order=300)
 )
-TYPE_COUNTS = register_kind(
-    CheckKind(
+TYPE_COUNTS = register_table(
+    CheckTable(
         name="type_counts",
         model=TypeCount,
         check=_type_counts,
@@ -227,8 +227,8 @@ TYPE_COUNTS = register_kind(
         order=400,
     )
 )
-ATTRIBUTE_LIMITS = register_kind(
-    CheckKind(
+ATTRIBUTE_LIMITS = register_table(
+    CheckTable(
         name="attribute_limits",
         model=AttributeLimit,
         check=_attribute_limits,
@@ -236,8 +236,8 @@ ATTRIBUTE_LIMITS = register_kind(
         order=500,
     )
 )
-OPENING_CHECKS = register_kind(
-    CheckKind(
+OPENING_CHECKS = register_table(
+    CheckTable(
         name="opening_checks",
         model=OpeningCheck,
         check=_opening,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal
 
-from pydantic import Field
+from pydantic import AliasChoices, Field
 
-from deckcheck.checks.kind import Check, CheckKind, Row, register_kind
+from deckcheck.checks.table import Check, CheckTable, Row, register_table
 from deckcheck.games import name_key
 from deckcheck.models import Violation
 from deckcheck.normalize import nfkc
@@ -17,11 +17,15 @@ from deckcheck.slots import Context, Slot, card_counts, first_line, plural, tota
 class Restriction(Check):
     """Event restriction lists: banned, at most N copies, or at most N out of a group (選抜).
 
-    ``cards`` are numbers or names (names match every printing). ``count`` says what a group
-    limit counts: physical copies (default) or distinct card names.
+    ``form`` is which of the three; a format file may still write it under its old key, the
+    one a card's kind column has (``kind``). ``cards`` are numbers or names (names match every
+    printing). ``count`` says what a group limit counts: physical copies (default) or distinct
+    card names.
     """
 
-    kind: Literal["banned", "limit", "group"]
+    form: Literal["banned", "limit", "group"] = Field(
+        validation_alias=AliasChoices("form", "kind")
+    )
     list: str
     cards: tuple[str, ...] = Field(min_length=1)
     limit: int = Field(0, ge=0)
@@ -44,7 +48,7 @@ def _restrictions(ctx: Context, counts: dict[str, int]) -> list[Violation]:
                 if s.card.number.upper() == number or name_key(game, s.card.name) == key
             ]
             by_ref.append((ref, hit))
-        if rule.kind == "group":
+        if rule.form == "group":
             hit_slots = list({id(s): s for _, ss in by_ref for s in ss}.values())
             n = (
                 total(hit_slots)
@@ -73,7 +77,7 @@ def _restrictions(ctx: Context, counts: dict[str, int]) -> list[Violation]:
             name = hit[0].card.name
             message = (
                 f"{name} is banned by {rule.list}"
-                if rule.kind == "banned"
+                if rule.form == "banned"
                 else f"{n} copies of {name}; {rule.list} allows at most {rule.limit}"
             )
             out.append(
@@ -91,11 +95,11 @@ def _restrictions(ctx: Context, counts: dict[str, int]) -> list[Violation]:
 
 
 def _describe(r: Restriction) -> Iterable[Row]:
-    yield Row(r.rule, f"{r.kind} ({r.list}): {', '.join(r.cards)}", r.source)
+    yield Row(r.rule, f"{r.form} ({r.list}): {', '.join(r.cards)}", r.source)
 
 
-RESTRICTIONS = register_kind(
-    CheckKind(
+RESTRICTIONS = register_table(
+    CheckTable(
         name="restrictions",
         model=Restriction,
         check=_restrictions,

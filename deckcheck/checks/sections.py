@@ -1,6 +1,6 @@
 """Deck sections: their sizes, the card types each takes and the types each forbids.
 
-One kind for all three: they are read from the same ``[[sections]]`` tables, and ``formats
+One check table for all three: they are read from the same ``[[sections]]`` tables, and ``formats
 show`` lists them section by section.
 """
 
@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from deckcheck.checks.kind import Check, CheckKind, Row, Strict, register_kind
+from deckcheck.checks.table import Check, CheckTable, Row, Strict, register_table
 from deckcheck.models import Severity, Violation
 from deckcheck.slots import Context, card_counts, plural
 
@@ -152,8 +152,8 @@ def _cites(s: Section) -> Iterable[Check]:
     return (s.size, *s.forbidden)
 
 
-SECTIONS = register_kind(
-    CheckKind(
+SECTIONS = register_table(
+    CheckTable(
         name="sections",
         model=Section,
         check=_sections,

@@ -128,7 +128,7 @@ def _refs(req: SweepRequest) -> list[str]:
     """The cards ``--vary name:`` and ``--fill`` name, so the index holds them too."""
     from deckcheck.sweep import parse_vary
 
-    named = [axis.key for axis in map(parse_vary, req.vary) if axis.kind == "name"]
+    named = [axis.key for axis in map(parse_vary, req.vary) if axis.varies == "name"]
     return [*named, *([req.fill] if req.fill else [])]
 
 

@@ -39,7 +39,7 @@ class Param:
     format file always changes something.
     """
 
-    kind: type[int] | type[bool] | type[str] | type[float]
+    type: type[int] | type[bool] | type[str] | type[float]
     default: ParamValue | None
     read_by: str
     minimum: int | None = None  # the least value a format may give (a count: 0)
@@ -50,7 +50,7 @@ class Param:
 COMMON_PARAMS: Mapping[str, Param] = {
     "opening_hand": Param(int, 5, "odds, hand, goldfish: cards in the opening hand"),
     # one of COMMON_MULLIGANS or of the game's own ``GameSpec.mulligans`` (formats.py checks)
-    "mulligan": Param(str, "none", "odds, hand, goldfish: the mulligan kind"),
+    "mulligan": Param(str, "none", "odds, hand, goldfish: the mulligan rule"),
     "draw_per_turn": Param(int, 1, "odds, goldfish: cards drawn in each draw phase"),
     "first_player_draws": Param(
         bool, True, "odds, goldfish: whether the first player draws on turn 1"
@@ -77,7 +77,7 @@ class CardView(Protocol):
 
 class FormatView(Protocol):
     """A loaded format (``formats.Format``) as a check or a hook reads it: its id, its game, and
-    the tables of any TOML key (a check kind's own tables among them)."""
+    the tables of any TOML key (a check table's own tables among them)."""
 
     @property
     def id(self) -> str: ...
@@ -141,8 +141,8 @@ class RecordView(Protocol):
     def loss_turn(self) -> int: ...
 
 
-class CheckKindView(Protocol):
-    """A check kind (``checks.kind.CheckKind``): the TOML key it reads and where it runs."""
+class CheckTableView(Protocol):
+    """A check table (``checks.table.CheckTable``): the TOML key it reads and where it runs."""
 
     @property
     def name(self) -> str: ...
@@ -225,9 +225,9 @@ class GameSpec:
     setup_notes: tuple[str, ...] = ()
     search_fields: tuple[str, ...] = ()  # card columns the web builder offers as filters
     # --- i20-contract: hooks that used to be named in the core -------------------------------
-    # the check kinds the game's formats may use beyond deckcheck's own (checks.kind.CheckKind
+    # the check tables the game's formats may use beyond deckcheck's own (checks.table.CheckTable
     # objects), asked for when a format of the game is first read
-    check_kinds: Callable[[], Sequence[CheckKindView]] | None = None
+    check_tables: Callable[[], Sequence[CheckTableView]] | None = None
     # the lookup tables ``check_card`` gets on import (name → key → value); asked for each
     # imported row, so the game caches them
     card_tables: Callable[[], Mapping[str, Mapping[str, str]]] | None = None
@@ -241,7 +241,7 @@ class GameSpec:
     from_hand: FromHand | None = None
     # the draw timeline from the format's parameters; None: Draws.from_params (the common one)
     draws: Callable[[Mapping[str, ParamValue]], Draws] | None = None
-    # the game's own mulligan kinds: name -> "module:attribute" of a deckcheck.odds.mulligan
+    # the game's own mulligan rules: name -> "module:attribute" of a deckcheck.odds.mulligan
     # Mulligan (imported when used: it needs NumPy); a format names one of these or a common one
     mulligans: Mapping[str, str] = field(default_factory=dict)
     # --- i20-columns: the game's own card columns and search filters (columns_contract.py) ---

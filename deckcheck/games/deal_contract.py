@@ -6,7 +6,7 @@ hands and goldfish never name a game:
 - ``Loss``: a way a goldfish game ends, with its label and its rule;
 - ``Aside``: cards the deal sets aside, lays out or marks (a partner, gates, a main unit);
 - ``Draws``: the draw timeline, which cards leave the deck each turn and which reach the hand;
-- ``COMMON_MULLIGANS``: the mulligan kinds the core ships (``deckcheck.odds.mulligan``); a
+- ``COMMON_MULLIGANS``: the mulligan rules the core ships (``deckcheck.odds.mulligan``); a
   game names its own in its spec's ``mulligans``.
 
 Imports only the standard library, so it can sit at the bottom of the import graph beside the
@@ -22,8 +22,8 @@ from typing import Any, Generic, TypeVar
 
 C = TypeVar("C")
 
-# The kinds ``deckcheck.odds.mulligan`` ships; a format's ``mulligan`` is one of these or one of
-# its game's own (``GameSpec.mulligans``).
+# The mulligan rules ``deckcheck.odds.mulligan`` ships; a format's ``mulligan`` is one of these
+# or one of its game's own (``GameSpec.mulligans``).
 COMMON_MULLIGANS = ("none", "return-all-once", "bottom-once")
 
 

@@ -94,9 +94,9 @@ def read_keys(path: Path) -> dict[str, Any]:
             data = yaml.safe_load(raw.decode("utf-8")) or {}
         else:
             data = tomllib.loads(raw.decode("utf-8"))
-    except Exception as exc:  # the parsers raise several kinds; all mean "not readable"
-        kind = "YAML" if path.suffix.lower() in (".yaml", ".yml") else "TOML"
-        raise PolicyError(f"{path}: not valid {kind}: {exc}") from exc
+    except Exception as exc:  # the parsers raise several classes; all mean "not readable"
+        syntax = "YAML" if path.suffix.lower() in (".yaml", ".yml") else "TOML"
+        raise PolicyError(f"{path}: not valid {syntax}: {exc}") from exc
     if not isinstance(data, dict):
         raise PolicyError(f"{path}: a policy is a table of keys")
     return data

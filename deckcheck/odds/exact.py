@@ -1,6 +1,6 @@
 """Exact odds by counting: multivariate hypergeometric tables over the card groups the
-conditions mention, then the format's mulligan kind on top (``Opening`` is what a kind's
-``exact`` works from; the kinds are in ``mulligan``). No sampling.
+conditions mention, then the format's mulligan rule on top (``Opening`` is what a rule's
+``exact`` works from; the rules are in ``mulligan``). No sampling.
 
 Cards are grouped by *signature*: the set of conditions they count toward (plus the format's
 forced-redraw selector, if it has one). A group's count only matters up to a cap (beyond the
@@ -262,7 +262,7 @@ def check_range(total: int, drawn: int) -> None:
 
 @dataclass
 class Opening:
-    """What a mulligan kind's exact answer works from: the conditions' predicate, the opening
+    """What a mulligan rule's exact answer works from: the conditions' predicate, the opening
     hand's size, ``fresh`` (P(good) at each row with no mulligan) and ``later`` (cards drawn
     after the opening hand, per row)."""
 
@@ -308,7 +308,7 @@ def exact_rows(
 ) -> list[float]:
     """P(every condition holds) at each row of ``timeline``.
 
-    ``mulligan``: the kind applied when the opening hand fails a condition (its ``exact``).
+    ``mulligan``: the rule applied when the opening hand fails a condition (its ``exact``).
     ``forced``: the hand is redrawn until it holds a card with the forced bit (a forced
     redraw), so answers are conditioned on that.
     """

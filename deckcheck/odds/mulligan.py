@@ -1,10 +1,11 @@
-"""Mulligan kinds as objects: how a hand that misses the conditions is redrawn, for the exact
+"""Mulligan rules as objects: how a hand that misses the conditions is redrawn, for the exact
 engine (``exact``), the two simulators (``opening_only``, ``counts``, ``positions``) and sample
-hands (``sample``). A format's ``mulligan`` names one: a common kind below, or one of its game's
-own (``GameSpec.mulligans``: name -> "module:attribute" of a ``Mulligan``), found by ``kind_of``.
+hands (``sample``). A format's ``mulligan`` names one: a common rule below, or one of its game's
+own (``GameSpec.mulligans``: name -> "module:attribute" of a ``Mulligan``), found by
+``find_mulligan``.
 
 The kept hand is the one the default keep policy takes: a hand that meets every condition. A
-kind sees the engines through the two small interfaces below (``exact.Opening`` and
+rule sees the engines through the two small interfaces below (``exact.Opening`` and
 ``simulate.Simulator`` provide them), so this module imports neither engine.
 """
 
@@ -28,7 +29,7 @@ Ints = NDArray[np.int64]
 
 
 class Counting(Protocol):
-    """What the exact engine gives a kind (``exact.Opening``): the opening hand's size,
+    """What the exact engine gives a rule (``exact.Opening``): the opening hand's size,
     ``fresh`` (P(good) at each row with no mulligan), ``later`` (cards drawn after the opening
     hand, per row), and exact sums over opening hands."""
 
@@ -56,7 +57,7 @@ class Counting(Protocol):
 
 
 class Sampling(Protocol):
-    """What the simulators give a kind (``simulate.Simulator``): hands as counts per group
+    """What the simulators give a rule (``simulate.Simulator``): hands as counts per group
     (the last column: cards no condition counts), dealt and drawn from its random source."""
 
     @property
@@ -106,10 +107,10 @@ class Dealt(Generic[C]):
 
 
 class Mulligan:
-    """A mulligan kind. Subclass it and override what the kind supports: ``exact`` (exact
+    """A mulligan rule. Subclass it and override what the rule supports: ``exact`` (exact
     odds), ``sample`` (sample hands) and ``opening_only``/``counts``/``positions`` (the two
     simulators); a method not overridden refuses the question with an ``OddsError`` that names
-    the kind. ``name`` is what a format writes; ``active``: whether a hand is ever redrawn."""
+    the rule. ``name`` is what a format writes; ``active``: whether a hand is ever redrawn."""
 
     name = ""
     active = True
@@ -282,23 +283,23 @@ class BottomOnce(Mulligan):
 
 NONE = NoMulligan()
 # deal_contract.COMMON_MULLIGANS holds these names for the format loader, which needs no NumPy
-COMMON: dict[str, Mulligan] = {kind.name: kind for kind in (NONE, ReturnAllOnce(), BottomOnce())}
+COMMON: dict[str, Mulligan] = {m.name: m for m in (NONE, ReturnAllOnce(), BottomOnce())}
 
 
-def kind_of(game: str, own: Mapping[str, str], name: str, where: str) -> Mulligan:
-    """The mulligan kind ``name``: one of the game's ``own`` (its spec's ``mulligans``), else a
+def find_mulligan(game: str, own: Mapping[str, str], name: str, where: str) -> Mulligan:
+    """The mulligan rule ``name``: one of the game's ``own`` (its spec's ``mulligans``), else a
     common one; ``where`` names the format for the error."""
     target = own.get(name)
     if target is not None:
         module, _, attribute = target.partition(":")
-        kind = getattr(importlib.import_module(module), attribute, None)
-        if not isinstance(kind, Mulligan):
+        found = getattr(importlib.import_module(module), attribute, None)
+        if not isinstance(found, Mulligan):
             raise GameContractError(
                 f"game {game!r}: its mulligan {name!r} ({target}) is not a Mulligan"
             )
-        return kind
+        return found
     if name in COMMON:
         return COMMON[name]
-    kinds = ", ".join([*COMMON, *own])
-    raise OddsError(f"format {where}: mulligan {name!r} is not one of {kinds}")
+    known = ", ".join([*COMMON, *own])
+    raise OddsError(f"format {where}: mulligan {name!r} is not one of {known}")
 

@@ -1,6 +1,6 @@
 """From a resolved deck and a format to the engine's inputs: which cards can be drawn (the
 game's spec sets cards aside first), how they group under the conditions, the draw timeline
-(the spec's ``Draws``) and the mulligan kind, all from the format's parameters (rulebook
+(the spec's ``Draws``) and the mulligan rule, all from the format's parameters (rulebook
 sections cited there)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from deckcheck.games.registry import ParamValue
 from deckcheck.models import Card
 from deckcheck.odds.conditions import Condition, parse_condition
 from deckcheck.odds.exact import Problem
-from deckcheck.odds.mulligan import Mulligan, kind_of
+from deckcheck.odds.mulligan import Mulligan, find_mulligan
 from deckcheck.odds.timeline import Timeline, timeline
 
 
@@ -24,7 +24,7 @@ from deckcheck.odds.timeline import Timeline, timeline
 class Rules:
     """How a format deals and draws, with what came from outside the rulebooks. ``params``
     holds every parameter the game's spec declares: the format's value, else the default;
-    ``draws`` is the game's draw timeline and ``mulligan`` the format's mulligan kind, both
+    ``draws`` is the game's draw timeline and ``mulligan`` the format's mulligan rule, both
     built from them."""
 
     hand: int
@@ -58,7 +58,7 @@ def params_of(fmt: Format) -> dict[str, ParamValue]:
 def rules_of(fmt: Format) -> Rules:
     params = params_of(fmt)
     spec = games.get(fmt.game)
-    mulligan = kind_of(spec.id, spec.mulligans, str(params["mulligan"]), fmt.id)
+    mulligan = find_mulligan(spec.id, spec.mulligans, str(params["mulligan"]), fmt.id)
     forced = params.get("forced_redraw")
     notes = tuple(
         f"{key} = {p.value} ({p.source})" for key, p in fmt.parameters.items() if p.assumption

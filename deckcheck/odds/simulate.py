@@ -12,7 +12,7 @@ of its algebra:
   redraws). It is several times slower; the tests hold the two to each other and to the exact
   engine.
 
-The format's mulligan kind (``mulligan``) redraws the hands that miss, through the public
+The format's mulligan rule (``mulligan``) redraws the hands that miss, through the public
 samplers here (``deal``, ``draw``, ``shuffled``, ``compositions``, ``kept``).
 """
 
@@ -107,7 +107,7 @@ class Simulator:
         """The cards per group a bottom mulligan keeps of a hand (``exact.kept_cards``)."""
         return kept_cards(self.problem, counts)
 
-    def _kind(self, mulligan: bool) -> Mulligan | None:
+    def _mulligan_rule(self, mulligan: bool) -> Mulligan | None:
         rules = self.rules
         return rules.mulligan if mulligan and rules.forced is None else None
 
@@ -126,7 +126,7 @@ class Simulator:
         done = 0
         while done < games:
             size = min(COUNT_BATCH, games - done)
-            hits += self._count_batch(size, marks, used, self._kind(mulligan))
+            hits += self._count_batch(size, marks, used, self._mulligan_rule(mulligan))
             done += size
         return _estimates(hits, games)
 
@@ -139,7 +139,7 @@ class Simulator:
         done = 0
         while done < games:
             size = min(BATCH, games - done)
-            hits += self._batch(size, marks, used, self._kind(mulligan))
+            hits += self._batch(size, marks, used, self._mulligan_rule(mulligan))
             done += size
         return _estimates(hits, games)
 
@@ -199,18 +199,18 @@ class Simulator:
         return out
 
     def _count_batch(
-        self, rows: int, marks: Ints, used: Ints, kind: Mulligan | None
+        self, rows: int, marks: Ints, used: Ints, mulligan: Mulligan | None
     ) -> Ints:
         comps, _, good = self.compositions
         pick = self.deal(rows)
         hits = np.zeros(len(used), dtype=np.int64)
-        if len(used) == 1 and (kind is None or kind.opening_only(self, pick)):
+        if len(used) == 1 and (mulligan is None or mulligan.opening_only(self, pick)):
             hits[0] = int(good[pick].sum())  # the opening hand only
             return hits
         seen = comps[pick]
         left = self.colours[None, :] - seen
-        if kind is not None:
-            kind.counts(self, pick, seen, left)
+        if mulligan is not None:
+            mulligan.counts(self, pick, seen, left)
         hits[0] = int(self.good(seen).sum())
         for t in range(1, len(used)):
             block = marks[used[t - 1] : used[t]]
@@ -222,7 +222,9 @@ class Simulator:
             hits[t] = int(self.good(seen).sum())
         return hits
 
-    def _batch(self, rows: int, marks: Ints, used: Ints, kind: Mulligan | None) -> Ints:
+    def _batch(
+        self, rows: int, marks: Ints, used: Ints, mulligan: Mulligan | None
+    ) -> Ints:
         hand, rules, prob = self.hand, self.rules, self.problem
         deck = self.shuffled(rows)
         if rules.forced is not None:  # redraw while the hand lacks the forced card
@@ -237,8 +239,8 @@ class Simulator:
         first = group_counts(deck[:, :hand], self.groups)
         kept = first.copy()
         redraw = np.zeros(rows, dtype=np.int64)
-        if kind is not None:
-            kind.positions(self, deck, first, kept, redraw)
+        if mulligan is not None:
+            mulligan.positions(self, deck, first, kept, redraw)
         # After the opening hand: the redraw, then the turns' pattern, from position `hand` on.
         width = int(redraw.max()) + len(marks)
         if hand + width > deck.shape[1]:

@@ -1,6 +1,6 @@
 """The card columns, as cards hold them and as both pools store them.
 
-Two kinds of column:
+The columns come in two sets:
 
 - the shared ones, ``Card``'s fields (see ``deckcheck.models.Card``): one SQL column each;
 - a game's own, declared in its spec (``GameSpec.columns``, deckcheck/games/columns_contract.py)
@@ -21,7 +21,6 @@ import types
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import Enum
 from typing import Any
 
 from pydantic import ValidationError
@@ -29,7 +28,7 @@ from pydantic import ValidationError
 from deckcheck import games
 from deckcheck.errors import PoolError
 from deckcheck.games import name_key
-from deckcheck.games.columns_contract import CardColumn, Search, check_columns
+from deckcheck.games.columns_contract import CardColumn, ColumnType, Search, check_columns
 from deckcheck.models import Card, ColumnValue
 from deckcheck.normalize import nfkc
 from deckcheck.resolve import number_key
@@ -39,32 +38,26 @@ SEP = ";"  # list columns are stored ``;``-joined (the CSV form too)
 INT_LIMIT = 1 << 63
 
 
-class Kind(Enum):
-    TEXT = "text"
-    INT = "int"
-    LIST = "list"
-
-
 @dataclass(frozen=True)
 class Column:
     """A shared column: a ``Card`` field, its SQL column and its column in card files."""
 
     field: str
     name: str
-    kind: Kind
+    type: ColumnType  # the types a game's own columns have too (CardColumn.type)
     required: bool
     search: Search | None
 
 
-def _kind(annotation: Any) -> Kind:
+def _column_type(annotation: Any) -> ColumnType:
     args = typing.get_args(annotation)
     if typing.get_origin(annotation) is tuple:
-        return Kind.LIST
+        return "list"
     if annotation is int or (
         typing.get_origin(annotation) in (typing.Union, types.UnionType) and int in args
     ):
-        return Kind.INT
-    return Kind.TEXT
+        return "int"
+    return "text"
 
 
 def _columns() -> tuple[Column, ...]:
@@ -77,7 +70,7 @@ def _columns() -> tuple[Column, ...]:
             Column(
                 field=field,
                 name=info.alias or field,
-                kind=_kind(info.annotation),
+                type=_column_type(info.annotation),
                 required=info.is_required(),
                 search=marks[0] if marks else None,
             )
@@ -164,7 +157,7 @@ def card_row(card: Card) -> dict[str, object]:
     row: dict[str, object] = {}
     for column in COLUMNS:
         value = getattr(card, column.field)
-        row[column.field] = SEP.join(value) if column.kind is Kind.LIST else value
+        row[column.field] = SEP.join(value) if column.type == "list" else value
     row["extra"], row["extra_keys"] = stored_extra(card)
     row.update(
         number_key=number_key(card.number),
@@ -181,7 +174,7 @@ def row_card(row: Mapping[Any, Any]) -> Card:
     values: dict[str, object] = {}
     for column in COLUMNS:
         value = row[column.field]
-        if column.kind is Kind.LIST:
+        if column.type == "list":
             value = tuple(v for v in (value or "").split(SEP) if v)
         values[column.field] = value
     where = f"game {values.get('game')!r}, number {values.get('number')!r}"

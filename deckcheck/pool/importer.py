@@ -22,7 +22,7 @@ from deckcheck.files import read_limited
 from deckcheck.models import Card, Game
 from deckcheck.normalize import nfkc
 from deckcheck.pool.columns import COLUMNS as CARD_COLUMNS
-from deckcheck.pool.columns import INT_LIMIT, SEP, Kind, all_game_columns, game_columns, list_item
+from deckcheck.pool.columns import INT_LIMIT, SEP, all_game_columns, game_columns, list_item
 from deckcheck.resolve import number_key
 from deckcheck.text import lone_surrogate
 from deckcheck.wording import a_an
@@ -31,8 +31,8 @@ from deckcheck.wording import a_an
 # (pool/columns.py); these need rules of their own.
 COLUMNS: tuple[str, ...] = tuple(c.name for c in CARD_COLUMNS)
 REQUIRED = tuple(c.name for c in CARD_COLUMNS if c.required)
-INT_COLUMNS = tuple(c.name for c in CARD_COLUMNS if c.kind is Kind.INT)
-LIST_COLUMNS = tuple(c.name for c in CARD_COLUMNS if c.kind is Kind.LIST)
+INT_COLUMNS = tuple(c.name for c in CARD_COLUMNS if c.type == "int")
+LIST_COLUMNS = tuple(c.name for c in CARD_COLUMNS if c.type == "list")
 _SPECIAL = frozenset(("game", "number", "name", "type"))
 # A card file is read whole; a full game's card list is a few MiB, so this is no card list.
 MAX_CARD_FILE_BYTES = 64 << 20
@@ -226,7 +226,7 @@ def check_row(row: Row, ignored: set[str] | None = None) -> Card | list[str]:
         if not -INT_LIMIT <= number < INT_LIMIT:
             reasons.append(f"{int_column} {_short(text)!r} is out of range (64-bit integers)")
         ints[int_column] = number
-    if spec is not None and spec.check_card is not None:  # the game's own checks (OS, kind)
+    if spec is not None and spec.check_card is not None:  # the game's own checks (OS, card kind)
         tables = spec.card_tables() if spec.card_tables is not None else {}
         reasons.extend(spec.check_card(fields, tables))
     if reasons:
@@ -236,9 +236,9 @@ def check_row(row: Row, ignored: set[str] | None = None) -> Card | list[str]:
     for column in CARD_COLUMNS:
         if column.name in _SPECIAL:
             continue
-        if column.kind is Kind.LIST:
+        if column.type == "list":
             card[column.field] = _split(values.get(column.name))
-        elif column.kind is Kind.INT:
+        elif column.type == "int":
             card[column.field] = ints[column.name]
         else:
             card[column.field] = fields[column.name]

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from deckcheck import games
 from deckcheck.errors import PoolError
 from deckcheck.models import Card, ColumnValue
-from deckcheck.pool.columns import COLUMNS, SEP, Kind, game_columns
+from deckcheck.pool.columns import COLUMNS, SEP, game_columns
 
 
 def _split(value: object) -> tuple[str, ...]:
@@ -39,7 +39,7 @@ def v3_card(row: sqlite3.Row) -> Card:
     values: dict[str, object] = {}
     for column in COLUMNS:
         value = row[column.field] if column.field in have else None
-        values[column.field] = _split(value) if column.kind is Kind.LIST else value
+        values[column.field] = _split(value) if column.type == "list" else value
     spec = games.find(str(values["game"]))
     if spec is None:
         raise ValueError(f"unknown game {values['game']!r}")

@@ -29,12 +29,12 @@ from sqlalchemy.types import TypeEngine
 
 from deckcheck import data, games
 from deckcheck.errors import PoolError
+from deckcheck.games.columns_contract import ColumnType
 from deckcheck.models import Card, Game
 from deckcheck.pool.columns import (
     COLUMNS,
     EXTRA_COLUMNS,
     KEY_COLUMNS,
-    Kind,
     card_row,
     row_card,
 )
@@ -46,13 +46,13 @@ from deckcheck.resolve import CardIndex, number_key
 TABLE = "deckcheck_cards"
 
 
-def _column(name: str, kind: Kind, required: bool) -> Column[Any]:
-    sql_type: TypeEngine[Any] = Integer() if kind is Kind.INT else Text()
+def _column(name: str, column_type: ColumnType, required: bool) -> Column[Any]:
+    sql_type: TypeEngine[Any] = Integer() if column_type == "int" else Text()
     return Column(
         name,
         sql_type,
         primary_key=name in ("game", "number_key"),
-        nullable=not (required or kind is Kind.LIST),
+        nullable=not (required or column_type == "list"),
     )
 
 
@@ -61,8 +61,8 @@ metadata = MetaData()
 cards = Table(
     TABLE,
     metadata,
-    *(_column(c.field, c.kind, c.required) for c in COLUMNS),
-    *(_column(k, Kind.TEXT, True) for k in (*EXTRA_COLUMNS, *KEY_COLUMNS)),
+    *(_column(c.field, c.type, c.required) for c in COLUMNS),
+    *(_column(k, "text", True) for k in (*EXTRA_COLUMNS, *KEY_COLUMNS)),
     Index("ix_deckcheck_cards_name_key", "name_key")  # the name the old index=True gave,
 )
 

@@ -21,7 +21,6 @@ from deckcheck.pool.columns import (
     COLUMNS,
     SELECT_LIST,
     SEP,
-    Kind,
     card_row,
     row_card,
 )
@@ -31,13 +30,13 @@ from deckcheck.resolve import CardIndex, number_key, numbered_parts, ref_keys
 
 # 4: a game's own columns in one JSON column (``extra``), not a column each (pool/columns.py)
 SCHEMA_VERSION = "4"
-_SQL_TYPE = {Kind.TEXT: "TEXT", Kind.INT: "INTEGER", Kind.LIST: "TEXT"}
+_SQL_TYPE = {"text": "TEXT", "int": "INTEGER", "list": "TEXT"}
 
 
 def _schema() -> tuple[str, ...]:
     """The tables, from the Card columns (pool/columns.py). A list column holds '' for none."""
     columns = [
-        f"{c.field} {_SQL_TYPE[c.kind]}{' NOT NULL' if c.required or c.kind is Kind.LIST else ''}"
+        f"{c.field} {_SQL_TYPE[c.type]}{' NOT NULL' if c.required or c.type == 'list' else ''}"
         for c in COLUMNS
     ]
     columns += ["extra TEXT NOT NULL", "extra_keys TEXT NOT NULL"]

@@ -55,11 +55,11 @@ def template(game: str) -> str:
     lines = [f"# {spec.name} card list for deckcheck: one card a row, after the header."]
     for name in used_columns(game):
         if name in own:
-            text, required, kind = own[name].description, False, own[name].type
+            text, required, column_type = own[name].description, False, own[name].type
         else:
             text = HELP.get(name, name).format(game=spec.id, types=types, kinds=kinds)
-            required, kind = shared[name].required, shared[name].kind.value
-        form = " (a list)" if kind == "list" else ""
+            required, column_type = shared[name].required, shared[name].type
+        form = " (a list)" if column_type == "list" else ""
         lines.append(f"# {name}: {text}{form}; {'required' if required else 'optional'}")
     out = io.StringIO()
     csv.writer(out, lineterminator="\n").writerow(used_columns(game))

@@ -66,7 +66,7 @@ class Jobs:
             self.evict()
 
     def start(
-        self, total: int, work: Work, *args: Any, kind: str = "goldfish"
+        self, total: int, work: Work, *args: Any, task: str = "goldfish"
     ) -> dict[str, Any] | None:
         """The new job's view; None when ``max_running`` jobs already run here; a 429
         ``Problem`` when the worker queue is full."""
@@ -75,7 +75,7 @@ class Jobs:
             if len(self.local) >= self.max_running:
                 return None
             job_id = uuid.uuid4().hex
-            self.store.create(job_id, kind, total)
+            self.store.create(job_id, task, total)
             ref = JobRef(job_id, self.store.url, self.scheduler)
             try:
                 if self.scheduler:

@@ -49,7 +49,7 @@ jobs = Table(
     "jobs",
     metadata,
     Column("id", String(32), primary_key=True),
-    Column("kind", String(20), nullable=False),
+    Column("task", String(20), nullable=False),  # what the job plays: goldfish, sweep
     Column("owner", String(200), nullable=False),  # host:pid that runs it
     Column("status", String(12), nullable=False),
     Column("games", Integer, nullable=False),
@@ -60,6 +60,13 @@ jobs = Table(
     Column("created", Float, nullable=False),  # wall-clock seconds: shared across hosts
     Column("ended", Float),
     Column("beat", Float),  # wall-clock seconds of the owner's last sign of life
+)
+
+
+# The columns later versions added or renamed, and the statement that gives an older table each.
+_CHANGES = (
+    ("beat", "ALTER TABLE jobs ADD COLUMN beat FLOAT"),  # heartbeats
+    ("task", "ALTER TABLE jobs RENAME COLUMN kind TO task"),  # the column's old name
 )
 
 
@@ -117,25 +124,26 @@ class JobStore:
         self.engine = engine_for(url)
         if create:
             create_tables(self.engine)
-            self._add_beat()
+            for column, change in _CHANGES:
+                self._upgrade(column, change)
 
-    def _add_beat(self) -> None:
-        """A jobs table from before heartbeats gets the column (another process starting at
-        the same time may add it first)."""
+    def _upgrade(self, column: str, change: str) -> None:
+        """A jobs table an earlier deckcheck made gets ``column`` by ``change`` (another
+        process starting at the same time may make it first)."""
         for _ in range(2):
-            if "beat" in {c["name"] for c in inspect(self.engine).get_columns("jobs")}:
+            if column in {c["name"] for c in inspect(self.engine).get_columns("jobs")}:
                 return
             try:
                 with self.engine.begin() as conn:
-                    conn.execute(text("ALTER TABLE jobs ADD COLUMN beat FLOAT"))
+                    conn.execute(text(change))
                 return
             except SQLAlchemyError:
-                continue  # added by the other process: the next look finds it
+                continue  # made by the other process: the next look finds it
 
-    def create(self, job_id: str, kind: str, games: int) -> None:
+    def create(self, job_id: str, task: str, games: int) -> None:
         row = {
             "id": job_id,
-            "kind": kind,
+            "task": task,
             "owner": owner(),
             "status": "queued",
             "games": games,

@@ -48,13 +48,13 @@ class Problem(Exception):
     def __init__(
         self,
         status: int,
-        kind: str,
+        problem: str,
         detail: str,
         headers: dict[str, str] | None = None,
         **extra: Any,
     ) -> None:
         super().__init__(detail)
-        self.status, self.kind, self.detail, self.extra = status, kind, detail, extra
+        self.status, self.problem, self.detail, self.extra = status, problem, detail, extra
         self.headers = headers
 
 
@@ -67,15 +67,15 @@ def over_limit(detail: str, limit: int, field: str, message: str = "over the lim
 
 def problem_response(
     status: int,
-    kind: str,
+    problem: str,
     detail: str,
     instance: str | None = None,
     headers: dict[str, str] | None = None,
     **extra: Any,
 ) -> JSONResponse:
     body: dict[str, Any] = {
-        "type": BASE + kind,
-        "title": TITLES.get(kind, kind),
+        "type": BASE + problem,
+        "title": TITLES.get(problem, problem),
         "status": status,
         "detail": detail,
     }
@@ -129,7 +129,7 @@ def install(app: FastAPI) -> None:
     async def _problem(request: Request, exc: Problem) -> JSONResponse:
         detail = _public(request, exc.detail)
         return problem_response(
-            exc.status, exc.kind, detail, request.url.path, exc.headers, **exc.extra
+            exc.status, exc.problem, detail, request.url.path, exc.headers, **exc.extra
         )
 
     @app.exception_handler(DeckcheckError)
@@ -168,13 +168,13 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        kind = {
+        problem = {
             404: "not-found",
             405: "method-not-allowed",
             413: "too-large",
             400: "malformed-json",
         }.get(exc.status_code, "invalid-request")
-        return problem_response(exc.status_code, kind, str(exc.detail), request.url.path)
+        return problem_response(exc.status_code, problem, str(exc.detail), request.url.path)
 
     @app.exception_handler(Exception)
     async def _internal(request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover

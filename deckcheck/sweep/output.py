@@ -109,9 +109,9 @@ def plot(result: SweepResult, path: Path, metric: str | None) -> None:
         ax.set_ylabel(varied[1])
         fig.colorbar(image, label=metric)
     else:
-        kind, _, name = (metric or "").partition(":")
+        source, _, name = (metric or "").partition(":")
         for v in legal:
-            if kind == "odds" and name.split("@")[0] in v.odds:
+            if source == "odds" and name.split("@")[0] in v.odds:
                 values = v.odds[name.split("@")[0]]
                 ax.plot(range(len(values)), values, marker="o", label=v.label)
             elif v.milestones:

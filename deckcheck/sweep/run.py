@@ -203,22 +203,22 @@ def _milestones(
 
 
 def split_metric(metric: str, want: Sequence[str], turns: int) -> tuple[str, str, int]:
-    """``milestone:NAME`` or ``odds:CONDITION[@TURN]`` as (kind, name, turn; -1 for the last
-    turn). The condition must be one of ``want``, the turn at most ``turns``."""
-    kind, _, name = metric.partition(":")
-    if kind == "milestone" and name:
-        return kind, name, -1
-    if kind != "odds":
+    """``milestone:NAME`` or ``odds:CONDITION[@TURN]`` as (source, name, turn; -1 for the
+    last turn). The condition must be one of ``want``, the turn at most ``turns``."""
+    source, _, name = metric.partition(":")
+    if source == "milestone" and name:
+        return source, name, -1
+    if source != "odds":
         raise UsageError(f"--best {metric!r}: write milestone:NAME or odds:CONDITION[@TURN]")
     cond, at, turn = ("", "", "") if name in want else name.rpartition("@")
     cond = cond or name
     if cond not in want:
         raise UsageError(f"--best {metric!r}: ask it with --want {cond!r}")
     if not at:
-        return kind, cond, -1
+        return source, cond, -1
     if not (turn.isascii() and turn.isdigit() and int(turn) <= turns):
         raise UsageError(f"--best {metric!r}: the turn after @ is a whole number, 0 to {turns}")
-    return kind, cond, int(turn)
+    return source, cond, int(turn)
 
 
 def check_request(req: SweepRequest, game: Game) -> None:
@@ -228,8 +228,8 @@ def check_request(req: SweepRequest, game: Game) -> None:
         parse_conditions(req.want, game)
     if req.best is None:
         return
-    kind, name, _ = split_metric(req.best, req.want, req.turns)
-    if kind == "milestone":
+    source, name, _ = split_metric(req.best, req.want, req.turns)
+    if source == "milestone":
         known = game_spec(game).milestones
         if name not in known:
             raise UsageError(f"--best {req.best!r}: no milestone {name!r} ({', '.join(known)})")
@@ -242,8 +242,8 @@ def metric_of(result: VariantResult, metric: str) -> tuple[float, float]:
     ``odds:CONDITION`` / ``odds:CONDITION@TURN`` (probability, last turn by default). The
     metric was checked (``check_request``) before the sweep."""
     turns = len(next(iter(result.odds.values()), [])) - 1
-    kind, name, turn = split_metric(metric, list(result.odds), turns)
-    if kind == "milestone":
+    source, name, turn = split_metric(metric, list(result.odds), turns)
+    if source == "milestone":
         found = result.milestones[name]
         return found["rate"], -(found["mean_turn"] or 1e9)
     return result.odds[name][turn], 0.0

@@ -25,13 +25,13 @@ class TooManyVariants(UsageError):
 class Axis:
     """One varied key and the values it takes, in order."""
 
-    kind: str  # "name" (copies of a card) or "policy" (a pilot key)
+    varies: str  # "name" (copies of a card) or "policy" (a pilot key)
     key: str
     values: tuple[Any, ...]
 
     @property
     def label(self) -> str:
-        return f"{self.kind}:{self.key}"
+        return f"{self.varies}:{self.key}"
 
 
 @dataclass(frozen=True)
@@ -57,10 +57,10 @@ def _value(text: str) -> Any:
 
 def parse_vary(text: str) -> Axis:
     """``name:REF=1..4``, ``name:REF=1,3``, ``policy:KEY=a,b``."""
-    kind, _, rest = text.partition(":")
+    varies, _, rest = text.partition(":")
     key, eq, values = rest.rpartition("=")
-    kind = kind.strip().casefold()
-    if kind not in ("name", "policy") or not eq or not key.strip() or not values.strip():
+    varies = varies.strip().casefold()
+    if varies not in ("name", "policy") or not eq or not key.strip() or not values.strip():
         raise UsageError(f"--vary {text!r}: write name:REF=LOW..HIGH or policy:KEY=A,B")
     found = _RANGE.match(values)
     if found:
@@ -70,9 +70,9 @@ def parse_vary(text: str) -> Axis:
         parsed: tuple[Any, ...] = tuple(range(low, high + 1))
     else:
         parsed = tuple(_value(v) for v in values.split(",") if v.strip())
-    if kind == "name" and not all(isinstance(v, int) and v >= 0 for v in parsed):
+    if varies == "name" and not all(isinstance(v, int) and v >= 0 for v in parsed):
         raise UsageError(f"--vary {text!r}: copies are whole numbers from 0")
-    return Axis(kind, key.strip(), parsed)
+    return Axis(varies, key.strip(), parsed)
 
 
 def check_count(decks: int, axes: list[Axis], sides: tuple[bool, ...]) -> int:
@@ -118,7 +118,7 @@ def build(
 ) -> list[Variant]:
     """Every combination of the axes' values, on each side, in a stable order."""
     size = sum(e.count for e in deck.entries if e.section == "main")
-    named = {a.key: _refs_of(deck, index, game, a.key) for a in axes if a.kind == "name"}
+    named = {a.key: _refs_of(deck, index, game, a.key) for a in axes if a.varies == "name"}
     filler = _refs_of(deck, index, game, fill) if fill else None
     check_count(1, axes, sides)
     combos = list(itertools.product(*(a.values for a in axes), sides))
@@ -128,7 +128,7 @@ def build(
         entries, keys, policy = list(deck.entries), {}, {}
         for axis, value in zip(axes, values, strict=True):
             keys[axis.label] = value
-            if axis.kind == "name":
+            if axis.varies == "name":
                 number, refs = named[axis.key]
                 entries, _ = _set_copies(entries, refs, number, int(value))
             else:

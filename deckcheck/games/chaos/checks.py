@@ -1,7 +1,7 @@
 """ChaosTCG rules that plain counts cannot express: partner choice (§6.2.2) and the single-OS
 rule of neo-standard (appendix 「作品名と OS 名」). Both take their parameters from format data
-(the ``[partner]`` and ``[os_policy]`` tables, tables.py); the spec declares the kinds
-(``kinds``), so only ChaosTCG formats may carry the tables."""
+(the ``[partner]`` and ``[os_policy]`` tables, tables.py); the spec declares their check
+tables (``tables``), so only ChaosTCG formats may carry the tables."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from deckcheck.checks.kind import CheckKind, Row
+from deckcheck.checks.table import CheckTable, Row
 from deckcheck.games.chaos.os_table import os_table
 from deckcheck.games.chaos.partner import may_partner
 from deckcheck.games.chaos.tables import OsPolicy as OsPolicy
@@ -169,7 +169,7 @@ def _partner_types(rule: Partner) -> Iterable[tuple[str, Sequence[str]]]:
     return (("candidate_types", rule.candidate_types), ("partner_types", rule.partner_types))
 
 
-PARTNER = CheckKind(
+PARTNER = CheckTable(
     name="partner",
     model=Partner,
     check=partner_check,
@@ -178,7 +178,7 @@ PARTNER = CheckKind(
     many=False,
     types=_partner_types,
 )
-OS_POLICY = CheckKind(
+OS_POLICY = CheckTable(
     name="os_policy",
     model=OsPolicy,
     check=os_check,
@@ -189,6 +189,6 @@ OS_POLICY = CheckKind(
 )
 
 
-def kinds() -> tuple[CheckKind[Any], ...]:
-    """The spec's ``check_kinds``: ChaosTCG's own kinds of check."""
+def tables() -> tuple[CheckTable[Any], ...]:
+    """The spec's ``check_tables``: ChaosTCG's own."""
     return (PARTNER, OS_POLICY)

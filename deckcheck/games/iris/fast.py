@@ -2,7 +2,7 @@
 (fast_core.py), the turns in NumPy.
 
 The same procedure as ``engine.play``: with no opponent and no card text, an iris game depends
-only on how many cards of each kind are where, so games become rows of counts once dealt. Units
+only on how many cards of each type are where, so games become rows of counts once dealt. Units
 are interchangeable for every statistic, which is why the pilot's unit order does not enter.
 Given the same tape (``play_tape``, goldfish/shuffles.py) it plays the reference's games card
 for card (tests/test_exact_iris.py).
@@ -20,7 +20,7 @@ from deckcheck.goldfish.setup import Setup
 if TYPE_CHECKING:
     from deckcheck.games.iris import IrisPolicy
 
-KINDS = ("unit", "strategy", "tactic", "enhancement")
+TYPES = ("unit", "strategy", "tactic", "enhancement")
 UNIT, STRATEGY, TACTIC, ENHANCEMENT = range(4)
 MAX_REDRAW_ROUNDS = 100_000
 
@@ -32,7 +32,7 @@ def _play(setup: Setup, seed: int, games: int, turns: int, on_play: bool, tape: 
     main, hand_size = setup.drawable, setup.rules.hand
     standby_slots = setup.rules.param_int("standby_slots")
     policy = cast("IrisPolicy", setup.policy)
-    codes = np.array([KINDS.index(c.type) for c, n in main for _ in range(n)], dtype=np.int8)
+    codes = np.array([TYPES.index(c.type) for c, n in main for _ in range(n)], dtype=np.int8)
     size = len(codes)
     decks, mulligans = deal(codes, UNIT, hand_size, games, seed, tape, MAX_REDRAW_ROUNDS)
     deck = decks[:, ::-1]  # draw order: position 0 is the top

@@ -1,4 +1,4 @@
-"""ラクエンロジック (ルールブック Ver1.0): card types and kinds, gates, the pilot, the engine."""
+"""ラクエンロジック (ルールブック Ver1.0): card types, member kinds, gates, the pilot, engine."""
 
 from __future__ import annotations
 

@@ -112,7 +112,7 @@ VISION = (  # the entry point of pyproject.toml
         batch_size=25_000,
         metrics=METRICS,
         milestones=MILESTONES,
-        check_kinds=lazy("deckcheck.games.vision.checks:kinds"),
+        check_tables=lazy("deckcheck.games.vision.checks:tables"),
         copy_keys={"vision-name": vision_copy_name},  # 符ノ壱“X” counts as X (names.py)
         # 東方VISIONオンライン rules: a draw from an empty deck loses, an empty deck alone does not
         losses=(deck_out("東方VISIONオンライン rules (a draw the rules require, deck empty)"),),

@@ -36,7 +36,7 @@ def _named(option: str) -> bool:
 class Facts:
     """What the engine reads off one card, worked out once."""
 
-    kind: str  # character, creature (幻想生物: a spell that becomes a character), spell, command
+    role: str  # character, creature (幻想生物: a spell that becomes a character), spell, command
     node: int  # 必要ノード: the nodes in play it needs
     cost: int  # コスト: the active nodes it sleeps
     attack: int  # a character's printed attack (0 when not a number)
@@ -98,7 +98,7 @@ def facts(card: Card) -> Facts:
     world = spell and "世界呪符" in words
     field_equip = card.type != "character" and "装備/場" in words
     found = Facts(
-        kind="creature" if creature else card.type,
+        role="creature" if creature else card.type,
         node=card.int_of("node") or 0,
         cost=card.cost or 0,
         attack=int(attack) if _NUMBER.fullmatch(attack) else 0,

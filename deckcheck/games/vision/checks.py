@@ -1,14 +1,14 @@
 """VISION's spell break (keyword glossary 「壱符」「弐符」): a 弐符 character enters play only by
 the spell break of a 壱符 character whose name it contains, from the sideboard; any other way
-it is removed from the game. The ``spell_break`` check kind, which the spec declares."""
+it is removed from the game. The ``spell_break`` check table, which the spec declares."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any
 
-from deckcheck.checks.kind import Check, CheckKind, Row
 from deckcheck.checks.sections import SECTIONS
+from deckcheck.checks.table import Check, CheckTable, Row
 from deckcheck.games.vision.names import vision_copy_name
 from deckcheck.models import Severity, Violation
 from deckcheck.normalize import nfkc, word_key
@@ -104,7 +104,7 @@ def _describe(rule: SpellBreak) -> Iterable[Row]:
     )
 
 
-SPELL_BREAK = CheckKind(
+SPELL_BREAK = CheckTable(
     name="spell_break",
     model=SpellBreak,
     check=spell_break_check,
@@ -113,6 +113,6 @@ SPELL_BREAK = CheckKind(
 )
 
 
-def kinds() -> tuple[CheckKind[Any], ...]:
-    """The spec's ``check_kinds``: VISION's own kind of check."""
+def tables() -> tuple[CheckTable[Any], ...]:
+    """The spec's ``check_tables``: VISION's own."""
     return (SPELL_BREAK,)

@@ -28,7 +28,7 @@ from deckcheck.normalize import nfkc
 if TYPE_CHECKING:
     from deckcheck.games.vision import VisionPolicy
 
-KINDS = ("character", "creature", "spell", "command")
+ROLES = ("character", "creature", "spell", "command")
 MAX_KEEP_CONDITIONS = 12  # Hall's condition checks every subset of the keep rule's demands
 # the order of ``Encoded.params``
 PARAMS = (
@@ -53,7 +53,7 @@ Ints = NDArray[np.int32]
 @dataclass(frozen=True)
 class Encoded:
     deck: Ints  # the drawable deck as card indices
-    cards: dict[str, Ints]  # per distinct card: kind, node, cost, … (see ``encode``)
+    cards: dict[str, Ints]  # per distinct card: role, node, cost, … (see ``encode``)
     user_ok: NDArray[np.int8]  # [card, unit's card]: that unit is the card's 術者
     sig: NDArray[np.int64]  # per card: the keep conditions it matches, as bits
     bound_bit: Ints  # keep conditions with an upper bound: their bit and bound
@@ -157,9 +157,9 @@ def encode(setup: Setup) -> Encoded:
 
     names: dict[str, int] = {}
     # every column but these three is the Facts field of its name, as a number
-    table = {name: field(name) for name in COLUMNS if name not in ("kind", "has_user", "name_id")}
+    table = {name: field(name) for name in COLUMNS if name not in ("role", "has_user", "name_id")}
     table |= {
-        "kind": column(lambda i: KINDS.index(fs[i].kind)),
+        "role": column(lambda i: ROLES.index(fs[i].role)),
         "has_user": column(lambda i: bool(fs[i].user)),
         # cards of one name share an id: ターン1枚制限 counts the name (engine.Board.names)
         "name_id": column(lambda i: names.setdefault(nfkc(cards[i].name), len(names))),
@@ -169,12 +169,12 @@ def encode(setup: Setup) -> Encoded:
             lambda c: (
                 -policy.rank(c, node_first)[0],
                 facts(c).never,
-                facts(c).kind != "character",
+                facts(c).role != "character",
                 facts(c).node,
                 rank(c),
             ),
         ),
-        "play_score": _scores(cards, lambda c: (facts(c).kind != "character", rank(c))),
+        "play_score": _scores(cards, lambda c: (facts(c).role != "character", rank(c))),
         "rank_score": _scores(cards, rank),
     }
     user_ok = np.zeros((len(cards), len(cards)), dtype=np.int8)

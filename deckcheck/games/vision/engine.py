@@ -85,7 +85,7 @@ def free(card: Card, board: Board) -> bool:
     """A spell whose 術者 is on your field: it ignores 必要ノード and コスト (ONL カードの種類
     「ノードとコストの条件を無視できます」)."""
     f = facts(card)
-    return f.kind in ("spell", "creature") and user_on_field(f, board.units)
+    return f.role in ("spell", "creature") and user_on_field(f, board.units)
 
 
 def _host(f: Facts, hosts: list[Unit]) -> Unit | None:
@@ -194,7 +194,7 @@ def _put(
     if f.once_a_turn:
         board.names.add(nfkc(card.name))
     added = 0
-    if f.kind in ("character", "creature"):
+    if f.role in ("character", "creature"):
         unit = Unit(card, f.attack, turn, f.haste)
         board.units.append(unit)
         board.placed.append(Entry(card, unit=unit))
@@ -241,7 +241,7 @@ def _node_key(policy: Compiled, node_first: list[Atom]) -> Callable[[Card], tupl
         f = facts(card)  # max() picks the node (and the discard):
         # the pilot's node_first cards first; then cards that can never be played, then
         # non-characters, then the highest 必要ノード, then the least wanted by play_first
-        return (-rank_node(card)[0], f.never, f.kind != "character", f.node, rank_play(card))
+        return (-rank_node(card)[0], f.never, f.role != "character", f.node, rank_play(card))
 
     return key
 
@@ -287,7 +287,7 @@ def limits(setup: Setup, deck: Sequence[Card]) -> Limits:
 
 def _slot_free(f: Facts, characters: int, dolls: int, lim: Limits) -> bool:
     """Whether a character may be played on the turn's slots: 奇襲 always, 人形 on its own."""
-    if f.kind != "character" or f.surprise:
+    if f.role != "character" or f.surprise:
         return True
     return dolls < lim.dolls if f.doll else characters < lim.characters
 
@@ -333,7 +333,7 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
             options = [
                 c
                 for c in hand
-                if facts(c).kind != "command"
+                if facts(c).role != "command"
                 and _slot_free(facts(c), characters, dolls, lim)
                 and playable(c, hand, board, lim.leaders)
             ]
@@ -343,15 +343,15 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
                 options,
                 key=lambda c: (
                     not (lim.free_first and free(c, board)),
-                    facts(c).kind != "character",
+                    facts(c).role != "character",
                     rank(c),
                 ),
             )
             f = facts(card)
-            if f.kind == "character" and not f.surprise:
+            if f.role == "character" and not f.surprise:
                 dolls += f.doll
                 characters += not f.doll
-            if f.kind == "character" and not record.milestones[0]:
+            if f.role == "character" and not record.milestones[0]:
                 record.milestones[0] = turn
             _put(card, hand, deck, board, turn)
         for k in range(1, NODE_MILESTONES + 1):
@@ -365,7 +365,7 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
             if attackers:  # commands that add attack, on the attackers, while nodes pay
                 for card in sorted(hand, key=rank):
                     f = facts(card)
-                    if f.kind != "command" or f.bonus <= 0:
+                    if f.role != "command" or f.bonus <= 0:
                         continue
                     if playable(card, hand, board, lim.leaders, attackers):
                         hit += _put(card, hand, deck, board, turn, attackers)

@@ -23,7 +23,7 @@ from deckcheck.goldfish.shuffles import begin, start
 
 CHARACTER, CREATURE, SPELL, COMMAND = range(4)
 # rows of the per-card table, as encode.COLUMNS orders them
-(KIND, NODE, COST, ATTACK, BONUS, ON_CHARACTER, LEADER, HASTE, NEVER, HAS_USER, NEEDS_USER,
+(ROLE, NODE, COST, ATTACK, BONUS, ON_CHARACTER, LEADER, HASTE, NEVER, HAS_USER, NEEDS_USER,
  EQUIP, ON_FIELD, WORLD, FIELD_EQUIP, ONCE_A_TURN, UPKEEP, MANA, SURPRISE, DOLL,
  NAME_ID) = range(21)  # fmt: skip
 assert len(COLUMNS) == 21
@@ -43,7 +43,7 @@ def _users(unit_card, users, user_ok, step):  # type: ignore[no-untyped-def]
 @njit()
 def _free(c, card, users):  # type: ignore[no-untyped-def]
     """engine.free: a spell (or 幻想生物) whose 術者 is on the field."""
-    return (card[KIND, c] == SPELL or card[KIND, c] == CREATURE) and users[c] > 0
+    return (card[ROLE, c] == SPELL or card[ROLE, c] == CREATURE) and users[c] > 0
 
 
 @njit()
@@ -151,7 +151,7 @@ def _games(  # type: ignore[no-untyped-def]
     st[1] = leaders
     users = np.zeros(user_ok.shape[0], dtype=np.int32)  # _users: the 術者 on the field
     node_score, play_score, rank_score = score[0], score[1], score[2]
-    kind = card[KIND]
+    role = card[ROLE]
     for g in range(games):
         begin(g, rand)
         start(rand)
@@ -243,9 +243,9 @@ def _games(  # type: ignore[no-untyped-def]
                 best_free = 0
                 for i in range(held):
                     c = hand[i]
-                    if kind[c] == COMMAND:
+                    if role[c] == COMMAND:
                         continue
-                    if kind[c] == CHARACTER and not card[SURPRISE, c]:
+                    if role[c] == CHARACTER and not card[SURPRISE, c]:
                         if card[DOLL, c]:
                             if dolls >= dolls_per_turn:
                                 continue
@@ -268,7 +268,7 @@ def _games(  # type: ignore[no-untyped-def]
                 if best < 0:
                     break
                 c = hand[best]
-                if kind[c] == CHARACTER:
+                if role[c] == CHARACTER:
                     if not card[SURPRISE, c]:
                         if card[DOLL, c]:
                             dolls += 1
@@ -287,7 +287,7 @@ def _games(  # type: ignore[no-untyped-def]
                     st[2] = 1
                 if card[ONCE_A_TURN, c]:
                     name_turn[card[NAME_ID, c]] = turn
-                if kind[c] == CHARACTER or kind[c] == CREATURE:
+                if role[c] == CHARACTER or role[c] == CREATURE:
                     u_attack[units] = card[ATTACK, c]
                     u_turn[units] = turn
                     u_haste[units] = card[HASTE, c]
@@ -328,7 +328,7 @@ def _games(  # type: ignore[no-untyped-def]
                         n += 1
                     for s in range(n):
                         c = snap[s]
-                        if kind[c] != COMMAND or card[BONUS, c] <= 0:
+                        if role[c] != COMMAND or card[BONUS, c] <= 0:
                             continue
                         if not _playable(
                             c, card, users, nodes, active, st, units, u_attack, u_equip,

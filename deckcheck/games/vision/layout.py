@@ -31,7 +31,7 @@ MILESTONES = (
 
 # the per-card rows of ``encode.Encoded.cards`` that fast.py stacks for fast_core, in this order
 COLUMNS = (
-    "kind",
+    "role",
     "node",
     "cost",
     "attack",

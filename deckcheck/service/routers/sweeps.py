@@ -51,7 +51,7 @@ async def post_sweep(
             "games",
         )
     job = await run_in_threadpool(
-        jobs.start, variants * req.games, tasks.sweep, decks, fmt, small, req, kind="sweep"
+        jobs.start, variants * req.games, tasks.sweep, decks, fmt, small, req, task="sweep"
     )
     if job is None:
         raise too_many_jobs(settings.max_jobs)

@@ -397,9 +397,9 @@ function safeCell(v) {
   return /^[=+\-@\t\r]/.test(v) || /^'[=+\-@\t\r']/.test(v) ? `'${v}` : v;
 }
 
-function exportAs(kind) {
-  if (kind === "text") return download("deck.deck", deckText(), "text/plain");
-  if (kind === "json") {
+function exportAs(fileType) {
+  if (fileType === "text") return download("deck.deck", deckText(), "text/plain");
+  if (fileType === "json") {
     const data = { format: state.format };
     for (const s of sectionNames()) {
       const rows = state.entries.filter((e) => e.section === s);

@@ -2,7 +2,7 @@
 (../pyproject.toml): proof that a game is a package plus data, with no line of deckcheck
 changed. Rules (deckcheck's test fixture, not a real game): 20-card deck, 3 copies, 4-card hand,
 draw 1 a turn, one creature a turn costing at most the turn number, at most ``board`` (a format
-parameter of its own) creatures in play; its own check kind, ``word_limit`` (checks.py). Its own
+parameter of its own) creatures in play; its own check table, ``word_limit`` (checks.py). Its own
 deal: a champion creature set aside before the deal, the ``bottom-two`` mulligan
 (``mulligan.py``), and a loss of its own, ``overflow``: more than ``hand_max`` cards in hand at
 the end of a turn. Each card has an element (a column of the toy game's own, with a search
@@ -124,7 +124,7 @@ TOY = GameSpec(
             "element", "text", "the card's element (火 水 森 闇)", Search("exact"), summary=True
         ),
     ),
-    check_kinds=lazy("deckcheck_toygame.checks:kinds"),
+    check_tables=lazy("deckcheck_toygame.checks:tables"),
     set_aside=champion,
     losses=(
         deck_out(f"{RULES}: a draw from an empty deck"),

@@ -1,4 +1,4 @@
-"""The toy game's own check kind, ``[[word_limit]]``: at most ``limit`` cards whose name holds
+"""The toy game's own check table, ``[[word_limit]]``: at most ``limit`` cards whose name holds
 ``word``, counted together (deckcheck's test fixture, not a real rule). The spec declares it,
 so only toy formats may carry the table, and every command that reads a toy format knows it."""
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import Field
 
-from deckcheck.checks.kind import Check, CheckKind, Row
+from deckcheck.checks.table import Check, CheckTable, Row
 from deckcheck.models import Violation
 from deckcheck.normalize import nfkc
 from deckcheck.slots import Context, card_counts, first_line, plural, total
@@ -47,7 +47,7 @@ def _describe(rule: WordLimit) -> Iterable[Row]:
     yield Row(rule.rule, f"at most {rule.limit} cards named with {rule.word}", rule.source)
 
 
-WORD_LIMIT = CheckKind(
+WORD_LIMIT = CheckTable(
     name="word_limit",
     model=WordLimit,
     check=word_limit_check,
@@ -56,5 +56,5 @@ WORD_LIMIT = CheckKind(
 )
 
 
-def kinds() -> tuple[CheckKind[Any], ...]:
+def tables() -> tuple[CheckTable[Any], ...]:
     return (WORD_LIMIT,)

@@ -1,4 +1,4 @@
-"""The toy game's own mulligan kind, ``bottom-two`` (deckcheck's test fixture, outside the
+"""The toy game's own mulligan rule, ``bottom-two`` (deckcheck's test fixture, outside the
 rulebooks): a hand that misses keeps the cards that fill a slot of a condition, puts two of the
 others under the deck (cards that count toward no condition first, then by group) and draws
 two; once. Loaded by name from the spec's ``mulligans`` only when odds ask (it needs NumPy)."""
