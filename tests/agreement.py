@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from deckcheck.goldfish.batch import TapeEngine
 from deckcheck.goldfish.common import Tape
 from deckcheck.goldfish.policy import Compiled
-from deckcheck.goldfish.run import Chunk
+from deckcheck.goldfish.run import Chunk, records_chunk
 from deckcheck.goldfish.setup import Setup
 
 Z = 4.5  # standard errors
@@ -33,23 +33,8 @@ def tapes(games: int, rows: int, width: int, seed: int) -> NDArray[np.uint32]:
 def reference_chunk(setup: Setup, tape: NDArray[np.uint32], turns: int, on_play: bool) -> Chunk:
     """The reference engine's games, game ``g`` shuffling from ``tape[g]``, as a Chunk."""
     policy = Compiled(setup.policy, setup.game)
-    n, m, k = tape.shape[0], len(setup.metrics), len(setup.milestones)
-    metrics = np.full((n, turns, m), -1, dtype=np.int32)
-    milestones = np.zeros((n, k), dtype=np.int16)
-    mulligans = np.zeros(n, dtype=np.int32)
-    loss = np.zeros(n, dtype=np.int8)
-    loss_turn = np.zeros(n, dtype=np.int16)
-    names = [loss.name for loss in setup.spec.losses]  # a batch engine's code: 1 + the index
-    for g in range(n):
-        rec = setup.spec.play(setup, policy, Tape(tape[g]), turns, on_play)
-        if rec.metrics:
-            metrics[g, : len(rec.metrics)] = rec.metrics
-        milestones[g] = rec.milestones
-        mulligans[g] = rec.mulligans
-        if rec.loss:
-            loss[g] = 1 + names.index(rec.loss)
-            loss_turn[g] = rec.loss_turn
-    return Chunk(0, metrics, milestones, mulligans, loss, loss_turn)
+    records = (setup.spec.play(setup, policy, Tape(row), turns, on_play) for row in tape)
+    return records_chunk(setup, 0, tape.shape[0], turns, records)
 
 
 def same_games(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -180,14 +180,23 @@ def play_chunk(setup: Setup, start: int, seeds: Sequence[int], turns: int, on_pl
         losses.check_codes(spec, chunk.loss)
         chunk.reasons = len(spec.losses)
         return chunk
-    n, m, k = len(seeds), len(setup.metrics), len(setup.milestones)
+    records = (play_one(setup, int(seed), turns, on_play) for seed in seeds)
+    return records_chunk(setup, start, len(seeds), turns, records)
+
+
+def records_chunk(
+    setup: Setup, start: int, n: int, turns: int, records: Iterable[RecordView]
+) -> Chunk:
+    """``n`` games of the reference engine as the arrays a batch engine returns (a loss as its
+    code: 1 + its index in the spec's losses)."""
+    spec = setup.spec
+    m, k = len(setup.metrics), len(setup.milestones)
     metrics = np.full((n, turns, m), -1, dtype=np.int32)
     milestones = np.zeros((n, k), dtype=np.int16)
     mulligans = np.zeros(n, dtype=np.int32)
     loss = np.zeros(n, dtype=np.int8)
     loss_turn = np.zeros(n, dtype=np.int16)
-    for i, seed in enumerate(seeds):
-        rec = play_one(setup, int(seed), turns, on_play)
+    for i, rec in enumerate(records):
         if rec.metrics:
             metrics[i, : len(rec.metrics)] = rec.metrics
         milestones[i] = rec.milestones
