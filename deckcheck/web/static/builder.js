@@ -287,7 +287,7 @@ async function chooseFormat(id, keepEntries) {
     return;
   }
   if (!keepEntries) { state.entries = []; state.savedId = null; state.savedVersion = null; }
-  const types = new Set(state.info.sections.flatMap((s) => s.types.allowed));
+  const types = formatTypes();
   $("type").innerHTML = '<option value="">any</option>' +
     [...types].map((t) => `<option value="${t}">${t}</option>`).join("");
   try {
@@ -337,14 +337,15 @@ async function deal(mulliganOf) {
   }
 }
 
-// The format's first card type, for examples in messages (the page names no game's words).
-function firstType() {
-  return state.info ? (state.info.sections.flatMap((s) => s.types.allowed)[0] || "") : "";
+// The format's card types, in its sections' order (an example in a message uses the first:
+// the page names no game's words).
+function formatTypes() {
+  return new Set(state.info ? state.info.sections.flatMap((s) => s.types.allowed) : []);
 }
 
 async function plot() {
   const want = $("want").value.split("\n").map((s) => s.trim()).filter(Boolean);
-  if (!want.length) { show("Write at least one condition, e.g. type:" + (firstType() || "TYPE") + ">=1"); return; }
+  if (!want.length) { show("Write at least one condition, e.g. type:" + ([...formatTypes()][0] || "TYPE") + ">=1"); return; }
   const turns = Math.max(0, Math.min(15, Number($("turns").value) || 6));
   try {
     const body = { deck: deckText(), want, turns };
