@@ -161,13 +161,18 @@ def _card_type(game: Game, value: str, text: str) -> str:
     raise ConditionError(f"{text.strip()!r}: {value!r} is not {a_an(game)} card type ({known})")
 
 
+def _example(game: Game) -> str:
+    """A condition to show in a message: at least one card of the game's first type."""
+    return f"type:{next(iter(games.get(game).card_types))}>=1"
+
+
 def parse_condition(text: str, game: Game) -> Condition:
     """``SELECTOR OP K``; raises ``ConditionError`` naming the part that is wrong."""
     m = _CONDITION.match(nfkc(text).strip())
     if m is None:
         raise ConditionError(
             f"{text!r} is not 'SELECTOR OP K' (OP one of >=, <=, ==; K a whole number), "
-            f"e.g. 'type:{next(iter(games.get(game).card_types))}>=1'"
+            f"e.g. {_example(game)!r}"
         )
     atoms = tuple(parse_atom(part, game) for part in m["sel"].split("|"))
     return Condition(text.strip(), atoms, m["op"], int(m["k"]))
@@ -175,6 +180,5 @@ def parse_condition(text: str, game: Game) -> Condition:
 
 def parse_conditions(texts: list[str], game: Game) -> list[Condition]:
     if not texts:
-        first = next(iter(games.get(game).card_types))
-        raise ConditionError(f"give at least one --want condition, e.g. --want 'type:{first}>=1'")
+        raise ConditionError(f"give at least one --want condition, e.g. --want {_example(game)!r}")
     return [parse_condition(t, game) for t in texts]
