@@ -7,7 +7,13 @@ DEMO_DB := build/demo.sqlite3
 # pytest-xdist workers for `make test`: both cores of the 2-core machine it must pass on
 TEST_WORKERS ?= 2
 
-.PHONY: demo test lint bench clean
+# The message catalogue (deckcheck/i18n.py): English source texts, Japanese translations.
+PO := deckcheck/locale/ja/LC_MESSAGES/deckcheck.po
+MO := $(PO:.po=.mo)
+POT := build/deckcheck.pot
+BABEL := $(BIN)/python -m babel.messages.frontend
+
+.PHONY: demo test lint bench clean messages
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,9 +21,22 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev,cluster]'
 	touch $(STAMP)
 
+# Compiled at build time; deckcheck reads the .po itself (through Babel) if this has not run.
+$(MO): $(PO) $(STAMP)
+	$(BABEL) compile --use-fuzzy -D deckcheck -d deckcheck/locale -l ja --statistics
+
+# Extract every marked string (babel.cfg) and merge it into the Japanese catalogue: new
+# entries arrive untranslated, and tests/test_i18n.py fails until each has its Japanese.
+messages: $(STAMP)
+	mkdir -p build
+	$(BABEL) extract -F babel.cfg -k _ -k _n:1,2 -k _p:1c,2 -k N_ --no-wrap --sort-by-file \
+	  --add-comments=TRANSLATORS: --project deckcheck -o $(POT) .
+	$(BABEL) update -i $(POT) -D deckcheck -d deckcheck/locale -l ja --no-wrap \
+	  --ignore-obsolete --no-fuzzy-matching
+
 # Builds the card database from card_pool/, then validates the legal and illegal example deck
 # of every format. validate exits 1 because half the examples are illegal; 2 would be an error.
-demo: $(STAMP)
+demo: $(STAMP) $(MO)
 	rm -f $(DEMO_DB)
 	mkdir -p build
 	$(BIN)/deckcheck pool init --db $(DEMO_DB)
@@ -25,14 +44,14 @@ demo: $(STAMP)
 	$(BIN)/deckcheck formats
 	$(BIN)/deckcheck validate examples --db $(DEMO_DB); test $$? -eq 1
 
-test: $(STAMP)
+test: $(STAMP) $(MO)
 	$(BIN)/ruff check deckcheck tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/pytest -n $(TEST_WORKERS)
 
 # Each benchmark prints its figures and keeps them in build/bench.json; the last step prints
 # them as one table (figure, plain-Python reference, ratio, goal, met).
-bench: $(STAMP)
+bench: $(STAMP) $(MO)
 	rm -f build/bench.json
 	$(BIN)/python -m benchmarks.validate_bench
 	$(BIN)/python -m benchmarks.odds_bench

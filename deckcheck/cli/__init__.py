@@ -17,9 +17,10 @@ from typer.core import TyperGroup
 
 from deckcheck.cli import files, goldfish, odds, serve, sweep, validate
 from deckcheck.cli.formats import formats_app
-from deckcheck.cli.options import Globals, ServerOption
+from deckcheck.cli.options import Globals, LangOption, ServerOption
 from deckcheck.cli.pool import pool_app
 from deckcheck.errors import EXIT_BUG, EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, as_user_error
+from deckcheck.i18n import LANGUAGES, activate, cli_language
 
 __all__ = ["EXIT_BUG", "EXIT_ILLEGAL", "EXIT_INPUT", "EXIT_OK", "app", "main"]
 
@@ -50,9 +51,11 @@ app = typer.Typer(
 
 
 @app.callback()
-def root(ctx: typer.Context, server: ServerOption = None) -> None:
+def root(ctx: typer.Context, server: ServerOption = None, lang: LangOption = None) -> None:
     """Deck legality, odds and goldfish for the trading card games deckcheck knows (each a
     plugin: deckcheck/games/)."""
+    if lang is not None:
+        activate(lang)
     ctx.obj = Globals(server=server)
 
 
@@ -68,11 +71,36 @@ for _command in (files.new, files.add, files.remove, files.fix, files.convert, f
     app.command()(_command)
 
 
+def take_lang(argv: list[str]) -> tuple[str | None, list[str]]:
+    """``--lang X`` or ``--lang=X`` taken out of the arguments (before any ``--``), so that it
+    works after a command as well as before it: ``deckcheck validate x.deck --lang ja``."""
+    flag: str | None = None
+    rest: list[str] = []
+    items = iter(argv)
+    for item in items:
+        if item == "--":
+            rest.append(item)
+            rest.extend(items)
+            break
+        if item == "--lang":
+            flag = next(items, "")
+        elif item.startswith("--lang="):
+            flag = item.partition("=")[2]
+        else:
+            rest.append(item)
+    return flag, rest
+
+
 def main() -> None:
     """Console entry point: never a traceback. Bad input exits 2 with a message; an error in
     deckcheck itself exits 70 with a one-line report (set DECKCHECK_DEBUG=1 for the trace)."""
+    flag, args = take_lang(sys.argv[1:])
+    if flag is not None and flag not in LANGUAGES:
+        sys.stderr.write(f"deckcheck: error: --lang {flag!r}: use one of {', '.join(LANGUAGES)}\n")
+        sys.exit(EXIT_INPUT)
+    activate(cli_language(flag))
     try:
-        app()
+        app(args=args, prog_name="deckcheck")
     except KeyboardInterrupt:
         sys.stderr.write("deckcheck: interrupted\n")
         sys.exit(130)

@@ -16,6 +16,15 @@ class Globals:
     server: str | None = None
 
 
+LangOption = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        metavar="ja|en",
+        help="Language of messages and reports (default: $DECKCHECK_LANG, else the locale: "
+        "LC_ALL, LC_MESSAGES, LANG); it may follow any command.",
+    ),
+]
 DbOption = Annotated[
     Path | None,
     typer.Option(
