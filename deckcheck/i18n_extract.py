@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterator
+from pathlib import Path
 from typing import IO, Any
 
 # Text with no English word in it (a name already in Japanese) has nothing to translate.
@@ -36,13 +37,27 @@ def shown_texts(data: dict[str, Any]) -> Iterator[str]:
             stack.extend(v for v in item if isinstance(v, dict | list))
 
 
+def game_of(data: dict[str, Any], folder: Path) -> str:
+    """The format's game: its own ``game``, else that of the format it ``extends`` (a file
+    beside it named after the id), followed as far as it goes."""
+    seen: set[str] = set()
+    while not data.get("game") and isinstance(data.get("extends"), str):
+        parent = folder / f"{data['extends']}.toml"
+        if data["extends"] in seen or not parent.is_file():
+            break
+        seen.add(data["extends"])
+        data = tomllib.loads(parent.read_text(encoding="utf-8"))
+    return str(data.get("game", ""))
+
+
 def extract_toml(
     fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
 ) -> Iterator[tuple[int, str, tuple[str, str], list[str]]]:
     """Babel's extractor interface: (line, function, (context, text), comments)."""
     raw = fileobj.read()
     data = tomllib.loads(raw.decode("utf-8"))
-    game = str(data.get("game", ""))
+    name = getattr(fileobj, "name", None)
+    game = game_of(data, Path(name).parent if isinstance(name, str) else Path("formats"))
     lines = raw.decode("utf-8").splitlines()
     for text in shown_texts(data):
         if not _ENGLISH.search(text):
