@@ -14,7 +14,7 @@ Marking, for ``pybabel extract`` (the keywords are in ``babel.cfg``):
 - ``_("the deck has {n} cards", n=3)``: translate now, then ``str.format`` the named fields
   (given no fields, the text is returned as translated, braces and all);
 - ``_n("{n} card", "{n} cards", n, n=n)``: with a plural (Japanese has one form);
-- ``_p("vision", "main deck")``: a word whose translation depends on the game (``msgctxt`` is
+- ``_p(game, "main deck")``: a word whose translation depends on the game (``msgctxt`` is
   the game id: each game's own rule words, see ``locale/glossary.toml``);
 - ``N_("…")``: marks a constant defined at import time; it is translated where it is shown,
   by ``_(constant)``.
