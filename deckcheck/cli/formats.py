@@ -16,11 +16,10 @@ formats_app = typer.Typer(
 )
 
 
-LIST_HELP = N_("List the formats (shipped, and any in $DECKCHECK_FORMATS folders).")
-
-
-@formats_app.callback(help=LIST_HELP)
+@formats_app.callback()
 def formats_main(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """List the formats (shipped, and any in $DECKCHECK_FORMATS folders). Its help is
+    formats_app's."""
     if ctx.invoked_subcommand is not None:
         return
     from deckcheck import games

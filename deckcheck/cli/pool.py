@@ -243,7 +243,9 @@ TEMPLATE_HELP = N_(
 
 @pool_app.command("template", cls=Command, help=TEMPLATE_HELP)
 def pool_template(
-    game: Annotated[str, typer.Argument(help=N_("The game id (deckcheck formats lists them)."))],
+    game: Annotated[
+        str, typer.Argument(metavar="GAME", help=N_("The game id (deckcheck formats lists them)."))
+    ],
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help=N_("Write here instead of stdout."))
     ] = None,

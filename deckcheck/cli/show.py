@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from rich.markup import escape
 from rich.table import Column, Table
 
-from deckcheck.i18n import _, _p
+from deckcheck.i18n import DEFAULT, _, _p, current
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -38,6 +38,14 @@ def in_force(found: FormatVersion) -> str:
     return f"{found.effective_from} – {found.effective_until}"
 
 
+def _section_word(game: str, name: str, label: str | None) -> str:
+    """A section as the list names it: its id in English (as deck files write it), its
+    label in the game's words otherwise."""
+    if current() == DEFAULT or not label:
+        return name
+    return format_words(game, label)
+
+
 def format_list(console: Console, formats: Sequence[Format]) -> None:
     # the ids and dates in full, whatever the width: versions of one family differ only there
     width = max((len(fmt.id) for fmt in formats), default=2)
@@ -50,9 +58,11 @@ def format_list(console: Console, formats: Sequence[Format]) -> None:
         _("assumptions"),
         box=None,
     )
+    comma = ", " if current() == DEFAULT else "、"
     for fmt in formats:
-        sections = ", ".join(
-            f"{s.name} {s.size.min}" + (f"–{s.size.max}" if s.size.max != s.size.min else "")
+        sections = comma.join(
+            f"{_section_word(fmt.game, s.name, s.label)} {s.size.min}"
+            + (f"–{s.size.max}" if s.size.max != s.size.min else "")
             for s in fmt.sections
         )
         table.add_row(
