@@ -107,7 +107,9 @@ def _game_words() -> list[str]:
 def test_every_help_is_japanese(path: tuple[str, ...]) -> None:
     code, out = deckcheck(*path, "--help")
     assert code == 0, out
-    assert "使い方:" in out and "オプション" in out and "このメッセージを表示して終了します。" in out
+    assert (
+        "使い方:" in out and "オプション" in out and "このメッセージを表示して終了します。" in out
+    )
     allowed = [*CODE_WORDS, *(_game_words() if path == ("pool", "search") else ())]
     assert prose(out, allowed) == [], out
 
@@ -189,7 +191,9 @@ def _shown_as_written(format_id: str) -> list[str]:
     with override("ja"):
         for check_table in check_tables(fmt.game):
             for entry in check_table.of(fmt):
-                texts += [t for row in check_table.describe(entry) for t in (row.what, row.source or "")]
+                texts += [
+                    t for row in check_table.describe(entry) for t in (row.what, row.source or "")
+                ]
     return texts
 
 

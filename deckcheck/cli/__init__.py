@@ -9,8 +9,10 @@ is the one place that turns them into a message and an exit status.
 from __future__ import annotations
 
 import contextvars
+import functools
 import os
 import sys
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import typer
@@ -32,17 +34,33 @@ class _Root(Group):
     errors in the language. Done here rather than only in ``main`` so that it also holds when
     the app is invoked directly (tests, embedding)."""
 
-    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
         # a run's language (``--lang`` sets it while parsing) stays inside the run
-        return contextvars.copy_context().run(self._main, standalone_mode, *args, **kwargs)
+        run = functools.partial(
+            super().main,
+            args,
+            prog_name,
+            complete_var,
+            windows_expand_args=windows_expand_args,
+            **extra,
+        )
+        return contextvars.copy_context().run(self._main, run, standalone_mode)
 
-    def _main(self, standalone_mode: bool, *args: Any, **kwargs: Any) -> Any:
+    def _main(self, run: Callable[..., Any], standalone_mode: bool) -> Any:
         if not standalone_mode:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            return run(standalone_mode=False)
         localize.translate_tree(self)
         try:
             # typer returns an Exit's status instead of exiting; the commands return None
-            code = super().main(*args, standalone_mode=False, **kwargs)
+            code = run(standalone_mode=False)
         except ClickException as exc:
             localize.exit_on_error(exc)
         except typer.Abort:
@@ -90,8 +108,8 @@ for _command, _help in (
     app.command(cls=Command, help=_help)(_command)
 app.add_typer(pool_app, name="pool")
 app.add_typer(formats_app, name="formats")
-for _command, _help in files.HELPS.items():
-    app.command(cls=Command, help=_help)(_command)
+for _edit, _edit_help in files.HELPS.items():
+    app.command(cls=Command, help=_edit_help)(_edit)
 
 
 def take_lang(argv: list[str]) -> tuple[str | None, list[str]]:

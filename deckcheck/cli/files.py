@@ -45,23 +45,23 @@ def _one_line(report: Report) -> str:
     if report.legal:
         if report.warnings:
             return _(
-                "{path}: {format} LEGAL ({counts}); {n} warning(s)",
+                "{path}: {format_id} LEGAL ({counts}); {n} warning(s)",
                 path=report.path,
-                format=report.format,
+                format_id=report.format,
                 counts=counts,
                 n=len(report.warnings),
             )
         return _(
-            "{path}: {format} LEGAL ({counts})",
+            "{path}: {format_id} LEGAL ({counts})",
             path=report.path,
-            format=report.format,
+            format_id=report.format,
             counts=counts,
         )
     rules = ", ".join(dict.fromkeys(v.rule for v in report.errors))
     return _(
-        "{path}: {format} ILLEGAL ({counts}): {n} error(s): {rules}",
+        "{path}: {format_id} ILLEGAL ({counts}): {n} error(s): {rules}",
         path=report.path,
-        format=report.format,
+        format_id=report.format,
         counts=counts,
         n=len(report.errors),
         rules=rules,
@@ -89,7 +89,14 @@ def new(
     fmt = format_for(format, path)
     _save(path, edit.new_deck_text(fmt))
     sections = ", ".join(s.name for s in fmt.sections)
-    print(_("created {path} ({format}: {sections})", path=path, format=fmt.id, sections=sections))
+    print(
+        _(
+            "created {path} ({format_id}: {sections})",
+            path=path,
+            format_id=fmt.id,
+            sections=sections,
+        )
+    )
 
 
 def _same(index: CardIndex, fmt: Format, ref: str) -> tuple[Card, Callable[[str], bool]]:
@@ -160,9 +167,9 @@ def _section(name: str | None, fmt: Format) -> str | None:
     if canonical is None or canonical not in fmt.section_map:
         raise UsageError(
             _(
-                "--section {name}: {format} has {sections}",
+                "--section {name}: {format_id} has {sections}",
                 name=repr(name),
-                format=fmt.id,
+                format_id=fmt.id,
                 sections=", ".join(fmt.section_map),
             )
         )
@@ -327,7 +334,7 @@ def diff(
 
 
 # the commands, with their help (deckcheck.cli registers them)
-HELPS = {
+HELPS: dict[Callable[..., None], str] = {
     new: NEW_HELP,
     add: ADD_HELP,
     remove: REMOVE_HELP,
