@@ -155,9 +155,9 @@ def main() -> None:
             raise
         sys.stderr.write(
             _(
-                "deckcheck: internal error: {kind}: {error} (a bug in deckcheck; "
+                "deckcheck: internal error: {error_type}: {error} (a bug in deckcheck; "
                 "rerun with DECKCHECK_DEBUG=1 and report it)",
-                kind=type(exc).__name__,
+                error_type=type(exc).__name__,
                 error=exc,
             )
             + "\n"

@@ -132,8 +132,8 @@ def error_text(exc: ClickException) -> str:
         return text
     if isinstance(exc, MissingParameter):
         hint = _hint(exc)
-        kind = exc.param_type or (exc.param.param_type_name if exc.param else "parameter")
-        return _(_MISSING.get(kind, N_("Missing parameter {name}.")), name=hint)
+        what = exc.param_type or (exc.param.param_type_name if exc.param else "parameter")
+        return _(_MISSING.get(what, N_("Missing parameter {name}.")), name=hint)
     if isinstance(exc, BadParameter):
         hint = _hint(exc)
         detail = _reworded(exc.message, _DETAILS)

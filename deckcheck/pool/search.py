@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from deckcheck import games
 from deckcheck.errors import UsageError
 from deckcheck.games.columns_contract import SearchHook
-from deckcheck.i18n import N_, _
+from deckcheck.i18n import DEFAULT, N_, _, current
 from deckcheck.models import Game
 from deckcheck.normalize import nfkc
 from deckcheck.pool.columns import (
@@ -52,16 +52,25 @@ class Filter:
 
     def shown_label(self) -> str:
         """``label`` in the current language."""
-        if not self.name:
+        if current() == DEFAULT or not self.name:
             return _(self.label)
         suffix = _SUFFIX_TEXT.get(self.mode)
-        return _(suffix, label=_(self.name)) if suffix else _(self.name)
+        name = _(self._word(self.name))
+        return _(suffix, label=name) if suffix else name
 
     def shown_description(self) -> str:
         """``description`` in the current language."""
-        if not self.about:
+        if current() == DEFAULT or not self.about:
             return _(self.description)
-        return _("{about}; {how}", about=_(self.about), how=_(_HOW[self.mode]))
+        return _("{about}; {how}", about=_(self._word(self.about)), how=_(_HOW[self.mode]))
+
+    def _word(self, text: str) -> str:
+        """A shared column's words (the pool template's), else the game's own (its spec's)."""
+        if self.game is None and self.column is not None:
+            from deckcheck.pool.template import COLUMN_WORDS
+
+            return COLUMN_WORDS.get(self.column, text)
+        return text
 
     def describe(self) -> dict[str, object]:
         """As ``GET /games`` lists it: the ``/cards`` parameter, how it compares, a label."""
@@ -84,19 +93,6 @@ _HOW = {  # how a filter compares, for its description
     "min": N_("at least"),
     "key": N_("equal, any spelling"),
 }
-# the shared columns' words (``Card``'s searchable fields), for the catalogue
-_SHARED_WORDS = (
-    N_("Kind"),
-    N_("kind"),
-    N_("Keyword"),
-    N_("keywords"),
-    N_("Level"),
-    N_("level"),
-    N_("Cost"),
-    N_("cost"),
-    N_("Type"),
-    N_("type"),
-)
 
 
 def _shared_filters() -> dict[str, Filter]:
