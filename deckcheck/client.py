@@ -8,6 +8,7 @@ from typing import Any
 import httpx
 
 from deckcheck.errors import RemoteError
+from deckcheck.i18n import _
 
 
 class ClientError(RemoteError):
@@ -24,7 +25,7 @@ def call(server: str, method: str, path: str, body: Any = None) -> httpx.Respons
         with http_client(server.rstrip("/")) as client:
             response = client.request(method, path, json=body)
     except httpx.HTTPError as exc:
-        raise ClientError(f"cannot reach {server}: {exc}") from exc
+        raise ClientError(_("cannot reach {server}: {error}", server=server, error=exc)) from exc
     if response.status_code >= 400:
         raise ClientError(_problem_text(response))
     return response
@@ -36,7 +37,7 @@ def _problem_text(response: httpx.Response) -> str:
         detail = problem.get("detail") or problem.get("title")
     except ValueError:
         detail = response.text[:200]
-    return f"the server answered {response.status_code}: {detail}"
+    return _("the server answered {status}: {detail}", status=response.status_code, detail=detail)
 
 
 def post(server: str, path: str, body: dict[str, Any]) -> Any:
@@ -57,5 +58,12 @@ def goldfish(server: str, body: dict[str, Any], poll: float = 0.5) -> Any:
         time.sleep(poll)
         data = get(server, f"/jobs/{data['id']}")
     if data["status"] == "failed" or data.get("result") is None:
-        raise ClientError(f"the server's job {data['id']} {data['status']}: {data.get('error')}")
+        raise ClientError(
+            _(
+                "the server's job {id} {status}: {error}",
+                id=data["id"],
+                status=data["status"],
+                error=data.get("error"),
+            )
+        )
     return data["result"]

@@ -8,26 +8,65 @@ is the one place that turns them into a message and an exit status.
 
 from __future__ import annotations
 
+import contextvars
+import functools
 import os
 import sys
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import typer
-from typer.core import TyperGroup
+from typer._click.exceptions import ClickException
 
-from deckcheck.cli import files, goldfish, odds, serve, sweep, validate
+from deckcheck.cli import files, goldfish, localize, odds, serve, sweep, validate
 from deckcheck.cli.formats import formats_app
+from deckcheck.cli.localize import Command, Group
 from deckcheck.cli.options import Globals, LangOption, ServerOption
 from deckcheck.cli.pool import pool_app
 from deckcheck.errors import EXIT_BUG, EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, as_user_error
-from deckcheck.i18n import LANGUAGES, activate, cli_language
+from deckcheck.i18n import LANGUAGES, N_, _, activate, cli_language
 
 __all__ = ["EXIT_BUG", "EXIT_ILLEGAL", "EXIT_INPUT", "EXIT_OK", "app", "main"]
 
 
-class _Root(TyperGroup):
-    """Maps every user-facing error to its message and exit status. Done here rather than
-    only in ``main`` so that it also holds when the app is invoked directly (tests, embedding)."""
+class _Root(Group):
+    """Maps every user-facing error to its message and exit status, and shows click's own
+    errors in the language. Done here rather than only in ``main`` so that it also holds when
+    the app is invoked directly (tests, embedding)."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        # a run's language (``--lang`` sets it while parsing) stays inside the run
+        run = functools.partial(
+            super().main,
+            args,
+            prog_name,
+            complete_var,
+            windows_expand_args=windows_expand_args,
+            **extra,
+        )
+        return contextvars.copy_context().run(self._main, run, standalone_mode)
+
+    def _main(self, run: Callable[..., Any], standalone_mode: bool) -> Any:
+        if not standalone_mode:
+            return run(standalone_mode=False)
+        localize.translate_tree(self)
+        try:
+            # typer returns an Exit's status instead of exiting; the commands return None
+            code = run(standalone_mode=False)
+        except ClickException as exc:
+            localize.exit_on_error(exc)
+        except typer.Abort:
+            localize.show_aborted()
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else EXIT_OK)
 
     def invoke(self, ctx: Any) -> Any:  # Any: typer's click.Context is a private class
         try:
@@ -36,14 +75,16 @@ class _Root(TyperGroup):
             error = as_user_error(exc)
             if error is None:
                 raise  # a bug: main() reports it
-            sys.stderr.write(f"deckcheck: error: {error}\n")
+            sys.stderr.write(_("deckcheck: error: {problem}", problem=error) + "\n")
             raise typer.Exit(error.exit_code) from exc
 
 
 app = typer.Typer(
     cls=_Root,
-    help="Deck legality validator for trading card games: each game is a plugin, and "
-    "`deckcheck formats` lists the formats of the games installed.",
+    help=N_(
+        "Deck legality validator for trading card games: each game is a plugin, and "
+        "`deckcheck formats` lists the formats of the games installed."
+    ),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -52,23 +93,23 @@ app = typer.Typer(
 
 @app.callback()
 def root(ctx: typer.Context, server: ServerOption = None, lang: LangOption = None) -> None:
-    """Deck legality, odds and goldfish for the trading card games deckcheck knows (each a
-    plugin: deckcheck/games/)."""
-    if lang is not None:
-        activate(lang)
+    # the root's help is the Typer's; --lang is set by its own callback (options.py)
     ctx.obj = Globals(server=server)
 
 
-app.command()(validate.validate)
-app.command()(odds.odds)
-app.command()(odds.hand)
-app.command()(goldfish.goldfish)
-app.command()(serve.serve)
-app.command()(sweep.sweep)
+for _command, _help in (
+    (validate.validate, validate.HELP),
+    (odds.odds, odds.ODDS_HELP),
+    (odds.hand, odds.HAND_HELP),
+    (goldfish.goldfish, goldfish.HELP),
+    (serve.serve, serve.HELP),
+    (sweep.sweep, sweep.HELP),
+):
+    app.command(cls=Command, help=_help)(_command)
 app.add_typer(pool_app, name="pool")
 app.add_typer(formats_app, name="formats")
-for _command in (files.new, files.add, files.remove, files.fix, files.convert, files.diff):
-    app.command()(_command)
+for _edit, _edit_help in files.HELPS.items():
+    app.command(cls=Command, help=_edit_help)(_edit)
 
 
 def take_lang(argv: list[str]) -> tuple[str | None, list[str]]:
@@ -95,20 +136,30 @@ def main() -> None:
     """Console entry point: never a traceback. Bad input exits 2 with a message; an error in
     deckcheck itself exits 70 with a one-line report (set DECKCHECK_DEBUG=1 for the trace)."""
     flag, args = take_lang(sys.argv[1:])
+    activate(cli_language(flag if flag in LANGUAGES else None))
     if flag is not None and flag not in LANGUAGES:
-        sys.stderr.write(f"deckcheck: error: --lang {flag!r}: use one of {', '.join(LANGUAGES)}\n")
+        message = _(
+            "--lang {value}: use one of {languages}",
+            value=repr(flag),
+            languages=", ".join(LANGUAGES),
+        )
+        sys.stderr.write(_("deckcheck: error: {problem}", problem=message) + "\n")
         sys.exit(EXIT_INPUT)
-    activate(cli_language(flag))
     try:
         app(args=args, prog_name="deckcheck")
     except KeyboardInterrupt:
-        sys.stderr.write("deckcheck: interrupted\n")
+        sys.stderr.write(_("deckcheck: interrupted") + "\n")
         sys.exit(130)
     except Exception as exc:
         if os.environ.get("DECKCHECK_DEBUG"):
             raise
         sys.stderr.write(
-            f"deckcheck: internal error: {type(exc).__name__}: {exc} (a bug in deckcheck; "
-            "rerun with DECKCHECK_DEBUG=1 and report it)\n"
+            _(
+                "deckcheck: internal error: {error_type}: {error} (a bug in deckcheck; "
+                "rerun with DECKCHECK_DEBUG=1 and report it)",
+                error_type=type(exc).__name__,
+                error=exc,
+            )
+            + "\n"
         )
         sys.exit(EXIT_BUG)

@@ -17,6 +17,7 @@ import typer
 from deckcheck.cli.common import one_deck, open_pool, read_text
 from deckcheck.cli.options import Globals
 from deckcheck.errors import UsageError
+from deckcheck.i18n import _
 
 if TYPE_CHECKING:
     from deckcheck.format_registry import FormatRegistry
@@ -148,7 +149,7 @@ class LocalBackend:
 
 def _notice(message: str) -> None:
     """A word to the user on stderr while a command works (above a progress bar, if any)."""
-    sys.stderr.write(f"deckcheck: {message}\n")
+    sys.stderr.write(f"deckcheck: {message}\n")  # i18n: machine (the message is translated)
     sys.stderr.flush()
 
 
@@ -171,7 +172,7 @@ class RemoteBackend:
         reports = []
         for path, local in zip(files, decks, strict=True):
             if local.format is None and format is None:
-                raise UsageError(f"{path}: no format: line and no --format")
+                raise UsageError(_("{path}: no format: line and no --format", path=path))
             data = post(self.server, "/validate", self._body(path, format, as_of))
             report = Report.model_validate(data)
             report.path = str(path)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from deckcheck.errors import PoolError, UsageError
+from deckcheck.i18n import _
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -48,18 +49,18 @@ def open_pool(db: Path | None) -> CardPool:
         try:
             return SqlPool(url)
         except SQLAlchemyError as exc:
-            raise PoolError(f"cannot use DECKCHECK_DATABASE_URL: {exc}") from exc
+            raise PoolError(_("cannot use DECKCHECK_DATABASE_URL: {error}", error=exc)) from exc
     try:
         return Pool(db)
     except OSError as exc:
-        raise PoolError(f"cannot open the card database: {exc}") from exc
+        raise PoolError(_("cannot open the card database: {error}", error=exc)) from exc
 
 
 def read_text(path: Path) -> str:
     """A deck file's text, decoded as deck files are."""
     from deckcheck import decks as deckfiles
 
-    text, _ = deckfiles.decode(deckfiles.read_raw(path), str(path))
+    text, _encoding = deckfiles.decode(deckfiles.read_raw(path), str(path))
     return text
 
 
@@ -72,7 +73,7 @@ def as_of_day(text: str | None) -> datetime.date | None:
     try:
         return parse_day(text)
     except ValueError as exc:
-        raise UsageError(f"--as-of: {exc}") from exc
+        raise UsageError(_("--as-of: {error}", error=exc)) from exc
 
 
 def format_for(ref: str | None, path: Path, day: datetime.date | None = None) -> Format:
@@ -81,7 +82,7 @@ def format_for(ref: str | None, path: Path, day: datetime.date | None = None) ->
     from deckcheck.format_registry import default_registry
 
     if ref is None:
-        raise UsageError(f"{path}: no format: line and no --format")
+        raise UsageError(_("{path}: no format: line and no --format", path=path))
     return default_registry().resolve(ref, day)
 
 

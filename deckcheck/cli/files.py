@@ -12,6 +12,7 @@ import typer
 from deckcheck.cli.common import console, format_for, open_pool, print_json, read_text
 from deckcheck.cli.options import DbOption, FormatOption, JsonOption
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, UsageError
+from deckcheck.i18n import N_, _, current
 from deckcheck.wording import a_an
 
 if TYPE_CHECKING:
@@ -42,11 +43,28 @@ def _verdict(deck: DeckList, fmt: Format, index: CardIndex) -> Report:
 def _one_line(report: Report) -> str:
     counts = ", ".join(f"{k} {v}" for k, v in report.counts.items())
     if report.legal:
-        warn = f"; {len(report.warnings)} warning(s)" if report.warnings else ""
-        return f"{report.path}: {report.format} LEGAL ({counts}){warn}"
+        if report.warnings:
+            return _(
+                "{path}: {format_id} LEGAL ({counts}); {n} warning(s)",
+                path=report.path,
+                format_id=report.format,
+                counts=counts,
+                n=len(report.warnings),
+            )
+        return _(
+            "{path}: {format_id} LEGAL ({counts})",
+            path=report.path,
+            format_id=report.format,
+            counts=counts,
+        )
     rules = ", ".join(dict.fromkeys(v.rule for v in report.errors))
-    return (
-        f"{report.path}: {report.format} ILLEGAL ({counts}): {len(report.errors)} error(s): {rules}"
+    return _(
+        "{path}: {format_id} ILLEGAL ({counts}): {n} error(s): {rules}",
+        path=report.path,
+        format_id=report.format,
+        counts=counts,
+        n=len(report.errors),
+        rules=rules,
     )
 
 
@@ -56,19 +74,29 @@ def _save(path: Path, text: str) -> None:
     write_text_atomic(path, text)  # exit 2 for a target that is no regular file
 
 
+NEW_HELP = N_("Write an empty deck file with its format: line and the format's sections.")
+
+
 def new(
-    path: Annotated[Path, typer.Argument(metavar="FILE", help="The deck file to create.")],
-    format: Annotated[str, typer.Option("--format", "-f", help="Format id.")],
-    force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
+    path: Annotated[Path, typer.Argument(metavar="FILE", help=N_("The deck file to create."))],
+    format: Annotated[str, typer.Option("--format", "-f", help=N_("Format id."))],
+    force: Annotated[bool, typer.Option("--force", help=N_("Replace an existing file."))] = False,
 ) -> None:
-    """Write an empty deck file with its format: line and the format's sections."""
     from deckcheck import edit
 
     if path.exists() and not force:
-        raise UsageError(f"{path} exists (use --force to replace it)")
+        raise UsageError(_("{path} exists (use --force to replace it)", path=path))
     fmt = format_for(format, path)
     _save(path, edit.new_deck_text(fmt))
-    print(f"created {path} ({fmt.id}: {', '.join(s.name for s in fmt.sections)})")
+    sections = ", ".join(s.name for s in fmt.sections)
+    print(
+        _(
+            "created {path} ({format_id}: {sections})",
+            path=path,
+            format_id=fmt.id,
+            sections=sections,
+        )
+    )
 
 
 def _same(index: CardIndex, fmt: Format, ref: str) -> tuple[Card, Callable[[str], bool]]:
@@ -77,9 +105,23 @@ def _same(index: CardIndex, fmt: Format, ref: str) -> tuple[Card, Callable[[str]
     if found.card is None:
         if found.ambiguous:
             numbers = ", ".join(c.number for c in found.ambiguous)
-            raise UsageError(f"{ref!r} matches several cards ({numbers}); give the number")
-        hint = f" (did you mean {' / '.join(found.suggestions)}?)" if found.suggestions else ""
-        raise UsageError(f"no {fmt.game} card {ref!r} in the pool{hint}")
+            raise UsageError(
+                _(
+                    "{ref} matches several cards ({numbers}); give the number",
+                    ref=repr(ref),
+                    numbers=numbers,
+                )
+            )
+        if found.suggestions:
+            raise UsageError(
+                _(
+                    "no {game} card {ref} in the pool (did you mean {names}?)",
+                    game=fmt.game,
+                    ref=repr(ref),
+                    names=" / ".join(found.suggestions),
+                )
+            )
+        raise UsageError(_("no {game} card {ref} in the pool", game=fmt.game, ref=repr(ref)))
     card = found.card
 
     def same(other: str) -> bool:
@@ -89,22 +131,26 @@ def _same(index: CardIndex, fmt: Format, ref: str) -> tuple[Card, Callable[[str]
     return card, same
 
 
+ADD_HELP = N_("Add N copies of a card, in place (comments and order kept), and print the verdict.")
+
+
 def add(
     path: Annotated[Path, typer.Argument(metavar="FILE")],
     count: Annotated[int, typer.Argument(metavar="N", min=1, max=9999)],
-    ref: Annotated[str, typer.Argument(metavar="REF", help="Card number or name.")],
+    ref: Annotated[str, typer.Argument(metavar="REF", help=N_("Card number or name."))],
     section: Annotated[
         str | None,
         typer.Option(
-            "--section", "-s", help="main, extra, gate or side (default: where the card type goes)."
+            "--section",
+            "-s",
+            help=N_("main, extra, gate or side (default: where the card type goes)."),
         ),
     ] = None,
     db: DbOption = None,
 ) -> None:
-    """Add N copies of a card, in place (comments and order kept), and print the verdict."""
     from deckcheck import decklist, edit
 
-    text, _, fmt, index = _load(path, None, db, [ref])
+    text, _deck, fmt, index = _load(path, None, db, [ref])
     card, same = _same(index, fmt, ref)
     target = _section(section, fmt) or edit.default_section(fmt, card.type)
     new_text = edit.add(text, target, count, ref.strip(), same)  # written as the user wrote it
@@ -119,48 +165,61 @@ def _section(name: str | None, fmt: Format) -> str | None:
 
     canonical = section_name(name)
     if canonical is None or canonical not in fmt.section_map:
-        raise UsageError(f"--section {name!r}: {fmt.id} has {', '.join(fmt.section_map)}")
+        raise UsageError(
+            _(
+                "--section {name}: {format_id} has {sections}",
+                name=repr(name),
+                format_id=fmt.id,
+                sections=", ".join(fmt.section_map),
+            )
+        )
     return canonical
+
+
+REMOVE_HELP = N_("Remove N copies of a card, in place, and print the verdict.")
 
 
 def remove(
     path: Annotated[Path, typer.Argument(metavar="FILE")],
     count: Annotated[int, typer.Argument(metavar="N", min=1, max=9999)],
-    ref: Annotated[str, typer.Argument(metavar="REF", help="Card number or name.")],
+    ref: Annotated[str, typer.Argument(metavar="REF", help=N_("Card number or name."))],
     section: Annotated[str | None, typer.Option("--section", "-s")] = None,
     db: DbOption = None,
 ) -> None:
-    """Remove N copies of a card, in place, and print the verdict."""
     from deckcheck import decklist, edit
 
-    text, _, fmt, index = _load(path, None, db, [ref])
-    _, same = _same(index, fmt, ref)
+    text, _deck, fmt, index = _load(path, None, db, [ref])
+    _card, same = _same(index, fmt, ref)
     new_text = edit.remove(text, _section(section, fmt), count, same)
     _save(path, new_text)
     print(_one_line(_verdict(decklist.parse(new_text, str(path)), fmt, index)))
 
 
+FIX_HELP = N_(
+    "List the unambiguous changes that would make an illegal deck legal; --apply writes "
+    "them.\n\n"
+    "Exit status: 0 legal (after --apply), 1 still illegal, 2 input error."
+)
+
+
 def fix(
     path: Annotated[Path, typer.Argument(metavar="FILE")],
-    apply: Annotated[bool, typer.Option("--apply", help="Write the changes.")] = False,
+    apply: Annotated[bool, typer.Option("--apply", help=N_("Write the changes."))] = False,
     format: FormatOption = None,
     db: DbOption = None,
 ) -> None:
-    """List the unambiguous changes that would make an illegal deck legal; --apply writes them.
-
-    Exit status: 0 legal (after --apply), 1 still illegal, 2 input error.
-    """
     from deckcheck import decklist, edit
 
     text, deck, fmt, index = _load(path, format, db)
-    fixes, _ = edit.propose_fixes(deck, fmt, index)
+    fixes, _choices = edit.propose_fixes(deck, fmt, index)
     fixed = edit.apply_fixes(text, fixes) if fixes else text
     # what the fixes leave behind is what still needs a person to choose
-    _, choices = edit.propose_fixes(decklist.parse(fixed, str(path)), fmt, index)
+    _fixes, choices = edit.propose_fixes(decklist.parse(fixed, str(path)), fmt, index)
     for f in fixes:
-        print(("applied: " if apply else "fix: ") + f.describe())
+        fix_text = f.describe()
+        print(_("applied: {fix}", fix=fix_text) if apply else _("fix: {fix}", fix=fix_text))
     for choice in choices:
-        print(f"needs a choice: {choice}")
+        print(_("needs a choice: {choice}", choice=choice))
     if apply and fixes:
         _save(path, fixed)
     report = _verdict(decklist.parse(fixed if apply else text, str(path)), fmt, index)
@@ -168,31 +227,35 @@ def fix(
     raise typer.Exit(EXIT_OK if report.legal else EXIT_ILLEGAL)
 
 
+CONVERT_HELP = N_(
+    "Convert a deck between the text form, the JSON form and a CSV of "
+    "section,count,number,name. The verdict is the same before and after."
+)
+
+
 def convert(
     source: Annotated[Path, typer.Argument(metavar="IN")],
-    to: Annotated[str, typer.Option("--to", help="text, json or csv.")],
+    to: Annotated[str, typer.Option("--to", help=N_("text, json or csv."))],
     out: Annotated[
         Path | None,
         typer.Option(
             "--out",
             "-o",
             dir_okay=False,
-            help="Write here (atomically) instead of standard output.",
+            help=N_("Write here (atomically) instead of standard output."),
         ),
     ] = None,
     pin_numbers: Annotated[
-        bool, typer.Option("--pin-numbers", help="Replace card names by their card numbers.")
+        bool, typer.Option("--pin-numbers", help=N_("Replace card names by their card numbers."))
     ] = False,
     format: FormatOption = None,
     db: DbOption = None,
 ) -> None:
-    """Convert a deck between the text form, the JSON form and a CSV of
-    section,count,number,name. The verdict is the same before and after."""
     from deckcheck import convert as conv
 
     if to not in conv.FORMS:
-        raise UsageError(f"--to {to!r}: use text, json or csv")
-    _, deck, fmt, index = _load(source, format, db)
+        raise UsageError(_("--to {value}: use text, json or csv", value=repr(to)))
+    _text, deck, fmt, index = _load(source, format, db)
     if format and not deck.format:
         deck.format = fmt.id
     if pin_numbers:
@@ -202,7 +265,10 @@ def convert(
         sys.stdout.write(result)
     else:
         _save(out, result)
-        print(f"wrote {out} ({to})", file=sys.stderr)
+        print(_("wrote {path} ({form})", path=out, form=to), file=sys.stderr)
+
+
+DIFF_HELP = N_("Per section, the cards that went in and out between two decks, and each verdict.")
 
 
 def diff(
@@ -212,13 +278,21 @@ def diff(
     as_json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
-    """Per section, the cards that went in and out between two decks, and each verdict."""
     from deckcheck import convert as conv
 
-    _, deck_a, fmt_a, index_a = _load(a, format, db)
-    _, deck_b, fmt_b, index_b = _load(b, format, db)
+    _text_a, deck_a, fmt_a, index_a = _load(a, format, db)
+    _text_b, deck_b, fmt_b, index_b = _load(b, format, db)
     if fmt_a.game != fmt_b.game:
-        raise UsageError(f"{a} is {a_an(fmt_a.game)} deck and {b} {a_an(fmt_b.game)} deck")
+        article = a_an if current() == "en" else str  # Japanese has no article
+        raise UsageError(
+            _(
+                "{a} is {a_game} deck and {b} {b_game} deck",
+                a=a,
+                a_game=article(fmt_a.game),
+                b=b,
+                b_game=article(fmt_b.game),
+            )
+        )
     with open_pool(db) as pool:
         index = pool.index_for([e.ref for d in (deck_a, deck_b) for e in d.entries])
     changes = conv.diff(deck_a, deck_b, index, fmt_a.game)
@@ -246,18 +320,27 @@ def diff(
 
     out = console()
     if changes.empty:
-        out.print("no card changes")
+        out.print(_("no card changes"))
     for section, items in changes.sections.items():
-        out.print(f"[bold]{escape(f'[{section}]')}[/]")
+        out.print(f"[bold]{escape(f'[{section}]')}[/]")  # i18n: machine (markup)
         for c in items:
             delta = c.after - c.before
             mark = "[green]+[/]" if delta > 0 else "[red]-[/]"
             number = f" ({escape(c.number)})" if c.number else ""
-            out.print(
-                f"  {mark}{abs(delta)} {escape(c.name)}{number}  [dim]{c.before} → {c.after}[/]"
-            )
+            counts = f"[dim]{c.before} → {c.after}[/]"  # i18n: machine (markup)
+            out.print(f"  {mark}{abs(delta)} {escape(c.name)}{number}  {counts}")
     out.print(f"A: {escape(_one_line(rep_a))}")
     out.print(f"B: {escape(_one_line(rep_b))}")
 
 
-__all__ = ["add", "convert", "diff", "fix", "new", "remove"]
+# the commands, with their help (deckcheck.cli registers them)
+HELPS: dict[Callable[..., None], str] = {
+    new: NEW_HELP,
+    add: ADD_HELP,
+    remove: REMOVE_HELP,
+    fix: FIX_HELP,
+    convert: CONVERT_HELP,
+    diff: DIFF_HELP,
+}
+
+__all__ = ["HELPS", "add", "convert", "diff", "fix", "new", "remove"]

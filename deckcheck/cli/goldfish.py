@@ -13,9 +13,17 @@ import typer
 from deckcheck.cli.backend import Progress, backend
 from deckcheck.cli.common import as_of_day, console, print_json
 from deckcheck.cli.options import AsOfOption, DbOption, DeckArgument, FormatOption, JsonOption
+from deckcheck.i18n import N_, _
 
 if TYPE_CHECKING:
     from deckcheck.goldfish.run import GoldfishResult
+
+
+HELP = N_(
+    "Play solitaire games by the game's turn rules; statistics per turn and milestones.\n\n"
+    "Exit status: 0 done (also when Ctrl-C stopped it early: the finished games are "
+    "reported), 2 bad deck, policy or option."
+)
 
 
 def goldfish(
@@ -26,7 +34,8 @@ def goldfish(
     turns: Annotated[int, typer.Option("--turns", "-t", min=1, max=30)] = 10,
     seed: Annotated[int, typer.Option("--seed", min=0)] = 0,
     policy_path: Annotated[
-        Path | None, typer.Option("--policy", dir_okay=False, help="Policy file (TOML or YAML).")
+        Path | None,
+        typer.Option("--policy", dir_okay=False, help=N_("Policy file (TOML or YAML).")),
     ] = None,
     on_play: Annotated[bool, typer.Option("--on-play/--on-draw")] = True,
     workers: Annotated[int, typer.Option("--workers", "-j", min=1, max=64)] = 1,
@@ -37,11 +46,6 @@ def goldfish(
     as_of: AsOfOption = None,
     db: DbOption = None,
 ) -> None:
-    """Play solitaire games by the game's turn rules; statistics per turn and milestones.
-
-    Exit status: 0 done (also when Ctrl-C stopped it early: the finished games are reported),
-    2 bad deck, policy or option.
-    """
     from deckcheck.goldfish.run import GoldfishRequest
 
     req = GoldfishRequest(games=games, turns=turns, seed=seed, on_play=on_play, workers=workers)
@@ -61,7 +65,7 @@ def _progress(games: int) -> Iterator[Progress | None]:
     from rich.progress import Progress as Bar
 
     with Bar(console=console(stderr=True), transient=True) as bar:
-        task = bar.add_task("goldfish", total=games)
+        task = bar.add_task(_("goldfish"), total=games)
         yield lambda n: bar.advance(task, n)
 
 
@@ -76,7 +80,14 @@ def _output(
     from deckcheck.goldfish import output
 
     if result.interrupted:
-        sys.stderr.write(f"deckcheck: interrupted: {result.games} of {games} games finished\n")
+        sys.stderr.write(
+            _(
+                "deckcheck: interrupted: {done} of {games} games finished",
+                done=result.games,
+                games=games,
+            )
+            + "\n"
+        )
     for path, writer in (
         (csv_path, output.write_csv),
         (parquet, output.write_parquet),

@@ -20,6 +20,7 @@ from deckcheck.cli.options import (
     WantOption,
 )
 from deckcheck.errors import UsageError
+from deckcheck.i18n import N_
 
 if TYPE_CHECKING:
     from deckcheck.odds.api import OddsRequest
@@ -30,19 +31,27 @@ SimulateOption = Annotated[
         "--simulate",
         min=1,
         max=10_000_000,
-        help="Monte Carlo with N games instead of exact counting.",
+        help=N_("Monte Carlo with N games instead of exact counting."),
     ),
 ]
 TableOption = Annotated[
     str | None,
-    typer.Option("--table", help="name:REF: the answer with 1-4 copies of that card."),
+    typer.Option("--table", help=N_("name:REF: the answer with 1-4 copies of that card.")),
 ]
 CsvOption = Annotated[
-    Path | None, typer.Option("--csv", help="Write the rows as CSV.", dir_okay=False)
+    Path | None, typer.Option("--csv", help=N_("Write the rows as CSV."), dir_okay=False)
 ]
 PlotOption = Annotated[
-    Path | None, typer.Option("--plot", help="Write a PNG of probability by turn.", dir_okay=False)
+    Path | None,
+    typer.Option("--plot", help=N_("Write a PNG of probability by turn."), dir_okay=False),
 ]
+
+
+ODDS_HELP = N_(
+    "Exact chance that the conditions hold at each turn, with the game's mulligan and "
+    "draws.\n\n"
+    "Exit status: 0 answered, 2 bad condition, deck or option."
+)
 
 
 def odds(
@@ -52,17 +61,19 @@ def odds(
     format: FormatOption = None,
     turns: Annotated[int, typer.Option("--turns", "-t", min=0, max=30)] = 5,
     on_play: Annotated[
-        bool, typer.Option("--on-play/--on-draw", help="First or second player.")
+        bool, typer.Option("--on-play/--on-draw", help=N_("First or second player."))
     ] = True,
     no_mulligan: Annotated[
-        bool, typer.Option("--no-mulligan", help="Never take a voluntary mulligan.")
+        bool, typer.Option("--no-mulligan", help=N_("Never take a voluntary mulligan."))
     ] = False,
     optional_draws: Annotated[
         bool,
         typer.Option(
             "--optional-draws",
-            help="Also count the draws the game lets a player choose to take (the format's "
-            "draw timeline names them; an error if it has none).",
+            help=N_(
+                "Also count the draws the game lets a player choose to take (the format's "
+                "draw timeline names them; an error if it has none)."
+            ),
         ),
     ] = False,
     aside: AsideOption = None,
@@ -75,10 +86,6 @@ def odds(
     as_of: AsOfOption = None,
     db: DbOption = None,
 ) -> None:
-    """Exact chance that the conditions hold at each turn, with the game's mulligan and draws.
-
-    Exit status: 0 answered, 2 bad condition, deck or option.
-    """
     from deckcheck.odds import output
 
     req = _request(
@@ -115,6 +122,9 @@ def _request(**fields: object) -> OddsRequest:
         raise UsageError(where) from exc
 
 
+HAND_HELP = N_("Deal sample opening hands by the game's procedure.")
+
+
 def hand(
     ctx: typer.Context,
     deck_path: DeckArgument,
@@ -126,7 +136,7 @@ def hand(
         typer.Option(
             "--want",
             "-w",
-            help="Keep only hands that meet these; otherwise take the game's mulligan.",
+            help=N_("Keep only hands that meet these; otherwise take the game's mulligan."),
         ),
     ] = None,
     aside: AsideOption = None,
@@ -134,7 +144,6 @@ def hand(
     as_of: AsOfOption = None,
     db: DbOption = None,
 ) -> None:
-    """Deal sample opening hands by the game's procedure."""
     day = as_of_day(as_of)
     result = backend(ctx, db).hand(deck_path, format, count, seed, want or [], aside, day)
     if as_json:

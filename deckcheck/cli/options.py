@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from deckcheck.i18n import LANGUAGES, N_, _, activate
+
 
 @dataclass(frozen=True)
 class Globals:
@@ -16,35 +18,55 @@ class Globals:
     server: str | None = None
 
 
+def _set_language(ctx: typer.Context, value: str | None) -> str | None:
+    """``--lang`` given to the root command (``deckcheck.cli.main`` takes it from anywhere
+    first): the language of this run, from the help texts on."""
+    if value is None:
+        return None
+    if value not in LANGUAGES:
+        raise typer.BadParameter(_("use one of {languages}", languages=", ".join(LANGUAGES)))
+    activate(value)
+    from deckcheck.cli.localize import translate_tree
+
+    translate_tree(ctx.find_root().command)
+    return value
+
+
 LangOption = Annotated[
     str | None,
     typer.Option(
         "--lang",
         metavar="ja|en",
-        help="Language of messages and reports (default: $DECKCHECK_LANG, else the locale: "
-        "LC_ALL, LC_MESSAGES, LANG); it may follow any command.",
+        is_eager=True,
+        callback=_set_language,
+        help=N_(
+            "Language of messages and reports (default: $DECKCHECK_LANG, else the locale: "
+            "LC_ALL, LC_MESSAGES, LANG); it may follow any command."
+        ),
     ),
 ]
 DbOption = Annotated[
     Path | None,
     typer.Option(
         "--db",
-        help="Card database (default: $DECKCHECK_DB, else the user data dir).",
+        help=N_("Card database (default: $DECKCHECK_DB, else the user data dir)."),
         dir_okay=False,
     ),
 ]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+JsonOption = Annotated[bool, typer.Option("--json", help=N_("Print JSON."))]
 AsOfOption = Annotated[
     str | None,
     typer.Option(
         "--as-of",
         metavar="DATE",
-        help="Use the format version in force on this day (YYYY-MM-DD; default: the deck's "
-        "date: line, else today).",
+        help=N_(
+            "Use the format version in force on this day (YYYY-MM-DD; default: the deck's "
+            "date: line, else today)."
+        ),
     ),
 ]
 FormatOption = Annotated[
-    str | None, typer.Option("--format", "-f", help="Format id or .toml file.")
+    str | None, typer.Option("--format", "-f", help=N_("Format id or .toml file."))
 ]
 ServerOption = Annotated[
     str | None,
@@ -52,16 +74,16 @@ ServerOption = Annotated[
         "--server",
         envvar="DECKCHECK_SERVER",
         metavar="URL",
-        help="Ask a deckcheck service (validate, odds, hand, goldfish).",
+        help=N_("Ask a deckcheck service (validate, odds, hand, goldfish)."),
     ),
 ]
-DeckArgument = Annotated[Path, typer.Argument(metavar="DECK", help="Deck file.")]
+DeckArgument = Annotated[Path, typer.Argument(metavar="DECK", help=N_("Deck file."))]
 WantOption = Annotated[
     list[str],
     typer.Option(
         "--want",
         "-w",
-        help="Condition 'SELECTOR OP K', e.g. 'type:TYPE>=1' (repeat: all must hold).",
+        help=N_("Condition 'SELECTOR OP K', e.g. 'type:TYPE>=1' (repeat: all must hold)."),
         show_default=False,
     ),
 ]
@@ -69,8 +91,10 @@ AsideOption = Annotated[
     str | None,
     typer.Option(
         "--aside",
-        help="The card you choose to set aside before the deal, when the game asks for one "
-        "(name or number).",
+        help=N_(
+            "The card you choose to set aside before the deal, when the game asks for one "
+            "(name or number)."
+        ),
     ),
 ]
-SeedOption = Annotated[int | None, typer.Option("--seed", help="Random seed (reproducible).")]
+SeedOption = Annotated[int | None, typer.Option("--seed", help=N_("Random seed (reproducible)."))]

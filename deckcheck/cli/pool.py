@@ -7,30 +7,35 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from typer.core import TyperCommand
 
 from deckcheck.cli.common import console, open_pool, print_json
+from deckcheck.cli.localize import Command, Group
 from deckcheck.cli.options import DbOption, JsonOption
 from deckcheck.errors import InputError, UnknownGame, UsageError
+from deckcheck.i18n import N_, _
 
 if TYPE_CHECKING:
     from deckcheck.pool.search import Filter
 
-pool_app = typer.Typer(help="The card pool: import, search, statistics.", no_args_is_help=True)
+pool_app = typer.Typer(
+    cls=Group, help=N_("The card pool: import, search, statistics."), no_args_is_help=True
+)
 
 
-@pool_app.command("import")
+IMPORT_HELP = N_(
+    "Import cards, all or nothing: one bad row anywhere and the pool is left unchanged.\n\n"
+    "Exit status: 0 imported, 2 bad rows or unreadable file (nothing imported)."
+)
+
+
+@pool_app.command("import", cls=Command, help=IMPORT_HELP)
 def pool_import(
     files: Annotated[
         list[Path],
-        typer.Argument(help="CSV, JSON (array) or JSON Lines files.", show_default=False),
+        typer.Argument(help=N_("CSV, JSON (array) or JSON Lines files."), show_default=False),
     ],
     db: DbOption = None,
 ) -> None:
-    """Import cards, all or nothing: one bad row anywhere and the pool is left unchanged.
-
-    Exit status: 0 imported, 2 bad rows or unreadable file (nothing imported).
-    """
     from deckcheck.pool.store import CardFileError, ImportRejected
 
     pool = open_pool(db)
@@ -38,22 +43,31 @@ def pool_import(
         try:
             result = pool.import_files(files)
         except CardFileError as exc:  # its message names the file, not the outcome
-            raise InputError(f"{exc}; nothing imported") from exc
+            raise InputError(_("{error}; nothing imported", error=exc)) from exc
         except ImportRejected as exc:
             for line in exc.errors:  # every bad row, before the one-line summary
                 sys.stderr.write(f"{line}\n")
             raise
     for path, columns in result.unknown_columns.items():
-        sys.stderr.write(
-            f"deckcheck: warning: {path}: ignored unknown columns: {', '.join(columns)}\n"
+        warning = _(
+            "deckcheck: warning: {path}: ignored unknown columns: {columns}",
+            path=path,
+            columns=", ".join(columns),
         )
+        sys.stderr.write(warning + "\n")
     print(
-        f"imported {result.added + result.updated} cards ({result.added} new, "
-        f"{result.updated} updated) from {len(result.files)} file(s) into {pool.path}"
+        _(
+            "imported {n} cards ({added} new, {updated} updated) from {files} file(s) into {db}",
+            n=result.added + result.updated,
+            added=result.added,
+            updated=result.updated,
+            files=len(result.files),
+            db=pool.path,
+        )
     )
 
 
-class _SearchCommand(TyperCommand):
+class _SearchCommand(Command):
     """``pool search``, whose help ends with the search filters of the games registered when
     it is shown (a game installed later brings its own)."""
 
@@ -61,16 +75,25 @@ class _SearchCommand(TyperCommand):
         from deckcheck.pool.search import known_filters
 
         lines = [
-            f"--{option.replace('_', '-')} VALUE: " + " ".join(_help(f) for f in found)
+            _(
+                "--{option} VALUE: {filters}",
+                option=option.replace("_", "-"),
+                filters=" ".join(_help(f) for f in found),
+            )
             for option, found in known_filters(None).items()
             if option != "type"
         ]
-        self.epilog = "Filters (GET /games lists each game's):\n\n" + "\n\n".join(lines)
+        self.epilog = _("Filters (GET /games lists each game's):") + "\n\n" + "\n\n".join(lines)
         super().format_help(ctx, formatter)
 
 
 def _help(f: Filter) -> str:
-    return f"{f.label}{f' ({f.game})' if f.game else ''}: {f.description}."
+    label, description = f.shown_label(), f.shown_description()
+    if f.game:
+        return _(
+            "{label} ({game}): {description}.", label=label, game=f.game, description=description
+        )
+    return _("{label}: {description}.", label=label, description=description)
 
 
 def _filter_options(args: list[str]) -> tuple[str | None, list[tuple[str, str]]]:
@@ -81,57 +104,72 @@ def _filter_options(args: list[str]) -> tuple[str | None, list[tuple[str, str]]]
     rest = iter(args)
     for arg in rest:
         if arg.startswith("-") and not arg.startswith("--") and arg != "-":
-            raise UsageError(f"unknown option {arg!r}")
+            raise UsageError(_("unknown option {option}", option=repr(arg)))
         if not arg.startswith("--"):
             if query is not None:
-                raise UsageError(f"unexpected argument {arg!r} (one query, then --FILTER VALUE)")
+                raise UsageError(
+                    _(
+                        "unexpected argument {value} (one query, then --FILTER VALUE)",
+                        value=repr(arg),
+                    )
+                )
             query = arg
             continue
         name, eq, value = arg.partition("=")
         if not eq:
             following = next(rest, None)
             if following is None:
-                raise UsageError(f"{name} needs a value")
+                raise UsageError(_("{option} needs a value", option=name))
             value = following
         pairs.append((name, value))
     return query, pairs
 
 
+SEARCH_HELP = N_(
+    "Search the pool by game, QUERY (a name substring, any width, or a number prefix), "
+    "type, and the filters of the card columns: the shared ones and each game's own, listed"
+    " below (a game's filter finds only that game's cards).\n\n"
+    "Exit status: 0 (also when nothing is found), 2 for an unknown game, type or filter."
+)
+
+
 @pool_app.command(
     "search",
     cls=_SearchCommand,
+    help=SEARCH_HELP,
     options_metavar="[QUERY] [OPTIONS] [--FILTER VALUE]...",
     context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
 )
 def pool_search(
     ctx: typer.Context,
     game: Annotated[
-        str | None, typer.Option("--game", "-g", help="A game id (deckcheck formats lists them).")
+        str | None,
+        typer.Option("--game", "-g", help=N_("A game id (deckcheck formats lists them).")),
     ] = None,
-    type: Annotated[str | None, typer.Option("--type", "-t", help="Card type.")] = None,
+    type: Annotated[str | None, typer.Option("--type", "-t", help=N_("Card type."))] = None,
     limit: Annotated[int, typer.Option(min=1, max=10000)] = 50,
-    offset: Annotated[int, typer.Option(min=0, help="Skip this many matches (paging).")] = 0,
+    offset: Annotated[int, typer.Option(min=0, help=N_("Skip this many matches (paging)."))] = 0,
     as_json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
-    """Search the pool by game, QUERY (a name substring, any width, or a number prefix),
-    type, and the filters of the card columns: the shared ones and each game's own, listed
-    below (a game's filter finds only that game's cards).
-
-    Exit status: 0 (also when nothing is found), 2 for an unknown game, type or filter.
-    """
     from deckcheck import games
 
     chosen = None
     if game is not None:
         spec = games.find(game)
         if spec is None:
-            raise UnknownGame(f"unknown game {game!r} (use {', '.join(games.ids())})")
+            raise UnknownGame(
+                _(
+                    "unknown game {game} (use {games})",
+                    game=repr(game),
+                    games=", ".join(games.ids()),
+                )
+            )
         chosen = spec.id
     if type is not None:
         specs = [games.get(chosen)] if chosen else list(games.specs())
         if not any(type in s.card_types for s in specs):
-            raise UsageError(f"unknown card type {type!r}")
+            raise UsageError(_("unknown card type {type}", type=repr(type)))
     from deckcheck.pool.search import parse_filters
 
     query, pairs = _filter_options(list(ctx.args))
@@ -142,16 +180,18 @@ def pool_search(
     if as_json:
         print_json([c.model_dump(mode="json") for c in found])
         return
-    from deckcheck import render
+    from deckcheck.cli import show
 
-    render.cards(console(), found)
+    show.cards(console(), found)
     if not found:
-        sys.stderr.write("no cards found\n")
+        sys.stderr.write(_("no cards found") + "\n")
 
 
-@pool_app.command("stats")
+STATS_HELP = N_("How many cards the pool holds, per game.")
+
+
+@pool_app.command("stats", cls=Command, help=STATS_HELP)
 def pool_stats(as_json: JsonOption = False, db: DbOption = None) -> None:
-    """How many cards the pool holds, per game."""
     pool = open_pool(db)
     with pool:
         stats = pool.stats()
@@ -160,50 +200,64 @@ def pool_stats(as_json: JsonOption = False, db: DbOption = None) -> None:
         return
     by_game = stats["by_game"]
     assert isinstance(by_game, dict)
-    print(f"{stats['total']} cards in {pool.path}")
+    print(_("{n} cards in {db}", n=stats["total"], db=pool.path))
     for game, n in by_game.items():
         print(f"  {game}: {n}")
 
 
-@pool_app.command("init")
+INIT_HELP = N_(
+    "Create the pool and fill it from the shipped card_pool/ (done on first use anyway)."
+)
+
+
+@pool_app.command("init", cls=Command, help=INIT_HELP)
 def pool_init(
     force: Annotated[
-        bool, typer.Option("--force", help="Delete and rebuild an existing pool.")
+        bool, typer.Option("--force", help=N_("Delete and rebuild an existing pool."))
     ] = False,
     db: DbOption = None,
 ) -> None:
-    """Create the pool and fill it from the shipped card_pool/ (done on first use anyway)."""
     from deckcheck.pool.store import default_db_path
 
     path = db or default_db_path()
     if path.exists():
         if not force:
-            raise UsageError(f"{path} exists; use --force to rebuild it (imported cards are lost)")
+            raise UsageError(
+                _("{path} exists; use --force to rebuild it (imported cards are lost)", path=path)
+            )
         try:
             path.unlink()
         except OSError as exc:
-            raise UsageError(f"cannot delete {path}: {exc}") from exc
+            raise UsageError(_("cannot delete {path}: {error}", path=path, error=exc)) from exc
     pool = open_pool(path)
     with pool:
         stats = pool.stats()
-    print(f"created {path} with {stats['total']} cards")
+    print(_("created {path} with {n} cards", path=path, n=stats["total"]))
 
 
-@pool_app.command("template")
+TEMPLATE_HELP = N_(
+    "An empty CSV card file for GAME: the header, after one # line explaining each column. "
+    "Fill it in and `deckcheck pool import` it."
+)
+
+
+@pool_app.command("template", cls=Command, help=TEMPLATE_HELP)
 def pool_template(
-    game: Annotated[str, typer.Argument(help="The game id (deckcheck formats lists them).")],
+    game: Annotated[
+        str, typer.Argument(metavar="GAME", help=N_("The game id (deckcheck formats lists them)."))
+    ],
     output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")
+        Path | None, typer.Option("--output", "-o", help=N_("Write here instead of stdout."))
     ] = None,
 ) -> None:
-    """An empty CSV card file for GAME: the header, after one # line explaining each column.
-    Fill it in and `deckcheck pool import` it."""
     from deckcheck import games
     from deckcheck.pool.template import template
 
     spec = games.find(game)
     if spec is None:
-        raise UnknownGame(f"unknown game {game!r} (known: {', '.join(games.ids())})")
+        raise UnknownGame(
+            _("unknown game {game} (known: {games})", game=repr(game), games=", ".join(games.ids()))
+        )
     text = template(spec.id)
     if output is None:
         sys.stdout.write(text)
@@ -211,4 +265,4 @@ def pool_template(
     from deckcheck.files import write_text_atomic
 
     write_text_atomic(output, text)  # exit 2 for a target that is no regular file
-    print(f"wrote the {spec.id} card template to {output}")
+    print(_("wrote the {game} card template to {path}", game=spec.id, path=output))

@@ -9,6 +9,12 @@ import typer
 
 from deckcheck.cli.common import open_pool
 from deckcheck.cli.options import DbOption
+from deckcheck.i18n import N_
+
+HELP = N_(
+    "Run the HTTP service (FastAPI under uvicorn); the OpenAPI schema is at /openapi.json, "
+    "the browsable docs at /docs. Settings: see the README (DECKCHECK_API_KEYS, …)."
+)
 
 
 def serve(
@@ -17,8 +23,6 @@ def serve(
     workers: Annotated[int, typer.Option("--workers", min=1, max=64)] = 1,
     db: DbOption = None,
 ) -> None:
-    """Run the HTTP service (FastAPI under uvicorn); the OpenAPI schema is at /openapi.json,
-    the browsable docs at /docs. Settings: see the README (DECKCHECK_API_KEYS, …)."""
     import uvicorn
 
     from deckcheck.service.settings import Settings

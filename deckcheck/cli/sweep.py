@@ -15,42 +15,54 @@ import typer
 from deckcheck.cli.common import console, format_for, open_pool, print_json
 from deckcheck.cli.options import DbOption, FormatOption, JsonOption
 from deckcheck.errors import UsageError
+from deckcheck.i18n import N_, _
 
 if TYPE_CHECKING:
     from deckcheck.models import DeckList
     from deckcheck.sweep import SweepRequest, SweepResult
 
-Sides = Annotated[str, typer.Option("--side", help="play, draw or both (variants on each side).")]
+Sides = Annotated[
+    str, typer.Option("--side", help=N_("play, draw or both (variants on each side)."))
+]
+
+
+HELP = N_(
+    "Sweep variants of a deck: validate each, then its odds and goldfish milestones.\n\n"
+    "Exit status: 0 done, 2 bad deck, option or cluster."
+)
 
 
 def sweep(
     target: Annotated[
-        Path, typer.Argument(metavar="DECK_OR_FOLDER", help="A deck, or a folder of decks.")
+        Path, typer.Argument(metavar="DECK_OR_FOLDER", help=N_("A deck, or a folder of decks."))
     ],
     vary: Annotated[
-        list[str], typer.Option("--vary", help="name:REF=1..4 or policy:KEY=a,b (repeat).")
+        list[str], typer.Option("--vary", help=N_("name:REF=1..4 or policy:KEY=a,b (repeat)."))
     ] = [],  # noqa: B006
     fill: Annotated[
-        str | None, typer.Option("--fill", help="The card that keeps the deck size.")
+        str | None, typer.Option("--fill", help=N_("The card that keeps the deck size."))
     ] = None,
     side: Sides = "play",
-    want: Annotated[list[str], typer.Option("--want", "-w", help="Odds condition (repeat).")] = [],  # noqa: B006
+    want: Annotated[
+        list[str], typer.Option("--want", "-w", help=N_("Odds condition (repeat)."))
+    ] = [],  # noqa: B006
     turns: Annotated[int, typer.Option("--turns", "-t", min=1, max=30)] = 6,
     games: Annotated[int, typer.Option("--games", "-n", min=0, max=1_000_000)] = 2000,
     seed: Annotated[int, typer.Option("--seed", min=0)] = 0,
     best: Annotated[
-        str | None, typer.Option("--best", help="milestone:NAME or odds:COND[@T].")
+        str | None, typer.Option("--best", help=N_("milestone:NAME or odds:COND[@T]."))
     ] = None,
     scheduler: Annotated[
         str | None,
         typer.Option(
             "--scheduler",
             envvar="DECKCHECK_DASK_SCHEDULER",
-            help="A Dask scheduler, tcp://HOST:PORT.",
+            help=N_("A Dask scheduler, tcp://HOST:PORT."),
         ),
     ] = None,
     cluster: Annotated[
-        str | None, typer.Option("--cluster", help="local:K: a local Dask cluster of K processes.")
+        str | None,
+        typer.Option("--cluster", help=N_("local:K: a local Dask cluster of K processes.")),
     ] = None,
     format: FormatOption = None,
     as_json: JsonOption = False,
@@ -59,15 +71,11 @@ def sweep(
     plot: Annotated[Path | None, typer.Option("--plot", dir_okay=False)] = None,
     db: DbOption = None,
 ) -> None:
-    """Sweep variants of a deck: validate each, then its odds and goldfish milestones.
-
-    Exit status: 0 done, 2 bad deck, option or cluster.
-    """
     from deckcheck.sweep import SweepRequest
 
     sides = {"play": (True,), "draw": (False,), "both": (True, False)}.get(side)
     if sides is None:
-        raise UsageError(f"--side {side!r}: play, draw or both")
+        raise UsageError(_("--side {value}: play, draw or both", value=repr(side)))
     req = SweepRequest(
         vary=vary, fill=fill, sides=sides, want=want, turns=turns, games=games, seed=seed, best=best
     )
@@ -116,7 +124,7 @@ def _run(
 
     decks = _decks(target, format)
     if not decks:
-        raise UsageError(f"{target}: no deck files")
+        raise UsageError(_("{path}: no deck files", path=target))
     fmt = format_for(format or decks[0][1].format, target, decks[0][1].date)
     with open_pool(db) as pool:
         index = pool.index_for({e.ref for _, d in decks for e in d.entries} | set(_refs(req)))
@@ -157,7 +165,8 @@ def _progress(req: SweepRequest) -> Iterator[Callable[[int, int], None] | None]:
 
         def advance(variant: int, games: int) -> None:
             if variant not in tasks:
-                tasks[variant] = bar.add_task(f"variant {variant + 1}", total=req.games)
+                label = _("variant {n}", n=variant + 1)
+                tasks[variant] = bar.add_task(label, total=req.games)
             bar.advance(tasks[variant], games)
 
         yield advance

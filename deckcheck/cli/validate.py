@@ -13,6 +13,7 @@ from deckcheck.cli.backend import backend
 from deckcheck.cli.common import as_of_day, console, print_json
 from deckcheck.cli.options import AsOfOption, DbOption
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, UsageError
+from deckcheck.i18n import N_, _
 
 if TYPE_CHECKING:
     from deckcheck.formats import Format
@@ -21,50 +22,61 @@ if TYPE_CHECKING:
 OUTPUTS = ("text", "json", "junit", "github", "sarif")
 
 
+HELP = N_(
+    "Check deck lists against their format; report every violation.\n\n"
+    "Exit status: 0 all legal, 1 some deck illegal, 2 usage or input error."
+)
+
+
 def validate(
     ctx: typer.Context,
     paths: Annotated[
         list[Path],
-        typer.Argument(help="Deck files or folders (*.deck, *.txt, *.json).", show_default=False),
+        typer.Argument(
+            help=N_("Deck files or folders (*.deck, *.txt, *.json)."), show_default=False
+        ),
     ],
     format: Annotated[
         str | None,
         typer.Option(
-            "--format", "-f", help="Format id or .toml file; overrides the deck's format: line."
+            "--format", "-f", help=N_("Format id or .toml file; overrides the deck's format: line.")
         ),
     ] = None,
     output: Annotated[
-        str, typer.Option("--output", "-o", help="text, json, junit, github or sarif.")
+        str, typer.Option("--output", "-o", help=N_("text, json, junit, github or sarif."))
     ] = "text",
-    as_json: Annotated[bool, typer.Option("--json", help="Same as --output json.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("Same as --output json."))] = False,
     changed_since: Annotated[
         str | None,
         typer.Option(
             "--changed-since",
             metavar="REV",
-            help="Only deck files changed since this git revision.",
+            help=N_("Only deck files changed since this git revision."),
         ),
     ] = None,
     follow_symlinks: Annotated[
         bool,
         typer.Option(
-            "--follow-symlinks", help="Also read symlinks in folders that lead out of the folder."
+            "--follow-symlinks",
+            help=N_("Also read symlinks in folders that lead out of the folder."),
         ),
     ] = False,
     as_of: AsOfOption = None,
     db: DbOption = None,
 ) -> None:
-    """Check deck lists against their format; report every violation.
-
-    Exit status: 0 all legal, 1 some deck illegal, 2 usage or input error.
-    """
     from deckcheck import decks as deckfiles
     from deckcheck.api import paused_gc
 
     day = as_of_day(as_of)
     output = "json" if as_json else output.casefold()
     if output not in OUTPUTS:
-        raise UsageError(f"unknown --output {output!r} (use {', '.join(OUTPUTS)})")
+        raise UsageError(
+            _(
+                "unknown --output {value} (use {choices})",
+                value=repr(output),
+                choices=", ".join(OUTPUTS),
+            )
+        )
     files = _deck_files(deckfiles.expand(paths, follow_symlinks), changed_since, output)
     with paused_gc():
         parsed = [deckfiles.read(p) for p in files]
@@ -77,7 +89,7 @@ def validate(
 def _deck_files(files: list[Path], changed_since: str | None, output: str) -> list[Path]:
     if changed_since is None:
         if not files:
-            raise UsageError("no deck files found (looked for *.deck, *.txt, *.json)")
+            raise UsageError(_("no deck files found (looked for *.deck, *.txt, *.json)"))
         return files
     from deckcheck.ci import GitError
     from deckcheck.ci import changed_since as changed
@@ -85,10 +97,12 @@ def _deck_files(files: list[Path], changed_since: str | None, output: str) -> li
     try:
         recent = changed(changed_since)
     except GitError as exc:  # git's own message does not say which option it is about
-        raise GitError(f"--changed-since {changed_since}: {exc}") from exc
+        raise GitError(_("--changed-since {rev}: {error}", rev=changed_since, error=exc)) from exc
     files = [f for f in files if f.resolve() in recent]
     if not files:
-        sys.stderr.write(f"deckcheck: no deck files changed since {changed_since}\n")
+        sys.stderr.write(
+            _("deckcheck: no deck files changed since {rev}", rev=changed_since) + "\n"
+        )
         if output == "text":
             raise typer.Exit(EXIT_OK)
     return files

@@ -29,6 +29,7 @@ from deckcheck import games
 from deckcheck.errors import PoolError
 from deckcheck.games import name_key
 from deckcheck.games.columns_contract import CardColumn, ColumnType, Search, check_columns
+from deckcheck.i18n import _
 from deckcheck.models import Card, ColumnValue
 from deckcheck.normalize import nfkc
 from deckcheck.resolve import number_key
@@ -140,7 +141,7 @@ def loaded_extra(game: str, text: str | None) -> dict[str, ColumnValue]:
     that is no JSON object."""
     found = json.loads(text or "{}")
     if not isinstance(found, dict):
-        raise ValueError("extra is not a JSON object")
+        raise ValueError(_("extra is not a JSON object"))
     spec = games.find(game)
     columns = game_columns(spec.id) if spec is not None else {}
     out: dict[str, ColumnValue] = {}
@@ -197,8 +198,12 @@ def row_card(row: Mapping[Any, Any]) -> Card:
 
 def _bad_row(where: str, reason: str) -> PoolError:
     return PoolError(
-        f"the card database has a bad row ({where}): {reason}; fix or delete that row, or "
-        "rebuild the pool with `deckcheck pool init --force` and import again"
+        _(
+            "the card database has a bad row ({where}): {reason}; fix or delete that row, or "
+            "rebuild the pool with `deckcheck pool init --force` and import again",
+            where=where,
+            reason=reason,
+        )
     )
 
 

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from deckcheck import games
 from deckcheck.errors import InputError
 from deckcheck.files import read_limited
+from deckcheck.i18n import _
 from deckcheck.models import Card, Game
 from deckcheck.normalize import nfkc
 from deckcheck.pool.columns import COLUMNS as CARD_COLUMNS
@@ -72,7 +73,9 @@ def read_rows(path: Path) -> tuple[list[Row], list[str]]:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise CardFileError(f"{path}: not UTF-8 text (byte {exc.start})") from exc
+        raise CardFileError(
+            _("{path}: not UTF-8 text (byte {at})", path=path, at=exc.start)
+        ) from exc
     suffix = path.suffix.lower()
     if suffix in (".jsonl", ".ndjson"):
         rows = _jsonl_rows(path, text)
@@ -81,7 +84,13 @@ def read_rows(path: Path) -> tuple[list[Row], list[str]]:
     elif suffix in (".csv", ".txt", ""):
         rows = _csv_rows(path, text)
     else:
-        raise CardFileError(f"{path}: unknown card file type {suffix!r} (use .csv, .json, .jsonl)")
+        raise CardFileError(
+            _(
+                "{path}: unknown card file type {suffix} (use .csv, .json, .jsonl)",
+                path=path,
+                suffix=repr(suffix),
+            )
+        )
     columns = {key for row in rows for key in row.values}
     return rows, sorted(str(c) for c in columns - set(COLUMNS) - all_game_columns())
 
@@ -96,7 +105,13 @@ def _csv_rows(path: Path, text: str) -> list[Row]:
         header = reader.fieldnames or []
         missing = [c for c in REQUIRED if c not in header]
         if missing:
-            raise CardFileError(f"{path}: the header lacks the column(s) {', '.join(missing)}")
+            raise CardFileError(
+                _(
+                    "{path}: the header lacks the column(s) {columns}",
+                    path=path,
+                    columns=", ".join(missing),
+                )
+            )
         rows = []
         for i, record in enumerate(reader, start=1):
             if None in record:
@@ -105,16 +120,16 @@ def _csv_rows(path: Path, text: str) -> list[Row]:
             rows.append(Row(i, reader.line_num + skipped, record))
         return rows
     except csv.Error as exc:
-        raise CardFileError(f"{path}: not valid CSV: {exc}") from exc
+        raise CardFileError(_("{path}: not valid CSV: {error}", path=path, error=exc)) from exc
 
 
 def _json_rows(path: Path, text: str) -> list[Row]:
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as exc:
-        raise CardFileError(f"{path}: not valid JSON: {exc}") from exc
+        raise CardFileError(_("{path}: not valid JSON: {error}", path=path, error=exc)) from exc
     if not isinstance(data, list):
-        raise CardFileError(f"{path}: a JSON card file must be an array of objects")
+        raise CardFileError(_("{path}: a JSON card file must be an array of objects", path=path))
     return [
         Row(i, None, item if isinstance(item, dict) else {"__bad__": item})
         for i, item in enumerate(data, start=1)

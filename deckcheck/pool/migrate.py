@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from deckcheck import games
 from deckcheck.errors import PoolError
+from deckcheck.i18n import _
 from deckcheck.models import Card, ColumnValue
 from deckcheck.pool.columns import COLUMNS, SEP, game_columns
 
@@ -42,7 +43,7 @@ def v3_card(row: sqlite3.Row) -> Card:
         values[column.field] = _split(value) if column.type == "list" else value
     spec = games.find(str(values["game"]))
     if spec is None:
-        raise ValueError(f"unknown game {values['game']!r}")
+        raise ValueError(_("unknown game {game}", game=repr(values["game"])))
     extra: dict[str, ColumnValue] = {}
     for name, own in game_columns(spec.id).items():
         old = _v3_name(name)
@@ -76,9 +77,14 @@ def from_v3(
             cards.append(v3_card(row))
         except ValueError as exc:
             raise PoolError(
-                f"cannot upgrade the card database: the card {row['game']} {row['number']} "
-                f"is none any more ({exc}); rebuild the pool with `deckcheck pool init --force` "
-                "and import again"
+                _(
+                    "cannot upgrade the card database: the card {game} {number} is none any "
+                    "more ({error}); rebuild the pool with `deckcheck pool init --force` and "
+                    "import again",
+                    game=row["game"],
+                    number=row["number"],
+                    error=exc,
+                )
             ) from exc
     conn.execute("ALTER TABLE cards RENAME TO cards_v3")
     conn.execute("DROP INDEX IF EXISTS cards_name")

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from deckcheck import games
 from deckcheck.errors import UsageError
 from deckcheck.games.columns_contract import SearchHook
+from deckcheck.i18n import DEFAULT, N_, _, current
 from deckcheck.models import Game
 from deckcheck.normalize import nfkc
 from deckcheck.pool.columns import (
@@ -45,6 +46,31 @@ class Filter:
     column: str | None
     game: str | None = None
     hook: SearchHook | None = None
+    # the words the label and description are made of, to show them in the language
+    name: str = ""  # the label before "at most"/"at least"
+    about: str = ""  # what the column holds, before how the filter compares
+
+    def shown_label(self) -> str:
+        """``label`` in the current language."""
+        if current() == DEFAULT or not self.name:
+            return _(self.label)
+        suffix = _SUFFIX_TEXT.get(self.mode)
+        name = _(self._word(self.name))
+        return _(suffix, label=name) if suffix else name
+
+    def shown_description(self) -> str:
+        """``description`` in the current language."""
+        if current() == DEFAULT or not self.about:
+            return _(self.description)
+        return _("{about}; {how}", about=_(self._word(self.about)), how=_(_HOW[self.mode]))
+
+    def _word(self, text: str) -> str:
+        """A shared column's words (the pool template's), else the game's own (its spec's)."""
+        if self.game is None and self.column is not None:
+            from deckcheck.pool.template import COLUMN_WORDS
+
+            return COLUMN_WORDS.get(self.column, text)
+        return text
 
     def describe(self) -> dict[str, object]:
         """As ``GET /games`` lists it: the ``/cards`` parameter, how it compares, a label."""
@@ -58,13 +84,14 @@ class Filter:
 
 
 _LABEL_SUFFIX = {"max": " at most", "min": " at least"}
+_SUFFIX_TEXT = {"max": N_("{label} at most"), "min": N_("{label} at least")}
 _HOW = {  # how a filter compares, for its description
-    "exact": "equal",
-    "text": "contains, any width or case",
-    "item": "has this item",
-    "max": "at most",
-    "min": "at least",
-    "key": "equal, any spelling",
+    "exact": N_("equal"),
+    "text": N_("contains, any width or case"),
+    "item": N_("has this item"),
+    "max": N_("at most"),
+    "min": N_("at least"),
+    "key": N_("equal, any spelling"),
 }
 
 
@@ -82,6 +109,8 @@ def _shared_filters() -> dict[str, Filter]:
             label + _LABEL_SUFFIX.get(mode, ""),
             f"{column.name}; {_HOW[mode]}",
             column.field,
+            name=label,
+            about=column.name,
         )
     return out
 
@@ -105,11 +134,11 @@ def game_filters(game: str) -> dict[str, Filter]:
             f"{column.description}; {_HOW[mode]}",
             column.name,
             spec.id,
+            name=column.heading,
+            about=column.description,
         )
     for hook in spec.search_hooks:
-        found = Filter(
-            hook.option, "hook", hook.label, hook.description, None, spec.id, hook
-        )
+        found = Filter(hook.option, "hook", hook.label, hook.description, None, spec.id, hook)
         for name in (hook.option, *hook.aliases):
             out[name] = found
     return out
@@ -142,16 +171,38 @@ def filter_value(f: Filter, value: str | int) -> str | int:
     try:
         number = int(nfkc(str(value)))
     except ValueError:
-        raise FilterError(f"search filter {f.option}: {value!r} is not a whole number") from None
+        raise FilterError(
+            _(
+                "search filter {option}: {value} is not a whole number",
+                option=f.option,
+                value=repr(value),
+            )
+        ) from None
     if not -INT_LIMIT <= number < INT_LIMIT:
-        raise FilterError(f"search filter {f.option}: {value!r} is out of range")
+        raise FilterError(
+            _("search filter {option}: {value} is out of range", option=f.option, value=repr(value))
+        )
     return number
 
 
 def unknown_filter(option: str, game: str | None) -> FilterError:
     names = sorted(known_filters(game))
-    where = f" for {game}" if game is not None else ""
-    return FilterError(f"unknown search filter {option!r}{where} (use {', '.join(names)})")
+    if game is not None:
+        return FilterError(
+            _(
+                "unknown search filter {option} for {game} (use {names})",
+                option=repr(option),
+                game=game,
+                names=", ".join(names),
+            )
+        )
+    return FilterError(
+        _(
+            "unknown search filter {option} (use {names})",
+            option=repr(option),
+            names=", ".join(names),
+        )
+    )
 
 
 # --- queries (portable SQL: named parameters, LIKE with an escape, ``||``) ---------------------
@@ -218,7 +269,9 @@ def _game_clause(where: _Where, f: Filter, value: str | int, json_text: JsonText
         ors = []
         for name, keys in sorted(f.hook.match(str(value)).items()):
             if name not in keyed or keyed[name].key is None:
-                raise ValueError(f"{f.game}'s filter {f.option} names no keyed column {name!r}")
+                raise ValueError(  # i18n: machine (a game plugin's bug, for its author)
+                    f"{f.game}'s filter {f.option} names no keyed column {name!r}"  # i18n: machine
+                )
             if keys:
                 marks = ", ".join(where.param(k) for k in sorted(keys))
                 ors.append(f"{json_text('extra_keys', name)} IN ({marks})")

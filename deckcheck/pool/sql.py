@@ -30,6 +30,7 @@ from sqlalchemy.types import TypeEngine
 from deckcheck import data, games
 from deckcheck.errors import PoolError
 from deckcheck.games.columns_contract import ColumnType
+from deckcheck.i18n import _
 from deckcheck.models import Card, Game
 from deckcheck.pool.columns import (
     COLUMNS,
@@ -63,7 +64,7 @@ cards = Table(
     metadata,
     *(_column(c.field, c.type, c.required) for c in COLUMNS),
     *(_column(k, "text", True) for k in (*EXTRA_COLUMNS, *KEY_COLUMNS)),
-    Index("ix_deckcheck_cards_name_key", "name_key")  # the name the old index=True gave,
+    Index("ix_deckcheck_cards_name_key", "name_key"),  # the name the old index=True gave,
 )
 
 
@@ -87,9 +88,13 @@ class SqlPool:
         if missing:
             self.engine.dispose()
             raise PoolError(
-                f"the table {TABLE} was made by another deckcheck version (no column "
-                f"{', '.join(missing)}); drop it to have it rebuilt from card_pool/ "
-                "(imported cards are lost)"
+                _(
+                    "the table {table} was made by another deckcheck version (no column "
+                    "{columns}); drop it to have it rebuilt from card_pool/ (imported cards "
+                    "are lost)",
+                    table=TABLE,
+                    columns=", ".join(missing),
+                )
             )
 
     def _json_text(self) -> JsonText:
@@ -102,7 +107,10 @@ class SqlPool:
 
         def unsupported(column: str, key: str) -> str:
             raise PoolError(
-                f"searching a game's own card columns needs SQLite or PostgreSQL, not {dialect}"
+                _(
+                    "searching a game's own card columns needs SQLite or PostgreSQL, not {dialect}",
+                    dialect=dialect,
+                )
             )
 
         return unsupported

@@ -15,6 +15,7 @@ from typing import Protocol
 
 from deckcheck import data, games
 from deckcheck.errors import PoolError, database_trouble
+from deckcheck.i18n import _
 from deckcheck.models import Card, Game
 from deckcheck.pool.columns import (
     ALL_COLUMNS,
@@ -63,7 +64,7 @@ def _shipped_rows(folder: Path) -> list[tuple[object, ...]]:
             checked = check_import(files)
         except ImportRejected as exc:  # shipped data is checked by the tests; this guards edits
             raise PoolError(
-                "the shipped card data has bad rows:\n" + "\n".join(exc.errors)
+                _("the shipped card data has bad rows:") + "\n" + "\n".join(exc.errors)
             ) from exc
         _shipped.clear()
         _shipped[stamp] = [_params(card_row(c)) for f in checked for c in f.cards]
@@ -146,7 +147,9 @@ class Pool:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise PoolError(f"cannot create the folder of {self.path}: {exc}") from exc
+                raise PoolError(
+                    _("cannot create the folder of {path}: {error}", path=self.path, error=exc)
+                ) from exc
         try:
             self.conn = sqlite3.connect(self.path, isolation_level=None)
             self.conn.row_factory = sqlite3.Row
@@ -188,8 +191,11 @@ class Pool:
             return
         if row is None or row[0] != SCHEMA_VERSION:
             raise PoolError(
-                f"{self.path} was made by another deckcheck version; "
-                "rebuild it with `deckcheck pool init --force`"
+                _(
+                    "{path} was made by another deckcheck version; "
+                    "rebuild it with `deckcheck pool init --force`",
+                    path=self.path,
+                )
             )
 
     def _check_intact(self) -> None:
@@ -207,8 +213,12 @@ class Pool:
         if report != "ok":
             lines = [x for x in report.splitlines() if x.strip() and not x.startswith("***")]
             raise PoolError(
-                f"{self.path}: the database is damaged ({(lines or [report])[0]}); rebuild the "
-                "card pool with `deckcheck pool init --force`"
+                _(
+                    "{path}: the database is damaged ({problem}); rebuild the "
+                    "card pool with `deckcheck pool init --force`",
+                    path=self.path,
+                    problem=(lines or [report])[0],
+                )
             )
         _intact.add(stamp)
 

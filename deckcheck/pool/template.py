@@ -8,6 +8,7 @@ import io
 
 from deckcheck import games
 from deckcheck.data import card_pool_dir
+from deckcheck.i18n import N_
 from deckcheck.pool.columns import COLUMNS, Column, game_columns
 
 # What to write in each shared column; a game's own columns say it in their spec, and the types
@@ -24,6 +25,17 @@ HELP: dict[str, str] = {
     "rarity": "rarity as printed",
     "source": "where the row comes from (a set list, a site): say it, so others can check",
     "aliases": "other numbers a deck may use for the card, ';' between them",
+}
+
+
+# The searchable shared columns as a person reads their name (the labels of their search
+# filters, in the language), by ``Card`` field.
+COLUMN_WORDS: dict[str, str] = {
+    "type": N_("card type"),
+    "kind": N_("a card's kind"),
+    "keywords": N_("keywords"),
+    "level": N_("level"),
+    "cost": N_("cost"),
 }
 
 

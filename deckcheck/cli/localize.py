@@ -1,0 +1,235 @@
+"""The command line in the user's language: deckcheck's help texts, and typer's own words.
+
+Typer builds the command tree with the texts given at import time (marked ``N_``), so
+``translate_tree`` translates them in place when the command runs, once the language is known.
+Typer's bundled click writes its own words (``Usage:``, ``Show this message and exit.``, its
+parse errors) as English literals, not through gettext: the command classes here write them
+from the catalogue instead (``Command``, ``Group``, ``show_error``), and ``typer.rich_utils``'s
+words (panel titles, ``[default: …]``) are its module constants, set from the catalogue before
+help or an error is shown. In English every text is the one typer and click write.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+from typer import _click
+from typer._click.exceptions import (
+    BadParameter,
+    ClickException,
+    MissingParameter,
+    NoArgsIsHelpError,
+    NoSuchOption,
+    UsageError,
+)
+from typer.core import TyperCommand, TyperGroup
+
+from deckcheck.i18n import DEFAULT, N_, _, current
+
+# typer.rich_utils' constants (its words in help and error panels), as typer writes them
+RICH_WORDS: dict[str, str] = {
+    "DEPRECATED_STRING": N_("(deprecated) "),
+    "DEFAULT_STRING": N_("[default: {}]"),
+    "ENVVAR_STRING": N_("[env var: {}]"),
+    "REQUIRED_LONG_STRING": N_("[required]"),
+    "ARGUMENTS_PANEL_TITLE": N_("Arguments"),
+    "OPTIONS_PANEL_TITLE": N_("Options"),
+    "COMMANDS_PANEL_TITLE": N_("Commands"),
+    "ERRORS_PANEL_TITLE": N_("Error"),
+    "ABORTED_TEXT": N_("Aborted."),
+    "RICH_HELP": N_("Try [blue]'{command_path} {help_option}'[/] for help."),
+}
+USAGE = N_("Usage: ")
+HELP_OPTION = N_("Show this message and exit.")
+
+# click's parse errors (typer/_click/parser.py, core.py, typer/core.py), as click words them:
+# a pattern on the English message and the catalogue's text for it.
+_MESSAGES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(r"^Got unexpected extra argument\(s\) \((?P<args>.*)\)$", re.S),
+        N_("Got unexpected extra argument(s) ({args})"),
+    ),
+    (re.compile(r"^Missing command\.$"), N_("Missing command.")),
+    (
+        re.compile(r"^No such command (?P<name>.*?)\. Did you mean (?P<choices>.*)\?$", re.S),
+        N_("No such command {name}. Did you mean {choices}?"),
+    ),
+    (re.compile(r"^No such command (?P<name>.*)\.$", re.S), N_("No such command {name}.")),
+    (
+        re.compile(r"^Option (?P<name>.*) requires an argument\.$", re.S),
+        N_("Option {name} requires an argument."),
+    ),
+    (
+        re.compile(r"^Option (?P<name>.*) requires (?P<n>\d+) arguments\.$", re.S),
+        N_("Option {name} requires {n} arguments."),
+    ),
+    (
+        re.compile(r"^Option (?P<name>.*) does not take a value\.$", re.S),
+        N_("Option {name} does not take a value."),
+    ),
+)
+# why a value is bad (typer checks values with pydantic and its path types)
+_DETAILS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(r"^Input should be greater than or equal to (?P<n>\S+)$"),
+        N_("Input should be greater than or equal to {n}"),
+    ),
+    (
+        re.compile(r"^Input should be less than or equal to (?P<n>\S+)$"),
+        N_("Input should be less than or equal to {n}"),
+    ),
+    (
+        re.compile(r"^Input should be greater than (?P<n>\S+)$"),
+        N_("Input should be greater than {n}"),
+    ),
+    (re.compile(r"^Input should be less than (?P<n>\S+)$"), N_("Input should be less than {n}")),
+    (re.compile(r"^Input should be a valid integer"), N_("Input should be a valid integer")),
+    (re.compile(r"^Input should be a valid number"), N_("Input should be a valid number")),
+    (re.compile(r"^Input should be a valid boolean"), N_("Input should be a valid boolean")),
+    (
+        re.compile(r"^(?:File|Directory|Path) (?P<path>.*) does not exist\.$", re.S),
+        N_("{path} does not exist."),
+    ),
+    (re.compile(r"^(?:File|Path) (?P<path>.*) is a directory\.$", re.S), N_("{path} is a folder.")),
+    (re.compile(r"^(?:Directory|Path) (?P<path>.*) is a file\.$", re.S), N_("{path} is a file.")),
+    (
+        re.compile(r"^(?:File|Directory|Path) (?P<path>.*) is not readable\.$", re.S),
+        N_("{path} is not readable."),
+    ),
+    (
+        re.compile(r"^(?:File|Directory|Path) (?P<path>.*) is not writable\.$", re.S),
+        N_("{path} is not writable."),
+    ),
+    (
+        re.compile(r"^(?P<value>.*) is not one of (?P<choices>.*)\.$", re.S),
+        N_("{value} is not one of {choices}."),
+    ),
+)
+_MISSING = {
+    "argument": N_("Missing argument {name}."),
+    "option": N_("Missing option {name}."),
+}
+
+
+def _reworded(text: str, table: tuple[tuple[re.Pattern[str], str], ...]) -> str:
+    for pattern, message in table:
+        found = pattern.match(text)
+        if found is not None:
+            return _(message, **found.groupdict())
+    return text  # a message click may add later: shown as click words it
+
+
+def error_text(exc: ClickException) -> str:
+    """``exc``'s message in the current language."""
+    if isinstance(exc, NoSuchOption):
+        text = _("No such option: {name}", name=exc.option_name)
+        if exc.possibilities:
+            options = ", ".join(sorted(exc.possibilities))
+            text += _(" (Possible options: {options})", options=options)
+        return text
+    if isinstance(exc, MissingParameter):
+        hint = _hint(exc)
+        what = exc.param_type or (exc.param.param_type_name if exc.param else "parameter")
+        return _(_MISSING.get(what, N_("Missing parameter {name}.")), name=hint)
+    if isinstance(exc, BadParameter):
+        hint = _hint(exc)
+        detail = _reworded(exc.message, _DETAILS)
+        if not hint:
+            return _("Invalid value: {reason}", reason=detail)
+        return _("Invalid value for {name}: {reason}", name=hint, reason=detail)
+    return _reworded(exc.message, _MESSAGES)
+
+
+def _hint(exc: BadParameter) -> str:
+    hint: Any = exc.param_hint
+    if hint is None and exc.param is not None:
+        hint = exc.param.get_error_hint()
+    if isinstance(hint, list | tuple):
+        return " / ".join(repr(h) for h in hint)
+    return str(hint or "")
+
+
+def use_rich_words() -> None:
+    """Set typer.rich_utils' words from the catalogue (imported only to show help or an
+    error, as typer does)."""
+    from typer import rich_utils
+
+    for name, text in RICH_WORDS.items():
+        setattr(rich_utils, name, _(text))
+
+
+def show_error(exc: ClickException) -> None:
+    """A usage error as typer shows it (usage line, hint, error panel), in the language."""
+    from typer import rich_utils
+
+    if current() == DEFAULT or isinstance(exc, NoArgsIsHelpError):
+        rich_utils.rich_format_error(exc)
+        return
+    use_rich_words()
+    ctx = getattr(exc, "ctx", None)
+    text = error_text(exc)
+    rich_utils.rich_format_error(UsageError(text, ctx) if ctx is not None else ClickException(text))
+
+
+def show_aborted() -> None:
+    from typer import rich_utils
+
+    use_rich_words()
+    rich_utils.rich_abort_error()
+
+
+def _commands(command: _click.Command) -> Iterator[_click.Command]:
+    yield command
+    for sub in getattr(command, "commands", {}).values():
+        yield from _commands(sub)
+
+
+def translate_tree(root: _click.Command) -> None:
+    """Every help text of the command tree under ``root`` in the current language, in place
+    (the tree typer builds for one run; translating a text twice leaves it as it is)."""
+    if current() == DEFAULT:
+        return
+    for command in _commands(root):
+        for attr in ("help", "short_help", "epilog"):
+            text = getattr(command, attr, None)
+            if text:
+                setattr(command, attr, _(text))
+        for param in command.params:
+            text = getattr(param, "help", None)
+            if text:
+                param.help = _(text)  # type: ignore[attr-defined]
+
+
+class _Localized:
+    """What typer's commands show in its own words: the usage line and ``--help``'s help."""
+
+    def format_usage(self, ctx: Any, formatter: Any) -> None:
+        pieces = self.collect_usage_pieces(ctx)  # type: ignore[attr-defined]
+        formatter.write_usage(ctx.command_path, " ".join(pieces), prefix=_(USAGE))
+
+    def get_help_option(self, ctx: Any) -> Any:
+        option = super().get_help_option(ctx)  # type: ignore[misc]
+        if option is not None:
+            option.help = _(HELP_OPTION)
+        return option
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        if current() != DEFAULT:
+            use_rich_words()
+        super().format_help(ctx, formatter)  # type: ignore[misc]
+
+
+class Command(_Localized, TyperCommand):
+    """A typer command that shows its usage line and help option in the language."""
+
+
+class Group(_Localized, TyperGroup):
+    """A typer group that shows its usage line and help option in the language."""
+
+
+def exit_on_error(exc: ClickException) -> None:
+    show_error(exc)
+    sys.exit(exc.exit_code)

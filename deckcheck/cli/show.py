@@ -1,0 +1,123 @@
+"""What ``deckcheck formats``, ``formats show`` and ``pool search`` print, in the language.
+
+A format's own words (name, description, section labels, notes) are catalogue entries whose
+context is its game (``deckcheck.i18n_extract``); sources and citations stay as written, and
+card data (names, numbers, types as printed) as the pool holds it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from rich.markup import escape
+from rich.table import Column, Table
+
+from deckcheck.i18n import DEFAULT, _, _p, current
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from deckcheck.formats import Format
+    from deckcheck.models import Card, FormatVersion
+
+
+def format_words(game: str, text: str) -> str:
+    """A format file's text in the language: its game's entry, else one without a game (a
+    format file that extends another names no game of its own, so its words have none)."""
+    found = _p(game, text)
+    return found if found != text else _(text)
+
+
+def in_force(found: FormatVersion) -> str:
+    """``2016-01-28 – 2017-02-25``, ``from 2017-02-26``, or ``undated``."""
+    if found.effective_from is None:
+        return _("undated")
+    if found.effective_until is None:
+        return _("from {day}", day=found.effective_from)
+    return f"{found.effective_from} – {found.effective_until}"
+
+
+def _section_word(game: str, name: str, label: str | None) -> str:
+    """A section as the list names it: its id in English (as deck files write it), its
+    label in the game's words otherwise."""
+    if current() == DEFAULT or not label:
+        return name
+    return format_words(game, label)
+
+
+def format_list(console: Console, formats: Sequence[Format]) -> None:
+    # the ids and dates in full, whatever the width: versions of one family differ only there
+    width = max((len(fmt.id) for fmt in formats), default=2)
+    table = Table(
+        Column(_("id"), min_width=width, no_wrap=True),
+        _("game"),
+        _("name"),
+        Column(_("in force"), min_width=23, no_wrap=True),
+        _("sections"),
+        _("assumptions"),
+        box=None,
+    )
+    comma = ", " if current() == DEFAULT else "、"
+    for fmt in formats:
+        sections = comma.join(
+            f"{_section_word(fmt.game, s.name, s.label)} {s.size.min}"
+            + (f"–{s.size.max}" if s.size.max != s.size.min else "")
+            for s in fmt.sections
+        )
+        table.add_row(
+            fmt.id,
+            fmt.game,
+            escape(format_words(fmt.game, fmt.name)),
+            in_force(fmt.version),
+            sections,
+            str(len(fmt.assumptions)),
+        )
+    console.print(table)
+
+
+def format_detail(console: Console, fmt: Format, family: Sequence[Format] = ()) -> None:
+    """A format's rules; ``family``: every version of it, newest first, with its dates."""
+    from deckcheck.checks.table import check_tables
+
+    name = escape(format_words(fmt.game, fmt.name))
+    console.print(f"[bold]{escape(fmt.id)}[/]: {name} ({fmt.game})")  # i18n: machine (markup)
+    if fmt.description:
+        console.print(escape(format_words(fmt.game, fmt.description)))
+    for other in family if len(family) > 1 or fmt.effective else ():
+        this = "  [bold]" + escape(_("(this one)")) + "[/]" if other.id == fmt.id else ""
+        line = _("version: {id}  {dates}", id=other.id, dates=in_force(other.version))
+        console.print(f"  {escape(line)}{this}")
+    if fmt.effective:
+        console.print("  " + escape(_("dates: {source}", source=fmt.effective.source)))
+    for source in fmt.sources:
+        console.print("  " + escape(_("source: {source}", source=source)))
+    table = Table(_("rule"), _("what"), _("source"), box=None)
+    for check_table in check_tables(fmt.game):  # each describes its own tables
+        for entry in check_table.of(fmt):
+            for row in check_table.describe(entry):
+                table.add_row(escape(row.rule or "-"), escape(row.what), escape(row.source or ""))
+    console.print(table)
+    for key, param in fmt.parameters.items():
+        flag = " [yellow]" + escape(_("(assumption)")) + "[/]" if param.assumption else ""
+        line = f"  {key} = {param.value}{flag}  [dim]{escape(param.source)}[/]"  # i18n: machine
+        console.print(line)
+
+
+def cards(console: Console, found: Sequence[Card]) -> None:
+    from deckcheck.render import card_summary
+
+    table = Table(
+        _("game"), _("number"), _("name"), _("type"), _("level"), _("cost"), _("more"), box=None
+    )
+    for c in found:
+        table.add_row(
+            c.game,
+            escape(c.number),
+            escape(c.name),
+            c.type,
+            "" if c.level is None else str(c.level),
+            "" if c.cost is None else str(c.cost),
+            escape(card_summary(c)),
+        )
+    console.print(table)
