@@ -52,7 +52,8 @@ def report(
     """One deck's verdict. ``assumptions=False`` shortens the list of the format's facts from
     outside the rulebooks to one line (the CLI prints it in full once per format and run)."""
     errors, warnings = rep.errors, rep.warnings
-    verdict = f"[bold green]{_('LEGAL')}[/]" if rep.legal else f"[bold red]{_('ILLEGAL')}[/]"
+    legal, illegal = _("LEGAL"), _("ILLEGAL")
+    verdict = f"[bold green]{legal}[/]" if rep.legal else f"[bold red]{illegal}[/]"
     tally = _tally(len(errors), len(warnings))
     path = escape(rep.path or _("(deck)"))
     game = escape(word(rep.game, rep.game))
@@ -66,7 +67,8 @@ def report(
         console.print(f"  {mark} [bold]{escape(v.rule)}[/][dim]{line}[/]  {escape(v.message)}")
         if v.cards:
             console.print("      " + _("cards: {cards}", cards=_cards(v)))
-        console.print(f"      [dim]{_('source: {source}', source=escape(v.source))}[/]")
+        source = _("source: {source}", source=escape(v.source))
+        console.print(f"      [dim]{source}[/]")
         if v.fix:
             console.print("      " + _("fix: {fix}", fix=escape(v.fix)))
     if rep.assumptions and not assumptions:
@@ -83,7 +85,8 @@ def report(
         console.print(f"  [dim]{shortened}[/]")
         return
     for note in rep.assumptions:
-        console.print(f"  [dim]{_('assumption: {note}', note=escape(note))}[/]")
+        shown = _("assumption: {note}", note=escape(note))
+        console.print(f"  [dim]{shown}[/]")
 
 
 def version(console: Console, found: FormatVersion | None) -> None:
@@ -145,7 +148,8 @@ def format_detail(console: Console, fmt: Format, family: Sequence[Format] = ()) 
     if fmt.description:
         console.print(escape(label(fmt.game, fmt.description)))
     for other in family if len(family) > 1 or fmt.effective else ():
-        this = f"  [bold]{_('(this one)')}[/]" if other.id == fmt.id else ""
+        this_one = _("(this one)")
+        this = f"  [bold]{this_one}[/]" if other.id == fmt.id else ""
         shown = _("version: {id}  {dates}", id=escape(other.id), dates=_in_force(other.version))
         console.print(f"  {shown}{this}")
     if fmt.effective:
@@ -159,7 +163,8 @@ def format_detail(console: Console, fmt: Format, family: Sequence[Format] = ()) 
                 table.add_row(escape(row.rule or "-"), escape(row.what), escape(row.source or ""))
     console.print(table)
     for key, param in fmt.parameters.items():
-        flag = f" [yellow]{_('(assumption)')}[/]" if param.assumption else ""
+        assumed = _("(assumption)")
+        flag = f" [yellow]{assumed}[/]" if param.assumption else ""
         console.print(f"  {key} = {param.value}{flag}  [dim]{escape(param.source)}[/]")
 
 

@@ -99,8 +99,10 @@ def words(game: str, names: Iterable[str], sep: str = ", ") -> str:
 
 def label(game: str, text: str) -> str:
     """A label a format file gives (a section's, a count's): the catalogue has it under the
-    format's game (extracted from formats/*.toml by deckcheck.i18n_extract)."""
-    return _p(game, text)
+    format's game (extracted from formats/*.toml by deckcheck.i18n_extract). A format that
+    takes its game from the one it ``extends`` has its words without a context: those too."""
+    found = _p(game, text)
+    return _(found) if found == text else found
 
 
 def section_label(game: str, name: str, given: str | None) -> str:
