@@ -26,9 +26,9 @@ def _cards(v: Violation, limit: int = 6) -> str:
 
 def _tally(errors: int, warnings: int) -> str:
     return _(
-        "{errors}, {warnings}",
-        errors=_n("{n} error", "{n} errors", errors, n=errors),
-        warnings=_n("{n} warning", "{n} warnings", warnings, n=warnings),
+        "{error_count}, {warning_count}",
+        error_count=_n("{n} error", "{n} errors", errors, n=errors),
+        warning_count=_n("{n} warning", "{n} warnings", warnings, n=warnings),
     )
 
 
@@ -57,18 +57,20 @@ def report(
     tally = _tally(len(errors), len(warnings))
     path = escape(rep.path or _("(deck)"))
     game = escape(word(rep.game, rep.game))
-    console.print(f"[bold]{path}[/]  {escape(rep.format)} ({game})  {verdict}  [dim]{tally}[/]")
+    head = f"[bold]{path}[/]  {escape(rep.format)} ({game})"  # i18n: machine (markup)
+    console.print(f"{head}  {verdict}  [dim]{tally}[/]")  # i18n: machine (markup)
     version(console, rep.format_version)
     sizes = [_size(rep.game, section, n, fmt) for section, n in rep.counts.items()]
     console.print("  " + " · ".join(sizes))
     for v in [*errors, *warnings]:
         mark = "[red]✗[/]" if v.severity == "error" else "[yellow]![/]"
         line = " " + _("line {n}", n=v.line) if v.line else ""
-        console.print(f"  {mark} [bold]{escape(v.rule)}[/][dim]{line}[/]  {escape(v.message)}")
+        rule = f"[bold]{escape(v.rule)}[/][dim]{line}[/]"  # i18n: machine (markup)
+        console.print(f"  {mark} {rule}  {escape(v.message)}")
         if v.cards:
             console.print("      " + _("cards: {cards}", cards=_cards(v)))
         source = _("source: {source}", source=escape(v.source))
-        console.print(f"      [dim]{source}[/]")
+        console.print(f"      [dim]{source}[/]")  # i18n: machine (markup)
         if v.fix:
             console.print("      " + _("fix: {fix}", fix=escape(v.fix)))
     if rep.assumptions and not assumptions:
@@ -82,11 +84,11 @@ def report(
             n=n,
             format=escape(rep.format),
         )
-        console.print(f"  [dim]{shortened}[/]")
+        console.print(f"  [dim]{shortened}[/]")  # i18n: machine (markup)
         return
     for note in rep.assumptions:
         shown = _("assumption: {note}", note=escape(note))
-        console.print(f"  [dim]{shown}[/]")
+        console.print(f"  [dim]{shown}[/]")  # i18n: machine (markup)
 
 
 def version(console: Console, found: FormatVersion | None) -> None:
@@ -100,7 +102,7 @@ def summary(console: Console, reports: Sequence[Report]) -> None:
         return
     legal = sum(r.legal for r in reports)
     shown = _("{legal} of {n} decks legal", legal=legal, n=len(reports))
-    console.print(f"[bold]{shown}[/]")
+    console.print(f"[bold]{shown}[/]")  # i18n: machine (markup)
 
 
 def _in_force(found: FormatVersion) -> str:
@@ -144,7 +146,7 @@ def format_list(console: Console, formats: Sequence[Format]) -> None:
 def format_detail(console: Console, fmt: Format, family: Sequence[Format] = ()) -> None:
     """A format's rules; ``family``: every version of it, newest first, with its dates."""
     name, game = escape(label(fmt.game, fmt.name)), escape(word(fmt.game, fmt.game))
-    console.print(f"[bold]{escape(fmt.id)}[/]: {name} ({game})")
+    console.print(f"[bold]{escape(fmt.id)}[/]: {name} ({game})")  # i18n: machine (markup)
     if fmt.description:
         console.print(escape(label(fmt.game, fmt.description)))
     for other in family if len(family) > 1 or fmt.effective else ():
@@ -165,7 +167,8 @@ def format_detail(console: Console, fmt: Format, family: Sequence[Format] = ()) 
     for key, param in fmt.parameters.items():
         assumed = _("(assumption)")
         flag = f" [yellow]{assumed}[/]" if param.assumption else ""
-        console.print(f"  {key} = {param.value}{flag}  [dim]{escape(param.source)}[/]")
+        source = escape(param.source)
+        console.print(f"  {key} = {param.value}{flag}  [dim]{source}[/]")  # i18n: machine
 
 
 def cards(console: Console, found: Sequence[Card]) -> None:

@@ -53,24 +53,25 @@ def _misplaced(ctx: Context, rule: SpellBreak) -> list[Violation]:
             severity=rule.severity,
             message=_(
                 "{card} ({number}) has 「{second}」: it enters play only by the spell break of "
-                "a 「{first}」 character, which takes it from the {side}; played or put into "
-                "play from the {deck} it is removed from the game",
+                "a 「{first}」 character, which takes it from the {side_label}; played or put into "
+                "play from the {deck_label} it is removed from the game",
                 card=s.card.name,
                 number=s.card.number,
                 second=rule.second,
                 first=rule.first,
-                side=side,
-                deck=deck,
+                side_label=side,
+                deck_label=deck,
             ),
             section=rule.deck,
             cards=card_counts([s]),
             line=s.line,
             source=rule.source,
             fix=_(
-                "move it to the {side}, with a 「{first}」 card of its name in the {deck}",
-                side=side,
+                "move it to the {side_label}, with a 「{first}」 card of its name in the "
+                "{deck_label}",
+                side_label=side,
                 first=rule.first,
-                deck=deck,
+                deck_label=deck,
             ),
         )
         for s in found
@@ -96,10 +97,11 @@ def _unreachable(ctx: Context, rule: SpellBreak) -> list[Violation]:
             rule=rule.rule,
             severity=rule.severity,
             message=_(
-                "no 「{first}」 card of the {deck} can spell break into {cards}: a 「{first}」 "
-                "character brings in only a 「{second}」 card whose name contains its own “B”",
+                "no 「{first}」 card of the {deck_label} can spell break into {cards}: "
+                "a 「{first}」 character brings in only a 「{second}」 card whose name contains "
+                "its own “B”",
                 first=rule.first,
-                deck=deck,
+                deck_label=deck,
                 cards=listing(f"{s.card.name} ({s.card.number})" for s in lost),
                 second=rule.second,
             ),
@@ -108,9 +110,9 @@ def _unreachable(ctx: Context, rule: SpellBreak) -> list[Violation]:
             line=first_line(lost),
             source=rule.source,
             fix=_(
-                "add the matching 「{first}」 character to the {deck}, or remove the card",
+                "add the matching 「{first}」 character to the {deck_label}, or remove the card",
                 first=rule.first,
-                deck=deck,
+                deck_label=deck,
             ),
         )
     ]
