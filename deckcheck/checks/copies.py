@@ -9,7 +9,7 @@ from deckcheck.checks.copy_tables import Copies as Copies
 from deckcheck.checks.copy_tables import LimitOverride as LimitOverride
 from deckcheck.checks.copy_tables import Match as Match
 from deckcheck.checks.table import CheckTable, Row, register_table
-from deckcheck.i18n import _, _n
+from deckcheck.i18n import N_, _, _n
 from deckcheck.models import Violation
 from deckcheck.slots import Context, Slot, card_counts, first_line, total
 
@@ -136,13 +136,31 @@ def _describe_match(match: Match) -> str:
 
 
 def _describe(c: Copies) -> Iterable[Row]:
-    yield Row(c.rule, f"at most {c.limit} of one {c.key} in {'+'.join(c.sections)}", c.source)
+    what = _(
+        "at most {limit} of one {key} in {sections}",
+        limit=c.limit,
+        key=c.key,
+        sections="+".join(c.sections),
+    )
+    yield Row(c.rule, what, c.source)
+
+
+# the limits that are words, as ``formats show`` prints them
+_LIMITS = {"unlimited": N_("unlimited"), "pattern": N_("pattern")}
 
 
 def _describe_override(o: LimitOverride) -> Iterable[Row]:
     what = str(o.match.append or o.match.keyword or o.match.keyword_pattern)
-    among = " among the cards of one name that carry it" if o.counts == "matching" else ""
-    yield Row(o.rule, f"{what}: limit {o.limit}{among}", o.source)
+    limit = str(o.limit) if isinstance(o.limit, int) else _(_LIMITS[o.limit])
+    if o.counts == "matching":
+        shown = _(
+            "{what}: limit {limit} among the cards of one name that carry it",
+            what=what,
+            limit=limit,
+        )
+    else:
+        shown = _("{what}: limit {limit}", what=what, limit=limit)
+    yield Row(o.rule, shown, o.source)
 
 
 def _no_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:

@@ -258,21 +258,40 @@ def _opening(ctx: Context, counts: dict[str, int]) -> list[Violation]:
 
 
 def _describe_pure(p: Pure) -> Iterable[Row]:
-    yield Row(p.rule, f"[{p.append}] decks are all [{p.append}]", p.source)
+    yield Row(p.rule, _("[{append}] decks are all [{append}]", append=p.append), p.source)
 
 
 def _describe_type_count(t: TypeCount) -> Iterable[Row]:
     bounds = f"{t.min if t.min is not None else 0}..{t.max if t.max is not None else '∞'}"
-    yield Row(t.rule, f"{'/'.join(t.types)} in {'+'.join(t.sections)}: {bounds}", t.source)
+    what = _(
+        "{types} in {sections}: {bounds}",
+        types="/".join(t.types),
+        sections="+".join(t.sections),
+        bounds=bounds,
+    )
+    yield Row(t.rule, what, t.source)
 
 
 def _describe_attribute_limit(a: AttributeLimit) -> Iterable[Row]:
-    every = f"; every {'/'.join(a.required_for)} card has one" if a.required_for else ""
-    yield Row(a.rule, f"at most {a.limit} per {a.attribute}{every}", a.source)
+    if a.required_for:
+        what = _(
+            "at most {limit} per {attribute}; every {types} card has one",
+            limit=a.limit,
+            attribute=a.attribute,
+            types="/".join(a.required_for),
+        )
+    else:
+        what = _("at most {limit} per {attribute}", limit=a.limit, attribute=a.attribute)
+    yield Row(a.rule, what, a.source)
 
 
 def _describe_opening(oc: OpeningCheck) -> Iterable[Row]:
-    what = f"warn if P(no {'/'.join(oc.types)} in {oc.hand}) > {oc.max_miss:.0%}"
+    what = _(
+        "warn if P(no {types} in {hand}) > {share}",
+        types="/".join(oc.types),
+        hand=oc.hand,
+        share=f"{oc.max_miss:.0%}",
+    )
     yield Row(oc.rule, what, oc.source)
 
 

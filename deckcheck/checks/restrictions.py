@@ -9,7 +9,7 @@ from pydantic import AliasChoices, Field
 
 from deckcheck.checks.table import Check, CheckTable, Row, register_table
 from deckcheck.games import name_key
-from deckcheck.i18n import _, _n
+from deckcheck.i18n import N_, _, _n
 from deckcheck.models import Violation
 from deckcheck.normalize import nfkc
 from deckcheck.slots import Context, Slot, card_counts, first_line, total
@@ -117,8 +117,15 @@ def _restrictions(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     return out
 
 
+# the ``form`` words as ``formats show`` prints them
+_FORMS = {"banned": N_("banned"), "limit": N_("limit"), "group": N_("group")}
+
+
 def _describe(r: Restriction) -> Iterable[Row]:
-    yield Row(r.rule, f"{r.form} ({r.list}): {', '.join(r.cards)}", r.source)
+    what = _(
+        "{form} ({list}): {cards}", form=_(_FORMS[r.form]), list=r.list, cards=", ".join(r.cards)
+    )
+    yield Row(r.rule, what, r.source)
 
 
 RESTRICTIONS = register_table(

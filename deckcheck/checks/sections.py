@@ -198,13 +198,18 @@ def _add(label: str, n: int, optional: bool) -> str:
 
 
 def _describe(s: Section) -> Iterable[Row]:
-    upper = "no limit" if s.size.max is None else str(s.size.max)
-    span = str(upper) if s.size.min == s.size.max else f"{s.size.min} to {upper}"
-    none = "none or " if s.size.optional and s.size.min else ""
-    yield Row(s.size.rule, f"{s.name}: {none}{span} cards", s.size.source)
-    yield Row(s.types.rule, f"{s.name}: only {', '.join(s.types.allowed)}", s.types.source)
+    upper = _("no limit") if s.size.max is None else str(s.size.max)
+    span = upper if s.size.min == s.size.max else _("{min} to {max}", min=s.size.min, max=upper)
+    if s.size.optional and s.size.min:
+        size = _("{section}: none or {span} cards", section=s.name, span=span)
+    else:
+        size = _("{section}: {span} cards", section=s.name, span=span)
+    yield Row(s.size.rule, size, s.size.source)
+    allowed = _("{section}: only {types}", section=s.name, types=", ".join(s.types.allowed))
+    yield Row(s.types.rule, allowed, s.types.source)
     for f in s.forbidden:
-        yield Row(f.rule, f"{s.name}: no {', '.join(f.types)}", f.source)
+        no = _("{section}: no {types}", section=s.name, types=", ".join(f.types))
+        yield Row(f.rule, no, f.source)
 
 
 def _cites(s: Section) -> Iterable[Check]:

@@ -15,7 +15,7 @@ from deckcheck.games.chaos.partner import may_partner
 from deckcheck.games.chaos.tables import OsPolicy as OsPolicy
 from deckcheck.games.chaos.tables import Partner as Partner
 from deckcheck.games.chaos.tables import os_policy_of, partner_of
-from deckcheck.i18n import _, _n
+from deckcheck.i18n import N_, _, _n
 from deckcheck.models import Violation
 from deckcheck.normalize import title_key, word_key
 from deckcheck.slots import Context, Slot, card_counts, first_line, total
@@ -176,11 +176,15 @@ def os_groups(policy: OsPolicy) -> list[frozenset[str]]:
 
 
 def _describe_partner(rule: Partner) -> Iterable[Row]:
-    yield Row(rule.rule, "a card that may be partner", rule.source)
+    yield Row(rule.rule, _("a card that may be partner"), rule.source)
+
+
+# ``mode`` as ``formats show`` words it
+_MODES = {"any": N_("any"), "single": N_("single")}
 
 
 def _describe_os(policy: OsPolicy) -> Iterable[Row]:
-    yield Row(policy.rule, f"OS policy: {policy.mode}", policy.source)
+    yield Row(policy.rule, _("OS policy: {mode}", mode=_(_MODES[policy.mode])), policy.source)
 
 
 def _os_active(policy: OsPolicy) -> bool:

@@ -10,11 +10,14 @@ from typing import Any
 from deckcheck.checks.sections import SECTIONS
 from deckcheck.checks.table import Check, CheckTable, Row
 from deckcheck.games.vision.names import vision_copy_name
-from deckcheck.i18n import _
+from deckcheck.i18n import N_, _
 from deckcheck.models import Severity, Violation
 from deckcheck.normalize import nfkc, word_key
 from deckcheck.slots import Context, Slot, card_counts, first_line
-from deckcheck.wording import listing, section_label
+from deckcheck.wording import listing, section_label, word
+
+# a severity as ``formats show`` words it
+_SEVERITY = {"error": N_("error"), "warning": N_("warning")}
 
 
 class SpellBreak(Check):
@@ -119,12 +122,16 @@ def _unreachable(ctx: Context, rule: SpellBreak) -> list[Violation]:
 
 
 def _describe(rule: SpellBreak) -> Iterable[Row]:
-    yield Row(
-        rule.rule,
-        f"「{rule.second}」 cards belong in the {rule.side}, with a 「{rule.first}」 card of "
-        f"their name in the {rule.deck} deck ({rule.severity})",
-        rule.source,
+    what = _(
+        "「{second}」 cards belong in the {side}, with a 「{first}」 card of their name in the "
+        "{deck} deck ({severity})",
+        second=rule.second,
+        side=word("vision", rule.side),
+        first=rule.first,
+        deck=word("vision", rule.deck),
+        severity=_(_SEVERITY[rule.severity]),
     )
+    yield Row(rule.rule, what, rule.source)
 
 
 SPELL_BREAK = CheckTable(
