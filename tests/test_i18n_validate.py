@@ -185,3 +185,170 @@ def test_japanese_report_names_sections_as_the_deck_list_headers_accept(
     assert [v["rule"] for v in ja["violations"]] == [v["rule"] for v in en["violations"]]
     fixes = [v["fix"] for v in ja["violations"] if v["rule"] == "chaos/main-no-extra"]
     assert fixes == ["[エクストラ]に移してください。"]
+
+
+# --- editing, card references, format files, text that is not Unicode (issue 21) -------------
+# The CLI's own words (``fix:``, ``needs a choice:``, ``deckcheck: error:``, the one-line
+# verdict) come from deckcheck/cli/files.py and cli/main.py; these tests assert only on the
+# text deckcheck/edit.py, validate.py, format_registry.py, format_versions.py and text.py give.
+
+
+
+
+@pytest.mark.parametrize("path", ILLEGAL, ids=lambda p: p.name)
+def test_fix_words_its_changes_and_choices_in_japanese(
+    path: Path, db: Path, tmp_path: Path
+) -> None:
+    deck = tmp_path / path.name
+    deck.write_bytes(path.read_bytes())
+    english = _run("fix", str(deck), "--db", str(db), lang="C").stdout.splitlines()
+    japanese = _run("fix", str(deck), "--db", str(db), lang="ja_JP.UTF-8").stdout.splitlines()
+    assert len(english) == len(japanese)
+    # the fixes (edit.Fix.describe) and the choices (edit.propose_fixes): every line but the
+    # last, the verdict; the cards they name are written as the deck writes them
+    refs = [line.split(maxsplit=1)[1].split("#")[0].strip() for line in _card_lines(deck)]
+    for en, ja in zip(english[:-1], japanese[:-1], strict=True):
+        shown = ja.split(": ", 1)[1]
+        assert english_words(shown, refs) == [], ja
+        if "line" in en or "copies" in en or "choose" in en:
+            assert shown != en.split(": ", 1)[1]
+    assert deck.read_bytes() == path.read_bytes()  # listing the fixes writes nothing
+
+
+def _card_lines(deck: Path) -> list[str]:
+    lines = deck.read_text(encoding="utf-8").splitlines()
+    return [line for line in lines if line[:1].isdigit()]
+
+
+def test_fix_names_lines_and_choices_as_a_japanese_reader_expects(
+    db: Path, tmp_path: Path
+) -> None:
+    deck = tmp_path / "vision.deck"
+    deck.write_bytes((ROOT / "examples" / "vision-standard-illegal.deck").read_bytes())
+    out = _run("fix", str(deck), "--db", str(db), lang="ja_JP.UTF-8").stdout
+    assert "PR.009: この行を削除 (vision/deck-limit)" in out
+    assert "30行目" in out
+    assert "vision/copies: 「博麗 霊夢」が複数の行に合わせて6枚あります。1枚を残してください。" in out
+
+
+def test_removing_more_copies_than_the_deck_has_is_refused_in_japanese(
+    db: Path, tmp_path: Path
+) -> None:
+    deck = tmp_path / "rakuen.deck"
+    deck.write_bytes((ROOT / "examples" / "rakuen-standard-legal.deck").read_bytes())
+    done = _run("remove", str(deck), "9", "SAMPLE-R-003", "--db", str(db), lang="ja_JP.UTF-8")
+    assert done.returncode == 2
+    assert "デッキにはそのカードが4枚しかありません。9枚は抜けません。" in done.stderr  # edit.py
+    english = _run("remove", str(deck), "9", "SAMPLE-R-003", "--db", str(db), lang="C")
+    assert "the deck has 4 of that card; cannot remove 9" in english.stderr
+    assert deck.read_bytes() == (ROOT / "examples" / "rakuen-standard-legal.deck").read_bytes()
+
+
+def test_a_new_deck_file_in_japanese_reads_back_with_its_sections() -> None:
+    """``deckcheck new`` writes the section headers as a word the deck-list reader takes back
+    (``[門]``) and its comments in the language of the moment."""
+    from deckcheck import decklist
+    from deckcheck.edit import new_deck_text
+
+    fmt = default_registry().get("rakuen-standard")
+    with i18n.override("ja"):
+        text = new_deck_text(fmt)
+    assert "[門]" in text and "# メインデッキ: 50枚" in text
+    comments = [line for line in text.splitlines() if line.startswith("# ") and "format" not in line]
+    assert english_words("\n".join(comments[1:])) == []
+    assert set(decklist.parse(text).section_lines) == {s.name for s in fmt.sections}
+    assert "[gate]" in new_deck_text(fmt)  # English as before
+
+
+def test_unknown_and_ambiguous_cards_are_reported_in_japanese(db: Path, tmp_path: Path) -> None:
+    deck = tmp_path / "typo.deck"
+    text = (ROOT / "examples" / "chaos-standard-legal.deck").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    first_card = next(i for i, line in enumerate(lines) if line[:1].isdigit())
+    lines[first_card + 1 : first_card + 1] = ["1 見本キャラ 3", "1 見本ふたご"]
+    deck.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    english, japanese = _json(deck, db, "C"), _json(deck, db, "ja_JP.UTF-8")
+    found = {v["rule"]: v for v in japanese["violations"]}
+    assert {"deck/unknown-card", "deck/ambiguous-card"} <= found.keys()
+    for rule in ("deck/unknown-card", "deck/ambiguous-card"):
+        v = found[rule]
+        cards = [c for e in english["violations"] for c in (e["message"] + (e["fix"] or "")).split("'")]
+        allowed = ["見本キャラ 3", "見本ふたご", *cards, "SAMPLE-C-AMB1", "SAMPLE-C-AMB2"]
+        assert english_words(v["message"] + "\n" + (v["fix"] or ""), allowed) == [], v
+    assert "見本キャラ 03" in (found["deck/unknown-card"]["fix"] or "")  # did you mean
+    ambiguous = found["deck/ambiguous-card"]["message"]
+    assert "SAMPLE-C-AMB1" in ambiguous and "SAMPLE-C-AMB2" in ambiguous
+
+
+def test_a_broken_format_file_is_explained_in_japanese(db: Path, tmp_path: Path) -> None:
+    source = (ROOT / "formats" / "chaos-standard.toml").read_text(encoding="utf-8")
+    broken = re.sub(r'(?m)^name = ".*"$', "name = 3", source, count=1)
+    assert broken != source
+    event = tmp_path / "event.toml"
+    event.write_text('colour = "red"\n' + broken, encoding="utf-8")
+    deck = tmp_path / "event.deck"
+    deck.write_text(f"format: {event}\n[main]\n1 SAMPLE-C-001\n", encoding="utf-8")
+    done = _run("validate", str(deck), "--db", str(db), lang="ja_JP.UTF-8")
+    assert done.returncode == 2, done.stdout
+    # format_registry.py's lines: from the deck's path on (the prefix is the CLI's)
+    explained = done.stderr[done.stderr.index(str(deck)) :]
+    assert "フォーマットファイルとして正しくありません" in explained
+    assert "name: 文字列で書いてください。" in explained
+    assert "colour: この項目は使えません。" in explained
+    assert english_words(explained, ["name", "colour"]) == []
+    english = _run("validate", str(deck), "--db", str(db), lang="C").stderr
+    assert "not a valid format file:" in english
+    assert "name: Input should be a valid string" in english
+
+
+def test_a_day_no_version_covers_is_explained_in_japanese(db: Path) -> None:
+    deck = ROOT / "examples" / "rakuen-standard-legal.deck"
+    done = _run(
+        "validate", str(deck), "--db", str(db), "--as-of", "2000-01-01", lang="ja_JP.UTF-8"
+    )
+    assert done.returncode == 2
+    explained = done.stderr[done.stderr.index(str(deck)) :]  # api.py, format_versions.py
+    assert "2000-01-01に有効な版はありません" in explained
+    assert english_words(explained) == []
+
+
+def test_a_deck_with_a_lone_surrogate_is_reported_in_japanese(db: Path, tmp_path: Path) -> None:
+    data = {"format": "rakuen-standard", "main": [{"count": 4, "card": "SAMPLE-R-003"}]}
+    data["main"].append({"count": 1, "card": "a\ud800"})
+    deck = tmp_path / "bad.json"
+    deck.write_text(json.dumps(data), encoding="ascii")  # the surrogate as its JSON escape
+    report = _json(deck, db, "ja_JP.UTF-8")
+    (v,) = [v for v in report["violations"] if "\\ud800" in v["message"]]
+    assert "2文字目の \\ud800" in v["message"]  # text.py
+    where = ["main[1].card", "\\ud800"]  # where in the file: its own keys
+    assert english_words(v["message"] + "\n" + (v["fix"] or ""), where) == []
+    (en,) = [v for v in _json(deck, db, "C")["violations"] if "\\ud800" in v["message"]]
+    assert "\\ud800 at character 2" in en["message"]
+
+
+def test_formats_show_rows_leave_only_the_format_files_words(formats: FormatRegistry) -> None:
+    """``formats show``'s "what" column: the prose is Japanese; what remains in Latin letters
+    is what the format file writes (section and type ids, keys, list names, append words)."""
+    from deckcheck import games
+    from deckcheck.checks.table import check_tables
+    from deckcheck.models import SECTIONS
+
+    seen = 0
+    for fmt in formats.all():
+        spec = games.get(fmt.game)
+        ids = [*SECTIONS, *spec.card_types, fmt.copies.key, "name", "type"]
+        for check_table in check_tables(fmt.game):
+            for entry in check_table.of(fmt):
+                with i18n.override("ja"):
+                    rows = list(check_table.describe(entry))
+                english = list(check_table.describe(entry))
+                for row, en in zip(rows, english, strict=True):
+                    data = [*ids, *re.findall(r"\[[^\]]*\]|「[^」]*」", en.what)]
+                    data += [getattr(entry, k, "") or "" for k in ("list", "attribute")]
+                    data += [*getattr(entry, "cards", ())]
+                    match = getattr(entry, "match", None)
+                    if match is not None:
+                        data += [match.append or "", match.keyword or "", match.keyword_pattern or ""]
+                    assert english_words(row.what, [str(d) for d in data]) == [], row
+                    seen += 1
+    assert seen > 50
