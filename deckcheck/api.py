@@ -42,8 +42,8 @@ def validate_decks(
         if ref is None:
             raise MissingFormat(
                 _(
-                    "{deck}: no format: line and no --format (known formats: {known})",
-                    deck=deck.path or _("deck"),
+                    "{path}: no format: line and no --format (known formats: {known})",
+                    path=deck.path or _("deck"),
                     known=", ".join(registry.ids()),
                 )
             )

@@ -287,9 +287,9 @@ def _describe_attribute_limit(a: AttributeLimit) -> Iterable[Row]:
 
 def _describe_opening(oc: OpeningCheck) -> Iterable[Row]:
     what = _(
-        "warn if P(no {types} in {hand}) > {share}",
+        "warn if P(no {types} in {size}) > {share}",
         types="/".join(oc.types),
-        hand=oc.hand,
+        size=oc.hand,
         share=f"{oc.max_miss:.0%}",
     )
     yield Row(oc.rule, what, oc.source)
