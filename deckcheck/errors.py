@@ -125,7 +125,7 @@ def database_trouble(exc: BaseException) -> str:
             "`deckcheck pool init --force`",
             error=first,
         )
-    return _("cannot use the database: {kind}: {error}", kind=type(exc).__name__, error=first)
+    return _("cannot use the database: {cls}: {error}", cls=type(exc).__name__, error=first)
 
 
 def _is_sqlalchemy_error(exc: BaseException) -> bool:

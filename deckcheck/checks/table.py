@@ -146,9 +146,9 @@ def _game_tables(spec: games.GameSpec) -> list[CheckTable[Any]]:
     except Exception as exc:  # a plugin's checks module that fails to import
         raise FormatError(
             _(
-                "game {game}: its check tables failed to load: {kind}: {error}",
+                "game {game}: its check tables failed to load: {cls}: {error}",
                 game=repr(spec.id),
-                kind=type(exc).__name__,
+                cls=type(exc).__name__,
                 error=exc,
             )
         ) from exc
@@ -157,9 +157,9 @@ def _game_tables(spec: games.GameSpec) -> list[CheckTable[Any]]:
         if not isinstance(table, CheckTable):
             raise FormatError(
                 _(
-                    "game {game}: check_tables gives a {kind}, not a CheckTable",
+                    "game {game}: check_tables gives a {cls}, not a CheckTable",
                     game=repr(spec.id),
-                    kind=type(table).__name__,
+                    cls=type(table).__name__,
                 )
             )
         if table.name in _OWN or table.name in {t.name for t in out}:

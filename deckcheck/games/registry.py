@@ -91,10 +91,10 @@ def _load(point: EntryPoint) -> GameSpec:
     if not isinstance(spec, GameSpec):
         raise UnknownGame(
             _(
-                "game {name} failed to load: {where} is a {kind}, not a GameSpec",
+                "game {name} failed to load: {where} is a {cls}, not a GameSpec",
                 name=repr(point.name),
                 where=where,
-                kind=type(spec).__name__,
+                cls=type(spec).__name__,
             )
         )
     if spec.id != point.name:
