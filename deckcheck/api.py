@@ -9,6 +9,7 @@ from deckcheck.collector import paused_gc as paused_gc
 from deckcheck.errors import UsageError
 from deckcheck.format_registry import FormatRegistry
 from deckcheck.formats import FormatError
+from deckcheck.i18n import _
 from deckcheck.models import DeckList, Report
 from deckcheck.resolve import CardIndex
 from deckcheck.validate import validate
@@ -40,12 +41,15 @@ def validate_decks(
         ref = format_override or deck.format
         if ref is None:
             raise MissingFormat(
-                f"{deck.path or 'deck'}: no format: line and no --format "
-                f"(known formats: {', '.join(registry.ids())})"
+                _(
+                    "{path}: no format: line and no --format (known formats: {known})",
+                    path=deck.path or _("deck"),
+                    known=", ".join(registry.ids()),
+                )
             )
         try:
             formats.append(registry.resolve(ref, as_of or deck.date))
         except FormatError as exc:
-            raise FormatError(f"{deck.path or 'deck'}: {exc}") from exc
+            raise FormatError(f"{deck.path or _('deck')}: {exc}") from exc
     with paused_gc():
         return [validate(deck, fmt, index) for deck, fmt in zip(decks, formats, strict=True)]

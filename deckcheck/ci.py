@@ -10,21 +10,28 @@ from typing import Any
 
 from deckcheck import __version__
 from deckcheck.errors import UsageError
+from deckcheck.i18n import _
 from deckcheck.models import Report, Violation
+from deckcheck.wording import listing
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFO_URI = "https://github.com/deckcheck/deckcheck#rule-ids"
 
 
 def _text(v: Violation) -> str:
-    cards = ", ".join(f"{c.name} ×{c.count}" for c in v.cards[:6])
+    cards = listing(f"{c.name} ×{c.count}" for c in v.cards[:6])
     parts = [f"{v.rule}: {v.message}"]
     if cards:
-        parts.append(f"cards: {cards}")
+        parts.append(_("cards: {cards}", cards=cards))
     if v.fix:
-        parts.append(f"fix: {v.fix}")
-    parts.append(f"source: {v.source}")
+        parts.append(_("fix: {fix}", fix=v.fix))
+    parts.append(_("source: {source}", source=v.source))
     return "\n".join(parts)
+
+
+def _with_fix(v: Violation) -> str:
+    """The message and, if there is one, its fix: ``… (fix: …)``."""
+    return _("{message} (fix: {fix})", message=v.message, fix=v.fix) if v.fix else v.message
 
 
 def junit(reports: Sequence[Report]) -> str:
@@ -53,12 +60,20 @@ def junit(reports: Sequence[Report]) -> str:
                 case,
                 "failure",
                 type="illegal deck",
-                message=f"{len(errors)} violation(s): " + ", ".join(v.rule for v in errors),
+                message=_(
+                    "{n} violation(s): {rules}",
+                    n=len(errors),
+                    rules=", ".join(v.rule for v in errors),
+                ),
             )
-            failure.text = "\n\n".join(f"line {v.line}: {_text(v)}" for v in errors)
+            failure.text = "\n\n".join(
+                _("line {n}: {text}", n=v.line, text=_text(v)) for v in errors
+            )
         if rep.warnings:
             out = ET.SubElement(case, "system-out")
-            out.text = "\n\n".join(f"warning, line {v.line}: {_text(v)}" for v in rep.warnings)
+            out.text = "\n\n".join(
+                _("warning, line {n}: {text}", n=v.line, text=_text(v)) for v in rep.warnings
+            )
     ET.indent(suites)
     return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
 
@@ -79,7 +94,7 @@ def github(reports: Sequence[Report]) -> str:
             command = "error" if v.severity == "error" else "warning"
             where = f"file={_escape_property(rep.path or '')},line={v.line or 1}"
             title = f"title={_escape_property(v.rule)}"
-            message = f"{v.rule}: {v.message}" + (f" (fix: {v.fix})" if v.fix else "")
+            message = f"{v.rule}: {_with_fix(v)}"
             lines.append(f"::{command} {where},{title}::{_escape_data(message)}")
     return "\n".join(lines) + ("\n" if lines else "")
 
@@ -105,7 +120,7 @@ def sarif(reports: Sequence[Report]) -> dict[str, Any]:
                     "ruleId": v.rule,
                     "ruleIndex": list(rules).index(v.rule),
                     "level": v.severity,
-                    "message": {"text": v.message + (f" (fix: {v.fix})" if v.fix else "")},
+                    "message": {"text": _with_fix(v)},
                     "locations": [
                         {
                             "physicalLocation": {
@@ -149,9 +164,9 @@ def changed_since(rev: str, cwd: Path | None = None) -> set[Path]:
                 ["git", *args], cwd=cwd, capture_output=True, text=True, check=False
             )
         except OSError as exc:
-            raise GitError(f"cannot run git: {exc}") from exc
+            raise GitError(_("cannot run git: {error}", error=exc)) from exc
         if done.returncode != 0:
-            raise GitError(done.stderr.strip() or f"git {' '.join(args)} failed")
+            raise GitError(done.stderr.strip() or _("git {args} failed", args=" ".join(args)))
         return [line for line in done.stdout.splitlines() if line]
 
     top = Path(git("rev-parse", "--show-toplevel")[0])

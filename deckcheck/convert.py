@@ -36,9 +36,9 @@ def render(deck: DeckList, form: str, index: CardIndex, game: Game) -> str:
         return json.dumps(decklist.to_json(deck), ensure_ascii=False, indent=2) + "\n"
     out = io.StringIO()
     if deck.format:
-        out.write(f"# format: {deck.format}\n")
+        out.write(f"# format: {deck.format}\n")  # i18n: machine (the CSV deck list's syntax)
     if deck.date:
-        out.write(f"# date: {deck.date.isoformat()}\n")
+        out.write(f"# date: {deck.date.isoformat()}\n")  # i18n: machine
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for section in SECTIONS:

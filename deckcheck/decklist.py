@@ -31,6 +31,7 @@ from deckcheck.decklist_headers import subtotal
 from deckcheck.decklist_print import print_text as print_text
 from deckcheck.decklist_print import to_json as to_json
 from deckcheck.format_versions import parse_day
+from deckcheck.i18n import _
 from deckcheck.models import DeckEntry, DeckList, Violation
 from deckcheck.text import lone_surrogate, without_surrogate_lines
 
@@ -88,10 +89,13 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
                 if not 0 < count <= MAX_COUNT:
                     problems.append(
                         _syntax(
-                            f"count {_clip(m['count'], 20)} is not a whole number "
-                            f"from 1 to {MAX_COUNT}",
+                            _(
+                                "count {count} is not a whole number from 1 to {most}",
+                                count=_clip(m["count"], 20),
+                                most=MAX_COUNT,
+                            ),
                             number,
-                            "write a positive count",
+                            _("write a positive count"),
                             section=None if unknown_section else section,
                         )
                     )
@@ -113,9 +117,9 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
                 quoted.append(len(problems))
                 problems.append(
                     _syntax(
-                        f"unknown section [{_clip(header)}]",
+                        _("unknown section [{header}]", header=_clip(header)),
                         number,
-                        "use one of [main], [extra], [gate], [side]",
+                        _("use one of [main], [extra], [gate], [side]"),
                     )
                 )
             else:
@@ -126,9 +130,13 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
             if fmt is not None and fmt != m["id"]:
                 problems.append(
                     _syntax(
-                        f"second format line names {m['id']!r}, the first named {fmt!r}",
+                        _(
+                            "second format line names {new}, the first named {old}",
+                            new=repr(m["id"]),
+                            old=repr(fmt),
+                        ),
                         number,
-                        "keep one format: line",
+                        _("keep one format: line"),
                     )
                 )
             else:
@@ -149,9 +157,9 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
         quoted.append(len(problems))
         problems.append(
             _syntax(
-                f"not a card line: {_clip(line)!r}",
+                _("not a card line: {line}", line=repr(_clip(line))),
                 number,
-                "write a count then a card number or name, e.g. '4 SAMPLE-C-001'",
+                _("write a count then a card number or name, e.g. '4 SAMPLE-C-001'"),
                 section=None if unknown_section else section,
             )
         )
@@ -159,7 +167,7 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
         # Not a deck list at all (a key file, say): echo none of its text.
         for i in quoted:
             problems[i] = problems[i].model_copy(
-                update={"message": "not a card line (the file has no deck line to show)"}
+                update={"message": _("not a card line (the file has no deck line to show)")}
             )
     # Every field is built here from checked values: construct without re-validating.
     return DeckList.model_construct(
@@ -180,10 +188,12 @@ def _day(
     try:
         day = parse_day(text)
     except ValueError as exc:
-        return None, _syntax(f"date line: {exc}", line, "write the date as YYYY-MM-DD")
+        return None, _syntax(
+            _("date line: {error}", error=exc), line, _("write the date as YYYY-MM-DD")
+        )
     if before is not None and day != before:
-        message = f"second date line names {day}, the first named {before}"
-        return None, _syntax(message, line, "keep one date: line")
+        message = _("second date line names {new}, the first named {old}", new=day, old=before)
+        return None, _syntax(message, line, _("keep one date: line"))
     return day, None
 
 
@@ -202,11 +212,17 @@ def parse_json(text: str, path: str | None = None) -> DeckList:
         data: Any = json.loads(text)
     except (ValueError, RecursionError) as exc:
         deck.problems.append(
-            _syntax(f"not valid JSON: {exc}", getattr(exc, "lineno", 1), "fix the JSON syntax")
+            _syntax(
+                _("not valid JSON: {error}", error=exc),
+                getattr(exc, "lineno", 1),
+                _("fix the JSON syntax"),
+            )
         )
         return deck
     if not isinstance(data, dict):
-        deck.problems.append(_syntax("a JSON deck must be an object", 1, 'use {"main": [...]}'))
+        deck.problems.append(
+            _syntax(_("a JSON deck must be an object"), 1, _('use {"main": [...]}'))
+        )
         return deck
     # Lines of the entries, in document order: the n-th "card" key is the n-th entry.
     card_lines = [text.count("\n", 0, m.start()) + 1 for m in _CARD_KEY.finditer(text)]
@@ -216,13 +232,15 @@ def parse_json(text: str, path: str | None = None) -> DeckList:
         if isinstance(fmt, str) and fmt.strip():
             deck.format = fmt.strip()
         else:
-            deck.problems.append(_syntax("format must be a format id string", 1, "fix format"))
+            deck.problems.append(
+                _syntax(_("format must be a format id string"), 1, _("fix format"))
+            )
     if "date" in data:
         day = data["date"]
         if isinstance(day, str):
             deck.date, problem = _day(day, None, 1)
         else:
-            problem = _syntax("date must be a string YYYY-MM-DD", 1, "fix date")
+            problem = _syntax(_("date must be a string YYYY-MM-DD"), 1, _("fix date"))
         if problem is not None:
             deck.problems.append(problem)
     for key, value in data.items():
@@ -231,11 +249,19 @@ def parse_json(text: str, path: str | None = None) -> DeckList:
         section = section_name(key) if isinstance(key, str) else None
         if section is None:
             deck.problems.append(
-                _syntax(f"unknown key {key!r}", 1, "use format, date, main, extra, gate, side")
+                _syntax(
+                    _("unknown key {key}", key=repr(key)),
+                    1,
+                    _("use format, date, main, extra, gate, side"),
+                )
             )
             continue
         if not isinstance(value, list):
-            deck.problems.append(_syntax(f"{key} must be a list", 1, f"write {key}: [...]"))
+            deck.problems.append(
+                _syntax(
+                    _("{key} must be a list", key=key), 1, _("write {key}: [...]", key=key)
+                )
+            )
             continue
         for position, item in enumerate(value):
             line = card_lines[index] if index < len(card_lines) else None
@@ -244,13 +270,21 @@ def parse_json(text: str, path: str | None = None) -> DeckList:
             where = f"{key}[{position}]"
             if not isinstance(item, dict):
                 deck.problems.append(
-                    _syntax(f"{where} must be an object", line, '{"count": N, "card": REF}')
+                    _syntax(
+                        _("{where} must be an object", where=where),
+                        line,
+                        '{"count": N, "card": REF}',  # i18n: machine
+                    )
                 )
                 continue
             count, ref = item.get("count", 1), item.get("card")
             if not isinstance(ref, str | int) or isinstance(ref, bool) or not str(ref).strip():
                 deck.problems.append(
-                    _syntax(f"{where}.card must be a card number or name", line, "set card")
+                    _syntax(
+                        _("{where}.card must be a card number or name", where=where),
+                        line,
+                        _("set card"),
+                    )
                 )
                 continue
             if isinstance(ref, str) and (what := lone_surrogate(ref)) is not None:
@@ -259,9 +293,13 @@ def parse_json(text: str, path: str | None = None) -> DeckList:
             if isinstance(count, bool) or not isinstance(count, int) or not 0 < count <= MAX_COUNT:
                 deck.problems.append(
                     _syntax(
-                        f"{where}.count must be a whole number from 1 to {MAX_COUNT}",
+                        _(
+                            "{where}.count must be a whole number from 1 to {most}",
+                            where=where,
+                            most=MAX_COUNT,
+                        ),
                         line,
-                        "write a positive count",
+                        _("write a positive count"),
                         section=section,
                     )
                 )
@@ -300,7 +338,7 @@ def parse_csv(text: str, path: str | None = None) -> DeckList:
     for raw in text.lstrip("\ufeff").splitlines():
         stripped = raw.strip()
         if stripped.startswith("#") or (not stripped and not body):
-            key, _, value = stripped.lstrip("#").partition(":")
+            key, _sep, value = stripped.lstrip("#").partition(":")
             if key.strip().casefold() == "format" and value.strip():
                 deck.format = value.strip()
             elif key.strip().casefold() == "date" and value.strip():
@@ -324,9 +362,9 @@ def parse_csv(text: str, path: str | None = None) -> DeckList:
     if missing or not {"number", "name"} & set(columns):
         deck.problems.append(
             _syntax(
-                "a CSV deck needs the columns section,count,number,name",
+                _("a CSV deck needs the columns section,count,number,name"),
                 1,
-                "write the header section,count,number,name",
+                _("write the header section,count,number,name"),
             )
         )
         return deck
@@ -334,7 +372,9 @@ def parse_csv(text: str, path: str | None = None) -> DeckList:
         deck.entries = _csv_entries(reader, offset, deck.problems)
     except csv.Error as exc:  # e.g. a field over the csv module's 128 KiB limit
         line = reader.line_num + offset
-        deck.problems.append(_syntax(f"not a readable CSV row: {exc}", line, "fix the CSV"))
+        deck.problems.append(
+            _syntax(_("not a readable CSV row: {error}", error=exc), line, _("fix the CSV"))
+        )
     return _merge_repeats(deck)
 
 
@@ -352,8 +392,8 @@ def _csv_entries(
         except ValueError:
             count = 0
         if section == "?" or not ref or not 0 < count <= MAX_COUNT:
-            fix = "write section,count,number,name"
-            problems.append(_syntax(f"bad CSV row: {_clip(str(row))}", number, fix))
+            fix = _("write section,count,number,name")
+            problems.append(_syntax(_("bad CSV row: {row}", row=_clip(str(row))), number, fix))
             continue
         entries.append(DeckEntry(section, count, ref, number))
     return entries
@@ -373,11 +413,15 @@ def parse(text: str, path: str | None = None) -> DeckList:
         deck = parse_json(text, path)
     else:
         deck = (parse_csv if looks_like_csv(text) else parse_text)(text, path)
-    deck.problems[:0] = [_not_unicode("the line", what, line) for line, what in unreadable]
+    deck.problems[:0] = [_not_unicode(_("the line"), what, line) for line, what in unreadable]
     return deck
 
 
 def _not_unicode(part: str, what: str, line: int | None) -> Violation:
-    message = f"{part} is not valid Unicode text (a lone surrogate, {what}); it was not read"
-    return _syntax(message, line, "save the deck list as UTF-8 text")
+    message = _(
+        "{part} is not valid Unicode text (a lone surrogate, {what}); it was not read",
+        part=part,
+        what=what,
+    )
+    return _syntax(message, line, _("save the deck list as UTF-8 text"))
 

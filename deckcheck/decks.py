@@ -8,6 +8,7 @@ from pathlib import Path
 from deckcheck import decklist
 from deckcheck.errors import InputError
 from deckcheck.files import read_limited
+from deckcheck.i18n import _
 from deckcheck.models import DeckList, Violation
 
 DECK_SUFFIXES = (".deck", ".txt", ".json")
@@ -38,13 +39,13 @@ def expand(paths: Iterable[Path], follow_symlinks: bool = False) -> list[Path]:
         elif path.exists():
             out.append(path)
         else:
-            raise DeckInputError(f"{path}: no such file or folder")
+            raise DeckInputError(_("{path}: no such file or folder", path=path))
     return out
 
 
 def read_raw(path: Path) -> bytes:
     """A deck file's bytes: a regular file of at most 1 MiB (``files.read_limited``)."""
-    return read_limited(path, MAX_DECK_BYTES, DeckInputError, "a deck list")
+    return read_limited(path, MAX_DECK_BYTES, DeckInputError, _("a deck list"))
 
 
 def decode(raw: bytes, where: str) -> tuple[str, Violation | None]:
@@ -54,9 +55,11 @@ def decode(raw: bytes, where: str) -> tuple[str, Violation | None]:
         try:
             return raw.decode("utf-16"), None
         except UnicodeDecodeError as exc:
-            raise DeckInputError(f"{where}: not valid UTF-16 text ({exc.reason})") from exc
+            raise DeckInputError(
+                _("{where}: not valid UTF-16 text ({reason})", where=where, reason=exc.reason)
+            ) from exc
     if b"\x00" in raw:
-        raise DeckInputError(f"{where}: binary data, not a deck list")
+        raise DeckInputError(_("{where}: binary data, not a deck list", where=where))
     try:
         return raw.decode("utf-8-sig"), None
     except UnicodeDecodeError as utf8_error:
@@ -64,16 +67,20 @@ def decode(raw: bytes, where: str) -> tuple[str, Violation | None]:
             text = raw.decode("cp932")
         except UnicodeDecodeError:
             raise DeckInputError(
-                f"{where}: not UTF-8 text (invalid byte at offset {utf8_error.start}); "
-                "save the deck list as UTF-8"
+                _(
+                    "{where}: not UTF-8 text (invalid byte at offset {offset}); save the deck "
+                    "list as UTF-8",
+                    where=where,
+                    offset=utf8_error.start,
+                )
             ) from utf8_error
         warning = Violation(
             rule="deck/encoding",
             severity="warning",
-            message="the file is not UTF-8; it was read as Shift_JIS (cp932)",
+            message=_("the file is not UTF-8; it was read as Shift_JIS (cp932)"),
             line=1,
             source=decklist.SYNTAX_SOURCE,
-            fix="save the deck list as UTF-8",
+            fix=_("save the deck list as UTF-8"),
         )
         return text, warning
 

@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from deckcheck import decklist
 from deckcheck.errors import UsageError
 from deckcheck.formats import Format
+from deckcheck.i18n import _
 from deckcheck.models import DeckEntry, DeckList
 from deckcheck.resolve import CardIndex
 from deckcheck.validate import _read
+from deckcheck.wording import label, word
 
 Same = Callable[[str], bool]  # does this deck-list reference mean the card being edited?
 
@@ -33,7 +35,9 @@ def new_deck_text(fmt: Format) -> str:
     for section in fmt.sections:
         size = section.size
         bound = f"{size.min}" if size.max == size.min else f"{size.min}-{size.max or '∞'}"
-        lines += ["", f"[{section.name}]", f"# {section.label or section.name}: {bound} cards"]
+        header = word(fmt.game, section.name)  # a header word the deck-list reader accepts
+        what = label(fmt.game, section.label) if section.label else header
+        lines += ["", f"[{header}]", "# " + _("{label}: {bound} cards", label=what, bound=bound)]
     return "\n".join(lines) + "\n"
 
 
@@ -112,12 +116,22 @@ def add_text(text: str, section: str, count: int, ref: str, same: Same) -> str:
 
 def remove_text(text: str, section: str | None, count: int, same: Same) -> str:
     lines, newline = _split(text)
-    cards, _ = _cards(lines)
+    cards, _headers = _cards(lines)
     mine = [c for c in cards if same(c.ref) and (section is None or c.section == section)]
     have = sum(c.count for c in mine)
     if have < count:
-        where = f" in [{section}]" if section else ""
-        raise EditError(f"the deck has {have} of that card{where}; cannot remove {count}")
+        if section:
+            raise EditError(
+                _(
+                    "the deck has {have} of that card in [{section}]; cannot remove {count}",
+                    have=have,
+                    section=section,
+                    count=count,
+                )
+            )
+        raise EditError(
+            _("the deck has {have} of that card; cannot remove {count}", have=have, count=count)
+        )
     left = count
     drop: list[int] = []
     for card in reversed(mine):  # take from the last line first
@@ -157,7 +171,9 @@ def remove_json(text: str, section: str | None, count: int, same: Same) -> str:
         e.count for e in deck.entries if same(e.ref) and (section is None or e.section == section)
     )
     if have < count:
-        raise EditError(f"the deck has {have} of that card; cannot remove {count}")
+        raise EditError(
+            _("the deck has {have} of that card; cannot remove {count}", have=have, count=count)
+        )
     left = count
     for i in reversed(range(len(deck.entries))):
         e = deck.entries[i]
@@ -194,8 +210,8 @@ class Fix:
     new: int  # 0 removes the line
 
     def describe(self) -> str:
-        where = f"line {self.line}" if self.line else f"[{self.section}]"
-        change = "remove the line" if self.new == 0 else f"{self.old} → {self.new}"
+        where = _("line {n}", n=self.line) if self.line else f"[{self.section}]"
+        change = _("remove the line") if self.new == 0 else f"{self.old} → {self.new}"
         return f"{where}: {self.ref}: {change} ({self.rule})"
 
 
@@ -227,7 +243,13 @@ def propose_fixes(deck: DeckList, fmt: Format, index: CardIndex) -> tuple[list[F
         entry = single(items[0].line, items[0].count) if len(items) == 1 else None
         if entry is None:
             choices.append(
-                f"{rule}: {n} copies of {items[0].card.name} on several lines; keep {limit} of them"
+                _(
+                    "{rule}: {n} copies of {card} on several lines; keep {limit} of them",
+                    rule=rule,
+                    n=n,
+                    card=items[0].card.name,
+                    limit=limit,
+                )
             )
             continue
         fixes.append(Fix(rule, entry.section, entry.ref, entry.line, entry.count, limit))
@@ -240,7 +262,8 @@ def propose_fixes(deck: DeckList, fmt: Format, index: CardIndex) -> tuple[list[F
             change = tc.min - n
         else:
             continue
-        what = tc.label or "/".join(tc.types)
+        types = "/".join(word(fmt.game, t) for t in tc.types)
+        what = label(fmt.game, tc.label) if tc.label else types
         fixed = [s for s in slots if s.count + change >= 0]
         if len(slots) == 1 and fixed:
             slot = slots[0]
@@ -258,8 +281,24 @@ def propose_fixes(deck: DeckList, fmt: Format, index: CardIndex) -> tuple[list[F
                     )
                 )
                 continue
-        verb = f"add {change}" if change > 0 else f"remove {-change}"
-        choices.append(f"{tc.rule}: {verb} {what} card(s); choose which")
+        if change > 0:
+            choices.append(
+                _(
+                    "{rule}: add {n} {what} card(s); choose which",
+                    rule=tc.rule,
+                    n=change,
+                    what=what,
+                )
+            )
+        else:
+            choices.append(
+                _(
+                    "{rule}: remove {n} {what} card(s); choose which",
+                    rule=tc.rule,
+                    n=-change,
+                    what=what,
+                )
+            )
     for section in fmt.sections:
         slots = ctx.slots.get(section.name, [])
         n = ctx.counts.get(section.name, 0)
@@ -282,7 +321,12 @@ def propose_fixes(deck: DeckList, fmt: Format, index: CardIndex) -> tuple[list[F
                 )
                 continue
         choices.append(
-            f"{section.size.rule}: remove {over} card(s) from [{section.name}]; choose which"
+            _(
+                "{rule}: remove {n} card(s) from [{section}]; choose which",
+                rule=section.size.rule,
+                n=over,
+                section=word(fmt.game, section.name),
+            )
         )
     return fixes, choices
 

@@ -26,6 +26,8 @@ import sqlite3
 import sys
 from typing import ClassVar
 
+from deckcheck.i18n import _
+
 EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT, EXIT_BUG = 0, 1, 2, 70
 
 
@@ -97,8 +99,11 @@ def as_user_error(exc: BaseException) -> DeckcheckError | None:
         # bytes as \udcXX), a JSON \ud800 escape. Nothing can write them out.
         bad = exc.object[exc.start : exc.end]
         return UsageError(
-            f"text that is not valid Unicode (a lone surrogate, {bad!r}), in an argument or a "
-            "file: use UTF-8 text"
+            _(
+                "text that is not valid Unicode (a lone surrogate, {bad}), in an argument or a "
+                "file: use UTF-8 text",
+                bad=repr(bad),
+            )
         )
     return None
 
@@ -109,15 +114,18 @@ def database_trouble(exc: BaseException) -> str:
     first = (str(exc).splitlines() or [""])[0]  # SQLAlchemy appends the SQL and a URL
     text = first.lower()
     if "locked" in text or "busy" in text:
-        return "the database is locked by another process; try again when it is done"
+        return _("the database is locked by another process; try again when it is done")
     if "readonly" in text or "read-only" in text:
-        return "the database is read-only; writing needs write access to the file and its folder"
-    if "malformed" in text or "not a database" in text or "corrupt" in text:
-        return (
-            f"the database is damaged ({first}); rebuild the card pool with "
-            "`deckcheck pool init --force`"
+        return _(
+            "the database is read-only; writing needs write access to the file and its folder"
         )
-    return f"cannot use the database: {type(exc).__name__}: {first}"
+    if "malformed" in text or "not a database" in text or "corrupt" in text:
+        return _(
+            "the database is damaged ({error}); rebuild the card pool with "
+            "`deckcheck pool init --force`",
+            error=first,
+        )
+    return _("cannot use the database: {cls}: {error}", cls=type(exc).__name__, error=first)
 
 
 def _is_sqlalchemy_error(exc: BaseException) -> bool:

@@ -16,18 +16,20 @@ from collections.abc import Callable
 from pathlib import Path
 
 from deckcheck.errors import DeckcheckError, UsageError
+from deckcheck.i18n import N_, _
 
 _NOT_REGULAR = (
-    (stat.S_ISFIFO, "a FIFO"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISFIFO, N_("a FIFO")),
+    (stat.S_ISCHR, N_("a character device")),
+    (stat.S_ISBLK, N_("a block device")),
+    (stat.S_ISDIR, N_("a folder")),
+    (stat.S_ISSOCK, N_("a socket")),
 )
 
 
 def _what(mode: int) -> str:
-    return next((name for test, name in _NOT_REGULAR if test(mode)), "not a regular file")
+    found = next((name for test, name in _NOT_REGULAR if test(mode)), None)
+    return _(found) if found else _("not a regular file")
 
 
 def check_output(path: Path) -> None:
@@ -38,11 +40,17 @@ def check_output(path: Path) -> None:
     except FileNotFoundError:
         return
     except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from exc
+        raise UsageError(
+            _("cannot write {path}: {error}", path=path, error=exc.strerror or exc)
+        ) from exc
     if not stat.S_ISREG(mode):
         raise UsageError(
-            f"{path}: {_what(mode)}, not a regular file; deckcheck writes only regular files "
-            "(it is left as it is)"
+            _(
+                "{path}: {what}, not a regular file; deckcheck writes only regular files "
+                "(it is left as it is)",
+                path=path,
+                what=_what(mode),
+            )
         )
 
 
@@ -55,7 +63,9 @@ def write_atomic(path: Path, write: Callable[[Path], object]) -> None:
     try:
         fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from exc
+        raise UsageError(
+            _("cannot write {path}: {error}", path=path, error=exc.strerror or exc)
+        ) from exc
     os.close(fd)
     tmp = Path(tmp_name)
     try:
@@ -68,8 +78,12 @@ def write_atomic(path: Path, write: Callable[[Path], object]) -> None:
         os.replace(tmp, target)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        unchanged = " (the file is unchanged)" if target.exists() else ""
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}{unchanged}") from exc
+        error = exc.strerror or exc
+        raise UsageError(
+            _("cannot write {path}: {error} (the file is unchanged)", path=path, error=error)
+            if target.exists()
+            else _("cannot write {path}: {error}", path=path, error=error)
+        ) from exc
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
@@ -86,26 +100,30 @@ def read_limited(path: Path, limit: int, error: type[DeckcheckError], what: str)
     """The bytes of the input file ``path`` (``what``: "a deck list", "a card file"…). FIFOs,
     devices and other non-regular files are refused before they are read (a FIFO would block,
     /dev/zero never ends), and so is a file over ``limit`` bytes; errors are ``error``."""
-    too_big = f"{path}: larger than {_size(limit)}, not {what}"
+    too_big = _("{path}: larger than {size}, not {what}", path=path, size=_size(limit), what=what)
     try:
         if not stat.S_ISREG(path.stat().st_mode):  # before opening: opening some devices acts
-            raise error(f"{path}: not a regular file, not {what}")
+            raise error(_("{path}: not a regular file, not {what}", path=path, what=what))
         # non-blocking, then checked again on the open file: it may have been swapped for a
         # FIFO since the stat, and opening a FIFO would otherwise wait for a writer
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
         with os.fdopen(fd, "rb") as handle:
             info = os.fstat(handle.fileno())
             if not stat.S_ISREG(info.st_mode):
-                raise error(f"{path}: not a regular file, not {what}")
+                raise error(_("{path}: not a regular file, not {what}", path=path, what=what))
             if info.st_size > limit:
                 raise error(too_big)
             raw = handle.read(limit + 1)
     except OSError as exc:
-        raise error(f"{path}: cannot read: {exc.strerror or exc}") from exc
+        raise error(
+            _("{path}: cannot read: {error}", path=path, error=exc.strerror or exc)
+        ) from exc
     if len(raw) > limit:  # it grew after the stat
         raise error(too_big)
     return raw
 
 
 def _size(n: int) -> str:
-    return f"{n >> 20} MiB" if n >= 1 << 20 and n % (1 << 20) == 0 else f"{n} bytes"
+    if n >= 1 << 20 and n % (1 << 20) == 0:
+        return f"{n >> 20} MiB"
+    return _("{n} bytes", n=n)

@@ -14,6 +14,7 @@ from deckcheck import data, format_versions
 from deckcheck.errors import FormatError
 from deckcheck.files import read_limited
 from deckcheck.formats import Format
+from deckcheck.i18n import N_, _, current
 
 # what each file says of itself only: ``extends`` never passes these on
 OWN_KEYS = ("id", "effective", "supersedes")
@@ -30,11 +31,42 @@ def _merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
+# pydantic's messages for the errors a format file most often has, as pydantic words them (so
+# English stays pydantic's own); others are shown as pydantic gives them
+_PYDANTIC = {
+    "missing": N_("Field required"),
+    "extra_forbidden": N_("Extra inputs are not permitted"),
+    "int_type": N_("Input should be a valid integer"),
+    "int_parsing": N_("Input should be a valid integer, unable to parse string as an integer"),
+    "string_type": N_("Input should be a valid string"),
+    "bool_type": N_("Input should be a valid boolean"),
+    "list_type": N_("Input should be a valid list"),
+    "tuple_type": N_("Input should be a valid tuple"),
+    "dict_type": N_("Input should be a valid dictionary"),
+    "date_type": N_("Input should be a valid date"),
+    "greater_than_equal": N_("Input should be greater than or equal to {ge}"),
+}
+
+
+def _pydantic_message(err: Any) -> str:
+    """One pydantic error's message in the language of the moment: a check's own ValueError is
+    already in it (pydantic's "Value error, " prefix is English)."""
+    if current() == "en":
+        return str(err["msg"])
+    error = (err.get("ctx") or {}).get("error")
+    if err["type"] == "value_error" and error is not None:
+        return str(error)
+    known = _PYDANTIC.get(err["type"])
+    if known is None:
+        return str(err["msg"])
+    return _(known, **{k: v for k, v in (err.get("ctx") or {}).items()})
+
+
 def _error_text(path: Path, exc: ValidationError) -> str:
-    lines = [f"{path}: not a valid format file:"]
+    lines = [_("{path}: not a valid format file:", path=path)]
     for err in exc.errors():
-        where = ".".join(str(p) for p in err["loc"]) or "(top level)"
-        lines.append(f"  {where}: {err['msg']}")
+        where = ".".join(str(p) for p in err["loc"]) or _("(top level)")
+        lines.append(f"  {where}: {_pydantic_message(err)}")
     return "\n".join(lines)
 
 
@@ -48,9 +80,9 @@ def read_raw(path: Path) -> dict[str, Any]:
     try:
         return tomllib.loads(raw.decode("utf-8"))
     except tomllib.TOMLDecodeError as exc:
-        raise FormatError(f"{path}: not valid TOML: {exc}") from exc
+        raise FormatError(_("{path}: not valid TOML: {error}", path=path, error=exc)) from exc
     except UnicodeDecodeError as exc:
-        raise FormatError(f"{path}: not UTF-8 text: {exc}") from exc
+        raise FormatError(_("{path}: not UTF-8 text: {error}", path=path, error=exc)) from exc
 
 
 class FormatRegistry:
@@ -118,8 +150,10 @@ class FormatRegistry:
         else:
             path = self.paths().get(ref)
             if path is None:
-                known = ", ".join(self.ids()) or "none"
-                raise FormatError(f"unknown format {ref!r} (known: {known})")
+                known = ", ".join(self.ids()) or _("none")
+                raise FormatError(
+                    _("unknown format {ref} (known: {known})", ref=repr(ref), known=known)
+                )
             fmt = self._load(path, set())
         self._cache[ref] = fmt
         return fmt
@@ -130,9 +164,17 @@ class FormatRegistry:
         while (older := chain[-1].supersedes) is not None:
             where = self._where(chain[-1].id)
             if older in {f.id for f in chain}:
-                raise FormatError(f"{where}: supersedes {older!r}, which loops back to it")
+                raise FormatError(
+                    _(
+                        "{where}: supersedes {older}, which loops back to it",
+                        where=where,
+                        older=repr(older),
+                    )
+                )
             if older not in self._cache and older not in self.paths():
-                raise FormatError(f"{where}: supersedes unknown format {older!r}")
+                raise FormatError(
+                    _("{where}: supersedes unknown format {older}", where=where, older=repr(older))
+                )
             chain.append(self._plain(older))
         return chain
 
@@ -155,8 +197,14 @@ class FormatRegistry:
             self._successors = found
         newer = self._successors.get(fid, [])
         if len(newer) > 1:
-            files = " and ".join(self._where(n) for n in newer)
-            raise FormatError(f"{files} both supersede {fid!r}: a version has one successor")
+            files = (" and " if current() == "en" else "、").join(self._where(n) for n in newer)
+            raise FormatError(
+                _(
+                    "{files} both supersede {id}: a version has one successor",
+                    files=files,
+                    id=repr(fid),
+                )
+            )
         return self._plain(newer[0]) if newer else None
 
     def _date(self, fmt: Format) -> None:
@@ -166,7 +214,13 @@ class FormatRegistry:
         found = format_versions.problems([f.dated() for f in [*([after] if after else []), *chain]])
         if found:
             where = self._where(fmt.id)
-            raise FormatError(f"{where}: versions do not fit together: {'; '.join(found)}")
+            raise FormatError(
+                _(
+                    "{where}: versions do not fit together: {problems}",
+                    where=where,
+                    problems=("; " if current() == "en" else "；").join(found),
+                )
+            )
         successor = after.dated() if after else None
         fmt.dated_by(format_versions.end_of(fmt.dated(), successor), after.id if after else None)
 
@@ -176,12 +230,14 @@ class FormatRegistry:
         if parent is None:
             return raw
         if not isinstance(parent, str):
-            raise FormatError(f"{path}: extends must be a format id")
+            raise FormatError(_("{path}: extends must be a format id", path=path))
         if parent in seen:
-            raise FormatError(f"{path}: extends {parent!r} loops")
+            raise FormatError(_("{path}: extends {parent} loops", path=path, parent=repr(parent)))
         parent_path = self.paths().get(parent)
         if parent_path is None:
-            raise FormatError(f"{path}: extends unknown format {parent!r}")
+            raise FormatError(
+                _("{path}: extends unknown format {parent}", path=path, parent=repr(parent))
+            )
         return _merge(self._raw(parent_path, seen | {parent}), raw)
 
     def _load(self, path: Path, seen: set[str]) -> Format:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from deckcheck.errors import FormatError
+from deckcheck.i18n import _
 
 
 @dataclass(frozen=True)
@@ -35,19 +36,38 @@ def problems(chain: Sequence[Dated]) -> list[str]:
     for newer, older in itertools.pairwise(chain):
         if newer.start is None or older.start is None:
             undated = newer if newer.start is None else older
-            out.append(f"{undated.id}: a version of a family needs effective.from")
+            out.append(_("{id}: a version of a family needs effective.from", id=undated.id))
             continue
         if newer.game != older.game:
-            out.append(f"{newer.id} ({newer.game}) supersedes {older.id} of {older.game}")
+            out.append(
+                _(
+                    "{newer} ({newer_game}) supersedes {older} of {older_game}",
+                    newer=newer.id,
+                    newer_game=newer.game,
+                    older=older.id,
+                    older_game=older.game,
+                )
+            )
         if newer.start <= older.start:
             out.append(
-                f"{newer.id} (from {newer.start}) must start after {older.id}, which it "
-                f"supersedes (from {older.start})"
+                _(
+                    "{newer} (from {newer_start}) must start after {older}, which it "
+                    "supersedes (from {older_start})",
+                    newer=newer.id,
+                    newer_start=newer.start,
+                    older=older.id,
+                    older_start=older.start,
+                )
             )
         elif older.until is not None and older.until >= newer.start:
             out.append(
-                f"{older.id} (until {older.until}) overlaps {newer.id} (from {newer.start}), "
-                "which supersedes it"
+                _(
+                    "{older} (until {until}) overlaps {newer} (from {start}), which supersedes it",
+                    older=older.id,
+                    until=older.until,
+                    newer=newer.id,
+                    start=newer.start,
+                )
             )
     return out
 
@@ -81,12 +101,20 @@ def in_force(chain: Sequence[Dated], successor: Dated | None, day: date) -> Date
     first = chain[-1]
     if first.start is not None and day < first.start:
         raise FormatError(
-            f"{named.id}: no version is in force on {day}: the first, {first.id}, is in force "
-            f"from {first.start}"
+            _(
+                "{id}: no version is in force on {day}: the first, {first}, is in force from "
+                "{start}",
+                id=named.id,
+                day=day,
+                first=first.id,
+                start=first.start,
+            )
         )
     if ends[0] is not None and day > ends[0]:
         return named
-    raise FormatError(f"{named.id}: no version is in force on {day} (a gap between versions)")
+    raise FormatError(
+        _("{id}: no version is in force on {day} (a gap between versions)", id=named.id, day=day)
+    )
 
 
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -101,4 +129,6 @@ def parse_day(text: str) -> date:
             return date.fromisoformat(text)
     except ValueError:
         pass
-    raise ValueError(f"{text[:40]!r} is not a date (write YYYY-MM-DD, e.g. 2017-02-26)")
+    raise ValueError(
+        _("{text} is not a date (write YYYY-MM-DD, e.g. 2017-02-26)", text=repr(text[:40]))
+    )

@@ -50,8 +50,9 @@ from deckcheck.checks.table import Strict, check_tables
 from deckcheck.errors import FormatError as FormatError
 from deckcheck.errors import UnknownGame
 from deckcheck.games.deal_contract import COMMON_MULLIGANS
+from deckcheck.i18n import _
 from deckcheck.models import SECTIONS, Card, FormatVersion
-from deckcheck.wording import a_an
+from deckcheck.wording import a_an, label, word
 
 # The copy-limit keys every game has; a game adds its own (GameSpec.copy_keys).
 COPY_KEYS = ("name", "name+type")
@@ -89,7 +90,9 @@ class Effective(Strict):
     @model_validator(mode="after")
     def _ordered(self) -> Effective:
         if self.until is not None and self.until < self.start:
-            raise ValueError(f"from {self.start} is after until {self.until}")
+            raise ValueError(
+                _("from {start} is after until {until}", start=self.start, until=self.until)
+            )
         return self
 
 
@@ -173,33 +176,57 @@ class Format(Strict):
         _check_parameters(self.parameters, spec)
         section_names = [s.name for s in self.sections]
         if len(set(section_names)) != len(section_names):
-            raise ValueError("a section is defined twice")
+            raise ValueError(_("a section is defined twice"))
         if self.supersedes is not None and self.effective is None:
-            raise ValueError("supersedes: a version that supersedes another needs effective")
+            raise ValueError(
+                _("supersedes: a version that supersedes another needs effective")
+            )
         if self.supersedes == self.id:
-            raise ValueError("supersedes: a format cannot supersede itself")
+            raise ValueError(_("supersedes: a format cannot supersede itself"))
         copy_keys = (*COPY_KEYS, *spec.copy_keys)
         if self.copies.key not in copy_keys:
             raise ValueError(
-                f"copies.key: {self.copies.key!r} is not one of {', '.join(copy_keys)}"
+                _(
+                    "copies.key: {key} is not one of {keys}",
+                    key=repr(self.copies.key),
+                    keys=", ".join(copy_keys),
+                )
             )
 
         def known_types(where: str, names: tuple[str, ...]) -> None:
             for name in names:
                 if name not in types:
-                    raise ValueError(f"{where}: {name!r} is not {a_an(self.game)} card type")
+                    raise ValueError(
+                        _(
+                            "{where}: {name} is not {a_game} card type",
+                            where=where,
+                            name=repr(name),
+                            a_game=a_an(word(self.game, self.game)),
+                        )
+                    )
 
         def known_sections(where: str, names: tuple[str, ...]) -> None:
             for name in names:
                 if name not in SECTIONS:
-                    raise ValueError(f"{where}: {name!r} is not a section ({', '.join(SECTIONS)})")
+                    raise ValueError(
+                        _(
+                            "{where}: {name} is not a section ({sections})",
+                            where=where,
+                            name=repr(name),
+                            sections=", ".join(SECTIONS),
+                        )
+                    )
 
         for s in self.sections:
             known_types(f"sections.{s.name}.types.allowed", s.types.allowed)
             partial = set(s.types.allowed) != set(types)
             if partial and (s.types.rule is None or s.types.source is None):
                 raise ValueError(
-                    f"sections.{s.name}.types: leaves out some types, so it needs rule and source"
+                    _(
+                        "sections.{section}.types: leaves out some types, so it needs rule and "
+                        "source",
+                        section=s.name,
+                    )
                 )
             for f in s.forbidden:
                 known_types(f"sections.{s.name}.forbidden", f.types)
@@ -220,7 +247,12 @@ class Format(Strict):
         for al in self.attribute_limits:
             if al.attribute not in columns:
                 raise ValueError(
-                    f"attribute_limits {al.rule}: {self.game} cards have no {al.attribute!r}"
+                    _(
+                        "attribute_limits {rule}: {game} cards have no {attribute}",
+                        rule=al.rule,
+                        game=word(self.game, self.game),
+                        attribute=repr(al.attribute),
+                    )
                 )
         return self
 
@@ -287,9 +319,19 @@ class Format(Strict):
             for check in check_table.cites(table)
         ]
 
-    @cached_property
+    @property
     def assumptions(self) -> list[str]:
-        """What this format takes from outside the rulebooks: shown with every report."""
+        """What this format takes from outside the rulebooks: shown with every report, in the
+        language of the moment (a parameter's note is the format's words; its source stays as
+        written)."""
+        found = self.assumed_parts
+        if not found[1]:
+            return found[0]
+        return list(dict.fromkeys([*found[0], *(_param_note(self.game, *p) for p in found[1])]))
+
+    @cached_property
+    def assumed_parts(self) -> tuple[list[str], list[tuple[str, Parameter]]]:
+        """The assumed rules (``rule: source``) and the assumed parameters."""
         rules = [
             f"{c.rule}: {c.source}"
             for c in self.checks()
@@ -300,12 +342,8 @@ class Format(Strict):
             for o in self.limit_overrides
             if o.rule and _assumed(o.source)
         ]
-        params = [
-            f"{key} = {p.value} ({p.source}{'; ' + p.note if p.note else ''})"
-            for key, p in self.parameters.items()
-            if p.assumption
-        ]
-        return list(dict.fromkeys([*rules, *overrides, *params]))
+        params = [(key, p) for key, p in self.parameters.items() if p.assumption]
+        return list(dict.fromkeys([*rules, *overrides])), params
 
     def parameter(self, key: str) -> Parameter | None:
         return self.parameters.get(key)
@@ -321,14 +359,32 @@ def _assumed(source: str) -> bool:
     return source.casefold().startswith(ASSUMED)
 
 
+def _param_note(game: str, key: str, p: Parameter) -> str:
+    """``hand_limit = 8 (source; note)``: an assumed parameter, as reports list it."""
+    if p.note:
+        return _(
+            "{key} = {value} ({source}; {note})",
+            key=key,
+            value=p.value,
+            source=p.source,
+            note=label(game, p.note),
+        )
+    return _("{key} = {value} ({source})", key=key, value=p.value, source=p.source)
+
+
 def _check_parameters(parameters: dict[str, Parameter], spec: games.GameSpec) -> None:
     """Every parameter a format declares must be one the game's code reads, of its type."""
     known = spec.all_params()
     for key, param in parameters.items():
         if key not in known:
             raise ValueError(
-                f"parameters.{key}: nothing in deckcheck reads it for {spec.id} "
-                f"(the parameters it reads: {', '.join(sorted(known))})"
+                _(
+                    "parameters.{key}: nothing in deckcheck reads it for {game} (the parameters "
+                    "it reads: {known})",
+                    key=key,
+                    game=spec.id,
+                    known=", ".join(sorted(known)),
+                )
             )
         wanted = known[key].type
         value = param.value
@@ -336,17 +392,42 @@ def _check_parameters(parameters: dict[str, Parameter], spec: games.GameSpec) ->
             isinstance(value, wanted) and not isinstance(value, bool)
         )
         if not ok:
-            raise ValueError(f"parameters.{key}: must be {a_an(wanted.__name__)}, not {value!r}")
+            raise ValueError(
+                _(
+                    "parameters.{key}: must be {a_type}, not {value}",
+                    key=key,
+                    a_type=a_an(wanted.__name__),
+                    value=repr(value),
+                )
+            )
         choices = known[key].choices
         if choices and value not in choices:
-            raise ValueError(f"parameters.{key}: {value!r} is not one of {', '.join(choices)}")
+            raise ValueError(
+                _(
+                    "parameters.{key}: {value} is not one of {choices}",
+                    key=key,
+                    value=repr(value),
+                    choices=", ".join(choices),
+                )
+            )
         least = known[key].minimum
         if least is not None and isinstance(value, int) and value < least:
-            raise ValueError(f"parameters.{key}: must be at least {least}, not {value!r}")
+            raise ValueError(
+                _(
+                    "parameters.{key}: must be at least {least}, not {value}",
+                    key=key,
+                    least=least,
+                    value=repr(value),
+                )
+            )
         mulligans = (*COMMON_MULLIGANS, *spec.mulligans) if key == "mulligan" else ()
         if mulligans and value not in mulligans:  # the core's mulligans, then the game's own
             raise ValueError(
-                f"parameters.mulligan: {value!r} is not one of {', '.join(mulligans)}"
+                _(
+                    "parameters.mulligan: {value} is not one of {choices}",
+                    value=repr(value),
+                    choices=", ".join(mulligans),
+                )
             )
 
 

@@ -89,19 +89,19 @@ def override(lang: str) -> Iterator[None]:
         _current.reset(token)
 
 
-def _(message: str, **fields: Any) -> str:
+def _(message: str, /, **fields: Any) -> str:
     """``message`` in the current language, its ``{fields}`` filled in."""
     text = translations(_current.get()).gettext(message)
     return text.format(**fields) if fields else text
 
 
-def _n(singular: str, plural: str, n: int, **fields: Any) -> str:
+def _n(singular: str, plural: str, n: int, /, **fields: Any) -> str:
     """The form of ``singular``/``plural`` for ``n``, in the current language."""
     text = translations(_current.get()).ngettext(singular, plural, n)
     return text.format(**fields) if fields else text
 
 
-def _p(context: str, message: str, **fields: Any) -> str:
+def _p(context: str, message: str, /, **fields: Any) -> str:
     """``message`` as ``context`` (a game id) words it, in the current language."""
     text = translations(_current.get()).pgettext(context, message)
     return text.format(**fields) if fields else text

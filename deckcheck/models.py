@@ -15,6 +15,7 @@ from pydantic import (
 )
 
 from deckcheck.games.columns_contract import Search
+from deckcheck.i18n import _
 
 # A game id. Checked against the game registry (deckcheck.games) where ids come in: format
 # files (formats.py), card rows (pool/importer.py, pool/columns.py), requests (the service's
@@ -183,10 +184,16 @@ class FormatVersion(BaseModel):
     def describe(self) -> str:
         """``ID, in force from DAY to DAY; superseded by …``."""
         if self.effective_from is None:
-            return f"{self.id} (undated)"
-        until = f" to {self.effective_until}" if self.effective_until else " on"
-        later = f"; superseded by {self.superseded_by}" if self.superseded_by else ""
-        return f"{self.id}, in force from {self.effective_from}{until}{later}"
+            return _("{id} (undated)", id=self.id)
+        start, end = self.effective_from, self.effective_until
+        shown = (
+            _("{id}, in force from {start} to {end}", id=self.id, start=start, end=end)
+            if end
+            else _("{id}, in force from {start} on", id=self.id, start=start)
+        )
+        if self.superseded_by:
+            return _("{version}; superseded by {id}", version=shown, id=self.superseded_by)
+        return shown
 
     @property
     def dated(self) -> bool:

@@ -10,7 +10,9 @@ from rich.table import Column, Table
 
 from deckcheck.checks.table import check_tables
 from deckcheck.formats import Format
+from deckcheck.i18n import _, _n
 from deckcheck.models import Card, FormatVersion, Report, Violation
+from deckcheck.wording import label, listing, word
 
 
 def _cards(v: Violation, limit: int = 6) -> str:
@@ -19,7 +21,29 @@ def _cards(v: Violation, limit: int = 6) -> str:
         for c in v.cards[:limit]
     ]
     more = len(v.cards) - limit
-    return ", ".join(shown) + (f", and {more} more" if more > 0 else "")
+    return listing(shown) + (_(", and {n} more", n=more) if more > 0 else "")
+
+
+def _tally(errors: int, warnings: int) -> str:
+    return _(
+        "{error_count}, {warning_count}",
+        error_count=_n("{n} error", "{n} errors", errors, n=errors),
+        warning_count=_n("{n} warning", "{n} warnings", warnings, n=warnings),
+    )
+
+
+def _size(game: str, section: str, n: int, fmt: Format | None) -> str:
+    """``main 50/50``, ``extra 2 (0–10)``: a section's count and its bounds."""
+    shown = word(game, section)
+    if fmt is not None and section in fmt.section_map:
+        size = fmt.section_map[section].size
+        if size.max == size.min:
+            return _("{section} {n}/{size}", section=shown, n=n, size=size.min)
+        if size.max is not None:
+            return _(
+                "{section} {n} ({low}–{high})", section=shown, n=n, low=size.min, high=size.max
+            )
+    return _("{section} {n}", section=shown, n=n)
 
 
 def report(
@@ -28,63 +52,65 @@ def report(
     """One deck's verdict. ``assumptions=False`` shortens the list of the format's facts from
     outside the rulebooks to one line (the CLI prints it in full once per format and run)."""
     errors, warnings = rep.errors, rep.warnings
-    verdict = "[bold green]LEGAL[/]" if rep.legal else "[bold red]ILLEGAL[/]"
-    tally = f"{len(errors)} error{'s' * (len(errors) != 1)}, "
-    tally += f"{len(warnings)} warning{'s' * (len(warnings) != 1)}"
-    console.print(
-        f"[bold]{escape(rep.path or '(deck)')}[/]  {escape(rep.format)} ({rep.game})  "
-        f"{verdict}  [dim]{tally}[/]"
-    )
+    legal, illegal = _("LEGAL"), _("ILLEGAL")
+    verdict = f"[bold green]{legal}[/]" if rep.legal else f"[bold red]{illegal}[/]"
+    tally = _tally(len(errors), len(warnings))
+    path = escape(rep.path or _("(deck)"))
+    game = escape(word(rep.game, rep.game))
+    head = f"[bold]{path}[/]  {escape(rep.format)} ({game})"  # i18n: machine (markup)
+    console.print(f"{head}  {verdict}  [dim]{tally}[/]")  # i18n: machine (markup)
     version(console, rep.format_version)
-    sizes = []
-    for section, n in rep.counts.items():
-        bound = ""
-        if fmt is not None and section in fmt.section_map:
-            size = fmt.section_map[section].size
-            if size.max == size.min:
-                bound = f"/{size.min}"
-            elif size.max is not None:
-                bound = f" ({size.min}–{size.max})"
-        sizes.append(f"{section} {n}{bound}")
+    sizes = [_size(rep.game, section, n, fmt) for section, n in rep.counts.items()]
     console.print("  " + " · ".join(sizes))
     for v in [*errors, *warnings]:
         mark = "[red]✗[/]" if v.severity == "error" else "[yellow]![/]"
-        line = f" line {v.line}" if v.line else ""
-        console.print(f"  {mark} [bold]{escape(v.rule)}[/][dim]{line}[/]  {escape(v.message)}")
+        line = " " + _("line {n}", n=v.line) if v.line else ""
+        rule = f"[bold]{escape(v.rule)}[/][dim]{line}[/]"  # i18n: machine (markup)
+        console.print(f"  {mark} {rule}  {escape(v.message)}")
         if v.cards:
-            console.print(f"      cards: {_cards(v)}")
-        console.print(f"      [dim]source: {escape(v.source)}[/]")
+            console.print("      " + _("cards: {cards}", cards=_cards(v)))
+        source = _("source: {source}", source=escape(v.source))
+        console.print(f"      [dim]{source}[/]")  # i18n: machine (markup)
         if v.fix:
-            console.print(f"      fix: {escape(v.fix)}")
+            console.print("      " + _("fix: {fix}", fix=escape(v.fix)))
     if rep.assumptions and not assumptions:
-        console.print(
-            f"  [dim]{len(rep.assumptions)} assumptions from outside the rulebooks "
-            f"(listed above; `deckcheck formats show {escape(rep.format)}`)[/]"
+        n = len(rep.assumptions)
+        shortened = _n(
+            "{n} assumption from outside the rulebooks (listed above; "
+            "`deckcheck formats show {format}`)",
+            "{n} assumptions from outside the rulebooks (listed above; "
+            "`deckcheck formats show {format}`)",
+            n,
+            n=n,
+            format=escape(rep.format),
         )
+        console.print(f"  [dim]{shortened}[/]")  # i18n: machine (markup)
         return
     for note in rep.assumptions:
-        console.print(f"  [dim]assumption: {escape(note)}[/]")
+        shown = _("assumption: {note}", note=escape(note))
+        console.print(f"  [dim]{shown}[/]")  # i18n: machine (markup)
 
 
 def version(console: Console, found: FormatVersion | None) -> None:
     """The format version used, with its dates (dated formats only)."""
     if found is not None and found.dated:
-        console.print(f"  format version: {escape(found.describe())}")
+        console.print("  " + _("format version: {version}", version=escape(found.describe())))
 
 
 def summary(console: Console, reports: Sequence[Report]) -> None:
     if len(reports) < 2:
         return
     legal = sum(r.legal for r in reports)
-    console.print(f"[bold]{legal} of {len(reports)} decks legal[/]")
+    shown = _("{legal} of {n} decks legal", legal=legal, n=len(reports))
+    console.print(f"[bold]{shown}[/]")  # i18n: machine (markup)
 
 
 def _in_force(found: FormatVersion) -> str:
     """``2016-01-28 – 2017-02-25``, ``from 2017-02-26``, or ``undated``."""
     if found.effective_from is None:
-        return "undated"
+        return _("undated")
     if found.effective_until is None:
-        return f"from {found.effective_from}"
+        return _("from {day}", day=found.effective_from)
     return f"{found.effective_from} – {found.effective_until}"
 
 
@@ -92,23 +118,24 @@ def format_list(console: Console, formats: Sequence[Format]) -> None:
     # the ids and dates in full, whatever the width: versions of one family differ only there
     width = max((len(fmt.id) for fmt in formats), default=2)
     table = Table(
-        Column("id", min_width=width, no_wrap=True),
-        "game",
-        "name",
-        Column("in force", min_width=23, no_wrap=True),
-        "sections",
-        "assumptions",
+        Column(_("id"), min_width=width, no_wrap=True),
+        _("game"),
+        _("name"),
+        Column(_("in force"), min_width=23, no_wrap=True),
+        _("sections"),
+        _("assumptions"),
         box=None,
     )
     for fmt in formats:
-        sections = ", ".join(
-            f"{s.name} {s.size.min}" + (f"–{s.size.max}" if s.size.max != s.size.min else "")
+        sections = listing(
+            f"{word(fmt.game, s.name)} {s.size.min}"
+            + (f"–{s.size.max}" if s.size.max != s.size.min else "")
             for s in fmt.sections
         )
         table.add_row(
             fmt.id,
             fmt.game,
-            escape(fmt.name),
+            escape(label(fmt.game, fmt.name)),
             _in_force(fmt.version),
             sections,
             str(len(fmt.assumptions)),
@@ -118,35 +145,42 @@ def format_list(console: Console, formats: Sequence[Format]) -> None:
 
 def format_detail(console: Console, fmt: Format, family: Sequence[Format] = ()) -> None:
     """A format's rules; ``family``: every version of it, newest first, with its dates."""
-    console.print(f"[bold]{escape(fmt.id)}[/]: {escape(fmt.name)} ({fmt.game})")
+    name, game = escape(label(fmt.game, fmt.name)), escape(word(fmt.game, fmt.game))
+    console.print(f"[bold]{escape(fmt.id)}[/]: {name} ({game})")  # i18n: machine (markup)
     if fmt.description:
-        console.print(escape(fmt.description))
+        console.print(escape(label(fmt.game, fmt.description)))
     for other in family if len(family) > 1 or fmt.effective else ():
-        this = "  [bold](this one)[/]" if other.id == fmt.id else ""
-        console.print(f"  version: {escape(other.id)}  {_in_force(other.version)}{this}")
+        this_one = _("(this one)")
+        this = f"  [bold]{this_one}[/]" if other.id == fmt.id else ""
+        shown = _("version: {id}  {dates}", id=escape(other.id), dates=_in_force(other.version))
+        console.print(f"  {shown}{this}")
     if fmt.effective:
-        console.print(f"  dates: {escape(fmt.effective.source)}")
+        console.print("  " + _("dates: {source}", source=escape(fmt.effective.source)))
     for source in fmt.sources:
-        console.print(f"  source: {escape(source)}")
-    table = Table("rule", "what", "source", box=None)
+        console.print("  " + _("source: {source}", source=escape(source)))
+    table = Table(_("rule"), _("what"), _("source"), box=None)
     for check_table in check_tables(fmt.game):  # each describes its own tables
         for entry in check_table.of(fmt):
             for row in check_table.describe(entry):
                 table.add_row(escape(row.rule or "-"), escape(row.what), escape(row.source or ""))
     console.print(table)
     for key, param in fmt.parameters.items():
-        flag = " [yellow](assumption)[/]" if param.assumption else ""
-        console.print(f"  {key} = {param.value}{flag}  [dim]{escape(param.source)}[/]")
+        assumed = _("(assumption)")
+        flag = f" [yellow]{assumed}[/]" if param.assumption else ""
+        source = escape(param.source)
+        console.print(f"  {key} = {param.value}{flag}  [dim]{source}[/]")  # i18n: machine
 
 
 def cards(console: Console, found: Sequence[Card]) -> None:
-    table = Table("game", "number", "name", "type", "level", "cost", "more", box=None)
+    table = Table(
+        _("game"), _("number"), _("name"), _("type"), _("level"), _("cost"), _("more"), box=None
+    )
     for c in found:
         table.add_row(
             c.game,
             escape(c.number),
             escape(c.name),
-            c.type,
+            word(c.game, c.type),
             "" if c.level is None else str(c.level),
             "" if c.cost is None else str(c.cost),
             escape(card_summary(c)),

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from deckcheck.i18n import _
+
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
@@ -15,7 +17,9 @@ def lone_surrogate(text: str) -> str | None:
     found = _SURROGATE.search(text)
     if found is None:
         return None
-    return f"\\u{ord(found.group()):04x} at character {found.start() + 1}"
+    return _(
+        "{escape} at character {n}", escape=f"\\u{ord(found.group()):04x}", n=found.start() + 1
+    )
 
 
 def without_surrogate_lines(text: str) -> tuple[str, list[tuple[int, str]]]:
@@ -49,7 +53,7 @@ def find_surrogate(data: object, path: str = "body") -> tuple[str, str] | None:
             for key, value in reversed(item.items()):
                 what = lone_surrogate(key)
                 if what is not None:
-                    return where, f"in a key: {what}"
+                    return where, _("in a key: {what}", what=what)
                 stack.append((value, f"{where}.{key}"))
         elif isinstance(item, list):
             stack.extend((value, f"{where}[{i}]") for i, value in reversed(list(enumerate(item))))

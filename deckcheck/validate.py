@@ -10,10 +10,11 @@ from __future__ import annotations
 from deckcheck.checks.table import CheckFn, check_tables
 from deckcheck.decklist import SYNTAX, SYNTAX_SOURCE
 from deckcheck.formats import Format
+from deckcheck.i18n import _, current
 from deckcheck.models import CardCount, DeckList, Report, Violation
 from deckcheck.resolve import CardIndex, Resolution
 from deckcheck.slots import Context, Slot, format_facts
-from deckcheck.wording import a_an
+from deckcheck.wording import a_an, listing, word
 
 RESOLVE_SOURCE = "deckcheck deck list format (README: Deck lists); outside the rulebooks"
 
@@ -122,15 +123,20 @@ def _share(
 def _foreign_section(
     fmt: Format, section: str, ref: str, count: int, line: int | None
 ) -> Violation:
-    known = ", ".join(fmt.section_map)
+    known = listing(word(fmt.game, s) for s in fmt.section_map)
     return Violation(
         rule=SYNTAX,
-        message=f"[{section}] is not a section of {fmt.id} (its sections: {known})",
+        message=_(
+            "[{section}] is not a section of {format} (its sections: {known})",
+            section=word(fmt.game, section),
+            format=fmt.id,
+            known=known,
+        ),
         section=section,
         cards=[CardCount(number=None, name=ref, count=count)],
         line=line,
         source=SYNTAX_SOURCE,
-        fix=f"move the card to one of {known} or remove it",
+        fix=_("move the card to one of {known} or remove it", known=known),
     )
 
 
@@ -139,43 +145,66 @@ def _resolution_violation(
 ) -> Violation:
     named = [CardCount(number=None, name=ref, count=count)]
     if found.ambiguous:
-        numbers = ", ".join(c.number for c in found.ambiguous)
+        numbers = listing(c.number for c in found.ambiguous)
         return Violation(
             rule="deck/ambiguous-card",
-            message=f"{ref!r} matches {len(found.ambiguous)} cards that differ in what "
-            f"legality depends on: {numbers}",
+            message=_(
+                "{ref} matches {n} cards that differ in what legality depends on: {numbers}",
+                ref=_quoted(ref),
+                n=len(found.ambiguous),
+                numbers=numbers,
+            ),
             section=section,
             cards=[CardCount(number=c.number, name=c.name, count=count) for c in found.ambiguous],
             line=line,
             source=RESOLVE_SOURCE,
-            fix=f"write the card number instead of the name (one of {numbers})",
+            fix=_("write the card number instead of the name (one of {numbers})", numbers=numbers),
         )
     if found.other_game:
         other = found.other_game[0]
         return Violation(
             rule="deck/wrong-game",
-            message=f"{ref!r} is {a_an(other.game)} card ({other.number}); {fmt.id} is "
-            f"{a_an(fmt.game)} format",
+            message=_(
+                "{ref} is {a_game} card ({number}); {format} is {a_format_game} format",
+                ref=_quoted(ref),
+                a_game=a_an(word(other.game, other.game)),
+                number=other.number,
+                format=fmt.id,
+                a_format_game=a_an(word(fmt.game, fmt.game)),
+            ),
             section=section,
             cards=[CardCount(number=other.number, name=other.name, count=count)],
             line=line,
             source=RESOLVE_SOURCE,
-            fix=f"remove it, or validate against {a_an(other.game)} format",
+            fix=_(
+                "remove it, or validate against {a_game} format",
+                a_game=a_an(word(other.game, other.game)),
+            ),
         )
     hint = (
-        "did you mean " + " / ".join(repr(s) for s in found.suggestions) + "?"
+        _("did you mean {names}?", names=" / ".join(_quoted(s) for s in found.suggestions))
         if found.suggestions
-        else "check the spelling or import the card with `deckcheck pool import`"
+        else _("check the spelling or import the card with `deckcheck pool import`")
     )
     return Violation(
         rule="deck/unknown-card",
-        message=f"no {fmt.game} card has the number or name {ref!r}",
+        message=_(
+            "no {game} card has the number or name {ref}",
+            game=word(fmt.game, fmt.game),
+            ref=_quoted(ref),
+        ),
         section=section,
         cards=named,
         line=line,
         source=RESOLVE_SOURCE,
         fix=hint,
     )
+
+
+def _quoted(ref: str) -> str:
+    """A card reference as the list wrote it: ``'見本キャラ 99'`` (Python's quoting, as the
+    English messages always had) / ``「見本キャラ 99」``."""
+    return repr(ref) if current() == "en" else f"「{ref}」"
 
 
 def _checks_of(fmt: Format) -> tuple[CheckFn, ...]:

@@ -9,8 +9,9 @@ from deckcheck.checks.copy_tables import Copies as Copies
 from deckcheck.checks.copy_tables import LimitOverride as LimitOverride
 from deckcheck.checks.copy_tables import Match as Match
 from deckcheck.checks.table import CheckTable, Row, register_table
+from deckcheck.i18n import N_, _, _n
 from deckcheck.models import Violation
-from deckcheck.slots import Context, Slot, card_counts, first_line, plural, total
+from deckcheck.slots import Context, Slot, card_counts, first_line, total
 
 
 def _copies(ctx: Context, counts: dict[str, int]) -> list[Violation]:
@@ -60,7 +61,7 @@ def _group(ctx: Context, items: list[Slot]) -> list[Violation]:
     for slot, f in zip(items, facts, strict=True):
         if f.override is not None and f.limit is not None and f.limit >= 0:
             matching.setdefault((id(f.override), f.limit), []).append(slot)
-    for (_, limit), slots in matching.items():
+    for (_key, limit), slots in matching.items():
         found = _over(slots, limit, slots[0].facts.override, ctx)
         if found:
             out.append(found)
@@ -80,16 +81,40 @@ def _over(
         return None
     if override is None:
         copies = ctx.fmt.copies
-        rule, source, severity, which, why = copies.rule, copies.source, copies.severity, "", ""
+        rule, source, severity, what = copies.rule, copies.source, copies.severity, ""
     else:
         rule, source, severity = override.rule or "", override.source, override.severity
         what = _describe_match(override.match)
-        which, why = (f" with {what}", "") if override.counts == "matching" else ("", f" ({what})")
-    name = counted[0].card.name + which
+    card = counted[0].card.name
     sections = sorted({s.section for s in counted})
-    message = f"{plural(n, 'copy', 'copies')} of {name}; at most {limit} allowed{why}"
+    k = n - limit
+    if override is None:
+        message = _n(
+            "{n} copy of {card}; at most {limit} allowed",
+            "{n} copies of {card}; at most {limit} allowed",
+            n, n=n, card=card, limit=limit,
+        )
+        fix = _n("remove {n} copy of {card}", "remove {n} copies of {card}", k, n=k, card=card)
+    elif override.counts == "matching":
+        message = _n(
+            "{n} copy of {card} with {what}; at most {limit} allowed",
+            "{n} copies of {card} with {what}; at most {limit} allowed",
+            n, n=n, card=card, what=what, limit=limit,
+        )
+        fix = _n(
+            "remove {n} copy of {card} with {what}",
+            "remove {n} copies of {card} with {what}",
+            k, n=k, card=card, what=what,
+        )
+    else:
+        message = _n(
+            "{n} copy of {card}; at most {limit} allowed ({what})",
+            "{n} copies of {card}; at most {limit} allowed ({what})",
+            n, n=n, card=card, limit=limit, what=what,
+        )
+        fix = _n("remove {n} copy of {card}", "remove {n} copies of {card}", k, n=k, card=card)
     if limit == 0 and override is not None:  # a card whose own text bars it from any deck
-        message = f"{counted[0].card.name} may not be put in a deck: it has {what}"
+        message = _("{card} may not be put in a deck: it has {what}", card=card, what=what)
     return Violation(
         rule=rule,
         severity=severity,
@@ -98,7 +123,7 @@ def _over(
         cards=card_counts(counted),
         line=first_line(counted),
         source=source,
-        fix=f"remove {plural(n - limit, 'copy', 'copies')} of {name}",
+        fix=fix,
     )
 
 
@@ -107,17 +132,35 @@ def _describe_match(match: Match) -> str:
         return f"[{match.append}]"
     if match.keyword is not None:
         return f"「{match.keyword}」"
-    return "its deck limit keyword"
+    return _("its deck limit keyword")
 
 
 def _describe(c: Copies) -> Iterable[Row]:
-    yield Row(c.rule, f"at most {c.limit} of one {c.key} in {'+'.join(c.sections)}", c.source)
+    what = _(
+        "at most {limit} of one {key} in {sections}",
+        limit=c.limit,
+        key=c.key,
+        sections="+".join(c.sections),
+    )
+    yield Row(c.rule, what, c.source)
+
+
+# the limits that are words, as ``formats show`` prints them
+_LIMITS = {"unlimited": N_("unlimited"), "pattern": N_("pattern")}
 
 
 def _describe_override(o: LimitOverride) -> Iterable[Row]:
     what = str(o.match.append or o.match.keyword or o.match.keyword_pattern)
-    among = " among the cards of one name that carry it" if o.counts == "matching" else ""
-    yield Row(o.rule, f"{what}: limit {o.limit}{among}", o.source)
+    limit = str(o.limit) if isinstance(o.limit, int) else _(_LIMITS[o.limit])
+    if o.counts == "matching":
+        shown = _(
+            "{what}: limit {limit} among the cards of one name that carry it",
+            what=what,
+            limit=limit,
+        )
+    else:
+        shown = _("{what}: limit {limit}", what=what, limit=limit)
+    yield Row(o.rule, shown, o.source)
 
 
 def _no_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:

@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from deckcheck.checks.base import Check, Strict
+from deckcheck.i18n import _
 from deckcheck.models import Severity
 
 
@@ -23,14 +24,18 @@ class Match(Strict):
     def _one(self) -> Match:
         given = [x for x in (self.append, self.keyword, self.keyword_pattern) if x is not None]
         if len(given) != 1:
-            raise ValueError("give exactly one of append, keyword, keyword_pattern")
+            raise ValueError(_("give exactly one of append, keyword, keyword_pattern"))
         if self.keyword_pattern is not None:
             try:
                 compiled = re.compile(self.keyword_pattern)
             except re.error as exc:
-                raise ValueError(f"keyword_pattern is not a regular expression: {exc}") from exc
+                raise ValueError(
+                    _("keyword_pattern is not a regular expression: {error}", error=exc)
+                ) from exc
             if "n" not in compiled.groupindex:
-                raise ValueError("keyword_pattern needs a named group (?P<n>...) for the limit")
+                raise ValueError(
+                    _("keyword_pattern needs a named group (?P<n>...) for the limit")
+                )
         return self
 
 
@@ -69,7 +74,9 @@ class LimitOverride(Strict):
     @model_validator(mode="after")
     def _rule_for_limits(self) -> LimitOverride:
         if self.limit != "unlimited" and self.rule is None:
-            raise ValueError("a numeric or pattern limit needs a rule id")
+            raise ValueError(_("a numeric or pattern limit needs a rule id"))
         if (self.limit == "pattern") != (self.match.keyword_pattern is not None):
-            raise ValueError('limit = "pattern" goes with match.keyword_pattern, and only with it')
+            raise ValueError(
+                _('limit = "pattern" goes with match.keyword_pattern, and only with it')
+            )
         return self

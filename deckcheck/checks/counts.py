@@ -8,10 +8,12 @@ from collections.abc import Iterable
 from pydantic import Field
 
 from deckcheck.checks.table import Check, CheckTable, Row, register_table
+from deckcheck.i18n import _, _n
 from deckcheck.models import Violation
 from deckcheck.normalize import word_key
 from deckcheck.odds.hypergeom import chance_of_none
-from deckcheck.slots import Context, Slot, card_counts, first_line, plural, total
+from deckcheck.slots import Context, Slot, card_counts, first_line, total
+from deckcheck.wording import label, word, words
 
 
 class Pure(Check):
@@ -70,13 +72,25 @@ def _pure(ctx: Context, counts: dict[str, int]) -> list[Violation]:
             Violation(
                 rule=rule.rule,
                 severity=rule.severity,
-                message=f"the deck has {plural(m, 'card')} with [{rule.append}], so every card "
-                f"must have it; {plural(n, 'card')} {'does' if n == 1 else 'do'} not",
+                message=_n(
+                    "the deck has {cards} with [{append}], so every card must have it; "
+                    "{n} card does not",
+                    "the deck has {cards} with [{append}], so every card must have it; "
+                    "{n} cards do not",
+                    n,
+                    cards=_n("{n} card", "{n} cards", m, n=m),
+                    append=rule.append,
+                    n=n,
+                ),
                 cards=card_counts(without),
                 line=first_line(without),
                 source=rule.source,
-                fix=f"remove the {n} cards without [{rule.append}], "
-                f"or the {m} [{rule.append}] cards",
+                fix=_(
+                    "remove the {n} cards without [{append}], or the {m} [{append}] cards",
+                    n=n,
+                    m=m,
+                    append=rule.append,
+                ),
             )
         )
     return out
@@ -89,17 +103,24 @@ def _type_counts(ctx: Context, counts: dict[str, int]) -> list[Violation]:
         if (rule.min is None or n >= rule.min) and (rule.max is None or n <= rule.max):
             continue
         items = [s for s in ctx.in_sections(rule.sections) if s.card.type in rule.types]
-        what = rule.label or "/".join(rule.types)
-        where = " and ".join(rule.sections)
+        game = ctx.fmt.game
+        what = label(game, rule.label) if rule.label else words(game, rule.types, "/")
+        where = words(game, rule.sections, " and ")
         if rule.min is not None and n < rule.min:
-            bound = "exactly" if rule.max == rule.min else "at least"
-            has = plural(n, what + " card")
-            message = f"the {where} deck has {has}; it needs {bound} {rule.min}"
-            fix = f"add {plural(rule.min - n, what)}"
+            message = _count_message(where, what, n, rule.min, rule.max == rule.min)
+            k = rule.min - n
+            fix = _n("add {n} {what}", "add {n} {what}s", k, n=k, what=what)
         elif rule.max is not None and n > rule.max:
-            bound = "needs exactly" if rule.max == rule.min else "may have at most"
-            message = f"the {where} deck has {plural(n, what + ' card')}; it {bound} {rule.max}"
-            fix = f"remove {plural(n - rule.max, what)}"
+            if rule.max == rule.min:
+                message = _count_message(where, what, n, rule.max, True)
+            else:
+                message = _n(
+                    "the {where} deck has {n} {what} card; it may have at most {bound}",
+                    "the {where} deck has {n} {what} cards; it may have at most {bound}",
+                    n, where=where, what=what, n=n, bound=rule.max,
+                )
+            k = n - rule.max
+            fix = _n("remove {n} {what}", "remove {n} {what}s", k, n=k, what=what)
         else:
             continue
         section = rule.sections[0]
@@ -120,6 +141,20 @@ def _type_counts(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     return out
 
 
+def _count_message(where: str, what: str, n: int, bound: int, exactly: bool) -> str:
+    if exactly:
+        return _n(
+            "the {where} deck has {n} {what} card; it needs exactly {bound}",
+            "the {where} deck has {n} {what} cards; it needs exactly {bound}",
+            n, where=where, what=what, n=n, bound=bound,
+        )
+    return _n(
+        "the {where} deck has {n} {what} card; it needs at least {bound}",
+        "the {where} deck has {n} {what} cards; it needs at least {bound}",
+        n, where=where, what=what, n=n, bound=bound,
+    )
+
+
 def _attribute_limits(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     out: list[Violation] = []
     for rule in ATTRIBUTE_LIMITS.of(ctx.fmt):
@@ -132,41 +167,59 @@ def _attribute_limits(ctx: Context, counts: dict[str, int]) -> list[Violation]:
             elif slot.card.type in rule.required_for:
                 missing.append(slot)
         if missing:
-            out.append(_missing_attribute(rule, missing))
+            out.append(_missing_attribute(ctx.fmt.game, rule, missing))
         for value, items in sorted(groups.items(), key=lambda kv: str(kv[0])):
             n = total(items)
             if n <= rule.limit:
                 continue
-            label = rule.attribute.replace("_", " ")
+            name = word(ctx.fmt.game, rule.attribute.replace("_", " "))
+            k = n - rule.limit
             out.append(
                 Violation(
                     rule=rule.rule,
                     severity=rule.severity,
-                    message=f"{n} cards with {label} {value}; at most {rule.limit} allowed",
+                    message=_(
+                        "{n} cards with {attribute} {value}; at most {limit} allowed",
+                        n=n,
+                        attribute=name,
+                        value=value,
+                        limit=rule.limit,
+                    ),
                     section=rule.sections[0] if len(rule.sections) == 1 else None,
                     cards=card_counts(items),
                     line=first_line(items),
                     source=rule.source,
-                    fix=f"remove {plural(n - rule.limit, 'card')} with {label} {value}",
+                    fix=_n(
+                        "remove {n} card with {attribute} {value}",
+                        "remove {n} cards with {attribute} {value}",
+                        k, n=k, attribute=name, value=value,
+                    ),
                 )
             )
     return out
 
 
-def _missing_attribute(rule: AttributeLimit, missing: list[Slot]) -> Violation:
-    label = rule.attribute.replace("_", " ")
+def _missing_attribute(game: str, rule: AttributeLimit, missing: list[Slot]) -> Violation:
+    name = word(game, rule.attribute.replace("_", " "))
     n = total(missing)
     return Violation(
         rule=rule.rule,
         severity=rule.severity,
-        message=f"{plural(n, 'card')} {'has' if n == 1 else 'have'} no {label}; every "
-        f"{'/'.join(rule.required_for)} card has one, so the limit of {rule.limit} per {label} "
-        "cannot be checked",
+        message=_n(
+            "{n} card has no {attribute}; every {types} card has one, so the limit of {limit} "
+            "per {attribute} cannot be checked",
+            "{n} cards have no {attribute}; every {types} card has one, so the limit of "
+            "{limit} per {attribute} cannot be checked",
+            n, n=n, attribute=name, types=words(game, rule.required_for, "/"), limit=rule.limit,
+        ),
         section=rule.sections[0] if len(rule.sections) == 1 else None,
         cards=card_counts(missing),
         line=first_line(missing),
         source=rule.source,
-        fix=f"give the cards their {label} in the card data, or write the right card numbers",
+        fix=_(
+            "give the cards their {attribute} in the card data, or write the right card numbers",
+            attribute=name,
+        ),
     )
 
 
@@ -180,38 +233,65 @@ def _opening(ctx: Context, counts: dict[str, int]) -> list[Violation]:
         miss = chance_of_none(deck_size, hits, rule.hand)
         if miss <= rule.max_miss:
             continue
-        what = "/".join(rule.types)
+        what = words(ctx.fmt.game, rule.types, "/")
         out.append(
             Violation(
                 rule=rule.rule,
                 severity=rule.severity,
-                message=f"{miss:.1%} of opening hands of {rule.hand} have no {what} "
-                f"({hits} in {deck_size} cards); above {rule.max_miss:.0%}",
+                message=_(
+                    "{miss} of opening hands of {hand} have no {types} ({hits} in {size} cards); "
+                    "above {most}",
+                    miss=f"{miss:.1%}",
+                    hand=rule.hand,
+                    types=what,
+                    hits=hits,
+                    size=deck_size,
+                    most=f"{rule.max_miss:.0%}",
+                ),
                 section=rule.section,
                 line=ctx.section_line(rule.section),
                 source=rule.source,
-                fix=f"add {what} cards",
+                fix=_("add {types} cards", types=what),
             )
         )
     return out
 
 
 def _describe_pure(p: Pure) -> Iterable[Row]:
-    yield Row(p.rule, f"[{p.append}] decks are all [{p.append}]", p.source)
+    yield Row(p.rule, _("[{append}] decks are all [{append}]", append=p.append), p.source)
 
 
 def _describe_type_count(t: TypeCount) -> Iterable[Row]:
     bounds = f"{t.min if t.min is not None else 0}..{t.max if t.max is not None else '∞'}"
-    yield Row(t.rule, f"{'/'.join(t.types)} in {'+'.join(t.sections)}: {bounds}", t.source)
+    what = _(
+        "{types} in {sections}: {bounds}",
+        types="/".join(t.types),
+        sections="+".join(t.sections),
+        bounds=bounds,
+    )
+    yield Row(t.rule, what, t.source)
 
 
 def _describe_attribute_limit(a: AttributeLimit) -> Iterable[Row]:
-    every = f"; every {'/'.join(a.required_for)} card has one" if a.required_for else ""
-    yield Row(a.rule, f"at most {a.limit} per {a.attribute}{every}", a.source)
+    if a.required_for:
+        what = _(
+            "at most {limit} per {attribute}; every {types} card has one",
+            limit=a.limit,
+            attribute=a.attribute,
+            types="/".join(a.required_for),
+        )
+    else:
+        what = _("at most {limit} per {attribute}", limit=a.limit, attribute=a.attribute)
+    yield Row(a.rule, what, a.source)
 
 
 def _describe_opening(oc: OpeningCheck) -> Iterable[Row]:
-    what = f"warn if P(no {'/'.join(oc.types)} in {oc.hand}) > {oc.max_miss:.0%}"
+    what = _(
+        "warn if P(no {types} in {size}) > {share}",
+        types="/".join(oc.types),
+        size=oc.hand,
+        share=f"{oc.max_miss:.0%}",
+    )
     yield Row(oc.rule, what, oc.source)
 
 

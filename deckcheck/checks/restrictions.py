@@ -9,9 +9,10 @@ from pydantic import AliasChoices, Field
 
 from deckcheck.checks.table import Check, CheckTable, Row, register_table
 from deckcheck.games import name_key
+from deckcheck.i18n import N_, _, _n
 from deckcheck.models import Violation
 from deckcheck.normalize import nfkc
-from deckcheck.slots import Context, Slot, card_counts, first_line, plural, total
+from deckcheck.slots import Context, Slot, card_counts, first_line, total
 
 
 class Restriction(Check):
@@ -56,17 +57,29 @@ def _restrictions(ctx: Context, counts: dict[str, int]) -> list[Violation]:
                 else len({name_key(game, s.card.name) for s in hit_slots})
             )
             if n > rule.limit:
-                unit = "copies" if rule.count == "copies" else "different cards"
+                group = rule.group or "選抜"
                 out.append(
                     Violation(
                         rule=rule.rule,
                         severity=rule.severity,
-                        message=f"{n} {unit} from the group {rule.group or '選抜'} of {rule.list}; "
-                        f"at most {rule.limit} allowed",
+                        message=_(
+                            "{n} copies from the group {group} of {list}; at most {limit} allowed",
+                            n=n, group=group, list=rule.list, limit=rule.limit,
+                        )
+                        if rule.count == "copies"
+                        else _(
+                            "{n} different cards from the group {group} of {list}; "
+                            "at most {limit} allowed",
+                            n=n, group=group, list=rule.list, limit=rule.limit,
+                        ),
                         cards=card_counts(hit_slots),
                         line=first_line(hit_slots),
                         source=rule.source,
-                        fix=f"keep at most {rule.limit} {unit} of the group",
+                        fix=_("keep at most {limit} copies of the group", limit=rule.limit)
+                        if rule.count == "copies"
+                        else _(
+                            "keep at most {limit} different cards of the group", limit=rule.limit
+                        ),
                     )
                 )
             continue
@@ -76,10 +89,14 @@ def _restrictions(ctx: Context, counts: dict[str, int]) -> list[Violation]:
                 continue
             name = hit[0].card.name
             message = (
-                f"{name} is banned by {rule.list}"
+                _("{card} is banned by {list}", card=name, list=rule.list)
                 if rule.form == "banned"
-                else f"{n} copies of {name}; {rule.list} allows at most {rule.limit}"
+                else _(
+                    "{n} copies of {card}; {list} allows at most {limit}",
+                    n=n, card=name, list=rule.list, limit=rule.limit,
+                )
             )
+            k = n - rule.limit
             out.append(
                 Violation(
                     rule=rule.rule,
@@ -88,14 +105,27 @@ def _restrictions(ctx: Context, counts: dict[str, int]) -> list[Violation]:
                     cards=card_counts(hit),
                     line=first_line(hit),
                     source=rule.source,
-                    fix=f"remove {plural(n - rule.limit, 'copy', 'copies')} of {name}",
+                    fix=_n(
+                        "remove {n} copy of {card}",
+                        "remove {n} copies of {card}",
+                        k,
+                        n=k,
+                        card=name,
+                    ),
                 )
             )
     return out
 
 
+# the ``form`` words as ``formats show`` prints them
+_FORMS = {"banned": N_("banned"), "limit": N_("limit"), "group": N_("group")}
+
+
 def _describe(r: Restriction) -> Iterable[Row]:
-    yield Row(r.rule, f"{r.form} ({r.list}): {', '.join(r.cards)}", r.source)
+    what = _(
+        "{form} ({list}): {cards}", form=_(_FORMS[r.form]), list=r.list, cards=", ".join(r.cards)
+    )
+    yield Row(r.rule, what, r.source)
 
 
 RESTRICTIONS = register_table(

@@ -13,8 +13,10 @@ from typing import Literal
 from pydantic import Field
 
 from deckcheck.checks.table import Check, CheckTable, Row, Strict, register_table
+from deckcheck.i18n import _, _n
 from deckcheck.models import Severity, Violation
-from deckcheck.slots import Context, card_counts, plural
+from deckcheck.slots import Context, card_counts
+from deckcheck.wording import a_an, section_label, word, words
 
 
 class SizeCheck(Check):
@@ -67,20 +69,22 @@ def _sizes(ctx: Context, counts: dict[str, int]) -> list[Violation]:
         n = counts.get(section.name, 0)
         if (size.min <= n and (size.max is None or n <= size.max)) or (size.optional and not n):
             continue
-        label = section.label or f"{section.name} deck"
-        either = " (or none)" if size.optional else ""
+        label = section_label(ctx.fmt.game, section.name, section.label)
         if n < size.min:
-            need = size.min - n
-            bound = "exactly" if size.max == size.min else "at least"
-            message = f"the {label} has {plural(n, 'card')}; it needs {bound} {size.min}{either}"
-            fix = f"add {plural(need, 'card')}"
-            if size.optional:
-                fix += f", or take every card out of the {label}"
+            exact = size.max == size.min
+            message = _needs(label, n, size.min, "exactly" if exact else "at least", size.optional)
+            fix = _add(label, size.min - n, size.optional)
         elif size.max is not None and n > size.max:
+            exact = size.max == size.min
+            message = _needs(label, n, size.max, "exactly" if exact else "at most", size.optional)
             extra = n - size.max
-            bound = "exactly" if size.max == size.min else "at most"
-            message = f"the {label} has {plural(n, 'card')}; it needs {bound} {size.max}{either}"
-            fix = f"remove {plural(extra, 'card')} from the {label}"
+            fix = _n(
+                "remove {n} card from the {label}",
+                "remove {n} cards from the {label}",
+                extra,
+                n=extra,
+                label=label,
+            )
         else:
             continue
         out.append(
@@ -107,7 +111,8 @@ def _types(ctx: Context) -> list[Violation]:
             and present.keys().isdisjoint(section.forbidden_set)
         ):
             continue
-        label = section.label or f"{section.name} deck"
+        game = ctx.fmt.game
+        label = section_label(game, section.name, section.label)
         for slot in ctx.slots.get(section.name, ()):
             ctype = slot.card.type
             check = next((f for f in section.forbidden if ctype in f.types), None)
@@ -116,13 +121,23 @@ def _types(ctx: Context) -> list[Violation]:
             rule = check or section.types
             assert rule.rule is not None and rule.source is not None  # the schema guarantees it
             home = [s.name for s in SECTIONS.of(ctx.fmt) if ctype in s.types.allowed]
-            fix = f"move it to [{home[0]}]" if home else f"remove it: {ctx.fmt.id} has no place"
+            fix = (
+                _("move it to [{section}]", section=word(game, home[0]))
+                if home
+                else _("remove it: {format} has no place", format=ctx.fmt.id)
+            )
+            message = _(
+                "{card} is {a_type} card; the {label} takes only {types} cards",
+                card=slot.card.name,
+                a_type=a_an(word(game, ctype)),
+                label=label,
+                types=words(game, allowed),
+            )
             out.append(
                 Violation(
                     rule=rule.rule,
                     severity=rule.severity,
-                    message=f"{slot.card.name} is {_article(ctype)} {ctype} card; the {label} "
-                    f"takes only {', '.join(allowed)} cards",
+                    message=message,
                     section=section.name,
                     cards=card_counts([slot]),
                     line=slot.line,
@@ -133,18 +148,68 @@ def _types(ctx: Context) -> list[Violation]:
     return out
 
 
-def _article(word: str) -> str:
-    return "an" if word[:1] in "aeiou" else "a"
+def _needs(label: str, n: int, bound: int, how: str, optional: bool) -> str:
+    """"the main deck has 36 cards; it needs exactly 50", one message per bound and option."""
+    if how == "exactly" and optional:
+        return _n(
+            "the {label} has {n} card; it needs exactly {bound} (or none)",
+            "the {label} has {n} cards; it needs exactly {bound} (or none)",
+            n, label=label, n=n, bound=bound,
+        )
+    if how == "exactly":
+        return _n(
+            "the {label} has {n} card; it needs exactly {bound}",
+            "the {label} has {n} cards; it needs exactly {bound}",
+            n, label=label, n=n, bound=bound,
+        )
+    if how == "at least" and optional:
+        return _n(
+            "the {label} has {n} card; it needs at least {bound} (or none)",
+            "the {label} has {n} cards; it needs at least {bound} (or none)",
+            n, label=label, n=n, bound=bound,
+        )
+    if how == "at least":
+        return _n(
+            "the {label} has {n} card; it needs at least {bound}",
+            "the {label} has {n} cards; it needs at least {bound}",
+            n, label=label, n=n, bound=bound,
+        )
+    if optional:
+        return _n(
+            "the {label} has {n} card; it needs at most {bound} (or none)",
+            "the {label} has {n} cards; it needs at most {bound} (or none)",
+            n, label=label, n=n, bound=bound,
+        )
+    return _n(
+        "the {label} has {n} card; it needs at most {bound}",
+        "the {label} has {n} cards; it needs at most {bound}",
+        n, label=label, n=n, bound=bound,
+    )
+
+
+def _add(label: str, n: int, optional: bool) -> str:
+    if optional:
+        return _n(
+            "add {n} card, or take every card out of the {label}",
+            "add {n} cards, or take every card out of the {label}",
+            n, n=n, label=label,
+        )
+    return _n("add {n} card", "add {n} cards", n, n=n)
 
 
 def _describe(s: Section) -> Iterable[Row]:
-    upper = "no limit" if s.size.max is None else str(s.size.max)
-    span = str(upper) if s.size.min == s.size.max else f"{s.size.min} to {upper}"
-    none = "none or " if s.size.optional and s.size.min else ""
-    yield Row(s.size.rule, f"{s.name}: {none}{span} cards", s.size.source)
-    yield Row(s.types.rule, f"{s.name}: only {', '.join(s.types.allowed)}", s.types.source)
+    upper = _("no limit") if s.size.max is None else str(s.size.max)
+    span = upper if s.size.min == s.size.max else _("{min} to {max}", min=s.size.min, max=upper)
+    if s.size.optional and s.size.min:
+        size = _("{section}: none or {span} cards", section=s.name, span=span)
+    else:
+        size = _("{section}: {span} cards", section=s.name, span=span)
+    yield Row(s.size.rule, size, s.size.source)
+    allowed = _("{section}: only {types}", section=s.name, types=", ".join(s.types.allowed))
+    yield Row(s.types.rule, allowed, s.types.source)
     for f in s.forbidden:
-        yield Row(f.rule, f"{s.name}: no {', '.join(f.types)}", f.source)
+        no = _("{section}: no {types}", section=s.name, types=", ".join(f.types))
+        yield Row(f.rule, no, f.source)
 
 
 def _cites(s: Section) -> Iterable[Check]:

@@ -22,6 +22,7 @@ from deckcheck.checks.base import Check as Check
 from deckcheck.checks.base import Strict as Strict
 from deckcheck.errors import FormatError
 from deckcheck.games.contract import FormatView
+from deckcheck.i18n import _
 from deckcheck.models import Violation
 from deckcheck.slots import Context
 
@@ -107,7 +108,7 @@ def register_table(table: CheckTable[T]) -> CheckTable[T]:
     if known is table:
         return table
     if known is not None:
-        raise ValueError(f"check table {table.name!r} is already registered")
+        raise ValueError(_("check table {name} is already registered", name=repr(table.name)))
     _OWN[table.name] = table
     _ORDERED[:] = sorted(_OWN.values(), key=lambda t: t.order)
     _BY_GAME.clear()
@@ -144,17 +145,31 @@ def _game_tables(spec: games.GameSpec) -> list[CheckTable[Any]]:
         declared = list(spec.check_tables())
     except Exception as exc:  # a plugin's checks module that fails to import
         raise FormatError(
-            f"game {spec.id!r}: its check tables failed to load: {type(exc).__name__}: {exc}"
+            _(
+                "game {game}: its check tables failed to load: {cls}: {error}",
+                game=repr(spec.id),
+                cls=type(exc).__name__,
+                error=exc,
+            )
         ) from exc
     out: list[CheckTable[Any]] = []
     for table in declared:
         if not isinstance(table, CheckTable):
             raise FormatError(
-                f"game {spec.id!r}: check_tables gives a {type(table).__name__}, "
-                "not a CheckTable"
+                _(
+                    "game {game}: check_tables gives a {cls}, not a CheckTable",
+                    game=repr(spec.id),
+                    cls=type(table).__name__,
+                )
             )
         if table.name in _OWN or table.name in {t.name for t in out}:
-            raise FormatError(f"game {spec.id!r}: check table {table.name!r} is declared twice")
+            raise FormatError(
+                _(
+                    "game {game}: check table {name} is declared twice",
+                    game=repr(spec.id),
+                    name=repr(table.name),
+                )
+            )
         out.append(table)
     return out
 

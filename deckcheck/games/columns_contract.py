@@ -16,6 +16,8 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from deckcheck.i18n import _, current
+
 # What a cell holds: a whole number, text, or a list of text (``;`` between items in CSV).
 ColumnType = Literal["int", "text", "list"]
 # How a filter compares: ``exact`` equal; ``text`` a substring, any width or case; ``item`` one
@@ -73,17 +75,31 @@ class CardColumn:
 
     def __post_init__(self) -> None:
         if not NAME.match(self.name):
-            raise ValueError(f"card column {self.name!r}: use a-z, 0-9 and _, a letter first")
+            raise ValueError(
+                _("card column {name}: use a-z, 0-9 and _, a letter first", name=repr(self.name))
+            )
         if self.search is not None:
             if self.type not in _MODES[self.search.mode]:
                 raise ValueError(
-                    f"card column {self.name!r}: a {self.search.mode!r} search needs a "
-                    f"{' or '.join(_MODES[self.search.mode])} column, not {self.type}"
+                    _(
+                        "card column {name}: a {mode} search needs a {types} column, not {type}",
+                        name=repr(self.name),
+                        mode=repr(self.search.mode),
+                        types=(" or " if current() == "en" else "・").join(
+                            _MODES[self.search.mode]
+                        ),
+                        type=self.type,
+                    )
                 )
             if self.search.mode == "key" and self.key is None:
-                raise ValueError(f"card column {self.name!r}: a 'key' search needs a key function")
+                raise ValueError(
+                    _(
+                        "card column {name}: a 'key' search needs a key function",
+                        name=repr(self.name),
+                    )
+                )
             if not NAME.match(self.search.option_for(self.name)):
-                raise ValueError(f"card column {self.name!r}: bad filter name")
+                raise ValueError(_("card column {name}: bad filter name", name=repr(self.name)))
 
     @property
     def filter(self) -> str | None:
@@ -117,7 +133,9 @@ class SearchHook:
     def __post_init__(self) -> None:
         for name in (self.option, *self.aliases):
             if not NAME.match(name):
-                raise ValueError(f"search filter {name!r}: use a-z, 0-9 and _, a letter first")
+                raise ValueError(
+                    _("search filter {name}: use a-z, 0-9 and _, a letter first", name=repr(name))
+                )
 
 
 def check_columns(
@@ -132,11 +150,19 @@ def check_columns(
     names = [c.name for c in columns]
     taken = [n for n in names if n in shared]
     if taken or len(set(names)) != len(names):
-        raise ValueError(f"game {game!r}: card columns named twice or like shared ones: {names}")
+        raise ValueError(
+            _(
+                "game {game}: card columns named twice or like shared ones: {names}",
+                game=repr(game),
+                names=names,
+            )
+        )
     options = [c.filter for c in columns if c.filter is not None]
     options += [name for h in hooks for name in (h.option, *h.aliases)]
     if len(set(options)) != len(options) or set(options) & set(shared):
-        raise ValueError(f"game {game!r}: search filters named twice or like shared ones")
+        raise ValueError(
+            _("game {game}: search filters named twice or like shared ones", game=repr(game))
+        )
     # a hook names its columns only when it runs; its game must key one at least
     if hooks and not any(c.key is not None for c in columns):
-        raise ValueError(f"game {game!r}: a search hook needs a column with a key")
+        raise ValueError(_("game {game}: a search hook needs a column with a key", game=repr(game)))

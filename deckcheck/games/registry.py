@@ -39,6 +39,7 @@ from deckcheck.games.contract import (
     ParamValue,
     lazy,
 )
+from deckcheck.i18n import _
 from deckcheck.normalize import card_name_key
 
 __all__ = [  # the contract's names, for callers that import them from here
@@ -70,20 +71,41 @@ def _order(point: EntryPoint) -> tuple[int, str]:
 
 def _load(point: EntryPoint) -> GameSpec:
     """The spec an entry point names; any failure is an ``UnknownGame`` naming the plugin."""
-    where = f"plugin {point.value!r} (entry point {point.name!r} of {GROUP})"
+    where = _(
+        "plugin {value} (entry point {name} of {group})",
+        value=repr(point.value),
+        name=repr(point.name),
+        group=GROUP,
+    )
     try:
         spec = point.load()
     except Exception as exc:  # any import-time error of a third-party package
-        raise UnknownGame(f"game {point.name!r} failed to load: {where}: {_why(exc)}") from exc
+        raise UnknownGame(
+            _(
+                "game {name} failed to load: {where}: {why}",
+                name=repr(point.name),
+                where=where,
+                why=_why(exc),
+            )
+        ) from exc
     if not isinstance(spec, GameSpec):
         raise UnknownGame(
-            f"game {point.name!r} failed to load: {where} is a {type(spec).__name__}, "
-            "not a GameSpec"
+            _(
+                "game {name} failed to load: {where} is a {cls}, not a GameSpec",
+                name=repr(point.name),
+                where=where,
+                cls=type(spec).__name__,
+            )
         )
     if spec.id != point.name:
         raise UnknownGame(
-            f"game {point.name!r} failed to load: {where} gives the spec of {spec.id!r}; the "
-            "entry point's name must be the game id"
+            _(
+                "game {name} failed to load: {where} gives the spec of {id}; the entry point's "
+                "name must be the game id",
+                name=repr(point.name),
+                where=where,
+                id=repr(spec.id),
+            )
         )
     return spec
 
@@ -98,8 +120,10 @@ def _discover(points: Iterable[EntryPoint]) -> None:
     seen: set[str] = set()
     for point in sorted(points, key=_order):
         if point.name in seen:  # two distributions declare one id: the first one wins
-            _broken[f"{point.name} ({point.value})"] = (
-                f"game {point.name!r} is declared twice; {point.value!r} was left out"
+            _broken[f"{point.name} ({point.value})"] = _(
+                "game {name} is declared twice; {value} was left out",
+                name=repr(point.name),
+                value=repr(point.value),
             )
             continue
         seen.add(point.name)
@@ -147,7 +171,7 @@ def register(spec: GameSpec, *, replace: bool = False) -> GameSpec:
     with _LOCK:
         known = _added.get(spec.id) or _found.get(spec.id)
         if known is not None and not replace and known is not spec:
-            raise ValueError(f"game {spec.id!r} is already registered")
+            raise ValueError(_("game {id} is already registered", id=repr(spec.id)))
         _added[spec.id] = spec
         _changed()
     return spec
@@ -179,8 +203,8 @@ def _unknown(game_id: str) -> UnknownGame:
     broken = _broken.get(game_id)
     if broken is not None:
         return UnknownGame(broken)
-    known = ", ".join(ids()) or "none: is deckcheck installed (`pip install -e .`)?"
-    return UnknownGame(f"unknown game {game_id!r} (known: {known})")
+    known = ", ".join(ids()) or _("none: is deckcheck installed (`pip install -e .`)?")
+    return UnknownGame(_("unknown game {id} (known: {known})", id=repr(game_id), known=known))
 
 
 def get(game_id: str) -> GameSpec:

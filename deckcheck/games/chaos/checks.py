@@ -15,9 +15,11 @@ from deckcheck.games.chaos.partner import may_partner
 from deckcheck.games.chaos.tables import OsPolicy as OsPolicy
 from deckcheck.games.chaos.tables import Partner as Partner
 from deckcheck.games.chaos.tables import os_policy_of, partner_of
+from deckcheck.i18n import N_, _, _n
 from deckcheck.models import Violation
 from deckcheck.normalize import title_key, word_key
-from deckcheck.slots import Context, Slot, card_counts, first_line, plural, total
+from deckcheck.slots import Context, Slot, card_counts, first_line, total
+from deckcheck.wording import listing
 
 
 def partner_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
@@ -42,28 +44,33 @@ def partner_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
             Violation(
                 rule=rule.rule,
                 severity="warning",
-                message="the main deck has no partner card: the partner will be chosen at the "
-                f"start of the game from its {plural(total(candidates), 'chara card')} that may "
-                "be partner",
+                message=_n(
+                    "the main deck has no partner card: the partner will be chosen at the start "
+                    "of the game from its {n} chara card that may be partner",
+                    "the main deck has no partner card: the partner will be chosen at the start "
+                    "of the game from its {n} chara cards that may be partner",
+                    total(candidates),
+                    n=total(candidates),
+                ),
                 section="main",
                 line=ctx.section_line("main"),
                 source=rule.warning_source or rule.source,
-                fix="add a partner card if you want a fixed partner",
+                fix=_("add a partner card if you want a fixed partner"),
             )
         ]
     if partner_cards:
-        message = (
+        message = _(
             "the deck's partner card cannot be partner (「パートナーにできない」 or [はるかさん]), "
             "so the game cannot start"
         )
-        fix = "replace the partner card with one that may be partner"
+        fix = _("replace the partner card with one that may be partner")
         named: list[Slot] = partner_cards
     else:
-        message = (
+        message = _(
             "no card of the main deck may be partner: the deck has no partner card and no chara "
             "card without 「パートナーにできない」 or [はるかさん], so the game cannot start"
         )
-        fix = "add a partner card or a chara card that may be partner"
+        fix = _("add a partner card or a chara card that may be partner")
         named = pool
     return [
         Violation(
@@ -105,12 +112,15 @@ def os_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
             Violation(
                 rule=policy.rule,
                 severity="warning",
-                message=f"{plural(total(unknown), 'card')} have no OS in the pool, so the "
-                "single-OS rule cannot be checked for them",
+                message=_(
+                    "{cards} have no OS in the pool, so the single-OS rule cannot be checked "
+                    "for them",
+                    cards=_n("{n} card", "{n} cards", total(unknown), n=total(unknown)),
+                ),
                 cards=card_counts(unknown),
                 line=first_line(unknown),
                 source=policy.source,
-                fix="import the cards with their title or os",
+                fix=_("import the cards with their title or os"),
             )
         )
     if len(by_os) <= 1:
@@ -123,21 +133,33 @@ def os_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     options = [frozenset({key}) for key in present] + [g & present for g in groups if g & present]
     best = max(options, key=lambda g: (sum(total(by_os[k]) for k in g), -len(g)))
     off = [s for key in sorted(present - best) for s in by_os[key]]
-    summary = ", ".join(
-        f"OS:{display[k]} ({total(by_os[k])})"
-        for k in sorted(present, key=lambda k: -total(by_os[k]))
+    summary = listing(
+        [
+            _("OS:{os} ({n})", os=display[k], n=total(by_os[k]))
+            for k in sorted(present, key=lambda k: -total(by_os[k]))
+        ]
     )
     keep = " / ".join(f"OS:{display[k]}" for k in sorted(best))
     out.append(
         Violation(
             rule=policy.rule,
             severity=policy.severity,
-            message=f"the deck mixes {len(present)} OS: {summary}; this format allows one OS "
-            "(or one group of OS that may be mixed)",
+            message=_(
+                "the deck mixes {n} OS: {summary}; this format allows one OS (or one group of OS "
+                "that may be mixed)",
+                n=len(present),
+                summary=summary,
+            ),
             cards=card_counts(off),
             line=first_line(off),
             source=policy.source,
-            fix=f"remove the {plural(total(off), 'card')} not of {keep}",
+            fix=_n(
+                "remove the {n} card not of {keep}",
+                "remove the {n} cards not of {keep}",
+                total(off),
+                n=total(off),
+                keep=keep,
+            ),
         )
     )
     return out
@@ -154,11 +176,15 @@ def os_groups(policy: OsPolicy) -> list[frozenset[str]]:
 
 
 def _describe_partner(rule: Partner) -> Iterable[Row]:
-    yield Row(rule.rule, "a card that may be partner", rule.source)
+    yield Row(rule.rule, _("a card that may be partner"), rule.source)
+
+
+# ``mode`` as ``formats show`` words it
+_MODES = {"any": N_("any"), "single": N_("single")}
 
 
 def _describe_os(policy: OsPolicy) -> Iterable[Row]:
-    yield Row(policy.rule, f"OS policy: {policy.mode}", policy.source)
+    yield Row(policy.rule, _("OS policy: {mode}", mode=_(_MODES[policy.mode])), policy.source)
 
 
 def _os_active(policy: OsPolicy) -> bool:

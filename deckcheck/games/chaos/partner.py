@@ -15,10 +15,11 @@ from deckcheck.errors import AsideError, UnanswerableError
 from deckcheck.games import name_key
 from deckcheck.games.chaos.tables import Partner, partner_of
 from deckcheck.games.deal_contract import Aside
+from deckcheck.i18n import _, current
 from deckcheck.models import Card
 from deckcheck.normalize import word_key
 from deckcheck.resolve import number_key
-from deckcheck.wording import a_an
+from deckcheck.wording import a_an, word, words
 
 if TYPE_CHECKING:
     from deckcheck.formats import Format
@@ -52,12 +53,16 @@ def _may_partner(rule: Partner, card: Card) -> bool:
 
 def why_not(rule: Partner, card: Card) -> str:
     if card.type not in rule.candidate_types:
-        return f"it is {a_an(card.type)} card, not one of {', '.join(rule.candidate_types)}"
+        return _(
+            "it is {a_type} card, not one of {types}",
+            a_type=a_an(word(card.game, card.type)),
+            types=words(card.game, rule.candidate_types),
+        )
     keywords = {word_key(k) for k in card.keywords}
     appends = {word_key(a) for a in card.items_of("append")}
     carried = [f"「{k}」" for k in rule.forbid_keywords if word_key(k) in keywords]
     carried += [f"[{a}]" for a in rule.forbid_appends if word_key(a) in appends]
-    return "it carries " + " and ".join(carried)
+    return _("it carries {what}", what=(" and " if current() == "en" else "、").join(carried))
 
 
 def _is(card: Card, ref: str) -> bool:
@@ -73,39 +78,66 @@ def choose(rule: Partner, main: Sequence[tuple[Card, int]], choice: str | None, 
     copies = sum(n for _, n in partners)
     if copies > 1:
         raise UnanswerableError(
-            f"the deck has {copies} partner cards; a deck may have one ({rule.rule}, §6.1)"
+            _(
+                "the deck has {n} partner cards; a deck may have one ({rule}, §6.1)",
+                n=copies,
+                rule=rule.rule,
+            )
         )
     if partners:
         chosen = partners[0][0]
         if choice is not None and not _is(chosen, choice):
             raise AsideError(
-                f"the deck's partner card is {chosen.name}; --aside cannot choose another "
-                f"({rule.rule}, §6.2)"
+                _(
+                    "the deck's partner card is {card}; --aside cannot choose another "
+                    "({rule}, §6.2)",
+                    card=chosen.name,
+                    rule=rule.rule,
+                )
             )
         if not may_partner(rule, chosen):
             raise UnanswerableError(
-                f"the deck's partner card {chosen.name} cannot be partner: {why_not(rule, chosen)} "
-                f"({rule.rule})"
+                _(
+                    "the deck's partner card {card} cannot be partner: {why} ({rule})",
+                    card=chosen.name,
+                    why=why_not(rule, chosen),
+                    rule=rule.rule,
+                )
             )
         return chosen
     if choice is not None:
         named = [c for c, _ in main if _is(c, choice)]
         if not named:
-            raise AsideError(f"--aside {choice!r} is not a card of the main deck ({rule.rule})")
+            raise AsideError(
+                _(
+                    "--aside {ref} is not a card of the main deck ({rule})",
+                    ref=repr(choice),
+                    rule=rule.rule,
+                )
+            )
         allowed = [c for c in named if may_partner(rule, c)]
         if not allowed:
             raise AsideError(
-                f"--aside {choice!r} may not be partner: {why_not(rule, named[0])} "
-                f"({rule.rule}: {rule.source})"
+                _(
+                    "--aside {ref} may not be partner: {why} ({rule}: {source})",
+                    ref=repr(choice),
+                    why=why_not(rule, named[0]),
+                    rule=rule.rule,
+                    source=rule.source,
+                )
             )
         return allowed[0]
     candidates = [(n, c) for c, n in main if may_partner(rule, c)]
     if not candidates:
-        raise UnanswerableError(f"no card of the main deck may be partner ({rule.rule})")
+        raise UnanswerableError(
+            _("no card of the main deck may be partner ({rule})", rule=rule.rule)
+        )
     if not pick:
         raise AsideError(
-            "the deck has no partner card: name the chara you will choose as partner with "
-            "--aside REF"
+            _(
+                "the deck has no partner card: name the chara you will choose as partner with "
+                "--aside REF"
+            )
         )
     return max(candidates, key=lambda nc: (nc[0], nc[1].int_of("power") or 0, nc[1].number))[1]
 
@@ -117,9 +149,10 @@ def set_aside(
     rule = partner_of(fmt)
     if rule is None:
         if choice is not None:
-            raise AsideError(f"format {fmt.id} has no partner rule; drop --aside")
+            raise AsideError(_("format {format} has no partner rule; drop --aside", format=fmt.id))
         return list(main), []
     chosen = choose(rule, main, choice, pick)
     rest = [(c, n - (1 if c is chosen else 0)) for c, n in main]
-    aside = Aside("partner", "partner, set aside", (chosen,), "ChaosTCG 総合ルール 2016-05-17 §6.2")
+    label = _("partner, set aside")
+    aside = Aside("partner", label, (chosen,), "ChaosTCG 総合ルール 2016-05-17 §6.2")
     return [(c, n) for c, n in rest if n > 0], [aside]

@@ -10,9 +10,14 @@ from typing import Any
 from deckcheck.checks.sections import SECTIONS
 from deckcheck.checks.table import Check, CheckTable, Row
 from deckcheck.games.vision.names import vision_copy_name
+from deckcheck.i18n import N_, _
 from deckcheck.models import Severity, Violation
 from deckcheck.normalize import nfkc, word_key
 from deckcheck.slots import Context, Slot, card_counts, first_line
+from deckcheck.wording import listing, section_label, word
+
+# a severity as ``formats show`` words it
+_SEVERITY = {"error": N_("error"), "warning": N_("warning")}
 
 
 class SpellBreak(Check):
@@ -39,7 +44,7 @@ def spell_break_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
 
 def _label(ctx: Context, section: str) -> str:
     found = next((s for s in SECTIONS.of(ctx.fmt) if s.name == section), None)
-    return (found.label if found else None) or f"{section} deck"
+    return section_label(ctx.fmt.game, section, found.label if found else None)
 
 
 def _misplaced(ctx: Context, rule: SpellBreak) -> list[Violation]:
@@ -49,15 +54,28 @@ def _misplaced(ctx: Context, rule: SpellBreak) -> list[Violation]:
         Violation(
             rule=rule.rule,
             severity=rule.severity,
-            message=f"{s.card.name} ({s.card.number}) has 「{rule.second}」: it enters play only "
-            f"by the spell break of a 「{rule.first}」 character, which takes it from the "
-            f"{side}; played or put into play from the {deck} it is removed "
-            "from the game",
+            message=_(
+                "{card} ({number}) has 「{second}」: it enters play only by the spell break of "
+                "a 「{first}」 character, which takes it from the {side_label}; played or put into "
+                "play from the {deck_label} it is removed from the game",
+                card=s.card.name,
+                number=s.card.number,
+                second=rule.second,
+                first=rule.first,
+                side_label=side,
+                deck_label=deck,
+            ),
             section=rule.deck,
             cards=card_counts([s]),
             line=s.line,
             source=rule.source,
-            fix=f"move it to the {side}, with a 「{rule.first}」 card of its name in the {deck}",
+            fix=_(
+                "move it to the {side_label}, with a 「{first}」 card of its name in the "
+                "{deck_label}",
+                side_label=side,
+                first=rule.first,
+                deck_label=deck,
+            ),
         )
         for s in found
     ]
@@ -81,27 +99,39 @@ def _unreachable(ctx: Context, rule: SpellBreak) -> list[Violation]:
         Violation(
             rule=rule.rule,
             severity=rule.severity,
-            message=f"no 「{rule.first}」 card of the {deck} can spell break into "
-            + ", ".join(f"{s.card.name} ({s.card.number})" for s in lost)
-            + f": a 「{rule.first}」 character brings in only a 「{rule.second}」 card whose "
-            "name contains its own “B”",
+            message=_(
+                "no 「{first}」 card of the {deck_label} can spell break into {cards}: "
+                "a 「{first}」 character brings in only a 「{second}」 card whose name contains "
+                "its own “B”",
+                first=rule.first,
+                deck_label=deck,
+                cards=listing(f"{s.card.name} ({s.card.number})" for s in lost),
+                second=rule.second,
+            ),
             section=rule.side,
             cards=card_counts(lost),
             line=first_line(lost),
             source=rule.source,
-            fix=f"add the matching 「{rule.first}」 character to the {deck}, or "
-            "remove the card",
+            fix=_(
+                "add the matching 「{first}」 character to the {deck_label}, or remove the card",
+                first=rule.first,
+                deck_label=deck,
+            ),
         )
     ]
 
 
 def _describe(rule: SpellBreak) -> Iterable[Row]:
-    yield Row(
-        rule.rule,
-        f"「{rule.second}」 cards belong in the {rule.side}, with a 「{rule.first}」 card of "
-        f"their name in the {rule.deck} deck ({rule.severity})",
-        rule.source,
+    what = _(
+        "「{second}」 cards belong in the {side}, with a 「{first}」 card of their name in the "
+        "{deck} deck ({severity})",
+        second=rule.second,
+        side=word("vision", rule.side),
+        first=rule.first,
+        deck=word("vision", rule.deck),
+        severity=_(_SEVERITY[rule.severity]),
     )
+    yield Row(rule.rule, what, rule.source)
 
 
 SPELL_BREAK = CheckTable(
