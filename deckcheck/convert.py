@@ -11,6 +11,7 @@ from pydantic import BaseModel
 
 from deckcheck import decklist
 from deckcheck.csvsafe import escape
+from deckcheck.decklist_parts import merge_repeats
 from deckcheck.models import SECTIONS, DeckList, Game
 from deckcheck.resolve import CardIndex
 
@@ -26,7 +27,7 @@ def pin(deck: DeckList, index: CardIndex, game: Game) -> DeckList:
         found = index.resolve(game, e.ref)
         pinned.append(e._replace(ref=found.card.number) if found.card else e)
     out.entries = pinned
-    return decklist._merge_repeats(out)
+    return merge_repeats(out)
 
 
 def render(deck: DeckList, form: str, index: CardIndex, game: Game) -> str:

@@ -17,28 +17,24 @@ so one bad line never hides the rest of the deck.
 
 from __future__ import annotations
 
-import csv
 import datetime
-import io
 import json
 import re
 from typing import Any
 
-from deckcheck.csvsafe import unescape
+from deckcheck.decklist_csv import CSV_COLUMNS as CSV_COLUMNS
+from deckcheck.decklist_csv import looks_like_csv, parse_csv
 from deckcheck.decklist_headers import header_word as header_word
 from deckcheck.decklist_headers import section_name as section_name
 from deckcheck.decklist_headers import subtotal
+from deckcheck.decklist_parts import MAX_COUNT, clip, merge_repeats, read_day, syntax
+from deckcheck.decklist_parts import SYNTAX as SYNTAX
+from deckcheck.decklist_parts import SYNTAX_SOURCE as SYNTAX_SOURCE
 from deckcheck.decklist_print import print_text as print_text
 from deckcheck.decklist_print import to_json as to_json
-from deckcheck.format_versions import parse_day
 from deckcheck.i18n import _
 from deckcheck.models import DeckEntry, DeckList, Violation
 from deckcheck.text import lone_surrogate, without_surrogate_lines
-
-SYNTAX = "deck/syntax"
-SYNTAX_SOURCE = "deckcheck deck list format (README: Deck lists); outside the rulebooks"
-# Counts beyond this are typing errors, not decks; bounding them keeps every later step cheap.
-MAX_COUNT = 9999
 
 _FORMAT = re.compile(r"^format\s*[:：=]\s*(?P<id>\S.*?)$", re.IGNORECASE)
 _DATE = re.compile(r"^date\s*[:：=]\s*(?P<day>\S.*?)$", re.IGNORECASE)
@@ -49,12 +45,6 @@ _CARD = re.compile(
     r"(?P<ref>\S.*)$"
 )
 _COMMENT = re.compile(r"(?:^|\s)#.*$")
-
-
-def _syntax(message: str, line: int | None, fix: str, section: str | None = None) -> Violation:
-    return Violation(
-        rule=SYNTAX, message=message, line=line, source=SYNTAX_SOURCE, fix=fix, section=section
-    )
 
 
 def parse_text(text: str, path: str | None = None) -> DeckList:
@@ -88,10 +78,10 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
                 count = int(m["count"]) if len(m["count"]) <= 12 else 0
                 if not 0 < count <= MAX_COUNT:
                     problems.append(
-                        _syntax(
+                        syntax(
                             _(
                                 "count {count} is not a whole number from 1 to {most}",
-                                count=_clip(m["count"], 20),
+                                count=clip(m["count"], 20),
                                 most=MAX_COUNT,
                             ),
                             number,
@@ -116,8 +106,8 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
             if name is None:
                 quoted.append(len(problems))
                 problems.append(
-                    _syntax(
-                        _("unknown section [{header}]", header=_clip(header)),
+                    syntax(
+                        _("unknown section [{header}]", header=clip(header)),
                         number,
                         _("use one of [main], [extra], [gate], [side]"),
                     )
@@ -129,7 +119,7 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
         elif (m := _FORMAT.match(line)) is not None:
             if fmt is not None and fmt != m["id"]:
                 problems.append(
-                    _syntax(
+                    syntax(
                         _(
                             "second format line names {new}, the first named {old}",
                             new=repr(m["id"]),
@@ -143,7 +133,7 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
                 fmt = m["id"]
             continue
         elif (m := _DATE.match(line)) is not None:
-            found, problem = _day(m["day"], day, number)
+            found, problem = read_day(m["day"], day, number)
             day = found or day
             if problem is not None:
                 problems.append(problem)
@@ -156,8 +146,8 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
             continue
         quoted.append(len(problems))
         problems.append(
-            _syntax(
-                _("not a card line: {line}", line=repr(_clip(line))),
+            syntax(
+                _("not a card line: {line}", line=repr(clip(line))),
                 number,
                 _("write a count then a card number or name, e.g. '4 SAMPLE-C-001'"),
                 section=None if unknown_section else section,
@@ -181,26 +171,6 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
     )
 
 
-def _day(
-    text: str, before: datetime.date | None, line: int | None
-) -> tuple[datetime.date | None, Violation | None]:
-    """A ``date:`` line's day, or the problem with it (not a date, or a second date)."""
-    try:
-        day = parse_day(text)
-    except ValueError as exc:
-        return None, _syntax(
-            _("date line: {error}", error=exc), line, _("write the date as YYYY-MM-DD")
-        )
-    if before is not None and day != before:
-        message = _("second date line names {new}, the first named {old}", new=day, old=before)
-        return None, _syntax(message, line, _("keep one date: line"))
-    return day, None
-
-
-def _clip(text: str, width: int = 80) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
 _CARD_KEY = re.compile(r'"card"\s*:\s*')
 
 
@@ -212,7 +182,7 @@ def parse_json(text: str, path: str | None = None) -> DeckList:
         data: Any = json.loads(text)
     except (ValueError, RecursionError) as exc:
         deck.problems.append(
-            _syntax(
+            syntax(
                 _("not valid JSON: {error}", error=exc),
                 getattr(exc, "lineno", 1),
                 _("fix the JSON syntax"),
@@ -221,7 +191,7 @@ def parse_json(text: str, path: str | None = None) -> DeckList:
         return deck
     if not isinstance(data, dict):
         deck.problems.append(
-            _syntax(_("a JSON deck must be an object"), 1, _('use {"main": [...]}'))
+            syntax(_("a JSON deck must be an object"), 1, _('use {"main": [...]}'))
         )
         return deck
     # Lines of the entries, in document order: the n-th "card" key is the n-th entry.
@@ -232,15 +202,13 @@ def parse_json(text: str, path: str | None = None) -> DeckList:
         if isinstance(fmt, str) and fmt.strip():
             deck.format = fmt.strip()
         else:
-            deck.problems.append(
-                _syntax(_("format must be a format id string"), 1, _("fix format"))
-            )
+            deck.problems.append(syntax(_("format must be a format id string"), 1, _("fix format")))
     if "date" in data:
         day = data["date"]
         if isinstance(day, str):
-            deck.date, problem = _day(day, None, 1)
+            deck.date, problem = read_day(day, None, 1)
         else:
-            problem = _syntax(_("date must be a string YYYY-MM-DD"), 1, _("fix date"))
+            problem = syntax(_("date must be a string YYYY-MM-DD"), 1, _("fix date"))
         if problem is not None:
             deck.problems.append(problem)
     for key, value in data.items():
@@ -249,7 +217,7 @@ def parse_json(text: str, path: str | None = None) -> DeckList:
         section = section_name(key) if isinstance(key, str) else None
         if section is None:
             deck.problems.append(
-                _syntax(
+                syntax(
                     _("unknown key {key}", key=repr(key)),
                     1,
                     _("use format, date, main, extra, gate, side"),
@@ -258,9 +226,7 @@ def parse_json(text: str, path: str | None = None) -> DeckList:
             continue
         if not isinstance(value, list):
             deck.problems.append(
-                _syntax(
-                    _("{key} must be a list", key=key), 1, _("write {key}: [...]", key=key)
-                )
+                syntax(_("{key} must be a list", key=key), 1, _("write {key}: [...]", key=key))
             )
             continue
         for position, item in enumerate(value):
@@ -270,7 +236,7 @@ def parse_json(text: str, path: str | None = None) -> DeckList:
             where = f"{key}[{position}]"
             if not isinstance(item, dict):
                 deck.problems.append(
-                    _syntax(
+                    syntax(
                         _("{where} must be an object", where=where),
                         line,
                         '{"count": N, "card": REF}',  # i18n: machine
@@ -280,7 +246,7 @@ def parse_json(text: str, path: str | None = None) -> DeckList:
             count, ref = item.get("count", 1), item.get("card")
             if not isinstance(ref, str | int) or isinstance(ref, bool) or not str(ref).strip():
                 deck.problems.append(
-                    _syntax(
+                    syntax(
                         _("{where}.card must be a card number or name", where=where),
                         line,
                         _("set card"),
@@ -292,7 +258,7 @@ def parse_json(text: str, path: str | None = None) -> DeckList:
                 continue
             if isinstance(count, bool) or not isinstance(count, int) or not 0 < count <= MAX_COUNT:
                 deck.problems.append(
-                    _syntax(
+                    syntax(
                         _(
                             "{where}.count must be a whole number from 1 to {most}",
                             where=where,
@@ -307,101 +273,11 @@ def parse_json(text: str, path: str | None = None) -> DeckList:
             deck.entries.append(
                 DeckEntry(section=section, count=count, ref=str(ref).strip(), line=line)
             )
-    return _merge_repeats(deck)
-
-
-def _merge_repeats(deck: DeckList) -> DeckList:
-    merged: dict[tuple[str, str], DeckEntry] = {}
-    for entry in deck.entries:
-        key = (entry.section, entry.ref)
-        if key in merged:
-            merged[key] = merged[key]._replace(count=merged[key].count + entry.count)
-        else:
-            merged[key] = entry
-    deck.entries = list(merged.values())
-    return deck
+    return merge_repeats(deck)
 
 
 def looks_like_json(text: str) -> bool:
     return text.lstrip("\ufeff \t\r\n").startswith("{")
-
-
-CSV_COLUMNS = ("section", "count", "number", "name")
-
-
-def parse_csv(text: str, path: str | None = None) -> DeckList:
-    """The CSV form; leading ``# format: ID`` and ``# date: YYYY-MM-DD`` lines carry the
-    format and the date."""
-    deck = DeckList(path=path, first_line=1)
-    body: list[str] = []
-    offset = 0  # leading comment lines, before the header
-    for raw in text.lstrip("\ufeff").splitlines():
-        stripped = raw.strip()
-        if stripped.startswith("#") or (not stripped and not body):
-            key, _sep, value = stripped.lstrip("#").partition(":")
-            if key.strip().casefold() == "format" and value.strip():
-                deck.format = value.strip()
-            elif key.strip().casefold() == "date" and value.strip():
-                line = offset + len(body) + 1
-                found, problem = _day(value, deck.date, line)
-                deck.date = found or deck.date
-                if problem is not None:
-                    deck.problems.append(problem)
-            if body:
-                body.append("")  # a later comment keeps its line, so line numbers stay true
-            else:
-                offset += 1
-        else:
-            body.append(raw)
-    reader = csv.DictReader(io.StringIO("\n".join(body)))
-    try:
-        columns = reader.fieldnames or []
-    except csv.Error:
-        columns = []
-    missing = [c for c in ("section", "count") if c not in columns]
-    if missing or not {"number", "name"} & set(columns):
-        deck.problems.append(
-            _syntax(
-                _("a CSV deck needs the columns section,count,number,name"),
-                1,
-                _("write the header section,count,number,name"),
-            )
-        )
-        return deck
-    try:
-        deck.entries = _csv_entries(reader, offset, deck.problems)
-    except csv.Error as exc:  # e.g. a field over the csv module's 128 KiB limit
-        line = reader.line_num + offset
-        deck.problems.append(
-            _syntax(_("not a readable CSV row: {error}", error=exc), line, _("fix the CSV"))
-        )
-    return _merge_repeats(deck)
-
-
-def _csv_entries(
-    reader: csv.DictReader[str], offset: int, problems: list[Violation]
-) -> list[DeckEntry]:
-    entries = []
-    for cells in reader:
-        row = {k: unescape(v) if isinstance(v, str) else v for k, v in cells.items()}
-        number = reader.line_num + offset
-        section = section_name(row.get("section") or "main") or "?"
-        ref = (row.get("number") or "").strip() or (row.get("name") or "").strip()
-        try:
-            count = int((row.get("count") or "").strip())
-        except ValueError:
-            count = 0
-        if section == "?" or not ref or not 0 < count <= MAX_COUNT:
-            fix = _("write section,count,number,name")
-            problems.append(_syntax(_("bad CSV row: {row}", row=_clip(str(row))), number, fix))
-            continue
-        entries.append(DeckEntry(section, count, ref, number))
-    return entries
-
-
-def looks_like_csv(text: str) -> bool:
-    first = next((ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")), "")
-    return first.replace(" ", "").lower().startswith("section,count")
 
 
 def parse(text: str, path: str | None = None) -> DeckList:
@@ -423,5 +299,4 @@ def _not_unicode(part: str, what: str, line: int | None) -> Violation:
         part=part,
         what=what,
     )
-    return _syntax(message, line, _("save the deck list as UTF-8 text"))
-
+    return syntax(message, line, _("save the deck list as UTF-8 text"))

@@ -49,25 +49,15 @@ from deckcheck.checks.table import Check as Check
 from deckcheck.checks.table import Strict, check_tables
 from deckcheck.errors import FormatError as FormatError
 from deckcheck.errors import UnknownGame
-from deckcheck.games.deal_contract import COMMON_MULLIGANS
+from deckcheck.format_params import ASSUMED as ASSUMED
+from deckcheck.format_params import Parameter as Parameter
+from deckcheck.format_params import assumed, check_parameters, param_note
 from deckcheck.i18n import _
 from deckcheck.models import SECTIONS, Card, FormatVersion
-from deckcheck.wording import a_an, label, word
+from deckcheck.wording import a_an, word
 
 # The copy-limit keys every game has; a game adds its own (GameSpec.copy_keys).
 COPY_KEYS = ("name", "name+type")
-
-
-class Parameter(Strict):
-    """A fact later tools need (opening hand, mulligan, ...), with its source.
-
-    ``assumption = true`` marks facts the rulebooks do not give; every output shows them.
-    """
-
-    value: int | float | str | bool
-    source: str
-    assumption: bool = False
-    note: str | None = None
 
 
 class Effective(Strict):
@@ -173,7 +163,7 @@ class Format(Strict):
     def _consistent(self) -> Format:
         spec = games.get(self.game)
         types = spec.card_types
-        _check_parameters(self.parameters, spec)
+        check_parameters(self.parameters, spec)
         section_names = [s.name for s in self.sections]
         if len(set(section_names)) != len(section_names):
             raise ValueError(_("a section is defined twice"))
@@ -327,7 +317,7 @@ class Format(Strict):
         found = self.assumed_parts
         if not found[1]:
             return found[0]
-        return list(dict.fromkeys([*found[0], *(_param_note(self.game, *p) for p in found[1])]))
+        return list(dict.fromkeys([*found[0], *(param_note(self.game, *p) for p in found[1])]))
 
     @cached_property
     def assumed_parts(self) -> tuple[list[str], list[tuple[str, Parameter]]]:
@@ -335,12 +325,12 @@ class Format(Strict):
         rules = [
             f"{c.rule}: {c.source}"
             for c in self.checks()
-            if _assumed(c.source)
+            if assumed(c.source)
         ]
         overrides = [
             f"{o.rule}: {o.source}"
             for o in self.limit_overrides
-            if o.rule and _assumed(o.source)
+            if o.rule and assumed(o.source)
         ]
         params = [(key, p) for key, p in self.parameters.items() if p.assumption]
         return list(dict.fromkeys([*rules, *overrides])), params
@@ -350,86 +340,6 @@ class Format(Strict):
 
 
 _FIELDS = frozenset(Format.model_fields)  # the TOML keys with a field of their own
-
-# sources that make a rule an assumption: printed with every report on the format
-ASSUMED = ("outside the rulebooks", "fan source", "deckcheck's reading")
-
-
-def _assumed(source: str) -> bool:
-    return source.casefold().startswith(ASSUMED)
-
-
-def _param_note(game: str, key: str, p: Parameter) -> str:
-    """``hand_limit = 8 (source; note)``: an assumed parameter, as reports list it."""
-    if p.note:
-        return _(
-            "{key} = {value} ({source}; {note})",
-            key=key,
-            value=p.value,
-            source=p.source,
-            note=label(game, p.note),
-        )
-    return _("{key} = {value} ({source})", key=key, value=p.value, source=p.source)
-
-
-def _check_parameters(parameters: dict[str, Parameter], spec: games.GameSpec) -> None:
-    """Every parameter a format declares must be one the game's code reads, of its type."""
-    known = spec.all_params()
-    for key, param in parameters.items():
-        if key not in known:
-            raise ValueError(
-                _(
-                    "parameters.{key}: nothing in deckcheck reads it for {game} (the parameters "
-                    "it reads: {known})",
-                    key=key,
-                    game=spec.id,
-                    known=", ".join(sorted(known)),
-                )
-            )
-        wanted = known[key].type
-        value = param.value
-        ok = isinstance(value, bool) if wanted is bool else (
-            isinstance(value, wanted) and not isinstance(value, bool)
-        )
-        if not ok:
-            raise ValueError(
-                _(
-                    "parameters.{key}: must be {a_type}, not {value}",
-                    key=key,
-                    a_type=a_an(wanted.__name__),
-                    value=repr(value),
-                )
-            )
-        choices = known[key].choices
-        if choices and value not in choices:
-            raise ValueError(
-                _(
-                    "parameters.{key}: {value} is not one of {choices}",
-                    key=key,
-                    value=repr(value),
-                    choices=", ".join(choices),
-                )
-            )
-        least = known[key].minimum
-        if least is not None and isinstance(value, int) and value < least:
-            raise ValueError(
-                _(
-                    "parameters.{key}: must be at least {least}, not {value}",
-                    key=key,
-                    least=least,
-                    value=repr(value),
-                )
-            )
-        mulligans = (*COMMON_MULLIGANS, *spec.mulligans) if key == "mulligan" else ()
-        if mulligans and value not in mulligans:  # the core's mulligans, then the game's own
-            raise ValueError(
-                _(
-                    "parameters.mulligan: {value} is not one of {choices}",
-                    value=repr(value),
-                    choices=", ".join(mulligans),
-                )
-            )
-
 
 def _under(key: str, exc: ValidationError) -> list[InitErrorDetails]:
     """``exc``'s errors, located under ``key`` as if the table were a field of the format."""

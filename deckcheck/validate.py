@@ -202,8 +202,8 @@ def _resolution_violation(
 
 
 def _quoted(ref: str) -> str:
-    """A card reference as the list wrote it: ``'見本キャラ 99'`` (Python's quoting, as the
-    English messages always had) / ``「見本キャラ 99」``."""
+    """A card reference as the list wrote it: ``'X 99'`` (Python's quoting, as the
+    English messages always had) / ``「X 99」``."""
     return repr(ref) if current() == "en" else f"「{ref}」"
 
 

@@ -152,6 +152,7 @@ KNOWN_ELSEWHERE: dict[str, set[str]] = {
 NOT_GAME_WORDS: dict[str, set[str]] = {
     "deckcheck/client.py": {"title"},  # an RFC 9457 problem document's title
     "deckcheck/service/problems.py": {"title"},
+    "deckcheck/cli/options.py": {"command"},  # click's Context.command, the command tree
 }
 
 # Columns deckcheck's core reads for every game: identity, the types, the words copy-limit

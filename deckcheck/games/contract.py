@@ -224,6 +224,10 @@ class GameSpec:
     # what the deal does beyond the format's parameters: printed by odds, hand and goldfish
     setup_notes: tuple[str, ...] = ()
     search_fields: tuple[str, ...] = ()  # card columns the web builder offers as filters
+    # the game's words for its name, card types and deck sections (the short header words) in
+    # the language of the moment: literal ``_p(id, ...)`` calls, so the catalogue extracts
+    # them (deckcheck.wording.word); None, or a name missing: shown as written
+    words: Callable[[], Mapping[str, str]] | None = None
     # --- i20-contract: hooks that used to be named in the core -------------------------------
     # the check tables the game's formats may use beyond deckcheck's own (checks.table.CheckTable
     # objects), asked for when a format of the game is first read

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from deckcheck.games.chaos import os_table, partner
+from deckcheck.games.chaos import os_table, partner, words
 from deckcheck.games.columns_contract import CardColumn, Search, SearchHook
 from deckcheck.games.contract import GameSpec, Param, lazy
 from deckcheck.games.deal_contract import Draws, deck_out
@@ -124,6 +124,7 @@ class ChaosPolicy(Policy):
 CHAOS = (  # the entry point of pyproject.toml
     GameSpec(
         id="chaos",
+        words=words.words,
         name="ChaosTCG",
         # 総合ルール §2.2
         card_types={

@@ -8,6 +8,7 @@ from deckcheck.formats import Format
 from deckcheck.games.columns_contract import CardColumn, Search
 from deckcheck.games.contract import GameSpec, Param, lazy
 from deckcheck.games.deal_contract import Aside, deck_out
+from deckcheck.games.iris import words
 from deckcheck.goldfish.policy import Policy
 from deckcheck.models import Card
 
@@ -43,6 +44,7 @@ def main_unit(hand: Sequence[Card], fmt: Format) -> list[Aside[Card]]:
 IRIS = (  # the entry point of pyproject.toml
     GameSpec(
         id="iris",
+        words=words.words,
         name="あいりすミスティリア! TCG",
         # 詳しい遊び方 §1 カードの種類
         card_types={

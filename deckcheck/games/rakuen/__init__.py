@@ -13,6 +13,7 @@ from deckcheck.formats import Format
 from deckcheck.games.columns_contract import CardColumn, Search
 from deckcheck.games.contract import GameSpec, Param, lazy
 from deckcheck.games.deal_contract import Aside, Draws, Loss
+from deckcheck.games.rakuen import words
 from deckcheck.goldfish.policy import Policy
 from deckcheck.models import Card
 from deckcheck.normalize import nfkc
@@ -127,6 +128,7 @@ def check_card(fields: dict[str, Any], tables: Mapping[str, Mapping[str, str]]) 
 RAKUEN = (  # the entry point of pyproject.toml
     GameSpec(
         id="rakuen",
+        words=words.words,
         name="ラクエンロジック",
         # ルールブック Ver1.0 ch.1 §1
         card_types={

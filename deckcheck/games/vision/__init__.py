@@ -10,6 +10,7 @@ from pydantic import Field
 from deckcheck.games.columns_contract import CardColumn, Search
 from deckcheck.games.contract import GameSpec, Param, lazy
 from deckcheck.games.deal_contract import deck_out
+from deckcheck.games.vision import words
 from deckcheck.games.vision.layout import METRICS, MILESTONES
 from deckcheck.games.vision.names import vision_copy_name
 from deckcheck.goldfish.policy import Policy
@@ -78,6 +79,7 @@ class VisionPolicy(Policy):
 VISION = (  # the entry point of pyproject.toml
     GameSpec(
         id="vision",
+        words=words.words,
         name="東方 Phantom Magic VISION",
         # keyword glossary
         card_types={

@@ -1,0 +1,53 @@
+"""What the deck-list readers (``decklist``, ``decklist_csv``) share: the ``deck/syntax``
+violation, the ``date:`` line, the count bound, repeated lines added up."""
+
+from __future__ import annotations
+
+import datetime
+
+from deckcheck.format_versions import parse_day
+from deckcheck.i18n import _
+from deckcheck.models import DeckEntry, DeckList, Violation
+
+SYNTAX = "deck/syntax"
+SYNTAX_SOURCE = "deckcheck deck list format (README: Deck lists); outside the rulebooks"
+# Counts beyond this are typing errors, not decks; bounding them keeps every later step cheap.
+MAX_COUNT = 9999
+
+
+def syntax(message: str, line: int | None, fix: str, section: str | None = None) -> Violation:
+    return Violation(
+        rule=SYNTAX, message=message, line=line, source=SYNTAX_SOURCE, fix=fix, section=section
+    )
+
+
+def read_day(
+    text: str, before: datetime.date | None, line: int | None
+) -> tuple[datetime.date | None, Violation | None]:
+    """A ``date:`` line's day, or the problem with it (not a date, or a second date)."""
+    try:
+        day = parse_day(text)
+    except ValueError as exc:
+        return None, syntax(
+            _("date line: {error}", error=exc), line, _("write the date as YYYY-MM-DD")
+        )
+    if before is not None and day != before:
+        message = _("second date line names {new}, the first named {old}", new=day, old=before)
+        return None, syntax(message, line, _("keep one date: line"))
+    return day, None
+
+
+def clip(text: str, width: int = 80) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def merge_repeats(deck: DeckList) -> DeckList:
+    merged: dict[tuple[str, str], DeckEntry] = {}
+    for entry in deck.entries:
+        key = (entry.section, entry.ref)
+        if key in merged:
+            merged[key] = merged[key]._replace(count=merged[key].count + entry.count)
+        else:
+            merged[key] = entry
+    deck.entries = list(merged.values())
+    return deck

@@ -1,0 +1,103 @@
+"""A format's parameters (``[parameters]``: opening hand, mulligan, …): each a fact later tools
+need, with its source; checked against what the game's code reads (``GameSpec.all_params``)."""
+
+from __future__ import annotations
+
+from deckcheck import games
+from deckcheck.checks.table import Strict
+from deckcheck.games.deal_contract import COMMON_MULLIGANS
+from deckcheck.i18n import _
+from deckcheck.wording import a_an, label
+
+
+class Parameter(Strict):
+    """A fact later tools need (opening hand, mulligan, ...), with its source.
+
+    ``assumption = true`` marks facts the rulebooks do not give; every output shows them.
+    """
+
+    value: int | float | str | bool
+    source: str
+    assumption: bool = False
+    note: str | None = None
+
+
+
+# sources that make a rule an assumption: printed with every report on the format
+ASSUMED = ("outside the rulebooks", "fan source", "deckcheck's reading")
+
+
+def assumed(source: str) -> bool:
+    return source.casefold().startswith(ASSUMED)
+
+
+def param_note(game: str, key: str, p: Parameter) -> str:
+    """``hand_limit = 8 (source; note)``: an assumed parameter, as reports list it."""
+    if p.note:
+        return _(
+            "{key} = {value} ({source}; {note})",
+            key=key,
+            value=p.value,
+            source=p.source,
+            note=label(game, p.note),
+        )
+    return _("{key} = {value} ({source})", key=key, value=p.value, source=p.source)
+
+
+def check_parameters(parameters: dict[str, Parameter], spec: games.GameSpec) -> None:
+    """Every parameter a format declares must be one the game's code reads, of its type."""
+    known = spec.all_params()
+    for key, param in parameters.items():
+        if key not in known:
+            raise ValueError(
+                _(
+                    "parameters.{key}: nothing in deckcheck reads it for {game} (the parameters "
+                    "it reads: {known})",
+                    key=key,
+                    game=spec.id,
+                    known=", ".join(sorted(known)),
+                )
+            )
+        wanted = known[key].type
+        value = param.value
+        ok = isinstance(value, bool) if wanted is bool else (
+            isinstance(value, wanted) and not isinstance(value, bool)
+        )
+        if not ok:
+            raise ValueError(
+                _(
+                    "parameters.{key}: must be {a_type}, not {value}",
+                    key=key,
+                    a_type=a_an(wanted.__name__),
+                    value=repr(value),
+                )
+            )
+        choices = known[key].choices
+        if choices and value not in choices:
+            raise ValueError(
+                _(
+                    "parameters.{key}: {value} is not one of {choices}",
+                    key=key,
+                    value=repr(value),
+                    choices=", ".join(choices),
+                )
+            )
+        least = known[key].minimum
+        if least is not None and isinstance(value, int) and value < least:
+            raise ValueError(
+                _(
+                    "parameters.{key}: must be at least {least}, not {value}",
+                    key=key,
+                    least=least,
+                    value=repr(value),
+                )
+            )
+        mulligans = (*COMMON_MULLIGANS, *spec.mulligans) if key == "mulligan" else ()
+        if mulligans and value not in mulligans:  # the core's mulligans, then the game's own
+            raise ValueError(
+                _(
+                    "parameters.mulligan: {value} is not one of {choices}",
+                    value=repr(value),
+                    choices=", ".join(mulligans),
+                )
+            )
