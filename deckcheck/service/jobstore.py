@@ -102,7 +102,7 @@ def lost(job_owner: str, beat: float | None, now: float) -> str | None:
             "interrupted: the service process that ran the job ({owner}) gave no sign of life "
             "for {seconds} s; start it again",
             owner=job_owner,
-            seconds=f"{now - beat:.0f}",
+            seconds=round(now - beat),
         )
     return None
 
