@@ -52,7 +52,12 @@ async function waitFor(location) {
 
 async function runCompare() {
   const card = $("compare-card").value;
-  if (!card) { show(_("Add cards to the main deck, then pick one to compare")); return; }
+  if (!card) {
+    const main = state.info && state.info.sections.find((s) => s.name === "main");
+    show(_("Add cards to the {section}, then pick one to compare",
+      { section: main ? main.label || main.name : "main" }));
+    return;
+  }
   const fill = $("compare-fill").value || leastWanted(card);
   const turns = Math.max(1, Math.min(15, Number($("turns").value) || 6));
   const games = Math.max(100, Math.min(20000, Number($("compare-games").value) || 2000));
