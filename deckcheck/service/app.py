@@ -8,18 +8,21 @@ Settings: see ``deckcheck.service.settings``.
 from __future__ import annotations
 
 import asyncio
+import copy
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from deckcheck import __version__
 from deckcheck.format_registry import default_registry
+from deckcheck.i18n import DEFAULT, N_, _, current
 from deckcheck.service.cards import Cards
 from deckcheck.service.jobs import Jobs
 from deckcheck.service.jobstore import JobStore
-from deckcheck.service.middleware import BodyLimit, SecurityHeaders, UnicodeCheck
+from deckcheck.service.middleware import BodyLimit, Language, SecurityHeaders, UnicodeCheck
 from deckcheck.service.problems import install
 from deckcheck.service.routers import ROUTERS, docs
 from deckcheck.service.settings import Settings
@@ -28,6 +31,43 @@ from deckcheck.service.workers import Workers
 from deckcheck.web import STATIC
 
 __all__ = ["Settings", "create_app"]
+
+DESCRIPTION = N_(
+    "Deck legality, odds and goldfish for trading card games (GET /games lists the games "
+    "installed). Errors are RFC 9457 problem documents. Answers are in the language of "
+    "Accept-Language, or of ?lang= (en, ja)."
+)
+
+
+def _translated(node: Any) -> Any:
+    """An OpenAPI document with its descriptions in the current language (those the
+    catalogue has: the service's own; names, paths and schemas stay)."""
+    if isinstance(node, dict):
+        return {
+            k: _(v) if k in ("description", "summary") and isinstance(v, str) and v
+            else _translated(v)
+            for k, v in node.items()
+        }
+    if isinstance(node, list):
+        return [_translated(v) for v in node]
+    return node
+
+
+def _openapi_by_language(app: FastAPI) -> None:
+    """``/openapi.json`` (and so ``/docs``) in the request's language, built once per
+    language from FastAPI's English document."""
+    english = app.openapi
+    done: dict[str, dict[str, Any]] = {}
+
+    def openapi() -> dict[str, Any]:
+        lang = current()
+        if lang == DEFAULT:
+            return english()
+        if lang not in done:
+            done[lang] = _translated(copy.deepcopy(english()))
+        return done[lang]
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -54,11 +94,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
         docs_url=None,  # served from the installed package by routers.docs, or not at all
         redoc_url=None,
-        title="deckcheck",
+        title="deckcheck",  # i18n: machine
         version=__version__,
-        description="Deck legality, odds and goldfish for trading card games (GET /games "
-        "lists the games installed). Errors are RFC 9457 problem documents.",
+        description=DESCRIPTION,
     )
+    _openapi_by_language(app)
     install(app)
     app.state.settings = settings
     app.state.registry = default_registry()
@@ -77,4 +117,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(UnicodeCheck)  # inside BodyLimit: it reads bounded bodies only
     app.add_middleware(BodyLimit, limit=settings.max_body)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(Language)  # outermost: every answer, problems included, in its language
     return app

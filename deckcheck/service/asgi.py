@@ -12,5 +12,5 @@ from deckcheck.service.settings import SettingsError
 try:
     app = create_app()
 except SettingsError as exc:
-    print(f"deckcheck: {exc}", file=sys.stderr)
+    print(f"deckcheck: {exc}", file=sys.stderr)  # i18n: machine
     raise SystemExit(EXIT_INPUT) from None

@@ -14,6 +14,7 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from deckcheck.format_registry import FormatRegistry
+from deckcheck.i18n import N_, _
 from deckcheck.resolve import CardIndex
 from deckcheck.service.cards import Cards
 from deckcheck.service.jobs import Jobs
@@ -69,7 +70,7 @@ WorkersDep = Annotated[Workers, Depends(get_workers)]
 
 
 # Declared as a security scheme, so the OpenAPI document says which routes need a key.
-bearer = HTTPBearer(auto_error=False, description="An API key from DECKCHECK_API_KEYS")
+bearer = HTTPBearer(auto_error=False, description=N_("An API key from DECKCHECK_API_KEYS"))
 
 
 async def require_key(
@@ -78,11 +79,13 @@ async def require_key(
 ) -> None:
     """Writes need ``Authorization: Bearer <key>`` with one of ``DECKCHECK_API_KEYS``."""
     if not settings.api_keys:
-        raise Problem(403, "forbidden", "writes are disabled: set DECKCHECK_API_KEYS")
+        detail = _("writes are disabled: set DECKCHECK_API_KEYS")
+        raise Problem(403, "forbidden", detail)  # i18n: machine
     if credentials is None:
-        raise Problem(401, "unauthorized", "send Authorization: Bearer <API key>")
+        detail = _("send Authorization: Bearer <API key>")
+        raise Problem(401, "unauthorized", detail)  # i18n: machine
     if not _valid_key(settings, credentials.credentials):
-        raise Problem(403, "forbidden", "the API key is not valid")
+        raise Problem(403, "forbidden", _("the API key is not valid"))  # i18n: machine
 
 
 def _valid_key(settings: Settings, given: str) -> bool:

@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from deckcheck.i18n import current, override
 from deckcheck.service import jobstore
 from deckcheck.service.jobstore import ENDED, JobRef, JobStore, Progress, view
 from deckcheck.service.workers import Workers
@@ -27,16 +28,19 @@ Work = Callable[..., dict[str, Any]]
 EVICT_EVERY = 10.0  # seconds: eviction is a write, not one per request
 
 
-def run_job(ref: JobRef, work: Work, *args: Any) -> dict[str, Any]:
+def run_job(ref: JobRef, lang: str, work: Work, *args: Any) -> dict[str, Any]:
     """Where the job runs (a worker process, or a thread): mark it running, unless a cancel
-    came first, then work, and write the last progress whatever happens."""
+    came first, then work, and write the last progress whatever happens. Its text is in
+    ``lang``, the language of the request that started it: a worker process or a job thread
+    has a context of its own, so the language is passed, not inherited."""
     progress = Progress(ref)
-    progress.start()
-    try:
-        return work(progress, *args)
-    finally:
-        with contextlib.suppress(SQLAlchemyError):
-            progress.flush()
+    with override(lang):
+        progress.start()
+        try:
+            return work(progress, *args)
+        finally:
+            with contextlib.suppress(SQLAlchemyError):
+                progress.flush()
 
 
 class Jobs:
@@ -69,21 +73,26 @@ class Jobs:
         self, total: int, work: Work, *args: Any, task: str = "goldfish"
     ) -> dict[str, Any] | None:
         """The new job's view; None when ``max_running`` jobs already run here; a 429
-        ``Problem`` when the worker queue is full."""
+        ``Problem`` when the worker queue is full.
+
+        The job writes its result and error in the current language (the starting request's)
+        and keeps them so: ``GET /jobs/{id}`` with another ``Accept-Language`` returns the
+        same text, and its ``language`` (and ``Content-Language``) says which it is."""
         self._maybe_evict()
+        lang = current()
         with self.lock:
             if len(self.local) >= self.max_running:
                 return None
             job_id = uuid.uuid4().hex
-            self.store.create(job_id, task, total)
+            self.store.create(job_id, task, total, lang)
             ref = JobRef(job_id, self.store.url, self.scheduler)
             try:
                 if self.scheduler:
                     if self.threads is None:
                         self.threads = ThreadPoolExecutor(self.max_running, "job")
-                    future = self.threads.submit(run_job, ref, work, *args)
+                    future = self.threads.submit(run_job, ref, lang, work, *args)
                 else:
-                    future = self.workers.submit(run_job, ref, work, *args)
+                    future = self.workers.submit(run_job, ref, lang, work, *args)
             except BaseException:
                 self.store.delete(job_id)
                 raise
@@ -92,7 +101,7 @@ class Jobs:
                 self.beating = True
                 threading.Thread(target=self._beat, name="job-heartbeat", daemon=True).start()
         started = self.store.get(job_id)
-        future.add_done_callback(lambda f: self._ended(job_id, f))
+        future.add_done_callback(lambda f: self._ended(job_id, f, lang))
         assert started is not None
         return view(started)
 
@@ -109,7 +118,7 @@ class Jobs:
             with contextlib.suppress(SQLAlchemyError):  # the next beat may get through
                 self.store.beat(open_here)
 
-    def _ended(self, job_id: str, future: Future[dict[str, Any]]) -> None:
+    def _ended(self, job_id: str, future: Future[dict[str, Any]], lang: str) -> None:
         result, error = None, None
         if future.cancelled():
             status = "cancelled"
@@ -121,7 +130,8 @@ class Jobs:
             status, error = "failed", f"{type(exc).__name__}: {exc}"
         with self.lock:  # freed first: whoever sees the job ended may start the next one
             self.local.pop(job_id, None)
-        self.store.finish(job_id, status, result, error)
+        with override(lang):  # called in the pool's thread: the job's own language
+            self.store.finish(job_id, status, result, error)
 
     def get(self, job_id: str) -> dict[str, Any] | None:
         self._maybe_evict()

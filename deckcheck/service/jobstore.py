@@ -36,6 +36,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import SQLAlchemyError
 
+from deckcheck.i18n import DEFAULT, _, override
 from deckcheck.service.store import create_tables, engine_for, metadata
 from deckcheck.text import lone_surrogate, printable
 
@@ -46,7 +47,7 @@ BEAT_EVERY = 5.0  # seconds between the owner's heartbeats on its open jobs
 STALE_AFTER = 30.0  # seconds without a heartbeat after which an open job's owner is gone
 
 jobs = Table(
-    "jobs",
+    "jobs",  # i18n: machine
     metadata,
     Column("id", String(32), primary_key=True),
     Column("task", String(20), nullable=False),  # what the job plays: goldfish, sweep
@@ -60,6 +61,7 @@ jobs = Table(
     Column("created", Float, nullable=False),  # wall-clock seconds: shared across hosts
     Column("ended", Float),
     Column("beat", Float),  # wall-clock seconds of the owner's last sign of life
+    Column("language", String(8)),  # of the request that started it: its text is in it
 )
 
 
@@ -67,6 +69,7 @@ jobs = Table(
 _CHANGES = (
     ("beat", "ALTER TABLE jobs ADD COLUMN beat FLOAT"),  # heartbeats
     ("task", "ALTER TABLE jobs RENAME COLUMN kind TO task"),  # the column's old name
+    ("language", "ALTER TABLE jobs ADD COLUMN language VARCHAR(8)"),  # issue 21
 )
 
 
@@ -85,14 +88,22 @@ def lost(job_owner: str, beat: float | None, now: float) -> str | None:
     busy one may beat late, and is not given up for that. One on another host is given up
     after ``STALE_AFTER`` seconds without a heartbeat (rows without one are never given up).
     A new process that happens to get a stopped one's pid hides it: pids are reused rarely."""
-    who = f"the service process that ran the job ({job_owner})"
-    host, _, pid = job_owner.rpartition(":")
+    host, _sep, pid = job_owner.rpartition(":")
     if host == socket.gethostname():
         if pid.isdigit() and _gone(int(pid)):
-            return f"interrupted: {who} stopped before it ended; start it again"
+            return _(
+                "interrupted: the service process that ran the job ({owner}) stopped before "
+                "it ended; start it again",
+                owner=job_owner,
+            )
         return None
     if beat is not None and now - beat > STALE_AFTER:
-        return f"interrupted: {who} gave no sign of life for {now - beat:.0f} s; start it again"
+        return _(
+            "interrupted: the service process that ran the job ({owner}) gave no sign of life "
+            "for {seconds} s; start it again",
+            owner=job_owner,
+            seconds=round(now - beat),
+        )
     return None
 
 
@@ -130,7 +141,7 @@ class JobStore:
     def _upgrade(self, column: str, change: str) -> None:
         """A jobs table an earlier deckcheck made gets ``column`` by ``change`` (another
         process starting at the same time may make it first)."""
-        for _ in range(2):
+        for _attempt in range(2):
             if column in {c["name"] for c in inspect(self.engine).get_columns("jobs")}:
                 return
             try:
@@ -140,8 +151,9 @@ class JobStore:
             except SQLAlchemyError:
                 continue  # made by the other process: the next look finds it
 
-    def create(self, job_id: str, task: str, games: int) -> None:
+    def create(self, job_id: str, task: str, games: int, language: str = DEFAULT) -> None:
         row = {
+            "language": language,
             "id": job_id,
             "task": task,
             "owner": owner(),
@@ -163,7 +175,8 @@ class JobStore:
         if row is None:
             return None
         if row["status"] in OPEN:
-            why = lost(row["owner"], row["beat"], time.time())
+            with override(row["language"] or DEFAULT):  # the job's words stay in its language
+                why = lost(row["owner"], row["beat"], time.time())
             if why is not None:
                 self.finish(job_id, "failed", None, why)
                 return self.get(job_id)
@@ -216,7 +229,7 @@ class JobStore:
         bad = lone_surrogate(stored) if stored is not None else None
         if bad is not None:  # no database stores it, and the job would stay open for ever
             status, stored = "failed", None
-            error = f"the result is not valid Unicode text (a lone surrogate, {bad})"
+            error = _("the result is not valid Unicode text (a lone surrogate, {what})", what=bad)
         values: dict[str, Any] = {"status": status, "ended": time.time(), "result": stored}
         values["error"] = None if error is None else printable(error)
         still_open = (jobs.c.id == job_id) & jobs.c.status.in_(OPEN)
@@ -240,7 +253,8 @@ class JobStore:
 
 
 def view(row: dict[str, Any]) -> dict[str, Any]:
-    """A row as the API shows it."""
+    """A row as the API shows it. ``language``: what its result's and error's text is written
+    in, the language of the request that started the job, whoever asks later."""
     return {
         "id": row["id"],
         "status": row["status"],
@@ -248,6 +262,7 @@ def view(row: dict[str, Any]) -> dict[str, Any]:
         "games": row["games"],
         "result": json.loads(row["result"]) if row["result"] else None,
         "error": row["error"],
+        "language": row.get("language") or DEFAULT,
     }
 
 

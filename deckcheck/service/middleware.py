@@ -4,12 +4,63 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import parse_qs
 
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from deckcheck.i18n import _, negotiate, override
 from deckcheck.service.problems import problem_response
 from deckcheck.text import find_surrogate
+
+
+def scope_language(scope: Scope) -> str:
+    """The language a request asks for: ``?lang=`` when it names one deckcheck has, else the
+    best of ``Accept-Language``, else English (``deckcheck.i18n.negotiate``)."""
+    header = dict(scope.get("headers") or []).get(b"accept-language", b"").decode("latin-1")
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang", [None])[0]
+    return negotiate(header, query)
+
+
+# Paths whose answer never depends on the language: files served as they are.
+_FIXED = ("/static/", "/docs/assets/")
+
+
+class Language:
+    """Answers each request in its language: the language context variable is set around the
+    app (so handlers, the exception handlers and the worker threads starlette copies the
+    context into all write in it), and the answer says which language it is in
+    (``Content-Language``, unless the endpoint set one: a job's result keeps its own) and that
+    it depends on ``Accept-Language`` (``Vary``). Outermost, so that the other middleware's
+    problem documents are translated too."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        lang = scope_language(scope)
+        if str(scope.get("path", "")).startswith(_FIXED):
+            with override(lang):
+                await self.app(scope, receive, send)
+            return
+
+        async def send_with_language(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers") or [])
+                names = {name.lower() for name, _value in headers}
+                if b"content-language" not in names:
+                    headers.append((b"content-language", lang.encode()))
+                vary = [v for n, v in headers if n.lower() == b"vary"]
+                if not any(b"accept-language" in v.lower() for v in vary):
+                    headers.append((b"vary", b"Accept-Language"))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        with override(lang):
+            await self.app(scope, receive, send_with_language)
 
 
 class BodyLimit:
@@ -25,7 +76,10 @@ class BodyLimit:
             return
         length = dict(scope.get("headers") or []).get(b"content-length")
         too_big = problem_response(
-            413, "too-large", f"the body is over {self.limit} bytes", scope.get("path")
+            413,
+            "too-large",  # i18n: machine
+            _("the body is over {n} bytes", n=self.limit),
+            scope.get("path"),
         )
         if length is not None and (not length.isdigit() or int(length) > self.limit):
             await too_big(scope, receive, send)
@@ -40,7 +94,7 @@ class BodyLimit:
                 if seen > self.limit:
                     # Starlette's HTTPException, because FastAPI re-raises that one from its
                     # body parsing; anything else raised here it answers 400.
-                    raise HTTPException(413, f"the body is over {self.limit} bytes")
+                    raise HTTPException(413, _("the body is over {n} bytes", n=self.limit))
             return message
 
         await self.app(scope, counted, send)
@@ -83,7 +137,7 @@ class UnicodeCheck:
                 chunks.append(message.get("body", b""))
                 more = message.get("more_body", False)
         except HTTPException as exc:  # from BodyLimit: a chunked body over the limit
-            await problem_response(exc.status_code, "too-large", str(exc.detail))(
+            await problem_response(exc.status_code, "too-large", str(exc.detail))(  # i18n: machine
                 scope, receive, send
             )
             return
@@ -91,10 +145,16 @@ class UnicodeCheck:
         found = _lone_surrogate(body)
         if found is not None:
             where, what = found
-            detail = f"{where}: not valid Unicode text (a lone surrogate, {what})"
-            errors = [{"path": where, "message": "not valid Unicode text"}]
+            detail = _(
+                "{where}: not valid Unicode text (a lone surrogate, {what})",
+                where=where,
+                what=what,
+            )
+            errors = [{"path": where, "message": _("not valid Unicode text")}]
             path = scope.get("path")
-            await problem_response(422, "invalid-request", detail, path, errors=errors)(
+            problem = "invalid-request"  # i18n: machine
+            answer = problem_response(422, problem, detail, path, errors=errors)
+            await answer(
                 scope, receive, send
             )
             return

@@ -13,32 +13,35 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from deckcheck.errors import DeckcheckError, PoolError, as_user_error
+from deckcheck.i18n import N_, _, negotiate, override
 
 BASE = "https://deckcheck.dev/problems/"
 MEDIA_TYPE = "application/problem+json"
 
+# Titles are translated when a problem is answered, into the request's language; ``type`` URIs
+# (``BASE`` + the key) never change with it.
 TITLES = {
-    "malformed-json": "The request body is not valid JSON",
-    "invalid-request": "The request does not match the schema",
-    "unknown-format": "Unknown format",
-    "unknown-card": "Unknown card",
-    "not-found": "Not found",
-    "bad-deck": "The deck list cannot be used",
-    "bad-condition": "A condition cannot be read",
-    "unanswerable": "The question cannot be answered as asked",
-    "too-large": "The request body is too large",
-    "limit-exceeded": "A limit is exceeded",
-    "too-many-jobs": "Too many jobs are running",
-    "busy": "The service is busy",
-    "precondition-failed": "The resource was changed by someone else",
-    "precondition-required": "If-Match is required",
-    "unauthorized": "An API key is required",
-    "forbidden": "The API key is not valid",
-    "method-not-allowed": "Method not allowed",
-    "unknown-game": "Unknown game",
-    "pool-unavailable": "The card database cannot be used",
-    "upstream": "Another service failed",
-    "internal": "Internal error",
+    "malformed-json": N_("The request body is not valid JSON"),
+    "invalid-request": N_("The request does not match the schema"),
+    "unknown-format": N_("Unknown format"),
+    "unknown-card": N_("Unknown card"),
+    "not-found": N_("Not found"),
+    "bad-deck": N_("The deck list cannot be used"),
+    "bad-condition": N_("A condition cannot be read"),
+    "unanswerable": N_("The question cannot be answered as asked"),
+    "too-large": N_("The request body is too large"),
+    "limit-exceeded": N_("A limit is exceeded"),
+    "too-many-jobs": N_("Too many jobs are running"),
+    "busy": N_("The service is busy"),
+    "precondition-failed": N_("The resource was changed by someone else"),
+    "precondition-required": N_("If-Match is required"),
+    "unauthorized": N_("An API key is required"),
+    "forbidden": N_("The API key is not valid"),
+    "method-not-allowed": N_("Method not allowed"),
+    "unknown-game": N_("Unknown game"),
+    "pool-unavailable": N_("The card database cannot be used"),
+    "upstream": N_("Another service failed"),
+    "internal": N_("Internal error"),
 }
 
 
@@ -58,11 +61,11 @@ class Problem(Exception):
         self.headers = headers
 
 
-def over_limit(detail: str, limit: int, field: str, message: str = "over the limit") -> Problem:
+def over_limit(detail: str, limit: int, field: str, message: str | None = None) -> Problem:
     """The 422 of a request over one of the service's limits: it names the limit and the
-    body field at fault."""
-    errors = [{"path": f"body.{field}", "message": message}]
-    return Problem(422, "limit-exceeded", detail, limit=limit, errors=errors)
+    body field at fault (``message``: by default "over the limit")."""
+    errors = [{"path": f"body.{field}", "message": message or _("over the limit")}]
+    return Problem(422, "limit-exceeded", detail, limit=limit, errors=errors)  # i18n: machine
 
 
 def problem_response(
@@ -75,7 +78,7 @@ def problem_response(
 ) -> JSONResponse:
     body: dict[str, Any] = {
         "type": BASE + problem,
-        "title": TITLES.get(problem, problem),
+        "title": _(TITLES[problem]) if problem in TITLES else problem,
         "status": status,
         "detail": detail,
     }
@@ -95,9 +98,9 @@ def without_paths(text: str, db: Path) -> str:
     names: dict[str, str] = {}
     for path in (db, db.with_suffix(".decks.sqlite3")):
         for form in (str(path), str(path.resolve()), str(path.absolute())):
-            names[form] = "the card pool" if path == db else "the deck store"
+            names[form] = _("the card pool") if path == db else _("the deck store")
     for folder in (db.parent, db.parent.resolve(), db.parent.absolute()):
-        names[str(folder)] = "<data folder>"
+        names[str(folder)] = _("<data folder>")
     for form in sorted(names, key=len, reverse=True):  # a file before the folder holding it
         if len(form) > 1:
             text = text.replace(form, names[form])
@@ -122,6 +125,55 @@ def _transient(exc: Exception) -> bool:
     damaged or missing one."""
     text = str(exc).lower()
     return "locked" in text or "busy" in text
+
+
+# Pydantic's own words for the errors a request body meets most, in the catalogue so that a
+# Japanese request reads them in Japanese; ``{field}``s are the error's ``ctx``. English keeps
+# pydantic's message as it is (the same words, and any other error type).
+_PYDANTIC = {
+    "missing": N_("Field required"),
+    "extra_forbidden": N_("Extra inputs are not permitted"),
+    "int_parsing": N_("Input should be a valid integer, unable to parse string as an integer"),
+    "int_type": N_("Input should be a valid integer"),
+    "int_from_float": N_("Input should be a valid integer, got a number with a fractional part"),
+    "string_type": N_("Input should be a valid string"),
+    "bool_parsing": N_("Input should be a valid boolean, unable to interpret input"),
+    "bool_type": N_("Input should be a valid boolean"),
+    "list_type": N_("Input should be a valid list"),
+    "dict_type": N_("Input should be a valid dictionary"),
+    "greater_than": N_("Input should be greater than {gt}"),
+    "greater_than_equal": N_("Input should be greater than or equal to {ge}"),
+    "less_than": N_("Input should be less than {lt}"),
+    "less_than_equal": N_("Input should be less than or equal to {le}"),
+    "string_too_long": N_("String should have at most {max_length} characters"),
+    "string_too_short": N_("String should have at least {min_length} characters"),
+    "too_long": N_("The list should have at most {max_length} items"),
+    "too_short": N_("The list should have at least {min_length} items"),
+    "date_from_datetime_parsing": N_("Input should be a valid date"),
+    "date_parsing": N_("Input should be a valid date"),
+    "date_type": N_("Input should be a valid date"),
+    "json_invalid": N_("The body is not valid JSON"),
+    "literal_error": N_("Input should be {expected}"),
+    "enum": N_("Input should be {expected}"),
+}
+
+
+# Starlette's details for a path or method it has no route for (the English stays as it is).
+_STARLETTE = {"Not Found": N_("Not Found"), "Method Not Allowed": N_("Method Not Allowed")}
+
+
+def pydantic_message(error: Any) -> str:
+    """A validation error's message in the request's language (see ``_PYDANTIC``)."""
+    text = str(error.get("msg", ""))
+    template = _PYDANTIC.get(str(error.get("type", "")))
+    if template is None or _(template) == template:  # English, or an untranslated entry
+        return text
+    ctx = {k: v if isinstance(v, str | int | float) else str(v)
+           for k, v in (error.get("ctx") or {}).items()}
+    try:
+        return _(template, **ctx) if ctx else _(template)
+    except (KeyError, IndexError):  # a context without the field the words name
+        return text
 
 
 def install(app: FastAPI) -> None:
@@ -150,7 +202,7 @@ def install(app: FastAPI) -> None:
         errors = [
             {
                 "path": ".".join(str(p) for p in e.get("loc", ())),
-                "message": e.get("msg", ""),
+                "message": pydantic_message(e),
                 "type": e.get("type", ""),
             }
             for e in exc.errors()
@@ -158,13 +210,15 @@ def install(app: FastAPI) -> None:
         if any(e["type"] == "json_invalid" for e in errors):
             return problem_response(
                 400,
-                "malformed-json",
-                "the request body is not valid JSON",
+                "malformed-json",  # i18n: machine
+                _("the request body is not valid JSON"),
                 request.url.path,
                 errors=errors,
             )
         detail = "; ".join(f"{e['path']}: {e['message']}" for e in errors[:5])
-        return problem_response(422, "invalid-request", detail, request.url.path, errors=errors)
+        path = request.url.path
+        problem = "invalid-request"  # i18n: machine
+        return problem_response(422, problem, detail, path, errors=errors)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -174,8 +228,19 @@ def install(app: FastAPI) -> None:
             413: "too-large",
             400: "malformed-json",
         }.get(exc.status_code, "invalid-request")
-        return problem_response(exc.status_code, problem, str(exc.detail), request.url.path)
+        detail = str(exc.detail)
+        if detail in _STARLETTE:  # starlette's own words (the status phrase)
+            detail = _(_STARLETTE[detail])
+        return problem_response(exc.status_code, problem, detail, request.url.path)
 
     @app.exception_handler(Exception)
     async def _internal(request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover
-        return problem_response(500, "internal", f"{type(exc).__name__}", request.url.path)
+        # Starlette answers this one outside every middleware: the language is the request's
+        lang = negotiate(request.headers.get("accept-language"), request.query_params.get("lang"))
+        with override(lang):
+            response = problem_response(
+                500, "internal", f"{type(exc).__name__}", request.url.path  # i18n: machine
+            )
+        response.headers["Content-Language"] = lang
+        response.headers["Vary"] = "Accept-Language"
+        return response

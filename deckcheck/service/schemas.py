@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from deckcheck import decklist
 from deckcheck.format_registry import FormatRegistry
 from deckcheck.formats import Format, FormatError
+from deckcheck.i18n import N_, _
 from deckcheck.models import DeckList
 from deckcheck.service.problems import Problem, over_limit
 from deckcheck.sweep.run import SweepRequest
@@ -19,18 +20,18 @@ MAX_LINES = 500
 
 DeckInput = Annotated[
     str | dict[str, Any],
-    Field(description="A deck list: the text form (format line allowed) or the JSON form."),
+    Field(description=N_("A deck list: the text form (format line allowed) or the JSON form.")),
 ]
 
 
 class DeckRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     deck: DeckInput
-    format: str | None = Field(None, description="Format id; overrides the deck's format line.")
+    format: str | None = Field(None, description=N_("Format id; overrides the deck's format line."))
     as_of: datetime.date | None = Field(
         None,
-        description="Use the format version in force on this day (YYYY-MM-DD); overrides the "
-        "deck's date line; default today.",
+        description=N_("Use the format version in force on this day (YYYY-MM-DD); overrides the "
+        "deck's date line; default today."),
     )
 
 
@@ -40,10 +41,10 @@ class OddsBody(DeckRequest):
     on_play: bool = True
     mulligan: bool = True
     optional_draws: bool = Field(
-        False, description="Also count the draws the game lets a player choose to take."
+        False, description=N_("Also count the draws the game lets a player choose to take.")
     )
     aside: str | None = Field(
-        None, description="The card you choose to set aside before the deal, if the game asks."
+        None, description=N_("The card you choose to set aside before the deal, if the game asks.")
     )
     simulate: int | None = Field(None, ge=1, le=2_000_000)
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
@@ -55,7 +56,7 @@ class HandBody(DeckRequest):
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
     want: list[str] = Field(default_factory=list, max_length=10)
     aside: str | None = Field(
-        None, description="The card you choose to set aside before the deal, if the game asks."
+        None, description=N_("The card you choose to set aside before the deal, if the game asks.")
     )
 
 
@@ -64,7 +65,7 @@ class GoldfishBody(DeckRequest):
     turns: int = Field(10, ge=1, le=30)
     seed: int = Field(0, ge=0, le=2**63 - 1)
     on_play: bool = True
-    policy: dict[str, Any] | None = Field(None, description="Policy keys, as in a policy file.")
+    policy: dict[str, Any] | None = Field(None, description=N_("Policy keys, as in a policy file."))
 
 
 class SavedDeckBody(BaseModel):
@@ -84,10 +85,10 @@ def parse_deck(deck: str | dict[str, Any]) -> DeckList:
         lines = len(parsed.entries) + len(parsed.problems)
     if lines > MAX_LINES:
         raise over_limit(
-            f"the deck has {lines} lines; the limit is {MAX_LINES}",
+            _("the deck has {lines} lines; the limit is {limit}", lines=lines, limit=MAX_LINES),
             MAX_LINES,
-            "deck",
-            "too many lines",
+            "deck",  # i18n: machine
+            _("too many lines"),
         )
     return parsed
 
@@ -105,30 +106,36 @@ def format_of(
     if not chosen:
         raise Problem(
             422,
-            "unknown-format",
-            "the deck has no format line and the request no format",
-            errors=[{"path": "body.format", "message": "required"}],
+            "unknown-format",  # i18n: machine
+            _("the deck has no format line and the request no format"),
+            errors=[{"path": "body.format", "message": _("required")}],
         )
     try:
         if chosen.endswith(".toml"):
-            raise FormatError("format files cannot be named over HTTP; use a format id")
+            raise FormatError(_("format files cannot be named over HTTP; use a format id"))
         registry.get(chosen)
     except FormatError as exc:
         raise Problem(
-            422, "unknown-format", str(exc), errors=[{"path": "body.format", "message": str(exc)}]
+            422,
+            "unknown-format",  # i18n: machine
+            str(exc),
+            errors=[{"path": "body.format", "message": str(exc)}],
         ) from exc
     try:
         return registry.resolve(chosen, as_of or deck.date)
     except FormatError as exc:  # no version in force on that day
         where = "body.as_of" if as_of else "body.deck"
         raise Problem(
-            422, "unknown-format", str(exc), errors=[{"path": where, "message": str(exc)}]
+            422,
+            "unknown-format",  # i18n: machine
+            str(exc),
+            errors=[{"path": where, "message": str(exc)}],
         ) from exc
 
 
 class SweepDeck(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str | None = Field(None, max_length=200, description="Names its variants.")
+    name: str | None = Field(None, max_length=200, description=N_("Names its variants."))
     deck: DeckInput
 
 
@@ -139,7 +146,7 @@ class SweepBody(SweepRequest):
     model_config = ConfigDict(extra="forbid")
     deck: DeckInput | None = None
     decks: list[SweepDeck] = Field(default_factory=list, max_length=50)
-    format: str | None = Field(None, description="Format id; overrides the decks' format line.")
+    format: str | None = Field(None, description=N_("Format id; overrides the decks' format line."))
 
     def request(self) -> SweepRequest:
         return SweepRequest(**self.model_dump(include=set(SweepRequest.model_fields)))

@@ -33,7 +33,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 metadata = MetaData()
 decks = Table(
-    "saved_decks",
+    "saved_decks",  # i18n: machine
     metadata,
     Column("id", String(32), primary_key=True),
     Column("name", String(200), nullable=False),
@@ -108,9 +108,8 @@ class DeckStore:
         columns = {c["name"] for c in inspect(self.engine).get_columns("saved_decks")}
         if "version" not in columns:  # a database saved before decks had versions
             with self.engine.begin() as conn:
-                conn.execute(
-                    text("ALTER TABLE saved_decks ADD COLUMN version INTEGER NOT NULL DEFAULT 1")
-                )
+                add = "ALTER TABLE saved_decks ADD COLUMN version INTEGER NOT NULL DEFAULT 1"
+                conn.execute(text(add))
 
     def create(self, name: str, fmt: str, deck: str) -> dict[str, Any]:
         now = datetime.now(UTC)

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, TypeVar
 
+from deckcheck.i18n import _, current, override
 from deckcheck.service.problems import Problem
 
 T = TypeVar("T")
@@ -41,6 +42,12 @@ def _exit_with(parent: int) -> None:
     os._exit(0)
 
 
+def in_language(lang: str, fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` writing its messages in ``lang`` (run in a worker process)."""
+    with override(lang):
+        return fn(*args)
+
+
 class Workers:
     def __init__(self, workers: int, queue: int) -> None:
         self.capacity = workers + queue
@@ -57,8 +64,11 @@ class Workers:
             if self.in_flight >= self.capacity + extra:
                 raise Problem(
                     429,
-                    "busy",
-                    f"{self.capacity} heavy tasks are running or queued; try again shortly",
+                    "busy",  # i18n: machine
+                    _(
+                        "{n} heavy tasks are running or queued; try again shortly",
+                        n=self.capacity,
+                    ),
                     headers={"Retry-After": str(RETRY_AFTER)},
                 )
             self.in_flight += 1
@@ -69,7 +79,8 @@ class Workers:
                     initializer=_init,
                 )
             pool = self.pool
-        future = pool.submit(fn, *args)
+        # a worker process has its own context: the language goes along with the work
+        future = pool.submit(in_language, current(), fn, *args)
         future.add_done_callback(self._done)
         return future
 

@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 
 from deckcheck import games
+from deckcheck.i18n import _
 from deckcheck.models import Card
 from deckcheck.pool.search import FilterError
 from deckcheck.service.deps import CardsDep
@@ -35,13 +36,13 @@ def cards(
     each game's own (a game's filter finds only that game's cards). An unknown filter, or a
     value it cannot take, is a 422."""
     if type is not None and not any(type in s.card_types for s in games.specs()):
-        raise _bad("type", f"unknown card type {type!r}")
+        raise _bad("type", _("unknown card type {type!r}", type=type))
     filters: dict[str, str | int | None] = {}
     for key, value in request.query_params.multi_items():
         if key in _OWN:
             continue
         if len(value) > _FILTER_TEXT_MAX:
-            raise _bad(key, f"at most {_FILTER_TEXT_MAX} characters")
+            raise _bad(key, _("at most {n} characters", n=_FILTER_TEXT_MAX))
         filters[key] = value
     try:
         return store.search(game, q, type, limit=limit, offset=offset, **filters)
@@ -50,17 +51,17 @@ def cards(
 
 
 def _bad(where: str, message: str) -> Problem:
-    return Problem(
-        422, "invalid-request", message, errors=[{"path": f"query.{where}", "message": message}]
-    )
+    errors = [{"path": f"query.{where}", "message": message}]
+    return Problem(422, "invalid-request", message, errors=errors)  # i18n: machine
 
 
 @router.get("/{game}/{number}")
 def card(game: str, number: str, store: CardsDep) -> Card:
     chosen = game if game in games.ids() else None
     if chosen is None:
-        raise Problem(404, "unknown-card", f"unknown game {game!r}")
+        raise Problem(404, "unknown-card", _("unknown game {game!r}", game=game))  # i18n: machine
     found = store.get(chosen, number)
     if found is None:
-        raise Problem(404, "unknown-card", f"no {game} card {number!r}")
+        detail = _("no {game} card {number!r}", game=game, number=number)
+        raise Problem(404, "unknown-card", detail)  # i18n: machine
     return found

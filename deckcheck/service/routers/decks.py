@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from deckcheck import decklist
 from deckcheck.format_registry import FormatRegistry
 from deckcheck.formats import FormatError
+from deckcheck.i18n import N_, _, current
 from deckcheck.resolve import CardIndex
 from deckcheck.service.deps import (
     CardIndexDep,
@@ -29,9 +30,10 @@ from deckcheck.validate import validate
 router = APIRouter(prefix="/decks", tags=["saved decks"])
 IfMatch = Annotated[
     str | None,
-    Header(description='The ETag of the version this write replaces, e.g. "3", or *.'),
+    Header(description=N_('The ETag of the version this write replaces, e.g. "3", or *.')),
 ]
-_verdicts: dict[tuple[str, int, int, int], Any] = {}  # (id, version, index id, index version)
+# (id, version, index id, index version, language): a verdict's messages are in a language
+_verdicts: dict[tuple[str, int, int, int, str], Any] = {}
 _VERDICTS_KEPT = 512
 
 
@@ -43,7 +45,8 @@ def _expected(if_match: str | None, settings: Settings) -> set[int] | None:
     """The versions ``If-Match`` allows; None for any (``*``, or no header when allowed)."""
     if if_match is None:
         if settings.require_if_match:
-            raise Problem(428, "precondition-required", "send If-Match with the deck's ETag")
+            detail = _("send If-Match with the deck's ETag")
+            raise Problem(428, "precondition-required", detail)  # i18n: machine
         return None
     tags = [t.strip() for t in if_match.split(",")]
     if "*" in tags:
@@ -60,15 +63,19 @@ def _expected(if_match: str | None, settings: Settings) -> set[int] | None:
 def _stale(deck_id: str, exc: Stale) -> Problem:
     return Problem(
         412,
-        "precondition-failed",
-        f"deck {deck_id!r} was changed by someone else (it is at version {exc.version}); "
-        "read it again and reapply your change",
+        "precondition-failed",  # i18n: machine
+        _(
+            "deck {deck!r} was changed by someone else (it is at version {version}); "
+            "read it again and reapply your change",
+            deck=deck_id,
+            version=exc.version,
+        ),
         etag=f'"{exc.version}"',
     )
 
 
 def _verdict(row: dict[str, Any], registry: FormatRegistry, index: CardIndex) -> Any:
-    key = (row["id"], row["version"], id(index), index.version)
+    key = (row["id"], row["version"], id(index), index.version, current())
     verdict = _verdicts.get(key)
     if verdict is None:
         deck = decklist.parse(row["deck"], None)
@@ -112,7 +119,7 @@ def _stored_text(body: SavedDeckBody, registry: FormatRegistry) -> str:
 def _saved(store: DeckStore, deck_id: str) -> dict[str, Any]:
     row = store.get(deck_id)
     if row is None:
-        raise Problem(404, "not-found", f"no saved deck {deck_id!r}")
+        raise Problem(404, "not-found", _("no saved deck {deck!r}", deck=deck_id))  # i18n: machine
     return row
 
 
@@ -179,7 +186,7 @@ def deck_put(
     except Stale as exc:
         raise _stale(deck_id, exc) from exc
     if row is None:  # never saved, or deleted meanwhile
-        raise Problem(404, "not-found", f"no saved deck {deck_id!r}")
+        raise Problem(404, "not-found", _("no saved deck {deck!r}", deck=deck_id))  # i18n: machine
     return _view(row, registry, index, response)
 
 
@@ -201,7 +208,7 @@ def deck_delete(
     except Stale as exc:
         raise _stale(deck_id, exc) from exc
     if not deleted:
-        raise Problem(404, "not-found", f"no saved deck {deck_id!r}")
+        raise Problem(404, "not-found", _("no saved deck {deck!r}", deck=deck_id))  # i18n: machine
     return Response(status_code=204)
 
 

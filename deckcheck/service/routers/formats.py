@@ -7,19 +7,23 @@ from typing import Any
 from fastapi import APIRouter
 
 from deckcheck.format_registry import detail, listing
+from deckcheck.i18n import _
 from deckcheck.service.deps import RegistryDep
 from deckcheck.service.problems import Problem
+from deckcheck.service.words import format_words
 
 router = APIRouter(prefix="/formats", tags=["formats"])
 
 
 @router.get("")
 def formats(registry: RegistryDep) -> list[dict[str, Any]]:
-    return [listing(f) for f in registry.all()]
+    return [format_words(listing(f), f.game) for f in registry.all()]
 
 
 @router.get("/{format_id}")
 def format_detail(format_id: str, registry: RegistryDep) -> dict[str, Any]:
     if format_id not in registry.ids():  # ids only: a path would read a file on the server
-        raise Problem(404, "unknown-format", f"unknown format {format_id!r}")
-    return detail(registry, format_id)
+        message = _("unknown format {id!r}", id=format_id)
+        raise Problem(404, "unknown-format", message)  # i18n: machine
+    found = detail(registry, format_id)
+    return format_words(found, str(found.get("game", "")))

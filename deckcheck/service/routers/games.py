@@ -12,6 +12,7 @@ from fastapi import APIRouter
 from deckcheck import games
 from deckcheck.pool.columns import game_columns
 from deckcheck.pool.search import offered
+from deckcheck.service.words import translated
 
 router = APIRouter(prefix="/games", tags=["games"])
 
@@ -25,17 +26,22 @@ def game_list() -> list[dict[str, Any]]:
                 "id": spec.id,
                 "name": spec.name,
                 "card_types": {k: list(v) for k, v in spec.card_types.items()},
-                "filters": [f.describe() for f in offered(spec.id)],
+                "filters": [
+                    translated(f.describe(), ("label", "description")) for f in offered(spec.id)
+                ],
                 "columns": [
-                    {
-                        "name": c.name,
-                        "type": c.type,
-                        "label": c.heading,
-                        "short": c.short,
-                        "description": c.description,
-                        "summary": c.summary,
-                        "filter": c.filter,
-                    }
+                    translated(
+                        {
+                            "name": c.name,
+                            "type": c.type,
+                            "label": c.heading,
+                            "short": c.short,
+                            "description": c.description,
+                            "summary": c.summary,
+                            "filter": c.filter,
+                        },
+                        ("label", "short", "description"),
+                    )
                     for c in game_columns(spec.id).values()
                 ],
             }

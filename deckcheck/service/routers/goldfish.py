@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi import APIRouter, Response
 from starlette.concurrency import run_in_threadpool
 
+from deckcheck.i18n import _
 from deckcheck.service import tasks
 from deckcheck.service.deps import (
     CardIndexDep,
@@ -45,7 +46,9 @@ async def goldfish(
 
     if body.games > settings.job_games:
         raise over_limit(
-            f"games is over the limit of {settings.job_games}", settings.job_games, "games"
+            _("games is over the limit of {n}", n=settings.job_games),
+            settings.job_games,
+            "games",  # i18n: machine
         )
     deck = parse_deck(body.deck)
     fmt = format_of(registry, body.format, deck, body.as_of)
@@ -67,8 +70,8 @@ async def goldfish(
 def too_many_jobs(limit: int) -> Problem:
     return Problem(
         429,
-        "too-many-jobs",
-        f"{limit} jobs are running; try again later",
+        "too-many-jobs",  # i18n: machine
+        _("{n} jobs are running; try again later", n=limit),
         limit=limit,
         headers={"Retry-After": "10"},
     )
@@ -81,21 +84,27 @@ def _policy(keys: dict[str, Any] | None, fmt: Format) -> Policy:
     try:
         policy = policy_from_keys(fmt.game, keys or {}, "policy")
     except PolicyError as exc:  # pydantic's errors too; the message says "policy"
-        raise Problem(422, "invalid-request", f"policy: {exc}") from exc
+        detail = _("policy: {error}", error=exc)
+        raise Problem(422, "invalid-request", detail) from exc  # i18n: machine
     return policy
 
 
 @router.get("/jobs/{job_id}")
-def job_status(job_id: str, jobs: JobsDep) -> dict[str, Any]:
+def job_status(job_id: str, jobs: JobsDep, response: Response) -> dict[str, Any]:
+    """The job's progress, then its result. Its text (result, error) is in the language of
+    the request that started it, whatever this request asks: it was written once, when the
+    job ran. ``language`` and ``Content-Language`` say which."""
     job = jobs.get(job_id)
     if job is None:
-        raise Problem(404, "not-found", f"no job {job_id!r}")
+        raise Problem(404, "not-found", _("no job {job!r}", job=job_id))  # i18n: machine
+    response.headers["Content-Language"] = job["language"]
     return job
 
 
 @router.delete("/jobs/{job_id}")
-def job_cancel(job_id: str, jobs: JobsDep) -> dict[str, Any]:
+def job_cancel(job_id: str, jobs: JobsDep, response: Response) -> dict[str, Any]:
     job = jobs.cancel(job_id)
     if job is None:
-        raise Problem(404, "not-found", f"no job {job_id!r}")
+        raise Problem(404, "not-found", _("no job {job!r}", job=job_id))  # i18n: machine
+    response.headers["Content-Language"] = job["language"]
     return job

@@ -6,6 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
+from deckcheck.i18n import _
 from deckcheck.service import tasks
 from deckcheck.service.deps import (
     CardIndexDep,
@@ -34,9 +35,9 @@ async def odds(
 
     if body.simulate is not None and body.simulate > settings.sync_simulate:
         raise over_limit(
-            f"simulate is over the limit of {settings.sync_simulate}",
+            _("simulate is over the limit of {n}", n=settings.sync_simulate),
             settings.sync_simulate,
-            "simulate",
+            "simulate",  # i18n: machine
         )
     deck = parse_deck(body.deck)
     fmt = format_of(registry, body.format, deck, body.as_of)
@@ -47,7 +48,10 @@ async def odds(
         return await workers.run(tasks.odds, deck, fmt, small, req, extra=extra)
     except ConditionError as exc:  # the generic answer, plus the field at fault
         raise Problem(
-            422, "bad-condition", str(exc), errors=[{"path": "body.want", "message": str(exc)}]
+            422,
+            "bad-condition",  # i18n: machine
+            str(exc),
+            errors=[{"path": "body.want", "message": str(exc)}],
         ) from exc
 
 

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Response
 from starlette.concurrency import run_in_threadpool
 
 from deckcheck.formats import Format
+from deckcheck.i18n import _
 from deckcheck.models import DeckList
 from deckcheck.resolve import CardIndex
 from deckcheck.service import tasks
@@ -46,9 +47,14 @@ async def post_sweep(
     variants = _check(decks, fmt, small, req)
     if variants * req.games > settings.job_games:
         raise over_limit(
-            f"{variants} variants × {req.games} games is over the limit of {settings.job_games}",
+            _(
+                "{variants} variants × {games} games is over the limit of {n}",
+                variants=variants,
+                games=req.games,
+                n=settings.job_games,
+            ),
             settings.job_games,
-            "games",
+            "games",  # i18n: machine
         )
     job = await run_in_threadpool(
         jobs.start, variants * req.games, tasks.sweep, decks, fmt, small, req, task="sweep"
@@ -63,13 +69,13 @@ def _decks(body: SweepBody) -> list[tuple[str | None, DeckList]]:
     given: list[tuple[str | None, str | dict[str, Any]]] = []
     if body.deck is not None:
         given.append((None, body.deck))
-    given += [(d.name or f"deck {i + 1}", d.deck) for i, d in enumerate(body.decks)]
+    given += [(d.name or _("deck {n}", n=i + 1), d.deck) for i, d in enumerate(body.decks)]
     if not given:
         raise Problem(
             422,
-            "invalid-request",
-            "send a deck, or decks",
-            errors=[{"path": "body.deck", "message": "required"}],
+            "invalid-request",  # i18n: machine
+            _("send a deck, or decks"),
+            errors=[{"path": "body.deck", "message": _("required")}],
         )
     return [(name, parse_deck(deck)) for name, deck in given]
 
@@ -93,7 +99,7 @@ def _check(
     check_request(req, fmt.game)  # want and best, which the sweep reads only at its end
     axes = [parse_vary(v) for v in req.vary]
     count = check_count(len(decks), axes, req.sides)  # before a single variant is built
-    for _, deck in decks:
+    for _name, deck in decks:
         for variant in build(deck, index, fmt.game, axes, req.fill, req.sides):
             policy_from_keys(fmt.game, variant.policy, "vary policy")
     return count

@@ -1,4 +1,6 @@
-"""``/``: the deck builder page (the static files are mounted by ``create_app``)."""
+"""``/``: the deck builder page (the static files are mounted by ``create_app``), in the
+request's language (``?lang=``, else ``Accept-Language``): the page's own words, the
+format names, and the scripts' words (``messages``, for their ``_()``)."""
 
 from __future__ import annotations
 
@@ -7,16 +9,27 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from deckcheck import __version__
+from deckcheck.i18n import _, current
 from deckcheck.service.deps import RegistryDep
-from deckcheck.web import TEMPLATES
+from deckcheck.service.words import game_word
+from deckcheck.web import TEMPLATES, keys, script_messages
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=str(TEMPLATES))
+templates.env.globals["_"] = _  # reads the request's language when the page is rendered
+templates.env.filters["keys"] = keys
 
 
 @router.get("/", response_class=HTMLResponse)
 def builder(request: Request, registry: RegistryDep) -> HTMLResponse:
-    formats = [{"id": f.id, "name": f.name, "game": f.game} for f in registry.all()]
-    return templates.TemplateResponse(
-        request, "builder.html", {"formats": formats, "version": __version__}
-    )
+    formats = [
+        {"id": f.id, "name": game_word(f.game, f.name), "game": f.game} for f in registry.all()
+    ]
+    lang = current()
+    context = {
+        "formats": formats,
+        "version": __version__,
+        "lang": lang,
+        "messages": script_messages(lang),
+    }
+    return templates.TemplateResponse(request, "builder.html", context)

@@ -9,6 +9,65 @@ const state = {
 };
 const PAGE = 30; // search results a page
 
+// --- language -------------------------------------------------------------------------------
+// The page comes in the language the server chose (?lang=, else Accept-Language, which the
+// browser derives from navigator.languages). A choice made with the switch is remembered and
+// wins; the words of the scripts are the page's "messages" (the catalogue's entries for them).
+const LANG_KEY = "deckcheck.lang";
+const LANGUAGES = ["en", "ja"];
+const LANG = document.documentElement.lang || "en";
+const MESSAGES = JSON.parse(($("messages") || {}).textContent || "{}");
+
+function fields(text, values) {
+  return values ? text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m)) : text;
+}
+
+// A message in the page's language, its {fields} filled in.
+function _(text, values) {
+  return fields(MESSAGES[text] || text, values);
+}
+
+// The same with a plural: English picks by n; Japanese has one form.
+function _n(one, many, n, values) {
+  return fields(MESSAGES[one] || (n === 1 ? one : many), values);
+}
+
+function storedLanguage() {
+  try { return localStorage.getItem(LANG_KEY); } catch (err) { return null; }
+}
+
+function browserLanguage() {
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const lang = tag.toLowerCase().split(/[-_]/)[0];
+    if (LANGUAGES.includes(lang)) return lang;
+  }
+  return "en";
+}
+
+// Returns false when the page is being reloaded in another language.
+function settleLanguage() {
+  const url = new URL(location.href);
+  const asked = url.searchParams.get("lang");
+  if (asked && LANGUAGES.includes(asked)) {
+    try { localStorage.setItem(LANG_KEY, asked); } catch (err) { /* private mode: not kept */ }
+    return true;
+  }
+  const wanted = storedLanguage() || browserLanguage();
+  if (LANGUAGES.includes(wanted) && wanted !== LANG) {
+    url.searchParams.set("lang", wanted);
+    location.replace(url.toString());
+    return false;
+  }
+  return true;
+}
+
+function switchLanguage(lang) {
+  try { localStorage.setItem(LANG_KEY, lang); } catch (err) { /* private mode: not kept */ }
+  const url = new URL(location.href);
+  url.searchParams.set("lang", lang);
+  location.assign(url.toString());
+}
+
 function show(message) {
   const box = $("message");
   box.textContent = message;
@@ -20,15 +79,17 @@ async function api(method, path, body, headers) {
   try {
     response = await fetch(path, {
       method,
-      headers: { "Content-Type": "application/json", ...(headers || {}) },
+      headers: { "Content-Type": "application/json", "Accept-Language": LANG,
+        ...(headers || {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (err) {
-    throw new Error("the service cannot be reached (" + err.message + "); your deck is kept");
+    throw new Error(_("the service cannot be reached ({error}); your deck is kept",
+      { error: err.message }));
   }
   if (!response.ok) {
     let detail = response.statusText;
-    try { detail = (await response.json()).detail || detail; } catch (_) { /* not JSON */ }
+    try { detail = (await response.json()).detail || detail; } catch (err) { /* not JSON */ }
     const error = new Error(`${response.status}: ${detail}`);
     error.status = response.status;
     throw error;
@@ -90,10 +151,12 @@ function renderDeck(offending = new Set()) {
       : section.size.max != null ? ` (${section.size.min}–${section.size.max})` : "";
     const box = document.createElement("div");
     box.className = "section";
-    box.innerHTML = `<h3>[${section.name}] <span class="total" data-section="${section.name}">` +
-      `${total}${bound}</span></h3>`;
+    const label = section.label || section.name;
+    box.innerHTML = `<h3><span class="label"></span> <span class="total" ` +
+      `data-section="${section.name}">${total}${bound}</span></h3>`;
+    box.querySelector(".label").textContent = label;
     const list = document.createElement("ul");
-    list.setAttribute("aria-label", `${section.name} cards`);
+    list.setAttribute("aria-label", _("{section} cards", { section: label }));
     for (const e of rows) {
       const item = document.createElement("li");
       item.tabIndex = 0;
@@ -102,9 +165,11 @@ function renderDeck(offending = new Set()) {
       item.innerHTML = `<span class="count">${e.count}</span> <span class="name"></span>
         <span class="number dim"></span>`;
       item.querySelector(".name").textContent = e.name;
-      item.querySelector(".number").textContent = e.number || "(unknown)";
-      const minus = button("−", `Remove one ${e.number}`, () => change(e, -1, e.section));
-      const plus = button("+", `Add one more ${e.number}`, () => change(e, +1, e.section));
+      item.querySelector(".number").textContent = e.number || _("(unknown)");
+      const minus = button("−", _("Remove one {number}", { number: e.number }),
+        () => change(e, -1, e.section));
+      const plus = button("+", _("Add one more {number}", { number: e.number }),
+        () => change(e, +1, e.section));
       item.append(minus, plus);
       item.addEventListener("keydown", (ev) => keyEdit(ev, e, e.section));
       list.append(item);
@@ -149,19 +214,20 @@ async function validateNow() {
     show("");
     const errors = report.violations.filter((v) => v.severity === "error");
     const warnings = report.violations.filter((v) => v.severity === "warning");
-    $("verdict").textContent = report.legal ? "LEGAL" : `ILLEGAL — ${errors.length} error(s)`;
+    $("verdict").textContent = report.legal ? _("LEGAL")
+      : _n("ILLEGAL — {n} error", "ILLEGAL — {n} errors", errors.length, { n: errors.length });
     $("verdict").className = report.legal ? "legal" : "illegal";
     fill($("errors"), errors);
     fill($("warnings"), warnings);
     $("assumptions").innerHTML = "";
     for (const a of report.assumptions) {
       const li = document.createElement("li");
-      li.textContent = "assumption: " + a;
+      li.textContent = _("assumption: {text}", { text: a });
       $("assumptions").append(li);
     }
     renderDeck(new Set(errors.flatMap((v) => v.cards.map((c) => c.number)).filter(Boolean)));
   } catch (err) {
-    show("Could not check the deck: " + err.message);
+    show(_("Could not check the deck: {error}", { error: err.message }));
   }
 }
 
@@ -174,7 +240,7 @@ function fill(list, violations) {
       <div class="fix"></div><div class="source dim"></div>`;
     li.querySelector(".rule").textContent = v.rule;
     li.querySelector(".msg").textContent = v.message;
-    li.querySelector(".fix").textContent = v.fix ? "fix: " + v.fix : "";
+    li.querySelector(".fix").textContent = v.fix ? _("fix: {fix}", { fix: v.fix }) : "";
     li.querySelector(".source").textContent = v.source;
     list.append(li);
   }
@@ -217,26 +283,26 @@ async function searchNow() {
       item.querySelector(".name").textContent = card.name;
       item.querySelector(".number").textContent = card.number;
       item.querySelector(".meta").textContent = facts(card);
-      item.append(button("+", `Add ${card.number}`, () => change(card, +1)),
-        button("−", `Remove ${card.number}`, () => change(card, -1)));
+      item.append(button("+", _("Add {number}", { number: card.number }), () => change(card, +1)),
+        button("−", _("Remove {number}", { number: card.number }), () => change(card, -1)));
       item.addEventListener("keydown", (ev) => keyEdit(ev, card));
       list.append(item);
     }
     $("page-info").textContent = cards.length
-      ? `${state.offset + 1}–${state.offset + cards.length}` : "no cards found";
+      ? `${state.offset + 1}–${state.offset + cards.length}` : _("no cards found");
     $("prev").disabled = state.offset === 0;
     $("next").disabled = found.length <= PAGE;
   } catch (err) {
-    if (seq === searchSeq) show("Search failed: " + err.message);
+    if (seq === searchSeq) show(_("Search failed: {error}", { error: err.message }));
   }
 }
 
 // What tells printings of one name apart: type, kind, level, cost, keywords, then the game's own
 // columns its spec marks for the summary (GET /games lists them).
 function facts(card) {
-  const out = [card.type, card.kind];
-  if (card.level != null) out.push(`Lv${card.level}`);
-  if (card.cost != null) out.push(`cost ${card.cost}`);
+  const out = [typeName(card.type), card.kind];
+  if (card.level != null) out.push(_("Lv{level}", { level: card.level }));
+  if (card.cost != null) out.push(_("cost {cost}", { cost: card.cost }));
   if (card.keywords && card.keywords.length) out.push(card.keywords.join(" / "));
   for (const column of summaryColumns) {
     const value = card[column.name];
@@ -249,10 +315,20 @@ function facts(card) {
 // The chosen game's filters, as GET /games lists them (the type menu is always there).
 let gameList = null;
 let summaryColumns = [];
+let typeWords = {};
+
+// A card type as the page shows it: in Japanese, the game's own printed word (GET /games
+// lists them); in English, its id.
+function typeName(type) {
+  const words = typeWords[type];
+  return LANG === "ja" && words && words.length ? words[0] : type;
+}
+
 async function renderFilters(game) {
   if (!gameList) gameList = await api("GET", "/games");
   const spec = gameList.find((g) => g.id === game) || { filters: [], columns: [] };
   summaryColumns = (spec.columns || []).filter((c) => c.summary);
+  typeWords = spec.card_types || {};
   const root = $("game-filters");
   root.innerHTML = "";
   for (const f of spec.filters) {
@@ -283,18 +359,19 @@ async function chooseFormat(id, keepEntries) {
   try {
     state.info = await api("GET", `/formats/${encodeURIComponent(id)}`);
   } catch (err) {
-    show("Could not load the format: " + err.message);
+    show(_("Could not load the format: {error}", { error: err.message }));
     return;
   }
   if (!keepEntries) { state.entries = []; state.savedId = null; state.savedVersion = null; }
-  const types = formatTypes();
-  $("type").innerHTML = '<option value="">any</option>' +
-    [...types].map((t) => `<option value="${t}">${t}</option>`).join("");
   try {
     await renderFilters(state.info.game);
   } catch (err) {
-    show("Could not load the search filters: " + err.message);
+    show(_("Could not load the search filters: {error}", { error: err.message }));
   }
+  const types = $("type");
+  types.innerHTML = "";
+  types.append(new Option(_("any"), ""));
+  for (const t of formatTypes()) types.append(new Option(typeName(t), t));
   const mulligan = (state.info.parameters.mulligan || {}).value || "none";
   $("mulligan").hidden = mulligan === "none";
   save();
@@ -329,11 +406,15 @@ async function deal(mulliganOf) {
       li.textContent = c + (marks.has(c) ? ` (${marks.get(c)})` : "");
       $("hand").append(li);
     }
-    if (hand.redraws) notes.push(`${hand.redraws} forced redraw(s)`);
-    if (mulliganOf && hand.returned) notes.push("returned: " + hand.returned.join(", "));
+    if (hand.redraws) {
+      notes.push(_n("{n} forced redraw", "{n} forced redraws", hand.redraws, { n: hand.redraws }));
+    }
+    if (mulliganOf && hand.returned) {
+      notes.push(_("returned: {cards}", { cards: hand.returned.join(", ") }));
+    }
     $("hand-note").textContent = notes.join(" · ");
   } catch (err) {
-    show("Could not deal a hand: " + err.message);
+    show(_("Could not deal a hand: {error}", { error: err.message }));
   }
 }
 
@@ -345,7 +426,11 @@ function formatTypes() {
 
 async function plot() {
   const want = $("want").value.split("\n").map((s) => s.trim()).filter(Boolean);
-  if (!want.length) { show("Write at least one condition, e.g. type:" + ([...formatTypes()][0] || "TYPE") + ">=1"); return; }
+  if (!want.length) {
+    const example = "type:" + ([...formatTypes()][0] || "TYPE") + ">=1";
+    show(_("Write at least one condition, e.g. {example}", { example }));
+    return;
+  }
   const turns = Math.max(0, Math.min(15, Number($("turns").value) || 6));
   try {
     const body = { deck: deckText(), want, turns };
@@ -354,10 +439,11 @@ async function plot() {
       api("POST", "/odds", { ...body, on_play: false }),
     ]);
     show("");
-    drawChart([["on the play", play.rows, "#2563eb"], ["on the draw", draw.rows, "#dc2626"]]);
-    $("chart-note").textContent = `${play.method}; mulligan: ${play.mulligan}`;
+    drawChart([[_("on the play"), play.rows, "#2563eb"], [_("on the draw"), draw.rows, "#dc2626"]]);
+    $("chart-note").textContent = _("{method}; mulligan: {mulligan}",
+      { method: play.method, mulligan: play.mulligan });
   } catch (err) {
-    show("Could not compute the odds: " + err.message);
+    show(_("Could not compute the odds: {error}", { error: err.message }));
   }
 }
 
@@ -425,16 +511,18 @@ async function loadText(text) {
     save();
     renderDeck();
     scheduleValidate();
-    show(resolved.problems.length ? `${resolved.problems.length} line(s) could not be read` : "");
+    const unread = resolved.problems.length;
+    show(unread ? _n("{n} line could not be read", "{n} lines could not be read", unread,
+      { n: unread }) : "");
   } catch (err) {
-    show("Could not load the deck list: " + err.message);
+    show(_("Could not load the deck list: {error}", { error: err.message }));
   }
 }
 
 async function saveToService() {
   const key = $("api-key").value.trim();
-  if (!key) { show("Enter an API key to save to the service"); return; }
-  const body = { name: $("deck-name").value.trim() || "deck", format: state.format,
+  if (!key) { show(_("Enter an API key to save to the service")); return; }
+  const body = { name: $("deck-name").value.trim() || _("deck"), format: state.format,
     deck: deckText() };
   const auth = { Authorization: `Bearer ${key}` };
   try {
@@ -446,13 +534,12 @@ async function saveToService() {
     state.savedId = saved.id;
     state.savedVersion = saved.version;
     save();
-    show(`Saved as ${saved.id}`);
+    show(_("Saved as {id}", { id: saved.id }));
   } catch (err) {
     if (err.status === 412) {
-      show("Someone else changed this deck since you loaded it: load it again from "
-        + "Saved decks, then reapply your change (your deck is kept here)");
+      show(_("Someone else changed this deck since you loaded it: load it again from Saved decks, then reapply your change (your deck is kept here)"));
     } else {
-      show("Could not save: " + err.message);
+      show(_("Could not save: {error}", { error: err.message }));
     }
   }
 }
@@ -463,7 +550,7 @@ async function listSaved() {
     $("saved").innerHTML = "";
     for (const d of decks) {
       const li = document.createElement("li");
-      li.append(button(d.name, `Load saved deck ${d.name}`, async () => {
+      li.append(button(d.name, _("Load saved deck {name}", { name: d.name }), async () => {
         const full = await api("GET", `/decks/${d.id}`);
         state.savedId = d.id;
         state.savedVersion = full.version;
@@ -472,15 +559,18 @@ async function listSaved() {
       }));
       $("saved").append(li);
     }
-    if (!decks.length) show("No saved decks for this format");
+    if (!decks.length) show(_("No saved decks for this format"));
   } catch (err) {
-    show("Could not list saved decks: " + err.message);
+    show(_("Could not list saved decks: {error}", { error: err.message }));
   }
 }
 
 // --- start ----------------------------------------------------------------------------------
 
 function start() {
+  for (const b of document.querySelectorAll("#language button")) {
+    b.addEventListener("click", () => switchLanguage(b.dataset.lang));
+  }
   for (const id of ["q", "type"]) $(id).addEventListener("input", () => scheduleSearch());
   $("prev").addEventListener("click", () => {
     state.offset = Math.max(0, state.offset - PAGE);
@@ -502,7 +592,7 @@ function start() {
   $("mulligan").addEventListener("click", () => deal(true));
   $("plot").addEventListener("click", plot);
   let kept = null;
-  try { kept = JSON.parse(localStorage.getItem(STORE) || "null"); } catch (_) { kept = null; }
+  try { kept = JSON.parse(localStorage.getItem(STORE) || "null"); } catch (err) { kept = null; }
   if (kept && kept.format) {
     state.entries = kept.entries || [];
     state.savedId = kept.savedId || null;
@@ -513,4 +603,4 @@ function start() {
   }
 }
 
-start();
+if (settleLanguage()) start();

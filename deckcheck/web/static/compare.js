@@ -12,7 +12,8 @@ function mainCards() {
 }
 
 function fillOptions(select, cards, keep, first) {
-  select.innerHTML = first || "";
+  select.innerHTML = "";
+  if (first) select.append(new Option(first, ""));
   for (const e of cards) {
     const option = document.createElement("option");
     option.value = e.number || e.ref;
@@ -24,7 +25,7 @@ function fillOptions(select, cards, keep, first) {
 
 function refreshCards() {
   const cards = mainCards();
-  const auto = '<option value="">least wanted (fewest copies)</option>';
+  const auto = _("least wanted (fewest copies)");
   fillOptions($("compare-card"), cards, $("compare-card").value);
   fillOptions($("compare-fill"), cards, $("compare-fill").value, auto);
 }
@@ -43,36 +44,46 @@ async function waitFor(location) {
   for (;;) {
     const job = await api("GET", location);
     if (job.status !== "queued" && job.status !== "running") return job;
-    $("compare-status").textContent = `Playing: ${job.games_done} of ${job.games} games`;
+    $("compare-status").textContent = _("Playing: {done} of {games} games",
+      { done: job.games_done, games: job.games });
     await new Promise((done) => setTimeout(done, 400));
   }
 }
 
 async function runCompare() {
   const card = $("compare-card").value;
-  if (!card) { show("Add cards to the main deck, then pick one to compare"); return; }
+  if (!card) {
+    const main = state.info && state.info.sections.find((s) => s.name === "main");
+    show(_("Add cards to the {section}, then pick one to compare",
+      { section: main ? main.label || main.name : "main" }));
+    return;
+  }
   const fill = $("compare-fill").value || leastWanted(card);
   const turns = Math.max(1, Math.min(15, Number($("turns").value) || 6));
   const games = Math.max(100, Math.min(20000, Number($("compare-games").value) || 2000));
   const body = { deck: deckText(), vary: [`name:${card}=1..4`], want: [`number:${card}>=1`],
     turns, games, seed: 1 };
   if (fill) body.fill = fill;
-  $("compare-status").textContent = "Starting…";
+  $("compare-status").textContent = _("Starting…");
   $("compare").disabled = true;
   try {
     const response = await fetch("/sweeps", { method: "POST",
-      headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      headers: { "Content-Type": "application/json", "Accept-Language": LANG },
+      body: JSON.stringify(body) });
     const started = await response.json();
     if (response.status !== 202) throw new Error(`${response.status}: ${started.detail}`);
     const job = await waitFor(response.headers.get("Location"));
-    if (job.status !== "done") throw new Error(`the sweep ${job.status}: ${job.error || ""}`);
+    if (job.status === "cancelled") throw new Error(_("the sweep was cancelled"));
+    if (job.status !== "done") {
+      throw new Error(_("the sweep failed: {error}", { error: job.error || "" }));
+    }
     show("");
     compare.result = job.result;
     compare.card = card;
     drawCompare(fill);
   } catch (err) {
     $("compare-status").textContent = "";
-    show("Could not compare copies: " + err.message);
+    show(_("Could not compare copies: {error}", { error: err.message }));
   } finally {
     $("compare").disabled = false;
   }
@@ -82,7 +93,8 @@ function series(pick) {
   const out = [];
   compare.result.variants.forEach((v, i) => {
     const rows = v.legal ? pick(v) : null;
-    if (rows) out.push([`${COPIES[i]} ${COPIES[i] === 1 ? "copy" : "copies"}`, rows, COLOURS[i]]);
+    const label = _n("{n} copy", "{n} copies", COPIES[i], { n: COPIES[i] });
+    if (rows) out.push([label, rows, COLOURS[i]]);
   });
   return out;
 }
@@ -104,16 +116,17 @@ function drawCompare(fill) {
   }
   const odds = series((v) => v.odds[want].map((p, turn) => ({ turn, probability: p })));
   plotOrClear(odds, $("compare-odds"));
-  $("compare-odds-note").textContent = `Odds of ${compare.card} in hand by turn` +
-    (fill ? `; fill: ${fill}` : "");
+  $("compare-odds-note").textContent = fill
+    ? _("Odds of {card} in hand by turn; fill: {fill}", { card: compare.card, fill })
+    : _("Odds of {card} in hand by turn", { card: compare.card });
   const names = Object.keys((result.variants.find((v) => v.legal) || { milestones: {} }).milestones);
   fillOptions($("compare-milestone"), names.map((n) => ({ number: n, name: n, count: 0 })),
     $("compare-milestone").value);
   for (const o of $("compare-milestone").options) o.textContent = o.value;
   drawMilestone();
   const legal = result.variants.filter((v) => v.legal).length;
-  $("compare-status").textContent = `Done: ${legal} of ${result.variants.length} variants ` +
-    `played, ${result.games} games each`;
+  $("compare-status").textContent = _("Done: {legal} of {variants} variants played, {games} games each",
+    { legal, variants: result.variants.length, games: result.games });
 }
 
 function drawMilestone() {
@@ -125,8 +138,8 @@ function drawMilestone() {
   plotOrClear(lines, $("compare-milestones"));
   const means = compare.result.variants.map((v, i) => v.legal && v.milestones[name]
     ? `${COPIES[i]}: ${(v.milestones[name].rate * 100).toFixed(1)}%` : null).filter(Boolean);
-  $("compare-milestone-note").textContent = `${name} reached by turn (share of games); ` +
-    means.join(", ");
+  $("compare-milestone-note").textContent = _("{milestone} reached by turn (share of games); {means}",
+    { milestone: name, means: means.join(", ") });
 }
 
 $("compare").addEventListener("click", runCompare);

@@ -1,0 +1,43 @@
+"""Words of the library's data that the service shows in the request's language: a format's
+label, name, description and notes (catalogue entries of context the format's game, extracted
+from the format files by ``deckcheck.i18n_extract``), and the names of a game's columns and
+search filters. Ids, rules and sources stay as they are."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from deckcheck.i18n import _, _p
+from deckcheck.i18n_extract import SHOWN, TOP_ONLY
+
+
+def game_word(game: str, text: str) -> str:
+    """``text`` as ``game`` words it; a format file without a game of its own has entries
+    without context."""
+    found = _p(game, text)
+    return found if found != text else _(text)
+
+
+def format_words(data: dict[str, Any], game: str) -> dict[str, Any]:
+    """A format as JSON (``formats show --json``), its shown words translated."""
+    out = {k: game_word(game, v) if k in TOP_ONLY and isinstance(v, str) else v
+           for k, v in data.items()}
+    shown: dict[str, Any] = _shown(out, game)
+    return shown
+
+
+def _shown(item: Any, game: str) -> Any:
+    if isinstance(item, dict):
+        return {
+            k: game_word(game, v) if k in SHOWN and isinstance(v, str) else _shown(v, game)
+            for k, v in item.items()
+        }
+    if isinstance(item, list):
+        return [_shown(v, game) for v in item]
+    return item
+
+
+def translated(entry: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    """``entry`` with the text of ``keys`` in the current language (an entry the catalogue
+    lacks stays as it is)."""
+    return {k: _(v) if k in keys and isinstance(v, str) and v else v for k, v in entry.items()}
