@@ -155,3 +155,27 @@ def test_override_restores_the_language() -> None:
             assert i18n.current() == "en"
         assert i18n.current() == "ja"
     assert i18n.current() == "en"
+
+
+def test_catalogue_reads_the_po_when_nothing_is_compiled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A checkout where ``make`` has not compiled the catalogue still speaks Japanese: the .po
+    is read through Babel; a compiled .mo as new as the .po is read instead."""
+    folder = tmp_path / "ja" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    po = folder / "deckcheck.po"
+    po.write_text(
+        'msgid ""\nmsgstr "Content-Type: text/plain; charset=utf-8\\n"\n\n'
+        'msgid "{n} cards"\nmsgstr "{n}枚"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    i18n.translations.cache_clear()
+    try:
+        with i18n.override("ja"):
+            assert i18n._("{n} cards", n=3) == "3枚"
+            assert i18n._("not in the catalogue") == "not in the catalogue"
+        assert i18n._("{n} cards", n=3) == "3 cards"
+    finally:
+        i18n.translations.cache_clear()
