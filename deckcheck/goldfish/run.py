@@ -28,7 +28,7 @@ from deckcheck.goldfish.compiling import first_chunk
 from deckcheck.goldfish.losses import LossReason
 from deckcheck.goldfish.policy import Compiled, Policy
 from deckcheck.goldfish.setup import Setup, per_setup
-from deckcheck.i18n import _, current, override
+from deckcheck.i18n import N_, _, current, override
 from deckcheck.models import Card, DeckList, FormatVersion, Game
 from deckcheck.odds.api import AsideView, deck_sections, view
 from deckcheck.odds.exact import OddsError
@@ -264,12 +264,17 @@ def simulate(
     Ctrl-C stopped the run early. ``notice`` hears why a first chunk is slow (``compiling``)."""
     parts = chunks(setup, req.games, req.seed)
     batch = _batch(setup) is not None
+    slow = _(
+        "the {game} goldfish engine is compiled on its first run on a machine "
+        "(once, up to a minute; later runs load it at once)…",
+        game=setup.game,
+    )
     tallies: list[Tally] = []
     interrupted = False
     if req.workers == 1:
         try:
             for i, (start, part) in enumerate(parts):
-                with first_chunk(setup.game, batch and i == 0, notice):
+                with first_chunk(setup.game, batch and i == 0, notice, slow):
                     chunk = play_chunk(setup, start, part, req.turns, req.on_play)
                 tallies.append(Tally.of(chunk, req.turns))
                 if progress:
@@ -286,7 +291,7 @@ def simulate(
             for start, part in parts
         ]
         for i, future in enumerate(futures):  # in game order: results never depend on timing
-            with first_chunk(setup.game, batch and i == 0, notice):
+            with first_chunk(setup.game, batch and i == 0, notice, slow):
                 tallies.append(future.result())
             if progress:
                 progress(tallies[-1].games)
@@ -332,7 +337,7 @@ def statistics(
     for t in range(turns):
         row: dict[str, Any] = {"turn": t + 1, "alive": int(total.alive[t]) / n}
         for j, name in enumerate(setup.metrics):
-            name = "hand_size" if name == "hand" else name
+            name = N_("hand_size") if name == "hand" else name  # a word people read, too
             for key, value in _quantiles(total.hist[t, j]).items():
                 row[f"{name}_{key}"] = value
         per_turn.append(row)

@@ -15,6 +15,7 @@ from deckcheck.errors import AsideError, UnanswerableError
 from deckcheck.games import name_key
 from deckcheck.games.chaos.tables import Partner, partner_of
 from deckcheck.games.deal_contract import Aside
+from deckcheck.i18n import N_
 from deckcheck.models import Card
 from deckcheck.normalize import word_key
 from deckcheck.resolve import number_key
@@ -121,5 +122,6 @@ def set_aside(
         return list(main), []
     chosen = choose(rule, main, choice, pick)
     rest = [(c, n - (1 if c is chosen else 0)) for c, n in main]
-    aside = Aside("partner", "partner, set aside", (chosen,), "ChaosTCG 総合ルール 2016-05-17 §6.2")
+    rule = "ChaosTCG 総合ルール 2016-05-17 §6.2"
+    aside = Aside("partner", N_("partner, set aside"), (chosen,), rule)  # H3: marked (issue 21)
     return [(c, n) for c, n in rest if n > 0], [aside]
