@@ -95,11 +95,11 @@ def labels() -> Iterator[str]:
             + "\n"
         )
         lang = "en"
-    rc = {}
-    if family is not None:
-        rc = {
-            "font.family": "sans-serif",
-            "font.sans-serif": [family, *matplotlib.rcParams["font.sans-serif"]],
-        }
-    with matplotlib.rc_context(rc), override(lang):
+    with matplotlib.rc_context(), override(lang):
+        if family is not None:  # first in line; the rest stay for glyphs it lacks
+            matplotlib.rcParams["font.family"] = "sans-serif"
+            matplotlib.rcParams["font.sans-serif"] = [
+                family,
+                *matplotlib.rcParams["font.sans-serif"],
+            ]
         yield lang

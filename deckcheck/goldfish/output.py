@@ -14,7 +14,14 @@ from deckcheck.csvsafe import escape_frame
 from deckcheck.files import write_atomic
 from deckcheck.goldfish.run import GoldfishResult
 from deckcheck.i18n import _
-from deckcheck.odds.output import aside_line, assumption_lines, deck_label, listing, side_label
+from deckcheck.odds.output import (
+    aside_line,
+    assumption_lines,
+    deck_label,
+    listing,
+    side_label,
+    styled,
+)
 from deckcheck.render import version
 
 _NUMBERED = re.compile(r"^(?P<stem>[a-z_]+?)_(?P<k>\d+)$")
@@ -33,7 +40,7 @@ def word(name: str) -> str:
 
 
 def render(console: Console, result: GoldfishResult) -> None:
-    stopped = " [yellow]" + _("(interrupted)") + "[/]" if result.interrupted else ""
+    stopped = " " + styled("yellow", _("(interrupted)")) if result.interrupted else ""
     head = _(
         "{games} games × {turns} turns  seed {seed}  policy {policy}  engine {engine}",
         games=f"{result.games:,}",
@@ -43,7 +50,7 @@ def render(console: Console, result: GoldfishResult) -> None:
         engine=_("reference") if result.engine == "reference" else _("batch"),
     )
     console.print(
-        f"[bold]{escape(deck_label(result.deck))}[/]  {result.format}  "
+        f"{styled('bold', escape(deck_label(result.deck)))}  {result.format}  "
         f"{side_label(result.on_play)}  {head}{stopped}"
     )
     version(console, result.format_version)
@@ -69,7 +76,7 @@ def render(console: Console, result: GoldfishResult) -> None:
         if rate and name in reasons:  # the rule behind each loss that happened
             why = reasons[name]
             line = _("lost by {reason}: {rule}", reason=escape(why.label), rule=escape(why.rule))
-            console.print(f"  [dim]{line}[/]")
+            console.print("  " + styled("dim", line))
     if result.per_turn:
         names = [k[: -len("_mean")] for k in result.per_turn[0] if k.endswith("_mean")]
         table = Table(_("turn"), _("alive"), *(word(n) for n in names), box=None)

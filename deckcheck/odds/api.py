@@ -92,7 +92,7 @@ def deck_sections(
     ctx = _read(deck, fmt, index)
     broken = [v for v in ctx.violations if v.rule.startswith("deck/") and v.severity == "error"]
     if broken:
-        lines = "; ".join(_("line {n}: {message}", n=v.line, message=v.message) for v in broken[:5])
+        lines = "; ".join(_("line {n}: {text}", n=v.line, text=v.message) for v in broken[:5])
         raise OddsError(_("the deck list has problems to fix first ({problems})", problems=lines))
     return {name: [(s.card, s.count) for s in slots] for name, slots in ctx.slots.items()}
 

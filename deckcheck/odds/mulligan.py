@@ -200,7 +200,7 @@ class ReturnAllOnce(Mulligan):
         return True
 
     def counts(self, sim: Sampling, pick: Ints, seen: Ints, left: Ints) -> None:
-        comps, _, good = sim.compositions
+        comps, _cdf, good = sim.compositions
         bad = ~good[pick]
         again = comps[sim.deal(int(bad.sum()))]
         seen[bad] = again
@@ -249,7 +249,7 @@ class BottomOnce(Mulligan):
         return False
 
     def counts(self, sim: Sampling, pick: Ints, seen: Ints, left: Ints) -> None:
-        comps, _, good = sim.compositions
+        comps, _cdf, good = sim.compositions
         which = np.flatnonzero(~good[pick])
         keys, inverse = np.unique(pick[which], return_inverse=True)
         kept = np.array(
@@ -290,11 +290,16 @@ def find_mulligan(game: str, own: Mapping[str, str], name: str, where: str) -> M
     common one; ``where`` names the format for the error."""
     target = own.get(name)
     if target is not None:
-        module, _, attribute = target.partition(":")
+        module, _sep, attribute = target.partition(":")
         found = getattr(importlib.import_module(module), attribute, None)
         if not isinstance(found, Mulligan):
             raise GameContractError(
-                f"game {game!r}: its mulligan {name!r} ({target}) is not a Mulligan"
+                _(
+                    "game {game}: its mulligan {name} ({target}) is not a Mulligan",
+                    game=repr(game),
+                    name=repr(name),
+                    target=target,
+                )
             )
         return found
     if name in COMMON:

@@ -21,6 +21,11 @@ from deckcheck.odds.api import AsideView, HandsResult, OddsResult
 from deckcheck.render import version
 
 
+def styled(style: str, text: str) -> str:
+    """``text`` in rich markup's ``style`` (the text already escaped)."""
+    return f"[{style}]{text}[/]"
+
+
 def side_label(on_play: bool) -> str:
     """ "on the play" / "on the draw" in the current language."""
     return _("on the play") if on_play else _("on the draw")
@@ -29,7 +34,9 @@ def side_label(on_play: bool) -> str:
 def method_label(method: str, games: int | None) -> str:
     """The method as people read it: exact, or Monte Carlo with its number of games."""
     name = _("exact") if method == "exact" else _("monte-carlo")
-    return name + (_n(", {n} game", ", {n} games", games, n=f"{games:,}") if games else "")
+    return name + (
+        _n(", {count} game", ", {count} games", games, count=f"{games:,}") if games else ""
+    )
 
 
 def listing(items: Iterable[str]) -> str:
@@ -43,8 +50,8 @@ def deck_label(deck: str | None) -> str:
 
 def render(console: Console, result: OddsResult) -> None:
     console.print(
-        f"[bold]{escape(deck_label(result.deck))}[/]  {result.format}  "
-        f"{side_label(result.on_play)}  [dim]{method_label(result.method, result.games)}[/]"
+        f"{styled('bold', escape(deck_label(result.deck)))}  {result.format}  "
+        f"{side_label(result.on_play)}  {styled('dim', method_label(result.method, result.games))}"
     )
     version(console, result.format_version)
     # the conditions as typed, all of which must hold
@@ -77,7 +84,7 @@ def render(console: Console, result: OddsResult) -> None:
 def assumption_lines(console: Console, notes: list[str]) -> None:
     """The facts outside the rulebooks the answer rests on, one dim line each."""
     for note in notes:
-        console.print("  [dim]" + _("assumption: {note}", note=escape(note)) + "[/]")
+        console.print("  " + styled("dim", _("assumption: {note}", note=escape(note))))
 
 
 def aside_line(aside: AsideView) -> str:
@@ -89,15 +96,21 @@ def aside_line(aside: AsideView) -> str:
 
 def render_hands(console: Console, result: HandsResult) -> None:
     seed = "" if result.seed is None else "  " + _("seed {seed}", seed=result.seed)
-    console.print(f"[bold]{escape(deck_label(result.deck))}[/]  {result.format}{seed}")
+    console.print(f"{styled('bold', escape(deck_label(result.deck)))}  {result.format}{seed}")
     version(console, result.format_version)
     for i, dealt in enumerate(result.hands, start=1):
         redraws = (
-            "  " + _n("({n} forced redraw)", "({n} forced redraws)", dealt.redraws, n=dealt.redraws)
+            "  "
+            + _n(
+                "({count} forced redraw)",
+                "({count} forced redraws)",
+                dealt.redraws,
+                count=dealt.redraws,
+            )
             if dealt.redraws
             else ""
         )
-        console.print("[bold]" + _("hand {i}", i=i) + "[/]" + redraws)
+        console.print(styled("bold", _("hand {i}", i=i)) + redraws)
         marks: dict[str, str] = {}  # hand card -> the label of what the deal made of it
         for aside in dealt.aside:
             if aside.in_hand:
@@ -110,7 +123,8 @@ def render_hands(console: Console, result: HandsResult) -> None:
         if dealt.mulligan is not None:
             returned = listing(escape(c) for c in dealt.returned or [])
             console.print(
-                "  [yellow]" + _("mulligan") + "[/]: " + _("returned {cards}; now:", cards=returned)
+                f"  {styled('yellow', _('mulligan'))}: "
+                + _("returned {cards}; now:", cards=returned)
             )
             for card in dealt.mulligan:
                 console.print(f"    {escape(card)}")
@@ -159,7 +173,7 @@ def write_plot(result: OddsResult, path: Path) -> None:
                 turns,
                 [r.probability for r in entry.rows],
                 linestyle="--",
-                label=_n("{n} copy", "{n} copies", entry.copies, n=entry.copies),
+                label=_n("{count} copy", "{count} copies", entry.copies, count=entry.copies),
             )
         ax.set_xlabel(_("turn (0 = kept opening hand)"))
         ax.set_ylabel(_("probability"))

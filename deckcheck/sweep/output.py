@@ -51,7 +51,7 @@ def render(console: Console, result: SweepResult) -> None:
     from rich.table import Table
 
     from deckcheck.goldfish.output import word
-    from deckcheck.odds.output import assumption_lines
+    from deckcheck.odds.output import assumption_lines, styled
 
     title = _(
         "sweep: {format}, {games} games × {turns} turns",
@@ -94,7 +94,7 @@ def render(console: Console, result: SweepResult) -> None:
     illegal = [v for v in result.variants if not v.legal]
     for v in illegal:
         for x in v.violations:
-            console.print(f"  [red]{escape(v.label)}[/]: {x.rule}: {escape(x.message)}")
+            console.print(f"  {styled('red', escape(v.label))}: {x.rule}: {escape(x.message)}")
     assumption_lines(console, result.assumptions)
 
 

@@ -58,7 +58,7 @@ def _value(text: str) -> Any:
 
 def parse_vary(text: str) -> Axis:
     """``name:REF=1..4``, ``name:REF=1,3``, ``policy:KEY=a,b``."""
-    varies, _, rest = text.partition(":")
+    varies, _sep, rest = text.partition(":")
     key, eq, values = rest.rpartition("=")
     varies = varies.strip().casefold()
     if varies not in ("name", "policy") or not eq or not key.strip() or not values.strip():

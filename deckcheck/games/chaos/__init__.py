@@ -15,7 +15,7 @@ from deckcheck.games.columns_contract import CardColumn, Search, SearchHook
 from deckcheck.games.contract import GameSpec, Param, lazy
 from deckcheck.games.deal_contract import Draws, deck_out
 from deckcheck.goldfish.policy import Policy
-from deckcheck.i18n import N_
+from deckcheck.i18n import N_, _
 from deckcheck.normalize import nfkc, title_key
 
 # the goldfish engine's per-turn metrics and milestones (engine.py); their ids are the words
@@ -46,8 +46,11 @@ def check_card(fields: dict[str, Any], tables: Mapping[str, Mapping[str, str]]) 
         fields["os"] = tables["titles"].get(title_key(fields["title"]))
         if fields["os"] is None:
             return [
-                f"unknown title {fields['title']!r} and no os (the title is not in the "
-                "rulebook's title→OS table; give the os column)"
+                _(
+                    "unknown title {title} and no os (the title is not in the "
+                    "rulebook's title→OS table; give the os column)",
+                    title=repr(fields["title"]),
+                )
             ]
     return []
 

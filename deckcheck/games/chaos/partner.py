@@ -122,6 +122,6 @@ def set_aside(
         return list(main), []
     chosen = choose(rule, main, choice, pick)
     rest = [(c, n - (1 if c is chosen else 0)) for c, n in main]
-    rule = "ChaosTCG 総合ルール 2016-05-17 §6.2"
-    aside = Aside("partner", N_("partner, set aside"), (chosen,), rule)  # H3: marked (issue 21)
+    label = N_("partner, set aside")  # shown through the catalogue (odds.api.view)
+    aside = Aside("partner", label, (chosen,), "ChaosTCG 総合ルール 2016-05-17 §6.2")
     return [(c, n) for c, n in rest if n > 0], [aside]

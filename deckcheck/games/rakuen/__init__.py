@@ -14,7 +14,7 @@ from deckcheck.games.columns_contract import CardColumn, Search
 from deckcheck.games.contract import GameSpec, Param, lazy
 from deckcheck.games.deal_contract import Aside, Draws, Loss
 from deckcheck.goldfish.policy import Policy
-from deckcheck.i18n import N_
+from deckcheck.i18n import N_, _
 from deckcheck.models import Card
 from deckcheck.normalize import nfkc
 
@@ -125,12 +125,14 @@ def check_card(fields: dict[str, Any], tables: Mapping[str, Mapping[str, str]]) 
     out: list[str] = []
     kind = fields.get("kind")
     if kind is not None and kind not in KINDS:
-        out.append(f"unknown kind {kind!r} (use {', '.join(KINDS)})")
+        out.append(_("unknown kind {kind} (use {kinds})", kind=repr(kind), kinds=", ".join(KINDS)))
     ctype = RAKUEN.type_words.get(nfkc(str(fields.get("type") or "")).casefold())
     if ctype == "gate" and not str(fields.get("gate_number") or "").strip():
         out.append(
-            "a gate card without a gate_number (every gate has a 門ナンバー: ラクエンロジック "
-            "ルールブック Ver1.0 ch.1 §1, ch.1 §4 門デッキ構築のルール 3)"
+            _(
+                "a gate card without a gate_number (every gate has a 門ナンバー: ラクエンロジック "
+                "ルールブック Ver1.0 ch.1 §1, ch.1 §4 門デッキ構築のルール 3)"
+            )
         )
     return out
 
