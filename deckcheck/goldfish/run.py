@@ -30,7 +30,7 @@ from deckcheck.goldfish.policy import Compiled, Policy
 from deckcheck.goldfish.setup import Setup, per_setup
 from deckcheck.i18n import N_, _, current, override
 from deckcheck.models import Card, DeckList, FormatVersion, Game
-from deckcheck.odds.api import AsideView, deck_sections, view
+from deckcheck.odds.api import AsideView, deck_sections, main_deck_empty, view
 from deckcheck.odds.exact import OddsError
 from deckcheck.odds.setup import rules_of
 from deckcheck.resolve import CardIndex
@@ -46,7 +46,7 @@ def prepare(deck: DeckList, fmt: Format, index: CardIndex, policy: Policy) -> Se
     except OddsError as exc:
         raise GoldfishError(str(exc)) from exc
     if not sections.get("main"):
-        raise GoldfishError(_("the main deck is empty"))
+        raise GoldfishError(main_deck_empty(fmt.game))
     spec = games.get(fmt.game)
     main = sections["main"]
     drawable, asides = list(main), list[Aside[Card]]()

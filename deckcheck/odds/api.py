@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from deckcheck import games
 from deckcheck.formats import Format
 from deckcheck.games.deal_contract import Aside
-from deckcheck.i18n import _
+from deckcheck.i18n import _, _p
 from deckcheck.models import Card, DeckList, FormatVersion, Game
 from deckcheck.odds.conditions import Condition, ConditionError, parse_conditions
 from deckcheck.odds.exact import OddsError, Problem, exact_rows, kept_cards
@@ -97,6 +97,19 @@ def deck_sections(
     return {name: [(s.card, s.count) for s in slots] for name, slots in ctx.slots.items()}
 
 
+def main_deck_empty(game: str) -> str:
+    """"the main deck is empty" in ``game``'s words: "main deck" is a rule word of some games
+    only (locale/glossary.toml), so each game has its own catalogue entry; a game deckcheck
+    does not ship reads the English."""
+    worded = {
+        "chaos": _p("chaos", "the main deck is empty"),
+        "rakuen": _p("rakuen", "the main deck is empty"),
+        "vision": _p("vision", "the main deck is empty"),
+        "iris": _p("iris", "the main deck is empty"),
+    }
+    return worded.get(game, "the main deck is empty")
+
+
 def deck_cards(deck: DeckList, fmt: Format, index: CardIndex) -> list[tuple[Card, int]]:
     """The main deck's cards and counts."""
     return deck_sections(deck, fmt, index).get("main", [])
@@ -149,7 +162,7 @@ def compute_odds(deck: DeckList, fmt: Format, index: CardIndex, req: OddsRequest
     rules = rules_of(fmt)
     cards, asides = drawable(deck_cards(deck, fmt, index), fmt, req.aside)
     if not cards:
-        raise OddsError(_("the main deck is empty"))
+        raise OddsError(main_deck_empty(fmt.game))
     problem = problem_of(cards, conditions, rules.forced)
     result = OddsResult(
         deck=deck.path,

@@ -165,17 +165,10 @@ def _card_type(game: Game, value: str, text: str) -> str:
         if wanted in {nfkc(w).casefold() for w in (canonical, *words)}:
             return canonical
     known = ", ".join(games.get(game).card_types)
-    raise ConditionError(
-        _(
-            # TRANSLATORS: {a_game} is the game id after its English article ("an iris")
-            "{text}: {value} is not {a_game} card type ({known})",
-            text=repr(text.strip()),
-            value=repr(value),
-            a_game=a_an(game),
-            game=game,
-            known=known,
-        )
-    )
+    fields = {"text": repr(text.strip()), "value": repr(value), "game": game, "known": known}
+    if a_an(game).startswith("an "):  # the English article of the game id: one message each
+        raise ConditionError(_("{text}: {value} is not an {game} card type ({known})", **fields))
+    raise ConditionError(_("{text}: {value} is not a {game} card type ({known})", **fields))
 
 
 def _example(game: Game) -> str:
