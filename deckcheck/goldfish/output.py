@@ -46,7 +46,7 @@ def render(console: Console, result: GoldfishResult) -> None:
         games=f"{result.games:,}",
         turns=result.turns,
         seed=result.seed,
-        policy=escape(result.policy.get("name", "")),
+        policy=escape(_(result.policy["name"]) if result.policy.get("name") else ""),
         engine=_("reference") if result.engine == "reference" else _("batch"),
     )
     console.print(

@@ -161,7 +161,7 @@ CHAOS = (  # the entry point of pyproject.toml
         },
         policy=ChaosPolicy,
         default_policy=ChaosPolicy(
-            name="chaos default",
+            name=N_("chaos default"),
             keep=("type:chara|type:partner>=2",),
             play_first=("power>=5", "type:chara"),
         ),

@@ -59,7 +59,9 @@ IRIS = (  # the entry point of pyproject.toml
             ),
         },
         policy=IrisPolicy,
-        default_policy=IrisPolicy(name="iris default", keep=(), play_first=("hp>=4", "type:unit")),
+        default_policy=IrisPolicy(
+            name=N_("iris default"), keep=(), play_first=("hp>=4", "type:unit")
+        ),
         play=lazy("deckcheck.games.iris.engine:play"),
         play_batch=lazy("deckcheck.games.iris.fast:play_batch"),
         metrics=METRICS,

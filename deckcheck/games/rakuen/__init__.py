@@ -73,9 +73,8 @@ def lay_out_gates(
     from deckcheck.odds.setup import params_of  # the format's value, else the spec's default
 
     laid = tuple(gates[: int(params_of(fmt)["circles"])])
-    return [
-        Aside("gates", N_("gates laid out"), laid, "ラクエンロジック ルールブック Ver1.0 ch.2 §2")
-    ]
+    rule = N_("ラクエンロジック ルールブック Ver1.0 ch.2 §2")  # a citation; its chapter is worded
+    return [Aside("gates", N_("gates laid out"), laid, rule)]
 
 
 @dataclass(frozen=True)
@@ -171,7 +170,7 @@ RAKUEN = (  # the entry point of pyproject.toml
         },
         policy=RakuenPolicy,
         default_policy=RakuenPolicy(
-            name="rakuen default",
+            name=N_("rakuen default"),
             keep=("type:member>=2",),
             play_first=("kind:合理体", "level>=2", "type:member"),
             level_area_first=("type:paradox", "type:tactics"),

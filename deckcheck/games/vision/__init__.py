@@ -130,7 +130,9 @@ VISION = (  # the entry point of pyproject.toml
             "leaders": Param(int, 1, N_("goldfish: cards with 【リーダー】 on one player's field")),
         },
         policy=VisionPolicy,
-        default_policy=VisionPolicy(name="vision default", keep=(), play_first=("type:character",)),
+        default_policy=VisionPolicy(
+            name=N_("vision default"), keep=(), play_first=("type:character",)
+        ),
         play=lazy("deckcheck.games.vision.engine:play"),
         play_batch=lazy("deckcheck.games.vision.fast:play_batch"),
         batch_ok=lazy("deckcheck.games.vision.encode:batch_ok"),
