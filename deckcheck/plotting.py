@@ -13,8 +13,15 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
+from typing import TYPE_CHECKING
 
+from deckcheck.files import write_atomic
 from deckcheck.i18n import _, current, override
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from matplotlib.figure import Figure
 
 # Families that cover Japanese, the ones this project's machines and common desktops ship first.
 CJK_FAMILIES = (
@@ -103,3 +110,14 @@ def labels() -> Iterator[str]:
                 *matplotlib.rcParams["font.sans-serif"],
             ]
         yield lang
+
+
+def save(fig: Figure, path: Path) -> None:
+    """Lay out, write ``fig`` as a PNG (atomically) and close it."""
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    try:
+        write_atomic(path, lambda tmp: fig.savefig(tmp, format="png"))
+    finally:
+        plt.close(fig)

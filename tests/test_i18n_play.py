@@ -150,14 +150,41 @@ def test_a_deck_that_cannot_be_dealt_fails_in_japanese(db: Path, tmp_path: Path)
     """goldfish with worker processes on a one-card deck: the error a person reads is
     Japanese (it is raised while preparing, in the parent)."""
     deck = tmp_path / "tiny.deck"
-    deck.write_text("format: iris-standard\n1 見本の騎士 アリシア\n", encoding="utf-8")
+    deck.write_text("format: iris-standard\n1 SAMPLE-I-U01\n", encoding="utf-8")
     done = subprocess.run(
         [sys.executable, "-m", "deckcheck", "goldfish", str(deck), "--games", "4000",
          "--workers", "2", "--turns", "2", "--db", str(db)],
         capture_output=True, text=True, env=_env("ja"), cwd=ROOT,
     )  # fmt: skip
-    assert done.returncode != 0
-    assert re.search(r"[ぁ-んァ-ヶ]", done.stderr), done.stderr
+    assert done.returncode == 2
+    assert "初手の手札を配る途中でデッキが尽きます" in done.stderr, done.stderr
+
+
+def _fails_in_the_current_language(*args: object, **kwargs: object) -> object:
+    from deckcheck.goldfish.common import GoldfishError
+    from deckcheck.i18n import _
+
+    raise GoldfishError(_("the deck runs out while dealing the opening hand"))
+
+
+def test_worker_functions_word_messages_in_the_callers_language(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What a worker process runs (goldfish's pool worker, sweep's chunk task) words a message
+    in the language it was handed, not in the worker's own (English) context."""
+    from deckcheck.goldfish import run as fish_run
+    from deckcheck.goldfish.common import GoldfishError
+    from deckcheck.sweep import run as sweep_run
+
+    monkeypatch.setattr(fish_run, "play_chunk", _fails_in_the_current_language)
+    monkeypatch.setattr(sweep_run, "play_chunk", _fails_in_the_current_language)
+    monkeypatch.setattr(fish_run, "_WORKER", object())
+    with override("en"), pytest.raises(GoldfishError, match="初手の手札を配る途中"):
+        fish_run._worker_chunk(0, [1], 1, True, "ja")
+    with override("ja"):
+        task = sweep_run.ChunkTask(0, None, 0, (1,), 1, True)  # type: ignore[arg-type]
+    with override("en"), pytest.raises(GoldfishError, match="初手の手札を配る途中"):
+        sweep_run.play_task(task)
 
 
 def test_a_chunk_task_carries_the_language_to_its_worker() -> None:

@@ -127,7 +127,7 @@ def write_plot(result: GoldfishResult, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from deckcheck.plotting import labels
+    from deckcheck.plotting import labels, save
 
     with labels():
         fig, ax = plt.subplots(figsize=(7, 4), dpi=120)
@@ -147,8 +147,4 @@ def write_plot(result: GoldfishResult, path: Path) -> None:
             )
         )
         ax.legend(loc="lower right")
-        fig.tight_layout()
-        try:
-            write_atomic(path, lambda tmp: fig.savefig(tmp, format="png"))
-        finally:
-            plt.close(fig)
+        save(fig, path)

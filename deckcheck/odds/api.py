@@ -98,9 +98,9 @@ def deck_sections(
 
 
 def main_deck_empty(game: str) -> str:
-    """"the main deck is empty" in ``game``'s words: "main deck" is a rule word of some games
-    only (locale/glossary.toml), so each game has its own catalogue entry; a game deckcheck
-    does not ship reads the English."""
+    """The message "the main deck is empty" in ``game``'s words: "main deck" is a rule word of
+    some games only (locale/glossary.toml), so each game has its own catalogue entry; a game
+    deckcheck does not ship reads the English."""
     worded = {
         "chaos": _p("chaos", "the main deck is empty"),
         "rakuen": _p("rakuen", "the main deck is empty"),

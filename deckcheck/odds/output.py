@@ -157,7 +157,7 @@ def write_plot(result: OddsResult, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from deckcheck.plotting import labels
+    from deckcheck.plotting import labels, save
 
     turns = [r.turn for r in result.rows]
     with labels():
@@ -190,8 +190,4 @@ def write_plot(result: OddsResult, path: Path) -> None:
             )
         )
         ax.legend(loc="lower right")
-        fig.tight_layout()
-        try:
-            write_atomic(path, lambda tmp: fig.savefig(tmp, format="png"))
-        finally:
-            plt.close(fig)
+        save(fig, path)

@@ -160,8 +160,6 @@ def _draw(result: SweepResult, path: Path, metric: str | None, plt: Any) -> None
             games=f"{result.games:,}",
         )
     )
-    fig.tight_layout()
-    try:
-        write_atomic(path, lambda tmp: fig.savefig(tmp, format="png"))
-    finally:
-        plt.close(fig)
+    from deckcheck.plotting import save
+
+    save(fig, path)

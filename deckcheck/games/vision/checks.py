@@ -89,7 +89,8 @@ def _unreachable(ctx: Context, rule: SpellBreak) -> list[Violation]:
             cards=card_counts(lost),
             line=first_line(lost),
             source=rule.source,
-            fix=f"add the matching 「{rule.first}」 character to the {deck}, or remove the card",
+            fix=f"add the matching 「{rule.first}」 character to the {deck}, or "
+            "remove the card",
         )
     ]
 
