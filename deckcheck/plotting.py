@@ -42,14 +42,19 @@ SAMPLE = "確率ターン目枚数一人回しの（）、"
 
 
 def covers(path: str, text: str = SAMPLE) -> bool:
-    """Whether the font file at ``path`` (its first face) has a glyph for every character."""
+    """Whether the font file at ``path`` (its first face) draws every character of ``text``
+    with a glyph of its own: a last-resort font maps a whole block to one box glyph, which is
+    no Japanese font."""
     from matplotlib import ft2font
 
     try:
         charmap = ft2font.FT2Font(path).get_charmap()
     except (OSError, RuntimeError, ValueError):
         return False
-    return all(ord(ch) in charmap for ch in text if not ch.isspace())
+    chars = {ch for ch in text if not ch.isspace()}
+    if not all(ord(ch) in charmap for ch in chars):
+        return False
+    return len({charmap[ord(ch)] for ch in chars}) == len(chars)
 
 
 def _known() -> dict[str, str]:
@@ -58,10 +63,13 @@ def _known() -> dict[str, str]:
     return {entry.name: entry.fname for entry in font_manager.fontManager.ttflist}
 
 
-def _pick(fonts: dict[str, str]) -> str | None:
+def _pick(fonts: dict[str, str], any_family: bool) -> str | None:
+    """A known CJK family that draws Japanese; with ``any_family``, else any font that does."""
     for family in CJK_FAMILIES:
         if family in fonts and covers(fonts[family]):
             return family
+    if not any_family:
+        return None
     return next((name for name, path in sorted(fonts.items()) if covers(path)), None)
 
 
@@ -70,7 +78,7 @@ def find_cjk_font() -> str | None:
     """The family name of an installed font that draws Japanese, or None."""
     from matplotlib import font_manager
 
-    found = _pick(_known())
+    found = _pick(_known(), any_family=False)
     if found is not None:
         return found
     # matplotlib's font cache may predate fonts installed later: add the system's fonts
@@ -81,7 +89,7 @@ def find_cjk_font() -> str | None:
                 font_manager.fontManager.addfont(path)
             except (OSError, RuntimeError, ValueError):
                 continue  # a font file matplotlib cannot read is no candidate
-    return _pick(_known())
+    return _pick(_known(), any_family=True)
 
 
 @contextmanager

@@ -247,6 +247,17 @@ def _titles_rendered(monkeypatch: pytest.MonkeyPatch, results: tuple[object, obj
     return [(t, p, glyphs) for t, p, _w in seen]
 
 
+def _distinct_glyphs(path: str, text: str) -> bool:
+    """Every kana and kanji of ``text`` has a glyph of its own in the font at ``path`` (a
+    last-resort font draws one box for a whole block)."""
+    from matplotlib import ft2font
+
+    charmap = ft2font.FT2Font(path).get_charmap()
+    chars = set(re.findall(r"[ぁ-んァ-ヶ一-龯]", text))
+    glyphs = {charmap.get(ord(ch)) for ch in chars}
+    return None not in glyphs and len(glyphs) == len(chars)
+
+
 def test_plots_in_japanese_use_a_font_with_the_glyphs(
     monkeypatch: pytest.MonkeyPatch, results: tuple[object, object], tmp_path: Path
 ) -> None:
@@ -259,6 +270,7 @@ def test_plots_in_japanese_use_a_font_with_the_glyphs(
     for title, path, glyphs in rendered:
         assert re.search(r"[ぁ-んァ-ヶ一-龯]", title), title  # the labels are Japanese
         assert covers(path, title), (title, path)  # and the font matplotlib used draws them
+        assert _distinct_glyphs(path, title), (title, path)  # each its own glyph, not a box
         assert glyphs == []  # no "Glyph … missing" warning
     assert (tmp_path / "odds.png").stat().st_size and (tmp_path / "fish.png").stat().st_size
 
