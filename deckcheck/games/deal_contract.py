@@ -9,8 +9,9 @@ hands and goldfish never name a game:
 - ``COMMON_MULLIGANS``: the mulligan rules the core ships (``deckcheck.odds.mulligan``); a
   game names its own in its spec's ``mulligans``.
 
-Imports only the standard library, so it can sit at the bottom of the import graph beside the
-game contract.
+Imports only the standard library and ``deckcheck.i18n`` (which imports only the standard
+library), so it can sit at the bottom of the import graph beside the game contract. Labels and
+rules are marked ``N_``: they are translated where they are shown.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
+
+from deckcheck.i18n import N_
 
 C = TypeVar("C")
 
@@ -39,7 +42,7 @@ class Loss:
 
 def deck_out(rule: str) -> Loss:
     """The loss most games share: a draw the rules require from an empty deck."""
-    return Loss("deck-out", "deck-out", rule)
+    return Loss("deck-out", N_("deck-out"), rule)
 
 
 @dataclass(frozen=True)

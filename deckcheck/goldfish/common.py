@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from deckcheck.errors import UnanswerableError
 from deckcheck.goldfish.policy import Compiled
+from deckcheck.i18n import _
 from deckcheck.models import Card
 from deckcheck.odds.conditions import Condition
 from deckcheck.odds.exact import Problem, kept_cards
@@ -109,7 +110,7 @@ def take(cards: list[Card], card: Card) -> None:
         if c is card:
             del cards[i]
             return
-    raise ValueError("card not in list")
+    raise ValueError(_("card not in list"))
 
 
 def keep_of(policy: Compiled) -> Keep:
@@ -137,10 +138,10 @@ class Tape(random.Random):
             cards[i], cards[j] = cards[j], cards[i]
 
     def random(self) -> float:
-        raise TypeError("a Tape only shuffles (common.shuffle)")
+        raise TypeError(_("a Tape only shuffles (common.shuffle)"))
 
     def getrandbits(self, k: int, /) -> int:
-        raise TypeError("a Tape only shuffles (common.shuffle)")
+        raise TypeError(_("a Tape only shuffles (common.shuffle)"))
 
 
 def shuffle(cards: list[Card], rng: random.Random) -> None:

@@ -27,16 +27,16 @@ _STARTED: set[str] = set()  # the games whose batch engine has played a chunk in
 
 
 @contextmanager
-def first_chunk(game: str, batch: bool, notice: Callable[[str], None] | None) -> Iterator[None]:
-    """Around the wait for a run's first chunk: ``notice`` is called if the wait is long the
-    first time this process runs ``game``'s batch engine (``batch``: that engine runs)."""
+def first_chunk(
+    game: str, batch: bool, notice: Callable[[str], None] | None, message: str
+) -> Iterator[None]:
+    """Around the wait for a run's first chunk: ``notice`` hears ``message`` if the wait is long
+    the first time this process runs ``game``'s batch engine (``batch``: that engine runs). The
+    caller words the message (in its language: the timer's thread does not inherit it, and
+    this module keeps the catalogue out of the compiled engines' cache key)."""
     if notice is None or not batch or game in _STARTED:
         yield
         return
-    message = (
-        f"the {game} goldfish engine is compiled on its first run on a machine "
-        "(once, up to a minute; later runs load it at once)…"
-    )
     timer = threading.Timer(NOTICE_AFTER, notice, [message])
     timer.daemon = True
     timer.start()

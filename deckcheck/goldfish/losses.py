@@ -13,6 +13,7 @@ from pydantic import BaseModel
 
 from deckcheck.errors import GameContractError
 from deckcheck.games.registry import GameSpec
+from deckcheck.i18n import _
 
 
 class LossReason(BaseModel):
@@ -24,11 +25,12 @@ class LossReason(BaseModel):
 
 
 def reasons(spec: GameSpec) -> list[LossReason]:
-    return [LossReason(name=x.name, label=x.label, rule=x.rule) for x in spec.losses]
+    """The spec's losses, their label and rule in the current language."""
+    return [LossReason(name=x.name, label=_(x.label), rule=_(x.rule)) for x in spec.losses]
 
 
 def _declared(spec: GameSpec) -> str:
-    return ", ".join(loss.name for loss in spec.losses) or "none"
+    return ", ".join(loss.name for loss in spec.losses) or _("none")
 
 
 def code(spec: GameSpec, reason: str) -> int:
@@ -37,8 +39,13 @@ def code(spec: GameSpec, reason: str) -> int:
         if loss.name == reason:
             return i + 1
     raise GameContractError(
-        f"game {spec.id!r}: its engine ended a game with loss reason {reason!r}, which its spec "
-        f"does not declare (declared: {_declared(spec)})"
+        _(
+            "game {game}: its engine ended a game with loss reason {reason}, which its spec "
+            "does not declare (declared: {declared})",
+            game=repr(spec.id),
+            reason=repr(reason),
+            declared=_declared(spec),
+        )
     )
 
 
@@ -47,6 +54,12 @@ def check_codes(spec: GameSpec, loss: NDArray[np.int8]) -> None:
     worst = int(loss.max()) if loss.size else 0
     if worst > len(spec.losses):
         raise GameContractError(
-            f"game {spec.id!r}: its batch engine ended a game with loss code {worst}, but its "
-            f"spec declares {len(spec.losses)} loss reason(s) ({_declared(spec)})"
+            _(
+                "game {game}: its batch engine ended a game with loss code {code}, but its "
+                "spec declares {n} loss reason(s) ({declared})",
+                game=repr(spec.id),
+                code=worst,
+                n=len(spec.losses),
+                declared=_declared(spec),
+            )
         )

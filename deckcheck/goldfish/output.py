@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -12,17 +13,45 @@ from rich.table import Table
 from deckcheck.csvsafe import escape_frame
 from deckcheck.files import write_atomic
 from deckcheck.goldfish.run import GoldfishResult
-from deckcheck.odds.output import aside_line
+from deckcheck.i18n import _
+from deckcheck.odds.output import (
+    aside_line,
+    assumption_lines,
+    deck_label,
+    listing,
+    side_label,
+    styled,
+)
 from deckcheck.render import version
+
+_NUMBERED = re.compile(r"^(?P<stem>[a-z_]+?)_(?P<k>\d+)$")
+
+
+def word(name: str) -> str:
+    """A metric's or milestone's id as people read it: the catalogue's word for the id (a
+    numbered one such as ``node_3`` through ``node_{k}``); in English, the id itself."""
+    text = _(name)
+    numbered = _NUMBERED.match(name)
+    if text == name and numbered is not None:
+        pattern = numbered["stem"] + "_{k}"
+        if _(pattern) != pattern:
+            return _(pattern, k=numbered["k"])
+    return text
 
 
 def render(console: Console, result: GoldfishResult) -> None:
-    side = "on the play" if result.on_play else "on the draw"
-    stopped = " [yellow](interrupted)[/]" if result.interrupted else ""
+    stopped = " " + styled("yellow", _("(interrupted)")) if result.interrupted else ""
+    head = _(
+        "{games} games × {turns} turns  seed {seed}  policy {policy}  engine {engine}",
+        games=f"{result.games:,}",
+        turns=result.turns,
+        seed=result.seed,
+        policy=escape(_(result.policy["name"]) if result.policy.get("name") else ""),
+        engine=_("reference") if result.engine == "reference" else _("batch"),
+    )
     console.print(
-        f"[bold]{escape(result.deck or '(deck)')}[/]  {result.format}  {side}  "
-        f"{result.games:,} games × {result.turns} turns  seed {result.seed}  "
-        f"policy {escape(result.policy.get('name', ''))}  engine {result.engine}{stopped}"
+        f"{styled('bold', escape(deck_label(result.deck)))}  {result.format}  "
+        f"{side_label(result.on_play)}  {head}{stopped}"
     )
     version(console, result.format_version)
     for aside in result.aside:  # what the deal set aside (the pilot's choice, or the pick)
@@ -30,21 +59,27 @@ def render(console: Console, result: GoldfishResult) -> None:
     s = result.summary
     reasons = {r.name: r for r in result.loss_reasons}  # the game's own, from its spec
     rates = s.get("losses", {})
-    losses = ", ".join(
+    losses = listing(
         f"{escape(reasons[k].label) if k in reasons else escape(k)} {v:.1%}"
         for k, v in rates.items()
     )
     console.print(
-        f"  mulligans per game {s.get('mulligans_mean', 0):.2f}; losses "
-        f"{s.get('loss_rate', 0):.1%} ({losses})"
+        "  "
+        + _(
+            "mulligans per game {mulligans}; losses {rate} ({reasons})",
+            mulligans=f"{s.get('mulligans_mean', 0):.2f}",
+            rate=f"{s.get('loss_rate', 0):.1%}",
+            reasons=losses,
+        )
     )
     for name, rate in rates.items():
         if rate and name in reasons:  # the rule behind each loss that happened
             why = reasons[name]
-            console.print(f"  [dim]lost by {escape(why.label)}: {escape(why.rule)}[/]")
+            line = _("lost by {reason}: {rule}", reason=escape(why.label), rule=escape(why.rule))
+            console.print("  " + styled("dim", line))
     if result.per_turn:
         names = [k[: -len("_mean")] for k in result.per_turn[0] if k.endswith("_mean")]
-        table = Table("turn", "alive", *names, box=None)
+        table = Table(_("turn"), _("alive"), *(word(n) for n in names), box=None)
         for row in result.per_turn:
             cells = [str(row["turn"]), f"{row['alive']:.0%}"]
             for name in names:
@@ -53,10 +88,19 @@ def render(console: Console, result: GoldfishResult) -> None:
             table.add_row(*cells)
         console.print(table)
     for name, m in result.milestones.items():
-        when = "never" if m["mean_turn"] is None else f"mean turn {m['mean_turn']:.2f}"
-        console.print(f"  {name}: {m['rate']:.1%} of games, {when}")
-    for note in result.assumptions:
-        console.print(f"  [dim]assumption: {escape(note)}[/]")
+        if m["mean_turn"] is None:
+            line = _(
+                "{milestone}: {rate} of games, never", milestone=word(name), rate=f"{m['rate']:.1%}"
+            )
+        else:
+            line = _(
+                "{milestone}: {rate} of games, mean turn {turn}",
+                milestone=word(name),
+                rate=f"{m['rate']:.1%}",
+                turn=f"{m['mean_turn']:.2f}",
+            )
+        console.print("  " + line)
+    assumption_lines(console, result.assumptions)
 
 
 def per_turn_frame(result: GoldfishResult) -> Any:
@@ -83,17 +127,24 @@ def write_plot(result: GoldfishResult, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4), dpi=120)
-    turns = list(range(1, result.turns + 1))
-    for name, m in result.milestones.items():
-        ax.plot(turns, m["by_turn"], marker="o", label=name)
-    ax.set_xlabel("turn")
-    ax.set_ylabel("share of games that reached it")
-    ax.set_ylim(0, 1.02)
-    ax.set_xticks(turns)
-    ax.grid(alpha=0.3)
-    ax.set_title(f"{result.format}: milestones over {result.games:,} games")
-    ax.legend(loc="lower right")
-    fig.tight_layout()
-    write_atomic(path, lambda tmp: fig.savefig(tmp, format="png"))
-    plt.close(fig)
+    from deckcheck.plotting import labels, save
+
+    with labels():
+        fig, ax = plt.subplots(figsize=(7, 4), dpi=120)
+        turns = list(range(1, result.turns + 1))
+        for name, m in result.milestones.items():
+            ax.plot(turns, m["by_turn"], marker="o", label=word(name))
+        ax.set_xlabel(_("turn"))
+        ax.set_ylabel(_("share of games that reached it"))
+        ax.set_ylim(0, 1.02)
+        ax.set_xticks(turns)
+        ax.grid(alpha=0.3)
+        ax.set_title(
+            _(
+                "{format}: milestones over {games} games",
+                format=result.format,
+                games=f"{result.games:,}",
+            )
+        )
+        ax.legend(loc="lower right")
+        save(fig, path)

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from deckcheck import games
 from deckcheck.errors import UsageError
 from deckcheck.files import read_limited
+from deckcheck.i18n import _
 from deckcheck.models import Card
 from deckcheck.odds.conditions import Atom, Condition, ConditionError, parse_atom, parse_condition
 
@@ -57,7 +58,13 @@ def _pilot(game: str, policy: object) -> Policy:
     """A game's policy, which must be a ``Policy`` (its spec's ``policy`` subclasses it): the
     contract types it by a protocol, the pilots' code reads the common keys."""
     if not isinstance(policy, Policy):
-        raise TypeError(f"game {game!r}: its policy is a {type(policy).__name__}, not a Policy")
+        raise TypeError(
+            _(
+                "game {game}: its policy is a {kind}, not a Policy",
+                game=repr(game),
+                kind=type(policy).__name__,
+            )
+        )
     return policy
 
 
@@ -71,14 +78,21 @@ def policy_from_keys(
     try:
         found = spec.policy.model_validate({**base, **({"name": name} if name else {}), **keys})
     except ValidationError as exc:
-        lines = [f"{where}: not a valid policy:"]
+        lines = [_("{where}: not a valid policy:", where=where)]
         for err in exc.errors():
-            key = ".".join(str(p) for p in err["loc"]) or "(top level)"
+            key = ".".join(str(p) for p in err["loc"]) or _("(top level)")
             lines.append(f"  {key}: {err['msg']}")
         raise PolicyError("\n".join(lines)) from exc
     policy = _pilot(game, found)
     if policy.game is not None and policy.game != game:
-        raise PolicyError(f"{where}: game: the policy is for {policy.game}, the deck is {game}")
+        raise PolicyError(
+            _(
+                "{where}: game: the policy is for {policy_game}, the deck is {game}",
+                where=where,
+                policy_game=policy.game,
+                game=game,
+            )
+        )
     compiled(policy, game)  # selector errors name the key too
     return policy
 
@@ -96,9 +110,11 @@ def read_keys(path: Path) -> dict[str, Any]:
             data = tomllib.loads(raw.decode("utf-8"))
     except Exception as exc:  # the parsers raise several classes; all mean "not readable"
         syntax = "YAML" if path.suffix.lower() in (".yaml", ".yml") else "TOML"
-        raise PolicyError(f"{path}: not valid {syntax}: {exc}") from exc
+        raise PolicyError(
+            _("{path}: not valid {syntax}: {error}", path=path, syntax=syntax, error=exc)
+        ) from exc
     if not isinstance(data, dict):
-        raise PolicyError(f"{path}: a policy is a table of keys")
+        raise PolicyError(_("{path}: a policy is a table of keys", path=path))
     return data
 
 

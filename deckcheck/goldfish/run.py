@@ -28,8 +28,9 @@ from deckcheck.goldfish.compiling import first_chunk
 from deckcheck.goldfish.losses import LossReason
 from deckcheck.goldfish.policy import Compiled, Policy
 from deckcheck.goldfish.setup import Setup, per_setup
+from deckcheck.i18n import N_, _, current, override
 from deckcheck.models import Card, DeckList, FormatVersion, Game
-from deckcheck.odds.api import AsideView, deck_sections, view
+from deckcheck.odds.api import AsideView, deck_sections, main_deck_empty, view
 from deckcheck.odds.exact import OddsError
 from deckcheck.odds.setup import rules_of
 from deckcheck.resolve import CardIndex
@@ -45,7 +46,7 @@ def prepare(deck: DeckList, fmt: Format, index: CardIndex, policy: Policy) -> Se
     except OddsError as exc:
         raise GoldfishError(str(exc)) from exc
     if not sections.get("main"):
-        raise GoldfishError("the main deck is empty")
+        raise GoldfishError(main_deck_empty(fmt.game))
     spec = games.get(fmt.game)
     main = sections["main"]
     drawable, asides = list(main), list[Aside[Card]]()
@@ -62,7 +63,7 @@ def play_one(setup: Setup, seed: int, turns: int, on_play: bool) -> RecordView:
     try:
         return setup.spec.play(setup, _compiled(setup), rng, turns, on_play)
     except IndexError as exc:  # a deck too small to deal from
-        raise GoldfishError("the deck runs out while dealing the opening hand") from exc
+        raise GoldfishError(_("the deck runs out while dealing the opening hand")) from exc
 
 
 _compiled = per_setup(lambda setup: Compiled(setup.policy, setup.game))
@@ -118,7 +119,7 @@ class Tally:
     @classmethod
     def of(cls, chunk: Chunk, turns: int) -> Tally:
         metrics = chunk.metrics
-        n, _, m = metrics.shape
+        n, _turns, m = metrics.shape
         alive = metrics[:, :, 0] >= 0
         hist = np.zeros((turns, m, BINS), dtype=np.int64)
         for t in range(turns):
@@ -216,9 +217,12 @@ def _worker_init(setup: Setup) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
 
 
-def _worker_chunk(start: int, seeds: list[int], turns: int, on_play: bool) -> Tally:
+def _worker_chunk(start: int, seeds: list[int], turns: int, on_play: bool, lang: str) -> Tally:
+    """A chunk in a worker process: numbers back; a message raised is in ``lang``, the
+    caller's language (a worker process starts in English)."""
     assert _WORKER is not None
-    return Tally.of(play_chunk(_WORKER, start, seeds, turns, on_play), turns)
+    with override(lang):
+        return Tally.of(play_chunk(_WORKER, start, seeds, turns, on_play), turns)
 
 
 class GoldfishRequest(BaseModel):
@@ -260,12 +264,17 @@ def simulate(
     Ctrl-C stopped the run early. ``notice`` hears why a first chunk is slow (``compiling``)."""
     parts = chunks(setup, req.games, req.seed)
     batch = _batch(setup) is not None
+    slow = _(
+        "the {game} goldfish engine is compiled on its first run on a machine "
+        "(once, up to a minute; later runs load it at once)…",
+        game=setup.game,
+    )
     tallies: list[Tally] = []
     interrupted = False
     if req.workers == 1:
         try:
             for i, (start, part) in enumerate(parts):
-                with first_chunk(setup.game, batch and i == 0, notice):
+                with first_chunk(setup.game, batch and i == 0, notice, slow):
                     chunk = play_chunk(setup, start, part, req.turns, req.on_play)
                 tallies.append(Tally.of(chunk, req.turns))
                 if progress:
@@ -273,14 +282,16 @@ def simulate(
         except KeyboardInterrupt:
             interrupted = True
         return tallies, interrupted
+    lang = current()
     pool = ProcessPoolExecutor(max_workers=req.workers, initializer=_worker_init, initargs=(setup,))
     futures: list[Future[Tally]] = []
     try:
         futures = [
-            pool.submit(_worker_chunk, start, part, req.turns, req.on_play) for start, part in parts
+            pool.submit(_worker_chunk, start, part, req.turns, req.on_play, lang)
+            for start, part in parts
         ]
         for i, future in enumerate(futures):  # in game order: results never depend on timing
-            with first_chunk(setup.game, batch and i == 0, notice):
+            with first_chunk(setup.game, batch and i == 0, notice, slow):
                 tallies.append(future.result())
             if progress:
                 progress(tallies[-1].games)
@@ -319,16 +330,14 @@ def statistics(
         "games": n,
         "mulligans_mean": total.mulligans / n,
         "loss_rate": lost / n,
-        "losses": {
-            loss.name: int(total.losses[i]) / n for i, loss in enumerate(setup.spec.losses)
-        },
+        "losses": {loss.name: int(total.losses[i]) / n for i, loss in enumerate(setup.spec.losses)},
         "loss_turn_mean": total.loss_turn_sum / lost if lost else None,
     }
     per_turn = []
     for t in range(turns):
         row: dict[str, Any] = {"turn": t + 1, "alive": int(total.alive[t]) / n}
         for j, name in enumerate(setup.metrics):
-            name = "hand_size" if name == "hand" else name
+            name = N_("hand_size") if name == "hand" else name  # a word people read, too
             for key, value in _quantiles(total.hist[t, j]).items():
                 row[f"{name}_{key}"] = value
         per_turn.append(row)
@@ -373,7 +382,7 @@ def result_of(
 ) -> GoldfishResult:
     """The result of the chunks played, wherever they were played (here or on a cluster)."""
     summary, per_turn, milestones = statistics(setup, chunks, req.turns)
-    notes = [*setup.rules.assumptions, *setup.spec.notes]
+    notes = [*setup.rules.assumptions, *(_(note) for note in setup.spec.notes)]
     return GoldfishResult(
         deck=deck.path,
         format=fmt.id,

@@ -35,7 +35,8 @@ def below(k: int, rand: Any) -> int:
     if tape.shape[0] == 0:
         return np.random.randint(0, k)
     if at[2] >= tape.shape[2]:
-        raise IndexError("the tape's row is shorter than the shuffle")
+        # compiled code cannot call the catalogue; only a test's tape reaches this line
+        raise IndexError("the tape's row is shorter than the shuffle")  # i18n: machine
     u = np.int64(tape[at[0], at[1], at[2]])
     at[2] += 1
     return int((u * k) >> 32)
@@ -55,7 +56,7 @@ def start(rand: Any) -> None:
     at[1] += 1
     at[2] = 0
     if tape.shape[0] != 0 and at[1] >= tape.shape[1]:
-        raise IndexError("the tape has no row left for this shuffle")
+        raise IndexError("the tape has no row left for this shuffle")  # i18n: machine
 
 
 @njit()

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from deckcheck import games
 from deckcheck.formats import Format
 from deckcheck.games.deal_contract import Aside
+from deckcheck.i18n import _, _p
 from deckcheck.models import Card, DeckList, FormatVersion, Game
 from deckcheck.odds.conditions import Condition, ConditionError, parse_conditions
 from deckcheck.odds.exact import OddsError, Problem, exact_rows, kept_cards
@@ -91,9 +92,22 @@ def deck_sections(
     ctx = _read(deck, fmt, index)
     broken = [v for v in ctx.violations if v.rule.startswith("deck/") and v.severity == "error"]
     if broken:
-        lines = "; ".join(f"line {v.line}: {v.message}" for v in broken[:5])
-        raise OddsError(f"the deck list has problems to fix first ({lines})")
+        lines = "; ".join(_("line {n}: {text}", n=v.line, text=v.message) for v in broken[:5])
+        raise OddsError(_("the deck list has problems to fix first ({problems})", problems=lines))
     return {name: [(s.card, s.count) for s in slots] for name, slots in ctx.slots.items()}
+
+
+def main_deck_empty(game: str) -> str:
+    """The message "the main deck is empty" in ``game``'s words: "main deck" is a rule word of
+    some games only (locale/glossary.toml), so each game has its own catalogue entry; a game
+    deckcheck does not ship reads the English."""
+    worded = {
+        "chaos": _p("chaos", "the main deck is empty"),
+        "rakuen": _p("rakuen", "the main deck is empty"),
+        "vision": _p("vision", "the main deck is empty"),
+        "iris": _p("iris", "the main deck is empty"),
+    }
+    return worded.get(game, "the main deck is empty")
 
 
 def deck_cards(deck: DeckList, fmt: Format, index: CardIndex) -> list[tuple[Card, int]]:
@@ -103,13 +117,20 @@ def deck_cards(deck: DeckList, fmt: Format, index: CardIndex) -> list[tuple[Card
 
 def _mulligan_label(rules: Rules, req: OddsRequest, fmt: Format) -> str:
     if rules.forced:
-        return f"forced redraw until the hand holds {rules.forced} (results are conditioned on it)"
+        return _(
+            "forced redraw until the hand holds {selector} (results are conditioned on it)",
+            selector=rules.forced,
+        )
     if not req.mulligan:
-        return "none (--no-mulligan)"
+        return _("none (--no-mulligan)")
     p = fmt.parameter("mulligan")
-    note = f" [{p.source}{'; assumption' if p.assumption else ''}]" if p else ""
+    note = ""
+    if p is not None:
+        note = (
+            " [" + (_("{source}; assumption", source=p.source) if p.assumption else p.source) + "]"
+        )
     label = rules.mulligan.describe(rules.hand)
-    return f"{label}{note}; kept when the hand meets every condition"
+    return _("{rule}{note}; kept when the hand meets every condition", rule=label, note=note)
 
 
 def _rows(problem: Problem, rules: Rules, req: OddsRequest) -> list[OddsRow]:
@@ -141,7 +162,7 @@ def compute_odds(deck: DeckList, fmt: Format, index: CardIndex, req: OddsRequest
     rules = rules_of(fmt)
     cards, asides = drawable(deck_cards(deck, fmt, index), fmt, req.aside)
     if not cards:
-        raise OddsError("the main deck is empty")
+        raise OddsError(main_deck_empty(fmt.game))
     problem = problem_of(cards, conditions, rules.forced)
     result = OddsResult(
         deck=deck.path,
@@ -153,7 +174,7 @@ def compute_odds(deck: DeckList, fmt: Format, index: CardIndex, req: OddsRequest
         method="monte-carlo" if req.simulate else "exact",
         games=req.simulate,
         aside=[view(a) for a in asides],
-        optional_draws=rules.draws.optional if req.optional_draws else None,
+        optional_draws=_(rules.draws.optional) if req.optional_draws else None,
         rows=_rows(problem, rules, req),
         assumptions=list(rules.assumptions),
         format_version=fmt.version,
@@ -174,12 +195,19 @@ def _copy_table(
     """How the answer moves with 1–4 copies of one card, the deck size kept (blank cards make
     up the difference)."""
     text = req.table or ""
-    field, _, ref = text.partition(":")
+    field, _sep, ref = text.partition(":")
     if field.strip() not in ("name", "number") or not ref.strip():
-        raise ConditionError(f"--table {text!r}: write name:REF or number:REF")
+        raise ConditionError(_("--table {text}: write name:REF or number:REF", text=repr(text)))
     found = index.resolve(fmt.game, ref.strip())
     if found.card is None:
-        raise ConditionError(f"--table {text!r}: no {fmt.game} card {ref.strip()!r} in the pool")
+        raise ConditionError(
+            _(
+                "--table {text}: no {game} card {ref} in the pool",
+                text=repr(text),
+                game=fmt.game,
+                ref=repr(ref.strip()),
+            )
+        )
     target = found.card
     held = sum(n for c, n in cards if c.number == target.number)
     others = [(c, n) for c, n in cards if c.number != target.number]
@@ -224,9 +252,9 @@ def _label(card: Card) -> str:
 def view(aside: Aside[Card]) -> AsideView:
     return AsideView(
         role=aside.role,
-        label=aside.label,
+        label=_(aside.label),
         cards=[_label(c) for c in aside.cards],
-        note=aside.note,
+        note=_(aside.note) if aside.note else "",
         in_hand=aside.in_hand,
     )
 
@@ -251,7 +279,9 @@ def deal_hands(
     cards, before = drawable(sections.get("main", []), fmt, aside)
     pile = [c for c, n in cards for _ in range(n)]
     if len(pile) < rules.hand:
-        raise OddsError(f"the deck has {len(pile)} cards; a hand needs {rules.hand}")
+        raise OddsError(
+            _("the deck has {n} cards; a hand needs {hand}", n=len(pile), hand=rules.hand)
+        )
     rng = random.Random(seed)
     forced = None
     if rules.forced:
@@ -259,10 +289,15 @@ def deal_hands(
 
         forced = parse_condition(f"{rules.forced}>=1", fmt.game)
         if not any(forced.matches(c) for c in pile):
-            raise OddsError(f"no card of the deck can end the forced redraw ({rules.forced})")
+            raise OddsError(
+                _(
+                    "no card of the deck can end the forced redraw ({selector})",
+                    selector=rules.forced,
+                )
+            )
     problem = problem_of(cards, conditions, rules.forced) if conditions else None
     out = []
-    for _ in range(count):
+    for _hand in range(count):
         order = pile[:]
         rng.shuffle(order)
         redraws = 0

@@ -22,6 +22,7 @@ from deckcheck import games
 from deckcheck.errors import UsageError
 from deckcheck.games import name_key
 from deckcheck.games.columns_contract import CardColumn
+from deckcheck.i18n import _
 from deckcheck.models import Card, ColumnValue, Game
 from deckcheck.normalize import nfkc, word_key
 from deckcheck.resolve import number_key
@@ -40,9 +41,7 @@ _CONDITION = re.compile(r"^(?P<sel>.*\S)\s*(?P<op>>=|<=|==)\s*(?P<k>[0-9]+)$")
 NUMBER_FIELDS: tuple[str, ...] = tuple(
     name for name, f in Card.model_fields.items() if f.annotation in (int, int | None)
 )
-_COMPARISON = re.compile(
-    r"^(?P<field>[a-z][a-z0-9_]*)\s*(?P<op><=|>=|==|=|<|>)\s*(?P<n>-?[0-9]+)$"
-)
+_COMPARISON = re.compile(r"^(?P<field>[a-z][a-z0-9_]*)\s*(?P<op><=|>=|==|=|<|>)\s*(?P<n>-?[0-9]+)$")
 _OPS: dict[str, Callable[[int, int], bool]] = {
     "<=": operator.le,
     ">=": operator.ge,
@@ -125,15 +124,20 @@ class Condition:
 def parse_atom(text: str, game: Game) -> Atom:
     raw = nfkc(text).strip()
     if not raw:
-        raise ConditionError("an empty selector (check the '|' separators)")
+        raise ConditionError(_("an empty selector (check the '|' separators)"))
     own = _own(game)
     m = _COMPARISON.match(raw)
     if m is not None:
         numbers = (*NUMBER_FIELDS, *(c.name for c in own.values() if c.type == "int"))
         if m["field"] not in numbers:
             raise ConditionError(
-                f"{text.strip()!r}: {game} cards have no whole-number column {m['field']!r} "
-                f"(use {', '.join(numbers)})"
+                _(
+                    "{text}: {game} cards have no whole-number column {column} (use {columns})",
+                    text=repr(text.strip()),
+                    game=game,
+                    column=repr(m["field"]),
+                    columns=", ".join(numbers),
+                )
             )
         return Atom(raw, m["field"], m["n"], m["op"])
     field, sep, value = raw.partition(":")
@@ -142,11 +146,14 @@ def parse_atom(text: str, game: Game) -> Atom:
     words = (*_WORDS, *(c.name for c in own.values() if c.type != "int"))
     if not sep or field not in words:
         raise ConditionError(
-            f"unknown selector {text.strip()!r}: use {', '.join(w + ':' for w in words)} or a "
-            "comparison such as level<=2"
+            _(
+                "unknown selector {text}: use {selectors} or a comparison such as level<=2",
+                text=repr(text.strip()),
+                selectors=", ".join(w + ":" for w in words),
+            )
         )
     if not value:
-        raise ConditionError(f"selector {text.strip()!r} has no value after ':'")
+        raise ConditionError(_("selector {text} has no value after ':'", text=repr(text.strip())))
     if field == "type":
         value = _card_type(game, value, text)
     return Atom(raw, field, value, column=own.get(field))
@@ -158,7 +165,10 @@ def _card_type(game: Game, value: str, text: str) -> str:
         if wanted in {nfkc(w).casefold() for w in (canonical, *words)}:
             return canonical
     known = ", ".join(games.get(game).card_types)
-    raise ConditionError(f"{text.strip()!r}: {value!r} is not {a_an(game)} card type ({known})")
+    fields = {"text": repr(text.strip()), "value": repr(value), "game": game, "known": known}
+    if a_an(game).startswith("an "):  # the English article of the game id: one message each
+        raise ConditionError(_("{text}: {value} is not an {game} card type ({known})", **fields))
+    raise ConditionError(_("{text}: {value} is not a {game} card type ({known})", **fields))
 
 
 def _example(game: Game) -> str:
@@ -171,8 +181,12 @@ def parse_condition(text: str, game: Game) -> Condition:
     m = _CONDITION.match(nfkc(text).strip())
     if m is None:
         raise ConditionError(
-            f"{text!r} is not 'SELECTOR OP K' (OP one of >=, <=, ==; K a whole number), "
-            f"e.g. {_example(game)!r}"
+            _(
+                "{text} is not 'SELECTOR OP K' (OP one of >=, <=, ==; K a whole number), "
+                "e.g. {example}",
+                text=repr(text),
+                example=repr(_example(game)),
+            )
         )
     atoms = tuple(parse_atom(part, game) for part in m["sel"].split("|"))
     return Condition(text.strip(), atoms, m["op"], int(m["k"]))
@@ -180,5 +194,10 @@ def parse_condition(text: str, game: Game) -> Condition:
 
 def parse_conditions(texts: list[str], game: Game) -> list[Condition]:
     if not texts:
-        raise ConditionError(f"give at least one --want condition, e.g. --want {_example(game)!r}")
+        raise ConditionError(
+            _(
+                "give at least one --want condition, e.g. --want {example}",
+                example=repr(_example(game)),
+            )
+        )
     return [parse_condition(t, game) for t in texts]

@@ -24,6 +24,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
+from deckcheck.i18n import _
 from deckcheck.odds.conditions import Condition
 from deckcheck.odds.errors import OddsError as OddsError
 from deckcheck.odds.mulligan import Mulligan
@@ -254,9 +255,16 @@ def check_range(total: int, drawn: int) -> None:
     ways = math.comb(total, k)
     if ways > FLOAT_BOUND:
         raise OddsError(
-            f"the last turn holds {drawn} of the deck's {total:,} cards: C({total}, {k}) ≈ "
-            f"1e{len(str(ways)) - 1} ways, beyond exact counting in floating point (1e300); "
-            "ask about fewer turns or a smaller deck"
+            _(
+                "the last turn holds {drawn} of the deck's {total} cards: C({n}, {k}) ≈ "
+                "1e{power} ways, beyond exact counting in floating point (1e300); "
+                "ask about fewer turns or a smaller deck",
+                drawn=drawn,
+                total=f"{total:,}",
+                n=total,
+                k=k,
+                power=len(str(ways)) - 1,
+            )
         )
 
 
@@ -317,8 +325,12 @@ def exact_rows(
     budget = last + mulligan.depth(hand)
     if budget > n_total:
         raise OddsError(
-            f"the last turn needs {budget} cards from a deck of {n_total}; "
-            "ask about fewer turns (refresh and deck-out are not modelled)"
+            _(
+                "the last turn needs {n} cards from a deck of {total}; "
+                "ask about fewer turns (refresh and deck-out are not modelled)",
+                n=budget,
+                total=n_total,
+            )
         )
     check_range(n_total, max(timeline.seen))  # no table is deeper than the cards in hand
     pred = Predicate.build(problem)
@@ -329,12 +341,12 @@ def exact_rows(
 
     if forced:
         if mulligan.active:
-            raise OddsError("a forced redraw together with a voluntary mulligan is not modelled")
+            raise OddsError(_("a forced redraw together with a voluntary mulligan is not modelled"))
         bit = problem.forced_bit
         without = [n for n, s in zip(sizes, problem.sigs, strict=True) if not s & bit]
         p_none = math.comb(sum(without) + rest, hand) / math.comb(n_total, hand)
         if p_none >= 1:
-            raise OddsError("no card can end the forced redraw (the deck has none of them)")
+            raise OddsError(_("no card can end the forced redraw (the deck has none of them)"))
         bad_and_good = np.zeros(len(later))
         for k1 in _compositions(sizes, rest, hand):
             if any(k for k, s in zip(k1, problem.sigs, strict=True) if s & bit):

@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from deckcheck.errors import GameContractError
+from deckcheck.i18n import _
 from deckcheck.odds.errors import OddsError
 
 C = TypeVar("C")
@@ -123,21 +124,25 @@ class Mulligan:
         return 0
 
     def _unsupported(self, what: str) -> OddsError:
-        return OddsError(f"the mulligan {self.name!r} has no {what}; ask with --no-mulligan")
+        return OddsError(
+            _(
+                "the mulligan {name} has no {what}; ask with --no-mulligan",
+                name=repr(self.name),
+                what=what,
+            )
+        )
 
     def exact(self, opening: Counting) -> Floats:
-        raise self._unsupported("exact odds")
+        raise self._unsupported(_("exact odds"))
 
     def opening_only(self, sim: Sampling, pick: Ints) -> bool:
-        raise self._unsupported("simulation")
+        raise self._unsupported(_("simulation"))
 
     def counts(self, sim: Sampling, pick: Ints, seen: Ints, left: Ints) -> None:
-        raise self._unsupported("simulation")
+        raise self._unsupported(_("simulation"))
 
-    def positions(
-        self, sim: Sampling, deck: Ints, first: Ints, kept: Ints, redraw: Ints
-    ) -> None:
-        raise self._unsupported("simulation")
+    def positions(self, sim: Sampling, deck: Ints, first: Ints, kept: Ints, redraw: Ints) -> None:
+        raise self._unsupported(_("simulation"))
 
     def sample(self, dealt: Dealt[C], rng: random.Random) -> tuple[list[C], list[C]]:
         """(the cards returned, the new hand) of a hand that misses."""
@@ -151,7 +156,7 @@ class NoMulligan(Mulligan):
     active = False
 
     def describe(self, hand: int) -> str:
-        return "none"
+        return _("none")
 
     def exact(self, opening: Counting) -> Floats:
         return opening.fresh
@@ -162,9 +167,7 @@ class NoMulligan(Mulligan):
     def counts(self, sim: Sampling, pick: Ints, seen: Ints, left: Ints) -> None:
         return None
 
-    def positions(
-        self, sim: Sampling, deck: Ints, first: Ints, kept: Ints, redraw: Ints
-    ) -> None:
+    def positions(self, sim: Sampling, deck: Ints, first: Ints, kept: Ints, redraw: Ints) -> None:
         return None
 
     def sample(self, dealt: Dealt[C], rng: random.Random) -> tuple[list[C], list[C]]:
@@ -178,7 +181,7 @@ class ReturnAllOnce(Mulligan):
     active = True
 
     def describe(self, hand: int) -> str:
-        return f"return all {hand} and redraw, once"
+        return _("return all {n} and redraw, once", n=hand)
 
     def exact(self, opening: Counting) -> Floats:
         fresh = opening.fresh
@@ -197,15 +200,13 @@ class ReturnAllOnce(Mulligan):
         return True
 
     def counts(self, sim: Sampling, pick: Ints, seen: Ints, left: Ints) -> None:
-        comps, _, good = sim.compositions
+        comps, _cdf, good = sim.compositions
         bad = ~good[pick]
         again = comps[sim.deal(int(bad.sum()))]
         seen[bad] = again
         left[bad] = sim.colours[None, :] - again
 
-    def positions(
-        self, sim: Sampling, deck: Ints, first: Ints, kept: Ints, redraw: Ints
-    ) -> None:
+    def positions(self, sim: Sampling, deck: Ints, first: Ints, kept: Ints, redraw: Ints) -> None:
         bad = ~sim.good(first)
         deck[bad] = sim.shuffled(int(bad.sum()))
         kept[:] = group_counts(deck[:, : sim.hand], sim.groups)
@@ -224,7 +225,7 @@ class BottomOnce(Mulligan):
     active = True
 
     def describe(self, hand: int) -> str:
-        return "bottom the cards no condition needs and redraw as many, once"
+        return _("bottom the cards no condition needs and redraw as many, once")
 
     def depth(self, hand: int) -> int:
         return hand  # the bottomed cards leave the pile drawn from
@@ -248,7 +249,7 @@ class BottomOnce(Mulligan):
         return False
 
     def counts(self, sim: Sampling, pick: Ints, seen: Ints, left: Ints) -> None:
-        comps, _, good = sim.compositions
+        comps, _cdf, good = sim.compositions
         which = np.flatnonzero(~good[pick])
         keys, inverse = np.unique(pick[which], return_inverse=True)
         kept = np.array(
@@ -259,9 +260,7 @@ class BottomOnce(Mulligan):
         seen[which] = kept + sim.draw(part, redraw)
         left[which] = part
 
-    def positions(
-        self, sim: Sampling, deck: Ints, first: Ints, kept: Ints, redraw: Ints
-    ) -> None:
+    def positions(self, sim: Sampling, deck: Ints, first: Ints, kept: Ints, redraw: Ints) -> None:
         for row in np.flatnonzero(~sim.good(first)):
             k = sim.kept(tuple(first[row, :-1].tolist()))
             kept[row, :-1] = k
@@ -291,15 +290,26 @@ def find_mulligan(game: str, own: Mapping[str, str], name: str, where: str) -> M
     common one; ``where`` names the format for the error."""
     target = own.get(name)
     if target is not None:
-        module, _, attribute = target.partition(":")
+        module, _sep, attribute = target.partition(":")
         found = getattr(importlib.import_module(module), attribute, None)
         if not isinstance(found, Mulligan):
             raise GameContractError(
-                f"game {game!r}: its mulligan {name!r} ({target}) is not a Mulligan"
+                _(
+                    "game {game}: its mulligan {name} ({target}) is not a Mulligan",
+                    game=repr(game),
+                    name=repr(name),
+                    target=target,
+                )
             )
         return found
     if name in COMMON:
         return COMMON[name]
     known = ", ".join([*COMMON, *own])
-    raise OddsError(f"format {where}: mulligan {name!r} is not one of {known}")
-
+    raise OddsError(
+        _(
+            "format {format}: mulligan {name} is not one of {known}",
+            format=where,
+            name=repr(name),
+            known=known,
+        )
+    )

@@ -6,6 +6,7 @@ for them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -15,26 +16,55 @@ from rich.table import Table
 
 from deckcheck.csvsafe import escape_frame
 from deckcheck.files import write_atomic
+from deckcheck.i18n import _, _n, current
 from deckcheck.odds.api import AsideView, HandsResult, OddsResult
 from deckcheck.render import version
 
 
+def styled(style: str, text: str) -> str:
+    """``text`` in rich markup's ``style`` (the text already escaped)."""
+    return f"[{style}]{text}[/]"
+
+
+def side_label(on_play: bool) -> str:
+    """ "on the play" / "on the draw" in the current language."""
+    return _("on the play") if on_play else _("on the draw")
+
+
+def method_label(method: str, games: int | None) -> str:
+    """The method as people read it: exact, or Monte Carlo with its number of games."""
+    name = _("exact") if method == "exact" else _("monte-carlo")
+    return name + (
+        _n(", {count} game", ", {count} games", games, count=f"{games:,}") if games else ""
+    )
+
+
+def listing(items: Iterable[str]) -> str:
+    """Card names in a row: ``a, b`` / ``a、b``."""
+    return ("、" if current() == "ja" else ", ").join(items)
+
+
+def deck_label(deck: str | None) -> str:
+    return deck or _("(deck)")
+
+
 def render(console: Console, result: OddsResult) -> None:
-    side = "on the play" if result.on_play else "on the draw"
     console.print(
-        f"[bold]{escape(result.deck or '(deck)')}[/]  {result.format}  {side}  "
-        f"[dim]{result.method}{f', {result.games:,} games' if result.games else ''}[/]"
+        f"{styled('bold', escape(deck_label(result.deck)))}  {result.format}  "
+        f"{side_label(result.on_play)}  {styled('dim', method_label(result.method, result.games))}"
     )
     version(console, result.format_version)
-    console.print("  want: " + " and ".join(escape(c) for c in result.conditions))
-    console.print(f"  mulligan: {escape(result.mulligan)}")
+    # the conditions as typed, all of which must hold
+    wanted = _(" and ").join(escape(c) for c in result.conditions)
+    console.print(_("  want: {conditions}", conditions=wanted))
+    console.print(_("  mulligan: {rule}", rule=escape(result.mulligan)))
     if result.optional_draws:
-        console.print(f"  optional draws counted: {escape(result.optional_draws)}")
+        console.print(_("  optional draws counted: {draws}", draws=escape(result.optional_draws)))
     for aside in result.aside:
         console.print(aside_line(aside))
-    table = Table("turn", "cards seen", "probability", box=None)
+    table = Table(_("turn"), _("cards seen"), _("probability"), box=None)
     if result.method == "monte-carlo":
-        table.add_column("95% interval")
+        table.add_column(_("95% interval"))
     for row in result.rows:
         cells = [str(row.turn), str(row.cards_seen), f"{row.probability:.2%}"]
         if result.method == "monte-carlo":
@@ -42,28 +72,45 @@ def render(console: Console, result: OddsResult) -> None:
         table.add_row(*cells)
     console.print(table)
     if result.table:
-        copies = Table("copies", *(f"turn {r.turn}" for r in result.table[0].rows), box=None)
+        copies = Table(
+            _("copies"), *(_("turn {turn}", turn=r.turn) for r in result.table[0].rows), box=None
+        )
         for entry in result.table:
             copies.add_row(str(entry.copies), *(f"{r.probability:.1%}" for r in entry.rows))
         console.print(copies)
-    for note in result.assumptions:
-        console.print(f"  [dim]assumption: {escape(note)}[/]")
+    assumption_lines(console, result.assumptions)
+
+
+def assumption_lines(console: Console, notes: list[str]) -> None:
+    """The facts outside the rulebooks the answer rests on, one dim line each."""
+    for note in notes:
+        console.print("  " + styled("dim", _("assumption: {note}", note=escape(note))))
 
 
 def aside_line(aside: AsideView) -> str:
     """One line for cards the deal set aside or laid out, with the rule the spec gives."""
     note = f" [dim]({escape(aside.note)})[/]" if aside.note else ""
-    return f"  {escape(aside.label)}: {', '.join(escape(c) for c in aside.cards)}{note}"
+    cards = listing(escape(c) for c in aside.cards)
+    return f"  {escape(aside.label)}: {cards}{note}"
 
 
 def render_hands(console: Console, result: HandsResult) -> None:
-    seed = "" if result.seed is None else f"  seed {result.seed}"
-    console.print(f"[bold]{escape(result.deck or '(deck)')}[/]  {result.format}{seed}")
+    seed = "" if result.seed is None else "  " + _("seed {seed}", seed=result.seed)
+    console.print(f"{styled('bold', escape(deck_label(result.deck)))}  {result.format}{seed}")
     version(console, result.format_version)
     for i, dealt in enumerate(result.hands, start=1):
-        console.print(
-            f"[bold]hand {i}[/]" + (f"  ({dealt.redraws} forced redraws)" if dealt.redraws else "")
+        redraws = (
+            "  "
+            + _n(
+                "({count} forced redraw)",
+                "({count} forced redraws)",
+                dealt.redraws,
+                count=dealt.redraws,
+            )
+            if dealt.redraws
+            else ""
         )
+        console.print(styled("bold", _("hand {i}", i=i)) + redraws)
         marks: dict[str, str] = {}  # hand card -> the label of what the deal made of it
         for aside in dealt.aside:
             if aside.in_hand:
@@ -74,12 +121,14 @@ def render_hands(console: Console, result: HandsResult) -> None:
             mark = f"  [dim]({escape(marks[card])})[/]" if card in marks else ""
             console.print(f"  {escape(card)}{mark}")
         if dealt.mulligan is not None:
-            returned = ", ".join(escape(c) for c in dealt.returned or [])
-            console.print(f"  [yellow]mulligan[/]: returned {returned}; now:")
+            returned = listing(escape(c) for c in dealt.returned or [])
+            console.print(
+                f"  {styled('yellow', _('mulligan'))}: "
+                + _("returned {cards}; now:", cards=returned)
+            )
             for card in dealt.mulligan:
                 console.print(f"    {escape(card)}")
-    for note in result.assumptions:
-        console.print(f"  [dim]assumption: {escape(note)}[/]")
+    assumption_lines(console, result.assumptions)
 
 
 def rows_frame(result: OddsResult) -> Any:  # a pandas DataFrame; pandas is imported late
@@ -108,28 +157,37 @@ def write_plot(result: OddsResult, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from deckcheck.plotting import labels, save
+
     turns = [r.turn for r in result.rows]
-    fig, ax = plt.subplots(figsize=(7, 4), dpi=120)
-    ax.plot(turns, [r.probability for r in result.rows], marker="o", label=result.method)
-    if result.method == "monte-carlo":
-        low = [r.low or 0 for r in result.rows]
-        high = [r.high or 0 for r in result.rows]
-        ax.fill_between(turns, low, high, alpha=0.25, label="95% interval")
-    for entry in result.table or []:
-        ax.plot(
-            turns,
-            [r.probability for r in entry.rows],
-            linestyle="--",
-            label=f"{entry.copies} copies",
+    with labels():
+        fig, ax = plt.subplots(figsize=(7, 4), dpi=120)
+        method = _("exact") if result.method == "exact" else _("monte-carlo")
+        ax.plot(turns, [r.probability for r in result.rows], marker="o", label=method)
+        if result.method == "monte-carlo":
+            low = [r.low or 0 for r in result.rows]
+            high = [r.high or 0 for r in result.rows]
+            ax.fill_between(turns, low, high, alpha=0.25, label=_("95% interval"))
+        for entry in result.table or []:
+            ax.plot(
+                turns,
+                [r.probability for r in entry.rows],
+                linestyle="--",
+                label=_n("{count} copy", "{count} copies", entry.copies, count=entry.copies),
+            )
+        ax.set_xlabel(_("turn (0 = kept opening hand)"))
+        ax.set_ylabel(_("probability"))
+        ax.set_ylim(0, 1.02)
+        ax.set_xticks(turns)
+        ax.grid(alpha=0.3)
+        n = len(result.conditions)
+        ax.set_title(
+            _(
+                "{format}, {side}: {n} condition(s)",
+                format=result.format,
+                side=side_label(result.on_play),
+                n=n,
+            )
         )
-    ax.set_xlabel("turn (0 = kept opening hand)")
-    ax.set_ylabel("probability")
-    ax.set_ylim(0, 1.02)
-    ax.set_xticks(turns)
-    ax.grid(alpha=0.3)
-    side = "on the play" if result.on_play else "on the draw"
-    ax.set_title(f"{result.format}, {side}: {len(result.conditions)} condition(s)")
-    ax.legend(loc="lower right")
-    fig.tight_layout()
-    write_atomic(path, lambda tmp: fig.savefig(tmp, format="png"))
-    plt.close(fig)
+        ax.legend(loc="lower right")
+        save(fig, path)

@@ -13,6 +13,7 @@ from deckcheck.errors import AsideError
 from deckcheck.formats import Format
 from deckcheck.games.deal_contract import Aside, Draws
 from deckcheck.games.registry import ParamValue
+from deckcheck.i18n import _
 from deckcheck.models import Card
 from deckcheck.odds.conditions import Condition, parse_condition
 from deckcheck.odds.exact import Problem
@@ -62,7 +63,7 @@ def rules_of(fmt: Format) -> Rules:
     forced = params.get("forced_redraw")
     notes = tuple(
         f"{key} = {p.value} ({p.source})" for key, p in fmt.parameters.items() if p.assumption
-    ) + tuple(spec.setup_notes)
+    ) + tuple(_(note) for note in spec.setup_notes)
     return Rules(
         hand=int(params["opening_hand"]),
         draw_per_turn=int(params["draw_per_turn"]),
@@ -88,7 +89,9 @@ def drawable(
     spec = games.get(fmt.game)
     if spec.set_aside is None:
         if choice is not None:
-            raise AsideError(f"{spec.name} sets no card aside before the deal; drop --aside")
+            raise AsideError(
+                _("{game} sets no card aside before the deal; drop --aside", game=spec.name)
+            )
         return list(cards), []
     return spec.set_aside(cards, fmt, choice, False)
 

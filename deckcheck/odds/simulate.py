@@ -25,6 +25,7 @@ from functools import cached_property
 import numpy as np
 from numpy.typing import NDArray
 
+from deckcheck.i18n import _
 from deckcheck.odds.exact import OddsError, Predicate, Problem, kept_cards
 from deckcheck.odds.mulligan import Mulligan, group_counts
 from deckcheck.odds.setup import Rules
@@ -121,7 +122,7 @@ class Simulator:
         """Estimates for rows 0..turns, dealing counts (the module's docstring)."""
         marks, used = self._pattern(turns, on_play, optional)
         if self.hand + len(marks) > int(self.colours.sum()):
-            raise OddsError("the simulated turns run past the deck")
+            raise OddsError(_("the simulated turns run past the deck"))
         hits = np.zeros(turns + 1, dtype=np.int64)
         done = 0
         while done < games:
@@ -175,7 +176,7 @@ class Simulator:
                 again = np.searchsorted(cdf, self.rng.random(int(missing.sum())), side="right")
                 pick[missing] = np.minimum(again, len(cdf) - 1)
             else:  # pragma: no cover - the exact engine refuses such decks first
-                raise OddsError("no card can end the forced redraw")
+                raise OddsError(_("no card can end the forced redraw"))
         return pick
 
     @cached_property
@@ -198,9 +199,7 @@ class Simulator:
         left -= out
         return out
 
-    def _count_batch(
-        self, rows: int, marks: Ints, used: Ints, mulligan: Mulligan | None
-    ) -> Ints:
+    def _count_batch(self, rows: int, marks: Ints, used: Ints, mulligan: Mulligan | None) -> Ints:
         comps, _, good = self.compositions
         pick = self.deal(rows)
         hits = np.zeros(len(used), dtype=np.int64)
@@ -222,9 +221,7 @@ class Simulator:
             hits[t] = int(self.good(seen).sum())
         return hits
 
-    def _batch(
-        self, rows: int, marks: Ints, used: Ints, mulligan: Mulligan | None
-    ) -> Ints:
+    def _batch(self, rows: int, marks: Ints, used: Ints, mulligan: Mulligan | None) -> Ints:
         hand, rules, prob = self.hand, self.rules, self.problem
         deck = self.shuffled(rows)
         if rules.forced is not None:  # redraw while the hand lacks the forced card
@@ -235,7 +232,7 @@ class Simulator:
                     break
                 deck[missing] = self.shuffled(int(missing.sum()))
             else:  # pragma: no cover - the exact engine refuses such decks first
-                raise OddsError("no card can end the forced redraw")
+                raise OddsError(_("no card can end the forced redraw"))
         first = group_counts(deck[:, :hand], self.groups)
         kept = first.copy()
         redraw = np.zeros(rows, dtype=np.int64)
@@ -244,7 +241,7 @@ class Simulator:
         # After the opening hand: the redraw, then the turns' pattern, from position `hand` on.
         width = int(redraw.max()) + len(marks)
         if hand + width > deck.shape[1]:
-            raise OddsError("the simulated turns run past the deck")
+            raise OddsError(_("the simulated turns run past the deck"))
         offsets = np.arange(width)
         to_hand = np.where(
             offsets[None, :] < redraw[:, None],

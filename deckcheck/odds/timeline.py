@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from deckcheck.games.deal_contract import Draws
+from deckcheck.i18n import _
 from deckcheck.odds.errors import OddsError
 
 
@@ -20,14 +21,14 @@ class Timeline:
     consumed: tuple[int, ...]
 
 
-def pattern(
-    draws: Draws, turns: int, on_play: bool, optional: bool
-) -> tuple[list[int], list[int]]:
+def pattern(draws: Draws, turns: int, on_play: bool, optional: bool) -> tuple[list[int], list[int]]:
     """Positions after the opening hand: 1 = to hand, 0 = out of reach (a stock); and, per row
     (0: the opening hand; t: the start of your t-th main phase), how many of them are used up
     by then. ``optional``: count the draws the timeline lets a player choose to take."""
     if optional and not draws.optional:
-        raise OddsError("this format's draw timeline has no optional draws; drop --optional-draws")
+        raise OddsError(
+            _("this format's draw timeline has no optional draws; drop --optional-draws")
+        )
     marks: list[int] = []
     used = [0]
     for t in range(1, turns + 1):

@@ -15,6 +15,7 @@ from typing import Any
 
 from deckcheck.errors import UsageError
 from deckcheck.goldfish.run import Tally
+from deckcheck.i18n import _
 from deckcheck.sweep.run import ChunkTask, Runner, play_task
 
 _LOCAL = re.compile(r"^local:(?P<k>[1-9][0-9]?)$")
@@ -24,11 +25,13 @@ def _client(scheduler: str | None, cluster: str | None) -> Any:
     try:
         from distributed import Client, LocalCluster
     except ImportError as exc:  # pragma: no cover - the cluster extra is not installed
-        raise UsageError("Dask is not installed: pip install 'deckcheck[cluster]'") from exc
+        raise UsageError(_("Dask is not installed: pip install 'deckcheck[cluster]'")) from exc
     if cluster is not None:
         found = _LOCAL.match(cluster)
         if found is None:
-            raise UsageError(f"--cluster {cluster!r}: write local:K (K worker processes)")
+            raise UsageError(
+                _("--cluster {cluster}: write local:K (K worker processes)", cluster=repr(cluster))
+            )
         local = LocalCluster(
             n_workers=int(found["k"]),
             threads_per_worker=1,
@@ -39,9 +42,21 @@ def _client(scheduler: str | None, cluster: str | None) -> Any:
     try:
         return Client(scheduler, timeout="10s")
     except ValueError as exc:  # distributed's address parser: "notaurl", "tcp://[::1"
-        raise UsageError(f"--scheduler {scheduler!r}: not a scheduler address: {exc}") from exc
+        raise UsageError(
+            _(
+                "--scheduler {scheduler}: not a scheduler address: {error}",
+                scheduler=repr(scheduler),
+                error=exc,
+            )
+        ) from exc
     except (OSError, TimeoutError) as exc:
-        raise UsageError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from exc
+        raise UsageError(
+            _(
+                "cannot reach the Dask scheduler {scheduler}: {error}",
+                scheduler=scheduler,
+                error=exc,
+            )
+        ) from exc
 
 
 @contextmanager

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from deckcheck.csvsafe import escape_frame
 from deckcheck.files import write_atomic
+from deckcheck.i18n import _
 from deckcheck.sweep.run import SweepResult
 
 if TYPE_CHECKING:
@@ -49,19 +50,30 @@ def render(console: Console, result: SweepResult) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title=f"sweep: {result.format}, {result.games:,} games × {result.turns} turns")
-    table.add_column("variant")
+    from deckcheck.goldfish.output import word
+    from deckcheck.odds.output import assumption_lines, styled
+
+    title = _(
+        "sweep: {format}, {games} games × {turns} turns",
+        format=result.format,
+        games=f"{result.games:,}",
+        turns=result.turns,
+    )
+    table = Table(title=title)
+    table.add_column(_("variant"))
     conds = list(next((v.odds for v in result.variants if v.legal), {}))
     names = sorted({n for v in result.variants for n in v.milestones})
     for cond in conds:
-        table.add_column(f"{cond} by turn {result.turns}", justify="right")
+        table.add_column(
+            _("{condition} by turn {turn}", condition=cond, turn=result.turns), justify="right"
+        )
     for name in names:
-        table.add_column(f"{name} (mean turn)", justify="right")
+        table.add_column(_("{milestone} (mean turn)", milestone=word(name)), justify="right")
     for v in result.variants:
         mark = " ★" if v.label == result.best else ""
         if not v.legal:
             first = v.violations[0] if v.violations else None
-            why = f"illegal: {first.rule}" if first else "illegal"
+            why = _("illegal: {rule}", rule=first.rule) if first else _("illegal")
             table.add_row(escape(v.label), why, *[""] * (len(conds) + len(names) - 1))
             continue
         cells = [f"{v.odds[c][-1]:.1%}" for c in conds]
@@ -72,13 +84,18 @@ def render(console: Console, result: SweepResult) -> None:
         table.add_row(escape(v.label) + mark, *cells)
     console.print(table)
     if result.best:
-        console.print(f"best by {escape(result.best_metric or '')}: {escape(result.best)}")
+        console.print(
+            _(
+                "best by {metric}: {variant}",
+                metric=escape(metric_word(result.best_metric or "")),
+                variant=escape(result.best),
+            )
+        )
     illegal = [v for v in result.variants if not v.legal]
     for v in illegal:
         for x in v.violations:
-            console.print(f"  [red]{escape(v.label)}[/]: {x.rule}: {escape(x.message)}")
-    for note in result.assumptions:
-        console.print(f"  [dim]assumption: {escape(note)}[/]")
+            console.print(f"  {styled('red', escape(v.label))}: {x.rule}: {escape(x.message)}")
+    assumption_lines(console, result.assumptions)
 
 
 def plot(result: SweepResult, path: Path, metric: str | None) -> None:
@@ -89,6 +106,21 @@ def plot(result: SweepResult, path: Path, metric: str | None) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from deckcheck.plotting import labels
+
+    with labels():
+        _draw(result, path, metric, plt)
+
+
+def metric_word(metric: str) -> str:
+    """``milestone:NAME`` with the milestone's word; odds conditions stay as typed."""
+    from deckcheck.goldfish.output import word
+
+    source, sep, name = metric.partition(":")
+    return f"{source}{sep}{word(name)}" if source == "milestone" else metric
+
+
+def _draw(result: SweepResult, path: Path, metric: str | None, plt: Any) -> None:
     legal = [v for v in result.variants if v.legal]
     varied = [
         k for k in (legal[0].keys if legal else {}) if len({str(v.keys[k]) for v in legal}) > 1
@@ -99,7 +131,7 @@ def plot(result: SweepResult, path: Path, metric: str | None) -> None:
 
         xs = sorted({v.keys[varied[0]] for v in legal}, key=str)
         ys = sorted({v.keys[varied[1]] for v in legal}, key=str)
-        grid = [[float("nan")] * len(xs) for _ in ys]
+        grid = [[float("nan")] * len(xs) for _row in ys]
         for v in legal:
             grid[ys.index(v.keys[varied[1]])][xs.index(v.keys[varied[0]])] = metric_of(v, metric)[0]
         image = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis")
@@ -107,9 +139,9 @@ def plot(result: SweepResult, path: Path, metric: str | None) -> None:
         ax.set_yticks(range(len(ys)), [str(y) for y in ys])
         ax.set_xlabel(varied[0])
         ax.set_ylabel(varied[1])
-        fig.colorbar(image, label=metric)
+        fig.colorbar(image, label=metric_word(metric))
     else:
-        source, _, name = (metric or "").partition(":")
+        source, _sep, name = (metric or "").partition(":")
         for v in legal:
             if source == "odds" and name.split("@")[0] in v.odds:
                 values = v.odds[name.split("@")[0]]
@@ -117,13 +149,17 @@ def plot(result: SweepResult, path: Path, metric: str | None) -> None:
             elif v.milestones:
                 m = v.milestones.get(name) or next(iter(v.milestones.values()))
                 ax.plot(range(1, len(m["by_turn"]) + 1), m["by_turn"], marker="o", label=v.label)
-        ax.set_xlabel("turn")
-        ax.set_ylabel(metric or "milestone reached by turn")
+        ax.set_xlabel(_("turn"))
+        ax.set_ylabel(metric_word(metric) if metric else _("milestone reached by turn"))
         ax.set_ylim(0, 1)
         ax.legend(fontsize="small")
-    ax.set_title(f"{result.format}: {result.games:,} games per variant")
-    fig.tight_layout()
-    try:
-        write_atomic(path, lambda tmp: fig.savefig(tmp, format="png"))
-    finally:
-        plt.close(fig)
+    ax.set_title(
+        _(
+            "{format}: {games} games per variant",
+            format=result.format,
+            games=f"{result.games:,}",
+        )
+    )
+    from deckcheck.plotting import save
+
+    save(fig, path)

@@ -9,7 +9,7 @@ numbers are the same wherever the chunks run.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -20,6 +20,7 @@ from deckcheck.games import get as game_spec
 from deckcheck.goldfish.policy import policy_from_keys
 from deckcheck.goldfish.run import MAX_TURNS, Tally, chunks, play_chunk, prepare, statistics
 from deckcheck.goldfish.setup import Setup
+from deckcheck.i18n import _, current, override
 from deckcheck.models import DeckList, Game, Violation
 from deckcheck.odds.api import OddsRequest, compute_odds
 from deckcheck.odds.conditions import parse_conditions
@@ -73,11 +74,13 @@ class ChunkTask:
     seeds: tuple[int, ...]
     turns: int
     on_play: bool
+    lang: str = field(default_factory=current)  # the language of the caller, for messages
 
 
 def play_task(task: ChunkTask) -> Tally:
     """Run on a worker: the chunk's games, summed (histograms, so little travels back)."""
-    chunk = play_chunk(task.setup, task.start, task.seeds, task.turns, task.on_play)
+    with override(task.lang):  # a message raised here is in the caller's language
+        chunk = play_chunk(task.setup, task.start, task.seeds, task.turns, task.on_play)
     return Tally.of(chunk, task.turns)
 
 
@@ -160,7 +163,7 @@ def sweep(
             setups[-1] = prepare(variant.deck, fmt, index, policy)
     tasks = [
         task
-        for i, (setup, (_, variant)) in enumerate(zip(setups, variants, strict=True))
+        for i, (setup, (_path, variant)) in enumerate(zip(setups, variants, strict=True))
         if setup is not None
         for task in chunk_tasks(i, setup, req.games, req.seed, req.turns, variant.on_play)
     ]
@@ -195,7 +198,7 @@ def _milestones(
     for i, parts in grouped.items():
         setup = setups[i]
         assert setup is not None
-        _, _, reached = statistics(setup, parts, turns)
+        _summary, _per_turn, reached = statistics(setup, parts, turns)
         results[i].milestones = {
             k: {"rate": v["rate"], "mean_turn": v["mean_turn"], "by_turn": v["by_turn"]}
             for k, v in reached.items()
@@ -205,19 +208,33 @@ def _milestones(
 def split_metric(metric: str, want: Sequence[str], turns: int) -> tuple[str, str, int]:
     """``milestone:NAME`` or ``odds:CONDITION[@TURN]`` as (source, name, turn; -1 for the
     last turn). The condition must be one of ``want``, the turn at most ``turns``."""
-    source, _, name = metric.partition(":")
+    source, _sep, name = metric.partition(":")
     if source == "milestone" and name:
         return source, name, -1
     if source != "odds":
-        raise UsageError(f"--best {metric!r}: write milestone:NAME or odds:CONDITION[@TURN]")
+        raise UsageError(
+            _("--best {metric}: write milestone:NAME or odds:CONDITION[@TURN]", metric=repr(metric))
+        )
     cond, at, turn = ("", "", "") if name in want else name.rpartition("@")
     cond = cond or name
     if cond not in want:
-        raise UsageError(f"--best {metric!r}: ask it with --want {cond!r}")
+        raise UsageError(
+            _(
+                "--best {metric}: ask it with --want {condition}",
+                metric=repr(metric),
+                condition=repr(cond),
+            )
+        )
     if not at:
         return source, cond, -1
     if not (turn.isascii() and turn.isdigit() and int(turn) <= turns):
-        raise UsageError(f"--best {metric!r}: the turn after @ is a whole number, 0 to {turns}")
+        raise UsageError(
+            _(
+                "--best {metric}: the turn after @ is a whole number, 0 to {turns}",
+                metric=repr(metric),
+                turns=turns,
+            )
+        )
     return source, cond, int(turn)
 
 
@@ -228,13 +245,22 @@ def check_request(req: SweepRequest, game: Game) -> None:
         parse_conditions(req.want, game)
     if req.best is None:
         return
-    source, name, _ = split_metric(req.best, req.want, req.turns)
+    source, name, _turn = split_metric(req.best, req.want, req.turns)
     if source == "milestone":
         known = game_spec(game).milestones
         if name not in known:
-            raise UsageError(f"--best {req.best!r}: no milestone {name!r} ({', '.join(known)})")
+            raise UsageError(
+                _(
+                    "--best {metric}: no milestone {name} ({known})",
+                    metric=repr(req.best),
+                    name=repr(name),
+                    known=", ".join(known),
+                )
+            )
         if not req.games:
-            raise UsageError(f"--best {req.best!r}: milestones need games (--games is 0)")
+            raise UsageError(
+                _("--best {metric}: milestones need games (--games is 0)", metric=repr(req.best))
+            )
 
 
 def metric_of(result: VariantResult, metric: str) -> tuple[float, float]:

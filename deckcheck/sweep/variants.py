@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from deckcheck.errors import UsageError
+from deckcheck.i18n import _
 from deckcheck.models import DeckEntry, DeckList
 from deckcheck.resolve import CardIndex
 
@@ -57,21 +58,25 @@ def _value(text: str) -> Any:
 
 def parse_vary(text: str) -> Axis:
     """``name:REF=1..4``, ``name:REF=1,3``, ``policy:KEY=a,b``."""
-    varies, _, rest = text.partition(":")
+    varies, _sep, rest = text.partition(":")
     key, eq, values = rest.rpartition("=")
     varies = varies.strip().casefold()
     if varies not in ("name", "policy") or not eq or not key.strip() or not values.strip():
-        raise UsageError(f"--vary {text!r}: write name:REF=LOW..HIGH or policy:KEY=A,B")
+        raise UsageError(
+            _("--vary {text}: write name:REF=LOW..HIGH or policy:KEY=A,B", text=repr(text))
+        )
     found = _RANGE.match(values)
     if found:
         low, high = int(found["low"]), int(found["high"])
         if high < low or high - low > 100:
-            raise UsageError(f"--vary {text!r}: the range must run up, over at most 100 values")
+            raise UsageError(
+                _("--vary {text}: the range must run up, over at most 100 values", text=repr(text))
+            )
         parsed: tuple[Any, ...] = tuple(range(low, high + 1))
     else:
         parsed = tuple(_value(v) for v in values.split(",") if v.strip())
     if varies == "name" and not all(isinstance(v, int) and v >= 0 for v in parsed):
-        raise UsageError(f"--vary {text!r}: copies are whole numbers from 0")
+        raise UsageError(_("--vary {text}: copies are whole numbers from 0", text=repr(text)))
     return Axis(varies, key.strip(), parsed)
 
 
@@ -80,7 +85,9 @@ def check_count(decks: int, axes: list[Axis], sides: tuple[bool, ...]) -> int:
     axes of 101 values would be 104 million of them): exit 2, 422 over ``MAX_VARIANTS``."""
     count = decks * math.prod(len(a.values) for a in axes) * len(sides)
     if count > MAX_VARIANTS:
-        raise TooManyVariants(f"{count} variants: at most {MAX_VARIANTS} in one sweep")
+        raise TooManyVariants(
+            _("{count} variants: at most {limit} in one sweep", count=count, limit=MAX_VARIANTS)
+        )
     return count
 
 
@@ -103,9 +110,22 @@ def _refs_of(deck: DeckList, index: CardIndex, game: str, ref: str) -> tuple[str
     """The card ``ref`` names, and every deck-list reference to it."""
     card = index.resolve(game, ref).card
     if card is None:
-        raise UsageError(f"{ref!r} is not one {game} card of the pool (write its number)")
+        raise UsageError(
+            _(
+                "{ref} is not one {game} card of the pool (write its number)",
+                ref=repr(ref),
+                game=game,
+            )
+        )
     same = {e.ref for e in deck.entries if index.resolve(game, e.ref).card is card}
     return card.number, same | {ref}
+
+
+def _part(key: str, value: Any) -> str:
+    """One key of a variant's label: ``name:X=2``; the side as people say it."""
+    if key == "side":
+        return _("side=play") if value == "play" else _("side=draw")
+    return f"{key}={value}"
 
 
 def build(
@@ -139,10 +159,15 @@ def build(
             entries, had = _set_copies(entries, filler[1], filler[0], 0)
             need = had + size - now
             if need < 0:
-                problem = f"--fill {fill}: {-need} too few copies to keep the deck at {size}"
+                problem = _(
+                    "--fill {fill}: {n} too few copies to keep the deck at {size}",
+                    fill=fill,
+                    n=-need,
+                    size=size,
+                )
             entries, _ = _set_copies(entries, filler[1], filler[0], max(need, 0))
         keys["side"] = "play" if on_play else "draw"
-        label = ", ".join(f"{k}={v}" for k, v in keys.items())
+        label = ", ".join(_part(k, v) for k, v in keys.items())
         variant = deck.model_copy(update={"entries": entries, "problems": list(deck.problems)})
         out.append(Variant(label, variant, keys, policy, on_play, problem))
     return out

@@ -15,11 +15,20 @@ from deckcheck.games.columns_contract import CardColumn, Search, SearchHook
 from deckcheck.games.contract import GameSpec, Param, lazy
 from deckcheck.games.deal_contract import Draws, deck_out
 from deckcheck.goldfish.policy import Policy
+from deckcheck.i18n import N_, _
 from deckcheck.normalize import nfkc, title_key
 
-# the goldfish engine's per-turn metrics and milestones (engine.py)
-METRICS = ("hand", "partner_level", "friends", "extra_charas", "sets", "deck")
-MILESTONES = ("partner_level_2", "partner_level_3", "first_extra_chara")
+# the goldfish engine's per-turn metrics and milestones (engine.py); their ids are the words
+# people read (goldfish/output.py shows each through the catalogue)
+METRICS = (
+    N_("hand"),
+    N_("partner_level"),
+    N_("friends"),
+    N_("extra_charas"),
+    N_("sets"),
+    N_("deck"),
+)
+MILESTONES = (N_("partner_level_2"), N_("partner_level_3"), N_("first_extra_chara"))
 
 
 def _strip_os(name: str) -> str:
@@ -37,8 +46,11 @@ def check_card(fields: dict[str, Any], tables: Mapping[str, Mapping[str, str]]) 
         fields["os"] = tables["titles"].get(title_key(fields["title"]))
         if fields["os"] is None:
             return [
-                f"unknown title {fields['title']!r} and no os (the title is not in the "
-                "rulebook's title→OS table; give the os column)"
+                _(
+                    "unknown title {title} and no os (the title is not in the "
+                    "rulebook's title→OS table; give the os column)",
+                    title=repr(fields["title"]),
+                )
             ]
     return []
 
@@ -65,7 +77,7 @@ class AttackDraws(Draws):
     def optional(self) -> str:
         if not self.attack_draw:
             return ""
-        return "the partner's attack draw (ChaosTCG 総合ルール 2016-05-17 §8.3)"
+        return N_("the partner's attack draw (ChaosTCG 総合ルール 2016-05-17 §8.3)")
 
     def after_main(self, turn: int, on_play: bool) -> tuple[bool, ...]:
         attacks = not (turn == 1 and on_play and not self.first_turn_attack)
@@ -76,22 +88,24 @@ class AttackDraws(Draws):
 # 耐久力 §2.7); the OS and append words are printed on the card.
 COLUMNS = (
     CardColumn(
-        "title", "text", "the work (作品名) a card belongs to", summary=True, key=title_key
+        "title", "text", N_("the work (作品名) a card belongs to"), summary=True, key=title_key
     ),
     CardColumn(
         "os",
         "text",
-        "the OS printed on the card (OS:ニトロプラス); empty: found from the title",
-        label="OS",
+        N_("the OS printed on the card (OS:ニトロプラス); empty: found from the title"),
+        label=N_("OS"),
         summary=True,
         key=title_key,
         checked=True,  # neo-standard's single OS (checks.py)
     ),
     # limits and pure decks by append word (formats/chaos-*.toml)
-    CardColumn("append", "list", "append words, ';' between them (BETA;はるかさん)", checked=True),
-    CardColumn("power", "int", "攻撃力, a whole number", Search("min"), summary=True),
-    CardColumn("hp", "int", "耐久力, a whole number", label="HP"),
-    CardColumn("extra_cost", "text", "an extra chara's extra cost as printed"),
+    CardColumn(
+        "append", "list", N_("append words, ';' between them (BETA;はるかさん)"), checked=True
+    ),
+    CardColumn("power", "int", N_("攻撃力, a whole number"), Search("min"), summary=True),
+    CardColumn("hp", "int", N_("耐久力, a whole number"), label=N_("HP")),
+    CardColumn("extra_cost", "text", N_("an extra chara's extra cost as printed")),
 )
 
 
@@ -137,16 +151,18 @@ CHAOS = (  # the entry point of pyproject.toml
         names_ignore_spaces=True,  # §2.1: spaces in a card name are not part of it
         section_aliases={"extra": "extra", "エクストラ": "extra", "エクストラデッキ": "extra"},
         params={
-            "hand_limit": Param(int, 7, "goldfish: cards kept at the end of a turn (§7.6)"),
-            "friend_areas": Param(int, 4, "goldfish: friend areas in the arena (§5.7)"),
-            "attack_draw": Param(bool, False, "odds, goldfish: the partner's attack draw (§8.3)"),
+            "hand_limit": Param(int, 7, N_("goldfish: cards kept at the end of a turn (§7.6)")),
+            "friend_areas": Param(int, 4, N_("goldfish: friend areas in the arena (§5.7)")),
+            "attack_draw": Param(
+                bool, False, N_("odds, goldfish: the partner's attack draw (§8.3)")
+            ),
             "first_player_first_turn_attack": Param(
-                bool, True, "odds, goldfish: whether the first player may attack on turn 1"
+                bool, True, N_("odds, goldfish: whether the first player may attack on turn 1")
             ),
         },
         policy=ChaosPolicy,
         default_policy=ChaosPolicy(
-            name="chaos default",
+            name=N_("chaos default"),
             keep=("type:chara|type:partner>=2",),
             play_first=("power>=5", "type:chara"),
         ),
@@ -161,33 +177,49 @@ CHAOS = (  # the entry point of pyproject.toml
         check_card=check_card,
         check_tables=lazy("deckcheck.games.chaos.checks:tables"),
         card_tables=lazy("deckcheck.games.chaos.os_table:card_tables"),
-        losses=(deck_out("ChaosTCG 総合ルール 2016-05-17 §1.2 (the beginning phase's draw)"),),
+        losses=(deck_out(N_("ChaosTCG 総合ルール 2016-05-17 §1.2 (the beginning phase's draw)")),),
         draws=AttackDraws.from_params,
         notes=(
-            "ネーム (総合ルール 2016-05-17 §2.1) are the 「…」 parts of a card name; the pilot "
-            "never plays a chara or set that ネーム重複処理 (§11.4) would send to the 控え室",
-            "sets (§3.9): one a chara; [TST ゲージ] sets only on 神前美月, any number (§13)",
-            "extra charas (§10.1): the covered chara stops counting, the other payers go to the "
-            "控え室 (hand first, then friends; never the partner); extra_cost is matched by name",
-            "level-up (§10.3): only with a chara card of the partner's card name",
-            "[アラガミ] (§13): never enters (「…を登場させようとする場合それは何もしません」)",
-            "[ソルラルチャージ] (§13): never played as an extra chara (only its own rule moves it "
-            "out of the extra deck); off by default (policy solral_charge); when on it covers "
-            "the partner for the battle phase and, being in the partner area, is the partner "
-            "(§5.7 「パートナーエリアに置かれているキャラはパートナー状態」), so its attack draws "
-            "(アタックドロー, §8.3); back face down at the end of the turn (deckcheck's reading: "
-            "the PDF text lost the icon)",
-            "hand limit 7 (§7.6): the pilot discards events first (it never plays them), then "
-            "the cards its play_first order ranks last",
-            "not played: battles, damage, 乱入, events and card text (no opponent); level-up costs",
+            N_(
+                "ネーム (総合ルール 2016-05-17 §2.1) are the 「…」 parts of a card name; the pilot "
+                "never plays a chara or set that ネーム重複処理 (§11.4) would send to the 控え室"
+            ),
+            N_("sets (§3.9): one a chara; [TST ゲージ] sets only on 神前美月, any number (§13)"),
+            N_(
+                "extra charas (§10.1): the covered chara stops counting, the other payers go to "
+                "the "
+                "控え室 (hand first, then friends; never the partner); extra_cost is matched by "
+                "name"
+            ),
+            N_("level-up (§10.3): only with a chara card of the partner's card name"),
+            N_("[アラガミ] (§13): never enters (「…を登場させようとする場合それは何もしません」)"),
+            N_(
+                "[ソルラルチャージ] (§13): never played as an extra chara (only its own rule moves "
+                "it "
+                "out of the extra deck); off by default (policy solral_charge); when on it covers "
+                "the partner for the battle phase and, being in the partner area, is the partner "
+                "(§5.7 「パートナーエリアに置かれているキャラはパートナー状態」), so its attack "
+                "draws "
+                "(アタックドロー, §8.3); back face down at the end of the turn (deckcheck's "
+                "reading: "
+                "the PDF text lost the icon)"
+            ),
+            N_(
+                "hand limit 7 (§7.6): the pilot discards events first (it never plays them), then "
+                "the cards its play_first order ranks last"
+            ),
+            N_(
+                "not played: battles, damage, 乱入, events and card text (no opponent); level-up "
+                "costs"
+            ),
         ),
         search_fields=("level", "cost"),
         columns=COLUMNS,
         search_hooks=(
             SearchHook(
                 "title",
-                "Title / OS",
-                "a title (作品名) or an OS: the cards of that title, or of that OS",
+                N_("Title / OS"),
+                N_("a title (作品名) or an OS: the cards of that title, or of that OS"),
                 title_or_os,
                 aliases=("os",),
             ),

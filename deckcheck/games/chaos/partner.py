@@ -15,7 +15,7 @@ from deckcheck.errors import AsideError, UnanswerableError
 from deckcheck.games import name_key
 from deckcheck.games.chaos.tables import Partner, partner_of
 from deckcheck.games.deal_contract import Aside
-from deckcheck.i18n import _, current
+from deckcheck.i18n import N_, _, current
 from deckcheck.models import Card
 from deckcheck.normalize import word_key
 from deckcheck.resolve import number_key
@@ -153,6 +153,6 @@ def set_aside(
         return list(main), []
     chosen = choose(rule, main, choice, pick)
     rest = [(c, n - (1 if c is chosen else 0)) for c, n in main]
-    label = _("partner, set aside")
+    label = N_("partner, set aside")  # shown through the catalogue (odds.api.view)
     aside = Aside("partner", label, (chosen,), "ChaosTCG 総合ルール 2016-05-17 §6.2")
     return [(c, n) for c, n in rest if n > 0], [aside]

@@ -10,11 +10,13 @@ from deckcheck.games.contract import GameSpec, Param, lazy
 from deckcheck.games.deal_contract import Aside, deck_out
 from deckcheck.games.iris import words
 from deckcheck.goldfish.policy import Policy
+from deckcheck.i18n import N_
 from deckcheck.models import Card
 
-# the goldfish engine's per-turn metrics and milestones (engine.py)
-METRICS = ("hand", "units", "standby", "charges", "commands", "deck")
-MILESTONES = ("standby_full",)
+# the goldfish engine's per-turn metrics and milestones (engine.py); their ids are the words
+# people read (goldfish/output.py shows each through the catalogue)
+METRICS = (N_("hand"), N_("units"), N_("standby"), N_("charges"), N_("commands"), N_("deck"))
+MILESTONES = (N_("standby_full"),)
 
 
 class IrisPolicy(Policy):
@@ -38,7 +40,7 @@ def main_unit(hand: Sequence[Card], fmt: Format) -> list[Aside[Card]]:
     if unit is None:
         return []
     rule = "あいりすミスティリア! TCG 詳しい遊び方 対戦の準備"
-    return [Aside("main_unit", "main unit", (unit,), rule, in_hand=True)]
+    return [Aside("main_unit", N_("main unit"), (unit,), rule, in_hand=True)]
 
 
 IRIS = (  # the entry point of pyproject.toml
@@ -55,25 +57,32 @@ IRIS = (  # the entry point of pyproject.toml
         },
         params={
             "standby_slots": Param(
-                int, 4, "goldfish: standby slots for units (an assumption: Q&A Q2)"
+                int, 4, N_("goldfish: standby slots for units (an assumption: Q&A Q2)")
             ),
         },
         policy=IrisPolicy,
-        default_policy=IrisPolicy(name="iris default", keep=(), play_first=("hp>=4", "type:unit")),
+        default_policy=IrisPolicy(
+            name=N_("iris default"), keep=(), play_first=("hp>=4", "type:unit")
+        ),
         play=lazy("deckcheck.games.iris.engine:play"),
         play_batch=lazy("deckcheck.games.iris.fast:play_batch"),
         metrics=METRICS,
         milestones=MILESTONES,
-        losses=(deck_out("あいりすミスティリア! TCG 詳しい遊び方 ターンの流れ (no card to draw)"),),
+        losses=(
+            deck_out(N_("あいりすミスティリア! TCG 詳しい遊び方 ターンの流れ (no card to draw)")),
+        ),
         from_hand=main_unit,
         setup_notes=(
-            "after each forced redraw (no unit in hand) the opponent may draw 1 card, so the "
-            "other player's hand changes (あいりすミスティリア! TCG 詳しい遊び方 対戦の準備 ④ ※)",
+            N_(
+                "after each forced redraw (no unit in hand) the opponent may draw 1 card, so the "
+                "other player's hand changes (あいりすミスティリア! TCG 詳しい遊び方 対戦の準備 ④ "
+                "※)"
+            ),
         ),
         search_fields=("cost",),
         # 詳しい遊び方 §1: a unit's HP
         columns=(
-            CardColumn("hp", "int", "a unit's HP", Search("min"), label="HP", summary=True),
+            CardColumn("hp", "int", N_("a unit's HP"), Search("min"), label=N_("HP"), summary=True),
         ),
     )
 )

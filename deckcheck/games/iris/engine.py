@@ -17,6 +17,7 @@ from deckcheck.games.iris import MILESTONES
 from deckcheck.goldfish.common import DeckOut, GoldfishError, Record, expand, redeal, shuffled, take
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.goldfish.setup import Setup
+from deckcheck.i18n import _
 from deckcheck.models import Card
 
 if TYPE_CHECKING:
@@ -35,14 +36,14 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
     standby_slots = rules.param_int("standby_slots")
     deck = shuffled(expand(setup.drawable), rng)
     if not any(c.type == "unit" for c in deck):
-        raise SetupError("the deck has no unit: the opening hand can never be kept")
+        raise SetupError(_("the deck has no unit: the opening hand can never be kept"))
     record = Record(milestones=[0] * len(MILESTONES))
     hand = [deck.pop() for _ in range(rules.hand)]
     while not any(c.type == "unit" for c in hand):
         hand = redeal(deck, hand, rules.hand, rng)  # revealed, shuffled back, drawn again
         record.mulligans += 1
         if record.mulligans > MAX_REDRAWS:  # pragma: no cover - needs a unit to be impossible
-            raise SetupError("no unit after 100,000 redraws")
+            raise SetupError(_("no unit after 100,000 redraws"))
     units_in_hand = [c for c in hand if c.type == "unit"]
     main_unit = min(units_in_hand, key=lambda c: policy.rank(c, policy.play_first))
     take(hand, main_unit)

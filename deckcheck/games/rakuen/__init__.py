@@ -15,21 +15,23 @@ from deckcheck.games.contract import GameSpec, Param, lazy
 from deckcheck.games.deal_contract import Aside, Draws, Loss
 from deckcheck.games.rakuen import words
 from deckcheck.goldfish.policy import Policy
+from deckcheck.i18n import N_, _
 from deckcheck.models import Card
 from deckcheck.normalize import nfkc
 
-# the goldfish engine's per-turn metrics and milestones (engine.py)
+# the goldfish engine's per-turn metrics and milestones (engine.py); their ids are the words
+# people read (goldfish/output.py shows each through the catalogue)
 METRICS = (
-    "hand",
-    "level_area",
-    "stock",
-    "members",
-    "highest_level_deployable",
-    "refreshes",
-    "penalty_cards",
-    "deck",
+    N_("hand"),
+    N_("level_area"),
+    N_("stock"),
+    N_("members"),
+    N_("highest_level_deployable"),
+    N_("refreshes"),
+    N_("penalty_cards"),
+    N_("deck"),
 )
-MILESTONES = ("first_level_2_deploy", "first_level_3_deploy", "first_gouritai")
+MILESTONES = (N_("first_level_2_deploy"), N_("first_level_3_deploy"), N_("first_gouritai"))
 
 
 KINDS = ("定理者", "使者", "合理体")  # ch.1 §2: a member's kind
@@ -39,11 +41,13 @@ KINDS = ("定理者", "使者", "合理体")  # ch.1 §2: a member's kind
 # a member's power, color and world, テリトリー; a gate's 門ナンバー).
 COLUMNS = (
     # the gate deck's limit per 門ナンバー (formats/rakuen-standard-1.0.toml)
-    CardColumn("gate_number", "int", "a gate card's number (1-8)", checked=True),
-    CardColumn("power", "int", "power, a whole number"),
-    CardColumn("color", "text", "colour as printed (黄 赤 緑 青)", Search("exact"), summary=True),
-    CardColumn("world", "text", "world as printed", Search("text"), summary=True),
-    CardColumn("territory", "int", "circles a member occupies (1, 2 or 4)"),
+    CardColumn("gate_number", "int", N_("a gate card's number (1-8)"), checked=True),
+    CardColumn("power", "int", N_("power, a whole number")),
+    CardColumn(
+        "color", "text", N_("colour as printed (黄 赤 緑 青)"), Search("exact"), summary=True
+    ),
+    CardColumn("world", "text", N_("world as printed"), Search("text"), summary=True),
+    CardColumn("territory", "int", N_("circles a member occupies (1, 2 or 4)")),
 )
 
 
@@ -70,7 +74,8 @@ def lay_out_gates(
     from deckcheck.odds.setup import params_of  # the format's value, else the spec's default
 
     laid = tuple(gates[: int(params_of(fmt)["circles"])])
-    return [Aside("gates", "gates laid out", laid, "ラクエンロジック ルールブック Ver1.0 ch.2 §2")]
+    rule = N_("ラクエンロジック ルールブック Ver1.0 ch.2 §2")  # a citation; its chapter is worded
+    return [Aside("gates", N_("gates laid out"), laid, rule)]
 
 
 @dataclass(frozen=True)
@@ -96,14 +101,19 @@ class StockDraws(Draws):
 LOSSES = (
     Loss(
         "deck-out",
-        "deck-out",
-        "deck and drop zone both empty at a refresh: deckcheck's simplification, no rulebook "
-        "loss (ルールブック Ver1.0 ch.3 §6 has only the refresh)",
+        N_("deck-out"),
+        N_(
+            "deck and drop zone both empty at a refresh: deckcheck's simplification, no rulebook "
+            "loss (ルールブック Ver1.0 ch.3 §6 has only the refresh)"
+        ),
     ),
     Loss(
         "refresh-penalty",
-        "second refresh penalty",
-        "ラクエンロジック ルールブック Ver1.0 ch.3 §6 敗北判定処理, §10 (2 refresh penalty cards)",
+        N_("second refresh penalty"),
+        N_(
+            "ラクエンロジック ルールブック Ver1.0 ch.3 §6 敗北判定処理, §10 (2 refresh penalty "
+            "cards)"
+        ),
     ),
 )
 
@@ -115,12 +125,14 @@ def check_card(fields: dict[str, Any], tables: Mapping[str, Mapping[str, str]]) 
     out: list[str] = []
     kind = fields.get("kind")
     if kind is not None and kind not in KINDS:
-        out.append(f"unknown kind {kind!r} (use {', '.join(KINDS)})")
+        out.append(_("unknown kind {kind} (use {kinds})", kind=repr(kind), kinds=", ".join(KINDS)))
     ctype = RAKUEN.type_words.get(nfkc(str(fields.get("type") or "")).casefold())
     if ctype == "gate" and not str(fields.get("gate_number") or "").strip():
         out.append(
-            "a gate card without a gate_number (every gate has a 門ナンバー: ラクエンロジック "
-            "ルールブック Ver1.0 ch.1 §1, ch.1 §4 門デッキ構築のルール 3)"
+            _(
+                "a gate card without a gate_number (every gate has a 門ナンバー: ラクエンロジック "
+                "ルールブック Ver1.0 ch.1 §1, ch.1 §4 門デッキ構築のルール 3)"
+            )
         )
     return out
 
@@ -148,19 +160,19 @@ RAKUEN = (  # the entry point of pyproject.toml
         },
         params={
             "stock_per_turn": Param(
-                int, 0, "odds, goldfish: cards put to stock each turn (ch.2 §4)"
+                int, 0, N_("odds, goldfish: cards put to stock each turn (ch.2 §4)")
             ),
-            "level_area_max": Param(int, 4, "goldfish: cards the level area holds (ch.2 §5)"),
-            "circles": Param(int, 6, "hand, goldfish: circles, one gate each (ch.2 §2)"),
+            "level_area_max": Param(int, 4, N_("goldfish: cards the level area holds (ch.2 §5)")),
+            "circles": Param(int, 6, N_("hand, goldfish: circles, one gate each (ch.2 §2)")),
             # none in ルールブック Ver1.0 (ch.1 §3 2 手札, ch.2 §4, ch.4 Q38: 「手札の上限は
             # ありません」); the format in force from 2017-02-26 gives one
             "hand_limit": Param(
-                int, None, "goldfish: cards kept at the end phase (unset: no hand limit)", 0
+                int, None, N_("goldfish: cards kept at the end phase (unset: no hand limit)"), 0
             ),
         },
         policy=RakuenPolicy,
         default_policy=RakuenPolicy(
-            name="rakuen default",
+            name=N_("rakuen default"),
             keep=("type:member>=2",),
             play_first=("kind:合理体", "level>=2", "type:member"),
             level_area_first=("type:paradox", "type:tactics"),
@@ -176,22 +188,37 @@ RAKUEN = (  # the entry point of pyproject.toml
         losses=LOSSES,
         draws=StockDraws.from_params,
         notes=(
-            "territory = 1 for members whose card data gives none (outside the card data)",
-            "circles: 2 rows (the mat's 6 circles read as 2 × 3: deckcheck's reading); members "
-            "move freely in the main phase, so territories fit when they add up to at most the "
-            "circles and no two 2 × 2 blocks overlap; the pilot deploys over members of a lower "
-            "level only (ルールブック Ver1.0 ch.1 §2 テリトリー, ch.2 §6, ch.3 §6)",
-            "合体 (ch.3 §4): declared only when a 合理体 in hand or deck meets its conditions, so "
-            "a failed 合体 never happens; refreshing the deck during its search is not modelled",
-            "luck drive (ch.2 §6): the rules allow any number a turn; the pilot uses at most "
-            "luck_drive_times (default 1), and by default only on a turn with no deployment",
-            "hand limit (the format's hand_limit; none in ルールブック Ver1.0): at the end phase "
-            "the pilot discards, to the drop zone (p.15 「手札を捨てる」), the cards it would "
-            "play last by its play_first order (the default pilot: tactics and paradoxes first, "
-            "which the goldfish only puts into the level area, then members of the lowest "
-            "level and cost): deckcheck's reading of what the pilot values least",
-            "not played: battles, logic drive, paradoxes, card text (no opponent); a deck and a "
-            "drop zone both empty end the game as deck-out (deckcheck's simplification)",
+            N_("territory = 1 for members whose card data gives none (outside the card data)"),
+            N_(
+                "circles: 2 rows (the mat's 6 circles read as 2 × 3: deckcheck's reading); members "
+                "move freely in the main phase, so territories fit when they add up to at most the "
+                "circles and no two 2 × 2 blocks overlap; the pilot deploys over members of a "
+                "lower "
+                "level only (ルールブック Ver1.0 ch.1 §2 テリトリー, ch.2 §6, ch.3 §6)"
+            ),
+            N_(
+                "合体 (ch.3 §4): declared only when a 合理体 in hand or deck meets its conditions, "
+                "so "
+                "a failed 合体 never happens; refreshing the deck during its search is not modelled"
+            ),
+            N_(
+                "luck drive (ch.2 §6): the rules allow any number a turn; the pilot uses at most "
+                "luck_drive_times (default 1), and by default only on a turn with no deployment"
+            ),
+            N_(
+                "hand limit (the format's hand_limit; none in ルールブック Ver1.0): at the end "
+                "phase "
+                "the pilot discards, to the drop zone (p.15 「手札を捨てる」), the cards it would "
+                "play last by its play_first order (the default pilot: tactics and paradoxes "
+                "first, "
+                "which the goldfish only puts into the level area, then members of the lowest "
+                "level and cost): deckcheck's reading of what the pilot values least"
+            ),
+            N_(
+                "not played: battles, logic drive, paradoxes, card text (no opponent); a deck and "
+                "a "
+                "drop zone both empty end the game as deck-out (deckcheck's simplification)"
+            ),
         ),
         search_fields=("level", "cost", "kind"),
         columns=COLUMNS,

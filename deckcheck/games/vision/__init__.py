@@ -14,6 +14,28 @@ from deckcheck.games.vision import words
 from deckcheck.games.vision.layout import METRICS, MILESTONES
 from deckcheck.games.vision.names import vision_copy_name
 from deckcheck.goldfish.policy import Policy
+from deckcheck.i18n import N_
+
+# The words people read for the goldfish metrics and milestones of layout.py (which imports
+# nothing: the compiled loop's cache key): goldfish/output.py shows each id through the
+# catalogue; node_K through "node_{k}".
+WORDS = (
+    N_("nodes"),
+    N_("active"),
+    N_("asleep"),
+    N_("characters"),
+    N_("playable"),
+    N_("played"),
+    N_("free"),
+    N_("lost"),
+    N_("damage"),
+    N_("deck"),
+    N_("first_character"),
+    N_("opponent_at_0"),
+    N_("node_{k}"),
+    N_("first_free_spell"),
+    N_("first_upkeep_loss"),
+)
 
 NODE_READY = ("maintenance", "never")  # the format's node_ready (see formats/vision-standard.toml)
 
@@ -26,39 +48,39 @@ COLUMNS = (
     CardColumn(
         "user",
         "text",
-        "術者: the character a spell belongs to",
+        N_("術者: the character a spell belongs to"),
         Search("text"),
-        label="User (術者)",
+        label=N_("User (術者)"),
         summary=True,
     ),
-    CardColumn("class", "text", "種族 as printed", Search("text"), label="Class (種族)"),
+    CardColumn("class", "text", N_("種族 as printed"), Search("text"), label=N_("Class (種族)")),
     CardColumn(
         "node",
         "int",
-        "必要ノード, a whole number",
+        N_("必要ノード, a whole number"),
         Search("max"),
-        label="Node (必要ノード)",
+        label=N_("Node (必要ノード)"),
         summary=True,
     ),
-    CardColumn("graze", "int", "グレイズ, a whole number", Search("min")),
-    CardColumn("attack", "text", "攻撃力 as printed (a spell's modifier: +3)"),
-    CardColumn("toughness", "text", "耐久力 as printed"),
+    CardColumn("graze", "int", N_("グレイズ, a whole number"), Search("min")),
+    CardColumn("attack", "text", N_("攻撃力 as printed (a spell's modifier: +3)")),
+    CardColumn("toughness", "text", N_("耐久力 as printed")),
     CardColumn(
         "package",
         "list",
-        "the sets the card was printed in, ';' between them",
+        N_("the sets the card was printed in, ';' between them"),
         Search("item"),
-        label="Set",
+        label=N_("Set"),
         summary=True,
     ),
     CardColumn(
         "link",
         "text",
-        "a Union card's 【連結(…)】 text as printed",
+        N_("a Union card's 【連結(…)】 text as printed"),
         Search("text"),
-        label="Union link (連結)",
+        label=N_("Union link (連結)"),
     ),
-    CardColumn("upkeep", "int", "維持コスト: a cost paid each turn, a whole number"),
+    CardColumn("upkeep", "int", N_("維持コスト: a cost paid each turn, a whole number")),
 )
 
 
@@ -94,20 +116,25 @@ VISION = (  # the entry point of pyproject.toml
             "サイドボード": "side",
         },
         params={
-            "life": Param(int, 25, "goldfish: the opponent's life, for the kill turn"),
-            "node_per_turn": Param(int, None, "goldfish: nodes set a turn (else the pilot's)"),
+            "life": Param(int, 25, N_("goldfish: the opponent's life, for the kill turn")),
+            "node_per_turn": Param(int, None, N_("goldfish: nodes set a turn (else the pilot's)")),
             "characters_per_turn": Param(
-                int, 1, "goldfish: character cards played a turn (奇襲 and 人形 aside)"
+                int, 1, N_("goldfish: character cards played a turn (奇襲 and 人形 aside)")
             ),
-            "dolls_per_turn": Param(int, 1, "goldfish: 人形 characters played a turn"),
-            "hand_limit": Param(int, 7, "goldfish: cards kept at the discard phase"),
+            "dolls_per_turn": Param(int, 1, N_("goldfish: 人形 characters played a turn")),
+            "hand_limit": Param(int, 7, N_("goldfish: cards kept at the discard phase")),
             "node_ready": Param(
-                str, "maintenance", "goldfish: when nodes become active again", choices=NODE_READY
+                str,
+                "maintenance",
+                N_("goldfish: when nodes become active again"),
+                choices=NODE_READY,
             ),
-            "leaders": Param(int, 1, "goldfish: cards with 【リーダー】 on one player's field"),
+            "leaders": Param(int, 1, N_("goldfish: cards with 【リーダー】 on one player's field")),
         },
         policy=VisionPolicy,
-        default_policy=VisionPolicy(name="vision default", keep=(), play_first=("type:character",)),
+        default_policy=VisionPolicy(
+            name=N_("vision default"), keep=(), play_first=("type:character",)
+        ),
         play=lazy("deckcheck.games.vision.engine:play"),
         play_batch=lazy("deckcheck.games.vision.fast:play_batch"),
         batch_ok=lazy("deckcheck.games.vision.encode:batch_ok"),
@@ -117,52 +144,83 @@ VISION = (  # the entry point of pyproject.toml
         check_tables=lazy("deckcheck.games.vision.checks:tables"),
         copy_keys={"vision-name": vision_copy_name},  # 符ノ壱“X” counts as X (names.py)
         # 東方VISIONオンライン rules: a draw from an empty deck loses, an empty deck alone does not
-        losses=(deck_out("東方VISIONオンライン rules (a draw the rules require, deck empty)"),),
+        losses=(deck_out(N_("東方VISIONオンライン rules (a draw the rules require, deck empty)")),),
         notes=(
-            "turn: maintenance (nodes become active again, then 維持コスト), draw, main (nodes, "
-            "then plays), battle, discard (phases: 「Phantom Magic Vision 総合ルール」 §4.1.1 as "
-            "fan copies give it; the publisher's 「ターンの流れ」)",
-            "nodes: node_per_turn cards a turn go from hand to the node area; the pilot's "
-            "node_first cards first, then cards that can never be played in your turn (弐符, "
-            "相手ターン制限), non-characters, the highest 必要ノード; none once node_until "
-            "(default: the deck's highest 必要ノード; \"all\": never) are in play; a node pays "
-            "the turn it is set (deckcheck's reading)",
-            "a card is playable when every node in play (active or asleep) is at least its "
-            "必要ノード and the active nodes at least its コスト, paid by sleeping nodes "
-            "(総合ルール §5.2.2.c); a spell whose 術者 is on your field ignores both "
-            "(東方VISIONオンライン rules, カードの種類), and the default pilot plays those first",
-            "when nodes become active again is the format's node_ready (an assumption): "
-            "'maintenance', deckcheck's reading, readies every node at the start of the "
-            "maintenance phase; 'never' follows the fan sources' 「ノードはアクティブに戻らない」",
-            "維持コスト: paid in your maintenance phase from active nodes, card by card in the "
-            "order they came into play, or the card is 破棄 (the lost metric); not paid while a "
-            "character named after its 術者 is on the field (キーワード用語集 「維持コスト」)",
-            "main phase: characters_per_turn character cards (奇襲 ones do not count; 人形 ones "
-            "have their own dolls_per_turn: 東方VISIONオンライン rules, 戦術) and any spells "
-            "that can be paid, in the pilot's play_first order, characters first; 世界呪符: one "
-            "a turn, set on the field; 装備: one per character, 呪符: any number, both set on "
-            "your strongest character and add their +N; 装備/場: one on your field; "
-            "ターン1枚制限: one of that name a turn (キーワード用語集); マナチャージ(X): the "
-            "deck's top X cards become sleeping nodes (総合ルール §10.12); a 幻想生物 becomes a "
-            "character; other card text is not executed (deckcheck's reading)",
-            "commands: played only in your battle, when they add +N attack and active nodes "
-            "pay (装備 and 呪符 commands are set on the attacker, not discarded); the "
-            "opponent's turn is not played, so 相手ターン制限 cards never are "
-            "(deckcheck's reading)",
-            "【ラストワード】 needs a character named after its 術者 in play; 【連結】 (Union) "
-            "removes one card per named part from 冥界, hand or field (キーワード用語集); a 連結 "
-            "by condition rather than by name is not played; 弐符 cards are never played "
-            "(only 壱符's spell break brings them in; 決死 is not modelled)",
-            "【リーダー】: at most `leaders` cards with it on your field (キーワード用語集)",
-            "damage: characters in play since an earlier turn (or with 速攻) attack an empty "
-            "board for their printed attack, not on the first player's first turn; "
-            "opponent_at_0 when the damage reaches the format's life (deckcheck's reading)",
-            "discard phase: the hand is cut to hand_limit (an assumption), the pilot dropping "
-            "the cards it would set as nodes first",
-            "metrics: nodes in play, and of them active and asleep at the start of the main "
-            "phase; free: spells played free through their 術者; lost: cards 破棄 for unpaid "
-            "維持コスト; playable: cards in hand that can be played after the nodes are set; "
-            "node_K: the first turn K nodes are in play",
+            N_(
+                "turn: maintenance (nodes become active again, then 維持コスト), draw, main "
+                "(nodes, "
+                "then plays), battle, discard (phases: 「Phantom Magic Vision 総合ルール」 §4.1.1 "
+                "as "
+                "fan copies give it; the publisher's 「ターンの流れ」)"
+            ),
+            N_(
+                "nodes: node_per_turn cards a turn go from hand to the node area; the pilot's "
+                "node_first cards first, then cards that can never be played in your turn (弐符, "
+                "相手ターン制限), non-characters, the highest 必要ノード; none once node_until "
+                '(default: the deck\'s highest 必要ノード; "all": never) are in play; a node pays '
+                "the turn it is set (deckcheck's reading)"
+            ),
+            N_(
+                "a card is playable when every node in play (active or asleep) is at least its "
+                "必要ノード and the active nodes at least its コスト, paid by sleeping nodes "
+                "(総合ルール §5.2.2.c); a spell whose 術者 is on your field ignores both "
+                "(東方VISIONオンライン rules, カードの種類), and the default pilot plays those "
+                "first"
+            ),
+            N_(
+                "when nodes become active again is the format's node_ready (an assumption): "
+                "'maintenance', deckcheck's reading, readies every node at the start of the "
+                "maintenance phase; 'never' follows the fan sources' "
+                "「ノードはアクティブに戻らない」"
+            ),
+            N_(
+                "維持コスト: paid in your maintenance phase from active nodes, card by card in the "
+                "order they came into play, or the card is 破棄 (the lost metric); not paid while "
+                "a "
+                "character named after its 術者 is on the field (キーワード用語集 「維持コスト」)"
+            ),
+            N_(
+                "main phase: characters_per_turn character cards (奇襲 ones do not count; 人形 "
+                "ones "
+                "have their own dolls_per_turn: 東方VISIONオンライン rules, 戦術) and any spells "
+                "that can be paid, in the pilot's play_first order, characters first; 世界呪符: "
+                "one "
+                "a turn, set on the field; 装備: one per character, 呪符: any number, both set on "
+                "your strongest character and add their +N; 装備/場: one on your field; "
+                "ターン1枚制限: one of that name a turn (キーワード用語集); マナチャージ(X): the "
+                "deck's top X cards become sleeping nodes (総合ルール §10.12); a 幻想生物 becomes "
+                "a "
+                "character; other card text is not executed (deckcheck's reading)"
+            ),
+            N_(
+                "commands: played only in your battle, when they add +N attack and active nodes "
+                "pay (装備 and 呪符 commands are set on the attacker, not discarded); the "
+                "opponent's turn is not played, so 相手ターン制限 cards never are "
+                "(deckcheck's reading)"
+            ),
+            N_(
+                "【ラストワード】 needs a character named after its 術者 in play; 【連結】 (Union) "
+                "removes one card per named part from 冥界, hand or field (キーワード用語集); a "
+                "連結 "
+                "by condition rather than by name is not played; 弐符 cards are never played "
+                "(only 壱符's spell break brings them in; 決死 is not modelled)"
+            ),
+            N_("【リーダー】: at most `leaders` cards with it on your field (キーワード用語集)"),
+            N_(
+                "damage: characters in play since an earlier turn (or with 速攻) attack an empty "
+                "board for their printed attack, not on the first player's first turn; "
+                "opponent_at_0 when the damage reaches the format's life (deckcheck's reading)"
+            ),
+            N_(
+                "discard phase: the hand is cut to hand_limit (an assumption), the pilot dropping "
+                "the cards it would set as nodes first"
+            ),
+            N_(
+                "metrics: nodes in play, and of them active and asleep at the start of the main "
+                "phase; free: spells played free through their 術者; lost: cards 破棄 for unpaid "
+                "維持コスト; playable: cards in hand that can be played after the nodes are set; "
+                "node_K: the first turn K nodes are in play"
+            ),
         ),
         search_fields=("type", "cost", "keyword"),
         columns=COLUMNS,
