@@ -405,14 +405,15 @@ def test_iris_fast_engine_agrees_with_the_reference(
 def test_histogram_percentiles_equal_numpys() -> None:
     import numpy as np
 
-    from deckcheck.goldfish.run import BINS, _percentile
+    from deckcheck.goldfish.histogram import percentile
+    from deckcheck.goldfish.run import BINS
 
     rng = np.random.default_rng(3)
     for _ in range(100):
         values = rng.integers(0, 40, size=int(rng.integers(1, 300)))
         hist = np.bincount(values, minlength=BINS).astype(np.int64)
         for q in (10, 50, 90):
-            assert _percentile(hist, q) == pytest.approx(float(np.percentile(values, q)))
+            assert percentile(hist, q) == pytest.approx(float(np.percentile(values, q)))
 
 
 def test_a_slow_first_batch_chunk_is_explained_once(

@@ -25,6 +25,7 @@ from deckcheck.games.registry import BatchEngine
 from deckcheck.goldfish import losses
 from deckcheck.goldfish.common import GoldfishError
 from deckcheck.goldfish.compiling import first_chunk
+from deckcheck.goldfish.histogram import quantiles
 from deckcheck.goldfish.losses import LossReason
 from deckcheck.goldfish.policy import Compiled, Policy
 from deckcheck.goldfish.setup import Setup, per_setup
@@ -46,7 +47,7 @@ def prepare(deck: DeckList, fmt: Format, index: CardIndex, policy: Policy) -> Se
     except OddsError as exc:
         raise GoldfishError(str(exc)) from exc
     if not sections.get("main"):
-        raise GoldfishError(main_deck_empty(fmt.game))
+        raise GoldfishError(main_deck_empty(fmt))
     spec = games.get(fmt.game)
     main = sections["main"]
     drawable, asides = list(main), list[Aside[Card]]()
@@ -159,17 +160,6 @@ class Tally:
             self.losses + other.losses,
             self.loss_turn_sum + other.loss_turn_sum,
         )
-
-
-def _percentile(hist: NDArray[np.int64], q: float) -> float:
-    """numpy.percentile's default (linear) of the values a histogram counts."""
-    n = int(hist.sum())
-    position = q / 100 * (n - 1)
-    low = int(np.floor(position))
-    cum = np.cumsum(hist)
-    a = int(np.searchsorted(cum, low, side="right"))  # the value of rank ``low``
-    b = int(np.searchsorted(cum, min(low + 1, n - 1), side="right"))
-    return float(a + (position - low) * (b - a))
 
 
 def play_chunk(setup: Setup, start: int, seeds: Sequence[int], turns: int, on_play: bool) -> Chunk:
@@ -302,19 +292,6 @@ def simulate(
     return tallies, interrupted
 
 
-def _quantiles(hist: NDArray[np.int64]) -> dict[str, float | None]:
-    n = int(hist.sum())
-    if n == 0:
-        return {"mean": None, "p10": None, "p50": None, "p90": None}
-    mean = float((np.arange(len(hist)) * hist).sum() / n)
-    return {
-        "mean": mean,
-        "p10": _percentile(hist, 10),
-        "p50": _percentile(hist, 50),
-        "p90": _percentile(hist, 90),
-    }
-
-
 def statistics(
     setup: Setup, tallies: Sequence[Tally], turns: int
 ) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
@@ -338,7 +315,7 @@ def statistics(
         row: dict[str, Any] = {"turn": t + 1, "alive": int(total.alive[t]) / n}
         for j, name in enumerate(setup.metrics):
             name = N_("hand_size") if name == "hand" else name  # a word people read, too
-            for key, value in _quantiles(total.hist[t, j]).items():
+            for key, value in quantiles(total.hist[t, j]).items():
                 row[f"{name}_{key}"] = value
         per_turn.append(row)
     reached: dict[str, Any] = {}

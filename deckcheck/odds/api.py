@@ -9,15 +9,17 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from deckcheck import games
+from deckcheck.checks.sections import SECTIONS
 from deckcheck.formats import Format
 from deckcheck.games.deal_contract import Aside
-from deckcheck.i18n import _, _p
+from deckcheck.i18n import _
 from deckcheck.models import Card, DeckList, FormatVersion, Game
 from deckcheck.odds.conditions import Condition, ConditionError, parse_conditions
 from deckcheck.odds.exact import OddsError, Problem, exact_rows, kept_cards
 from deckcheck.odds.mulligan import NONE, Dealt
 from deckcheck.odds.setup import Rules, drawable, problem_of, rules_of, timeline_of
 from deckcheck.resolve import CardIndex
+from deckcheck.wording import section_label
 
 __all__ = ["ConditionError", "OddsError", "OddsRequest", "OddsResult", "compute_odds"]
 
@@ -97,17 +99,12 @@ def deck_sections(
     return {name: [(s.card, s.count) for s in slots] for name, slots in ctx.slots.items()}
 
 
-def main_deck_empty(game: str) -> str:
-    """The message "the main deck is empty" in ``game``'s words: "main deck" is a rule word of
-    some games only (locale/glossary.toml), so each game has its own catalogue entry; a game
-    deckcheck does not ship reads the English."""
-    worded = {
-        "chaos": _p("chaos", "the main deck is empty"),
-        "rakuen": _p("rakuen", "the main deck is empty"),
-        "vision": _p("vision", "the main deck is empty"),
-        "iris": _p("iris", "the main deck is empty"),
-    }
-    return worded.get(game, "the main deck is empty")
+def main_deck_empty(fmt: Format) -> str:
+    """"the main deck is empty", the section named as the format labels it (each game's own
+    word for its main deck)."""
+    found = next((s for s in SECTIONS.of(fmt) if s.name == "main"), None)
+    label = section_label(fmt.game, "main", found.label if found else "main deck")
+    return _("the {section} is empty", section=label)
 
 
 def deck_cards(deck: DeckList, fmt: Format, index: CardIndex) -> list[tuple[Card, int]]:
@@ -162,7 +159,7 @@ def compute_odds(deck: DeckList, fmt: Format, index: CardIndex, req: OddsRequest
     rules = rules_of(fmt)
     cards, asides = drawable(deck_cards(deck, fmt, index), fmt, req.aside)
     if not cards:
-        raise OddsError(main_deck_empty(fmt.game))
+        raise OddsError(main_deck_empty(fmt))
     problem = problem_of(cards, conditions, rules.forced)
     result = OddsResult(
         deck=deck.path,

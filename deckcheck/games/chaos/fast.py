@@ -15,7 +15,9 @@ from deckcheck.goldfish.setup import Setup
 def _play(setup: Setup, seed: int, games: int, turns: int, on_play: bool, tape: Tape) -> Result:
     enc = encoded(setup)
     if enc is None:
-        raise ValueError("the batch engine does not play this set-up (see encode.batch_ok)")
+        raise ValueError(
+            "the batch engine does not play this set-up (see encode.batch_ok)"  # i18n: machine
+        )
     assert len(INTS) == len(enc.ints)
     out = _games(
         seed, games, turns, on_play, enc.deck, enc.flags, enc.names, enc.rank, enc.key,
