@@ -114,7 +114,7 @@ for _edit, _edit_help in files.HELPS.items():
 
 def take_lang(argv: list[str]) -> tuple[str | None, list[str]]:
     """``--lang X`` or ``--lang=X`` taken out of the arguments (before any ``--``), so that it
-    works after a command as well as before it: ``deckcheck validate x.deck --lang ja``."""
+    works after a command as well as before it: ``deckcheck validate DECK --lang ja``."""
     flag: str | None = None
     rest: list[str] = []
     items = iter(argv)

@@ -45,7 +45,7 @@ RICH_WORDS: dict[str, str] = {
 USAGE = N_("Usage: ")
 HELP_OPTION = N_("Show this message and exit.")
 
-# click's parse errors (typer/_click/parser.py, core.py, typer/core.py), as click words them:
+# the parse errors of typer's bundled click, as click words them:
 # a pattern on the English message and the catalogue's text for it.
 _MESSAGES: tuple[tuple[re.Pattern[str], str], ...] = (
     (
