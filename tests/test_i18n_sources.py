@@ -43,12 +43,12 @@ SITES = (
 FIXED = {"fan source": "ファン情報", "deckcheck's reading": "deckcheckの解釈",
          "outside the rulebooks": "ルールブック外"}
 # What a citation is made of, which a translation keeps as it is
-_QUOTED = re.compile(r"「[^「」]*(?:「[^「」]*」[^「」]*)*」|【[^】]*】")
+QUOTED = re.compile(r"「[^「」]*(?:「[^「」]*」[^「」]*)*」|【[^】]*】")
 _SECTION = re.compile(r"§\s?[\d.]+[a-z]?|\bch\.\d+|\d{4}-\d{2}-\d{2}")
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff々〆ー]{4,}")
 
 
-def _prose(out: str, allowed: list[str]) -> list[str]:
+def source_prose(out: str, allowed: list[str]) -> list[str]:
     """English prose of ``out``: not a command quoted in backticks, nor a chapter reference
     (``ch.2``: part of a citation)."""
     out = re.sub(r"`[^`]*`", " ", out)
@@ -89,7 +89,7 @@ def test_every_source_with_english_words_has_japanese() -> None:
 def test_a_translated_source_keeps_its_citation(en: str, ja: str) -> None:
     """Every quoted passage (「…」, 【…】), section (§1.2.2.b, ch.2), date and Japanese run
     of the English is in the Japanese as written; deckcheck's own words are translated."""
-    kept = [*_QUOTED.findall(en), *_SECTION.findall(en), *_JAPANESE.findall(en)]
+    kept = [*QUOTED.findall(en), *_SECTION.findall(en), *_JAPANESE.findall(en)]
     assert [k for k in kept if k not in ja] == []
     for english, japanese in FIXED.items():
         if english in en.casefold():
@@ -160,7 +160,7 @@ def test_validate_every_example_shows_sources_in_japanese(
     done = _run("validate", "examples", "--db", str(db), lang="ja_JP.UTF-8")
     assert done.returncode == 1, done.stderr
     assert "出典：" in done.stdout and "仮定：" in done.stdout
-    assert _prose(done.stdout, allowed) == []
+    assert source_prose(done.stdout, allowed) == []
     assert "ファン情報 (wikiwiki rueren)" in done.stdout  # vision/copies, rulebook part as is
     assert "「Phantom Magic Vision 総合ルール」 §1.2.2.b (同名のカードは3枚まで)" in done.stdout
 
@@ -180,10 +180,10 @@ def test_validate_json_sources_and_assumptions_follow_the_language(
     for en, ja in zip(english, japanese, strict=True):
         assert [v["rule"] for v in ja["violations"]] == [v["rule"] for v in en["violations"]]
         texts = [v["source"] for v in ja["violations"]] + ja["assumptions"]
-        assert _prose("\n".join(texts), allowed) == []
+        assert source_prose("\n".join(texts), allowed) == []
         changed += sum(a != b for a, b in zip(en["assumptions"], ja["assumptions"], strict=True))
         for v, w in zip(en["violations"], ja["violations"], strict=True):
-            assert [q for q in _QUOTED.findall(v["source"]) if q not in w["source"]] == []
+            assert [q for q in QUOTED.findall(v["source"]) if q not in w["source"]] == []
     assert changed > 0
 
 
@@ -200,4 +200,4 @@ def test_formats_show_sources_in_japanese(format_id: str, formats: FormatRegistr
         allowed += [" ".join(row.what.split()) for check_table in check_tables(fmt.game)
                     for entry in check_table.of(fmt) for row in check_table.describe(entry)]
     # rich wraps long cells: compare the words, not the lines
-    assert _prose(" ".join(done.stdout.split()), allowed) == [], done.stdout
+    assert source_prose(" ".join(done.stdout.split()), allowed) == [], done.stdout
