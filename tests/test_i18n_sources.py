@@ -201,3 +201,29 @@ def test_formats_show_sources_in_japanese(format_id: str, formats: FormatRegistr
                     for entry in check_table.of(fmt) for row in check_table.describe(entry)]
     # rich wraps long cells: compare the words, not the lines
     assert source_prose(" ".join(done.stdout.split()), allowed) == [], done.stdout
+
+
+def test_service_gives_sources_in_the_requests_language(db: Path) -> None:
+    """``/formats/{id}`` and ``/validate``: a source's glosses follow ``Accept-Language``, its
+    citation stays; the English is today's."""
+    from starlette.testclient import TestClient
+
+    from deckcheck.service.app import create_app
+    from deckcheck.service.settings import Settings
+
+    app = create_app(Settings(db=db, sync_games=100, job_games=1000, max_jobs=1, workers=1))
+    text = (ROOT / "examples" / "vision-standard-illegal.deck").read_text(encoding="utf-8")
+    fan = "fan source only (English fan wiki): 25 life"
+    with TestClient(app) as http:
+        en = http.get("/formats/vision-standard", headers={"Accept-Language": "en"}).json()
+        ja = http.get("/formats/vision-standard", headers={"Accept-Language": "ja"}).json()
+        assert en["parameters"]["life"]["source"] == fan
+        assert ja["parameters"]["life"]["source"] == "ファン情報のみ (英語のファンWiki): ライフ25"
+        assert source_prose("\n".join(ja["sources"]), list(SITES)) == []
+        body = {"deck": text, "format": "vision-standard"}
+        done = http.post("/validate", json=body, headers={"Accept-Language": "ja"}).json()
+    sources = [v["source"] for v in done["violations"]]
+    assert any("ファン情報 (wikiwiki rueren)" in s for s in sources)
+    settings = [f"{key} = {p.value}" for key, p in default_registry().get(
+        "vision-standard").parameters.items()]
+    assert source_prose("\n".join(sources + done["assumptions"]), [*SITES, *settings]) == []
