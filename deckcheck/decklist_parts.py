@@ -6,18 +6,18 @@ from __future__ import annotations
 import datetime
 
 from deckcheck.format_versions import parse_day
-from deckcheck.i18n import _
+from deckcheck.i18n import N_, _
 from deckcheck.models import DeckEntry, DeckList, Violation
 
 SYNTAX = "deck/syntax"
-SYNTAX_SOURCE = "deckcheck deck list format (README: Deck lists); outside the rulebooks"
+SYNTAX_SOURCE = N_("deckcheck deck list format (README: Deck lists); outside the rulebooks")
 # Counts beyond this are typing errors, not decks; bounding them keeps every later step cheap.
 MAX_COUNT = 9999
 
 
 def syntax(message: str, line: int | None, fix: str, section: str | None = None) -> Violation:
     return Violation(
-        rule=SYNTAX, message=message, line=line, source=SYNTAX_SOURCE, fix=fix, section=section
+        rule=SYNTAX, message=message, line=line, source=_(SYNTAX_SOURCE), fix=fix, section=section
     )
 
 

@@ -79,7 +79,7 @@ def decode(raw: bytes, where: str) -> tuple[str, Violation | None]:
             severity="warning",
             message=_("the file is not UTF-8; it was read as Shift_JIS (cp932)"),
             line=1,
-            source=decklist.SYNTAX_SOURCE,
+            source=_(decklist.SYNTAX_SOURCE),
             fix=_("save the deck list as UTF-8"),
         )
         return text, warning

@@ -7,7 +7,7 @@ from deckcheck import games
 from deckcheck.checks.table import Strict
 from deckcheck.games.deal_contract import COMMON_MULLIGANS
 from deckcheck.i18n import _
-from deckcheck.wording import a_an, label
+from deckcheck.wording import a_an, cited, label
 
 
 class Parameter(Strict):
@@ -38,10 +38,10 @@ def param_note(game: str, key: str, p: Parameter) -> str:
             "{key} = {value} ({source}; {note})",
             key=key,
             value=p.value,
-            source=p.source,
+            source=cited(game, p.source),
             note=label(game, p.note),
         )
-    return _("{key} = {value} ({source})", key=key, value=p.value, source=p.source)
+    return _("{key} = {value} ({source})", key=key, value=p.value, source=cited(game, p.source))
 
 
 def check_parameters(parameters: dict[str, Parameter], spec: games.GameSpec) -> None:

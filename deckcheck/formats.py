@@ -54,7 +54,7 @@ from deckcheck.format_params import Parameter as Parameter
 from deckcheck.format_params import assumed, check_parameters, param_note
 from deckcheck.i18n import _
 from deckcheck.models import SECTIONS, Card, FormatVersion
-from deckcheck.wording import a_an, word
+from deckcheck.wording import a_an, cited, word
 
 # The copy-limit keys every game has; a game adds its own (GameSpec.copy_keys).
 COPY_KEYS = ("name", "name+type")
@@ -312,25 +312,19 @@ class Format(Strict):
     @property
     def assumptions(self) -> list[str]:
         """What this format takes from outside the rulebooks: shown with every report, in the
-        language of the moment (a parameter's note is the format's words; its source stays as
-        written)."""
-        found = self.assumed_parts
-        if not found[1]:
-            return found[0]
-        return list(dict.fromkeys([*found[0], *(param_note(self.game, *p) for p in found[1])]))
+        language of the moment (a note is the format's words; a source keeps its citation as
+        written and words the rest in the language: ``wording.cited``)."""
+        rules, params = self.assumed_parts
+        shown = [f"{rule}: {cited(self.game, source)}" for rule, source in rules]
+        return list(dict.fromkeys([*shown, *(param_note(self.game, *p) for p in params)]))
 
     @cached_property
-    def assumed_parts(self) -> tuple[list[str], list[tuple[str, Parameter]]]:
-        """The assumed rules (``rule: source``) and the assumed parameters."""
-        rules = [
-            f"{c.rule}: {c.source}"
-            for c in self.checks()
-            if assumed(c.source)
-        ]
+    def assumed_parts(self) -> tuple[list[tuple[str, str]], list[tuple[str, Parameter]]]:
+        """The assumed rules (rule, English source: what makes it assumed is English) and the
+        assumed parameters."""
+        rules = [(c.rule, c.source) for c in self.checks() if assumed(c.source)]
         overrides = [
-            f"{o.rule}: {o.source}"
-            for o in self.limit_overrides
-            if o.rule and assumed(o.source)
+            (o.rule, o.source) for o in self.limit_overrides if o.rule and assumed(o.source)
         ]
         params = [(key, p) for key, p in self.parameters.items() if p.assumption]
         return list(dict.fromkeys([*rules, *overrides])), params

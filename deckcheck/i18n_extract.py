@@ -1,7 +1,10 @@
 """``pybabel extract`` for format files (``formats/*.toml``, see ``babel.cfg``): the words of a
 format that reach a person (a section's label, the format's name and description, a note) are
 catalogue entries whose context is the format's game, so each is worded as its game words it.
-Sources are not extracted: a citation stays in its rulebook's language."""
+So are the sources (``source``, ``warning_source``, ``sources``) that hold deckcheck's own
+English words ("fan source", "deckcheck's reading", a gloss): their translation keeps every
+citation (title, edition, section, quoted rulebook text) exactly as written and translates only
+deckcheck's words around it."""
 
 from __future__ import annotations
 
@@ -13,10 +16,18 @@ from typing import IO, Any
 
 # Text with no English word in it (a name already in Japanese) has nothing to translate.
 _ENGLISH = re.compile(r"\b[a-z]{2,}\b")
+# A chapter reference ("ch.2 §4") is part of a citation, not an English word.
+_CHAPTER = re.compile(r"\bch\.(?=\d)")
 
 # The keys whose text deckcheck prints. ``name`` only at the top: a section's name is an id.
 SHOWN = ("label", "description", "note")
 TOP_ONLY = ("name",)
+# The keys whose text is a rule's source: a text, or a list of texts (``sources``).
+SOURCES = ("source", "warning_source", "sources")
+_CITATION = (
+    "a rule's source: keep every title, edition, section (§, ch., 第…章), date, site name and "
+    "quoted text exactly; translate deckcheck's own words only. "
+)
 
 
 def shown_texts(data: dict[str, Any]) -> Iterator[str]:
@@ -31,6 +42,24 @@ def shown_texts(data: dict[str, Any]) -> Iterator[str]:
             for key, value in item.items():
                 if key in SHOWN and isinstance(value, str):
                     yield value
+                elif isinstance(value, dict | list):
+                    stack.append(value)
+        elif isinstance(item, list):
+            stack.extend(v for v in item if isinstance(v, dict | list))
+
+
+def source_texts(data: dict[str, Any]) -> Iterator[str]:
+    """Every source of a parsed format file (in file order): a rule's, a parameter's, the
+    dates', a warning's, and the format's own list."""
+    stack: list[Any] = [data]
+    while stack:
+        item = stack.pop(0)
+        if isinstance(item, dict):
+            for key, value in item.items():
+                if key in SOURCES and isinstance(value, str):
+                    yield value
+                elif key in SOURCES and isinstance(value, list):
+                    yield from (v for v in value if isinstance(v, str))
                 elif isinstance(value, dict | list):
                     stack.append(value)
         elif isinstance(item, list):
@@ -59,9 +88,12 @@ def extract_toml(
     name = getattr(fileobj, "name", None)
     game = game_of(data, Path(name).parent if isinstance(name, str) else Path("formats"))
     lines = raw.decode("utf-8").splitlines()
-    for text in shown_texts(data):
-        if not _ENGLISH.search(text):
+    fid = data.get("id") or ""
+    texts = [(t, "a format's words: " + fid) for t in shown_texts(data)]
+    texts += [(t, _CITATION + fid) for t in source_texts(data)]
+    for text, comment in texts:
+        if not _ENGLISH.search(_CHAPTER.sub("", text)):
             continue
         needle = f'"{text}"'
         lineno = next((i for i, line in enumerate(lines, start=1) if needle in line), 1)
-        yield lineno, "pgettext", (game, text), ["a format's words: " + (data.get("id") or "")]
+        yield lineno, "pgettext", (game, text), [comment]

@@ -12,7 +12,7 @@ from deckcheck.checks.table import check_tables
 from deckcheck.formats import Format
 from deckcheck.i18n import _, _n
 from deckcheck.models import Card, FormatVersion, Report, Violation
-from deckcheck.wording import label, listing, word
+from deckcheck.wording import cited, label, listing, word
 
 
 def _cards(v: Violation, limit: int = 6) -> str:
@@ -155,19 +155,21 @@ def format_detail(console: Console, fmt: Format, family: Sequence[Format] = ()) 
         shown = _("version: {id}  {dates}", id=escape(other.id), dates=_in_force(other.version))
         console.print(f"  {shown}{this}")
     if fmt.effective:
-        console.print("  " + _("dates: {source}", source=escape(fmt.effective.source)))
+        dates = escape(cited(fmt.game, fmt.effective.source))
+        console.print("  " + _("dates: {source}", source=dates))
     for source in fmt.sources:
-        console.print("  " + _("source: {source}", source=escape(source)))
+        console.print("  " + _("source: {source}", source=escape(cited(fmt.game, source))))
     table = Table(_("rule"), _("what"), _("source"), box=None)
     for check_table in check_tables(fmt.game):  # each describes its own tables
         for entry in check_table.of(fmt):
             for row in check_table.describe(entry):
-                table.add_row(escape(row.rule or "-"), escape(row.what), escape(row.source or ""))
+                source = escape(cited(fmt.game, row.source or ""))
+                table.add_row(escape(row.rule or "-"), escape(row.what), source)
     console.print(table)
     for key, param in fmt.parameters.items():
         assumed = _("(assumption)")
         flag = f" [yellow]{assumed}[/]" if param.assumption else ""
-        source = escape(param.source)
+        source = escape(cited(fmt.game, param.source))
         console.print(f"  {key} = {param.value}{flag}  [dim]{source}[/]")  # i18n: machine
 
 

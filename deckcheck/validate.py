@@ -10,13 +10,13 @@ from __future__ import annotations
 from deckcheck.checks.table import CheckFn, check_tables
 from deckcheck.decklist import SYNTAX, SYNTAX_SOURCE
 from deckcheck.formats import Format
-from deckcheck.i18n import _, current
+from deckcheck.i18n import N_, _, current
 from deckcheck.models import CardCount, DeckList, Report, Violation
 from deckcheck.resolve import CardIndex, Resolution
 from deckcheck.slots import Context, Slot, format_facts
-from deckcheck.wording import a_an, listing, word
+from deckcheck.wording import a_an, cited, listing, word
 
-RESOLVE_SOURCE = "deckcheck deck list format (README: Deck lists); outside the rulebooks"
+RESOLVE_SOURCE = N_("deckcheck deck list format (README: Deck lists); outside the rulebooks")
 
 
 def validate(deck: DeckList, fmt: Format, index: CardIndex) -> Report:
@@ -26,6 +26,8 @@ def validate(deck: DeckList, fmt: Format, index: CardIndex) -> Report:
     for check in _checks_of(fmt):
         found = check(ctx, ctx.counts)
         if found:
+            for v in found:  # a check cites its format's source: deckcheck's words translated
+                v.source = cited(fmt.game, v.source)
             violations.extend(found)
     if violations:
         for v in violations:  # every violation names a line: else the list's first line
@@ -135,7 +137,7 @@ def _foreign_section(
         section=section,
         cards=[CardCount(number=None, name=ref, count=count)],
         line=line,
-        source=SYNTAX_SOURCE,
+        source=_(SYNTAX_SOURCE),
         fix=_("move the card to one of {known} or remove it", known=known),
     )
 
@@ -157,7 +159,7 @@ def _resolution_violation(
             section=section,
             cards=[CardCount(number=c.number, name=c.name, count=count) for c in found.ambiguous],
             line=line,
-            source=RESOLVE_SOURCE,
+            source=_(RESOLVE_SOURCE),
             fix=_("write the card number instead of the name (one of {numbers})", numbers=numbers),
         )
     if found.other_game:
@@ -175,7 +177,7 @@ def _resolution_violation(
             section=section,
             cards=[CardCount(number=other.number, name=other.name, count=count)],
             line=line,
-            source=RESOLVE_SOURCE,
+            source=_(RESOLVE_SOURCE),
             fix=_(
                 "remove it, or validate against {a_game} format",
                 a_game=a_an(word(other.game, other.game)),
@@ -196,7 +198,7 @@ def _resolution_violation(
         section=section,
         cards=named,
         line=line,
-        source=RESOLVE_SOURCE,
+        source=_(RESOLVE_SOURCE),
         fix=hint,
     )
 

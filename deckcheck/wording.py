@@ -48,6 +48,17 @@ def label(game: str, text: str) -> str:
     return _p(game, text)
 
 
+def cited(game: str, source: str) -> str:
+    """A rule's source as a reader of the language reads it. The citation stays as written
+    (the catalogue's translation keeps every title, section and quoted rulebook text); only
+    deckcheck's own words around it ("fan source", a gloss) are translated. A format's source
+    is under its game's context; deckcheck's own (``N_`` in the code) has none."""
+    if current() == "en" or not source:  # "" is the catalogue's header
+        return source
+    shown = _p(game, source)
+    return shown if shown != source else _(source)
+
+
 def section_label(game: str, name: str, given: str | None) -> str:
     """How a message names a deck section: the format's label (``main deck``),
     else the section's word with "deck"."""

@@ -1,6 +1,7 @@
 """``deckcheck validate`` in Japanese (issue 21): every example deck's report, as text and in
-the CI formats, holds no English prose but card data, the rulebook citations (sources stay as
-written) and the format's parameters as the format file writes them; ``--lang en`` is
+the CI formats, holds no English prose but card data and the format's parameters as the format
+file writes them (a source's citation stays as written, its glosses are Japanese:
+test_i18n_sources.py); ``--lang en`` is
 today's English; machine fields (rule ids, JSON keys) do not change with the language."""
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 
 import pytest
 from prose import english_words
+from test_i18n_sources import QUOTED, SITES, source_prose
 
 from deckcheck import i18n
 from deckcheck.format_registry import FormatRegistry, default_registry
@@ -55,20 +57,16 @@ def _run(*args: str, lang: str | None = None) -> subprocess.CompletedProcess[str
 
 def _data(report: dict[str, Any], formats: FormatRegistry) -> Iterator[str]:
     """What a Japanese report may show in Latin letters: card names and numbers, the format's
-    id and name, the rulebook citations (a source stays as written, issue 21) and the format's
-    parameters as its file writes them (``mulligan = none``)."""
+    id and name, the format's parameters as its file writes them (``mulligan = none``) and the
+    sites a source names. Sources themselves are prose: Japanese but for their citations."""
     fmt = formats.get(report["format"])
-    yield from (fmt.id, fmt.name, report["path"] or "")
+    yield from (*SITES, fmt.id, fmt.name, report["path"] or "")
     for v in report["violations"]:
-        yield v["source"]
         for c in v["cards"]:
             yield c["name"]
             yield c["number"] or ""
-    rules, params = fmt.assumed_parts
-    yield from rules
-    for key, p in params:
+    for key, p in fmt.assumed_parts[1]:
         yield f"{key} = {p.value}"
-        yield p.source
         yield from re.findall(r"\S+\.toml", p.note or "")  # a path, before the id inside it
 
 
@@ -86,7 +84,7 @@ def test_validate_speaks_japanese_under_a_japanese_locale(
     english = _json(path, db, "C")
     done = _run("validate", str(path), "--db", str(db), lang="ja_JP.UTF-8")
     assert done.returncode == (1 if "illegal" in path.name else 0), done.stderr
-    assert english_words(done.stdout, _data(english, formats)) == []
+    assert source_prose(done.stdout, list(_data(english, formats))) == []
     assert ("違反あり" if "illegal" in path.name else "適正") in done.stdout
 
 
@@ -100,9 +98,10 @@ def test_json_keeps_rule_ids_and_keys_with_japanese_messages(
     allowed = list(_data(english, formats))
     for en, ja in zip(english["violations"], japanese["violations"], strict=True):
         assert ja.keys() == en.keys()
-        assert ja["source"] == en["source"]  # citations stay as written
+        assert [q for q in QUOTED.findall(en["source"]) if q not in ja["source"]] == []
         assert ja["message"] != en["message"]
-        assert english_words(ja["message"] + "\n" + (ja["fix"] or ""), allowed) == []
+        text = ja["message"] + "\n" + (ja["fix"] or "") + "\n" + ja["source"]
+        assert source_prose(text, allowed) == []
 
 
 @pytest.mark.parametrize("path", ILLEGAL, ids=lambda p: p.name)
@@ -122,7 +121,7 @@ def test_sarif_and_junit_keep_rule_ids_with_japanese_text(
         r["id"] for r in en["tool"]["driver"]["rules"]
     ]
     for result in ja["results"]:
-        assert english_words(result["message"]["text"], allowed) == []
+        assert source_prose(result["message"]["text"], allowed) == []
     junit = _run("validate", str(path), "--db", str(db), "-o", "junit", lang="ja_JP.UTF-8")
     failure = ET.fromstring(junit.stdout).find(".//failure")
     assert failure is not None and failure.text is not None
@@ -130,7 +129,7 @@ def test_sarif_and_junit_keep_rule_ids_with_japanese_text(
     text = failure.text
     for rule in {r["ruleId"] for r in ja["results"]}:
         text = text.replace(rule, " ")
-    assert english_words(text, allowed) == []
+    assert source_prose(text, allowed) == []
 
 
 def test_lang_en_prints_todays_english(db: Path) -> None:

@@ -1,8 +1,9 @@
 """What ``deckcheck formats``, ``formats show`` and ``pool search`` print, in the language.
 
 A format's own words (name, description, section labels, notes) are catalogue entries whose
-context is its game (``deckcheck.i18n_extract``); sources and citations stay as written, and
-card data (names, numbers, types as printed) as the pool holds it.
+context is its game (``deckcheck.i18n_extract``); so are its sources, whose translation keeps
+each citation (title, section, quoted rulebook text) as written and words only deckcheck's
+glosses; card data (names, numbers, types as printed) stays as the pool holds it.
 """
 
 from __future__ import annotations
@@ -89,18 +90,21 @@ def format_detail(console: Console, fmt: Format, family: Sequence[Format] = ()) 
         line = _("version: {id}  {dates}", id=other.id, dates=in_force(other.version))
         console.print(f"  {escape(line)}{this}")
     if fmt.effective:
-        console.print("  " + escape(_("dates: {source}", source=fmt.effective.source)))
+        dates = format_words(fmt.game, fmt.effective.source)
+        console.print("  " + escape(_("dates: {source}", source=dates)))
     for source in fmt.sources:
-        console.print("  " + escape(_("source: {source}", source=source)))
+        console.print("  " + escape(_("source: {source}", source=format_words(fmt.game, source))))
     table = Table(_("rule"), _("what"), _("source"), box=None)
     for check_table in check_tables(fmt.game):  # each describes its own tables
         for entry in check_table.of(fmt):
             for row in check_table.describe(entry):
-                table.add_row(escape(row.rule or "-"), escape(row.what), escape(row.source or ""))
+                source = format_words(fmt.game, row.source) if row.source else ""
+                table.add_row(escape(row.rule or "-"), escape(row.what), escape(source))
     console.print(table)
     for key, param in fmt.parameters.items():
         flag = " [yellow]" + escape(_("(assumption)")) + "[/]" if param.assumption else ""
-        line = f"  {key} = {param.value}{flag}  [dim]{escape(param.source)}[/]"  # i18n: machine
+        source = escape(format_words(fmt.game, param.source))
+        line = f"  {key} = {param.value}{flag}  [dim]{source}[/]"  # i18n: machine
         console.print(line)
 
 

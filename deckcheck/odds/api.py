@@ -19,7 +19,7 @@ from deckcheck.odds.exact import OddsError, Problem, exact_rows, kept_cards
 from deckcheck.odds.mulligan import NONE, Dealt
 from deckcheck.odds.setup import Rules, drawable, problem_of, rules_of, timeline_of
 from deckcheck.resolve import CardIndex
-from deckcheck.wording import section_label
+from deckcheck.wording import cited, section_label
 
 __all__ = ["ConditionError", "OddsError", "OddsRequest", "OddsResult", "compute_odds"]
 
@@ -123,9 +123,8 @@ def _mulligan_label(rules: Rules, req: OddsRequest, fmt: Format) -> str:
     p = fmt.parameter("mulligan")
     note = ""
     if p is not None:
-        note = (
-            " [" + (_("{source}; assumption", source=p.source) if p.assumption else p.source) + "]"
-        )
+        source = cited(fmt.game, p.source)
+        note = " [" + (_("{source}; assumption", source=source) if p.assumption else source) + "]"
     label = rules.mulligan.describe(rules.hand)
     return _("{rule}{note}; kept when the hand meets every condition", rule=label, note=note)
 

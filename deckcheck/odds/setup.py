@@ -19,6 +19,7 @@ from deckcheck.odds.conditions import Condition, parse_condition
 from deckcheck.odds.exact import Problem
 from deckcheck.odds.mulligan import Mulligan, find_mulligan
 from deckcheck.odds.timeline import Timeline, timeline
+from deckcheck.wording import cited
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,9 @@ def rules_of(fmt: Format) -> Rules:
     mulligan = find_mulligan(spec.id, spec.mulligans, str(params["mulligan"]), fmt.id)
     forced = params.get("forced_redraw")
     notes = tuple(
-        f"{key} = {p.value} ({p.source})" for key, p in fmt.parameters.items() if p.assumption
+        f"{key} = {p.value} ({cited(fmt.game, p.source)})"
+        for key, p in fmt.parameters.items()
+        if p.assumption
     ) + tuple(_(note) for note in spec.setup_notes)
     return Rules(
         hand=int(params["opening_hand"]),

@@ -1,19 +1,22 @@
 """Words of the library's data that the service shows in the request's language: a format's
 label, name, description and notes (catalogue entries of context the format's game, extracted
 from the format files by ``deckcheck.i18n_extract``), and the names of a game's columns and
-search filters. Ids, rules and sources stay as they are."""
+search filters; its sources, whose translation keeps each citation as written and words only
+deckcheck's glosses. Ids and rules stay as they are."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from deckcheck.i18n import _, _p
-from deckcheck.i18n_extract import SHOWN, TOP_ONLY
+from deckcheck.i18n_extract import SHOWN, SOURCES, TOP_ONLY
 
 
 def game_word(game: str, text: str) -> str:
     """``text`` as ``game`` words it; a format file without a game of its own has entries
     without context."""
+    if not text:  # "" is the catalogue's header
+        return text
     found = _p(game, text)
     return found if found != text else _(text)
 
@@ -28,13 +31,18 @@ def format_words(data: dict[str, Any], game: str) -> dict[str, Any]:
 
 def _shown(item: Any, game: str) -> Any:
     if isinstance(item, dict):
-        return {
-            k: game_word(game, v) if k in SHOWN and isinstance(v, str) else _shown(v, game)
-            for k, v in item.items()
-        }
+        return {k: _word(k, v, game) for k, v in item.items()}
     if isinstance(item, list):
         return [_shown(v, game) for v in item]
     return item
+
+
+def _word(key: str, value: Any, game: str) -> Any:
+    if key in (*SHOWN, *SOURCES) and isinstance(value, str):
+        return game_word(game, value)
+    if key in SOURCES and isinstance(value, list):
+        return [game_word(game, v) if isinstance(v, str) else v for v in value]
+    return _shown(value, game)
 
 
 def translated(entry: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:

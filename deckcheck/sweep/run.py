@@ -143,9 +143,8 @@ def sweep(
         report = validate(variant.deck, fmt, index)
         errors = [v for v in report.violations if v.severity == "error"]
         if variant.problem:
-            errors.insert(
-                0, Violation(rule="sweep/fill", message=variant.problem, source="deckcheck sweep")
-            )
+            source = _("deckcheck sweep")
+            errors.insert(0, Violation(rule="sweep/fill", message=variant.problem, source=source))
         result = VariantResult(
             label=variant.label,
             deck=deck_path,
