@@ -6,13 +6,11 @@ from collections.abc import Sequence
 
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Column, Table
 
-from deckcheck.checks.table import check_tables
 from deckcheck.formats import Format
 from deckcheck.i18n import _, _n
 from deckcheck.models import Card, FormatVersion, Report, Violation
-from deckcheck.wording import cited, label, listing, word
+from deckcheck.wording import listing, word
 
 
 def _cards(v: Violation, limit: int = 6) -> str:
@@ -103,91 +101,6 @@ def summary(console: Console, reports: Sequence[Report]) -> None:
     legal = sum(r.legal for r in reports)
     shown = _("{legal} of {n} decks legal", legal=legal, n=len(reports))
     console.print(f"[bold]{shown}[/]")  # i18n: machine (markup)
-
-
-def _in_force(found: FormatVersion) -> str:
-    """``2016-01-28 – 2017-02-25``, ``from 2017-02-26``, or ``undated``."""
-    if found.effective_from is None:
-        return _("undated")
-    if found.effective_until is None:
-        return _("from {day}", day=found.effective_from)
-    return f"{found.effective_from} – {found.effective_until}"
-
-
-def format_list(console: Console, formats: Sequence[Format]) -> None:
-    # the ids and dates in full, whatever the width: versions of one family differ only there
-    width = max((len(fmt.id) for fmt in formats), default=2)
-    table = Table(
-        Column(_("id"), min_width=width, no_wrap=True),
-        _("game"),
-        _("name"),
-        Column(_("in force"), min_width=23, no_wrap=True),
-        _("sections"),
-        _("assumptions"),
-        box=None,
-    )
-    for fmt in formats:
-        sections = listing(
-            f"{word(fmt.game, s.name)} {s.size.min}"
-            + (f"–{s.size.max}" if s.size.max != s.size.min else "")
-            for s in fmt.sections
-        )
-        table.add_row(
-            fmt.id,
-            fmt.game,
-            escape(label(fmt.game, fmt.name)),
-            _in_force(fmt.version),
-            sections,
-            str(len(fmt.assumptions)),
-        )
-    console.print(table)
-
-
-def format_detail(console: Console, fmt: Format, family: Sequence[Format] = ()) -> None:
-    """A format's rules; ``family``: every version of it, newest first, with its dates."""
-    name, game = escape(label(fmt.game, fmt.name)), escape(word(fmt.game, fmt.game))
-    console.print(f"[bold]{escape(fmt.id)}[/]: {name} ({game})")  # i18n: machine (markup)
-    if fmt.description:
-        console.print(escape(label(fmt.game, fmt.description)))
-    for other in family if len(family) > 1 or fmt.effective else ():
-        this_one = _("(this one)")
-        this = f"  [bold]{this_one}[/]" if other.id == fmt.id else ""
-        shown = _("version: {id}  {dates}", id=escape(other.id), dates=_in_force(other.version))
-        console.print(f"  {shown}{this}")
-    if fmt.effective:
-        dates = escape(cited(fmt.game, fmt.effective.source))
-        console.print("  " + _("dates: {source}", source=dates))
-    for source in fmt.sources:
-        console.print("  " + _("source: {source}", source=escape(cited(fmt.game, source))))
-    table = Table(_("rule"), _("what"), _("source"), box=None)
-    for check_table in check_tables(fmt.game):  # each describes its own tables
-        for entry in check_table.of(fmt):
-            for row in check_table.describe(entry):
-                source = escape(cited(fmt.game, row.source or ""))
-                table.add_row(escape(row.rule or "-"), escape(row.what), source)
-    console.print(table)
-    for key, param in fmt.parameters.items():
-        assumed = _("(assumption)")
-        flag = f" [yellow]{assumed}[/]" if param.assumption else ""
-        source = escape(cited(fmt.game, param.source))
-        console.print(f"  {key} = {param.value}{flag}  [dim]{source}[/]")  # i18n: machine
-
-
-def cards(console: Console, found: Sequence[Card]) -> None:
-    table = Table(
-        _("game"), _("number"), _("name"), _("type"), _("level"), _("cost"), _("more"), box=None
-    )
-    for c in found:
-        table.add_row(
-            c.game,
-            escape(c.number),
-            escape(c.name),
-            word(c.game, c.type),
-            "" if c.level is None else str(c.level),
-            "" if c.cost is None else str(c.cost),
-            escape(card_summary(c)),
-        )
-    console.print(table)
 
 
 def card_summary(card: Card) -> str:

@@ -42,21 +42,20 @@ def words(game: str, names: Iterable[str], sep: str = ", ") -> str:
 
 
 def label(game: str, text: str) -> str:
-    """A label a format file gives (a section's, a count's): the catalogue has it under the
-    format's game (extracted from formats/*.toml by deckcheck.i18n_extract, which follows
-    ``extends`` to find it)."""
-    return _p(game, text)
+    """A format file's words (a label, a name, a source) or deckcheck's own, as ``game`` words
+    them: the catalogue's entry of the game's context (extracted from formats/*.toml by
+    deckcheck.i18n_extract), else one without context (``N_`` in the code)."""
+    if not text:  # "" is the catalogue's header
+        return text
+    shown = _p(game, text)
+    return shown if shown != text else _(text)
 
 
 def cited(game: str, source: str) -> str:
     """A rule's source as a reader of the language reads it. The citation stays as written
     (the catalogue's translation keeps every title, section and quoted rulebook text); only
-    deckcheck's own words around it ("fan source", a gloss) are translated. A format's source
-    is under its game's context; deckcheck's own (``N_`` in the code) has none."""
-    if current() == "en" or not source:  # "" is the catalogue's header
-        return source
-    shown = _p(game, source)
-    return shown if shown != source else _(source)
+    deckcheck's own words around it ("fan source", a gloss) are translated."""
+    return source if current() == "en" else label(game, source)
 
 
 def section_label(game: str, name: str, given: str | None) -> str:

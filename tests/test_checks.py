@@ -10,7 +10,7 @@ import pytest
 from pydantic import ValidationError
 from rich.console import Console
 
-from deckcheck import decklist, render
+from deckcheck import decklist
 from deckcheck.checks import (
     Check,
     CheckTable,
@@ -19,6 +19,7 @@ from deckcheck.checks import (
     register_table,
     unregister_table,
 )
+from deckcheck.cli import show
 from deckcheck.format_registry import FormatRegistry
 from deckcheck.formats import Format
 from deckcheck.models import Violation
@@ -120,7 +121,7 @@ def test_a_check_table_registered_from_outside_checks_decks(
     assert not report.legal
 
     console = Console(width=200, record=True)
-    render.format_detail(console, fmt)
+    show.format_detail(console, fmt)
     assert "no card named with キャラ 0" in console.export_text()
 
 

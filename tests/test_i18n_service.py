@@ -112,7 +112,7 @@ def test_pydantic_errors_are_japanese_and_keep_their_paths(http: TestClient) -> 
     en = http.post("/hand", json=body, headers=EN).json()
     assert [e["path"] for e in ja["errors"]] == [e["path"] for e in en["errors"]] == ["body.count"]
     assert en["errors"][0]["message"] == "Input should be greater than or equal to 1"
-    assert ja["errors"][0]["message"] == "1 以上の値を指定してください"
+    assert ja["errors"][0]["message"] == "1以上で書いてください。"
     assert ja["title"] == "リクエストがスキーマに合っていません"
 
 

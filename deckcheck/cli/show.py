@@ -14,20 +14,14 @@ from typing import TYPE_CHECKING
 from rich.markup import escape
 from rich.table import Column, Table
 
-from deckcheck.i18n import DEFAULT, _, _p, current
+from deckcheck.i18n import DEFAULT, _, current
+from deckcheck.wording import label
 
 if TYPE_CHECKING:
     from rich.console import Console
 
     from deckcheck.formats import Format
     from deckcheck.models import Card, FormatVersion
-
-
-def format_words(game: str, text: str) -> str:
-    """A format file's text in the language: its game's entry, else one without a game (a
-    format file that extends another names no game of its own, so its words have none)."""
-    found = _p(game, text)
-    return found if found != text else _(text)
 
 
 def in_force(found: FormatVersion) -> str:
@@ -39,12 +33,12 @@ def in_force(found: FormatVersion) -> str:
     return f"{found.effective_from} – {found.effective_until}"
 
 
-def _section_word(game: str, name: str, label: str | None) -> str:
+def _section_word(game: str, name: str, given: str | None) -> str:
     """A section as the list names it: its id in English (as deck files write it), its
     label in the game's words otherwise."""
-    if current() == DEFAULT or not label:
+    if current() == DEFAULT or not given:
         return name
-    return format_words(game, label)
+    return label(game, given)
 
 
 def format_list(console: Console, formats: Sequence[Format]) -> None:
@@ -69,7 +63,7 @@ def format_list(console: Console, formats: Sequence[Format]) -> None:
         table.add_row(
             fmt.id,
             fmt.game,
-            escape(format_words(fmt.game, fmt.name)),
+            escape(label(fmt.game, fmt.name)),
             in_force(fmt.version),
             sections,
             str(len(fmt.assumptions)),
@@ -81,29 +75,29 @@ def format_detail(console: Console, fmt: Format, family: Sequence[Format] = ()) 
     """A format's rules; ``family``: every version of it, newest first, with its dates."""
     from deckcheck.checks.table import check_tables
 
-    name = escape(format_words(fmt.game, fmt.name))
+    name = escape(label(fmt.game, fmt.name))
     console.print(f"[bold]{escape(fmt.id)}[/]: {name} ({fmt.game})")  # i18n: machine (markup)
     if fmt.description:
-        console.print(escape(format_words(fmt.game, fmt.description)))
+        console.print(escape(label(fmt.game, fmt.description)))
     for other in family if len(family) > 1 or fmt.effective else ():
         this = "  [bold]" + escape(_("(this one)")) + "[/]" if other.id == fmt.id else ""
         line = _("version: {id}  {dates}", id=other.id, dates=in_force(other.version))
         console.print(f"  {escape(line)}{this}")
     if fmt.effective:
-        dates = format_words(fmt.game, fmt.effective.source)
+        dates = label(fmt.game, fmt.effective.source)
         console.print("  " + escape(_("dates: {source}", source=dates)))
     for source in fmt.sources:
-        console.print("  " + escape(_("source: {source}", source=format_words(fmt.game, source))))
+        console.print("  " + escape(_("source: {source}", source=label(fmt.game, source))))
     table = Table(_("rule"), _("what"), _("source"), box=None)
     for check_table in check_tables(fmt.game):  # each describes its own tables
         for entry in check_table.of(fmt):
             for row in check_table.describe(entry):
-                source = format_words(fmt.game, row.source) if row.source else ""
+                source = label(fmt.game, row.source) if row.source else ""
                 table.add_row(escape(row.rule or "-"), escape(row.what), escape(source))
     console.print(table)
     for key, param in fmt.parameters.items():
         flag = " [yellow]" + escape(_("(assumption)")) + "[/]" if param.assumption else ""
-        source = escape(format_words(fmt.game, param.source))
+        source = escape(label(fmt.game, param.source))
         line = f"  {key} = {param.value}{flag}  [dim]{source}[/]"  # i18n: machine
         console.print(line)
 

@@ -60,9 +60,9 @@ def _pilot(game: str, policy: object) -> Policy:
     if not isinstance(policy, Policy):
         raise TypeError(
             _(
-                "game {game}: its policy is a {kind}, not a Policy",
+                "game {game}: its policy is a {cls}, not a Policy",
                 game=repr(game),
-                kind=type(policy).__name__,
+                cls=type(policy).__name__,
             )
         )
     return policy

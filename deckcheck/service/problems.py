@@ -176,6 +176,31 @@ def pydantic_message(error: Any) -> str:
         return text
 
 
+def _invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+    """A body or parameter the schema refuses: 400 for JSON that does not parse, else 422,
+    each error with its path and pydantic's message in the request's language."""
+    errors = [
+        {
+            "path": ".".join(str(p) for p in e.get("loc", ())),
+            "message": pydantic_message(e),
+            "type": e.get("type", ""),
+        }
+        for e in exc.errors()
+    ]
+    if any(e["type"] == "json_invalid" for e in errors):
+        return problem_response(
+            400,
+            "malformed-json",  # i18n: machine
+            _("the request body is not valid JSON"),
+            request.url.path,
+            errors=errors,
+        )
+    detail = "; ".join(f"{e['path']}: {e['message']}" for e in errors[:5])
+    path = request.url.path
+    problem = "invalid-request"  # i18n: machine
+    return problem_response(422, problem, detail, path, errors=errors)
+
+
 def install(app: FastAPI) -> None:
     @app.exception_handler(Problem)
     async def _problem(request: Request, exc: Problem) -> JSONResponse:
@@ -199,26 +224,7 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = [
-            {
-                "path": ".".join(str(p) for p in e.get("loc", ())),
-                "message": pydantic_message(e),
-                "type": e.get("type", ""),
-            }
-            for e in exc.errors()
-        ]
-        if any(e["type"] == "json_invalid" for e in errors):
-            return problem_response(
-                400,
-                "malformed-json",  # i18n: machine
-                _("the request body is not valid JSON"),
-                request.url.path,
-                errors=errors,
-            )
-        detail = "; ".join(f"{e['path']}: {e['message']}" for e in errors[:5])
-        path = request.url.path
-        problem = "invalid-request"  # i18n: machine
-        return problem_response(422, problem, detail, path, errors=errors)
+        return _invalid_request(request, exc)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:

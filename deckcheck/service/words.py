@@ -8,22 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from deckcheck.i18n import _, _p
+from deckcheck.i18n import _
 from deckcheck.i18n_extract import SHOWN, SOURCES, TOP_ONLY
-
-
-def game_word(game: str, text: str) -> str:
-    """``text`` as ``game`` words it; a format file without a game of its own has entries
-    without context."""
-    if not text:  # "" is the catalogue's header
-        return text
-    found = _p(game, text)
-    return found if found != text else _(text)
+from deckcheck.wording import label
 
 
 def format_words(data: dict[str, Any], game: str) -> dict[str, Any]:
     """A format as JSON (``formats show --json``), its shown words translated."""
-    out = {k: game_word(game, v) if k in TOP_ONLY and isinstance(v, str) else v
+    out = {k: label(game, v) if k in TOP_ONLY and isinstance(v, str) else v
            for k, v in data.items()}
     shown: dict[str, Any] = _shown(out, game)
     return shown
@@ -39,9 +31,9 @@ def _shown(item: Any, game: str) -> Any:
 
 def _word(key: str, value: Any, game: str) -> Any:
     if key in (*SHOWN, *SOURCES) and isinstance(value, str):
-        return game_word(game, value)
+        return label(game, value)
     if key in SOURCES and isinstance(value, list):
-        return [game_word(game, v) if isinstance(v, str) else v for v in value]
+        return [label(game, v) if isinstance(v, str) else v for v in value]
     return _shown(value, game)
 
 

@@ -125,7 +125,8 @@ def check_card(fields: dict[str, Any], tables: Mapping[str, Mapping[str, str]]) 
     out: list[str] = []
     kind = fields.get("kind")
     if kind is not None and kind not in KINDS:
-        out.append(_("unknown kind {kind} (use {kinds})", kind=repr(kind), kinds=", ".join(KINDS)))
+        allowed = ", ".join(KINDS)
+        out.append(_("unknown kind {value} (use {allowed})", value=repr(kind), allowed=allowed))
     ctype = RAKUEN.type_words.get(nfkc(str(fields.get("type") or "")).casefold())
     if ctype == "gate" and not str(fields.get("gate_number") or "").strip():
         out.append(

@@ -11,8 +11,8 @@ from fastapi.templating import Jinja2Templates
 from deckcheck import __version__
 from deckcheck.i18n import _, current
 from deckcheck.service.deps import RegistryDep
-from deckcheck.service.words import game_word
 from deckcheck.web import TEMPLATES, keys, script_messages
+from deckcheck.wording import label
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=str(TEMPLATES))
@@ -23,7 +23,7 @@ templates.env.filters["keys"] = keys
 @router.get("/", response_class=HTMLResponse)
 def builder(request: Request, registry: RegistryDep) -> HTMLResponse:
     formats = [
-        {"id": f.id, "name": game_word(f.game, f.name), "game": f.game} for f in registry.all()
+        {"id": f.id, "name": label(f.game, f.name), "game": f.game} for f in registry.all()
     ]
     lang = current()
     context = {
