@@ -17,6 +17,7 @@ from deckcheck.i18n import _, _n, override
 from deckcheck.web import STATIC, TEMPLATES, script_ids, script_messages
 from tests.conftest import EXAMPLES
 from tests.prose import english_words
+from tests.test_i18n_sources import SITES
 from tests.test_web import WAIT_MS, _watch, browser, server_url, shot, web_app
 
 __all__ = ["browser", "server_url", "web_app"]  # the browser tests' fixtures, reused
@@ -191,7 +192,10 @@ def _data(page: Page) -> list[str]:
             + "#format option, #hand li, #errors .source, #warnings .source, "
             + "#compare-card option, #compare-fill option")].map((e) => e.textContent.trim())"""
     )
-    return [t for t in texts if t] + SWITCH
+    # a format parameter as its file writes it (an assumption line: ``mulligan = none``) and
+    # the sites a fan source names are data too
+    settings = re.findall(r"\b[a-z_]+ = [\w.]+", page.inner_text("body"))
+    return [t for t in texts if t] + SWITCH + settings + list(SITES)
 
 
 def test_the_builder_in_japanese_then_english_then_japanese(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]

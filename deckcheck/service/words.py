@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from deckcheck.i18n import _
 from deckcheck.i18n_extract import SHOWN, SOURCES, TOP_ONLY
 from deckcheck.wording import label
 
@@ -35,9 +34,3 @@ def _word(key: str, value: Any, game: str) -> Any:
     if key in SOURCES and isinstance(value, list):
         return [label(game, v) if isinstance(v, str) else v for v in value]
     return _shown(value, game)
-
-
-def translated(entry: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
-    """``entry`` with the text of ``keys`` in the current language (an entry the catalogue
-    lacks stays as it is)."""
-    return {k: _(v) if k in keys and isinstance(v, str) and v else v for k, v in entry.items()}

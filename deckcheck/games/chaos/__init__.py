@@ -88,7 +88,12 @@ class AttackDraws(Draws):
 # 耐久力 §2.7); the OS and append words are printed on the card.
 COLUMNS = (
     CardColumn(
-        "title", "text", N_("the work (作品名) a card belongs to"), summary=True, key=title_key
+        "title",
+        "text",
+        N_("the work (作品名) a card belongs to"),
+        summary=True,
+        key=title_key,
+        label=N_("Title (作品名)"),
     ),
     CardColumn(
         "os",
@@ -101,11 +106,27 @@ COLUMNS = (
     ),
     # limits and pure decks by append word (formats/chaos-*.toml)
     CardColumn(
-        "append", "list", N_("append words, ';' between them (BETA;はるかさん)"), checked=True
+        "append",
+        "list",
+        N_("append words, ';' between them (BETA;はるかさん)"),
+        checked=True,
+        label=N_("Append (アペンド)"),
     ),
-    CardColumn("power", "int", N_("攻撃力, a whole number"), Search("min"), summary=True),
+    CardColumn(
+        "power",
+        "int",
+        N_("攻撃力, a whole number"),
+        Search("min"),
+        summary=True,
+        label=N_("Power (攻撃力)"),
+    ),
     CardColumn("hp", "int", N_("耐久力, a whole number"), label=N_("HP")),
-    CardColumn("extra_cost", "text", N_("an extra chara's extra cost as printed")),
+    CardColumn(
+        "extra_cost",
+        "text",
+        N_("an extra chara's extra cost as printed"),
+        label=N_("Extra cost (エクストラコスト)"),
+    ),
 )
 
 

@@ -41,13 +41,36 @@ KINDS = ("定理者", "使者", "合理体")  # ch.1 §2: a member's kind
 # a member's power, color and world, テリトリー; a gate's 門ナンバー).
 COLUMNS = (
     # the gate deck's limit per 門ナンバー (formats/rakuen-standard-1.0.toml)
-    CardColumn("gate_number", "int", N_("a gate card's number (1-8)"), checked=True),
-    CardColumn("power", "int", N_("power, a whole number")),
     CardColumn(
-        "color", "text", N_("colour as printed (黄 赤 緑 青)"), Search("exact"), summary=True
+        "gate_number",
+        "int",
+        N_("a gate card's number (1-8)"),
+        checked=True,
+        label=N_("Gate number (門ナンバー)"),
     ),
-    CardColumn("world", "text", N_("world as printed"), Search("text"), summary=True),
-    CardColumn("territory", "int", N_("circles a member occupies (1, 2 or 4)")),
+    CardColumn("power", "int", N_("power, a whole number"), label=N_("Power (パワー)")),
+    CardColumn(
+        "color",
+        "text",
+        N_("colour as printed (黄 赤 緑 青)"),
+        Search("exact"),
+        summary=True,
+        label=N_("Color (色)"),
+    ),
+    CardColumn(
+        "world",
+        "text",
+        N_("world as printed"),
+        Search("text"),
+        summary=True,
+        label=N_("World (ワールド)"),
+    ),
+    CardColumn(
+        "territory",
+        "int",
+        N_("circles a member occupies (1, 2 or 4)"),
+        label=N_("Territory (テリトリー)"),
+    ),
 )
 
 

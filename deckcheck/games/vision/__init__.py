@@ -62,9 +62,16 @@ COLUMNS = (
         label=N_("Node (必要ノード)"),
         summary=True,
     ),
-    CardColumn("graze", "int", N_("グレイズ, a whole number"), Search("min")),
-    CardColumn("attack", "text", N_("攻撃力 as printed (a spell's modifier: +3)")),
-    CardColumn("toughness", "text", N_("耐久力 as printed")),
+    CardColumn(
+        "graze", "int", N_("グレイズ, a whole number"), Search("min"), label=N_("Graze (グレイズ)")
+    ),
+    CardColumn(
+        "attack",
+        "text",
+        N_("攻撃力 as printed (a spell's modifier: +3)"),
+        label=N_("Attack (攻撃力)"),
+    ),
+    CardColumn("toughness", "text", N_("耐久力 as printed"), label=N_("Toughness (耐久力)")),
     CardColumn(
         "package",
         "list",
@@ -80,7 +87,12 @@ COLUMNS = (
         Search("text"),
         label=N_("Union link (連結)"),
     ),
-    CardColumn("upkeep", "int", N_("維持コスト: a cost paid each turn, a whole number")),
+    CardColumn(
+        "upkeep",
+        "int",
+        N_("維持コスト: a cost paid each turn, a whole number"),
+        label=N_("Upkeep (維持コスト)"),
+    ),
 )
 
 

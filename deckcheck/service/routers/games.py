@@ -10,9 +10,11 @@ from typing import Any
 from fastapi import APIRouter
 
 from deckcheck import games
+from deckcheck.games.columns_contract import CardColumn
+from deckcheck.i18n import DEFAULT, current
 from deckcheck.pool.columns import game_columns
 from deckcheck.pool.search import offered
-from deckcheck.service.words import translated
+from deckcheck.wording import label
 
 router = APIRouter(prefix="/games", tags=["games"])
 
@@ -27,23 +29,30 @@ def game_list() -> list[dict[str, Any]]:
                 "name": spec.name,
                 "card_types": {k: list(v) for k, v in spec.card_types.items()},
                 "filters": [
-                    translated(f.describe(), ("label", "description")) for f in offered(spec.id)
+                    {
+                        **f.describe(),
+                        "label": f.shown_label(),
+                        "description": f.shown_description(),
+                    }
+                    for f in offered(spec.id)
                 ],
-                "columns": [
-                    translated(
-                        {
-                            "name": c.name,
-                            "type": c.type,
-                            "label": c.heading,
-                            "short": c.short,
-                            "description": c.description,
-                            "summary": c.summary,
-                            "filter": c.filter,
-                        },
-                        ("label", "short", "description"),
-                    )
-                    for c in game_columns(spec.id).values()
-                ],
+                "columns": [_column(spec.id, c) for c in game_columns(spec.id).values()],
             }
         )
     return out
+
+
+def _column(game: str, column: CardColumn) -> dict[str, Any]:
+    """A column as the builder shows it, in the request's language: its heading, a short word
+    for one-line summaries (in English the heading without its parenthesis; in Japanese the
+    game's word itself), what it holds, and its filter."""
+    heading = label(game, column.heading)
+    return {
+        "name": column.name,
+        "type": column.type,
+        "label": heading,
+        "short": column.short if current() == DEFAULT else heading,
+        "description": label(game, column.description),
+        "summary": column.summary,
+        "filter": column.filter,
+    }

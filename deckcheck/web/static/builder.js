@@ -440,8 +440,9 @@ async function plot() {
     ]);
     show("");
     drawChart([[_("on the play"), play.rows, "#2563eb"], [_("on the draw"), draw.rows, "#dc2626"]]);
+    const method = play.method === "exact" ? _("exact") : _("monte-carlo");
     $("chart-note").textContent = _("{method}; mulligan: {mulligan}",
-      { method: play.method, mulligan: play.mulligan });
+      { method, mulligan: play.mulligan });
   } catch (err) {
     show(_("Could not compute the odds: {error}", { error: err.message }));
   }
