@@ -19,7 +19,7 @@ import pytest
 
 from deckcheck.i18n import override
 from tests.conftest import EXAMPLES
-from tests.prose import english_words
+from tests.test_i18n_sources import SITES, source_prose
 
 ROOT = Path(__file__).resolve().parent.parent
 # one deck of each game, and a condition its cards can meet
@@ -78,22 +78,19 @@ def _commands(game: str, db: Path, tmp: Path) -> dict[str, list[str]]:
 
 
 def _data(game: str, db: Path) -> list[str]:
-    """What is data in the output: the game's card names and numbers, and the format
-    parameters' assumption lines (a parameter's source stays as written: issue 21 "Sources
-    stay as written"; the format files are H1's)."""
+    """What is data in the output: the game's card names and numbers, each format parameter
+    as its file writes it (``opening_hand = 7``, the head of an assumption line; its source is
+    prose, translated around the citation), the sites a fan source names, and the format
+    version line."""
     with sqlite3.connect(db) as con:
         rows = con.execute("select name, number from cards where game = ?", (game,)).fetchall()
     deck, want = DECKS[game]
     answer = json.loads(
         _run("en", "odds", str(EXAMPLES / deck), "-w", want, "-t", "1", "--db", str(db), "--json")
     )
-    params = [a for a in answer["assumptions"] if re.match(r"^\w+ = ", a)]
-    # "key = value (source)": the source also appears alone (the mulligan line cites it)
-    sources = [m[1] for a in params if (m := re.match(r"^\w+ = .*? \((.*)\)$", a))]
+    settings = [m[0] for a in answer["assumptions"] if (m := re.match(r"^\w+ = \S+", a))]
     version = answer.get("format_version")
-    # the mulligan line cites the format's mulligan parameter: "rule [source; assumption]; …"
-    cited = re.findall(r"\[(.*?)(?:; assumption)?\];", answer["mulligan"])
-    data = [*(n for row in rows for n in row), *params, *sources, *cited, *TYPED]
+    data = [*(n for row in rows for n in row), *settings, *SITES, *TYPED]
     return [*data, *_version_lines(version)]
 
 
@@ -122,7 +119,7 @@ def test_play_commands_speak_japanese(game: str, db: Path, tmp_path: Path) -> No
     allowed = _data(game, db)
     for name, args in _commands(game, db, tmp_path).items():
         out = _run("ja", *args)
-        left = english_words(out, allowed)
+        left = source_prose(out, allowed)
         assert left == [], f"{game} {name}: English prose {left[:12]} in\n{out}"
         assert re.search(r"[ぁ-んァ-ヶ一-龯]", out), out
 
