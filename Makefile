@@ -23,7 +23,7 @@ $(STAMP): pyproject.toml
 
 # Compiled at build time; deckcheck reads the .po itself (through Babel) if this has not run.
 $(MO): $(PO) $(STAMP)
-	$(BABEL) compile --use-fuzzy -D deckcheck -d deckcheck/locale -l ja --statistics
+	$(BABEL) compile -D deckcheck -d deckcheck/locale -l ja --statistics
 
 # Extract every marked string (babel.cfg) and merge it into the Japanese catalogue: new
 # entries arrive untranslated, and tests/test_i18n.py fails until each has its Japanese.

@@ -22,11 +22,12 @@ deckcheck: exit 70, HTTP 500.
 
 from __future__ import annotations
 
+import errno
 import sqlite3
 import sys
 from typing import ClassVar
 
-from deckcheck.i18n import _
+from deckcheck.i18n import DEFAULT, N_, _, current
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT, EXIT_BUG = 0, 1, 2, 70
 
@@ -141,3 +142,25 @@ class GameContractError(DeckcheckError):
     exit_code = EXIT_BUG
     http_status = 500
     problem = "internal"
+
+
+# The operating system's reasons, in the catalogue: its own text (strerror) is English here.
+_OS_REASONS = {
+    errno.ENOENT: N_("no such file or folder"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("operation not permitted"),
+    errno.EISDIR: N_("it is a folder"),
+    errno.ENOTDIR: N_("a part of the path is not a folder"),
+    errno.ENOSPC: N_("no space left on the device"),
+    errno.EROFS: N_("the file system is read-only"),
+    errno.ELOOP: N_("too many symbolic links"),
+    errno.ENAMETOOLONG: N_("the name is too long"),
+    errno.EEXIST: N_("it already exists"),
+}
+
+
+def os_reason(exc: OSError) -> str:
+    """Why the operating system refused: in English its own words (as deckcheck always
+    printed them); in another language the catalogue's, for the reasons it has."""
+    known = _OS_REASONS.get(exc.errno) if exc.errno is not None else None
+    return _(known) if known and current() != DEFAULT else str(exc.strerror or exc)

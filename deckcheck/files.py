@@ -15,7 +15,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from deckcheck.errors import DeckcheckError, UsageError
+from deckcheck.errors import DeckcheckError, UsageError, os_reason
 from deckcheck.i18n import N_, _
 
 _NOT_REGULAR = (
@@ -41,7 +41,7 @@ def check_output(path: Path) -> None:
         return
     except OSError as exc:
         raise UsageError(
-            _("cannot write {path}: {error}", path=path, error=exc.strerror or exc)
+            _("cannot write {path}: {error}", path=path, error=os_reason(exc))
         ) from exc
     if not stat.S_ISREG(mode):
         raise UsageError(
@@ -64,7 +64,7 @@ def write_atomic(path: Path, write: Callable[[Path], object]) -> None:
         fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     except OSError as exc:
         raise UsageError(
-            _("cannot write {path}: {error}", path=path, error=exc.strerror or exc)
+            _("cannot write {path}: {error}", path=path, error=os_reason(exc))
         ) from exc
     os.close(fd)
     tmp = Path(tmp_name)
@@ -78,7 +78,7 @@ def write_atomic(path: Path, write: Callable[[Path], object]) -> None:
         os.replace(tmp, target)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        error = exc.strerror or exc
+        error = os_reason(exc)
         raise UsageError(
             _("cannot write {path}: {error} (the file is unchanged)", path=path, error=error)
             if target.exists()
@@ -116,7 +116,7 @@ def read_limited(path: Path, limit: int, error: type[DeckcheckError], what: str)
             raw = handle.read(limit + 1)
     except OSError as exc:
         raise error(
-            _("{path}: cannot read: {error}", path=path, error=exc.strerror or exc)
+            _("{path}: cannot read: {error}", path=path, error=os_reason(exc))
         ) from exc
     if len(raw) > limit:  # it grew after the stat
         raise error(too_big)

@@ -64,7 +64,7 @@ def render(console: Console, result: OddsResult) -> None:
         console.print(aside_line(aside))
     table = Table(_("turn"), _("cards seen"), _("probability"), box=None)
     if result.method == "monte-carlo":
-        table.add_column(_("95% interval"))
+        table.add_column(_("interval (95%)"))
     for row in result.rows:
         cells = [str(row.turn), str(row.cards_seen), f"{row.probability:.2%}"]
         if result.method == "monte-carlo":
@@ -167,7 +167,7 @@ def write_plot(result: OddsResult, path: Path) -> None:
         if result.method == "monte-carlo":
             low = [r.low or 0 for r in result.rows]
             high = [r.high or 0 for r in result.rows]
-            ax.fill_between(turns, low, high, alpha=0.25, label=_("95% interval"))
+            ax.fill_between(turns, low, high, alpha=0.25, label=_("interval (95%)"))
         for entry in result.table or []:
             ax.plot(
                 turns,

@@ -8,23 +8,24 @@ import io
 
 from deckcheck import games
 from deckcheck.data import card_pool_dir
-from deckcheck.i18n import N_
+from deckcheck.i18n import N_, _, _p
 from deckcheck.pool.columns import COLUMNS, Column, game_columns
+from deckcheck.wording import label
 
 # What to write in each shared column; a game's own columns say it in their spec, and the types
 # line is filled in from the game's spec.
 HELP: dict[str, str] = {
-    "game": "the game id, the same on every row: {game}",
-    "number": "the printed card number, unique within the game (SET-001, PR.008)",
-    "name": "the card name as printed, without the set or rarity",
-    "type": "one of: {types}",
-    "kind": "a sub-kind the rules name{kinds}, else empty",
-    "keywords": "keywords and limits the rules read, ';' between them (デッキ1枚制限;速攻)",
-    "level": "level, a whole number",
-    "cost": "cost, a whole number; empty: none",
-    "rarity": "rarity as printed",
-    "source": "where the row comes from (a set list, a site): say it, so others can check",
-    "aliases": "other numbers a deck may use for the card, ';' between them",
+    "game": N_("the game id, the same on every row: {game}"),
+    "number": N_("the printed card number, unique within the game (SET-001, PR.008)"),
+    "name": N_("the card name as printed, without the set or rarity"),
+    "type": N_("one of: {types}"),
+    "kind": N_("a sub-kind the rules name{kinds}, else empty"),
+    "keywords": N_("keywords and limits the rules read, ';' between them (デッキ1枚制限;速攻)"),
+    "level": N_("level, a whole number"),
+    "cost": N_("cost, a whole number; empty: none"),
+    "rarity": N_("rarity as printed"),
+    "source": N_("where the row comes from (a set list, a site): say it, so others can check"),
+    "aliases": N_("other numbers a deck may use for the card, ';' between them"),
 }
 
 
@@ -64,15 +65,21 @@ def template(game: str) -> str:
     types = ", ".join(f"{t} ({'/'.join(w)})" if w else t for t, w in spec.card_types.items())
     kinds = f" ({', '.join(spec.kinds)})" if spec.kinds else ""
     shared = {c.name: c for c in COLUMNS}
-    lines = [f"# {spec.name} card list for deckcheck: one card a row, after the header."]
+    lines = [
+        "# "
+        + _("{game} card list for deckcheck: one card a row, after the header.", game=spec.name)
+    ]
     for name in used_columns(game):
         if name in own:
-            text, required, column_type = own[name].description, False, own[name].type
+            text, required, column_type = label(game, own[name].description), False, own[name].type
         else:
-            text = HELP.get(name, name).format(game=spec.id, types=types, kinds=kinds)
+            text = _(HELP[name], game=spec.id, types=types, kinds=kinds) if name in HELP else name
             required, column_type = shared[name].required, shared[name].type
-        form = " (a list)" if column_type == "list" else ""
-        lines.append(f"# {name}: {text}{form}; {'required' if required else 'optional'}")
+        form = _(" (a list)") if column_type == "list" else ""
+        need = _p("column", "required") if required else _p("column", "optional")
+        lines.append(
+            "# " + _("{name}: {text}{form}; {need}", name=name, text=text, form=form, need=need)
+        )
     out = io.StringIO()
     csv.writer(out, lineterminator="\n").writerow(used_columns(game))
     return "\n".join(lines) + "\n" + out.getvalue()
