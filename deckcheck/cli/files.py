@@ -13,7 +13,7 @@ from deckcheck.cli.common import console, format_for, open_pool, print_json, rea
 from deckcheck.cli.options import DbOption, FormatOption, JsonOption
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, UsageError
 from deckcheck.i18n import N_, _, current
-from deckcheck.wording import a_an
+from deckcheck.wording import a_an, listing, word
 
 if TYPE_CHECKING:
     from deckcheck.formats import Format
@@ -41,7 +41,8 @@ def _verdict(deck: DeckList, fmt: Format, index: CardIndex) -> Report:
 
 
 def _one_line(report: Report) -> str:
-    counts = ", ".join(f"{k} {v}" for k, v in report.counts.items())
+    # a section as the game words it in Japanese (メイン, 門), by its id in English
+    counts = listing(f"{word(report.game, k)} {v}" for k, v in report.counts.items())
     if report.legal:
         if report.warnings:
             return _(
