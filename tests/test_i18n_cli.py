@@ -235,3 +235,12 @@ def test_pool_messages_stay_english_with_lang_en(db: str) -> None:
     assert code == 0 and f"cards in {db}" in out
     code, out = deckcheck("pool", "search", "--max-cost", "x", "--db", db, lang=None)
     assert code == 2 and "search filter max_cost: 'x' is not a whole number" in out
+
+
+@pytest.mark.parametrize("command", ["odds", "goldfish", "sweep", "validate"])
+def test_japanese_help_is_folded_not_cut(command: str) -> None:
+    """Japanese has no spaces for rich to wrap at: an option's help folds at the column's
+    edge instead of ending in "…" (at 100 columns, odds lost the end of five helps)."""
+    code, out = deckcheck(command, "--help", COLUMNS="100")
+    assert code == 0 and "オプション" in out
+    assert "…" not in out, out

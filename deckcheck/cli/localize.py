@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
+from rich.text import Text
 from typer import _click
 from typer._click.exceptions import (
     BadParameter,
@@ -159,6 +160,23 @@ def use_rich_words() -> None:
 
     for name, text in RICH_WORDS.items():
         setattr(rich_utils, name, _(text))
+    if not getattr(rich_utils._get_parameter_help, "folds", False):
+        rich_utils._get_parameter_help = _folding(rich_utils._get_parameter_help)
+
+
+def _folding(get_help: Callable[..., Any]) -> Callable[..., Any]:
+    """typer's option help, folded at the column's edge rather than cut with "…": Japanese
+    has no spaces for rich to wrap at, so a help text would lose its end."""
+
+    def folded(*args: Any, **kwargs: Any) -> Any:
+        found = get_help(*args, **kwargs)
+        for item in getattr(found, "renderables", ()):
+            if isinstance(item, Text):
+                item.overflow = "fold"
+        return found
+
+    folded.folds = True  # type: ignore[attr-defined]
+    return folded
 
 
 def show_error(exc: ClickException) -> None:
