@@ -60,6 +60,7 @@ bench: $(STAMP) $(MO)
 	$(BIN)/python -m benchmarks.sweep_bench
 	$(BIN)/python -m benchmarks.worst_case_bench
 	$(BIN)/python -m benchmarks.web_bench
+	$(BIN)/python -m benchmarks.i18n_bench
 	$(BIN)/python benchmarks/load.py --seconds 5 --wrk
 	$(BIN)/python -m benchmarks.table
 
