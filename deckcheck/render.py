@@ -8,9 +8,9 @@ from rich.console import Console
 from rich.markup import escape
 
 from deckcheck.formats import Format
-from deckcheck.i18n import _, _n
+from deckcheck.i18n import DEFAULT, _, _n, current
 from deckcheck.models import Card, FormatVersion, Report, Violation
-from deckcheck.wording import listing, word
+from deckcheck.wording import label, listing, word
 
 
 def _cards(v: Violation, limit: int = 6) -> str:
@@ -113,5 +113,7 @@ def card_summary(card: Card) -> str:
         value = card.extra.get(column.name)
         if column.summary and value is not None and value != ():
             shown = ", ".join(value) if isinstance(value, tuple) else str(value)
-            parts.append(f"{column.short} {shown}")
+            # English: the short word (``node``); Japanese: the game's word (必要ノード)
+            name = column.short if current() == DEFAULT else label(card.game, column.heading)
+            parts.append(f"{name} {shown}")
     return " · ".join(parts)

@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.table import Column, Table
 
 from deckcheck.i18n import DEFAULT, _, current
-from deckcheck.wording import label
+from deckcheck.wording import label, word
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -113,7 +113,7 @@ def cards(console: Console, found: Sequence[Card]) -> None:
             c.game,
             escape(c.number),
             escape(c.name),
-            c.type,
+            c.type if current() == DEFAULT else word(c.game, c.type),
             "" if c.level is None else str(c.level),
             "" if c.cost is None else str(c.cost),
             escape(card_summary(c)),
