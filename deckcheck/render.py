@@ -113,7 +113,7 @@ def card_summary(card: Card) -> str:
         value = card.extra.get(column.name)
         if column.summary and value is not None and value != ():
             shown = ", ".join(value) if isinstance(value, tuple) else str(value)
-            # English: the short word (``node``); Japanese: the game's word (必要ノード)
+            # English: the short word; Japanese: the game's own word
             name = column.short if current() == DEFAULT else label(card.game, column.heading)
             parts.append(f"{name} {shown}")
     return " · ".join(parts)

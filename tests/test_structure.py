@@ -141,7 +141,7 @@ CARD_KIND_NAMES: dict[str, set[str]] = {
 }
 # keyword arguments in one module: (module, callee, keyword)
 MODULE_KEYWORDS = {
-    ("pool/template.py", "format", "kinds"),  # the help line's placeholder: the game's kinds
+    ("pool/template.py", "_", "kinds"),  # the help line's placeholder: the game's kinds
     ("games/rakuen/fast_core.py", "argsort", "kind"),  # numpy's word: its sort algorithm
 }
 CARD_KIND_PHRASES = re.compile(

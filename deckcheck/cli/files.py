@@ -41,7 +41,7 @@ def _verdict(deck: DeckList, fmt: Format, index: CardIndex) -> Report:
 
 
 def _one_line(report: Report) -> str:
-    # a section as the game words it in Japanese (メイン, 門), by its id in English
+    # a section as the game words it in Japanese, by its id in English
     counts = listing(f"{word(report.game, k)} {v}" for k, v in report.counts.items())
     if report.legal:
         if report.warnings:
