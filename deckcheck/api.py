@@ -5,10 +5,11 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 
+from deckcheck import suggest
 from deckcheck.collector import paused_gc as paused_gc
 from deckcheck.errors import UsageError
 from deckcheck.format_registry import FormatRegistry
-from deckcheck.formats import FormatError
+from deckcheck.formats import Format, FormatError
 from deckcheck.i18n import _
 from deckcheck.models import DeckList, Report
 from deckcheck.resolve import CardIndex
@@ -29,12 +30,13 @@ def validate_decks(
     index: CardIndex,
     format_override: str | None = None,
     as_of: datetime.date | None = None,
+    suggest_names: int = suggest.NAMES,
 ) -> list[Report]:
     """Validate each deck against ``format_override`` or its own ``format:`` line, in the
     version in force on ``as_of``, else on the deck's ``date:`` line, else today.
 
-    Raises ``MissingFormat`` or ``FormatError`` before validating anything, so a batch never
-    half-succeeds on a usage error.
+    Raises ``MissingFormat``, ``FormatError`` or ``suggest.SuggestLimit`` before validating
+    anything, so a batch never half-succeeds on a usage error.
     """
     formats = []
     for deck in decks:
@@ -51,5 +53,28 @@ def validate_decks(
             formats.append(registry.resolve(ref, as_of or deck.date))
         except FormatError as exc:
             raise FormatError(f"{deck.path or _('deck')}: {exc}") from exc
+    for deck, fmt in zip(decks, formats, strict=True):  # every budget before any work
+        check_suggestions(deck, fmt.game, index, suggest_names)
     with paused_gc():
-        return [validate(deck, fmt, index) for deck, fmt in zip(decks, formats, strict=True)]
+        return [
+            validate_capped(deck, fmt, index, suggest_names)
+            for deck, fmt in zip(decks, formats, strict=True)
+        ]
+
+
+def check_suggestions(
+    deck: DeckList, game: str, index: CardIndex, names: int = suggest.NAMES
+) -> int:
+    """The work of the suggestions for ``deck``'s first ``names`` unknown names, found from
+    the index before doing it; a ``SuggestLimit`` past ``suggest.WORK_LIMIT``."""
+    keys = index.unknown_keys(game, (e.ref for e in deck.entries), names)
+    return suggest.check_work(index.name_index(game), keys) if keys else 0
+
+
+def validate_capped(
+    deck: DeckList, fmt: Format, index: CardIndex, names: int = suggest.NAMES
+) -> Report:
+    """``validate``, with suggestions for the deck's first ``names`` unknown names only (call
+    ``check_suggestions`` first)."""
+    with suggest.per_deck(names):
+        return validate(deck, fmt, index)

@@ -27,7 +27,14 @@ from deckcheck.decklist_csv import looks_like_csv, parse_csv
 from deckcheck.decklist_headers import header_word as header_word
 from deckcheck.decklist_headers import section_name as section_name
 from deckcheck.decklist_headers import subtotal
-from deckcheck.decklist_parts import MAX_COUNT, clip, merge_repeats, read_day, syntax
+from deckcheck.decklist_parts import (
+    MAX_COUNT,
+    clip,
+    merge_repeats,
+    read_day,
+    syntax,
+    without_long_refs,
+)
 from deckcheck.decklist_parts import SYNTAX as SYNTAX
 from deckcheck.decklist_parts import SYNTAX_SOURCE as SYNTAX_SOURCE
 from deckcheck.decklist_print import print_text as print_text
@@ -290,7 +297,7 @@ def parse(text: str, path: str | None = None) -> DeckList:
     else:
         deck = (parse_csv if looks_like_csv(text) else parse_text)(text, path)
     deck.problems[:0] = [_not_unicode(_("the line"), what, line) for line, what in unreadable]
-    return deck
+    return without_long_refs(deck)
 
 
 def _not_unicode(part: str, what: str, line: int | None) -> Violation:

@@ -13,6 +13,9 @@ SYNTAX = "deck/syntax"
 SYNTAX_SOURCE = N_("deckcheck deck list format (README: Deck lists); outside the rulebooks")
 # Counts beyond this are typing errors, not decks; bounding them keeps every later step cheap.
 MAX_COUNT = 9999
+# Nor is a reference longer than this any card's number or name; left in, each unique one
+# became a key of every memo on the way (issue 24, item 4). deckcheck's reading.
+MAX_REF = 200
 
 
 def syntax(message: str, line: int | None, fix: str, section: str | None = None) -> Violation:
@@ -50,4 +53,25 @@ def merge_repeats(deck: DeckList) -> DeckList:
         else:
             merged[key] = entry
     deck.entries = list(merged.values())
+    return deck
+
+
+def without_long_refs(deck: DeckList) -> DeckList:
+    """Lines whose card reference is longer than ``MAX_REF`` characters become ``deck/syntax``
+    problems (showing the reference's start) and leave the list."""
+    kept = [e for e in deck.entries if len(e.ref) <= MAX_REF]
+    if len(kept) == len(deck.entries):
+        return deck
+    for entry in deck.entries:
+        if len(entry.ref) > MAX_REF:
+            message = _(
+                "the card reference {ref} has {n} characters; no card number or name has more "
+                "than {most}",
+                ref=repr(clip(entry.ref, 40)),
+                n=f"{len(entry.ref):,}",
+                most=MAX_REF,
+            )
+            fix = _("write the card's number or name")
+            deck.problems.append(syntax(message, entry.line, fix, entry.section))
+    deck.entries = kept
     return deck

@@ -25,13 +25,29 @@ def nfkc(text: str) -> str:
     return unicodedata.normalize("NFKC", text).strip()
 
 
-@lru_cache(maxsize=65536)
+# The name-key memos keep names of up to CACHED_LENGTH characters, CACHED_NAMES of them: at
+# most about 16,384 × 2 × 1 KB (NFKC may lengthen a key; 4 bytes a character at worst) in bytes
+# (issue 24, item 4). Longer names are keyed afresh each time.
+CACHED_LENGTH = 64
+CACHED_NAMES = 16384
+
+
 def card_name_key(name: str, ignore_spaces: bool) -> str:
     """Key under which two card names are the same card name: NFKC (full/half width) and case
     folding, then runs of spaces as one, or no spaces when the game's spec says names ignore
-    them (``GameSpec.names_ignore_spaces``; the game-aware key is ``games.name_key``)."""
+    them (``GameSpec.names_ignore_spaces``; the game-aware key is ``games.name_key``). A long
+    name is not memoised."""
+    if len(name) > CACHED_LENGTH:
+        return _card_name_key(name, ignore_spaces)
+    return _cached_name_key(name, ignore_spaces)
+
+
+def _card_name_key(name: str, ignore_spaces: bool) -> str:
     key = nfkc(name).casefold()
     return _SPACES.sub("" if ignore_spaces else " ", key)
+
+
+_cached_name_key = lru_cache(maxsize=CACHED_NAMES)(_card_name_key)
 
 
 @lru_cache(maxsize=65536)  # a pool has a few hundred OS names shared by thousands of cards

@@ -14,12 +14,18 @@ from dataclasses import dataclass, field
 
 from deckcheck import games, suggest
 from deckcheck.collector import paused_gc
+from deckcheck.decklist_parts import MAX_REF
 from deckcheck.games import name_key
+from deckcheck.memo import ByteMemo, str_bytes
 from deckcheck.models import Card, Game
 from deckcheck.normalize import nfkc
 
 NameSource = Callable[[Game], dict[str, str]]
-MEMO_LIMIT = 100_000
+# Bytes, not entries (issue 24, item 4); each memo holds what resolving again would find.
+MEMO_BYTES = 32 << 20
+SUGGEST_BYTES = 8 << 20
+# MAX_REF: the deck readers report a longer reference (deck/syntax); the index never
+# normalises, memoises or compares one either.
 
 
 _NUMBERED = re.compile(r"\s*[,，、]\s*|\s+")  # between a number and a name
@@ -47,6 +53,19 @@ class Resolution:
     ambiguous: list[Card] = field(default_factory=list)
     other_game: list[Card] = field(default_factory=list)
     suggestions: list[str] = field(default_factory=list)
+    unknown: bool = False  # no card of any game: suggestions are looked for
+    capped: int = 0  # unknown, and past the first ``capped`` names of its deck that get them
+
+
+_UNKNOWN = Resolution(unknown=True)
+
+
+def _resolution_bytes(key: tuple[Game, str], value: Resolution) -> int:
+    return str_bytes(key[1]) + 8 * (len(value.ambiguous) + len(value.other_game))
+
+
+def _names_bytes(key: tuple[Game, str], value: list[str]) -> int:
+    return str_bytes(key[1], *value)
 
 
 def _signature(card: Card) -> tuple[object, ...]:
@@ -70,7 +89,13 @@ class CardIndex:
         self.by_name: dict[tuple[Game, str], list[Card]] = {}
         self._names = names
         self._name_cache: dict[Game, dict[str, str]] = {}
-        self._memo: dict[tuple[Game, str], Resolution] = {}
+        self._name_index: dict[Game, suggest.NameIndex] = {}
+        self._memo: ByteMemo[tuple[Game, str], Resolution] = ByteMemo(
+            MEMO_BYTES, _resolution_bytes
+        )
+        self._suggested: ByteMemo[tuple[Game, str], list[str]] = ByteMemo(
+            SUGGEST_BYTES, _names_bytes
+        )
         self.version = 0  # bumped on every change, so memos built on this index can expire
         # a game's cards are indexed when a reference first asks for that game: validating
         # one game's decks against a pool of four games indexes only that game (validate_bench)
@@ -126,6 +151,9 @@ class CardIndex:
         bucket.append(card)
         bucket.sort(key=_number_of)
         self._memo.clear()
+        self._suggested.clear()
+        self._name_cache.pop(card.game, None)
+        self._name_index.pop(card.game, None)
         self.version += 1
 
     def __len__(self) -> int:
@@ -145,14 +173,49 @@ class CardIndex:
                 }
         return self._name_cache[game]
 
+    def name_index(self, game: Game) -> suggest.NameIndex:
+        """``names(game)`` by bigrams, built once per index (so once per pool version)."""
+        found = self._name_index.get(game)
+        if found is None:
+            found = self._name_index[game] = suggest.NameIndex(self.names(game))
+        return found
+
     def resolve(self, game: Game, ref: str) -> Resolution:
+        hit = self.found(game, ref)
+        return self._suggest(game, ref) if hit.unknown else hit
+
+    def found(self, game: Game, ref: str) -> Resolution:
+        """``resolve`` without suggestions: what is cheap, memoised."""
+        if len(ref) > MAX_REF:
+            return _UNKNOWN
         memo_key = (game, ref)
         hit = self._memo.get(memo_key)
         if hit is None:
-            if len(self._memo) > MEMO_LIMIT:  # a long-running service sees endless references
-                self._memo.clear()
-            hit = self._memo[memo_key] = self._resolve(game, ref)
+            hit = self._memo.put(memo_key, self._resolve(game, ref))
         return hit
+
+    def unknown_keys(self, game: Game, refs: Iterable[str], most: int) -> list[str]:
+        """The name keys of the first ``most`` distinct unknown references, in order."""
+        keys: dict[str, None] = {}
+        for ref in refs:
+            if len(keys) >= most:
+                break
+            if len(ref) <= MAX_REF and self.found(game, ref).unknown:
+                keys[name_key(game, ref)] = None
+        return list(keys)
+
+    def _suggest(self, game: Game, ref: str) -> Resolution:
+        """An unknown reference with its suggestions, if its deck's allowance has room."""
+        if len(ref) > MAX_REF:
+            return _UNKNOWN
+        key = name_key(game, ref)
+        allowance = suggest.allowance()
+        if allowance is not None and not allowance.take(key):
+            return Resolution(unknown=True, capped=allowance.names)
+        hit = self._suggested.get((game, key))
+        if hit is None:
+            hit = self._suggested.put((game, key), self.name_index(game).close(key))
+        return Resolution(suggestions=hit, unknown=True)
 
     def _numbered_name(self, game: Game, ref: str) -> Resolution | None:
         """``NUMBER NAME`` or ``NUMBER,NAME``, as tournament lists write cards: the card of
@@ -191,6 +254,4 @@ class CardIndex:
                 elsewhere += [numbered] if numbered else self.by_name.get((g, name_key(g, ref)), [])
         if elsewhere:
             return Resolution(other_game=elsewhere)
-        names = self.names(game)
-        close = suggest.close_keys(name_key(game, ref), names)
-        return Resolution(suggestions=[names[k] for k in close])
+        return _UNKNOWN

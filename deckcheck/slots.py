@@ -10,6 +10,7 @@ from typing import Protocol
 from deckcheck import games
 from deckcheck.checks.copy_tables import Copies, LimitOverride, Match
 from deckcheck.games.contract import FormatView
+from deckcheck.memo import str_bytes
 from deckcheck.models import Card, CardCount, DeckList, Violation
 from deckcheck.normalize import nfkc, word_key
 from deckcheck.resolve import CardIndex, Resolution
@@ -41,6 +42,8 @@ class CardFacts:
     keyword_keys: frozenset[str]
 
 
+REFS_BYTES = 16 << 20  # per format: the reference memo's bound
+
 # A resolved reference as the validator's loop reads it: the card, its facts, and the facts the
 # loop needs for every line (its identity, type, copy key, whether it has append words),
 # unpacked once per reference instead of looked up once per line.
@@ -53,10 +56,12 @@ class FormatFacts:
 
     fmt: CheckedFormat
     cards: dict[int, tuple[Card, CardFacts]] = field(default_factory=dict)
-    # deck-list reference → what the validator's loop reads of it (``misses``: why it does not
-    # resolve); valid for one index. Kept apart so the loop's common case is one lookup.
+    # deck-list reference → what the validator's loop reads of it; valid for one index. Kept
+    # apart so the loop's common case is one lookup. Bounded in bytes (``REFS_BYTES``): a
+    # service sees endless references. Unknown references are not kept here: their
+    # suggestions depend on the deck they are in (``suggest.per_deck``).
     refs: dict[str, Hit] = field(default_factory=dict)
-    misses: dict[str, Resolution] = field(default_factory=dict)
+    refs_bytes: int = 0
     _index: tuple[int, int] = (0, -1)
     # the checks of the registered check tables that apply to the format, worked out on first use
     checks: tuple[Callable[[Context, dict[str, int]], list[Violation]], ...] | None = None
@@ -67,23 +72,21 @@ class FormatFacts:
         stamp = (id(index), index.version)
         if stamp != self._index:
             self.refs.clear()
-            self.misses.clear()
+            self.refs_bytes = 0
             self._index = stamp
             self._index_ref = index  # keeps the id from being reused while memoised
         return self.refs
 
     def lookup(self, index: CardIndex, ref: str) -> Hit | Resolution:
         """Resolve ``ref`` and remember it (call after ``refs_for(index)``)."""
-        miss = self.misses.get(ref)
-        if miss is not None:
-            return miss
         found = index.resolve(self.fmt.game, ref)
-        if len(self.refs) + len(self.misses) > 100_000:  # a service sees endless references
-            self.refs.clear()
-            self.misses.clear()
         if found.card is None:
-            self.misses[ref] = found
             return found
+        size = str_bytes(ref)
+        if self.refs_bytes + size > REFS_BYTES:
+            self.refs.clear()
+            self.refs_bytes = 0
+        self.refs_bytes += size
         facts = self.of(found.card)
         hit = self.refs[ref] = (
             found.card,

@@ -1,55 +1,166 @@
-""""Did you mean" names for unknown cards, fast on a large pool and bounded in time per deck.
+""""Did you mean" names for unknown cards, from an index, capped per deck and within a budget.
 
-``difflib`` compared each unknown reference with every name in Python: with 20,000 cards, 500
-near-miss lines took minutes. rapidfuzz scores in C and skips names that cannot reach the cutoff;
-the list of names is built once per name table (the card index rebuilds its tables when the pool
-changes). ``budget`` bounds the time one deck may spend on suggestions: past it, unknown cards are
-still reported, only without suggestions.
+Scoring every unknown reference against every name of a 20,000-card pool cost 2 ms a name:
+a deck of 499 near-miss names held the service's event loop for half a second (issue 24,
+item 1). Now:
+
+- ``NameIndex`` (built once per name table, that is once per pool version) keeps, for each
+  character bigram of the name keys (padded, so a name's first and last characters count too),
+  the names that have it. A reference's candidates are the names sharing its rarest bigrams,
+  at most ``SCAN`` postings read and ``CANDIDATES`` names scored by rapidfuzz: the work of one
+  suggestion is bounded whatever the pool's size.
+- ``Allowance``: within ``per_deck(n)``, only the first ``n`` unknown names of a deck get
+  suggestions; the rest are reported without them (``Resolution.capped``).
+- ``check_work``: the work a deck's suggestions will take (postings read and names scored, known
+  from the index before any of it is done); past ``WORK_LIMIT`` it is a ``SuggestLimit``
+  (422 in the service, exit status 2 in the CLI) naming the limit.
+
+The bigram filter is deckcheck's reading of "close": a name sharing none of a reference's
+rarer bigrams is not suggested, even if rapidfuzz would score it over the cutoff.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
+import sys
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
 
-LIMIT = 3
-CUTOFF = 60.0  # difflib's 0.6: rapidfuzz's ratio is the same similarity, in percent
-_CACHE_SIZE = 16  # name tables (a few per game and pool version)
+from deckcheck.errors import UsageError
+from deckcheck.i18n import _
 
-_deadline: ContextVar[float | None] = ContextVar("suggest_deadline", default=None)
-_choices: dict[int, tuple[dict[str, str], list[str]]] = {}
+LIMIT = 3  # suggestions per unknown name
+CUTOFF = 60.0  # difflib's 0.6: rapidfuzz's ratio is the same similarity, in percent
+SCAN = 4_000  # postings read for one name, at most
+CANDIDATES = 400  # names scored for one name, at most
+NAMES = 20  # unknown names of one deck that get suggestions, by default
+WORK_LIMIT = 100_000  # postings read + names scored for one deck; NAMES × (SCAN + CANDIDATES) fit
+
+
+class SuggestLimit(UsageError):
+    """The suggestions asked for would take more work than ``WORK_LIMIT``."""
+
+    def __init__(self, message: str, limit: int) -> None:
+        super().__init__(message)
+        self.limit = limit
+
+
+def _grams(key: str) -> set[str]:
+    padded = f"\x02{key}\x03"
+    return {padded[i : i + 2] for i in range(len(padded) - 1)}
+
+
+class NameIndex:
+    """The keys of one name table (key → display name) by their bigrams."""
+
+    def __init__(self, names: dict[str, str]) -> None:
+        self.names = names
+        self.keys = list(names)
+        postings: dict[str, list[int]] = {}
+        for i, key in enumerate(self.keys):
+            for gram in _grams(key):
+                bucket = postings.get(gram)
+                if bucket is None:
+                    postings[gram] = [i]
+                else:
+                    bucket.append(i)
+        self.postings = postings
+
+    def _lists(self, key: str) -> list[list[int]]:
+        """The postings of ``key``'s rarest bigrams, at most ``SCAN`` entries in all."""
+        found = sorted(
+            (p for p in map(self.postings.get, _grams(key)) if p), key=len
+        )
+        chosen: list[list[int]] = []
+        read = 0
+        for postings in found:
+            if read + len(postings) > SCAN:
+                if not chosen:  # every bigram is common: read the first SCAN of the rarest
+                    chosen.append(postings[:SCAN])
+                break
+            chosen.append(postings)
+            read += len(postings)
+        return chosen
+
+    def work(self, key: str) -> int:
+        """Postings read and names scored to suggest for ``key`` (nothing is scored here)."""
+        read = sum(len(p) for p in self._lists(key))
+        return read + min(read, CANDIDATES)
+
+    def close(self, key: str) -> list[str]:
+        """Up to ``LIMIT`` display names most like ``key``, best first."""
+        shared: Counter[int] = Counter()
+        for postings in self._lists(key):
+            shared.update(postings)
+        # the pool's order among equals, as scoring every name kept it
+        picked = sorted(i for i, _ in shared.most_common(CANDIDATES))
+        keys = self.keys
+        found = process.extract(
+            key, [keys[i] for i in picked], scorer=fuzz.ratio, limit=LIMIT, score_cutoff=CUTOFF
+        )
+        return [self.names[choice] for choice, _, _ in found]
+
+    def nbytes(self) -> int:
+        """About the memory the index holds besides the name table."""
+        per_entry = 8 + 28  # a list slot and, at worst, an int of its own
+        return sum(
+            sys.getsizeof(g) + sys.getsizeof(p) + per_entry * len(p)
+            for g, p in self.postings.items()
+        ) + sys.getsizeof(self.keys)
+
+
+@dataclass(slots=True)
+class Allowance:
+    """How many more unknown names of the current deck may get suggestions."""
+
+    names: int
+    left: int
+    given: set[str] = field(default_factory=set)
+
+    def take(self, key: str) -> bool:
+        if key in self.given:
+            return True
+        if self.left <= 0:
+            return False
+        self.left -= 1
+        self.given.add(key)
+        return True
+
+
+_allowance: ContextVar[Allowance | None] = ContextVar("suggest_allowance", default=None)
+
+
+def allowance() -> Allowance | None:
+    return _allowance.get()
 
 
 @contextmanager
-def budget(seconds: float) -> Iterator[None]:
-    """Within the block, suggestions stop once ``seconds`` have passed."""
-    token = _deadline.set(time.monotonic() + seconds)
+def per_deck(names: int = NAMES) -> Iterator[Allowance]:
+    """Within the block, only the first ``names`` unknown names get suggestions."""
+    current = Allowance(names, names)
+    token = _allowance.set(current)
     try:
-        yield
+        yield current
     finally:
-        _deadline.reset(token)
+        _allowance.reset(token)
 
 
-def _keys(names: dict[str, str]) -> list[str]:
-    # keyed by identity: the index hands out the same table until the pool changes
-    hit = _choices.get(id(names))
-    if hit is None or hit[0] is not names:
-        if len(_choices) >= _CACHE_SIZE:
-            _choices.clear()
-        hit = _choices[id(names)] = (names, list(names))
-    return hit[1]
-
-
-def close_keys(key: str, names: dict[str, str]) -> list[str]:
-    """Up to ``LIMIT`` keys of ``names`` most like ``key``, best first; none past the budget."""
-    deadline = _deadline.get()
-    if deadline is not None and time.monotonic() > deadline:
-        return []
-    found = process.extract(
-        key, _keys(names), scorer=fuzz.ratio, limit=LIMIT, score_cutoff=CUTOFF
-    )
-    return [choice for choice, _, _ in found]
+def check_work(index: NameIndex, keys: Sequence[str], limit: int = WORK_LIMIT) -> int:
+    """The work suggestions for ``keys`` take; a ``SuggestLimit`` past ``limit``."""
+    work = sum(index.work(k) for k in dict.fromkeys(keys))
+    if work > limit:
+        raise SuggestLimit(
+            _(
+                "suggestions for {n} unknown names would compare {work} names, over the limit "
+                "of {limit}: ask for suggestions for fewer names",
+                n=len(set(keys)),
+                work=f"{work:,}",
+                limit=f"{limit:,}",
+            ),
+            limit,
+        )
+    return work

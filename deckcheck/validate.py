@@ -188,6 +188,10 @@ def _resolution_violation(
         if found.suggestions
         else _("check the spelling or import the card with `deckcheck pool import`")
     )
+    if found.capped:  # suggest.per_deck: the deck's first unknown names had them
+        hint += " " + _(
+            "(suggestions are given for the first {n} unknown names only)", n=found.capped
+        )
     return Violation(
         rule="deck/unknown-card",
         message=_(

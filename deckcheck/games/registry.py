@@ -40,7 +40,7 @@ from deckcheck.games.contract import (
     lazy,
 )
 from deckcheck.i18n import _
-from deckcheck.normalize import card_name_key
+from deckcheck.normalize import CACHED_LENGTH, CACHED_NAMES, card_name_key
 
 __all__ = [  # the contract's names, for callers that import them from here
     "COMMON_PARAMS",
@@ -194,7 +194,7 @@ def on_change(listener: Callable[[], None]) -> None:
 
 
 def _changed() -> None:
-    name_key.cache_clear()
+    _name_key.cache_clear()
     for listener in _listeners:
         listener()
 
@@ -246,8 +246,14 @@ def known_game(value: str) -> str:
     return value
 
 
-@lru_cache(maxsize=65536)
 def name_key(game: str, name: str) -> str:
     """Key under which two card names are the same card name in ``game`` (its spec says
     whether spaces count: ``normalize.card_name_key``)."""
+    if len(name) > CACHED_LENGTH:  # kept out of the memo: it is bounded in bytes
+        return card_name_key(name, get(game).names_ignore_spaces)
+    return _name_key(game, name)
+
+
+@lru_cache(maxsize=CACHED_NAMES)
+def _name_key(game: str, name: str) -> str:
     return card_name_key(name, get(game).names_ignore_spaces)

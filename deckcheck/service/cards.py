@@ -62,12 +62,12 @@ class Cards:
         )
 
     def warm(self) -> None:
-        """Build the in-memory index and every game's name table now."""
+        """Build the in-memory index and every game's name table and name index now."""
         from deckcheck import games
 
         index = self.cache.index()
         for game in games.ids():
-            index.names(game)
+            index.name_index(game)
 
     def stats(self) -> dict[str, object]:
         if self.sql:

@@ -28,7 +28,7 @@ def deck_index(index: CardIndex, game: str, refs: list[str]) -> CardIndex:
     """The cards ``refs`` may mean, as a small index that is cheap to send to a worker."""
     cards = {}
     for ref in refs:
-        found = index.resolve(game, ref)
+        found = index.found(game, ref)  # no suggestions: the worker reports unknown cards
         for card in [found.card, *found.ambiguous, *found.other_game]:
             if card is not None:
                 cards[(card.game, card.number)] = card

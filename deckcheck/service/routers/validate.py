@@ -1,48 +1,74 @@
-"""``/validate`` (a deck's verdict) and ``/resolve`` (its lines as cards, for editors)."""
+"""``/validate`` (a deck's verdict) and ``/resolve`` (its lines as cards, for editors).
+
+Both run in the deck checks' own thread pool (``service.validating``), never on the event loop,
+so ``/health`` and other requests answer while they work."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
+from pydantic import Field
 
 from deckcheck import suggest
+from deckcheck.api import check_suggestions, validate_capped
+from deckcheck.format_registry import FormatRegistry
+from deckcheck.i18n import N_
 from deckcheck.models import Report
+from deckcheck.resolve import CardIndex
 from deckcheck.service.deps import CardIndexDep, RegistryDep
+from deckcheck.service.problems import over_limit
 from deckcheck.service.schemas import DeckRequest, format_of, parse_deck
-from deckcheck.validate import validate
+from deckcheck.service.validating import checks_of
 
 router = APIRouter(tags=["decks"])
-SUGGEST_SECONDS = 0.5  # per deck: past it, unknown cards are reported without suggestions
+
+
+class ValidateBody(DeckRequest):
+    suggest: int = Field(
+        suggest.NAMES,
+        ge=0,
+        le=1000,
+        description=N_(
+            "How many unknown card names (the deck's first ones) get \"did you mean\" "
+            "suggestions; the work they take must fit the service's limit."
+        ),
+    )
+
+
+def _verdict(body: ValidateBody, registry: FormatRegistry, index: CardIndex) -> dict[str, Any]:
+    deck = parse_deck(body.deck)  # a 1 MiB body's parse is work too: here, not on the loop
+    fmt = format_of(registry, body.format, deck, body.as_of)
+    names = body.suggest
+    try:  # the suggestions' work is weighed before any of it is done
+        check_suggestions(deck, fmt.game, index, names)
+    except suggest.SuggestLimit as exc:
+        raise over_limit(str(exc), exc.limit, "suggest") from exc  # i18n: machine
+    return validate_capped(deck, fmt, index, names).model_dump(mode="json")
 
 
 @router.post(
     "/validate",
     response_model=None,
-    responses={200: {"model": Report, "description": "The verdict"}},
+    responses={
+        200: {"model": Report, "description": "The verdict"},
+        429: {"description": "Busy: retry later"},
+    },
 )
 async def validate_deck(
-    body: DeckRequest, registry: RegistryDep, index: CardIndexDep
+    request: Request, body: ValidateBody, registry: RegistryDep, index: CardIndexDep
 ) -> JSONResponse:
-    # async: a verdict takes well under a millisecond, less than a thread hand-off; the
-    # suggestion budget bounds a deck of many unknown names
-    deck = parse_deck(body.deck)
-    with suggest.budget(SUGGEST_SECONDS):
-        report = validate(deck, format_of(registry, body.format, deck, body.as_of), index)
-    return JSONResponse(report.model_dump(mode="json"))
+    verdict = await checks_of(request.app.state).run(_verdict, body, registry, index)
+    return JSONResponse(verdict)
 
 
-@router.post("/resolve")
-def resolve(body: DeckRequest, registry: RegistryDep, index: CardIndexDep) -> dict[str, Any]:
-    """The deck list's lines as cards (number, name, type), for editors such as the web
-    page; unresolved lines keep their reference and say why."""
+def _entries(body: DeckRequest, registry: FormatRegistry, index: CardIndex) -> dict[str, Any]:
     deck = parse_deck(body.deck)
     fmt = format_of(registry, body.format, deck, body.as_of)
     entries = []
-    with suggest.budget(SUGGEST_SECONDS):
-        cards = [index.resolve(fmt.game, e.ref).card for e in deck.entries]
-    for e, card in zip(deck.entries, cards, strict=True):
+    for e in deck.entries:
+        card = index.found(fmt.game, e.ref).card  # no suggestions: an editor shows none
         entries.append(
             {
                 "section": e.section,
@@ -60,3 +86,12 @@ def resolve(body: DeckRequest, registry: RegistryDep, index: CardIndexDep) -> di
         "entries": entries,
         "problems": [p.model_dump(mode="json") for p in deck.problems],
     }
+
+
+@router.post("/resolve", responses={429: {"description": "Busy: retry later"}})
+async def resolve(
+    request: Request, body: DeckRequest, registry: RegistryDep, index: CardIndexDep
+) -> dict[str, Any]:
+    """The deck list's lines as cards (number, name, type), for editors such as the web
+    page; unresolved lines keep their reference and say why."""
+    return await checks_of(request.app.state).run(_entries, body, registry, index)
