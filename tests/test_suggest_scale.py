@@ -4,7 +4,6 @@ figure of ``benchmarks/worst_case_bench.py``, not a limit here (issue 20, item 6
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from fastapi.testclient import TestClient
@@ -32,12 +31,14 @@ def _pool(path: Path) -> None:
         pool._write(cards)
 
 
-def test_close_keys_finds_a_near_miss() -> None:
-    names = {"見本キャラ03": "見本キャラ 03", "まったく別": "まったく別"}
-    assert suggest.close_keys("見本キャラ3", names) == ["見本キャラ03"]
-    with suggest.budget(0):
-        time.sleep(0.001)
-        assert suggest.close_keys("見本キャラ3", names) == []
+def test_the_name_index_finds_a_near_miss() -> None:
+    names = {"見本キャラ03": "見本キャラ 03", "まったく別": "まったく別", "abc": "ABC"}
+    index = suggest.NameIndex(names)
+    assert index.close("見本キャラ3") == ["見本キャラ 03"]
+    # no bigram in common but the padded first and last characters: still found
+    assert index.close("axc") == ["ABC"]
+    with suggest.per_deck(1) as allowance:
+        assert allowance.take("a") and allowance.take("a") and not allowance.take("b")
 
 
 def test_near_misses_on_a_large_pool_are_each_reported(tmp_path: Path) -> None:
