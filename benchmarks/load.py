@@ -6,8 +6,10 @@
 Starts `deckcheck serve` on 127.0.0.1 (a fresh pool in a temporary folder), then drives
 --clients concurrent httpx clients (asyncio, one process) for --seconds against POST /validate
 with the server idle, again while two large goldfish jobs run in the server's worker processes
-(issue 13: p99 under 100 ms on 2 cores), then against POST /odds, and prints requests/s, p50,
-p99 and errors for each. Both /validate p99 figures go to build/bench.json (`make bench`).
+(issue 13: p99 under 100 ms on 2 cores), again while four clients post VISION decks of 499
+misspelled names (issue 24: /validate p99 under 100 ms, /health under 50 ms), then against
+POST /odds, and prints requests/s, p50, p99 and errors for each. The p99 figures go to
+build/bench.json (`make bench`).
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ def free_port() -> int:
 
 
 async def drive(
-    url: str, path: str, body: Mapping[str, object], clients: int, seconds: float
+    url: str, path: str, body: Mapping[str, object] | None, clients: int, seconds: float
 ) -> tuple[int, list[float], Counter[int]]:
     """``clients`` keep-alive connections, each posting ``body`` to ``path`` in a loop.
 
@@ -59,11 +61,14 @@ async def drive(
     generator shares the CPU with the server, and httpx spent more of it per request than the
     server did (p99 then measured the client's event loop, not the service)."""
     host, port = url.removeprefix("http://").split(":")
-    payload = json.dumps(body, ensure_ascii=False).encode()
-    request = (
-        f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
-        f"Content-Length: {len(payload)}\r\n\r\n"
-    ).encode() + payload
+    if body is None:  # a GET
+        request = f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode()
+    else:
+        payload = json.dumps(body, ensure_ascii=False).encode()
+        request = (
+            f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(payload)}\r\n\r\n"
+        ).encode() + payload
     latencies: list[float] = []
     statuses: Counter[int] = Counter()
     stop = time.perf_counter() + seconds
@@ -132,17 +137,54 @@ def run_wrk(url: str, body: Mapping[str, object], args: argparse.Namespace, tmp:
 def measure(url: str, path: str, body: Mapping[str, object], args: argparse.Namespace) -> float:
     """Drive ``path`` for ``--seconds`` after a one-second warm-up; print and return p99 (ms)."""
     asyncio.run(drive(url, path, body, args.clients, 1.0))
-    count, latencies, statuses = asyncio.run(drive(url, path, body, args.clients, args.seconds))
     # 429 is the service shedding load as designed (more clients than workers + queue)
+    return _figures(
+        path, args.seconds, asyncio.run(drive(url, path, body, args.clients, args.seconds))
+    )
+
+
+def near_miss_deck(db: Path, lines: int = 499) -> str:
+    """A VISION deck of ``lines`` misspelled names (issue 24, item 1): each shipped name with
+    its last character changed, and numbered once the names run out."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from deckcheck.pool.store import Pool
+
+    with Pool(db) as pool:
+        names = list(pool.names("vision").values())
+    body = [f"1 {names[i % len(names)][:-1]}〇{i // len(names) or ''}" for i in range(lines)]
+    return "format: vision-standard\n" + "\n".join(body) + "\n"
+
+
+def _figures(path: str, seconds: float, result: tuple[int, list[float], Counter[int]]) -> float:
+    count, latencies, statuses = result
     other = ", ".join(f"{n:,} × {code}" for code, n in sorted(statuses.items()) if code != 200)
     latencies.sort()
     p50 = statistics.median(latencies) * 1e3
     p99 = latencies[int(0.99 * (len(latencies) - 1))] * 1e3
     print(
-        f"{path:<10} {count / args.seconds:>8,.0f} requests/s   p50 {p50:6.1f}"
+        f"{path:<10} {count / seconds:>8,.0f} requests/s   p50 {p50:6.1f}"
         f" ms   p99 {p99:6.1f} ms   not 200: {other or 'none'}"
     )
     return p99
+
+
+def near_miss(url: str, deck: str, args: argparse.Namespace) -> tuple[float, float]:
+    """/validate and /health while four clients post near-miss decks without pause; prints
+    each and returns the two p99 (ms)."""
+
+    async def run() -> list[tuple[int, list[float], Counter[int]]]:
+        near = {"deck": deck}
+        return await asyncio.gather(
+            drive(url, "/validate", near, 4, args.seconds + 1),
+            drive(url, "/validate", {"deck": DECK}, args.clients, args.seconds),
+            drive(url, "/health", None, 1, args.seconds),
+        )
+
+    print(f"four near-miss posters ({len(deck.encode()):,} bytes, 499 unknown names each):")
+    posters, checks, health = asyncio.run(run())
+    _figures("near-miss", args.seconds + 1, posters)
+    return _figures("/validate", args.seconds, checks), _figures("/health", args.seconds, health)
 
 
 def start_jobs(url: str, count: int) -> list[str]:
@@ -197,6 +239,11 @@ def run_all(url: str, args: argparse.Namespace, tmp: Path) -> None:
     what = f"/validate p99, {args.clients} clients"
     record(f"{what}, server idle", idle, "ms", goal=P99_GOAL_MS, lower_is_better=True)
     record(f"{what}, 2 goldfish jobs", busy, "ms", goal=P99_GOAL_MS, lower_is_better=True)
+    deck = near_miss_deck(tmp / "pool.sqlite3")
+    asyncio.run(drive(url, "/validate", {"deck": deck}, 4, 1.0))  # warm-up
+    checks, health = near_miss(url, deck, args)
+    record(f"{what}, 4 near-miss posters", checks, "ms", goal=P99_GOAL_MS, lower_is_better=True)
+    record("/health p99, 4 near-miss posters", health, "ms", goal=50.0, lower_is_better=True)
     measure(url, "/odds", ODDS, args)
     if args.wrk and shutil.which("wrk"):
         print(f"wrk   /odds      {run_wrk(url + '/odds', ODDS, args, tmp)}")

@@ -4,12 +4,17 @@ loop, with a concurrency limit: four clients posting decks of 499 misspelled nam
 the loop (issue 24, item 1). A check is short and bounded (``suggest``'s caps and budget), so
 threads suffice: the loop gets the GIL back every switch interval. Past ``threads + queue``
 checks in flight the answer is 429 with ``Retry-After``.
+
+Long decks (``HEAVY_CHARS``; a deck of 499 unknown names reports 499 violations) have a lane of
+their own, one thread and a short queue, so they never queue ahead of ordinary decks nor take
+more than one thread's share of the interpreter (deckcheck's reading of "cannot stall").
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import json
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -21,6 +26,8 @@ from deckcheck.service.problems import Problem
 T = TypeVar("T")
 THREADS = 2  # the machine's cores: more threads only share the GIL
 QUEUE = 32
+HEAVY_CHARS = 4_000  # a deck text longer than this (about 100 lines) takes the heavy lane
+HEAVY_QUEUE = 3
 RETRY_AFTER = 1
 
 
@@ -65,13 +72,14 @@ class Checks:
 _LOCK = threading.Lock()
 
 
-def checks_of(state: Any) -> Checks:
-    """The app's ``Checks``, made on first use (``app.state.checks``)."""
-    found: Checks | None = getattr(state, "checks", None)
-    if found is None:
+def checks_of(state: Any, deck: str | dict[str, Any]) -> Checks:
+    """The app's lane for ``deck`` (``app.state.check_lanes``), made on first use."""
+    lanes: tuple[Checks, Checks] | None = getattr(state, "check_lanes", None)
+    if lanes is None:
         with _LOCK:
-            found = getattr(state, "checks", None)
-            if found is None:
-                found = Checks()
-                state.checks = found
-    return found
+            lanes = getattr(state, "check_lanes", None)
+            if lanes is None:
+                lanes = (Checks(), Checks(1, HEAVY_QUEUE))
+                state.check_lanes = lanes
+    size = len(deck) if isinstance(deck, str) else len(json.dumps(deck, ensure_ascii=False))
+    return lanes[size > HEAVY_CHARS]
