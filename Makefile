@@ -59,6 +59,7 @@ bench: $(STAMP) $(MO)
 	$(BIN)/python -m benchmarks.validate_bench
 	$(BIN)/python -m benchmarks.odds_bench
 	$(BIN)/python -m benchmarks.goldfish_bench
+	$(BIN)/python -m benchmarks.first_goldfish_bench
 	$(BIN)/python -m benchmarks.vision_bench
 	$(BIN)/python -m benchmarks.sweep_bench
 	$(BIN)/python -m benchmarks.worst_case_bench
