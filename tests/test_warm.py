@@ -66,7 +66,9 @@ def _first_run(cache: Path, db: Path) -> tuple[str, int, int]:
     return out[0], int(out[1]), int(out[2])
 
 
-def test_after_the_warm_step_the_first_goldfish_loads_the_engine(fresh_db: Path, tmp_path: Path) -> None:
+def test_after_the_warm_step_the_first_goldfish_loads_the_engine(
+    fresh_db: Path, tmp_path: Path
+) -> None:
     cold, warmed = tmp_path / "cold", tmp_path / "warmed"
     # without the warm step, a new machine's first goldfish compiles the engine
     engine, misses, _hits = _first_run(cold, fresh_db)

@@ -22,7 +22,7 @@ def how_to_run() -> str:
     """How to reach the venv's ``deckcheck`` (the README's first lines after set-up)."""
     return _(
         "deckcheck is installed in .venv: run `source .venv/bin/activate` once in this shell, "
-        "then `deckcheck validate my.deck`; or run it as `.venv/bin/deckcheck validate my.deck`."
+        "then `deckcheck --help`; or run it as `.venv/bin/deckcheck --help`."
     )
 
 

@@ -25,6 +25,7 @@ from deckcheck.data import examples_dir
 from deckcheck.format_registry import FormatRegistry, default_registry
 from deckcheck.goldfish import compiling
 from deckcheck.goldfish.common import GoldfishError
+from deckcheck.goldfish.policy import default_policy
 from deckcheck.goldfish.run import GoldfishRequest, goldfish, prepare
 from deckcheck.i18n import _
 from deckcheck.models import DeckList
@@ -59,7 +60,7 @@ def warm_game(game: str, index_for: Callable[[list[str]], CardIndex]) -> str:
         raise GoldfishError(_("no example deck of {game} to warm its engine with", game=game))
     fmt = registry.get(deck.format)
     index = index_for([entry.ref for entry in deck.entries])
-    policy = games.get(game).default_policy
+    policy = default_policy(game)
     # the batch engine, even while a warm-up marks the game pending: this is that warm-up
     setup = dataclasses.replace(prepare(deck, fmt, index, policy), fast=True)
     return goldfish(deck, fmt, index, policy, GoldfishRequest(games=1, turns=2), setup=setup).engine
