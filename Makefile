@@ -36,6 +36,8 @@ messages: $(STAMP)
 
 # Builds the card database from card_pool/, then validates the legal and illegal example deck
 # of every format. validate exits 1 because half the examples are illegal; 2 would be an error.
+# Last, compiles every game's goldfish engine into numba's cache (so the first `deckcheck
+# goldfish` starts at once) and prints how to run the venv's deckcheck.
 demo: $(STAMP) $(MO)
 	rm -f $(DEMO_DB)
 	mkdir -p build
@@ -43,6 +45,7 @@ demo: $(STAMP) $(MO)
 	$(BIN)/deckcheck pool stats --db $(DEMO_DB)
 	$(BIN)/deckcheck formats
 	$(BIN)/deckcheck validate examples --db $(DEMO_DB); test $$? -eq 1
+	$(BIN)/python -m deckcheck.cli.warm --db $(DEMO_DB) --usage
 
 test: $(STAMP) $(MO)
 	$(BIN)/ruff check deckcheck tests benchmarks
@@ -56,6 +59,7 @@ bench: $(STAMP) $(MO)
 	$(BIN)/python -m benchmarks.validate_bench
 	$(BIN)/python -m benchmarks.odds_bench
 	$(BIN)/python -m benchmarks.goldfish_bench
+	$(BIN)/python -m benchmarks.first_goldfish_bench
 	$(BIN)/python -m benchmarks.vision_bench
 	$(BIN)/python -m benchmarks.sweep_bench
 	$(BIN)/python -m benchmarks.worst_case_bench

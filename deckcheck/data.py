@@ -1,7 +1,8 @@
 """Where the shipped data lives (a game's own tables load from its package: GameSpec.card_tables).
 
-A wheel carries ``card_pool/`` and ``formats/`` inside the package (``deckcheck/_data``); a
-source checkout (editable install, tests) reads them from the repository's top level.
+A wheel carries ``card_pool/``, ``formats/`` and ``examples/`` inside the package
+(``deckcheck/_data``); a source checkout (editable install, tests) reads them from the
+repository's top level.
 """
 
 from __future__ import annotations
@@ -25,3 +26,8 @@ def format_dirs() -> list[Path]:
     """``$DECKCHECK_FORMATS`` folders (os.pathsep-separated) first, then the shipped ones."""
     extra = [Path(p) for p in os.environ.get("DECKCHECK_FORMATS", "").split(os.pathsep) if p]
     return [*extra, _shipped("formats")]
+
+
+def examples_dir() -> Path:
+    """The example decks (``examples/``): a legal and an illegal deck of each shipped format."""
+    return _shipped("examples")

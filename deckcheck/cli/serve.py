@@ -29,6 +29,7 @@ def serve(
 
     if db is not None:
         os.environ["DECKCHECK_DB"] = str(db)  # the workers build their settings from it
+    os.environ.setdefault("DECKCHECK_WARM", "1")  # the goldfish engines compile at start-up
     Settings.from_env()  # a bad DECKCHECK_* value is a clear error (exit 2), not a traceback
     open_pool(db).close()  # a broken pool is a clear error before the server starts
     uvicorn.run("deckcheck.service.asgi:app", host=host, port=port, workers=workers)

@@ -1,4 +1,5 @@
-"""Compiling the batch engines: the notice of a slow first chunk, and the cache key.
+"""Compiling the batch engines: the notice of a slow first chunk, the engines a warm-up is still
+compiling (``warm.py``), and the cache key.
 
 A loaded batch engine plays its first chunk in well under a second; one that takes longer is
 being compiled (numba, on the engine's first run on a machine: up to a minute), and the user is
@@ -17,7 +18,7 @@ import functools
 import hashlib
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,35 @@ def first_chunk(
     finally:
         timer.cancel()
     _STARTED.add(game)
+
+
+# --- engines still being compiled by a warm-up (``deckcheck serve``) -------------------------
+#
+# While a game's batch engine is compiled in the background, a goldfish of that game is set up
+# for the reference engine (``run.prepare``) instead of waiting for the compile; the result's
+# ``engine`` says which played. Decided once per set-up, so every chunk of a run, in any
+# process, plays the same engine.
+
+_PENDING: set[str] = set()
+_PENDING_LOCK = threading.Lock()
+
+
+def compiling(games: Iterable[str]) -> None:
+    """Mark ``games``' batch engines as being compiled: set-ups choose the reference engine."""
+    with _PENDING_LOCK:
+        _PENDING.update(games)
+
+
+def compiled(game: str) -> None:
+    """``game``'s batch engine is compiled (or its warm-up gave up): set-ups use it again."""
+    with _PENDING_LOCK:
+        _PENDING.discard(game)
+
+
+def pending(game: str) -> bool:
+    """Whether ``game``'s batch engine is still being compiled by a warm-up."""
+    with _PENDING_LOCK:
+        return game in _PENDING
 
 
 # --- numba's on-disk cache, keyed on every module an engine reads ---------------------------

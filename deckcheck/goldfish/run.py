@@ -24,7 +24,7 @@ from deckcheck.games.deal_contract import Aside
 from deckcheck.games.registry import BatchEngine
 from deckcheck.goldfish import losses
 from deckcheck.goldfish.common import GoldfishError
-from deckcheck.goldfish.compiling import first_chunk
+from deckcheck.goldfish.compiling import first_chunk, pending
 from deckcheck.goldfish.histogram import quantiles
 from deckcheck.goldfish.losses import LossReason
 from deckcheck.goldfish.policy import Compiled, Policy
@@ -54,7 +54,11 @@ def prepare(deck: DeckList, fmt: Format, index: CardIndex, policy: Policy) -> Se
     if spec.set_aside is not None:
         drawable, asides = spec.set_aside(main, fmt, policy.aside_choice(), True)
     aside = tuple(card for a in asides for card in a.cards)
-    setup = Setup(fmt.game, sections, rules_of(fmt), policy, drawable, aside, asides=tuple(asides))
+    # while a warm-up compiles the game's batch engine, the reference engine plays rather than
+    # the run waiting for the compile (the result's ``engine`` says so)
+    fast = not pending(fmt.game)
+    rules = rules_of(fmt)
+    setup = Setup(fmt.game, sections, rules, policy, drawable, aside, fast, tuple(asides))
     play_one(setup, 0, 1, True)  # a deck that cannot start a game fails here, once
     return setup
 

@@ -70,6 +70,15 @@ def _openapi_by_language(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
+def _warm_engines(settings: Settings) -> None:
+    """Compile the goldfish engines in the background (goldfish/warm.py), in child processes
+    that read the card pool this service reads; until a game's engine is ready, its goldfish
+    is played by the reference engine rather than waiting."""
+    from deckcheck.goldfish.warm import background, batch_games
+
+    background(batch_games(), None if settings.database_url else settings.db)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     workers = Workers(settings.workers, settings.queue)
@@ -86,6 +95,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # the card index and its name tables are built before the first request, not in it: on
         # a 20,000-card pool that is a second or two the first /validate would otherwise pay
         await asyncio.to_thread(app.state.cards.warm)
+        if settings.warm:
+            _warm_engines(settings)
         yield
         workers.close()  # the worker processes end with the service
         jobs.close()

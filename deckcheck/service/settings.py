@@ -13,7 +13,9 @@ that may wait for one, default 8; then 429), ``DECKCHECK_SYNC_SIMULATE`` (the mo
 simulate, default 200,000), ``DECKCHECK_JOB_TTL`` (seconds an ended job is kept, default 3600),
 ``DECKCHECK_DOCS`` (0: no ``/docs``), ``DECKCHECK_KEY_QUEUE`` (further places in that queue for
 requests with a valid API key, default 8), ``DECKCHECK_DASK_SCHEDULER`` (tcp://HOST:PORT:
-background jobs play on that Dask cluster instead of the worker processes).
+background jobs play on that Dask cluster instead of the worker processes), ``DECKCHECK_WARM``
+(1: compile the goldfish engines in the background at start-up, goldfish of a game whose engine
+is not ready yet played by the reference engine; ``deckcheck serve`` sets it unless given).
 
 A value that cannot be used is a ``SettingsError`` naming the variable (exit 2 from
 ``deckcheck serve``), never a traceback.
@@ -67,6 +69,7 @@ class Settings(BaseSettings):
     docs: bool = True
     dask_scheduler: str | None = None
     key_queue: int = Field(8, ge=0)
+    warm: bool = False  # compile the goldfish engines at start-up (`deckcheck serve` sets it)
 
     @field_validator("api_keys", mode="before")
     @classmethod
