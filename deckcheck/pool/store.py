@@ -26,6 +26,7 @@ from deckcheck.pool.columns import (
     row_card,
 )
 from deckcheck.pool.importer import CardFileError, ImportRejected, card_files, check_import
+from deckcheck.pool.samples import pool_stats, stats_query
 from deckcheck.pool.search import get_query, search_query, sqlite_json
 from deckcheck.resolve import CardIndex, number_key, numbered_parts, ref_keys
 
@@ -93,6 +94,7 @@ class CardPool(Protocol):
         *,
         limit: int = 50,
         offset: int = 0,
+        samples: bool = False,
         **filters: str | int | None,
     ) -> list[Card]: ...
 
@@ -342,22 +344,20 @@ class Pool:
         *,
         limit: int = 50,
         offset: int = 0,
+        samples: bool = False,
         **filters: str | int | None,
     ) -> list[Card]:
         """Cards by game, name substring (any width; a game may ignore spaces) or number
         prefix, and the filters: the shared columns' (``type``, ``max_cost``, ``keyword``) and
         each game's own (``pool.columns.known_filters``). Raises ``FilterError`` for a filter
-        no game has."""
+        no game has. ``samples``: the sample cards of a game with real cards too."""
         sql, params = search_query(
-            "cards", game, name, limit, offset, {"type": type, **filters}, sqlite_json
+            "cards", game, name, limit, offset, {"type": type, **filters}, sqlite_json, samples
         )
         return [_row_to_card(r) for r in self.conn.execute(sql, params)]
 
     def stats(self) -> dict[str, object]:
-        by_game = {g: 0 for g in games.ids()}
-        for game, n in self.conn.execute("SELECT game, COUNT(*) FROM cards GROUP BY game"):
-            by_game[game] = n
-        return {"total": sum(by_game.values()), "by_game": by_game}
+        return pool_stats(self.conn.execute(stats_query("cards")))
 
 
 def _chunks(values: Sequence[str], size: int) -> Iterator[Sequence[str]]:
