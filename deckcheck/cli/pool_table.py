@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rich.console import Console
 from rich.cells import cell_len
+from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
@@ -40,6 +40,10 @@ def _shared(field: str, heading: str) -> _Shown:
     return _Shown(heading, lambda c: _text(getattr(c, field)), wrap=field == "keywords")
 
 
+def _extra(name: str) -> Callable[[Card], str]:
+    return lambda c: _text(c.extra.get(name))
+
+
 def _own(game: str) -> tuple[list[_Shown], list[_Shown]]:
     """The game's summary columns: the whole numbers (shown before the cost), then the rest."""
     from deckcheck.pool.columns import game_columns
@@ -50,7 +54,7 @@ def _own(game: str) -> tuple[list[_Shown], list[_Shown]]:
         if not column.summary:
             continue
         heading = column.short if current() == DEFAULT else label(game, column.heading)
-        shown = _Shown(heading, lambda c, n=column.name: _text(c.extra.get(n)), column.type != "int")
+        shown = _Shown(heading, _extra(column.name), column.type != "int")
         (numbers if column.type == "int" else rest).append(shown)
     return numbers, rest
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from deckcheck import games
+from deckcheck.models import Card
 from deckcheck.resolve import number_key
 
 SAMPLE_PREFIX = "SAMPLE-"
@@ -65,3 +66,14 @@ def pool_stats(rows: Iterable[Sequence[object]]) -> dict[str, object]:
         "samples": samples,
         "examples": examples,
     }
+
+
+def visible(cards: Iterable[Card], real: set[str], numbers: set[str]) -> list[Card]:
+    """The cards name resolution sees: a game with real cards (``real``) keeps only the
+    samples a reference names by number (``numbers``: number keys), so a name never resolves
+    to, nor is made ambiguous by, a made-up card."""
+    return [
+        c
+        for c in cards
+        if c.game not in real or not is_sample(c.number) or number_key(c.number) in numbers
+    ]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from deckcheck import data, games
+from deckcheck import data
 from deckcheck.errors import PoolError, database_trouble
 from deckcheck.i18n import _
 from deckcheck.models import Card, Game
@@ -26,8 +26,15 @@ from deckcheck.pool.columns import (
     row_card,
 )
 from deckcheck.pool.importer import CardFileError, ImportRejected, card_files, check_import
-from deckcheck.pool.samples import pool_stats, stats_query
+from deckcheck.pool.samples import (
+    SAMPLE_PREFIX,
+    pool_stats,
+    real_games_query,
+    stats_query,
+    visible,
+)
 from deckcheck.pool.search import get_query, search_query, sqlite_json
+from deckcheck.pool.vocabulary import PoolIndex
 from deckcheck.resolve import CardIndex, number_key, numbered_parts, ref_keys
 
 # 4: a game's own columns in one JSON column (``extra``), not a column each (pool/columns.py)
@@ -288,12 +295,16 @@ class Pool:
         return _row_to_card(row) if row else None
 
     def names(self, game: Game) -> dict[str, str]:
+        """Every card name of ``game`` by key (to suggest spellings): a game with real cards
+        suggests none of its samples."""
         rows = self.conn.execute(
-            "SELECT name_key, name FROM cards WHERE game = ? ORDER BY number", (game,)
+            "SELECT name_key, name, number_key FROM cards WHERE game = ? ORDER BY number", (game,)
         )
+        hide = game in self._real_games()
         out: dict[str, str] = {}
-        for key, name in rows:
-            out.setdefault(key, name)
+        for key, name, number in rows:
+            if not (hide and number.startswith(SAMPLE_PREFIX)):
+                out.setdefault(key, name)
         return out
 
     def index_for(self, refs: Iterable[str]) -> CardIndex:
@@ -325,7 +336,11 @@ class Pool:
             query = f"SELECT {SELECT_LIST} FROM cards WHERE game = ? AND number = ?"
             for row in self.conn.execute(query, key):
                 cards.setdefault((row["game"], row["number"]), _row_to_card(row))
-        return CardIndex(cards.values(), names=self._names_anytime)
+        found = visible(cards.values(), self._real_games(), set(numbers))
+        return PoolIndex(found, self._names_anytime, self.path)
+
+    def _real_games(self) -> set[str]:
+        return {game for (game,) in self.conn.execute(real_games_query("cards"))}
 
     def _names_anytime(self, game: Game) -> dict[str, str]:
         """``names``, reopening the file if this pool was closed meanwhile (an index outlives
