@@ -115,24 +115,30 @@ def add_text(text: str, section: str, count: int, ref: str, same: Same) -> str:
     return newline.join(lines) + newline
 
 
-def remove_text(text: str, section: str | None, count: int, same: Same) -> str:
+def _too_few(have: int, count: int, section: str | None, name: str) -> EditError:
+    if section:
+        return EditError(
+            _(
+                "the deck has {have} of {card} in [{section}]; cannot remove {count}",
+                have=have,
+                card=name,
+                section=section,
+                count=count,
+            )
+        )
+    return EditError(
+        _("the deck has {have} of {card}; cannot remove {count}", have=have, card=name, count=count)
+    )
+
+
+def remove_text(text: str, section: str | None, count: int, same: Same, name: str) -> str:
+    """``name``: the card's name, for the message when the deck has too few of it."""
     lines, newline = _split(text)
     cards, _headers = _cards(lines)
     mine = [c for c in cards if same(c.ref) and (section is None or c.section == section)]
     have = sum(c.count for c in mine)
     if have < count:
-        if section:
-            raise EditError(
-                _(
-                    "the deck has {have} of that card in [{section}]; cannot remove {count}",
-                    have=have,
-                    section=section,
-                    count=count,
-                )
-            )
-        raise EditError(
-            _("the deck has {have} of that card; cannot remove {count}", have=have, count=count)
-        )
+        raise _too_few(have, count, section, name)
     left = count
     drop: list[int] = []
     for card in reversed(mine):  # take from the last line first
@@ -166,15 +172,13 @@ def add_json(text: str, section: str, count: int, ref: str, same: Same) -> str:
     return _json_text(deck)
 
 
-def remove_json(text: str, section: str | None, count: int, same: Same) -> str:
+def remove_json(text: str, section: str | None, count: int, same: Same, name: str) -> str:
     deck = decklist.parse_json(text)
     have = sum(
         e.count for e in deck.entries if same(e.ref) and (section is None or e.section == section)
     )
     if have < count:
-        raise EditError(
-            _("the deck has {have} of that card; cannot remove {count}", have=have, count=count)
-        )
+        raise _too_few(have, count, section, name)
     left = count
     for i in reversed(range(len(deck.entries))):
         e = deck.entries[i]
@@ -192,10 +196,11 @@ def add(text: str, section: str, count: int, ref: str, same: Same) -> str:
     return add_text(text, section, count, ref, same)
 
 
-def remove(text: str, section: str | None, count: int, same: Same) -> str:
+def remove(text: str, section: str | None, count: int, same: Same, name: str) -> str:
+    """``name``: the card's name, for the message when the deck has too few of it."""
     if decklist.looks_like_json(text):
-        return remove_json(text, section, count, same)
-    return remove_text(text, section, count, same)
+        return remove_json(text, section, count, same, name)
+    return remove_text(text, section, count, same, name)
 
 
 # --- fixes ----------------------------------------------------------------------------------

@@ -22,7 +22,6 @@ class Parameter(Strict):
     note: str | None = None
 
 
-
 # sources that make a rule an assumption: printed with every report on the format
 ASSUMED = ("outside the rulebooks", "fan source", "deckcheck's reading")
 
@@ -60,8 +59,10 @@ def check_parameters(parameters: dict[str, Parameter], spec: games.GameSpec) -> 
             )
         wanted = known[key].type
         value = param.value
-        ok = isinstance(value, bool) if wanted is bool else (
-            isinstance(value, wanted) and not isinstance(value, bool)
+        ok = (
+            isinstance(value, bool)
+            if wanted is bool
+            else (isinstance(value, wanted) and not isinstance(value, bool))
         )
         if not ok:
             raise ValueError(

@@ -47,9 +47,7 @@ def cards(
             raise _bad(key, _("at most {n} characters", n=_FILTER_TEXT_MAX))
         filters[key] = value
     try:
-        return store.search(
-            game, q, type, limit=limit, offset=offset, samples=samples, **filters
-        )
+        return store.search(game, q, type, limit=limit, offset=offset, samples=samples, **filters)
     except FilterError as exc:
         raise _bad("filters", str(exc)) from exc
 
