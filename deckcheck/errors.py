@@ -117,7 +117,9 @@ def database_trouble(exc: BaseException) -> str:
     if "locked" in text or "busy" in text:
         return _("the database is locked by another process; try again when it is done")
     if "readonly" in text or "read-only" in text:
-        return _("the database is read-only; writing needs write access to the file and its folder")
+        return _(
+            "the database is read-only; writing needs write access to the file and its folder"
+        )
     if "malformed" in text or "not a database" in text or "corrupt" in text:
         return _(
             "the database is damaged ({error}); rebuild the card pool with "

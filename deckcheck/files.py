@@ -115,7 +115,9 @@ def read_limited(path: Path, limit: int, error: type[DeckcheckError], what: str)
                 raise error(too_big)
             raw = handle.read(limit + 1)
     except OSError as exc:
-        raise error(_("{path}: cannot read: {error}", path=path, error=os_reason(exc))) from exc
+        raise error(
+            _("{path}: cannot read: {error}", path=path, error=os_reason(exc))
+        ) from exc
     if len(raw) > limit:  # it grew after the stat
         raise error(too_big)
     return raw

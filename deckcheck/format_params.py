@@ -22,6 +22,7 @@ class Parameter(Strict):
     note: str | None = None
 
 
+
 # sources that make a rule an assumption: printed with every report on the format
 ASSUMED = ("outside the rulebooks", "fan source", "deckcheck's reading")
 
@@ -59,10 +60,8 @@ def check_parameters(parameters: dict[str, Parameter], spec: games.GameSpec) -> 
             )
         wanted = known[key].type
         value = param.value
-        ok = (
-            isinstance(value, bool)
-            if wanted is bool
-            else (isinstance(value, wanted) and not isinstance(value, bool))
+        ok = isinstance(value, bool) if wanted is bool else (
+            isinstance(value, wanted) and not isinstance(value, bool)
         )
         if not ok:
             raise ValueError(

@@ -168,7 +168,9 @@ class Format(Strict):
         if len(set(section_names)) != len(section_names):
             raise ValueError(_("a section is defined twice"))
         if self.supersedes is not None and self.effective is None:
-            raise ValueError(_("supersedes: a version that supersedes another needs effective"))
+            raise ValueError(
+                _("supersedes: a version that supersedes another needs effective")
+            )
         if self.supersedes == self.id:
             raise ValueError(_("supersedes: a format cannot supersede itself"))
         copy_keys = (*COPY_KEYS, *spec.copy_keys)
@@ -230,10 +232,7 @@ class Format(Strict):
                     known_types(f"{check_table.name}.{where}", tuple(names))
         # a card column, shared or the game's own; not one every card has to itself
         columns = {*Card.model_fields, *(c.name for c in spec.columns)} - {
-            "extra",
-            "game",
-            "number",
-            "name",
+            "extra", "game", "number", "name"
         }
         for al in self.attribute_limits:
             if al.attribute not in columns:
@@ -276,10 +275,7 @@ class Format(Strict):
     def dated(self) -> format_versions.Dated:
         eff = self.effective
         return format_versions.Dated(
-            self.id,
-            self.game,
-            eff.start if eff else None,
-            eff.until if eff else None,
+            self.id, self.game, eff.start if eff else None, eff.until if eff else None,
             self.supersedes,
         )
 
@@ -338,7 +334,6 @@ class Format(Strict):
 
 
 _FIELDS = frozenset(Format.model_fields)  # the TOML keys with a field of their own
-
 
 def _under(key: str, exc: ValidationError) -> list[InitErrorDetails]:
     """``exc``'s errors, located under ``key`` as if the table were a field of the format."""

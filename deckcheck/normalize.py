@@ -51,3 +51,4 @@ _WORD_NOISE = re.compile(r"[\s\[\]【】「」『』]")
 def word_key(word: str) -> str:
     """Append words and keywords compare without brackets, spaces or width: [TST ゲージ]."""
     return _WORD_NOISE.sub("", nfkc(word)).casefold()
+

@@ -1,4 +1,4 @@
-""" "Did you mean" names for unknown cards, fast on a large pool and bounded in time per deck.
+""""Did you mean" names for unknown cards, fast on a large pool and bounded in time per deck.
 
 ``difflib`` compared each unknown reference with every name in Python: with 20,000 cards, 500
 near-miss lines took minutes. rapidfuzz scores in C and skips names that cannot reach the cutoff;
@@ -49,5 +49,7 @@ def close_keys(key: str, names: dict[str, str]) -> list[str]:
     deadline = _deadline.get()
     if deadline is not None and time.monotonic() > deadline:
         return []
-    found = process.extract(key, _keys(names), scorer=fuzz.ratio, limit=LIMIT, score_cutoff=CUTOFF)
+    found = process.extract(
+        key, _keys(names), scorer=fuzz.ratio, limit=LIMIT, score_cutoff=CUTOFF
+    )
     return [choice for choice, _, _ in found]

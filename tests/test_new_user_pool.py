@@ -74,7 +74,7 @@ def test_a_sample_name_does_not_resolve_in_vision_but_its_number_does(
 ) -> None:
     deck = tmp_path / "v.deck"
     deck.write_text("format: vision-standard\n3 見本 霊夢\n3 SAMPLE-V-002\n", encoding="utf-8")
-    code, out, _ = run("validate", str(deck), "--output", "json", db=db)
+    _code, out, _ = run("validate", str(deck), "--output", "json", db=db)
     unknown = [v for v in json.loads(out)["violations"] if v["rule"] == "deck/unknown-card"]
     assert [v["line"] for v in unknown] == [2]
 
@@ -128,7 +128,7 @@ def test_conditions_on_real_values_still_run(db: str) -> None:
 def test_fix_moves_the_extra_card_to_extra(db: str, tmp_path: Path) -> None:
     deck = tmp_path / "c.deck"
     deck.write_text((EXAMPLES / "chaos-standard-illegal.deck").read_text(encoding="utf-8"))
-    code, out, _ = run("fix", str(deck), db=db)
+    _code, out, _ = run("fix", str(deck), db=db)
     assert "line 13: SAMPLE-C-X03: move to [extra] (chaos/main-no-extra)" in out
 
 
@@ -138,7 +138,7 @@ def test_fix_moves_the_gate_card_before_removing_anything(db: str, tmp_path: Pat
     gate 10, so no card is removed from main for its size."""
     deck = tmp_path / "r.deck"
     deck.write_text((EXAMPLES / "rakuen-standard-illegal.deck").read_text(encoding="utf-8"))
-    code, out, _ = run("fix", str(deck), "--apply", db=db)
+    _code, out, _ = run("fix", str(deck), "--apply", db=db)
     assert "applied: line 17: SAMPLE-R-G06: move to [gate] (rakuen/main-no-gate)" in out
     assert "rakuen/main-size" not in out and "(main 50, gate 10)" in out
     text = deck.read_text(encoding="utf-8")
@@ -172,7 +172,7 @@ def test_remove_names_the_card(db: str, tmp_path: Path) -> None:
 def test_junit_gives_numbers_and_each_card_once(db: str, tmp_path: Path) -> None:
     deck = tmp_path / "v.deck"
     deck.write_text("format: vision-standard\n2 N317\n2 N31\n", encoding="utf-8")
-    code, out, _ = run("validate", str(deck), "--output", "junit", db=db)
+    _code, out, _ = run("validate", str(deck), "--output", "junit", db=db)
     assert "博麗 霊夢 (N317) ×2" in out and "博麗 霊夢 (N31) ×2" in out
     assert out.count("博麗 霊夢 (N317) ×2") == out.count("<failure")
 

@@ -92,39 +92,25 @@ def _over(
         message = _n(
             "{n} copy of {card}; at most {limit} allowed",
             "{n} copies of {card}; at most {limit} allowed",
-            n,
-            n=n,
-            card=card,
-            limit=limit,
+            n, n=n, card=card, limit=limit,
         )
         fix = _n("remove {n} copy of {card}", "remove {n} copies of {card}", k, n=k, card=card)
     elif override.counts == "matching":
         message = _n(
             "{n} copy of {card} with {what}; at most {limit} allowed",
             "{n} copies of {card} with {what}; at most {limit} allowed",
-            n,
-            n=n,
-            card=card,
-            what=what,
-            limit=limit,
+            n, n=n, card=card, what=what, limit=limit,
         )
         fix = _n(
             "remove {n} copy of {card} with {what}",
             "remove {n} copies of {card} with {what}",
-            k,
-            n=k,
-            card=card,
-            what=what,
+            k, n=k, card=card, what=what,
         )
     else:
         message = _n(
             "{n} copy of {card}; at most {limit} allowed ({what})",
             "{n} copies of {card}; at most {limit} allowed ({what})",
-            n,
-            n=n,
-            card=card,
-            limit=limit,
-            what=what,
+            n, n=n, card=card, limit=limit, what=what,
         )
         fix = _n("remove {n} copy of {card}", "remove {n} copies of {card}", k, n=k, card=card)
     if limit == 0 and override is not None:  # a card whose own text bars it from any deck

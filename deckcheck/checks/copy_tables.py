@@ -33,7 +33,9 @@ class Match(Strict):
                     _("keyword_pattern is not a regular expression: {error}", error=exc)
                 ) from exc
             if "n" not in compiled.groupindex:
-                raise ValueError(_("keyword_pattern needs a named group (?P<n>...) for the limit"))
+                raise ValueError(
+                    _("keyword_pattern needs a named group (?P<n>...) for the limit")
+                )
         return self
 
 

@@ -44,6 +44,7 @@ class AttributeLimit(Check):
     required_for: tuple[str, ...] = ()
 
 
+
 class OpeningCheck(Check):
     """Warn when the chance of no card of ``types`` in the opening hand exceeds ``max_miss``."""
 
@@ -116,11 +117,7 @@ def _type_counts(ctx: Context, counts: dict[str, int]) -> list[Violation]:
                 message = _n(
                     "the {where} deck has {n} {what} card; it may have at most {bound}",
                     "the {where} deck has {n} {what} cards; it may have at most {bound}",
-                    n,
-                    where=where,
-                    what=what,
-                    n=n,
-                    bound=rule.max,
+                    n, where=where, what=what, n=n, bound=rule.max,
                 )
             k = n - rule.max
             fix = _n("remove {n} {what}", "remove {n} {what}s", k, n=k, what=what)
@@ -149,20 +146,12 @@ def _count_message(where: str, what: str, n: int, bound: int, exactly: bool) -> 
         return _n(
             "the {where} deck has {n} {what} card; it needs exactly {bound}",
             "the {where} deck has {n} {what} cards; it needs exactly {bound}",
-            n,
-            where=where,
-            what=what,
-            n=n,
-            bound=bound,
+            n, where=where, what=what, n=n, bound=bound,
         )
     return _n(
         "the {where} deck has {n} {what} card; it needs at least {bound}",
         "the {where} deck has {n} {what} cards; it needs at least {bound}",
-        n,
-        where=where,
-        what=what,
-        n=n,
-        bound=bound,
+        n, where=where, what=what, n=n, bound=bound,
     )
 
 
@@ -203,10 +192,7 @@ def _attribute_limits(ctx: Context, counts: dict[str, int]) -> list[Violation]:
                     fix=_n(
                         "remove {n} card with {attribute} {value}",
                         "remove {n} cards with {attribute} {value}",
-                        k,
-                        n=k,
-                        attribute=name,
-                        value=value,
+                        k, n=k, attribute=name, value=value,
                     ),
                 )
             )
@@ -224,11 +210,7 @@ def _missing_attribute(game: str, rule: AttributeLimit, missing: list[Slot]) -> 
             "per {attribute} cannot be checked",
             "{n} cards have no {attribute}; every {types} card has one, so the limit of "
             "{limit} per {attribute} cannot be checked",
-            n,
-            n=n,
-            attribute=name,
-            types=words(game, rule.required_for, "/"),
-            limit=rule.limit,
+            n, n=n, attribute=name, types=words(game, rule.required_for, "/"), limit=rule.limit,
         ),
         section=rule.sections[0] if len(rule.sections) == 1 else None,
         cards=card_counts(missing),

@@ -24,7 +24,9 @@ class Restriction(Check):
     card names.
     """
 
-    form: Literal["banned", "limit", "group"] = Field(validation_alias=AliasChoices("form", "kind"))
+    form: Literal["banned", "limit", "group"] = Field(
+        validation_alias=AliasChoices("form", "kind")
+    )
     list: str
     cards: tuple[str, ...] = Field(min_length=1)
     limit: int = Field(0, ge=0)
@@ -62,19 +64,13 @@ def _restrictions(ctx: Context, counts: dict[str, int]) -> list[Violation]:
                         severity=rule.severity,
                         message=_(
                             "{n} copies from the group {group} of {list}; at most {limit} allowed",
-                            n=n,
-                            group=group,
-                            list=rule.list,
-                            limit=rule.limit,
+                            n=n, group=group, list=rule.list, limit=rule.limit,
                         )
                         if rule.count == "copies"
                         else _(
                             "{n} different cards from the group {group} of {list}; "
                             "at most {limit} allowed",
-                            n=n,
-                            group=group,
-                            list=rule.list,
-                            limit=rule.limit,
+                            n=n, group=group, list=rule.list, limit=rule.limit,
                         ),
                         cards=card_counts(hit_slots),
                         line=first_line(hit_slots),
@@ -97,10 +93,7 @@ def _restrictions(ctx: Context, counts: dict[str, int]) -> list[Violation]:
                 if rule.form == "banned"
                 else _(
                     "{n} copies of {card}; {list} allows at most {limit}",
-                    n=n,
-                    card=name,
-                    list=rule.list,
-                    limit=rule.limit,
+                    n=n, card=name, list=rule.list, limit=rule.limit,
                 )
             )
             k = n - rule.limit

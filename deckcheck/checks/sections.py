@@ -149,59 +149,41 @@ def _types(ctx: Context) -> list[Violation]:
 
 
 def _needs(label: str, n: int, bound: int, how: str, optional: bool) -> str:
-    """ "the main deck has 36 cards; it needs exactly 50", one message per bound and option."""
+    """"the main deck has 36 cards; it needs exactly 50", one message per bound and option."""
     if how == "exactly" and optional:
         return _n(
             "the {label} has {n} card; it needs exactly {bound} (or none)",
             "the {label} has {n} cards; it needs exactly {bound} (or none)",
-            n,
-            label=label,
-            n=n,
-            bound=bound,
+            n, label=label, n=n, bound=bound,
         )
     if how == "exactly":
         return _n(
             "the {label} has {n} card; it needs exactly {bound}",
             "the {label} has {n} cards; it needs exactly {bound}",
-            n,
-            label=label,
-            n=n,
-            bound=bound,
+            n, label=label, n=n, bound=bound,
         )
     if how == "at least" and optional:
         return _n(
             "the {label} has {n} card; it needs at least {bound} (or none)",
             "the {label} has {n} cards; it needs at least {bound} (or none)",
-            n,
-            label=label,
-            n=n,
-            bound=bound,
+            n, label=label, n=n, bound=bound,
         )
     if how == "at least":
         return _n(
             "the {label} has {n} card; it needs at least {bound}",
             "the {label} has {n} cards; it needs at least {bound}",
-            n,
-            label=label,
-            n=n,
-            bound=bound,
+            n, label=label, n=n, bound=bound,
         )
     if optional:
         return _n(
             "the {label} has {n} card; it needs at most {bound} (or none)",
             "the {label} has {n} cards; it needs at most {bound} (or none)",
-            n,
-            label=label,
-            n=n,
-            bound=bound,
+            n, label=label, n=n, bound=bound,
         )
     return _n(
         "the {label} has {n} card; it needs at most {bound}",
         "the {label} has {n} cards; it needs at most {bound}",
-        n,
-        label=label,
-        n=n,
-        bound=bound,
+        n, label=label, n=n, bound=bound,
     )
 
 
@@ -210,9 +192,7 @@ def _add(label: str, n: int, optional: bool) -> str:
         return _n(
             "add {n} card, or take every card out of the {label}",
             "add {n} cards, or take every card out of the {label}",
-            n,
-            n=n,
-            label=label,
+            n, n=n, label=label,
         )
     return _n("add {n} card", "add {n} cards", n, n=n)
 

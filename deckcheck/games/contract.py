@@ -171,6 +171,7 @@ BatchEngine = Callable[[SetupView, int, int, int, bool], tuple[Any, ...]]
 CardCheck = Callable[[dict[str, Any], Mapping[str, Mapping[str, str]]], list[str]]
 
 
+
 def lazy(target: str) -> Any:
     """``"module:function"`` as a function that imports its module on first call, so that
     registering a game (which ``deckcheck validate`` does) never imports NumPy or an engine."""

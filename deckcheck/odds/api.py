@@ -101,7 +101,7 @@ def deck_sections(
 
 
 def main_deck_empty(fmt: Format) -> str:
-    """ "the main deck is empty", the section named as the format labels it (each game's own
+    """"the main deck is empty", the section named as the format labels it (each game's own
     word for its main deck)."""
     found = next((s for s in SECTIONS.of(fmt) if s.name == "main"), None)
     label = section_label(fmt.game, "main", found.label if found else "main deck")

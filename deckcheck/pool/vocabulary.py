@@ -8,18 +8,20 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from deckcheck.models import Card, Game
-from deckcheck.pool.columns import SEP
+from deckcheck.pool.columns import COLUMNS, SEP
 from deckcheck.pool.search import sqlite_json
 from deckcheck.resolve import CardIndex, NameSource
 
-_SHARED = {"keyword": "keywords", "keywords": "keywords", "kind": "kind"}
+# the condition's word for a shared list column; any other shared column is named as stored
+_SHARED = {"keyword": "keywords"}
+_STORED = frozenset(c.field for c in COLUMNS)
 
 
 def stored_values(path: Path, game: Game, field: str, items: bool) -> set[str]:
     """The distinct values of ``field`` (``keyword``, ``kind`` or a game's own column; a list
     column's items one by one, ``items``) among ``game``'s cards in the SQLite pool at ``path``."""
-    column = _SHARED.get(field)
-    sql = column if column is not None else sqlite_json("extra", field)
+    column = _SHARED.get(field, field)
+    sql = column if column in _STORED else sqlite_json("extra", field)
     conn = sqlite3.connect(path)
     try:
         rows = conn.execute(f"SELECT DISTINCT {sql} FROM cards WHERE game = ?", (game,))

@@ -44,8 +44,7 @@ def _translated(node: Any) -> Any:
     catalogue has: the service's own; names, paths and schemas stay)."""
     if isinstance(node, dict):
         return {
-            k: _(v)
-            if k in ("description", "summary") and isinstance(v, str) and v
+            k: _(v) if k in ("description", "summary") and isinstance(v, str) and v
             else _translated(v)
             for k, v in node.items()
         }

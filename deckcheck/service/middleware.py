@@ -154,7 +154,9 @@ class UnicodeCheck:
             path = scope.get("path")
             problem = "invalid-request"  # i18n: machine
             answer = problem_response(422, problem, detail, path, errors=errors)
-            await answer(scope, receive, send)
+            await answer(
+                scope, receive, send
+            )
             return
         replayed = False
 

@@ -168,10 +168,8 @@ def pydantic_message(error: Any) -> str:
     template = _PYDANTIC.get(str(error.get("type", "")))
     if template is None or _(template) == template:  # English, or an untranslated entry
         return text
-    ctx = {
-        k: v if isinstance(v, str | int | float) else str(v)
-        for k, v in (error.get("ctx") or {}).items()
-    }
+    ctx = {k: v if isinstance(v, str | int | float) else str(v)
+           for k, v in (error.get("ctx") or {}).items()}
     try:
         return _(template, **ctx) if ctx else _(template)
     except (KeyError, IndexError):  # a context without the field the words name
@@ -247,10 +245,7 @@ def install(app: FastAPI) -> None:
         lang = negotiate(request.headers.get("accept-language"), request.query_params.get("lang"))
         with override(lang):
             response = problem_response(
-                500,
-                "internal",
-                f"{type(exc).__name__}",
-                request.url.path,  # i18n: machine
+                500, "internal", f"{type(exc).__name__}", request.url.path  # i18n: machine
             )
         response.headers["Content-Language"] = lang
         response.headers["Vary"] = "Accept-Language"

@@ -30,10 +30,8 @@ class DeckRequest(BaseModel):
     format: str | None = Field(None, description=N_("Format id; overrides the deck's format line."))
     as_of: datetime.date | None = Field(
         None,
-        description=N_(
-            "Use the format version in force on this day (YYYY-MM-DD); overrides the "
-            "deck's date line; default today."
-        ),
+        description=N_("Use the format version in force on this day (YYYY-MM-DD); overrides the "
+        "deck's date line; default today."),
     )
 
 

@@ -14,9 +14,8 @@ from deckcheck.wording import label
 
 def format_words(data: dict[str, Any], game: str) -> dict[str, Any]:
     """A format as JSON (``formats show --json``), its shown words translated."""
-    out = {
-        k: label(game, v) if k in TOP_ONLY and isinstance(v, str) else v for k, v in data.items()
-    }
+    out = {k: label(game, v) if k in TOP_ONLY and isinstance(v, str) else v
+           for k, v in data.items()}
     shown: dict[str, Any] = _shown(out, game)
     return shown
 

@@ -28,7 +28,6 @@ T = TypeVar("T")
 NICE = 10
 RETRY_AFTER = 2  # seconds; a typical synchronous task is shorter
 
-
 def _init() -> None:
     with contextlib.suppress(OSError):  # not allowed here: run at the normal priority
         os.nice(NICE)

@@ -18,7 +18,6 @@ from deckcheck.goldfish.setup import Setup, per_setup
 
 _encoded: Callable[[Setup], Encoded] = per_setup(encode)
 
-
 def _play(setup: Setup, seed: int, games: int, turns: int, on_play: bool, tape: Tape) -> Result:
     enc = _encoded(setup)
     card = np.stack([enc.cards[k] for k in COLUMNS]).astype(np.int32)

@@ -67,7 +67,9 @@ def _playable(  # type: ignore[no-untyped-def]
     a 世界呪符 played this turn, an 装備/場 on the field)."""
     if card[NEVER, c]:
         return False
-    if not _free(c, card, users) and (card[NODE, c] > nodes or card[COST, c] > active):
+    if not _free(c, card, users) and (
+        card[NODE, c] > nodes or card[COST, c] > active
+    ):
         return False
     if card[LEADER, c] and st[0] >= st[1]:
         return False
@@ -231,19 +233,8 @@ def _games(  # type: ignore[no-untyped-def]
             ready = 0
             for i in range(held):
                 if _playable(
-                    hand[i],
-                    card,
-                    users,
-                    nodes,
-                    active,
-                    st,
-                    units,
-                    u_attack,
-                    u_equip,
-                    u_alive,
-                    u_all,
-                    name_turn,
-                    turn,
+                    hand[i], card, users, nodes, active, st, units, u_attack, u_equip, u_alive,
+                    u_all, name_turn, turn,
                 ):
                     ready += 1
             played = free = characters = dolls = 0
@@ -261,19 +252,8 @@ def _games(  # type: ignore[no-untyped-def]
                         elif characters >= per_turn:
                             continue
                     if not _playable(
-                        c,
-                        card,
-                        users,
-                        nodes,
-                        active,
-                        st,
-                        units,
-                        u_attack,
-                        u_equip,
-                        u_alive,
-                        u_all,
-                        name_turn,
-                        turn,
+                        c, card, users, nodes, active, st, units, u_attack, u_equip, u_alive,
+                        u_all, name_turn, turn,
                     ):
                         continue
                     is_free = 0
@@ -351,19 +331,8 @@ def _games(  # type: ignore[no-untyped-def]
                         if role[c] != COMMAND or card[BONUS, c] <= 0:
                             continue
                         if not _playable(
-                            c,
-                            card,
-                            users,
-                            nodes,
-                            active,
-                            st,
-                            units,
-                            u_attack,
-                            u_equip,
-                            u_alive,
-                            u_attacker,
-                            name_turn,
-                            turn,
+                            c, card, users, nodes, active, st, units, u_attack, u_equip,
+                            u_alive, u_attacker, name_turn, turn,
                         ):
                             continue
                         for i in range(held):

@@ -22,7 +22,9 @@ templates.env.filters["keys"] = keys
 
 @router.get("/", response_class=HTMLResponse)
 def builder(request: Request, registry: RegistryDep) -> HTMLResponse:
-    formats = [{"id": f.id, "name": label(f.game, f.name), "game": f.game} for f in registry.all()]
+    formats = [
+        {"id": f.id, "name": label(f.game, f.name), "game": f.game} for f in registry.all()
+    ]
     lang = current()
     context = {
         "formats": formats,
