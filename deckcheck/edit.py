@@ -357,5 +357,5 @@ def apply_fixes(text: str, fixes: list[Fix]) -> str:
     for m in moves:
         count = counts.get((m.line, m.ref), m.old)
         if count > 0 and m.to is not None:
-            out = add_text(out, m.to, count, m.ref, lambda ref, want=m.ref: ref == want)
+            out = add_text(out, m.to, count, m.ref, m.ref.__eq__)
     return out
