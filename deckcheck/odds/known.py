@@ -1,6 +1,6 @@
 """Conditions name real cards: a ``--want`` atom naming a card, keyword, title, OS or other
 value no card of the game has is an error with the suggestions ``validate`` gives, not a
-condition that silently matches nothing (issue 23: ``name:見本キャラ 99>=1`` printed 0.00%).
+condition that silently matches nothing (issue 23: a misspelt card name printed 0.00%).
 
 deckcheck's reading, outside the rulebooks. Comparisons (``cost<=2``) and types (checked when
 parsed) are not looked up; a card is known when the index resolves it (a number or a name the
