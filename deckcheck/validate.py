@@ -151,7 +151,7 @@ def _foreign_section(
 def _wrong_game(fmt: Format, foreign: list[tuple[Card, int, str, int | None, str]]) -> Violation:
     """One ``deck/wrong-game`` error for a deck whose cards are another game's, naming that
     game and listing every such card (a deck checked against another game's format had one
-    error a card).
+    error a card)."""
     other, _count, section, line, ref = foreign[0]
     others = list(dict.fromkeys(card.game for card, *_rest in foreign))
     a_game = a_an(word(other.game, other.game))
