@@ -18,8 +18,20 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFO_URI = "https://github.com/deckcheck/deckcheck#rule-ids"
 
 
+def _card_list(v: Violation, limit: int = 6) -> str:
+    """The violation's cards with their numbers (printings of one name differ by them), each
+    card once: ``博麗 霊夢 (N317) ×2``."""
+    merged: dict[tuple[str | None, str], int] = {}
+    for c in v.cards:
+        merged[(c.number, c.name)] = merged.get((c.number, c.name), 0) + c.count
+    return listing(
+        f"{name} ({number}) ×{n}" if number else f"{name} ×{n}"
+        for (number, name), n in list(merged.items())[:limit]
+    )
+
+
 def _text(v: Violation) -> str:
-    cards = listing(f"{c.name} ×{c.count}" for c in v.cards[:6])
+    cards = _card_list(v)
     parts = [f"{v.rule}: {v.message}"]
     if cards:
         parts.append(_("cards: {cards}", cards=cards))

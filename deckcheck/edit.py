@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from deckcheck import decklist
 from deckcheck.errors import UsageError
+from deckcheck.fix_moves import Fix, moved, section_moves
 from deckcheck.formats import Format
 from deckcheck.i18n import _
 from deckcheck.models import DeckEntry, DeckList
@@ -114,24 +115,30 @@ def add_text(text: str, section: str, count: int, ref: str, same: Same) -> str:
     return newline.join(lines) + newline
 
 
-def remove_text(text: str, section: str | None, count: int, same: Same) -> str:
+def _too_few(have: int, count: int, section: str | None, name: str) -> EditError:
+    if section:
+        return EditError(
+            _(
+                "the deck has {have} of {card} in [{section}]; cannot remove {count}",
+                have=have,
+                card=name,
+                section=section,
+                count=count,
+            )
+        )
+    return EditError(
+        _("the deck has {have} of {card}; cannot remove {count}", have=have, card=name, count=count)
+    )
+
+
+def remove_text(text: str, section: str | None, count: int, same: Same, name: str) -> str:
+    """``name``: the card's name, for the message when the deck has too few of it."""
     lines, newline = _split(text)
     cards, _headers = _cards(lines)
     mine = [c for c in cards if same(c.ref) and (section is None or c.section == section)]
     have = sum(c.count for c in mine)
     if have < count:
-        if section:
-            raise EditError(
-                _(
-                    "the deck has {have} of that card in [{section}]; cannot remove {count}",
-                    have=have,
-                    section=section,
-                    count=count,
-                )
-            )
-        raise EditError(
-            _("the deck has {have} of that card; cannot remove {count}", have=have, count=count)
-        )
+        raise _too_few(have, count, section, name)
     left = count
     drop: list[int] = []
     for card in reversed(mine):  # take from the last line first
@@ -165,15 +172,13 @@ def add_json(text: str, section: str, count: int, ref: str, same: Same) -> str:
     return _json_text(deck)
 
 
-def remove_json(text: str, section: str | None, count: int, same: Same) -> str:
+def remove_json(text: str, section: str | None, count: int, same: Same, name: str) -> str:
     deck = decklist.parse_json(text)
     have = sum(
         e.count for e in deck.entries if same(e.ref) and (section is None or e.section == section)
     )
     if have < count:
-        raise EditError(
-            _("the deck has {have} of that card; cannot remove {count}", have=have, count=count)
-        )
+        raise _too_few(have, count, section, name)
     left = count
     for i in reversed(range(len(deck.entries))):
         e = deck.entries[i]
@@ -191,38 +196,29 @@ def add(text: str, section: str, count: int, ref: str, same: Same) -> str:
     return add_text(text, section, count, ref, same)
 
 
-def remove(text: str, section: str | None, count: int, same: Same) -> str:
+def remove(text: str, section: str | None, count: int, same: Same, name: str) -> str:
+    """``name``: the card's name, for the message when the deck has too few of it."""
     if decklist.looks_like_json(text):
-        return remove_json(text, section, count, same)
-    return remove_text(text, section, count, same)
+        return remove_json(text, section, count, same, name)
+    return remove_text(text, section, count, same, name)
 
 
 # --- fixes ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Fix:
-    rule: str
-    section: str
-    ref: str
-    line: int | None
-    old: int
-    new: int  # 0 removes the line
-
-    def describe(self) -> str:
-        where = _("line {n}", n=self.line) if self.line else f"[{self.section}]"
-        change = _("remove the line") if self.new == 0 else f"{self.old} → {self.new}"
-        return f"{where}: {self.ref}: {change} ({self.rule})"
-
-
 def propose_fixes(deck: DeckList, fmt: Format, index: CardIndex) -> tuple[list[Fix], list[str]]:
     """Changes that make violations go away where only one change can: a card over its copy
     limit written on one line, a paradox (type) count off by some when one line of that type
-    can absorb it, a section over its maximum when it has one line. Anything else is listed
-    as needing a choice."""
+    can absorb it, a section over its maximum when it has one line. Moves to the one section
+    that takes a card come first, and the rest is worked out on the deck as moved. Anything
+    else is listed as needing a choice."""
     ctx = _read(deck, fmt, index)
+    moves = section_moves(ctx)
+    if moves:
+        deck = moved(deck, moves)
+        ctx = _read(deck, fmt, index)
     by_line = {e.line: e for e in deck.entries if e.line is not None}
-    fixes: list[Fix] = []
+    fixes: list[Fix] = list(moves)
     choices: list[str] = []
 
     def single(slot_line: int | None, total: int) -> DeckEntry | None:
@@ -332,21 +328,34 @@ def propose_fixes(deck: DeckList, fmt: Format, index: CardIndex) -> tuple[list[F
 
 
 def apply_fixes(text: str, fixes: list[Fix]) -> str:
+    """The fixes, their line numbers those of ``text``: counts first, then the moves (a moved
+    line goes to the end of its new section, merged with a line of the same card there)."""
+    counts = {(f.line, f.ref): f.new for f in fixes if f.to is None}
+    moves = [f for f in fixes if f.to is not None]
     if decklist.looks_like_json(text):
         deck = decklist.parse_json(text)
-        for fix in fixes:
-            deck.entries = [
-                e._replace(count=fix.new) if e.line == fix.line and e.ref == fix.ref else e
-                for e in deck.entries
-            ]
+        to = {(m.line, m.ref): m.to for m in moves}
+        deck.entries = [
+            e._replace(
+                count=counts.get((e.line, e.ref), e.count),
+                section=to.get((e.line, e.ref)) or e.section,
+            )
+            for e in deck.entries
+        ]
         deck.entries = [e for e in deck.entries if e.count > 0]
         return _json_text(deck)
     lines, newline = _split(text)
+    gone = {m.line for m in moves}
     for fix in sorted(fixes, key=lambda f: f.line or 0, reverse=True):
-        if fix.line is None:
-            continue
-        if fix.new == 0:
+        if fix.line is None or (fix.to is None and fix.line in gone):
+            continue  # a moved line's count goes with it
+        if fix.to is not None or fix.new == 0:
             del lines[fix.line - 1]
         else:
             lines[fix.line - 1] = _set_count(lines[fix.line - 1], fix.new)
-    return newline.join(lines) + newline
+    out = newline.join(lines) + newline
+    for m in moves:
+        count = counts.get((m.line, m.ref), m.old)
+        if count > 0 and m.to is not None:
+            out = add_text(out, m.to, count, m.ref, m.ref.__eq__)
+    return out

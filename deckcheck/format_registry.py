@@ -149,6 +149,8 @@ class FormatRegistry:
             fmt = self._load(as_path, set())
         else:
             path = self.paths().get(ref)
+            if path is None and ref.endswith(".toml"):  # a file, not an id: say it is missing
+                raise FormatError(_("{path}: no such file", path=ref))
             if path is None:
                 known = ", ".join(self.ids()) or _("none")
                 raise FormatError(

@@ -11,7 +11,7 @@ from deckcheck.checks.table import CheckFn, check_tables
 from deckcheck.decklist import SYNTAX, SYNTAX_SOURCE
 from deckcheck.formats import Format
 from deckcheck.i18n import N_, _, current
-from deckcheck.models import CardCount, DeckList, Report, Violation
+from deckcheck.models import Card, CardCount, DeckList, Report, Violation
 from deckcheck.resolve import CardIndex, Resolution
 from deckcheck.slots import Context, Slot, format_facts
 from deckcheck.wording import a_an, cited, listing, word
@@ -68,6 +68,7 @@ def _read(deck: DeckList, fmt: Format, index: CardIndex) -> Context:
     seen: dict[int, Slot] = {}
     in_copies = False
     counts = ctx.counts
+    foreign: list[tuple[Card, int, str, int | None, str]] = []
     for section, count, ref, line in deck.entries:  # unpacking beats attribute access
         if section != current:
             if section not in counts:
@@ -82,6 +83,9 @@ def _read(deck: DeckList, fmt: Format, index: CardIndex) -> Context:
         if hit is None:
             found = lookup(index, ref)
             if isinstance(found, Resolution):
+                if found.other_game:  # gathered: one error for the deck, not one a card
+                    foreign.append((found.other_game[0], count, section, line, ref))
+                    continue
                 ctx.violations.append(_resolution_violation(fmt, section, ref, count, line, found))
                 continue
             hit = found
@@ -100,6 +104,8 @@ def _read(deck: DeckList, fmt: Format, index: CardIndex) -> Context:
         bucket.append(slot)
         if appends:
             ctx.has_appends = True
+    if foreign:
+        ctx.violations.append(_wrong_game(fmt, foreign))
     return ctx
 
 
@@ -142,6 +148,44 @@ def _foreign_section(
     )
 
 
+def _wrong_game(fmt: Format, foreign: list[tuple[Card, int, str, int | None, str]]) -> Violation:
+    """One ``deck/wrong-game`` error for a deck whose cards are another game's, naming that
+    game and listing every such card (a deck checked against another game's format had one
+    error a card)."""
+    other, _count, section, line, ref = foreign[0]
+    others = list(dict.fromkeys(card.game for card, *_rest in foreign))
+    a_game = a_an(word(other.game, other.game))
+    if len(foreign) == 1:
+        message = _(
+            "{ref} is {a_game} card ({number}); {format} is {a_format_game} format",
+            ref=_quoted(ref),
+            a_game=a_game,
+            number=other.number,
+            format=fmt.id,
+            a_format_game=a_an(word(fmt.game, fmt.game)),
+        )
+    else:
+        message = _(
+            "{n} lines name cards of {games}, not of {game}; {format} is {a_format_game} format",
+            n=len(foreign),
+            games=listing(word(g, g) for g in others),
+            game=word(fmt.game, fmt.game),
+            format=fmt.id,
+            a_format_game=a_an(word(fmt.game, fmt.game)),
+        )
+    return Violation(
+        rule="deck/wrong-game",
+        message=message,
+        section=section,
+        cards=[CardCount(number=c.number, name=c.name, count=n) for c, n, *_rest in foreign],
+        line=line,
+        source=_(RESOLVE_SOURCE),
+        fix=_("remove it, or validate against {a_game} format", a_game=a_game)
+        if len(foreign) == 1
+        else _("remove them, or validate against {a_game} format", a_game=a_game),
+    )
+
+
 def _resolution_violation(
     fmt: Format, section: str, ref: str, count: int, line: int | None, found: Resolution
 ) -> Violation:
@@ -161,27 +205,6 @@ def _resolution_violation(
             line=line,
             source=_(RESOLVE_SOURCE),
             fix=_("write the card number instead of the name (one of {numbers})", numbers=numbers),
-        )
-    if found.other_game:
-        other = found.other_game[0]
-        return Violation(
-            rule="deck/wrong-game",
-            message=_(
-                "{ref} is {a_game} card ({number}); {format} is {a_format_game} format",
-                ref=_quoted(ref),
-                a_game=a_an(word(other.game, other.game)),
-                number=other.number,
-                format=fmt.id,
-                a_format_game=a_an(word(fmt.game, fmt.game)),
-            ),
-            section=section,
-            cards=[CardCount(number=other.number, name=other.name, count=count)],
-            line=line,
-            source=_(RESOLVE_SOURCE),
-            fix=_(
-                "remove it, or validate against {a_game} format",
-                a_game=a_an(word(other.game, other.game)),
-            ),
         )
     hint = (
         _("did you mean {names}?", names=" / ".join(_quoted(s) for s in found.suggestions))

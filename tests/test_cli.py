@@ -127,7 +127,8 @@ def test_unreadable_database_exits_2(tmp_path: Path) -> None:
 def test_pool_stats_json(db: str) -> None:
     code, out, _ = run("pool", "stats", "--json", db=db)
     stats = json.loads(out)
-    assert code == 0 and set(stats) == {"total", "by_game"}
+    # issue 23: the samples and the rulebook's examples are counted apart
+    assert code == 0 and set(stats) == {"total", "by_game", "samples", "examples"}
     assert set(stats["by_game"]) == {"chaos", "rakuen", "vision", "iris"}
     assert stats["total"] == sum(stats["by_game"].values())
 

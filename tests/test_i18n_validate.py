@@ -237,9 +237,10 @@ def test_removing_more_copies_than_the_deck_has_is_refused_in_japanese(
     deck.write_bytes((ROOT / "examples" / "rakuen-standard-legal.deck").read_bytes())
     done = _run("remove", str(deck), "9", "SAMPLE-R-003", "--db", str(db), lang="ja_JP.UTF-8")
     assert done.returncode == 2
-    assert "デッキにはそのカードが4枚しかありません。9枚は抜けません。" in done.stderr  # edit.py
+    # issue 23: the message names the card
+    assert "デッキには「翠の使者 見本ルウ」が4枚しかありません。9枚は抜けません。" in done.stderr  # edit.py
     english = _run("remove", str(deck), "9", "SAMPLE-R-003", "--db", str(db), lang="C")
-    assert "the deck has 4 of that card; cannot remove 9" in english.stderr
+    assert "the deck has 4 of 翠の使者 見本ルウ; cannot remove 9" in english.stderr
     assert deck.read_bytes() == (ROOT / "examples" / "rakuen-standard-legal.deck").read_bytes()
 
 

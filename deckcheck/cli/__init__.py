@@ -13,7 +13,7 @@ import functools
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from typer._click.exceptions import ClickException
@@ -91,8 +91,29 @@ app = typer.Typer(
 )
 
 
+def _version(value: bool) -> None:
+    if value:
+        from deckcheck import __version__
+
+        print(_("deckcheck {version}", version=__version__))
+        raise typer.Exit()
+
+
 @app.callback()
-def root(ctx: typer.Context, server: ServerOption = None, lang: LangOption = None) -> None:
+def root(
+    ctx: typer.Context,
+    server: ServerOption = None,
+    lang: LangOption = None,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_version,
+            is_eager=True,
+            help=N_("Print the version and exit."),
+        ),
+    ] = False,
+) -> None:
     # the root's help is the Typer's; --lang is set by its own callback (options.py)
     ctx.obj = Globals(server=server)
 

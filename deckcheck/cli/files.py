@@ -190,8 +190,8 @@ def remove(
     from deckcheck import decklist, edit
 
     text, _deck, fmt, index = _load(path, None, db, [ref])
-    _card, same = _same(index, fmt, ref)
-    new_text = edit.remove(text, _section(section, fmt), count, same)
+    card, same = _same(index, fmt, ref)
+    new_text = edit.remove(text, _section(section, fmt), count, same, card.name)
     _save(path, new_text)
     print(_one_line(_verdict(decklist.parse(new_text, str(path)), fmt, index)))
 

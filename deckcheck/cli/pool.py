@@ -12,7 +12,7 @@ from deckcheck.cli.common import console, open_pool, print_json
 from deckcheck.cli.localize import Command, Group
 from deckcheck.cli.options import DbOption, JsonOption
 from deckcheck.errors import InputError, UnknownGame, UsageError
-from deckcheck.i18n import N_, _
+from deckcheck.i18n import N_, _, _n
 
 if TYPE_CHECKING:
     from deckcheck.pool.search import Filter
@@ -149,6 +149,16 @@ def pool_search(
     type: Annotated[str | None, typer.Option("--type", "-t", help=N_("Card type."))] = None,
     limit: Annotated[int, typer.Option(min=1, max=10000)] = 50,
     offset: Annotated[int, typer.Option(min=0, help=N_("Skip this many matches (paging)."))] = 0,
+    samples: Annotated[
+        bool,
+        typer.Option(
+            "--samples",
+            help=N_(
+                "Also the sample cards (SAMPLE-…) of a game with real cards (VISION); "
+                "other games show theirs anyway."
+            ),
+        ),
+    ] = False,
     as_json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
@@ -176,13 +186,15 @@ def pool_search(
     filters: dict[str, str | int | None] = dict(parse_filters(pairs, chosen))
     pool = open_pool(db)
     with pool:
-        found = pool.search(chosen, query, type, limit=limit, offset=offset, **filters)
+        found = pool.search(
+            chosen, query, type, limit=limit, offset=offset, samples=samples, **filters
+        )
     if as_json:
         print_json([c.model_dump(mode="json") for c in found])
         return
-    from deckcheck.cli import show
+    from deckcheck.cli.pool_table import print_cards
 
-    show.cards(console(), found)
+    print_cards(console(), found)
     if not found:
         sys.stderr.write(_("no cards found") + "\n")
 
@@ -198,11 +210,24 @@ def pool_stats(as_json: JsonOption = False, db: DbOption = None) -> None:
     if as_json:
         print_json(stats)
         return
-    by_game = stats["by_game"]
-    assert isinstance(by_game, dict)
     print(_("{n} cards in {db}", n=stats["total"], db=pool.path))
-    for game, n in by_game.items():
-        print(f"  {game}: {n}")
+    for line in _stats_lines(stats):
+        print(line)
+
+
+def _stats_lines(stats: dict[str, Any]) -> list[str]:
+    """One line a game: its card list, apart from the rulebook's examples and the samples
+    (README: VISION's list is 2,223 cards; its 23 samples are no printed card)."""
+    lines = []
+    for game, n in stats["by_game"].items():
+        samples, examples = stats["samples"][game], stats["examples"][game]
+        parts = [_n("{n} card", "{n} cards", n - samples - examples, n=n - samples - examples)]
+        if examples:
+            parts.append(_n("{n} rulebook example", "{n} rulebook examples", examples, n=examples))
+        if samples:
+            parts.append(_n("{n} sample card", "{n} sample cards", samples, n=samples))
+        lines.append(_("  {game}: {counts}", game=game, counts=", ".join(parts)))
+    return lines
 
 
 INIT_HELP = N_(

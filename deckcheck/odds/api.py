@@ -16,6 +16,7 @@ from deckcheck.i18n import _
 from deckcheck.models import Card, DeckList, FormatVersion, Game
 from deckcheck.odds.conditions import Condition, ConditionError, parse_conditions
 from deckcheck.odds.exact import OddsError, Problem, exact_rows, kept_cards
+from deckcheck.odds.known import check_known
 from deckcheck.odds.mulligan import NONE, Dealt
 from deckcheck.odds.setup import Rules, drawable, problem_of, rules_of, timeline_of
 from deckcheck.resolve import CardIndex
@@ -155,6 +156,7 @@ def _rows(problem: Problem, rules: Rules, req: OddsRequest) -> list[OddsRow]:
 def compute_odds(deck: DeckList, fmt: Format, index: CardIndex, req: OddsRequest) -> OddsResult:
     """Raises ``ConditionError`` or ``OddsError`` with a message for the user."""
     conditions = parse_conditions(req.want, fmt.game)
+    check_known(conditions, fmt.game, index)
     rules = rules_of(fmt)
     cards, asides = drawable(deck_cards(deck, fmt, index), fmt, req.aside)
     if not cards:
@@ -271,6 +273,7 @@ def deal_hands(
     rules = rules_of(fmt)
     spec = games.get(fmt.game)
     conditions = parse_conditions(list(want), fmt.game) if want else []
+    check_known(conditions, fmt.game, index)
     sections = deck_sections(deck, fmt, index)
     cards, before = drawable(sections.get("main", []), fmt, aside)
     pile = [c for c, n in cards for _ in range(n)]

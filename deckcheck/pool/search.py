@@ -27,6 +27,7 @@ from deckcheck.pool.columns import (
     game_columns,
     list_item,
 )
+from deckcheck.pool.samples import SAMPLE_PREFIX, real_games_query
 from deckcheck.resolve import number_key, ref_keys
 
 
@@ -292,14 +293,20 @@ def search_query(
     offset: int = 0,
     filters: Mapping[str, str | int | None] | None = None,
     json_text: JsonText = sqlite_json,
+    samples: bool = False,
 ) -> tuple[str, dict[str, object]]:
     """The SQL and parameters of a search: by game, name substring (any width; a game may
     ignore spaces) or number/alias prefix, and the filters of ``known_filters``: the shared
     columns', and each game's own. A game's filter searches only that game's cards. Raises
-    ``FilterError`` for an unknown filter or a value it cannot take."""
+    ``FilterError`` for an unknown filter or a value it cannot take. The sample cards of a
+    game with real cards are left out unless ``samples``."""
     where = _Where()
     if game is not None:
         where.add(f"game = {where.param(game)}")
+    if not samples:
+        where.add(
+            f"NOT (number_key LIKE '{SAMPLE_PREFIX}%' AND game IN ({real_games_query(table)}))"
+        )
     if name:
         prefix = _like_escape(number_key(name))
         ors = [

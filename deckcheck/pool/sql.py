@@ -27,7 +27,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.types import TypeEngine
 
-from deckcheck import data, games
+from deckcheck import data
 from deckcheck.errors import PoolError
 from deckcheck.games.columns_contract import ColumnType
 from deckcheck.i18n import _
@@ -40,6 +40,7 @@ from deckcheck.pool.columns import (
     row_card,
 )
 from deckcheck.pool.importer import card_files, check_import
+from deckcheck.pool.samples import pool_stats, real_games_query, stats_query, visible
 from deckcheck.pool.search import JsonText, get_query, postgres_json, search_query, sqlite_json
 from deckcheck.pool.store import ImportResult
 from deckcheck.resolve import CardIndex, number_key
@@ -129,8 +130,12 @@ class SqlPool:
         self.close()
 
     def index_for(self, refs: Iterable[str]) -> CardIndex:
-        """An index of the whole pool (the SQL pool serves the CLI the simple way)."""
-        return CardIndex(self.all_cards())
+        """An index of the whole pool (the SQL pool serves the CLI the simple way), less the
+        samples of a game with real cards that ``refs`` do not name by number."""
+        with self.engine.connect() as conn:
+            real = {str(g) for (g,) in conn.execute(text(real_games_query(TABLE)))}
+        found = visible(self.all_cards(), real, {number_key(r) for r in refs})
+        return CardIndex(found)
 
     def import_files(self, paths: Sequence[Path]) -> ImportResult:
         """All or nothing, in one transaction, with the checks of ``Pool.import_files``."""
@@ -166,11 +171,8 @@ class SqlPool:
         return int(found)
 
     def stats(self) -> dict[str, object]:
-        by_game = {g: 0 for g in games.ids()}
         with self.engine.connect() as conn:
-            for game, n in conn.execute(select(cards.c.game, func.count()).group_by(cards.c.game)):
-                by_game[game] = int(n)
-        return {"total": sum(by_game.values()), "by_game": by_game}
+            return pool_stats(conn.execute(text(stats_query(TABLE))).all())
 
     def get(self, game: Game, number: str) -> Card | None:
         """The card of that number, or of that alias (``P8`` for ``PR.008``)."""
@@ -205,11 +207,12 @@ class SqlPool:
         *,
         limit: int = 50,
         offset: int = 0,
+        samples: bool = False,
         **filters: str | int | None,
     ) -> list[Card]:
         """The SQLite pool's search (``Pool.search``): the same SQL, run through SQLAlchemy."""
         sql, params = search_query(
-            TABLE, game, name, limit, offset, {"type": type, **filters}, self._json_text()
+            TABLE, game, name, limit, offset, {"type": type, **filters}, self._json_text(), samples
         )
         with self.engine.connect() as conn:
             rows = conn.execute(text(sql), params).all()

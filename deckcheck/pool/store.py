@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from deckcheck import data, games
+from deckcheck import data
 from deckcheck.errors import PoolError, database_trouble
 from deckcheck.i18n import _
 from deckcheck.models import Card, Game
@@ -26,7 +26,15 @@ from deckcheck.pool.columns import (
     row_card,
 )
 from deckcheck.pool.importer import CardFileError, ImportRejected, card_files, check_import
+from deckcheck.pool.samples import (
+    SAMPLE_PREFIX,
+    pool_stats,
+    real_games_query,
+    stats_query,
+    visible,
+)
 from deckcheck.pool.search import get_query, search_query, sqlite_json
+from deckcheck.pool.vocabulary import PoolIndex
 from deckcheck.resolve import CardIndex, number_key, numbered_parts, ref_keys
 
 # 4: a game's own columns in one JSON column (``extra``), not a column each (pool/columns.py)
@@ -93,6 +101,7 @@ class CardPool(Protocol):
         *,
         limit: int = 50,
         offset: int = 0,
+        samples: bool = False,
         **filters: str | int | None,
     ) -> list[Card]: ...
 
@@ -286,12 +295,16 @@ class Pool:
         return _row_to_card(row) if row else None
 
     def names(self, game: Game) -> dict[str, str]:
+        """Every card name of ``game`` by key (to suggest spellings): a game with real cards
+        suggests none of its samples."""
         rows = self.conn.execute(
-            "SELECT name_key, name FROM cards WHERE game = ? ORDER BY number", (game,)
+            "SELECT name_key, name, number_key FROM cards WHERE game = ? ORDER BY number", (game,)
         )
+        hide = game in self._real_games()
         out: dict[str, str] = {}
-        for key, name in rows:
-            out.setdefault(key, name)
+        for key, name, number in rows:
+            if not (hide and number.startswith(SAMPLE_PREFIX)):
+                out.setdefault(key, name)
         return out
 
     def index_for(self, refs: Iterable[str]) -> CardIndex:
@@ -323,7 +336,11 @@ class Pool:
             query = f"SELECT {SELECT_LIST} FROM cards WHERE game = ? AND number = ?"
             for row in self.conn.execute(query, key):
                 cards.setdefault((row["game"], row["number"]), _row_to_card(row))
-        return CardIndex(cards.values(), names=self._names_anytime)
+        found = visible(cards.values(), self._real_games(), set(numbers))
+        return PoolIndex(found, self._names_anytime, self.path)
+
+    def _real_games(self) -> set[str]:
+        return {game for (game,) in self.conn.execute(real_games_query("cards"))}
 
     def _names_anytime(self, game: Game) -> dict[str, str]:
         """``names``, reopening the file if this pool was closed meanwhile (an index outlives
@@ -342,22 +359,20 @@ class Pool:
         *,
         limit: int = 50,
         offset: int = 0,
+        samples: bool = False,
         **filters: str | int | None,
     ) -> list[Card]:
         """Cards by game, name substring (any width; a game may ignore spaces) or number
         prefix, and the filters: the shared columns' (``type``, ``max_cost``, ``keyword``) and
         each game's own (``pool.columns.known_filters``). Raises ``FilterError`` for a filter
-        no game has."""
+        no game has. ``samples``: the sample cards of a game with real cards too."""
         sql, params = search_query(
-            "cards", game, name, limit, offset, {"type": type, **filters}, sqlite_json
+            "cards", game, name, limit, offset, {"type": type, **filters}, sqlite_json, samples
         )
         return [_row_to_card(r) for r in self.conn.execute(sql, params)]
 
     def stats(self) -> dict[str, object]:
-        by_game = {g: 0 for g in games.ids()}
-        for game, n in self.conn.execute("SELECT game, COUNT(*) FROM cards GROUP BY game"):
-            by_game[game] = n
-        return {"total": sum(by_game.values()), "by_game": by_game}
+        return pool_stats(self.conn.execute(stats_query("cards")))
 
 
 def _chunks(values: Sequence[str], size: int) -> Iterator[Sequence[str]]:

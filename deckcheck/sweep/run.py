@@ -24,6 +24,7 @@ from deckcheck.i18n import _, current, override
 from deckcheck.models import DeckList, Game, Violation
 from deckcheck.odds.api import OddsRequest, compute_odds
 from deckcheck.odds.conditions import parse_conditions
+from deckcheck.odds.known import check_known
 from deckcheck.resolve import CardIndex
 from deckcheck.sweep.variants import Variant, build, check_count, parse_vary
 from deckcheck.validate import validate
@@ -130,6 +131,7 @@ def sweep(
     goldfished. ``planned(games)`` hears how many games the legal variants will play, then
     ``progress(variant, games)`` is called as chunks finish."""
     check_request(req, fmt.game)
+    check_known(parse_conditions(req.want, fmt.game) if req.want else [], fmt.game, index)
     axes = [parse_vary(v) for v in req.vary]
     check_count(len(decks), axes, req.sides)
     variants: list[tuple[str | None, Variant]] = []

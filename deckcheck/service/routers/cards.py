@@ -17,7 +17,7 @@ router = APIRouter(prefix="/cards", tags=["cards"])
 
 
 # The query parameters of GET /cards itself; any other is a search filter (see ``cards``).
-_OWN = frozenset({"game", "q", "type", "limit", "offset"})
+_OWN = frozenset({"game", "q", "type", "limit", "offset", "samples"})
 _FILTER_TEXT_MAX = 200  # characters: no card column is longer
 
 
@@ -30,11 +30,13 @@ def cards(
     type: Annotated[str | None, Query(max_length=40)] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+    samples: bool = False,
 ) -> list[Card]:
     """Search the cards. Every other query parameter is a search filter, as ``GET /games``
     lists them: the shared columns' (``keyword``, ``max_level``, ``max_cost``, ``kind``) and
     each game's own (a game's filter finds only that game's cards). An unknown filter, or a
-    value it cannot take, is a 422."""
+    value it cannot take, is a 422. A game with real cards (VISION) hides its sample cards
+    (``SAMPLE-…``) unless ``samples=true``."""
     if type is not None and not any(type in s.card_types for s in games.specs()):
         raise _bad("type", _("unknown card type {type!r}", type=type))
     filters: dict[str, str | int | None] = {}
@@ -45,7 +47,7 @@ def cards(
             raise _bad(key, _("at most {n} characters", n=_FILTER_TEXT_MAX))
         filters[key] = value
     try:
-        return store.search(game, q, type, limit=limit, offset=offset, **filters)
+        return store.search(game, q, type, limit=limit, offset=offset, samples=samples, **filters)
     except FilterError as exc:
         raise _bad("filters", str(exc)) from exc
 

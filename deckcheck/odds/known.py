@@ -1,0 +1,77 @@
+"""Conditions name real cards: a ``--want`` atom naming a card, keyword, title, OS or other
+value no card of the game has is an error with the suggestions ``validate`` gives, not a
+condition that silently matches nothing (issue 23: a misspelt card name printed 0.00%).
+
+deckcheck's reading, outside the rulebooks. Comparisons (``cost<=2``) and types (checked when
+parsed) are not looked up; a card is known when the index resolves it (a number or a name the
+pool holds), so a card the deck does not hold may still be asked about.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from deckcheck.games import name_key
+from deckcheck.i18n import _
+from deckcheck.models import Game
+from deckcheck.normalize import nfkc, word_key
+from deckcheck.odds.conditions import Atom, Condition, ConditionError
+from deckcheck.pool.vocabulary import column_values
+from deckcheck.resolve import CardIndex
+from deckcheck.suggest import close_keys
+
+
+def check_known(conditions: Iterable[Condition], game: Game, index: CardIndex) -> None:
+    """Raises ``ConditionError`` for the first atom naming what no card of ``game`` has."""
+    for condition in conditions:
+        for atom in condition.atoms:
+            if atom.op is None and atom.field != "type":
+                _check(atom, game, index)
+
+
+def _check(atom: Atom, game: Game, index: CardIndex) -> None:
+    if atom.field in ("name", "number"):
+        found = index.resolve(game, atom.value)
+        if found.card is not None or found.ambiguous:
+            return
+        if atom.field == "name" and name_key(game, atom.value) in index.names(game):
+            return
+        _refuse(atom, game, found.suggestions)
+    items = atom.field == "keyword" or (atom.column is not None and atom.column.type == "list")
+    values = column_values(index, game, atom.field, items)
+    key = _key_of(atom)
+    keyed = {key(v): v for v in values}
+    if key(atom.value) not in keyed:
+        _refuse(atom, game, [keyed[k] for k in close_keys(key(atom.value), keyed)])
+
+
+def _key_of(atom: Atom) -> Callable[[str], str]:
+    """How the atom compares a value (``Atom.matches``): a keyed column by its key, a list
+    column and keywords by item, else any width or case."""
+    column = atom.column
+    if column is not None and column.key is not None:
+        return column.key
+    if atom.field == "keyword" or (column is not None and column.type == "list"):
+        return word_key
+    return lambda text: nfkc(text).casefold()
+
+
+def _refuse(atom: Atom, game: Game, suggestions: list[str]) -> None:
+    if suggestions:
+        raise ConditionError(
+            _(
+                "{text}: no {game} card has {value} (did you mean {names}?)",
+                text=repr(atom.text),
+                game=game,
+                value=repr(atom.value),
+                names=" / ".join(repr(s) for s in suggestions),
+            )
+        )
+    raise ConditionError(
+        _(
+            "{text}: no {game} card has {value}",
+            text=repr(atom.text),
+            game=game,
+            value=repr(atom.value),
+        )
+    )
