@@ -18,7 +18,7 @@ from deckcheck.normalize import nfkc, word_key
 from deckcheck.odds.conditions import Atom, Condition, ConditionError
 from deckcheck.pool.vocabulary import column_values
 from deckcheck.resolve import CardIndex
-from deckcheck.suggest import close_keys
+from deckcheck.suggest import NameIndex
 
 
 def check_known(conditions: Iterable[Condition], game: Game, index: CardIndex) -> None:
@@ -42,7 +42,7 @@ def _check(atom: Atom, game: Game, index: CardIndex) -> None:
     key = _key_of(atom)
     keyed = {key(v): v for v in values}
     if key(atom.value) not in keyed:
-        _refuse(atom, game, [keyed[k] for k in close_keys(key(atom.value), keyed)])
+        _refuse(atom, game, NameIndex(keyed).close(key(atom.value)))
 
 
 def _key_of(atom: Atom) -> Callable[[str], str]:
