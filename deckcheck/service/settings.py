@@ -13,7 +13,13 @@ that may wait for one, default 8; then 429), ``DECKCHECK_SYNC_SIMULATE`` (the mo
 simulate, default 200,000), ``DECKCHECK_JOB_TTL`` (seconds an ended job is kept, default 3600),
 ``DECKCHECK_DOCS`` (0: no ``/docs``), ``DECKCHECK_KEY_QUEUE`` (further places in that queue for
 requests with a valid API key, default 8), ``DECKCHECK_DASK_SCHEDULER`` (tcp://HOST:PORT:
-background jobs play on that Dask cluster instead of the worker processes).
+background jobs play on that Dask cluster instead of the worker processes),
+``DECKCHECK_SYNC_SECONDS`` (the longest a synchronous ``/goldfish`` or ``/odds`` may work,
+default 30; then 422), ``DECKCHECK_SYNC_WORK`` (the most games × deck cards a synchronous
+``/goldfish`` may play, default 4,000,000; past it 422 before any game),
+``DECKCHECK_DASK_CONNECT_TIMEOUT`` and ``DECKCHECK_DASK_WORKER_TIMEOUT`` (seconds to reach the
+scheduler, and to wait for its first worker; defaults 10 and 30: then the job fails saying so).
+Background jobs have a pool of their own, of ``DECKCHECK_MAX_JOBS`` processes.
 
 A value that cannot be used is a ``SettingsError`` naming the variable (exit 2 from
 ``deckcheck serve``), never a traceback.
@@ -67,6 +73,10 @@ class Settings(BaseSettings):
     docs: bool = True
     dask_scheduler: str | None = None
     key_queue: int = Field(8, ge=0)
+    sync_seconds: float = Field(30.0, gt=0)
+    sync_work: int = Field(4_000_000, ge=1)
+    dask_connect_timeout: float = Field(10.0, gt=0)
+    dask_worker_timeout: float = Field(30.0, gt=0)
 
     @field_validator("api_keys", mode="before")
     @classmethod
