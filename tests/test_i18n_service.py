@@ -5,7 +5,6 @@ background jobs; ids, problem types and JSON keys never change with it."""
 from __future__ import annotations
 
 import json
-
 import time
 from collections.abc import Iterator
 from typing import Any

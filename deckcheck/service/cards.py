@@ -69,6 +69,15 @@ class Cards:
         for game in games.ids():
             index.names(game)
 
+    def count_in_memory(self) -> int | None:
+        """The number of cards, from the in-memory index when it is current for a pool file
+        (one ``stat``: cheap enough for the event loop); None when only the database can say
+        (a PostgreSQL pool, or a file changed since the index was built)."""
+        cache = self.cache
+        if self.sql or cache._index is None or cache._stamp_of() != cache._stamp:
+            return None
+        return len(cache._index)
+
     def stats(self) -> dict[str, object]:
         if self.sql:
             return self.sql.stats()

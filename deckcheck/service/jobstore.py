@@ -177,8 +177,9 @@ class JobStore:
             conn.execute(jobs.insert().values(**row))
 
     def get(self, job_id: str) -> dict[str, Any] | None:
-        """The job's row without its result (``has_result`` says whether it has one). An open job whose owner was a process of this host that is gone
-        (the service was stopped or killed) is ended as failed first: nothing will finish it."""
+        """The job's row without its result (``has_result`` says whether it has one). An open
+        job whose owner was a process of this host that is gone (the service was stopped or
+        killed) is ended as failed first: nothing will finish it."""
         with self.engine.connect() as conn:  # not the result: polling reads it never
             row = conn.execute(select(*STATUS).where(jobs.c.id == job_id)).mappings().first()
         if row is None:
