@@ -67,7 +67,7 @@ def _done(http: TestClient | httpx.Client, location: str, timeout: float = HANG)
 
 def _result(http: TestClient | httpx.Client, state: dict[str, Any]) -> Any:
     """A done job's result, from the URL its status links (polling never carries it)."""
-    assert state["status"] == "done" and "result" not in state, state
+    assert state["status"] == "done" and "result" not in state, (state["status"], state["error"])
     answer = http.get(state["result_url"])
     assert answer.status_code == 200, answer.text
     return answer.json()

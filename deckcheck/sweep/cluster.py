@@ -108,14 +108,15 @@ def _client(scheduler: str | None, cluster: str | None, timeouts: Timeouts) -> A
 def _wait_for_worker(client: Any, timeouts: Timeouts, tick: Callable[[], None]) -> None:
     """Return once the cluster has a worker; ``UsageError`` after ``timeouts.worker`` s."""
     deadline = time.monotonic() + timeouts.worker
-    while True:
-        try:
-            client.wait_for_workers(1, timeout=min(POLL, timeouts.worker))
-            return
-        except TimeoutError:
-            tick()  # a cancelled job stops here
-            if time.monotonic() >= deadline:
-                break
+    # asks the scheduler, not ``wait_for_workers``: called again from a job's thread, that
+    # one failed with "bound to a different event loop"
+    while not client.nthreads():
+        tick()  # a cancelled job stops here
+        if time.monotonic() >= deadline:
+            break
+        time.sleep(min(POLL, timeouts.worker))
+    else:
+        return
     raise UsageError(
         _(
             "no Dask worker joined the scheduler {scheduler} within {seconds} s "
