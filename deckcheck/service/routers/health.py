@@ -28,9 +28,7 @@ async def health(
     broken = [pool.name for pool in (workers, jobs.workers) if pool.check()]
     out: dict[str, Any] = {"status": "ok", "version": __version__}
     count = cards.count_in_memory()
-    if count is None:
-        count = (await run_in_threadpool(cards.stats))["total"]
-    out["cards"] = count
+    out["cards"] = (await run_in_threadpool(cards.stats))["total"] if count is None else count
     if broken:
         response.status_code = 503
         pools.update(dict.fromkeys(broken, "replacing"))  # i18n: machine
