@@ -49,7 +49,8 @@ def get(server: str, path: str) -> Any:
 
 
 def goldfish(server: str, body: dict[str, Any], poll: float = 0.5) -> Any:
-    """POST /goldfish; a 202 job is polled until it ends."""
+    """POST /goldfish; a 202 job is polled until it ends, then its result fetched from the
+    URL the status gives (polling never carries it)."""
     response = call(server, "POST", "/goldfish", body)
     data = response.json()
     if response.status_code != 202:
@@ -57,7 +58,7 @@ def goldfish(server: str, body: dict[str, Any], poll: float = 0.5) -> Any:
     while data["status"] in ("queued", "running"):
         time.sleep(poll)
         data = get(server, f"/jobs/{data['id']}")
-    if data["status"] == "failed" or data.get("result") is None:
+    if data["status"] != "done" or not data.get("result_url"):
         raise ClientError(
             _(
                 "the server's job {id} {status}: {error}",
@@ -66,4 +67,4 @@ def goldfish(server: str, body: dict[str, Any], poll: float = 0.5) -> Any:
                 error=data.get("error"),
             )
         )
-    return data["result"]
+    return get(server, data["result_url"])

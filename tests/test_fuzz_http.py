@@ -133,6 +133,7 @@ PATHS = [
     "/games",
     "/health",
     "/jobs/nope",
+    "/jobs/nope/result",
     "/",
 ]
 
@@ -148,3 +149,33 @@ def test_the_saved_deck_export_takes_its_query(http: TestClient) -> None:
     deck = _saved(http)
     for qs, status in (("as=json", 200), ("as=text", 200), ("as=%FF", 422), ("as=", 422)):
         assert http.get(f"/decks/{deck['id']}/export?{qs}").status_code == status, qs
+
+
+# Accept-Language (RFC 9110 §12.5.4): ranges with weights, wildcards, near misses and any
+# latin-1 text; the answer is never a 500 and is always in one of the service's languages.
+language_range = st.tuples(
+    st.sampled_from(["ja", "en", "ja-JP", "en-GB", "*", "fr", "JA", "zh-Hant-TW", "", "x-"]),
+    st.sampled_from(["", ";q=0", ";q=1", ";q=0.5", ";q=1.0001", ";q=-1", ";q=", ";q=abc", ";"]),
+).map("".join)
+accept_language = st.one_of(
+    st.lists(language_range, min_size=1, max_size=4).map(", ".join),
+    st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0xFF), max_size=40),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(path=st.sampled_from(PATHS), language=accept_language, qs=query)
+def test_accept_language_never_gives_a_500(
+    http: TestClient, path: str, language: str, qs: str
+) -> None:
+    assert http.portal is not None
+    answer: httpx.Response = http.portal.call(_get_with, http.app, f"{path}?{qs}", language)
+    assert answer.status_code < 500, answer.text
+    assert answer.headers.get("content-language", "en") in ("en", "ja"), answer.headers
+
+
+async def _get_with(app: Any, target: str, language: str) -> httpx.Response:
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    headers = [(b"accept-language", language.encode("latin-1"))]
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+        return await client.get(target, headers=headers)

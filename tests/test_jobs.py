@@ -65,6 +65,14 @@ def _done(http: TestClient | httpx.Client, location: str, timeout: float = HANG)
     raise AssertionError(f"{location} did not end")
 
 
+def _result(http: TestClient | httpx.Client, state: dict[str, Any]) -> Any:
+    """A done job's result, from the URL its status links (polling never carries it)."""
+    assert state["status"] == "done" and "result" not in state, (state["status"], state["error"])
+    answer = http.get(state["result_url"])
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
 def test_a_sweep_job_gives_the_libraries_result(http: TestClient, index: Any) -> None:
     from deckcheck import decklist
     from deckcheck.format_registry import default_registry
@@ -76,7 +84,7 @@ def test_a_sweep_job_gives_the_libraries_result(http: TestClient, index: Any) ->
     assert started.json()["games"] == 4 * 3000
     state = _done(http, started.headers["location"])
     assert state["status"] == "done", state
-    result = state["result"]
+    result = _result(http, state)
     assert [v["legal"] for v in result["variants"]] == [False, False, True, True]
     assert state["games"] == state["games_done"] == 2 * 3000  # illegal variants never play
     fields = {k: v for k, v in SWEEP.items() if k != "deck"}
@@ -114,7 +122,8 @@ def test_sweep_requests_are_checked_before_a_job(http: TestClient) -> None:
         "decks": [{"name": "a", "deck": RAKUEN}, {"name": "b", "deck": RAKUEN}],
     }
     state = _done(http, http.post("/sweeps", json=two).headers["location"])
-    assert [v["label"] for v in state["result"]["variants"]] == ["a: side=play", "b: side=play"]
+    labels = [v["label"] for v in _result(http, state)["variants"]]
+    assert labels == ["a: side=play", "b: side=play"]
 
 
 def test_a_sweep_job_can_be_cancelled(http: TestClient) -> None:
@@ -123,7 +132,8 @@ def test_a_sweep_job_can_be_cancelled(http: TestClient) -> None:
     assert started.status_code == 202, started.text
     assert http.delete(started.headers["location"]).status_code == 200
     state = _done(http, started.headers["location"])
-    assert state["status"] == "cancelled" and state["result"] is None
+    assert state["status"] == "cancelled" and state["result_url"] is None
+    assert http.get(f"{started.headers['location']}/result").status_code == 409
 
 
 # --- jobs whose process is gone ------------------------------------------------------------
@@ -231,7 +241,7 @@ def test_a_job_reported_failed_stays_failed_when_its_owner_resumes(tmp_path: Pat
     held.set_result({"games": 300_000})  # the owner resumes and reports its result
     row = store.get(job["id"])
     assert row is not None
-    assert (row["status"], row["result"], row["error"]) == ("failed", None, failed["error"])
+    assert (row["status"], store.result(job["id"]), row["error"]) == ("failed", None, failed["error"])
     assert row["ended"] == failed["ended"]
 
 
@@ -242,7 +252,8 @@ def test_a_cancelled_job_is_not_overwritten_by_a_late_result(tmp_path: Path) -> 
     store.finish("late", "done", {"games": 1000}, None)
     store.finish("late", "failed", None, "RuntimeError: too late")
     row = store.get("late")
-    assert row is not None and (row["status"], row["result"], row["error"]) == ("cancelled", None, None)
+    assert row is not None and (row["status"], row["error"]) == ("cancelled", None)
+    assert store.result("late") is None
     store.progress("late", 1000)  # progress after the end changes nothing either
     assert (store.get("late") or {})["games_done"] == 0
 
@@ -253,7 +264,7 @@ def test_a_result_that_is_not_valid_unicode_ends_the_job_failed(tmp_path: Path) 
     store, _, held, job = _held_job(tmp_path, 10)
     held.set_result({"variants": [{"label": "見本\ud800"}]})
     row = store.get(job["id"])
-    assert row is not None and row["status"] == "failed" and row["result"] is None
+    assert row is not None and row["status"] == "failed" and store.result(job["id"]) is None
     assert "not valid Unicode" in row["error"] and "\\ud800" in row["error"]
 
 
@@ -345,7 +356,7 @@ def _all_done(url: str, ids: list[str]) -> None:
             state = seen[job_id] = answer.json()
             assert state["id"] == job_id and state["status"] in ("queued", "running", "done"), state
             if state["status"] == "done":
-                assert state["result"]["games"] == 60
+                assert _fresh("GET", f"{url}{state['result_url']}").json()["games"] == 60
                 pending.discard(job_id)
     assert not pending, [seen.get(i) for i in sorted(pending)]
 
@@ -404,7 +415,8 @@ def test_jobs_run_on_the_dask_cluster_with_the_pools_numbers(
         with TestClient(app) as http:
             jobs = [http.post("/goldfish", json=goldfish), http.post("/sweeps", json=sweep)]
             assert [j.status_code for j in jobs] == [202, 202], [j.text for j in jobs]
-            results.append([_done(http, j.headers["location"])["result"] for j in jobs])
-    assert clustered.state.workers.pool is None  # no game was played in the service's pool
+            results.append([_result(http, _done(http, j.headers["location"])) for j in jobs])
+    assert clustered.state.jobs.workers.pool is None  # no game was played in the service's pools
+    assert clustered.state.workers.pool is None
     assert results[1] == results[0]  # same chunks, gathered in order: bit for bit
     assert results[1][0]["games"] == 9000 and len(results[1][1]["variants"]) == 2

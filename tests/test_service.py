@@ -220,7 +220,8 @@ def test_goldfish_sync_jobs_and_limits(
     held_jobs.set()
     finished(service, job["id"])
     state = http.get(f"/jobs/{job['id']}").json()
-    assert state["status"] == "done" and state["result"]["games"] == 4000
+    assert state["status"] == "done" and "result" not in state
+    assert http.get(state["result_url"]).json()["games"] == 4000
     held_jobs.clear()
     cancelled = http.post("/goldfish", json={**body, "games": 4000, "seed": 9})
     assert cancelled.status_code == 202, cancelled.text

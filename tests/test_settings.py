@@ -31,6 +31,10 @@ DEFAULTS = {
     "docs": True,
     "dask_scheduler": None,
     "key_queue": 8,
+    "sync_seconds": 30.0,
+    "sync_work": 4_000_000,
+    "dask_connect_timeout": 10.0,
+    "dask_worker_timeout": 30.0,
 }
 
 
@@ -68,6 +72,10 @@ def test_every_variable_is_read(env: pytest.MonkeyPatch) -> None:
         "DECKCHECK_DOCS": "0",
         "DECKCHECK_DASK_SCHEDULER": "tcp://127.0.0.1:8786",
         "DECKCHECK_KEY_QUEUE": "5",
+        "DECKCHECK_SYNC_SECONDS": "2.5",
+        "DECKCHECK_SYNC_WORK": "1000",
+        "DECKCHECK_DASK_CONNECT_TIMEOUT": "3",
+        "DECKCHECK_DASK_WORKER_TIMEOUT": "4",
     }
     for name, value in given.items():
         env.setenv(name, value)
@@ -87,6 +95,10 @@ def test_every_variable_is_read(env: pytest.MonkeyPatch) -> None:
         "docs": False,
         "dask_scheduler": "tcp://127.0.0.1:8786",
         "key_queue": 5,
+        "sync_seconds": 2.5,
+        "sync_work": 1000,
+        "dask_connect_timeout": 3.0,
+        "dask_worker_timeout": 4.0,
     }
     assert settings.decks_url == "postgresql+psycopg://u@h/d"
     # values given in code are exactly those: no variable leaks into them

@@ -27,7 +27,7 @@ from deckcheck.service.problems import install
 from deckcheck.service.routers import ROUTERS, docs
 from deckcheck.service.settings import Settings
 from deckcheck.service.store import DeckStore
-from deckcheck.service.workers import Workers
+from deckcheck.service.workers import JOB_NICE, Workers
 from deckcheck.web import STATIC
 
 __all__ = ["Settings", "create_app"]
@@ -82,12 +82,15 @@ def _warm_engines(settings: Settings) -> None:
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     workers = Workers(settings.workers, settings.queue)
+    # jobs have a pool of their own: a running job never holds a place a request waits for
+    job_workers = Workers(settings.max_jobs, 0, nice=JOB_NICE, name="jobs")
     jobs = Jobs(
         JobStore(settings.decks_url, create=True),
-        workers,
+        job_workers,
         settings.max_jobs,
         settings.job_ttl,
         settings.dask_scheduler,
+        (settings.dask_connect_timeout, settings.dask_worker_timeout),
     )
 
     @asynccontextmanager
@@ -99,6 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             _warm_engines(settings)
         yield
         workers.close()  # the worker processes end with the service
+        job_workers.close()
         jobs.close()
 
     app = FastAPI(

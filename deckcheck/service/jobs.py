@@ -14,11 +14,13 @@ import time
 import uuid
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from deckcheck.i18n import current, override
+from deckcheck.errors import DeckcheckError
+from deckcheck.i18n import _, current, override
 from deckcheck.service import jobstore
 from deckcheck.service.jobstore import ENDED, JobRef, JobStore, Progress, view
 from deckcheck.service.workers import Workers
@@ -51,9 +53,12 @@ class Jobs:
         max_running: int,
         ttl: float = 3600.0,
         scheduler: str | None = None,
+        timeouts: tuple[float, float] = (10.0, 30.0),
     ) -> None:
+        """``workers``: the job pool, not the one synchronous requests use; ``timeouts``: the
+        Dask scheduler's (``JobRef.timeouts``)."""
         self.store, self.workers, self.max_running, self.ttl = store, workers, max_running, ttl
-        self.scheduler = scheduler
+        self.scheduler, self.timeouts = scheduler, timeouts
         self.local: dict[str, Future[dict[str, Any]]] = {}  # the jobs this process runs
         self.lock = threading.Lock()
         self.threads: ThreadPoolExecutor | None = None  # with a scheduler: started on demand
@@ -85,7 +90,7 @@ class Jobs:
                 return None
             job_id = uuid.uuid4().hex
             self.store.create(job_id, task, total, lang)
-            ref = JobRef(job_id, self.store.url, self.scheduler)
+            ref = JobRef(job_id, self.store.url, self.scheduler, self.timeouts)
             try:
                 if self.scheduler:
                     if self.threads is None:
@@ -127,16 +132,21 @@ class Jobs:
         elif isinstance(exc, KeyboardInterrupt):  # Cancelled, raised by a progress callback
             status = "cancelled"
         else:
-            status, error = "failed", f"{type(exc).__name__}: {exc}"
+            status, error = "failed", _failure(exc)
         with self.lock:  # freed first: whoever sees the job ended may start the next one
             self.local.pop(job_id, None)
         with override(lang):  # called in the pool's thread: the job's own language
             self.store.finish(job_id, status, result, error)
 
     def get(self, job_id: str) -> dict[str, Any] | None:
+        """The job's status (its result has a URL of its own: ``result``)."""
         self._maybe_evict()
         row = self.store.get(job_id)
         return view(row) if row else None
+
+    def result(self, job_id: str) -> str | None:
+        """The done job's result, JSON text as stored."""
+        return self.store.result(job_id)
 
     def cancel(self, job_id: str) -> dict[str, Any] | None:
         """Asks the job to stop, wherever it runs: its progress callback reads the flag. A job
@@ -165,6 +175,16 @@ class Jobs:
             threads, self.threads = self.threads, None
         if threads is not None:
             threads.shutdown(wait=False, cancel_futures=True)
+
+
+def _failure(exc: BaseException) -> str:
+    """A failed job's error: a user's message as it is, a lost worker process said plainly,
+    anything else with its type."""
+    if isinstance(exc, DeckcheckError):
+        return str(exc)
+    if isinstance(exc, BrokenProcessPool):
+        return _("a worker process stopped (killed, or out of memory) while it ran the job")
+    return f"{type(exc).__name__}: {exc}"
 
 
 __all__ = ["Jobs", "Work", "run_job"]

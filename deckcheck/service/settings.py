@@ -15,7 +15,13 @@ simulate, default 200,000), ``DECKCHECK_JOB_TTL`` (seconds an ended job is kept,
 requests with a valid API key, default 8), ``DECKCHECK_DASK_SCHEDULER`` (tcp://HOST:PORT:
 background jobs play on that Dask cluster instead of the worker processes), ``DECKCHECK_WARM``
 (1: compile the goldfish engines in the background at start-up, goldfish of a game whose engine
-is not ready yet played by the reference engine; ``deckcheck serve`` sets it unless given).
+is not ready yet played by the reference engine; ``deckcheck serve`` sets it unless given),
+``DECKCHECK_SYNC_SECONDS`` (the longest a synchronous ``/goldfish`` or ``/odds`` may work,
+default 30; then 422), ``DECKCHECK_SYNC_WORK`` (the most games × deck cards a synchronous
+``/goldfish`` may play, default 4,000,000; past it 422 before any game),
+``DECKCHECK_DASK_CONNECT_TIMEOUT`` and ``DECKCHECK_DASK_WORKER_TIMEOUT`` (seconds to reach the
+scheduler, and to wait for its first worker; defaults 10 and 30: then the job fails saying so).
+Background jobs have a pool of their own, of ``DECKCHECK_MAX_JOBS`` processes.
 
 A value that cannot be used is a ``SettingsError`` naming the variable (exit 2 from
 ``deckcheck serve``), never a traceback.
@@ -70,6 +76,10 @@ class Settings(BaseSettings):
     dask_scheduler: str | None = None
     key_queue: int = Field(8, ge=0)
     warm: bool = False  # compile the goldfish engines at start-up (`deckcheck serve` sets it)
+    sync_seconds: float = Field(30.0, gt=0)
+    sync_work: int = Field(4_000_000, ge=1)
+    dask_connect_timeout: float = Field(10.0, gt=0)
+    dask_worker_timeout: float = Field(30.0, gt=0)
 
     @field_validator("api_keys", mode="before")
     @classmethod

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from deckcheck.goldfish.setup import Setup
     from deckcheck.models import DeckList
     from deckcheck.odds.api import OddsRequest
-    from deckcheck.service.jobstore import Progress
+    from deckcheck.service.jobstore import JobRef, Progress
     from deckcheck.sweep.run import Runner, SweepRequest
 
 
@@ -66,7 +66,7 @@ def _goldfish_on_cluster(
     from deckcheck.sweep.run import chunk_tasks
 
     tasks = chunk_tasks(0, setup, req.games, req.seed, req.turns, req.on_play)
-    with _runner(progress.ref.scheduler) as runner:
+    with _runner(progress.ref) as runner:
         tallies = runner(tasks, lambda _, games: progress(games))
     return result_of(deck, fmt, policy, req, setup, tallies, False).model_dump(mode="json")
 
@@ -81,23 +81,30 @@ def sweep(
     """A sweep job: the ``SweepResult`` as JSON; chunks in-process or on the cluster."""
     from deckcheck.sweep.run import sweep as run
 
-    with _runner(progress.ref.scheduler) as runner:
+    with _runner(progress.ref) as runner:
         result = run(
-            decks, fmt, index, req, runner, lambda _, games: progress(games), progress.total
+            decks,
+            fmt,
+            index,
+            req,
+            runner,
+            lambda _, games: progress(games),
+            progress.total,
+            lambda: progress(0),  # a cancel is heard between variants
         )
     return result.model_dump(mode="json")
 
 
 @contextmanager
-def _runner(scheduler: str | None) -> Iterator[Runner]:
-    if not scheduler:  # in-process: Dask is never imported
+def _runner(ref: JobRef) -> Iterator[Runner]:
+    if not ref.scheduler:  # in-process: Dask is never imported
         from deckcheck.sweep.run import in_process
 
         yield in_process
         return
-    from deckcheck.sweep.cluster import dask_runner
+    from deckcheck.sweep.cluster import Timeouts, dask_runner
 
-    with dask_runner(scheduler, None) as run:
+    with dask_runner(ref.scheduler, None, Timeouts(*ref.timeouts)) as run:
         yield run
 
 

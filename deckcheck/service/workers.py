@@ -5,6 +5,12 @@ p99 from 0.2 s to 11 s. Worker processes run at a lower priority (``nice``), so 
 the CPU, and at most ``workers + queue`` tasks are in flight: past that the service answers 429
 with ``Retry-After`` rather than let a backlog grow.
 
+The service keeps two pools (issue 24, item 2): one for synchronous requests and one for
+background jobs, whose processes run at a lower priority still, so a running job never holds a
+place ``/odds`` waits for. A pool whose process died (killed, out of memory) is broken for
+good in ``concurrent.futures``: it is replaced by a new one (item 3), and the in-flight count is
+released whatever happens to a task.
+
 Background jobs report progress and read their cancel flag through the database
 (``jobstore.Progress``), so that any process can answer for them.
 """
@@ -15,10 +21,12 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
+import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from deckcheck.i18n import _, current, override
@@ -26,11 +34,13 @@ from deckcheck.service.problems import Problem
 
 T = TypeVar("T")
 NICE = 10
+JOB_NICE = 19  # background jobs yield the CPU to the request pool's work
 RETRY_AFTER = 2  # seconds; a typical synchronous task is shorter
 
-def _init() -> None:
+
+def _init(nice: int) -> None:
     with contextlib.suppress(OSError):  # not allowed here: run at the normal priority
-        os.nice(NICE)
+        os.nice(nice)
     # A forked worker holds the write ends of its own pipes and the server's listening socket,
     # so it never sees the service end: it outlived even a clean shutdown and kept the port.
     threading.Thread(target=_exit_with, args=(os.getppid(),), daemon=True).start()
@@ -42,24 +52,71 @@ def _exit_with(parent: int) -> None:
     os._exit(0)
 
 
-def in_language(lang: str, fn: Callable[..., T], *args: Any) -> T:
-    """``fn(*args)`` writing its messages in ``lang`` (run in a worker process)."""
-    with override(lang):
+class OverDeadline(Exception):
+    """A synchronous task ran past its deadline (raised in the worker by a timer)."""
+
+
+def _alarm(_signum: int, _frame: Any) -> None:
+    raise OverDeadline
+
+
+@contextlib.contextmanager
+def _deadline(seconds: float | None) -> Iterator[None]:
+    """Raise ``OverDeadline`` in this (worker) process's main thread after ``seconds``. Compiled
+    code is not interrupted: the exception comes when it returns, between goldfish chunks."""
+    if not seconds or not hasattr(signal, "setitimer"):
+        yield
+        return
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def in_language(lang: str, deadline: float | None, fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` writing its messages in ``lang``, stopped after ``deadline`` seconds (run
+    in a worker process)."""
+    with override(lang), _deadline(deadline):
         return fn(*args)
 
 
+def is_broken(pool: ProcessPoolExecutor) -> bool:
+    """Whether a process of ``pool`` died: then every later submit fails. ``_broken`` is the
+    flag CPython's executor sets itself (3.8 and later); there is no public accessor."""
+    return bool(getattr(pool, "_broken", False))
+
+
 class Workers:
-    def __init__(self, workers: int, queue: int) -> None:
+    def __init__(self, workers: int, queue: int, nice: int = NICE, name: str = "requests") -> None:
         self.capacity = workers + queue
         self.in_flight = 0
+        self.name = name  # i18n: machine
         self._lock = threading.Lock()
         context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-        self._workers, self._context = workers, context
+        self._workers, self._context, self._nice = workers, context, nice
         self.pool: ProcessPoolExecutor | None = None  # started by the first task
+        self.replaced = 0  # broken pools replaced so far
 
-    def submit(self, fn: Callable[..., T], *args: Any, extra: int = 0) -> Future[T]:
+    def submit(
+        self, fn: Callable[..., T], *args: Any, extra: int = 0, deadline: float | None = None
+    ) -> Future[T]:
         """Queue ``fn(*args)`` in a worker; 429 with ``Retry-After`` when the queue is full.
-        ``extra``: further places for this caller (API-key holders)."""
+        ``extra``: further places for this caller (API-key holders); ``deadline``: seconds
+        after which the task raises ``OverDeadline``."""
+        self._reserve(extra)
+        try:
+            # a worker process has its own context: the language goes along with the work
+            future = self._submit(in_language, current(), deadline, fn, *args)
+        except BaseException:
+            self._release()
+            raise
+        future.add_done_callback(self._done)
+        return future
+
+    def _reserve(self, extra: int) -> None:
         with self._lock:
             if self.in_flight >= self.capacity + extra:
                 raise Problem(
@@ -72,25 +129,91 @@ class Workers:
                     headers={"Retry-After": str(RETRY_AFTER)},
                 )
             self.in_flight += 1
+
+    def _release(self) -> None:
+        with self._lock:
+            self.in_flight -= 1
+
+    def _submit(self, fn: Callable[..., T], *args: Any) -> Future[T]:
+        """Submit to the current pool; a pool found broken is replaced and the task goes to
+        the new one (a fresh pool starts its processes on demand, so the retry is cheap)."""
+        pool = self._pool()
+        try:
+            return pool.submit(fn, *args)
+        except BrokenProcessPool:
+            self._replace(pool)
+            return self._pool().submit(fn, *args)
+
+    def _pool(self) -> ProcessPoolExecutor:
+        with self._lock:
             if self.pool is None:
                 self.pool = ProcessPoolExecutor(
                     max_workers=self._workers,
                     mp_context=self._context,
                     initializer=_init,
+                    initargs=(self._nice,),
                 )
-            pool = self.pool
-        # a worker process has its own context: the language goes along with the work
-        future = pool.submit(in_language, current(), fn, *args)
-        future.add_done_callback(self._done)
-        return future
+            return self.pool
 
-    def _done(self, _: Future[Any]) -> None:
+    def _replace(self, pool: ProcessPoolExecutor) -> None:
+        """Drop ``pool`` if it is still the current one; the next task starts a new one."""
         with self._lock:
-            self.in_flight -= 1
+            if self.pool is not pool:
+                return  # another thread replaced it first
+            self.pool = None
+            self.replaced += 1
+        pool.shutdown(wait=False, cancel_futures=True)
 
-    async def run(self, fn: Callable[..., T], *args: Any, extra: int = 0) -> T:
-        """``fn(*args)`` in a worker, awaited without blocking the event loop."""
-        return await asyncio.wrap_future(self.submit(fn, *args, extra=extra))
+    def _done(self, future: Future[Any]) -> None:
+        self._release()
+        if not future.cancelled() and isinstance(future.exception(), BrokenProcessPool):
+            pool = self.pool
+            if pool is not None and is_broken(pool):
+                self._replace(pool)
+
+    def check(self) -> bool:
+        """True when the pool was found broken (it is replaced now); for ``/health``."""
+        pool = self.pool
+        if pool is None or not is_broken(pool):
+            return False
+        self._replace(pool)
+        return True
+
+    async def run(
+        self, fn: Callable[..., T], *args: Any, extra: int = 0, deadline: float | None = None
+    ) -> T:
+        """``fn(*args)`` in a worker, awaited without blocking the event loop. A worker that
+        dies under the task is a 503 (the pool is replaced for the next request); a task
+        over its deadline is a 422 naming it."""
+        try:
+            return await self._run(fn, *args, extra=extra, deadline=deadline)
+        except BrokenProcessPool as exc:
+            raise Problem(
+                503,
+                "worker-lost",  # i18n: machine
+                _("a worker process stopped while it worked on this request; try again"),
+                headers={"Retry-After": str(RETRY_AFTER)},
+            ) from exc
+        except OverDeadline as exc:
+            raise Problem(
+                422,
+                "over-deadline",  # i18n: machine
+                _(
+                    "the request took longer than the limit of {n} s (DECKCHECK_SYNC_SECONDS); "
+                    "ask for less work, or start a job",
+                    n=deadline,
+                ),
+                limit=deadline,
+            ) from exc
+
+    async def _run(self, fn: Callable[..., T], *args: Any, extra: int, deadline: float | None) -> T:
+        """Once more on a new pool when the task's pool broke: a process may die while the
+        task waits in the queue (a request then paid for another's death). A task that kills
+        its worker itself breaks the second pool too, and gets the error."""
+        try:
+            return await asyncio.wrap_future(self.submit(fn, *args, extra=extra, deadline=deadline))
+        except BrokenProcessPool:
+            return await asyncio.wrap_future(self.submit(fn, *args, extra=extra, deadline=deadline))
 
     def close(self) -> None:
         """End the worker processes; a later task starts new ones."""

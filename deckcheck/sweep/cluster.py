@@ -4,13 +4,23 @@ processes. Imported only when one of them is asked for: the in-process path neve
 
 Results are gathered in task order (variant, then game), so the numbers equal the in-process
 run's; Ctrl-C cancels the futures still pending.
+
+Nothing here waits without a bound (issue 24, item 8): reaching the scheduler takes at most
+``connect`` seconds and its first worker must join within ``worker`` seconds (``Timeouts``;
+``DECKCHECK_DASK_CONNECT_TIMEOUT`` and ``DECKCHECK_DASK_WORKER_TIMEOUT``), or the sweep stops
+with a message naming the timeout (exit 2; a failed job in the service). While it waits, the
+progress callback is called every ``POLL`` seconds with no games, so that a service job's
+cancel (raised by that callback) is heard.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from deckcheck.errors import UsageError
@@ -19,9 +29,43 @@ from deckcheck.i18n import _
 from deckcheck.sweep.run import ChunkTask, Runner, play_task
 
 _LOCAL = re.compile(r"^local:(?P<k>[1-9][0-9]?)$")
+POLL = 0.5  # seconds between looks at a cancel while waiting on the cluster
+Progress = Callable[[int, int], None]
 
 
-def _client(scheduler: str | None, cluster: str | None) -> Any:
+@dataclass(frozen=True)
+class Timeouts:
+    """Seconds to reach the scheduler, and to wait for its first worker."""
+
+    connect: float = 10.0
+    worker: float = 30.0
+
+    @classmethod
+    def from_env(cls) -> Timeouts:
+        """``DECKCHECK_DASK_CONNECT_TIMEOUT`` and ``DECKCHECK_DASK_WORKER_TIMEOUT``, else the
+        defaults; a value that is not a positive number is a ``UsageError``."""
+        return cls(
+            _seconds("DECKCHECK_DASK_CONNECT_TIMEOUT", cls.connect),
+            _seconds("DECKCHECK_DASK_WORKER_TIMEOUT", cls.worker),
+        )
+
+
+def _seconds(name: str, default: float) -> float:
+    given = os.environ.get(name, "").strip()
+    if not given:
+        return default
+    try:
+        value = float(given)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < float("inf"):
+        raise UsageError(
+            _("{name}={value}: write a number of seconds above 0", name=name, value=repr(given))
+        )
+    return value
+
+
+def _client(scheduler: str | None, cluster: str | None, timeouts: Timeouts) -> Any:
     try:
         from distributed import Client, LocalCluster
     except ImportError as exc:  # pragma: no cover - the cluster extra is not installed
@@ -40,7 +84,7 @@ def _client(scheduler: str | None, cluster: str | None) -> Any:
         )
         return Client(local)
     try:
-        return Client(scheduler, timeout="10s")
+        return Client(scheduler, timeout=f"{timeouts.connect}s")
     except ValueError as exc:  # distributed's address parser: "notaurl", "tcp://[::1"
         raise UsageError(
             _(
@@ -52,38 +96,82 @@ def _client(scheduler: str | None, cluster: str | None) -> Any:
     except (OSError, TimeoutError) as exc:
         raise UsageError(
             _(
-                "cannot reach the Dask scheduler {scheduler}: {error}",
+                "cannot reach the Dask scheduler {scheduler} within {seconds} s "
+                "(DECKCHECK_DASK_CONNECT_TIMEOUT): {error}",
                 scheduler=scheduler,
+                seconds=timeouts.connect,
                 error=exc,
             )
         ) from exc
 
 
+def _wait_for_worker(client: Any, timeouts: Timeouts, tick: Callable[[], None]) -> None:
+    """Return once the cluster has a worker; ``UsageError`` after ``timeouts.worker`` s."""
+    deadline = time.monotonic() + timeouts.worker
+    # asks the scheduler, not ``wait_for_workers``: called again from a job's thread, that
+    # one failed with "bound to a different event loop"
+    while not client.nthreads():
+        tick()  # a cancelled job stops here
+        if time.monotonic() >= deadline:
+            break
+        time.sleep(min(POLL, timeouts.worker))
+    else:
+        return
+    raise UsageError(
+        _(
+            "no Dask worker joined the scheduler {scheduler} within {seconds} s "
+            "(DECKCHECK_DASK_WORKER_TIMEOUT): start workers with dask worker {scheduler}",
+            scheduler=client.scheduler.address,
+            seconds=timeouts.worker,
+        )
+    )
+
+
+def _gather(client: Any, tasks: Sequence[ChunkTask], progress: Progress | None) -> list[Tally]:
+    """The tasks' tallies in task order; ``progress`` hears each chunk as it ends, and every
+    ``POLL`` seconds with no games while none does."""
+    from distributed import wait
+
+    futures = client.map(play_task, list(tasks), pure=False)
+    which = {f.key: t for f, t in zip(futures, tasks, strict=True)}
+    pending = set(futures)
+    try:
+        while pending:
+            try:
+                done = wait(pending, timeout=POLL, return_when="FIRST_COMPLETED").done
+            except TimeoutError:
+                done = set()
+            pending -= done
+            for future in done:
+                if progress:
+                    task = which[future.key]
+                    progress(task.variant, len(task.seeds))
+            if not done and progress:
+                progress(tasks[0].variant, 0)
+        results: list[Tally] = client.gather(futures)  # in task order
+        return results
+    except KeyboardInterrupt:
+        client.cancel(futures)
+        raise
+
+
 @contextmanager
-def dask_runner(scheduler: str | None, cluster: str | None) -> Iterator[Runner]:
+def dask_runner(
+    scheduler: str | None, cluster: str | None, timeouts: Timeouts | None = None
+) -> Iterator[Runner]:
     """A runner that maps the chunk tasks over the cluster; the client (and a local cluster)
-    close when the block ends."""
-    client = _client(scheduler, cluster)
+    close when the block ends. ``timeouts``: by default ``Timeouts.from_env()``."""
+    timeouts = timeouts or Timeouts.from_env()
+    client = _client(scheduler, cluster, timeouts)
     local = client.cluster if cluster is not None else None
     try:
 
-        def run(
-            tasks: Sequence[ChunkTask], progress: Callable[[int, int], None] | None = None
-        ) -> list[Tally]:
-            from distributed import as_completed
-
-            futures = client.map(play_task, list(tasks), pure=False)
-            which = {f.key: t for f, t in zip(futures, tasks, strict=True)}
-            try:
-                for future in as_completed(futures):
-                    if progress:
-                        task = which[future.key]
-                        progress(task.variant, len(task.seeds))
-                results: list[Tally] = client.gather(futures)  # in task order
-                return results
-            except KeyboardInterrupt:
-                client.cancel(futures)
-                raise
+        def run(tasks: Sequence[ChunkTask], progress: Progress | None = None) -> list[Tally]:
+            if not tasks:
+                return []
+            tick = (lambda: progress(tasks[0].variant, 0)) if progress else (lambda: None)
+            _wait_for_worker(client, timeouts, tick)
+            return _gather(client, tasks, progress)
 
         yield run
     finally:

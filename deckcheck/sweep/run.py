@@ -126,10 +126,13 @@ def sweep(
     runner: Runner = in_process,
     progress: Callable[[int, int], None] | None = None,
     planned: Callable[[int], None] | None = None,
+    tick: Callable[[], None] | None = None,
 ) -> SweepResult:
     """Variants of each deck (``--vary`` applies to each), validated, then asked ``want`` and
     goldfished. ``planned(games)`` hears how many games the legal variants will play, then
-    ``progress(variant, games)`` is called as chunks finish."""
+    ``progress(variant, games)`` is called as chunks finish. ``tick()`` is called before each
+    variant is validated and asked: a service job's cancel, raised there, is heard between
+    variants too, not only between chunks (issue 24, item 2)."""
     check_request(req, fmt.game)
     check_known(parse_conditions(req.want, fmt.game) if req.want else [], fmt.game, index)
     axes = [parse_vary(v) for v in req.vary]
@@ -142,6 +145,8 @@ def sweep(
     results: list[VariantResult] = []
     setups: list[Setup | None] = []
     for deck_path, variant in variants:
+        if tick:
+            tick()
         report = validate(variant.deck, fmt, index)
         errors = [v for v in report.violations if v.severity == "error"]
         if variant.problem:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from deckcheck.i18n import _
@@ -23,13 +23,30 @@ from deckcheck.service.schemas import GoldfishBody, format_of, parse_deck
 if TYPE_CHECKING:
     from deckcheck.formats import Format
     from deckcheck.goldfish.policy import Policy
+    from deckcheck.models import DeckList
+    from deckcheck.service.jobs import Jobs
 
 router = APIRouter(tags=["goldfish"])
+
+# OpenAPI links from a started job to its status, result and cancel (schemathesis follows
+# them in its stateful run: tests/test_fuzz_jobs.py).
+JOB_LINKS = {
+    name: {"operationId": operation, "parameters": {"job_id": "$response.body#/id"}}
+    for name, operation in (
+        ("GetJob", "job_status"),  # i18n: machine
+        ("GetJobResult", "job_result"),  # i18n: machine
+        ("CancelJob", "job_cancel"),  # i18n: machine
+    )
+}
 
 
 @router.post(
     "/goldfish",
-    responses={202: {"description": "A job started"}, 429: {"description": "Busy: retry later"}},
+    operation_id="post_goldfish",
+    responses={
+        202: {"description": "A job started", "links": JOB_LINKS},
+        429: {"description": "Busy: retry later"},
+    },
 )
 async def goldfish(
     body: GoldfishBody,
@@ -51,12 +68,16 @@ async def goldfish(
             "games",  # i18n: machine
         )
     deck = parse_deck(body.deck)
+    sync = body.games <= settings.sync_games
+    if sync:
+        check_work(body.games, deck, settings.sync_work)
     fmt = format_of(registry, body.format, deck, body.as_of)
     policy = _policy(body.policy, fmt)
     req = GoldfishRequest(games=body.games, turns=body.turns, seed=body.seed, on_play=body.on_play)
     setup = prepare(deck, fmt, index, policy)  # a deck that cannot play is a 422 now, not later
-    if body.games <= settings.sync_games:
-        return await workers.run(tasks.goldfish, None, deck, fmt, policy, req, setup, extra=extra)
+    if sync:
+        args = (tasks.goldfish, None, deck, fmt, policy, req, setup)
+        return await workers.run(*args, extra=extra, deadline=settings.sync_seconds)
     job = await run_in_threadpool(
         jobs.start, body.games, tasks.goldfish, deck, fmt, policy, req, setup
     )
@@ -65,6 +86,24 @@ async def goldfish(
     response.status_code = 202
     response.headers["Location"] = f"/jobs/{job['id']}"
     return job
+
+
+def check_work(games: int, deck: DeckList, limit: int) -> None:
+    """422 before any game when games × the deck's cards is over ``limit`` (issue 24, item 2:
+    100 games of 400 × 9,999 copies took 41 s and could not be stopped)."""
+    cards = sum(entry.count for entry in deck.entries)
+    if games * cards > limit:
+        raise over_limit(
+            _(
+                "{games} games × {cards} cards in the deck is over the limit of {n} for an "
+                "answer at once (DECKCHECK_SYNC_WORK); ask for fewer games",
+                games=games,
+                cards=cards,
+                n=limit,
+            ),
+            limit,
+            "games",  # i18n: machine
+        )
 
 
 def too_many_jobs(limit: int) -> Problem:
@@ -89,19 +128,81 @@ def _policy(keys: dict[str, Any] | None, fmt: Format) -> Policy:
     return policy
 
 
-@router.get("/jobs/{job_id}")
+@router.get(
+    "/jobs/{job_id}",
+    operation_id="job_status",
+    responses={
+        200: {
+            "links": {
+                "GetJobResult": {
+                    "operationId": "job_result",
+                    "parameters": {"job_id": "$request.path.job_id"},
+                    "description": "The result, once the job is done",
+                }
+            }
+        }
+    },
+)
 def job_status(job_id: str, jobs: JobsDep, response: Response) -> dict[str, Any]:
-    """The job's progress, then its result. Its text (result, error) is in the language of
-    the request that started it, whatever this request asks: it was written once, when the
-    job ran. ``language`` and ``Content-Language`` say which."""
-    job = jobs.get(job_id)
-    if job is None:
-        raise Problem(404, "not-found", _("no job {job!r}", job=job_id))  # i18n: machine
+    """The job's progress and status; once done, ``result_url`` links its result (polling
+    never carries it). Its text (result, error) is in the language of the request that
+    started it, whatever this request asks: it was written once, when the job ran.
+    ``language`` and ``Content-Language`` say which."""
+    job = _job(jobs, job_id)
     response.headers["Content-Language"] = job["language"]
+    response.headers["Cache-Control"] = "no-cache"
     return job
 
 
-@router.delete("/jobs/{job_id}")
+@router.get(
+    "/jobs/{job_id}/result",
+    operation_id="job_result",
+    responses={
+        304: {"description": "Not modified: the If-None-Match tag is the result's"},
+        409: {"description": "The job has not ended done: it has no result"},
+    },
+)
+def job_result(job_id: str, jobs: JobsDep, request: Request) -> Response:
+    """A done job's result, stored once as JSON and served as stored. It never changes, so it
+    has a strong ``ETag`` (an ``If-None-Match`` with it gets 304 and no body) and may be
+    cached until the job is evicted (``Cache-Control``)."""
+    job = _job(jobs, job_id)
+    if job["result_url"] is None:
+        raise Problem(
+            409,
+            "not-ready",  # i18n: machine
+            _("job {job} is {status}: it has no result", job=job_id, status=job["status"]),
+        )
+    headers = {
+        "ETag": f'"{job_id}"',
+        "Cache-Control": f"private, max-age={int(jobs.ttl)}, immutable",
+        "Content-Language": job["language"],
+    }
+    if _matches(request.headers.get("if-none-match", ""), job_id):
+        return Response(status_code=304, headers=headers)
+    text = jobs.result(job_id)
+    if text is None:  # evicted between the two reads
+        raise Problem(404, "not-found", _("no job {job!r}", job=job_id))  # i18n: machine
+    return Response(text, media_type="application/json", headers=headers)
+
+
+def _matches(if_none_match: str, tag: str) -> bool:
+    """RFC 9110 §13.1.2: weak comparison of each listed entity tag, or ``*``."""
+    for given in if_none_match.split(","):
+        given = given.strip().removeprefix("W/")
+        if given == "*" or given == f'"{tag}"':
+            return True
+    return False
+
+
+def _job(jobs: Jobs, job_id: str) -> dict[str, Any]:
+    job = jobs.get(job_id)
+    if job is None:
+        raise Problem(404, "not-found", _("no job {job!r}", job=job_id))  # i18n: machine
+    return job
+
+
+@router.delete("/jobs/{job_id}", operation_id="job_cancel")
 def job_cancel(job_id: str, jobs: JobsDep, response: Response) -> dict[str, Any]:
     job = jobs.cancel(job_id)
     if job is None:

@@ -50,7 +50,8 @@ async def odds(
     refs = [e.ref for e in deck.entries] + ([body.aside] if body.aside else [])
     small = tasks.deck_index(index, fmt.game, refs)
     try:
-        return await workers.run(tasks.odds, deck, fmt, small, req, extra=extra)
+        args = (tasks.odds, deck, fmt, small, req)
+        return await workers.run(*args, extra=extra, deadline=settings.sync_seconds)
     except ConditionError as exc:  # the generic answer, plus the field at fault
         raise Problem(
             422,

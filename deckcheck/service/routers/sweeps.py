@@ -15,7 +15,7 @@ from deckcheck.resolve import CardIndex
 from deckcheck.service import tasks
 from deckcheck.service.deps import CardIndexDep, JobsDep, RegistryDep, SettingsDep
 from deckcheck.service.problems import Problem, over_limit
-from deckcheck.service.routers.goldfish import too_many_jobs
+from deckcheck.service.routers.goldfish import JOB_LINKS, too_many_jobs
 from deckcheck.service.schemas import SweepBody, format_of, parse_deck
 from deckcheck.sweep.run import SweepRequest
 
@@ -25,8 +25,12 @@ router = APIRouter(tags=["sweeps"])
 @router.post(
     "/sweeps",
     status_code=202,
+    operation_id="post_sweep",
     responses={
-        202: {"description": "A job started; GET its Location for progress and the result"},
+        202: {
+            "description": "A job started; GET its Location for progress and the result",
+            "links": JOB_LINKS,
+        },
         429: {"description": "Busy: retry later"},
     },
 )

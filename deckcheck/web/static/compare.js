@@ -1,6 +1,7 @@
 // "Compare copies": the odds and goldfish milestones of the current deck with 1-4 copies of
-// one card, from a sweep job (POST /sweeps, then GET /jobs/{id} until it ends). Loaded after
-// builder.js, whose state, api(), deckText() and drawChart() it uses.
+// one card, from a sweep job (POST /sweeps, then GET /jobs/{id} until it ends, then the
+// result at its result_url). Loaded after builder.js, whose state, api(), deckText() and
+// drawChart() it uses.
 "use strict";
 
 const COPIES = [1, 2, 3, 4];
@@ -78,7 +79,7 @@ async function runCompare() {
       throw new Error(_("the sweep failed: {error}", { error: job.error || "" }));
     }
     show("");
-    compare.result = job.result;
+    compare.result = await api("GET", job.result_url);
     compare.card = card;
     drawCompare(fill);
   } catch (err) {

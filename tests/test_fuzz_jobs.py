@@ -1,0 +1,85 @@
+"""Schemathesis's stateful run over the job operations (issue 24): the OpenAPI links of
+``POST /goldfish`` and ``POST /sweeps`` lead it from a started job to ``GET /jobs/{id}``,
+``GET /jobs/{id}/result`` and ``DELETE /jobs/{id}``, in generated orders. No step is a 5xx,
+every error is a problem document, and each step's answer fits what the job has been through
+(a result only once done; a cancel of an ended job changes nothing).
+
+Bounded (a few dozen steps) so it runs inside ``make test``."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import schemathesis
+from hypothesis import HealthCheck, settings
+
+from deckcheck.service.app import create_app
+from deckcheck.service.settings import Settings
+from tests.conftest import EXAMPLES
+
+APP = create_app(
+    Settings(
+        db=Path(tempfile.mkdtemp()) / "fuzz-jobs.sqlite3",
+        sync_games=20,
+        job_games=400,
+        max_jobs=4,
+        workers=1,
+    )
+)
+schema = schemathesis.openapi.from_asgi("/openapi.json", APP).include(
+    path_regex="^/(goldfish|sweeps|jobs)"
+)
+LINKED = {"GetJob", "GetJobResult", "CancelJob"}
+DECK = (EXAMPLES / "rakuen-standard-legal.deck").read_text(encoding="utf-8")
+
+
+def test_the_job_operations_are_linked() -> None:
+    """The links the stateful run follows are in the document (none: it would test nothing)."""
+    paths = APP.openapi()["paths"]
+    for path in ("/goldfish", "/sweeps"):
+        links = paths[path]["post"]["responses"]["202"]["links"]
+        assert set(links) == LINKED, path
+        for link in links.values():
+            assert link["parameters"] == {"job_id": "$response.body#/id"}
+    operations = {op["operationId"] for p in paths.values() for op in p.values()}
+    assert {"job_status", "job_result", "job_cancel"} <= operations
+
+
+class JobWorkflow(schema.as_state_machine()):  # type: ignore[misc]
+    def before_call(self, case: Any, **kwargs: Any) -> None:
+        """Most generated POSTs start a job: a real deck and games within a job's range go
+        in, the other fields stay as generated (random decks would only ever be 422, and no
+        link would be followed)."""
+        body = case.body
+        if case.method != "POST" or not isinstance(body, dict):
+            return  # malformed bodies stay as generated
+        body["deck"] = DECK
+        body["games"] = 21 + abs(int(body.get("games") or 0)) % 180
+        if case.path == "/sweeps":
+            for key in ("vary", "fill", "want", "best", "decks"):
+                body.pop(key, None)
+            body["sides"] = body.get("sides") or [True]
+
+    def validate_response(self, response: Any, case: Any, **kwargs: Any) -> None:
+        assert response.status_code < 500, (case.method, case.path, response.text[:300])
+        if response.status_code >= 400:
+            media = response.headers.get("content-type") or [""]
+            media = media[0] if isinstance(media, list) else media
+            assert media.startswith("application/problem+json"), (case.path, response.text[:300])
+        if case.method == "GET" and case.path == "/jobs/{job_id}" and response.status_code == 200:
+            state = response.json()
+            assert "result" not in state  # polling never carries the result
+            assert (state["result_url"] is not None) == (state["status"] == "done"), state
+        if case.path == "/jobs/{job_id}/result" and response.status_code == 200:
+            assert response.headers["etag"] and "max-age" in response.headers["cache-control"]
+
+
+TestJobWorkflow = JobWorkflow.TestCase
+TestJobWorkflow.settings = settings(
+    max_examples=12,
+    stateful_step_count=6,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)

@@ -1,0 +1,185 @@
+"""Worker pools that cannot be taken (issue 24, items 2 and 3): jobs and synchronous requests
+have pools of their own, a pool whose process was killed is replaced (and ``/health`` says
+so meanwhile), synchronous goldfish has a work budget and a deadline, and a sweep hears a
+cancel between variants."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from deckcheck.service.app import create_app
+from deckcheck.service.jobs import Jobs
+from deckcheck.service.settings import Settings
+from tests.conftest import EXAMPLES, HANG
+
+psutil = pytest.importorskip("psutil")
+
+RAKUEN = (EXAMPLES / "rakuen-standard-legal.deck").read_text(encoding="utf-8")
+ODDS = {"deck": RAKUEN, "want": ["type:paradox>=1"], "turns": 3}
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> FastAPI:
+    # one request worker and no queue: a single task elsewhere would fill the request pool
+    settings = Settings(db=tmp_path / "p.sqlite3", workers=1, queue=0, max_jobs=1)
+    return create_app(settings)
+
+
+@pytest.fixture
+def http(service: FastAPI) -> Iterator[TestClient]:
+    with TestClient(service, raise_server_exceptions=False) as client:
+        yield client
+
+
+def _wait_for_flag(progress: Any, flag: str) -> dict[str, Any]:
+    """A job's work that runs until the test creates ``flag``."""
+    deadline = time.monotonic() + HANG
+    while not os.path.exists(flag):
+        assert time.monotonic() < deadline, "the test never released the job"
+        time.sleep(0.01)
+    return {"released": True}
+
+
+def _children() -> set[int]:
+    return {p.pid for p in psutil.Process().children(recursive=True)}
+
+
+def test_a_running_job_leaves_odds_its_own_pool(
+    http: TestClient, service: FastAPI, tmp_path: Path
+) -> None:
+    jobs: Jobs = service.state.jobs
+    flag = tmp_path / "release"
+    started = jobs.start(1, _wait_for_flag, str(flag))
+    assert started is not None
+    try:
+        # the one job runs; the request pool (one worker, no queue) is still free for /odds
+        answer = http.post("/odds", json=ODDS)
+        assert answer.status_code == 200, answer.text
+    finally:
+        flag.touch()
+    ended = jobs.wait(started["id"], timeout=HANG)
+    assert ended is not None and ended["status"] == "done"
+    assert service.state.workers.in_flight == 0
+
+
+def _kill_a_request_worker(http: TestClient) -> int:
+    before = _children()
+    assert http.post("/odds", json=ODDS).status_code == 200  # starts the request pool
+    pool = _children() - before
+    assert pool, "the odds ran in no worker process"
+    victim = min(pool)
+    os.kill(victim, signal.SIGKILL)
+    return victim
+
+
+def test_after_a_worker_is_killed_the_next_odds_answers_200(
+    http: TestClient, service: FastAPI
+) -> None:
+    _kill_a_request_worker(http)
+    # before: 500 BrokenProcessPool on each, and after 10 the leaked count gave 429 for ever
+    for _ in range(12):
+        answer = http.post("/odds", json=ODDS)
+        assert answer.status_code == 200, answer.text
+    assert service.state.workers.in_flight == 0
+
+
+def test_health_reports_a_broken_pool_while_it_is_replaced(
+    http: TestClient, service: FastAPI
+) -> None:
+    assert http.get("/health").json()["pools"] == {"requests": "ok", "jobs": "ok"}
+    _kill_a_request_worker(http)
+    deadline = time.monotonic() + HANG
+    while (health := http.get("/health")).status_code == 200:  # until the pool sees it die
+        assert time.monotonic() < deadline, "the dead worker was never noticed"
+        time.sleep(0.05)
+    assert health.status_code == 503, health.text
+    assert health.json()["status"] == "degraded"
+    assert health.json()["pools"] == {"requests": "replacing", "jobs": "ok"}
+    assert "requests" in health.json()["detail"]
+    assert http.get("/health").status_code == 200  # replaced
+    assert http.post("/odds", json=ODDS).status_code == 200
+
+
+def test_a_job_whose_worker_is_killed_fails_and_the_next_job_runs(
+    http: TestClient, service: FastAPI, tmp_path: Path
+) -> None:
+    jobs: Jobs = service.state.jobs
+    before = _children()
+    flag = tmp_path / "release"
+    started = jobs.start(1, _wait_for_flag, str(flag))
+    assert started is not None
+    deadline = time.monotonic() + HANG
+    while not (pool := _children() - before):
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    os.kill(min(pool), signal.SIGKILL)
+    failed = jobs.wait(started["id"], timeout=HANG)
+    assert failed is not None and failed["status"] == "failed", failed
+    assert "worker process stopped" in failed["error"]
+    flag.touch()
+    again = jobs.start(1, _wait_for_flag, str(flag))
+    assert again is not None
+    done = jobs.wait(again["id"], timeout=HANG)
+    assert done is not None and done["status"] == "done", done
+
+
+def test_synchronous_goldfish_over_its_work_budget_is_422_before_any_game(
+    http: TestClient,
+) -> None:
+    # the issue's deck: 400 lines of 9,999 copies; 100 games of it took 41 s, uncancellable
+    lines = "".join(f"9999 SAMPLE-R-00{i % 9 + 1}\n" for i in range(400))
+    body = {"deck": "format: rakuen-standard\n" + lines, "games": 100, "turns": 3}
+    answer = http.post("/goldfish", json=body)
+    assert answer.status_code == 422, answer.text
+    problem = answer.json()
+    assert problem["type"].endswith("/limit-exceeded")
+    assert problem["limit"] == 4_000_000 and "DECKCHECK_SYNC_WORK" in problem["detail"]
+
+
+def test_synchronous_work_past_its_deadline_is_422(tmp_path: Path) -> None:
+    settings = Settings(db=tmp_path / "p.sqlite3", workers=1, sync_seconds=0.001)
+    body = {"deck": RAKUEN, "games": 20_000, "turns": 8}
+    with TestClient(create_app(settings), raise_server_exceptions=False) as http:
+        answer = http.post("/goldfish", json=body)
+        assert answer.status_code == 422, answer.text
+        assert answer.json()["type"].endswith("/over-deadline")
+        assert "DECKCHECK_SYNC_SECONDS" in answer.json()["detail"]
+        assert http.app.state.workers.in_flight == 0  # type: ignore[attr-defined]
+
+
+def test_a_sweep_hears_a_cancel_between_variants(
+    tmp_path: Path, index: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sweep of many variants and no games used to read its cancel flag only between
+    goldfish chunks: two of ``sides: [true] × 1000`` ignored DELETE for 60 s."""
+    from deckcheck import decklist
+    from deckcheck.format_registry import default_registry
+    from deckcheck.service import jobstore, tasks
+    from deckcheck.service.jobstore import Cancelled, JobRef, JobStore, Progress
+    from deckcheck.sweep import run
+    from deckcheck.sweep.run import SweepRequest
+
+    monkeypatch.setattr(jobstore, "FLUSH_EVERY", 0.0)  # every callback reads the flag
+    validated: list[int] = []
+    validate = run.validate
+    monkeypatch.setattr(run, "validate", lambda *a: validated.append(1) or validate(*a))
+    store = JobStore(f"sqlite:///{tmp_path / 'jobs.sqlite3'}", create=True)
+    store.create("j", "sweep", 0)
+    progress = Progress(JobRef("j", store.url))
+    progress.start()
+    store.request_cancel("j")
+    deck = decklist.parse(RAKUEN, None)
+    fmt = default_registry().get(deck.format or "")
+    req = SweepRequest(sides=(True,) * 50, games=0, want=["type:paradox>=1"])
+    with pytest.raises(Cancelled):
+        tasks.sweep(progress, [(None, deck)], fmt, index, req)
+    assert len(validated) == 0  # stopped before the first variant, not after the fiftieth
