@@ -13,6 +13,7 @@ import typer
 from deckcheck.cli.backend import Progress, backend
 from deckcheck.cli.common import as_of_day, console, print_json
 from deckcheck.cli.options import AsOfOption, DbOption, DeckArgument, FormatOption, JsonOption
+from deckcheck.cli.outputs import QuietOption, assumptions, write_files
 from deckcheck.i18n import N_, _
 
 if TYPE_CHECKING:
@@ -43,6 +44,7 @@ def goldfish(
     csv_path: Annotated[Path | None, typer.Option("--csv", dir_okay=False)] = None,
     parquet: Annotated[Path | None, typer.Option("--parquet", dir_okay=False)] = None,
     plot: Annotated[Path | None, typer.Option("--plot", dir_okay=False)] = None,
+    quiet: QuietOption = False,
     as_of: AsOfOption = None,
     db: DbOption = None,
 ) -> None:
@@ -53,7 +55,7 @@ def goldfish(
     answers = backend(ctx, db)
     with _progress(games if answers.reports_progress else 0) as progress:
         result = answers.goldfish(deck_path, format, policy_path, req, progress, day)
-    _output(result, games, as_json, csv_path, parquet, plot)
+    _output(result, games, as_json, (csv_path, parquet, plot), quiet)
 
 
 @contextmanager
@@ -73,9 +75,8 @@ def _output(
     result: GoldfishResult,
     games: int,
     as_json: bool,
-    csv_path: Path | None,
-    parquet: Path | None,
-    plot: Path | None,
+    files: tuple[Path | None, Path | None, Path | None],
+    quiet: bool,
 ) -> None:
     from deckcheck.goldfish import output
 
@@ -88,14 +89,18 @@ def _output(
             )
             + "\n"
         )
-    for path, writer in (
-        (csv_path, output.write_csv),
-        (parquet, output.write_parquet),
-        (plot, output.write_plot),
-    ):
-        if path is not None:
-            writer(result, path)  # atomic; exit 2 for a target that is no regular file
+    csv_path, parquet, plot = files
+    write_files(
+        result,
+        [
+            (csv_path, output.write_csv, _("per-turn statistics, CSV")),
+            (parquet, output.write_parquet, _("per-turn statistics, Parquet")),
+            (plot, output.write_plot, _("plot of the milestones by turn")),
+        ],
+    )
     if as_json:
         print_json(result.model_dump(mode="json"))
-    elif csv_path is None and parquet is None:
-        output.render(console(), result)
+    elif not quiet:
+        out = console()
+        output.render(out, result)
+        assumptions(out, result.assumptions)

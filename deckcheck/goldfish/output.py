@@ -16,30 +16,32 @@ from deckcheck.goldfish.run import GoldfishResult
 from deckcheck.i18n import _
 from deckcheck.odds.output import (
     aside_line,
-    assumption_lines,
     deck_label,
     listing,
     side_label,
     styled,
 )
 from deckcheck.render import version
+from deckcheck.tables import Col, fitted, show
 
 _NUMBERED = re.compile(r"^(?P<stem>[a-z_]+?)_(?P<k>\d+)$")
 
 
 def word(name: str) -> str:
     """A metric's or milestone's id as people read it: the catalogue's word for the id (a
-    numbered one such as ``node_3`` through ``node_{k}``); in English, the id itself."""
+    numbered one such as ``node_3`` through ``node_{k}``); in English, the id with spaces
+    (``partner level 2``)."""
     text = _(name)
     numbered = _NUMBERED.match(name)
     if text == name and numbered is not None:
         pattern = numbered["stem"] + "_{k}"
         if _(pattern) != pattern:
             return _(pattern, k=numbered["k"])
-    return text
+    return text.replace("_", " ") if text == name else text
 
 
 def render(console: Console, result: GoldfishResult) -> None:
+    """The result without its assumptions (the command prints them once, at the end)."""
     stopped = " " + styled("yellow", _("(interrupted)")) if result.interrupted else ""
     head = _(
         "{games} games × {turns} turns  seed {seed}  policy {policy}  engine {engine}",
@@ -56,13 +58,19 @@ def render(console: Console, result: GoldfishResult) -> None:
     version(console, result.format_version)
     for aside in result.aside:  # what the deal set aside (the pilot's choice, or the pick)
         console.print(aside_line(aside))
+    _losses(console, result)
+    if result.per_turn:
+        console.print("  " + styled("dim", _("cells: mean (p10–p90)")))
+        show(console, per_turn_tables(result, console.width))
+    _milestones(console, result)
+
+
+def _losses(console: Console, result: GoldfishResult) -> None:
+    """Mulligans and losses: only the ways the game declares it can be lost."""
     s = result.summary
     reasons = {r.name: r for r in result.loss_reasons}  # the game's own, from its spec
-    rates = s.get("losses", {})
-    losses = listing(
-        f"{escape(reasons[k].label) if k in reasons else escape(k)} {v:.1%}"
-        for k, v in rates.items()
-    )
+    rates = {k: v for k, v in s.get("losses", {}).items() if k in reasons}
+    losses = listing(f"{escape(reasons[k].label)} {v:.1%}" for k, v in rates.items())
     console.print(
         "  "
         + _(
@@ -73,20 +81,27 @@ def render(console: Console, result: GoldfishResult) -> None:
         )
     )
     for name, rate in rates.items():
-        if rate and name in reasons:  # the rule behind each loss that happened
+        if rate:  # the rule behind each loss that happened
             why = reasons[name]
             line = _("lost by {reason}: {rule}", reason=escape(why.label), rule=escape(why.rule))
             console.print("  " + styled("dim", line))
-    if result.per_turn:
-        names = [k[: -len("_mean")] for k in result.per_turn[0] if k.endswith("_mean")]
-        table = Table(_("turn"), _("alive"), *(word(n) for n in names), box=None)
-        for row in result.per_turn:
-            cells = [str(row["turn"]), f"{row['alive']:.0%}"]
-            for name in names:
-                mean, p10, p90 = row[f"{name}_mean"], row[f"{name}_p10"], row[f"{name}_p90"]
-                cells.append("-" if mean is None else f"{mean:.2f} [dim]{p10:g}–{p90:g}[/]")
-            table.add_row(*cells)
-        console.print(table)
+
+
+def per_turn_tables(result: GoldfishResult, width: int) -> list[Table]:
+    """Turn by turn, each metric's mean (p10–p90), split to fit ``width``."""
+    names = [k[: -len("_mean")] for k in result.per_turn[0] if k.endswith("_mean")]
+    rows = []
+    for row in result.per_turn:
+        cells = [str(row["turn"]), f"{row['alive']:.0%}"]
+        for name in names:
+            mean, p10, p90 = row[f"{name}_mean"], row[f"{name}_p10"], row[f"{name}_p90"]
+            cells.append("-" if mean is None else f"{mean:.2f} [dim]({p10:g}–{p90:g})[/]")
+        rows.append(cells)
+    keys = [Col(_("turn")), Col(_("alive"), "right")]
+    return fitted(width, keys, [Col(word(n), "right") for n in names], rows)
+
+
+def _milestones(console: Console, result: GoldfishResult) -> None:
     for name, m in result.milestones.items():
         if m["mean_turn"] is None:
             line = _(
@@ -100,7 +115,6 @@ def render(console: Console, result: GoldfishResult) -> None:
                 turn=f"{m['mean_turn']:.2f}",
             )
         console.print("  " + line)
-    assumption_lines(console, result.assumptions)
 
 
 def per_turn_frame(result: GoldfishResult) -> Any:

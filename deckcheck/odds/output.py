@@ -19,6 +19,7 @@ from deckcheck.files import write_atomic
 from deckcheck.i18n import _, _n, current
 from deckcheck.odds.api import AsideView, HandsResult, OddsResult
 from deckcheck.render import version
+from deckcheck.tables import Col, fitted, show
 
 
 def styled(style: str, text: str) -> str:
@@ -72,19 +73,17 @@ def render(console: Console, result: OddsResult) -> None:
         table.add_row(*cells)
     console.print(table)
     if result.table:
-        copies = Table(
-            _("copies"), *(_("turn {turn}", turn=r.turn) for r in result.table[0].rows), box=None
-        )
-        for entry in result.table:
-            copies.add_row(str(entry.copies), *(f"{r.probability:.1%}" for r in entry.rows))
-        console.print(copies)
-    assumption_lines(console, result.assumptions)
+        console.print(styled("dim", _("with each number of copies of the --table card:")))
+        show(console, copies_tables(result, console.width))
 
 
-def assumption_lines(console: Console, notes: list[str]) -> None:
-    """The facts outside the rulebooks the answer rests on, one dim line each."""
-    for note in notes:
-        console.print("  " + styled("dim", _("assumption: {note}", note=escape(note))))
+def copies_tables(result: OddsResult, width: int) -> list[Table]:
+    """The answer with each number of copies of the ``--table`` card: one row a count, one
+    column a turn, split to fit ``width``."""
+    entries = result.table or []
+    turns = [Col(_("turn {turn}", turn=r.turn), "right") for r in entries[0].rows]
+    rows = [[str(e.copies), *(f"{r.probability:.1%}" for r in e.rows)] for e in entries]
+    return fitted(width, [Col(_("copies"), "right")], turns, rows)
 
 
 def aside_line(aside: AsideView) -> str:
@@ -128,7 +127,6 @@ def render_hands(console: Console, result: HandsResult) -> None:
             )
             for card in dealt.mulligan:
                 console.print(f"    {escape(card)}")
-    assumption_lines(console, result.assumptions)
 
 
 def rows_frame(result: OddsResult) -> Any:  # a pandas DataFrame; pandas is imported late
