@@ -39,6 +39,12 @@ def goldfish(
         typer.Option("--policy", dir_okay=False, help=N_("Policy file (TOML or YAML).")),
     ] = None,
     on_play: Annotated[bool, typer.Option("--on-play/--on-draw")] = True,
+    both_sides: Annotated[
+        bool,
+        typer.Option(
+            "--both-sides", help=N_("Also play the other side: both tables, both in the plot.")
+        ),
+    ] = False,
     workers: Annotated[int, typer.Option("--workers", "-j", min=1, max=64)] = 1,
     as_json: JsonOption = False,
     csv_path: Annotated[Path | None, typer.Option("--csv", dir_okay=False)] = None,
@@ -55,7 +61,12 @@ def goldfish(
     answers = backend(ctx, db)
     with _progress(games if answers.reports_progress else 0) as progress:
         result = answers.goldfish(deck_path, format, policy_path, req, progress, day)
-    _output(result, games, as_json, (csv_path, parquet, plot), quiet)
+    other = None
+    if both_sides and not result.interrupted:
+        req = req.model_copy(update={"on_play": not on_play})
+        with _progress(games if answers.reports_progress else 0) as progress:
+            other = answers.goldfish(deck_path, format, policy_path, req, progress, day)
+    _output(result, other, as_json, (csv_path, parquet, plot), quiet)
 
 
 @contextmanager
@@ -73,7 +84,7 @@ def _progress(games: int) -> Iterator[Progress | None]:
 
 def _output(
     result: GoldfishResult,
-    games: int,
+    other: GoldfishResult | None,
     as_json: bool,
     files: tuple[Path | None, Path | None, Path | None],
     quiet: bool,
@@ -85,7 +96,7 @@ def _output(
             _(
                 "deckcheck: interrupted: {done} of {games} games finished",
                 done=result.games,
-                games=games,
+                games=result.requested,
             )
             + "\n"
         )
@@ -95,12 +106,17 @@ def _output(
         [
             (csv_path, output.write_csv, _("per-turn statistics, CSV")),
             (parquet, output.write_parquet, _("per-turn statistics, Parquet")),
-            (plot, output.write_plot, _("plot of the milestones by turn")),
+            (plot, lambda r, p: output.write_plot(r, p, other), _("plot of the milestones")),
         ],
     )
+    shown = [result] if other is None else [result, other]
     if as_json:
-        print_json(result.model_dump(mode="json"))
+        dumped = [r.model_dump(mode="json") for r in shown]
+        print_json(dumped[0] if other is None else dumped)
     elif not quiet:
         out = console()
-        output.render(out, result)
+        for n, one in enumerate(shown):
+            if n:
+                out.print()
+            output.render(out, one)
         assumptions(out, result.assumptions)

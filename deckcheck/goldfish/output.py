@@ -135,7 +135,26 @@ def write_parquet(result: GoldfishResult, path: Path) -> None:
     write_atomic(path, lambda tmp: per_turn_frame(result).to_parquet(tmp, index=False))
 
 
-def write_plot(result: GoldfishResult, path: Path) -> None:
+def plot_title(result: GoldfishResult, both: bool = False) -> str:
+    """Deck, format, side, games and pilot, as the plot's title."""
+    side = _("on the play and on the draw") if both else side_label(result.on_play)
+    return _(
+        "{deck} ({format}), {side}: {games} games, policy {policy}",
+        deck=deck_label(result.deck and Path(result.deck).name),
+        format=result.format,
+        side=side,
+        games=f"{result.games:,}",
+        policy=_(result.policy["name"]) if result.policy.get("name") else "",
+    )
+
+
+STYLES = ("-", "--", "-.", ":")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+
+
+def write_plot(result: GoldfishResult, path: Path, other: GoldfishResult | None = None) -> None:
+    """Each milestone's share of games reached by each turn; with ``other`` (the same deck on
+    the other side), both sides, the draw's curves dashed."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -144,21 +163,27 @@ def write_plot(result: GoldfishResult, path: Path) -> None:
     from deckcheck.plotting import labels, save
 
     with labels():
-        fig, ax = plt.subplots(figsize=(7, 4), dpi=120)
+        fig, ax = plt.subplots(figsize=(7, 4.5), dpi=120)
         turns = list(range(1, result.turns + 1))
-        for name, m in result.milestones.items():
-            ax.plot(turns, m["by_turn"], marker="o", label=word(name))
+        for side, shown in enumerate(r for r in (result, other) if r is not None):
+            for n, (name, m) in enumerate(shown.milestones.items()):
+                label = word(name) + (f" ({side_label(shown.on_play)})" if other else "")
+                ax.plot(
+                    turns,
+                    m["by_turn"],
+                    color=f"C{n}",
+                    linestyle=STYLES[(n + 2 * side) % len(STYLES)] if other else STYLES[n % 4],
+                    marker=MARKERS[n % len(MARKERS)],
+                    markersize=4,
+                    alpha=0.9,
+                    label=label,
+                )
         ax.set_xlabel(_("turn"))
         ax.set_ylabel(_("share of games that reached it"))
         ax.set_ylim(0, 1.02)
         ax.set_xticks(turns)
         ax.grid(alpha=0.3)
-        ax.set_title(
-            _(
-                "{format}: milestones over {games} games",
-                format=result.format,
-                games=f"{result.games:,}",
-            )
-        )
-        ax.legend(loc="lower right")
+        ax.set_title(plot_title(result, other is not None), fontsize="medium")
+        columns = 2 if len(result.milestones) > 4 or other else 1
+        ax.legend(loc="lower right", fontsize="x-small", ncol=columns)
         save(fig, path)

@@ -149,6 +149,17 @@ def write_csv(result: OddsResult, path: Path) -> None:
     write_atomic(path, lambda tmp: escape_frame(rows_frame(result)).to_csv(tmp, index=False))
 
 
+def plot_title(result: OddsResult) -> str:
+    """Deck, format, side and the conditions, as the plot's title."""
+    head = _(
+        "{deck} ({format}), {side}",
+        deck=deck_label(result.deck and Path(result.deck).name),
+        format=result.format,
+        side=side_label(result.on_play),
+    )
+    return head + "\n" + _(" and ").join(result.conditions)
+
+
 def write_plot(result: OddsResult, path: Path) -> None:
     import matplotlib
 
@@ -160,32 +171,31 @@ def write_plot(result: OddsResult, path: Path) -> None:
     turns = [r.turn for r in result.rows]
     with labels():
         fig, ax = plt.subplots(figsize=(7, 4), dpi=120)
-        method = _("exact") if result.method == "exact" else _("monte-carlo")
+        method = method_label(result.method, result.games)
         ax.plot(turns, [r.probability for r in result.rows], marker="o", label=method)
         if result.method == "monte-carlo":
             low = [r.low or 0 for r in result.rows]
             high = [r.high or 0 for r in result.rows]
             ax.fill_between(turns, low, high, alpha=0.25, label=_("interval (95%)"))
-        for entry in result.table or []:
+        for n, entry in enumerate(result.table or []):
             ax.plot(
                 turns,
                 [r.probability for r in entry.rows],
-                linestyle="--",
-                label=_n("{count} copy", "{count} copies", entry.copies, count=entry.copies),
+                linestyle=("--", "-.", ":")[n % 3],
+                marker=("s", "^", "D", "v")[n % 4],
+                markersize=4,
+                label=_n(
+                    "{count} copy of the --table card",
+                    "{count} copies of the --table card",
+                    entry.copies,
+                    count=entry.copies,
+                ),
             )
         ax.set_xlabel(_("turn (0 = kept opening hand)"))
         ax.set_ylabel(_("probability"))
         ax.set_ylim(0, 1.02)
         ax.set_xticks(turns)
         ax.grid(alpha=0.3)
-        n = len(result.conditions)
-        ax.set_title(
-            _(
-                "{format}, {side}: {n} condition(s)",
-                format=result.format,
-                side=side_label(result.on_play),
-                n=n,
-            )
-        )
-        ax.legend(loc="lower right")
+        ax.set_title(plot_title(result), fontsize="medium")
+        ax.legend(loc="lower right", fontsize="small")
         save(fig, path)
