@@ -139,8 +139,8 @@ def plot_title(result: GoldfishResult, both: bool = False) -> str:
     """Deck, format, side, games and pilot, as the plot's title."""
     side = _("on the play and on the draw") if both else side_label(result.on_play)
     return _(
-        "{deck} ({format}), {side}: {games} games, policy {policy}",
-        deck=deck_label(result.deck and Path(result.deck).name),
+        "{name} ({format}), {side}: {games} games, policy {policy}",
+        name=deck_label(result.deck and Path(result.deck).name),
         format=result.format,
         side=side,
         games=f"{result.games:,}",

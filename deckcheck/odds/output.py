@@ -152,8 +152,8 @@ def write_csv(result: OddsResult, path: Path) -> None:
 def plot_title(result: OddsResult) -> str:
     """Deck, format, side and the conditions, as the plot's title."""
     head = _(
-        "{deck} ({format}), {side}",
-        deck=deck_label(result.deck and Path(result.deck).name),
+        "{name} ({format}), {side}",
+        name=deck_label(result.deck and Path(result.deck).name),
         format=result.format,
         side=side_label(result.on_play),
     )

@@ -107,8 +107,8 @@ def metric_label(metric: str) -> str:
 def title(result: SweepResult, metric: str | None) -> str:
     decks = sorted({Path(v.deck).stem for v in result.variants if v.deck})
     return _(
-        "{deck} ({format}): {games} games per variant, {turns} turns",
-        deck=", ".join(decks) or _("(deck)"),
+        "{name} ({format}): {games} games per variant, {turns} turns",
+        name=", ".join(decks) or _("(deck)"),
         format=result.format,
         games=f"{result.games:,}",
         turns=result.turns,
@@ -149,7 +149,10 @@ def _draw_heatmap(fig: Any, ax: Any, grid: Heatmap, metric: str) -> None:
     ax.set_ylabel(grid.y)
     fig.colorbar(image, label=metric_label(metric))
     if grid.within_noise:
-        note = _("the differences are within the noise: every 95% interval overlaps the others")
+        note = _(
+            "the differences are within the noise: every {level} interval overlaps the others",
+            level="95%",
+        )
         fig.text(0.01, 0.01, note, fontsize="small", color="firebrick")
 
 
