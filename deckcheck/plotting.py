@@ -112,10 +112,10 @@ def labels() -> Iterator[str]:
         lang = "en"
     with matplotlib.rc_context(), override(lang):
         if family is not None:  # Japanese: first in line; English: for the glyphs it lacks
+            # (matplotlib falls back along font.family's list, not along a generic family's)
             fonts = list(matplotlib.rcParams["font.sans-serif"])
-            matplotlib.rcParams["font.family"] = "sans-serif"
-            matplotlib.rcParams["font.sans-serif"] = (
-                [family, *fonts] if lang == "ja" else [*fonts, family]
+            matplotlib.rcParams["font.family"] = (
+                [family, "sans-serif"] if lang == "ja" else [fonts[0], family]
             )
         yield lang
 

@@ -78,6 +78,8 @@ def key_value(key: str, value: Any, names: Mapping[str, str]) -> str:
 def axis_word(key: str, names: Mapping[str, str]) -> str:
     """A varied key as an axis title: ``copies of 大妖精``, a pilot key as written."""
     varies, _sep, ref = key.partition(":")
+    if key == "side":
+        return _("play or draw")
     if varies == "name":
         return _("copies of {card}", card=names.get(ref, ref))
     return ref or key
