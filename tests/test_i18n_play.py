@@ -84,7 +84,7 @@ def _data(game: str, db: Path) -> list[str]:
     version line."""
     with sqlite3.connect(db) as con:
         rows = con.execute("select name, number from cards where game = ?", (game,)).fetchall()
-    deck, want = DECKS[game]
+    deck, _want = DECKS[game]
     # goldfish lists every assumed parameter; odds only those it reads (issue 23)
     answer = json.loads(
         _run("en", "goldfish", str(EXAMPLES / deck), "-n", "5", "-t", "1", "--db", str(db),

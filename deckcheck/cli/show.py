@@ -84,7 +84,8 @@ def format_detail(console: Console, fmt: Format, family: Sequence[Format] = ()) 
             for row in check_table.describe(entry):
                 # a line each, not a table: sources quote the rulebook at length, without the
                 # spaces a narrow column would wrap at
-                console.print(f"  [bold]{escape(row.rule or '-')}[/]  {escape(row.what)}")  # i18n: machine
+                rule = escape(row.rule or "-")
+                console.print(f"  [bold]{rule}[/]  {escape(row.what)}")  # i18n: machine
                 if row.source:
                     source = _("source: {source}", source=label(fmt.game, row.source))
                     console.print(f"      [dim]{escape(source)}[/]")  # i18n: machine (markup)
