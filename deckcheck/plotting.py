@@ -100,7 +100,7 @@ def labels() -> Iterator[str]:
     import matplotlib
 
     lang = current()
-    family = find_cjk_font() if lang == "ja" else None
+    family = find_cjk_font()  # card names are Japanese in either language
     if lang == "ja" and family is None:
         sys.stderr.write(
             _(
@@ -111,12 +111,12 @@ def labels() -> Iterator[str]:
         )
         lang = "en"
     with matplotlib.rc_context(), override(lang):
-        if family is not None:  # first in line; the rest stay for glyphs it lacks
-            matplotlib.rcParams["font.family"] = "sans-serif"
-            matplotlib.rcParams["font.sans-serif"] = [
-                family,
-                *matplotlib.rcParams["font.sans-serif"],
-            ]
+        if family is not None:  # Japanese: first in line; English: for the glyphs it lacks
+            # (matplotlib falls back along font.family's list, not along a generic family's)
+            fonts = list(matplotlib.rcParams["font.sans-serif"])
+            matplotlib.rcParams["font.family"] = (
+                [family, "sans-serif"] if lang == "ja" else [fonts[0], family]
+            )
         yield lang
 
 

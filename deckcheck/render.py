@@ -44,11 +44,9 @@ def _size(game: str, section: str, n: int, fmt: Format | None) -> str:
     return _("{section} {n}", section=shown, n=n)
 
 
-def report(
-    console: Console, rep: Report, fmt: Format | None = None, assumptions: bool = True
-) -> None:
-    """One deck's verdict. ``assumptions=False`` shortens the list of the format's facts from
-    outside the rulebooks to one line (the CLI prints it in full once per format and run)."""
+def report(console: Console, rep: Report, fmt: Format | None = None) -> None:
+    """One deck's verdict, without the format's assumptions: a run prints those once, after
+    all its reports (``deckcheck.cli.outputs.assumptions``)."""
     errors, warnings = rep.errors, rep.warnings
     legal, illegal = _("LEGAL"), _("ILLEGAL")
     verdict = f"[bold green]{legal}[/]" if rep.legal else f"[bold red]{illegal}[/]"
@@ -71,22 +69,6 @@ def report(
         console.print(f"      [dim]{source}[/]")  # i18n: machine (markup)
         if v.fix:
             console.print("      " + _("fix: {fix}", fix=escape(v.fix)))
-    if rep.assumptions and not assumptions:
-        n = len(rep.assumptions)
-        shortened = _n(
-            "{n} assumption from outside the rulebooks (listed above; "
-            "`deckcheck formats show {format}`)",
-            "{n} assumptions from outside the rulebooks (listed above; "
-            "`deckcheck formats show {format}`)",
-            n,
-            n=n,
-            format=escape(rep.format),
-        )
-        console.print(f"  [dim]{shortened}[/]")  # i18n: machine (markup)
-        return
-    for note in rep.assumptions:
-        shown = _("assumption: {note}", note=escape(note))
-        console.print(f"  [dim]{shown}[/]")  # i18n: machine (markup)
 
 
 def version(console: Console, found: FormatVersion | None) -> None:

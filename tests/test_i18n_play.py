@@ -84,10 +84,12 @@ def _data(game: str, db: Path) -> list[str]:
     version line."""
     with sqlite3.connect(db) as con:
         rows = con.execute("select name, number from cards where game = ?", (game,)).fetchall()
-    deck, want = DECKS[game]
+    deck, _want = DECKS[game]
+    # goldfish lists every assumed parameter; odds only those it reads (issue 23)
     answer = json.loads(
-        _run("en", "odds", str(EXAMPLES / deck), "-w", want, "-t", "1", "--db", str(db), "--json")
-    )
+        _run("en", "goldfish", str(EXAMPLES / deck), "-n", "5", "-t", "1", "--db", str(db),
+             "--json")
+    )  # fmt: skip
     settings = [m[0] for a in answer["assumptions"] if (m := re.match(r"^\w+ = \S+", a))]
     version = answer.get("format_version")
     data = [*(n for row in rows for n in row), *settings, *SITES, *TYPED]
@@ -129,7 +131,8 @@ def test_lang_en_keeps_todays_english(game: str, db: Path, tmp_path: Path) -> No
     commands = _commands(game, db, tmp_path)
     odds = _run("ja", "--lang", "en", *commands["odds"])
     assert "on the play" in odds and "  want: " in odds and "probability" in odds
-    assert "assumption: " in odds and not re.search(r"[ぁ-んァ-ヶ]", _strip_data(odds))
+    # issue 23: odds lists only the assumptions it reads (rakuen's hand limit is goldfish's)
+    assert ("assumption: " in odds) == (game == "vision") and not re.search(r"[ぁ-んァ-ヶ]", _strip_data(odds))
     fish = _run("ja", "--lang", "en", *commands["goldfish"])
     assert "mulligans per game" in fish and "of games, " in fish
     sweep = _run("ja", "--lang", "en", *commands["sweep"])
@@ -283,8 +286,9 @@ def test_plots_fall_back_to_english_labels_without_a_cjk_font(
     monkeypatch.setattr(deckcheck.plotting, "find_cjk_font", lambda: None)
     rendered = _titles_rendered(monkeypatch, results, tmp_path)
     titles = [t for t, _p, _g in rendered]
-    assert titles[0].startswith("vision-standard, on the play: 1 condition(s)")
-    assert titles[1].startswith("vision-standard: milestones over 100 games")
+    # issue 23: the titles name the deck, format, side and conditions
+    assert titles[0].startswith("vision-standard-legal.deck (vision-standard), on the play\n")
+    assert titles[1].startswith("vision-standard-legal.deck (vision-standard), on the play: 100")
     assert all(g == [] for _t, _p, g in rendered)
     err = capsys.readouterr().err
     # the warning, through the catalogue: in the reader's language

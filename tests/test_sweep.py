@@ -108,7 +108,10 @@ def test_a_folder_of_decks_and_the_outputs(tmp_path: Path) -> None:
         ],
     )
     assert result.exit_code == 0, result.output
-    assert "illegal" in result.stdout and "standby_full" in result.stdout
+    # issue 23: the milestone in words, not its id; a "wrote" line for each file
+    assert "illegal" in result.stdout and "standby full" in result.stdout
+    for path in (csv, parquet, png):
+        assert f"wrote {path} (" in result.stderr
     frame = pd.read_csv(csv)
     assert len(frame) == 2 and frame["legal"].tolist().count(True) == 1
     assert pd.read_parquet(parquet).shape == frame.shape

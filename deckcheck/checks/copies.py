@@ -3,6 +3,7 @@ tables: copy_tables.py, which the validator's slots read too)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from deckcheck.checks.copy_tables import Copies as Copies
@@ -92,25 +93,39 @@ def _over(
         message = _n(
             "{n} copy of {card}; at most {limit} allowed",
             "{n} copies of {card}; at most {limit} allowed",
-            n, n=n, card=card, limit=limit,
+            n,
+            n=n,
+            card=card,
+            limit=limit,
         )
         fix = _n("remove {n} copy of {card}", "remove {n} copies of {card}", k, n=k, card=card)
     elif override.counts == "matching":
         message = _n(
             "{n} copy of {card} with {what}; at most {limit} allowed",
             "{n} copies of {card} with {what}; at most {limit} allowed",
-            n, n=n, card=card, what=what, limit=limit,
+            n,
+            n=n,
+            card=card,
+            what=what,
+            limit=limit,
         )
         fix = _n(
             "remove {n} copy of {card} with {what}",
             "remove {n} copies of {card} with {what}",
-            k, n=k, card=card, what=what,
+            k,
+            n=k,
+            card=card,
+            what=what,
         )
     else:
         message = _n(
             "{n} copy of {card}; at most {limit} allowed ({what})",
             "{n} copies of {card}; at most {limit} allowed ({what})",
-            n, n=n, card=card, limit=limit, what=what,
+            n,
+            n=n,
+            card=card,
+            limit=limit,
+            what=what,
         )
         fix = _n("remove {n} copy of {card}", "remove {n} copies of {card}", k, n=k, card=card)
     if limit == 0 and override is not None:  # a card whose own text bars it from any deck
@@ -152,7 +167,10 @@ _LIMITS = {"unlimited": N_("unlimited"), "pattern": N_("pattern")}
 def _describe_override(o: LimitOverride) -> Iterable[Row]:
     what = str(o.match.append or o.match.keyword or o.match.keyword_pattern)
     limit = str(o.limit) if isinstance(o.limit, int) else _(_LIMITS[o.limit])
-    if o.counts == "matching":
+    if o.match.keyword_pattern is not None:  # the regex in words: its (?P<n>…) is the limit N
+        keyword = re.sub(r"\(\?P<n>[^)]*\)", "N", o.match.keyword_pattern)
+        shown = _("cards with {keyword}: at most N of one name", keyword=keyword)
+    elif o.counts == "matching":
         shown = _(
             "{what}: limit {limit} among the cards of one name that carry it",
             what=what,

@@ -11,6 +11,7 @@ import typer
 
 from deckcheck.cli.common import console, format_for, open_pool, print_json, read_text
 from deckcheck.cli.options import DbOption, FormatOption, JsonOption
+from deckcheck.cli.outputs import wrote
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, UsageError
 from deckcheck.i18n import N_, _, current
 from deckcheck.wording import a_an, listing, word
@@ -266,7 +267,7 @@ def convert(
         sys.stdout.write(result)
     else:
         _save(out, result)
-        print(_("wrote {path} ({form})", path=out, form=to), file=sys.stderr)
+        wrote(out, _("the deck list as {form}", form=to))
 
 
 DIFF_HELP = N_("Per section, the cards that went in and out between two decks, and each verdict.")

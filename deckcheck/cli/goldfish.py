@@ -13,6 +13,7 @@ import typer
 from deckcheck.cli.backend import Progress, backend
 from deckcheck.cli.common import as_of_day, console, print_json
 from deckcheck.cli.options import AsOfOption, DbOption, DeckArgument, FormatOption, JsonOption
+from deckcheck.cli.outputs import QuietOption, assumptions, write_files
 from deckcheck.i18n import N_, _
 
 if TYPE_CHECKING:
@@ -38,11 +39,18 @@ def goldfish(
         typer.Option("--policy", dir_okay=False, help=N_("Policy file (TOML or YAML).")),
     ] = None,
     on_play: Annotated[bool, typer.Option("--on-play/--on-draw")] = True,
+    both_sides: Annotated[
+        bool,
+        typer.Option(
+            "--both-sides", help=N_("Also play the other side: both tables, both in the plot.")
+        ),
+    ] = False,
     workers: Annotated[int, typer.Option("--workers", "-j", min=1, max=64)] = 1,
     as_json: JsonOption = False,
     csv_path: Annotated[Path | None, typer.Option("--csv", dir_okay=False)] = None,
     parquet: Annotated[Path | None, typer.Option("--parquet", dir_okay=False)] = None,
     plot: Annotated[Path | None, typer.Option("--plot", dir_okay=False)] = None,
+    quiet: QuietOption = False,
     as_of: AsOfOption = None,
     db: DbOption = None,
 ) -> None:
@@ -53,7 +61,12 @@ def goldfish(
     answers = backend(ctx, db)
     with _progress(games if answers.reports_progress else 0) as progress:
         result = answers.goldfish(deck_path, format, policy_path, req, progress, day)
-    _output(result, games, as_json, csv_path, parquet, plot)
+    other = None
+    if both_sides and not result.interrupted:
+        req = req.model_copy(update={"on_play": not on_play})
+        with _progress(games if answers.reports_progress else 0) as progress:
+            other = answers.goldfish(deck_path, format, policy_path, req, progress, day)
+    _output(result, other, as_json, (csv_path, parquet, plot), quiet)
 
 
 @contextmanager
@@ -71,11 +84,10 @@ def _progress(games: int) -> Iterator[Progress | None]:
 
 def _output(
     result: GoldfishResult,
-    games: int,
+    other: GoldfishResult | None,
     as_json: bool,
-    csv_path: Path | None,
-    parquet: Path | None,
-    plot: Path | None,
+    files: tuple[Path | None, Path | None, Path | None],
+    quiet: bool,
 ) -> None:
     from deckcheck.goldfish import output
 
@@ -84,18 +96,27 @@ def _output(
             _(
                 "deckcheck: interrupted: {done} of {games} games finished",
                 done=result.games,
-                games=games,
+                games=result.requested,
             )
             + "\n"
         )
-    for path, writer in (
-        (csv_path, output.write_csv),
-        (parquet, output.write_parquet),
-        (plot, output.write_plot),
-    ):
-        if path is not None:
-            writer(result, path)  # atomic; exit 2 for a target that is no regular file
+    csv_path, parquet, plot = files
+    write_files(
+        result,
+        [
+            (csv_path, output.write_csv, _("per-turn statistics, CSV")),
+            (parquet, output.write_parquet, _("per-turn statistics, Parquet")),
+            (plot, lambda r, p: output.write_plot(r, p, other), _("plot of the milestones")),
+        ],
+    )
+    shown = [result] if other is None else [result, other]
     if as_json:
-        print_json(result.model_dump(mode="json"))
-    elif csv_path is None and parquet is None:
-        output.render(console(), result)
+        dumped = [r.model_dump(mode="json") for r in shown]
+        print_json(dumped[0] if other is None else dumped)
+    elif not quiet:
+        out = console()
+        for n, one in enumerate(shown):
+            if n:
+                out.print()
+            output.render(out, one)
+        assumptions(out, result.assumptions)

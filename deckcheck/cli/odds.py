@@ -19,8 +19,9 @@ from deckcheck.cli.options import (
     SeedOption,
     WantOption,
 )
+from deckcheck.cli.outputs import QuietOption, assumptions, write_files
 from deckcheck.errors import UsageError
-from deckcheck.i18n import N_
+from deckcheck.i18n import N_, _
 
 if TYPE_CHECKING:
     from deckcheck.odds.api import OddsRequest
@@ -83,6 +84,7 @@ def odds(
     as_json: JsonOption = False,
     csv_path: CsvOption = None,
     plot: PlotOption = None,
+    quiet: QuietOption = False,
     as_of: AsOfOption = None,
     db: DbOption = None,
 ) -> None:
@@ -100,14 +102,19 @@ def odds(
         table=table,
     )
     result = backend(ctx, db).odds(deck_path, format, req, as_of_day(as_of))
-    if csv_path is not None:
-        output.write_csv(result, csv_path)
-    if plot is not None:
-        output.write_plot(result, plot)
+    write_files(
+        result,
+        [
+            (csv_path, output.write_csv, _("probability by turn, CSV")),
+            (plot, output.write_plot, _("plot of the probability by turn")),
+        ],
+    )
     if as_json:
         print_json(result.model_dump(mode="json"))
-    elif csv_path is None:
-        output.render(console(), result)
+    elif not quiet:
+        out = console()
+        output.render(out, result)
+        assumptions(out, result.assumptions)
 
 
 def _request(**fields: object) -> OddsRequest:
@@ -151,4 +158,6 @@ def hand(
         return
     from deckcheck.odds.output import render_hands
 
-    render_hands(console(), result)
+    out = console()
+    render_hands(out, result)
+    assumptions(out, result.assumptions)

@@ -11,6 +11,7 @@ import typer
 from deckcheck.cli.common import console, open_pool, print_json
 from deckcheck.cli.localize import Command, Group
 from deckcheck.cli.options import DbOption, JsonOption
+from deckcheck.cli.outputs import wrote
 from deckcheck.errors import InputError, UnknownGame, UsageError
 from deckcheck.i18n import N_, _, _n
 
@@ -55,10 +56,13 @@ def pool_import(
             columns=", ".join(columns),
         )
         sys.stderr.write(warning + "\n")
+    n = result.added + result.updated
     print(
-        _(
+        _n(
+            "imported {n} card ({added} new, {updated} updated) from {files} file(s) into {db}",
             "imported {n} cards ({added} new, {updated} updated) from {files} file(s) into {db}",
-            n=result.added + result.updated,
+            n,
+            n=n,
             added=result.added,
             updated=result.updated,
             files=len(result.files),
@@ -290,4 +294,4 @@ def pool_template(
     from deckcheck.files import write_text_atomic
 
     write_text_atomic(output, text)  # exit 2 for a target that is no regular file
-    print(_("wrote the {game} card template to {path}", game=spec.id, path=output))
+    wrote(output, _("the {game} card template", game=spec.id))

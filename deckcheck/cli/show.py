@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rich.markup import escape
-from rich.table import Column, Table
+from rich.table import Table
 
 from deckcheck.i18n import DEFAULT, _, current
 from deckcheck.wording import label, word
@@ -42,33 +42,24 @@ def _section_word(game: str, name: str, given: str | None) -> str:
 
 
 def format_list(console: Console, formats: Sequence[Format]) -> None:
-    # the ids and dates in full, whatever the width: versions of one family differ only there
-    width = max((len(fmt.id) for fmt in formats), default=2)
-    table = Table(
-        Column(_("id"), min_width=width, no_wrap=True),
-        _("game"),
-        _("name"),
-        Column(_("in force"), min_width=23, no_wrap=True),
-        _("sections"),
-        _("assumptions"),
-        box=None,
-    )
+    """One row a format; split into tables that fit the console, each led by the id (ids and
+    dates in full: versions of one family differ only there)."""
+    from deckcheck.tables import Col, fitted, show
+
     comma = ", " if current() == DEFAULT else "、"
+    rows = []
     for fmt in formats:
         sections = comma.join(
             f"{_section_word(fmt.game, s.name, s.label)} {s.size.min}"
             + (f"–{s.size.max}" if s.size.max != s.size.min else "")
             for s in fmt.sections
         )
-        table.add_row(
-            fmt.id,
-            fmt.game,
-            escape(label(fmt.game, fmt.name)),
-            in_force(fmt.version),
-            sections,
-            str(len(fmt.assumptions)),
-        )
-    console.print(table)
+        name = escape(label(fmt.game, fmt.name))
+        n = str(len(fmt.assumptions))
+        rows.append([fmt.id, fmt.game, in_force(fmt.version), n, sections, name])
+    cols = [Col(_("game")), Col(_("in force")), Col(_("assumptions"), "right")]
+    cols += [Col(_("sections")), Col(_("name"))]
+    show(console, fitted(console.width, [Col(_("id"))], cols, rows))
 
 
 def format_detail(console: Console, fmt: Format, family: Sequence[Format] = ()) -> None:
@@ -88,13 +79,16 @@ def format_detail(console: Console, fmt: Format, family: Sequence[Format] = ()) 
         console.print("  " + escape(_("dates: {source}", source=dates)))
     for source in fmt.sources:
         console.print("  " + escape(_("source: {source}", source=label(fmt.game, source))))
-    table = Table(_("rule"), _("what"), _("source"), box=None)
     for check_table in check_tables(fmt.game):  # each describes its own tables
         for entry in check_table.of(fmt):
             for row in check_table.describe(entry):
-                source = label(fmt.game, row.source) if row.source else ""
-                table.add_row(escape(row.rule or "-"), escape(row.what), escape(source))
-    console.print(table)
+                # a line each, not a table: sources quote the rulebook at length, without the
+                # spaces a narrow column would wrap at
+                rule = escape(row.rule or "-")
+                console.print(f"  [bold]{rule}[/]  {escape(row.what)}")  # i18n: machine
+                if row.source:
+                    source = _("source: {source}", source=label(fmt.game, row.source))
+                    console.print(f"      [dim]{escape(source)}[/]")  # i18n: machine (markup)
     for key, param in fmt.parameters.items():
         flag = " [yellow]" + escape(_("(assumption)")) + "[/]" if param.assumption else ""
         source = escape(label(fmt.game, param.source))

@@ -14,11 +14,13 @@ import typer
 
 from deckcheck.cli.common import console, format_for, open_pool, print_json
 from deckcheck.cli.options import DbOption, FormatOption, JsonOption
+from deckcheck.cli.outputs import QuietOption, assumptions, write_files
 from deckcheck.errors import UsageError
 from deckcheck.i18n import N_, _
 
 if TYPE_CHECKING:
     from deckcheck.models import DeckList
+    from deckcheck.resolve import CardIndex
     from deckcheck.sweep import SweepRequest, SweepResult
 
 Sides = Annotated[
@@ -69,6 +71,7 @@ def sweep(
     csv_path: Annotated[Path | None, typer.Option("--csv", dir_okay=False)] = None,
     parquet: Annotated[Path | None, typer.Option("--parquet", dir_okay=False)] = None,
     plot: Annotated[Path | None, typer.Option("--plot", dir_okay=False)] = None,
+    quiet: QuietOption = False,
     db: DbOption = None,
 ) -> None:
     from deckcheck.sweep import SweepRequest
@@ -79,30 +82,36 @@ def sweep(
     req = SweepRequest(
         vary=vary, fill=fill, sides=sides, want=want, turns=turns, games=games, seed=seed, best=best
     )
-    result = _run(target, format, req, scheduler, cluster, db)
-    _write(result, as_json, csv_path, parquet, plot, best)
+    result, names = _run(target, format, req, scheduler, cluster, db)
+    _write(result, names, as_json, (csv_path, parquet, plot), best, quiet)
 
 
 def _write(
     result: SweepResult,
+    names: dict[str, str],
     as_json: bool,
-    csv_path: Path | None,
-    parquet: Path | None,
-    plot: Path | None,
+    files: tuple[Path | None, Path | None, Path | None],
     best: str | None,
+    quiet: bool,
 ) -> None:
     from deckcheck.sweep import output
+    from deckcheck.sweep import plot as drawing
 
-    if csv_path is not None:
-        output.write_csv(result, csv_path)
-    if parquet is not None:
-        output.write_parquet(result, parquet)
-    if plot is not None:
-        output.plot(result, plot, best)
+    csv_path, parquet, plot = files
+    write_files(
+        result,
+        [
+            (csv_path, output.write_csv, _("one row a variant, CSV")),
+            (parquet, output.write_parquet, _("one row a variant, Parquet")),
+            (plot, lambda r, p: drawing.plot(r, p, best, names), _("plot of the variants")),
+        ],
+    )
     if as_json:
         print_json(result.model_dump(mode="json"))
-    else:
-        output.render(console(), result)
+    elif not quiet:
+        out = console()
+        output.render(out, result, names)
+        assumptions(out, result.assumptions)
 
 
 def _decks(target: Path, format: str | None) -> list[tuple[str | None, DeckList]]:
@@ -119,7 +128,7 @@ def _run(
     scheduler: str | None,
     cluster: str | None,
     db: Path | None,
-) -> SweepResult:
+) -> tuple[SweepResult, dict[str, str]]:
     from deckcheck.sweep import sweep as run_sweep
 
     decks = _decks(target, format)
@@ -129,7 +138,20 @@ def _run(
     with open_pool(db) as pool:
         index = pool.index_for({e.ref for _, d in decks for e in d.entries} | set(_refs(req)))
     with _runner(scheduler, cluster) as runner, _progress(req) as progress:
-        return run_sweep(decks, fmt, index, req, runner, progress)
+        result = run_sweep(decks, fmt, index, req, runner, progress)
+    return result, _names(req, fmt.game, index)
+
+
+def _names(req: SweepRequest, game: str, index: CardIndex) -> dict[str, str]:
+    """The name of each card ``--vary name:`` gives (by number or name), for labels."""
+    from deckcheck.sweep import parse_vary
+
+    out = {}
+    for axis in map(parse_vary, req.vary):
+        found = index.resolve(game, axis.key).card if axis.varies == "name" else None
+        if found is not None:
+            out[axis.key] = found.name
+    return out
 
 
 def _refs(req: SweepRequest) -> list[str]:

@@ -12,6 +12,7 @@ import typer
 from deckcheck.cli.backend import backend
 from deckcheck.cli.common import as_of_day, console, print_json
 from deckcheck.cli.options import AsOfOption, DbOption
+from deckcheck.cli.outputs import assumptions
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, UsageError
 from deckcheck.i18n import N_, _
 
@@ -124,10 +125,19 @@ def _print_reports(reports: list[Report], output: str, format_of: Callable[[str]
     from deckcheck import render
 
     out = console()
-    shown: set[str] = set()
     for i, rep in enumerate(reports):
         if i:
             out.print()
-        render.report(out, rep, format_of(rep.format), assumptions=rep.format not in shown)
-        shown.add(rep.format)
+        render.report(out, rep, format_of(rep.format))
     render.summary(out, reports)
+    formats = {rep.format: format_of(rep.format) for rep in reports}
+    assumptions(out, (note for fmt in formats.values() for note in checked(fmt)))
+
+
+def checked(fmt: Format) -> list[str]:
+    """The assumptions validation rests on: the format's checks from outside the rulebooks
+    (its play parameters are odds' and goldfish's; ``--json`` lists every one)."""
+    from deckcheck.wording import cited
+
+    rules, _params = fmt.assumed_parts
+    return [f"{rule}: {cited(fmt.game, source)}" for rule, source in rules]

@@ -33,7 +33,7 @@ from deckcheck.i18n import N_, _, current, override
 from deckcheck.models import Card, DeckList, FormatVersion, Game
 from deckcheck.odds.api import AsideView, deck_sections, main_deck_empty, view
 from deckcheck.odds.exact import OddsError
-from deckcheck.odds.setup import rules_of
+from deckcheck.odds.setup import assumed_params, rules_of
 from deckcheck.resolve import CardIndex
 
 CHUNK = 2_000
@@ -363,7 +363,10 @@ def result_of(
 ) -> GoldfishResult:
     """The result of the chunks played, wherever they were played (here or on a cluster)."""
     summary, per_turn, milestones = statistics(setup, chunks, req.turns)
-    notes = [*setup.rules.assumptions, *(_(note) for note in setup.spec.notes)]
+    notes = [
+        *assumed_params(fmt, frozenset({"goldfish"})),
+        *(_(note) for note in (*setup.spec.setup_notes, *setup.spec.notes)),
+    ]
     return GoldfishResult(
         deck=deck.path,
         format=fmt.id,

@@ -19,6 +19,7 @@ from deckcheck.files import write_atomic
 from deckcheck.i18n import _, _n, current
 from deckcheck.odds.api import AsideView, HandsResult, OddsResult
 from deckcheck.render import version
+from deckcheck.tables import Col, fitted, show
 
 
 def styled(style: str, text: str) -> str:
@@ -72,19 +73,17 @@ def render(console: Console, result: OddsResult) -> None:
         table.add_row(*cells)
     console.print(table)
     if result.table:
-        copies = Table(
-            _("copies"), *(_("turn {turn}", turn=r.turn) for r in result.table[0].rows), box=None
-        )
-        for entry in result.table:
-            copies.add_row(str(entry.copies), *(f"{r.probability:.1%}" for r in entry.rows))
-        console.print(copies)
-    assumption_lines(console, result.assumptions)
+        console.print(styled("dim", _("with each number of copies of the --table card:")))
+        show(console, copies_tables(result, console.width))
 
 
-def assumption_lines(console: Console, notes: list[str]) -> None:
-    """The facts outside the rulebooks the answer rests on, one dim line each."""
-    for note in notes:
-        console.print("  " + styled("dim", _("assumption: {note}", note=escape(note))))
+def copies_tables(result: OddsResult, width: int) -> list[Table]:
+    """The answer with each number of copies of the ``--table`` card: one row a count, one
+    column a turn, split to fit ``width``."""
+    entries = result.table or []
+    turns = [Col(_("turn {turn}", turn=r.turn), "right") for r in entries[0].rows]
+    rows = [[str(e.copies), *(f"{r.probability:.1%}" for r in e.rows)] for e in entries]
+    return fitted(width, [Col(_("copies"), "right")], turns, rows)
 
 
 def aside_line(aside: AsideView) -> str:
@@ -128,7 +127,6 @@ def render_hands(console: Console, result: HandsResult) -> None:
             )
             for card in dealt.mulligan:
                 console.print(f"    {escape(card)}")
-    assumption_lines(console, result.assumptions)
 
 
 def rows_frame(result: OddsResult) -> Any:  # a pandas DataFrame; pandas is imported late
@@ -151,6 +149,17 @@ def write_csv(result: OddsResult, path: Path) -> None:
     write_atomic(path, lambda tmp: escape_frame(rows_frame(result)).to_csv(tmp, index=False))
 
 
+def plot_title(result: OddsResult) -> str:
+    """Deck, format, side and the conditions, as the plot's title."""
+    head = _(
+        "{name} ({format}), {side}",
+        name=deck_label(result.deck and Path(result.deck).name),
+        format=result.format,
+        side=side_label(result.on_play),
+    )
+    return head + "\n" + _(" and ").join(result.conditions)
+
+
 def write_plot(result: OddsResult, path: Path) -> None:
     import matplotlib
 
@@ -162,32 +171,31 @@ def write_plot(result: OddsResult, path: Path) -> None:
     turns = [r.turn for r in result.rows]
     with labels():
         fig, ax = plt.subplots(figsize=(7, 4), dpi=120)
-        method = _("exact") if result.method == "exact" else _("monte-carlo")
+        method = method_label(result.method, result.games)
         ax.plot(turns, [r.probability for r in result.rows], marker="o", label=method)
         if result.method == "monte-carlo":
             low = [r.low or 0 for r in result.rows]
             high = [r.high or 0 for r in result.rows]
             ax.fill_between(turns, low, high, alpha=0.25, label=_("interval (95%)"))
-        for entry in result.table or []:
+        for n, entry in enumerate(result.table or []):
             ax.plot(
                 turns,
                 [r.probability for r in entry.rows],
-                linestyle="--",
-                label=_n("{count} copy", "{count} copies", entry.copies, count=entry.copies),
+                linestyle=("--", "-.", ":")[n % 3],
+                marker=("s", "^", "D", "v")[n % 4],
+                markersize=4,
+                label=_n(
+                    "{count} copy of the --table card",
+                    "{count} copies of the --table card",
+                    entry.copies,
+                    count=entry.copies,
+                ),
             )
         ax.set_xlabel(_("turn (0 = kept opening hand)"))
         ax.set_ylabel(_("probability"))
         ax.set_ylim(0, 1.02)
         ax.set_xticks(turns)
         ax.grid(alpha=0.3)
-        n = len(result.conditions)
-        ax.set_title(
-            _(
-                "{format}, {side}: {n} condition(s)",
-                format=result.format,
-                side=side_label(result.on_play),
-                n=n,
-            )
-        )
-        ax.legend(loc="lower right")
+        ax.set_title(plot_title(result), fontsize="medium")
+        ax.legend(loc="lower right", fontsize="small")
         save(fig, path)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from deckcheck import games
 from deckcheck.errors import AsideError
 from deckcheck.formats import Format
+from deckcheck.games.contract import Param
 from deckcheck.games.deal_contract import Aside, Draws
 from deckcheck.games.registry import ParamValue
 from deckcheck.i18n import _
@@ -57,16 +58,37 @@ def params_of(fmt: Format) -> dict[str, ParamValue]:
     return out
 
 
+COMMANDS = frozenset({"odds", "hand", "goldfish"})
+DEAL = frozenset({"odds", "hand"})  # the commands that deal and draw, and play no game
+
+
+def readers(param: Param | None) -> frozenset[str]:
+    """The commands that read a parameter, from the head of its ``read_by`` (``"odds,
+    goldfish: ..."``); every command when it names none."""
+    if param is None:
+        return COMMANDS
+    head, sep, _rest = param.read_by.partition(":")
+    names = frozenset(word.strip() for word in head.split(","))
+    return names if sep and names <= COMMANDS else COMMANDS
+
+
+def assumed_params(fmt: Format, commands: frozenset[str]) -> tuple[str, ...]:
+    """The format's assumed parameters that one of ``commands`` reads, one note each: odds
+    does not list what only goldfish plays by."""
+    declared = games.get(fmt.game).all_params()
+    return tuple(
+        f"{key} = {p.value} ({cited(fmt.game, p.source)})"
+        for key, p in fmt.parameters.items()
+        if p.assumption and readers(declared.get(key)) & commands
+    )
+
+
 def rules_of(fmt: Format) -> Rules:
     params = params_of(fmt)
     spec = games.get(fmt.game)
     mulligan = find_mulligan(spec.id, spec.mulligans, str(params["mulligan"]), fmt.id)
     forced = params.get("forced_redraw")
-    notes = tuple(
-        f"{key} = {p.value} ({cited(fmt.game, p.source)})"
-        for key, p in fmt.parameters.items()
-        if p.assumption
-    ) + tuple(_(note) for note in spec.setup_notes)
+    notes = assumed_params(fmt, DEAL) + tuple(_(note) for note in spec.setup_notes)
     return Rules(
         hand=int(params["opening_hand"]),
         draw_per_turn=int(params["draw_per_turn"]),

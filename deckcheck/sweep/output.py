@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -46,12 +47,51 @@ def write_parquet(result: SweepResult, path: Path) -> None:
     write_atomic(path, lambda tmp: frame(result).to_parquet(tmp, index=False))
 
 
-def render(console: Console, result: SweepResult) -> None:
+def short_labels(result: SweepResult, names: Mapping[str, str] | None = None) -> list[str]:
+    """Each variant as people tell them apart: only the keys that differ between variants,
+    a varied card as its count and name (``3 × 大妖精``), the side when both were played, the
+    deck when several were; the full label when these would not be distinct."""
+    names = names or {}
+    keys = list(dict.fromkeys(k for v in result.variants for k in v.keys))
+    varied = [k for k in keys if len({str(v.keys.get(k)) for v in result.variants}) > 1]
+    decks = len({v.deck for v in result.variants}) > 1
+    out = []
+    for v in result.variants:
+        parts = [Path(v.deck).stem] if decks and v.deck else []
+        parts += [key_value(k, v.keys.get(k), names) for k in varied]
+        out.append(", ".join(parts) or v.label)
+    return out if len(set(out)) == len(out) else [v.label for v in result.variants]
+
+
+def key_value(key: str, value: Any, names: Mapping[str, str]) -> str:
+    """One key of a variant: ``3 × 大妖精`` (copies of a card), ``先攻``, ``KEY=value``."""
+    from deckcheck.odds.output import side_label
+
+    varies, _sep, ref = key.partition(":")
+    if key == "side":
+        return side_label(value == "play")
+    if varies == "name":
+        return f"{value} × {names.get(ref, ref)}"
+    return f"{ref or key}={value}"
+
+
+def axis_word(key: str, names: Mapping[str, str]) -> str:
+    """A varied key as an axis title: ``copies of 大妖精``, a pilot key as written."""
+    varies, _sep, ref = key.partition(":")
+    if key == "side":
+        return _("play or draw")
+    if varies == "name":
+        return _("copies of {card}", card=names.get(ref, ref))
+    return ref or key
+
+
+def render(console: Console, result: SweepResult, names: Mapping[str, str] | None = None) -> None:
+    """The variants' table, split to fit; without the assumptions (the command prints them)."""
     from rich.markup import escape
-    from rich.table import Table
 
     from deckcheck.goldfish.output import word
-    from deckcheck.odds.output import assumption_lines, styled
+    from deckcheck.odds.output import styled
+    from deckcheck.tables import Col, fitted, show
 
     title = _(
         "sweep: {format}, {games} games × {turns} turns",
@@ -59,57 +99,41 @@ def render(console: Console, result: SweepResult) -> None:
         games=f"{result.games:,}",
         turns=result.turns,
     )
-    table = Table(title=title)
-    table.add_column(_("variant"))
+    labels = short_labels(result, names)
     conds = list(next((v.odds for v in result.variants if v.legal), {}))
-    names = sorted({n for v in result.variants for n in v.milestones})
-    for cond in conds:
-        table.add_column(
-            _("{condition} by turn {turn}", condition=cond, turn=result.turns), justify="right"
-        )
-    for name in names:
-        table.add_column(_("{milestone} (mean turn)", milestone=word(name)), justify="right")
-    for v in result.variants:
-        mark = " ★" if v.label == result.best else ""
+    names_ = sorted({n for v in result.variants for n in v.milestones})
+    cols = [
+        Col(_("{condition} by turn {turn}", condition=c, turn=result.turns), "right") for c in conds
+    ] + [Col(_("{milestone} (mean turn)", milestone=word(n)), "right") for n in names_]
+    rows = []
+    for v, label in zip(result.variants, labels, strict=True):
         if not v.legal:
             first = v.violations[0] if v.violations else None
             why = _("illegal: {rule}", rule=first.rule) if first else _("illegal")
-            table.add_row(escape(v.label), why, *[""] * (len(conds) + len(names) - 1))
+            rows.append([escape(label), why, *[""] * (len(cols) - 1)])
             continue
         cells = [f"{v.odds[c][-1]:.1%}" for c in conds]
-        for name in names:
+        for name in names_:
             m = v.milestones.get(name)
             mean = f" ({m['mean_turn']:.2f})" if m and m["mean_turn"] is not None else ""
             cells.append(f"{m['rate']:.1%}{mean}" if m else "")
-        table.add_row(escape(v.label) + mark, *cells)
-    console.print(table)
+        rows.append([escape(label) + (" ★" if v.label == result.best else ""), *cells])
+    show(console, fitted(console.width, [Col(_("variant"))], cols, rows, title=title))
+    if names_:
+        console.print(styled("dim", _("milestone cells: share of games (mean turn)")))
+    shown = dict(zip((v.label for v in result.variants), labels, strict=True))
     if result.best:
         console.print(
             _(
                 "best by {metric}: {variant}",
                 metric=escape(metric_word(result.best_metric or "")),
-                variant=escape(result.best),
+                variant=escape(shown.get(result.best, result.best)),
             )
         )
-    illegal = [v for v in result.variants if not v.legal]
-    for v in illegal:
-        for x in v.violations:
-            console.print(f"  {styled('red', escape(v.label))}: {x.rule}: {escape(x.message)}")
-    assumption_lines(console, result.assumptions)
-
-
-def plot(result: SweepResult, path: Path, metric: str | None) -> None:
-    """One line per variant (a milestone's cumulative rate, or a condition's odds, by turn);
-    a heatmap when exactly two keys were varied and a metric is named."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from deckcheck.plotting import labels
-
-    with labels():
-        _draw(result, path, metric, plt)
+    for v in result.variants:
+        for x in v.violations if not v.legal else ():
+            label = styled("red", escape(shown[v.label]))
+            console.print(f"  {label}: {x.rule}: {escape(x.message)}")
 
 
 def metric_word(metric: str) -> str:
@@ -118,48 +142,3 @@ def metric_word(metric: str) -> str:
 
     source, sep, name = metric.partition(":")
     return f"{source}{sep}{word(name)}" if source == "milestone" else metric
-
-
-def _draw(result: SweepResult, path: Path, metric: str | None, plt: Any) -> None:
-    legal = [v for v in result.variants if v.legal]
-    varied = [
-        k for k in (legal[0].keys if legal else {}) if len({str(v.keys[k]) for v in legal}) > 1
-    ]
-    fig, ax = plt.subplots(figsize=(8, 5))
-    if metric and len(varied) == 2:
-        from deckcheck.sweep.run import metric_of
-
-        xs = sorted({v.keys[varied[0]] for v in legal}, key=str)
-        ys = sorted({v.keys[varied[1]] for v in legal}, key=str)
-        grid = [[float("nan")] * len(xs) for _row in ys]
-        for v in legal:
-            grid[ys.index(v.keys[varied[1]])][xs.index(v.keys[varied[0]])] = metric_of(v, metric)[0]
-        image = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis")
-        ax.set_xticks(range(len(xs)), [str(x) for x in xs])
-        ax.set_yticks(range(len(ys)), [str(y) for y in ys])
-        ax.set_xlabel(varied[0])
-        ax.set_ylabel(varied[1])
-        fig.colorbar(image, label=metric_word(metric))
-    else:
-        source, _sep, name = (metric or "").partition(":")
-        for v in legal:
-            if source == "odds" and name.split("@")[0] in v.odds:
-                values = v.odds[name.split("@")[0]]
-                ax.plot(range(len(values)), values, marker="o", label=v.label)
-            elif v.milestones:
-                m = v.milestones.get(name) or next(iter(v.milestones.values()))
-                ax.plot(range(1, len(m["by_turn"]) + 1), m["by_turn"], marker="o", label=v.label)
-        ax.set_xlabel(_("turn"))
-        ax.set_ylabel(metric_word(metric) if metric else _("milestone reached by turn"))
-        ax.set_ylim(0, 1)
-        ax.legend(fontsize="small")
-    ax.set_title(
-        _(
-            "{format}: {games} games per variant",
-            format=result.format,
-            games=f"{result.games:,}",
-        )
-    )
-    from deckcheck.plotting import save
-
-    save(fig, path)

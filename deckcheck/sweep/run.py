@@ -184,7 +184,7 @@ def sweep(
         games=req.games,
         seed=req.seed,
         variants=results,
-        assumptions=list(next((s.rules.assumptions for s in setups if s), ())),
+        assumptions=_notes(fmt, setups, req.games > 0),
     )
     if req.best:
         out.best, out.best_metric = best_of(results, req.best), req.best
@@ -286,3 +286,12 @@ def best_of(results: Sequence[VariantResult], metric: str) -> str | None:
     if not legal:
         return None
     return max(legal, key=lambda r: metric_of(r, metric)).label
+
+
+def _notes(fmt: Format, setups: Sequence[Setup | None], played: bool) -> list[str]:
+    """The deal's assumptions, and goldfish's own when games were played."""
+    from deckcheck.odds.setup import assumed_params
+
+    deal = next((s.rules.assumptions for s in setups if s), ())
+    fish = assumed_params(fmt, frozenset({"goldfish"})) if played else ()
+    return list(dict.fromkeys([*deal, *fish]))
