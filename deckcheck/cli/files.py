@@ -91,14 +91,8 @@ def new(
     fmt = format_for(format, path)
     _save(path, edit.new_deck_text(fmt))
     sections = ", ".join(s.name for s in fmt.sections)
-    print(
-        _(
-            "created {path} ({format_id}: {sections})",
-            path=path,
-            format_id=fmt.id,
-            sections=sections,
-        )
-    )
+    what = _("a new deck, {format_id}: {sections}", format_id=fmt.id, sections=sections)
+    wrote(path, what)
 
 
 def _same(index: CardIndex, fmt: Format, ref: str) -> tuple[Card, Callable[[str], bool]]:

@@ -27,7 +27,6 @@ class _Shown:
 
     heading: str
     cell: Callable[[Card], str]
-    wrap: bool = False  # a long list may fold; numbers and names stay on one line
 
 
 def _text(value: object) -> str:
@@ -37,7 +36,7 @@ def _text(value: object) -> str:
 
 
 def _shared(field: str, heading: str) -> _Shown:
-    return _Shown(heading, lambda c: _text(getattr(c, field)), wrap=field == "keywords")
+    return _Shown(heading, lambda c: _text(getattr(c, field)))
 
 
 def _extra(name: str) -> Callable[[Card], str]:
@@ -54,7 +53,7 @@ def _own(game: str) -> tuple[list[_Shown], list[_Shown]]:
         if not column.summary:
             continue
         heading = column.short if current() == DEFAULT else label(game, column.heading)
-        shown = _Shown(heading, _extra(column.name), column.type != "int")
+        shown = _Shown(heading, _extra(column.name))
         (numbers if column.type == "int" else rest).append(shown)
     return numbers, rest
 
@@ -84,7 +83,7 @@ def generic_layout() -> list[_Shown]:
         _Shown(_("type"), lambda c: c.type if current() == DEFAULT else word(c.game, c.type)),
         _shared("level", _("level")),
         _shared("cost", _("cost")),
-        _Shown(_("more"), card_summary, wrap=True),
+        _Shown(_("more"), card_summary),
     ]
 
 
@@ -96,9 +95,11 @@ def search_table(found: Sequence[Card]) -> Table:
     cells = [[s.cell(c) for s in layout] for c in found]
     keep = [i for i, s in enumerate(layout) if i < 3 or any(row[i] for row in cells)]
     table = Table(box=None)
-    for i in keep:  # a heading is never cut: only the list columns fold
+    for i in keep:  # a heading is never cut; a cell too wide folds onto another line, never "…"
         heading = layout[i].heading
-        table.add_column(heading, no_wrap=not layout[i].wrap, min_width=cell_len(heading))
+        table.add_column(
+            heading, no_wrap=i == 0, overflow="fold", min_width=cell_len(heading)
+        )
     for row in cells:
         table.add_row(*(escape(row[i]) for i in keep))
     return table

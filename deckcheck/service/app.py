@@ -82,8 +82,11 @@ def _warm_engines(settings: Settings) -> None:
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     workers = Workers(settings.workers, settings.queue)
-    # jobs have a pool of their own: a running job never holds a place a request waits for
-    job_workers = Workers(settings.max_jobs, 0, nice=JOB_NICE, name="jobs")
+    # jobs have a pool of their own: a running job never holds a place a request waits for. As
+    # many processes as the requests' pool (the machine's cores, not one per admitted job:
+    # 32 idle processes on 2 cores only slow each other); the other admitted jobs queue.
+    processes = min(settings.max_jobs, settings.workers)
+    job_workers = Workers(processes, settings.max_jobs - processes, nice=JOB_NICE, name="jobs")
     jobs = Jobs(
         JobStore(settings.decks_url, create=True),
         job_workers,
