@@ -5,6 +5,8 @@ waiting on the cluster hears DELETE."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +19,7 @@ from typer.testing import CliRunner
 from deckcheck.cli import app as cli_app
 from deckcheck.service.app import create_app
 from deckcheck.service.settings import Settings
-from tests.conftest import EXAMPLES, HANG
+from tests.conftest import EXAMPLES, HANG, _wait_for, free_port
 
 distributed = pytest.importorskip("distributed")
 
@@ -31,15 +33,24 @@ SWEEP = {
 
 
 @pytest.fixture(scope="module")
-def empty_scheduler() -> Iterator[str]:
-    """A real scheduler that no worker ever joins (in this process: nothing to download)."""
-    cluster = distributed.LocalCluster(
-        n_workers=0, processes=False, dashboard_address=None, scheduler_port=0
+def empty_scheduler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real scheduler that no worker ever joins, in a process of its own as a deployment
+    runs it (one inside the test process left distributed's event loop to the next test's
+    clients, and the next cluster job failed)."""
+    port = free_port()
+    log = (tmp_path_factory.mktemp("dask") / "scheduler.log").open("w")
+    dask = str(Path(sys.executable).with_name("dask"))
+    command = [dask, "scheduler", "--host", "127.0.0.1", "--port", str(port)]
+    proc = subprocess.Popen(
+        [*command, "--dashboard-address", ":0"], stdout=log, stderr=log
     )
     try:
-        yield str(cluster.scheduler_address)
+        _wait_for(port)
+        yield f"tcp://127.0.0.1:{port}"
     finally:
-        cluster.close()
+        proc.terminate()
+        proc.wait(timeout=HANG)
+        log.close()
 
 
 def _ended(http: TestClient, location: str) -> dict[str, Any]:
