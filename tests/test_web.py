@@ -208,6 +208,17 @@ def test_phone_width_and_failures_keep_the_deck(browser, server_url: str) -> Non
     context.close()
 
 
+def _open_paste(page: Page) -> None:
+    """Open the paste panel once the page has settled: the page may reload itself in the
+    browser's language first (builder.js settleLanguage), and a click on the old page's
+    summary was lost with it (the fill then waited for a textarea that never showed)."""
+    page.wait_for_load_state("networkidle")
+    summary = page.locator("summary", has_text="Paste a deck list")
+    if not page.locator("#paste").is_visible():
+        summary.click()
+    expect(page.locator("#paste")).to_be_visible()
+
+
 @pytest.mark.parametrize(
     "fmt",
     ["chaos-standard", "chaos-neo-standard", "rakuen-standard", "vision-standard", "iris-standard"],
@@ -221,7 +232,7 @@ def test_every_format_loads_checks_and_exports(browser, server_url: str, fmt: st
     violations = _watch(page)
     page.set_default_timeout(WAIT_MS)
     page.goto(server_url + "/")
-    page.locator("summary", has_text="Paste a deck list").click()
+    _open_paste(page)
     page.fill("#paste", example.read_text(encoding="utf-8"))
     page.click("#load")
     expect(page.locator("#verdict")).to_have_text("LEGAL")
@@ -260,7 +271,7 @@ def test_the_csv_export_escapes_formula_cells_and_reads_back(browser, server_url
         page.click("#clear")
         expect(page.locator("#sections li")).to_have_count(0)
         if not page.locator("#paste").is_visible():
-            page.locator("summary", has_text="Paste a deck list").click()
+            _open_paste(page)
         page.fill("#paste", deck)
         page.click("#load")
         for ref in hostile:  # shown as written, not with the quote the CSV gave it
