@@ -440,3 +440,15 @@ def test_a_slow_first_batch_chunk_is_explained_once(
     assert len(heard) == 1 and "iris goldfish engine is compiled on its first run" in heard[0]
     goldfish(parsed, fmt, index, default_policy("iris"), req, notice=heard.append)
     assert len(heard) == 1  # loaded now: a later run is not explained again
+
+
+def test_both_sides_with_a_csv_is_refused_before_any_game(tmp_path: Path) -> None:
+    """--both-sides plays two results; a CSV holds one side's rows, so it is refused up front
+    (it used to write only the first side and say nothing of the second)."""
+    out = tmp_path / "t.csv"
+    deck = str(EXAMPLES / "rakuen-standard-legal.deck")
+    done = CliRunner().invoke(
+        app, ["goldfish", deck, "--games", "20", "--both-sides", "--csv", str(out)]
+    )
+    assert done.exit_code == 2 and "--both-sides" in done.output
+    assert not out.exists()

@@ -14,6 +14,7 @@ from deckcheck.cli.backend import Progress, backend
 from deckcheck.cli.common import as_of_day, console, print_json
 from deckcheck.cli.options import AsOfOption, DbOption, DeckArgument, FormatOption, JsonOption
 from deckcheck.cli.outputs import QuietOption, assumptions, write_files
+from deckcheck.errors import UsageError
 from deckcheck.i18n import N_, _
 
 if TYPE_CHECKING:
@@ -56,6 +57,9 @@ def goldfish(
 ) -> None:
     from deckcheck.goldfish.run import GoldfishRequest
 
+    if both_sides and (csv_path or parquet):  # one side's rows a file: say so before playing
+        raise UsageError(_("--both-sides writes tables, JSON and the plot; for --csv or "
+                           "--parquet, run each side on its own (--on-play, --on-draw)"))
     req = GoldfishRequest(games=games, turns=turns, seed=seed, on_play=on_play, workers=workers)
     day = as_of_day(as_of)
     answers = backend(ctx, db)
