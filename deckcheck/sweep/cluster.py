@@ -30,6 +30,7 @@ from deckcheck.sweep.run import ChunkTask, Runner, play_task
 
 _LOCAL = re.compile(r"^local:(?P<k>[1-9][0-9]?)$")
 POLL = 0.5  # seconds between looks at a cancel while waiting on the cluster
+TICK = 0.02  # seconds between looks at the futures' states
 Progress = Callable[[int, int], None]
 
 
@@ -129,25 +130,29 @@ def _wait_for_worker(client: Any, timeouts: Timeouts, tick: Callable[[], None]) 
 
 def _gather(client: Any, tasks: Sequence[ChunkTask], progress: Progress | None) -> list[Tally]:
     """The tasks' tallies in task order; ``progress`` hears each chunk as it ends, and every
-    ``POLL`` seconds with no games while none does."""
-    from distributed import wait
-
+    ``POLL`` seconds with no games while none does. Looks at each future's own state rather
+    than ``distributed.wait``, which works on the process's default client: with two jobs on
+    the cluster at once, that is the other thread's, on another event loop."""
     futures = client.map(play_task, list(tasks), pure=False)
     which = {f.key: t for f, t in zip(futures, tasks, strict=True)}
     pending = set(futures)
+    quiet_since = time.monotonic()
     try:
         while pending:
-            try:
-                done = wait(pending, timeout=POLL, return_when="FIRST_COMPLETED").done
-            except TimeoutError:
-                done = set()
+            done = {f for f in pending if f.done()}
             pending -= done
             for future in done:
                 if progress:
                     task = which[future.key]
                     progress(task.variant, len(task.seeds))
-            if not done and progress:
-                progress(tasks[0].variant, 0)
+            now = time.monotonic()
+            if done:
+                quiet_since = now
+            else:
+                if progress and now - quiet_since >= POLL:
+                    progress(tasks[0].variant, 0)
+                    quiet_since = now
+                time.sleep(TICK)
         results: list[Tally] = client.gather(futures)  # in task order
         return results
     except KeyboardInterrupt:
