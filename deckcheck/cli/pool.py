@@ -158,7 +158,7 @@ def pool_search(
         typer.Option(
             "--samples",
             help=N_(
-                "Also the sample cards (SAMPLE-…) of a game with real cards (VISION); "
+                "Also the sample cards (SAMPLE-…) of a game with real cards; "
                 "other games show theirs anyway."
             ),
         ),
@@ -221,7 +221,7 @@ def pool_stats(as_json: JsonOption = False, db: DbOption = None) -> None:
 
 def _stats_lines(stats: dict[str, Any]) -> list[str]:
     """One line a game: its card list, apart from the rulebook's examples and the samples
-    (README: VISION's list is 2,223 cards; its 23 samples are no printed card)."""
+    (a game's real card list counts apart from its samples, as the README counts it)."""
     lines = []
     for game, n in stats["by_game"].items():
         samples, examples = stats["samples"][game], stats["examples"][game]

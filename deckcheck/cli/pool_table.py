@@ -1,9 +1,9 @@
 """The table ``pool search`` prints: a game's own columns when the cards are of one game.
 
 Cards of one game get the columns that tell its printings apart: the shared level and cost,
-the game's own summary columns (its spec's ``columns`` marked ``summary``: VISION's 必要ノード,
-set and 術者) and the keywords, each only when some row has a value. Cards of several games
-keep the generic layout (game, level, cost, and the summary folded into one cell).
+the game's own summary columns (its spec's ``columns`` marked ``summary``) and the keywords,
+each only when some row has a value. Cards of several games keep the generic layout (game,
+level, cost, and the summary folded into one cell).
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def generic_layout() -> list[_Shown]:
 
 def search_table(found: Sequence[Card]) -> Table:
     """The table of ``found``: one game's own layout, or the generic one; columns that no row
-    fills are left out (VISION cards have no level)."""
+    fills are left out (a game whose cards have no level)."""
     games = {c.game for c in found}
     layout = game_layout(next(iter(games))) if len(games) == 1 else generic_layout()
     cells = [[s.cell(c) for s in layout] for c in found]

@@ -4,7 +4,7 @@ The shipped sample cards (card_pool/*/sample.csv: made up, no printed card) are 
 ``SAMPLE-…`` and the cards the rulebooks name without a number ``RB-…`` (README, "Shipped
 data"). The number is the mark: no stored flag, so pools made before need no upgrade and a
 card file imported later follows the same rule. A game "has real cards" when its pool holds a
-card that is neither (VISION's card list, or a list a community imported): there the samples
+card that is neither (a published card list, or one a community imported): there the samples
 are hidden from searches and from name resolution unless asked for.
 """
 
@@ -21,7 +21,7 @@ EXAMPLE_PREFIX = "RB-"
 
 
 def is_sample(number: str) -> bool:
-    """A shipped sample card's number (``SAMPLE-V-001``, any width or case)."""
+    """A shipped sample card's number (``SAMPLE-…``, any width or case)."""
     return number_key(number).startswith(SAMPLE_PREFIX)
 
 

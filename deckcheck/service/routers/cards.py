@@ -35,7 +35,7 @@ def cards(
     """Search the cards. Every other query parameter is a search filter, as ``GET /games``
     lists them: the shared columns' (``keyword``, ``max_level``, ``max_cost``, ``kind``) and
     each game's own (a game's filter finds only that game's cards). An unknown filter, or a
-    value it cannot take, is a 422. A game with real cards (VISION) hides its sample cards
+    value it cannot take, is a 422. A game with real cards hides its sample cards
     (``SAMPLE-…``) unless ``samples=true``."""
     if type is not None and not any(type in s.card_types for s in games.specs()):
         raise _bad("type", _("unknown card type {type!r}", type=type))
