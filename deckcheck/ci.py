@@ -20,7 +20,7 @@ INFO_URI = "https://github.com/deckcheck/deckcheck#rule-ids"
 
 def _card_list(v: Violation, limit: int = 6) -> str:
     """The violation's cards with their numbers (printings of one name differ by them), each
-    card once: ``博麗 霊夢 (N317) ×2``."""
+    card once: ``NAME (NUMBER) ×2``."""
     merged: dict[tuple[str | None, str], int] = {}
     for c in v.cards:
         merged[(c.number, c.name)] = merged.get((c.number, c.name), 0) + c.count

@@ -49,7 +49,7 @@ def write_parquet(result: SweepResult, path: Path) -> None:
 
 def short_labels(result: SweepResult, names: Mapping[str, str] | None = None) -> list[str]:
     """Each variant as people tell them apart: only the keys that differ between variants,
-    a varied card as its count and name (``3 × 大妖精``), the side when both were played, the
+    a varied card as its count and name (``3 × NAME``), the side when both were played, the
     deck when several were; the full label when these would not be distinct."""
     names = names or {}
     keys = list(dict.fromkeys(k for v in result.variants for k in v.keys))
@@ -64,7 +64,7 @@ def short_labels(result: SweepResult, names: Mapping[str, str] | None = None) ->
 
 
 def key_value(key: str, value: Any, names: Mapping[str, str]) -> str:
-    """One key of a variant: ``3 × 大妖精`` (copies of a card), ``先攻``, ``KEY=value``."""
+    """One key of a variant: ``3 × NAME`` (copies of a card), ``先攻``, ``KEY=value``."""
     from deckcheck.odds.output import side_label
 
     varies, _sep, ref = key.partition(":")
@@ -76,7 +76,7 @@ def key_value(key: str, value: Any, names: Mapping[str, str]) -> str:
 
 
 def axis_word(key: str, names: Mapping[str, str]) -> str:
-    """A varied key as an axis title: ``copies of 大妖精``, a pilot key as written."""
+    """A varied key as an axis title: ``copies of NAME``, a pilot key as written."""
     varies, _sep, ref = key.partition(":")
     if key == "side":
         return _("play or draw")
