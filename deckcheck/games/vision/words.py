@@ -1,6 +1,4 @@
-"""The game's own words, as deckcheck's messages show them: its name, its card types and its
-deck sections as a deck-list header accepts them (``GameSpec.words``). Literal ``_p`` calls so
-the catalogue extracts them; a function, as ``_p`` answers in the language of the moment."""
+"""This game's words for messages (``GameSpec.words``; see ``deckcheck.wording.word``)."""
 
 from __future__ import annotations
 
