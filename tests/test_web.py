@@ -12,10 +12,11 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 import uvicorn
-from playwright.sync_api import Page, expect
+from playwright.sync_api import ConsoleMessage, Page, expect
 from starlette.testclient import TestClient
 
 from deckcheck.service.app import create_app
@@ -121,15 +122,39 @@ def shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
+# The two sizes the builder is held to (issue 22): a laptop and a phone.
+SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 360, "height": 740}}
+
+
+def _page_asset(url: str) -> bool:
+    """The page's own files (the page, scripts, styles, icon): a failure to load one is a bug.
+    A failed API call is not: the page shows the service's message beside the control."""
+    path = urlsplit(url).path
+    return path in ("/", "/favicon.ico") or path.startswith("/static/")
+
+
 def _watch(page: Page) -> list[str]:
-    """What the page's console says of the Content Security Policy, and its uncaught errors:
-    the page must work under the service's real CSP, which the browser tests keep on."""
+    """Everything the page's console reports as an error (Content Security Policy refusals
+    among them) and its uncaught errors; also a page file (favicon included) that fails to
+    load. The page must work under the service's real CSP, which the browser tests keep on."""
     found: list[str] = []
-    page.on(
-        "console",
-        lambda m: found.append(m.text) if "Content Security Policy" in m.text else None,
-    )
+
+    def console(message: ConsoleMessage) -> None:
+        if message.type != "error":
+            return
+        where = str((message.location or {}).get("url", ""))
+        if message.text.startswith("Failed to load resource") and not _page_asset(where):
+            return
+        found.append(f"{message.text} ({where})" if where else message.text)
+
+    page.on("console", console)
     page.on("pageerror", lambda e: found.append(str(e)))
+    page.on(
+        "response",
+        lambda r: found.append(f"{r.status} {r.url}")
+        if r.status >= 400 and _page_asset(r.url)
+        else None,
+    )
     return found
 
 
@@ -305,6 +330,17 @@ def test_security_headers_and_local_docs(web_app) -> None:  # type: ignore[no-un
         schema = http.get("/openapi.json").json()
         assert schema["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
         assert schema["paths"]["/decks/{deck_id}"]["put"]["security"] == [{"HTTPBearer": []}]
+
+
+def test_the_page_and_the_docs_have_an_icon(web_app) -> None:  # type: ignore[no-untyped-def]
+    """A browser asks for the page's icon, or /favicon.ico where a page names none (the API
+    docs): a 404 there is a console error on every page."""
+    with TestClient(web_app) as http:
+        icon = re.search(r'<link rel="icon" href="([^"]+)"', http.get("/").text)
+        assert icon is not None
+        answer = http.get(icon.group(1))
+        assert answer.status_code == 200 and answer.headers["content-type"] == "image/svg+xml"
+        assert http.get("/favicon.ico").content == answer.content
 
 
 def test_docs_can_be_switched_off(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ format names, and the scripts' words (``messages``, for their ``_()``)."""
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 
 from deckcheck import __version__
@@ -33,3 +33,9 @@ def builder(request: Request, registry: RegistryDep) -> HTMLResponse:
         "messages": script_messages(lang),
     }
     return templates.TemplateResponse(request, "builder.html", context)
+
+
+@router.get("/favicon.ico")
+def favicon() -> RedirectResponse:
+    """Browsers ask for /favicon.ico on pages that name no icon (the API docs): the builder's."""
+    return RedirectResponse("/static/favicon.svg", status_code=301)
