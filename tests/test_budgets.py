@@ -65,7 +65,9 @@ def compared(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 @pytest.fixture(scope="module")
 def http(big_pool: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(db=big_pool))) as client:
+    # long decks' checks in a thread of this process (not the check process): the tests count
+    # rapidfuzz's calls and hold the suggestion step here (tests/test_check_lane.py: the process)
+    with TestClient(create_app(Settings(db=big_pool, check_processes=0))) as client:
         yield client
 
 

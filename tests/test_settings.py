@@ -35,6 +35,7 @@ DEFAULTS = {
     "sync_work": 4_000_000,
     "dask_connect_timeout": 10.0,
     "dask_worker_timeout": 30.0,
+    "check_processes": 1,
     "warm": False,
 }
 
@@ -78,6 +79,7 @@ def test_every_variable_is_read(env: pytest.MonkeyPatch) -> None:
         "DECKCHECK_DASK_CONNECT_TIMEOUT": "3",
         "DECKCHECK_DASK_WORKER_TIMEOUT": "4",
         "DECKCHECK_WARM": "1",
+        "DECKCHECK_CHECK_PROCESSES": "0",
     }
     for name, value in given.items():
         env.setenv(name, value)
@@ -101,6 +103,7 @@ def test_every_variable_is_read(env: pytest.MonkeyPatch) -> None:
         "sync_work": 1000,
         "dask_connect_timeout": 3.0,
         "dask_worker_timeout": 4.0,
+        "check_processes": 0,
         "warm": True,
     }
     assert settings.decks_url == "postgresql+psycopg://u@h/d"

@@ -27,6 +27,7 @@ from deckcheck.service.problems import install
 from deckcheck.service.routers import ROUTERS, docs
 from deckcheck.service.settings import Settings
 from deckcheck.service.store import DeckStore
+from deckcheck.service.validating import close_lanes, start_lanes
 from deckcheck.service.workers import JOB_NICE, Workers
 from deckcheck.web import STATIC
 
@@ -101,11 +102,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # the card index and its name tables are built before the first request, not in it: on
         # a 20,000-card pool that is a second or two the first /validate would otherwise pay
         await asyncio.to_thread(app.state.cards.warm)
+        await asyncio.to_thread(start_lanes, app.state)  # forks after the index is built
         if settings.warm:
             _warm_engines(settings)
         yield
         workers.close()  # the worker processes end with the service
         job_workers.close()
+        close_lanes(app.state)
         jobs.close()
 
     app = FastAPI(

@@ -63,6 +63,16 @@ class Problem(Exception):
         self.status, self.problem, self.detail, self.extra = status, problem, detail, extra
         self.headers = headers
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled whole: a problem raised in a worker process comes back to be answered."""
+        return (_problem, (self.status, self.problem, self.detail, self.headers, self.extra))
+
+
+def _problem(
+    status: int, problem: str, detail: str, headers: dict[str, str] | None, extra: dict[str, Any]
+) -> Problem:
+    return Problem(status, problem, detail, headers, **extra)
+
 
 def over_limit(detail: str, limit: int, field: str, message: str | None = None) -> Problem:
     """The 422 of a request over one of the service's limits: it names the limit and the

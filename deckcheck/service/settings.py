@@ -20,8 +20,9 @@ is not ready yet played by the reference engine; ``deckcheck serve`` sets it unl
 default 30; then 422), ``DECKCHECK_SYNC_WORK`` (the most games × deck cards a synchronous
 ``/goldfish`` may play, default 4,000,000; past it 422 before any game),
 ``DECKCHECK_DASK_CONNECT_TIMEOUT`` and ``DECKCHECK_DASK_WORKER_TIMEOUT`` (seconds to reach the
-scheduler, and to wait for its first worker; defaults 10 and 30: then the job fails saying so).
-Background jobs have a pool of their own, of ``DECKCHECK_MAX_JOBS`` processes.
+scheduler, and to wait for its first worker; defaults 10 and 30: then the job fails saying so),
+``DECKCHECK_CHECK_PROCESSES`` (1: long decks are checked in a process of their own; 0: in a
+thread). Background jobs have a pool of their own, of ``DECKCHECK_MAX_JOBS`` processes.
 
 A value that cannot be used is a ``SettingsError`` naming the variable (exit 2 from
 ``deckcheck serve``), never a traceback.
@@ -80,6 +81,7 @@ class Settings(BaseSettings):
     sync_work: int = Field(4_000_000, ge=1)
     dask_connect_timeout: float = Field(10.0, gt=0)
     dask_worker_timeout: float = Field(30.0, gt=0)
+    check_processes: int = Field(1, ge=0, le=1)  # long decks' checks: 1 process, or 0: a thread
 
     @field_validator("api_keys", mode="before")
     @classmethod

@@ -6,8 +6,13 @@ threads suffice: the loop gets the GIL back every switch interval. Past ``thread
 checks in flight the answer is 429 with ``Retry-After``.
 
 Long decks (``HEAVY_CHARS``; a deck of 499 unknown names reports 499 violations) have a lane of
-their own, one thread and a short queue, so they never queue ahead of ordinary decks nor take
-more than one thread's share of the interpreter (deckcheck's reading of "cannot stall").
+their own, one process and a short queue, so they never queue ahead of ordinary decks and never
+hold the interpreter the event loop needs: in a thread of the service, four clients posting such
+decks still cost ``/health`` a p99 of 63–67 ms (goal 50 ms). The check process is forked when the
+service starts, after the card index and its name indexes are built, so it inherits them; it runs
+at ``nice`` 10, so the service's own process wins the CPU; its card cache reloads itself when
+the pool file changes. A pool in PostgreSQL (``DECKCHECK_DATABASE_URL``: its connections must not
+cross a fork) and ``DECKCHECK_CHECK_PROCESSES=0`` keep the lane in one thread.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import json
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -22,6 +28,7 @@ from typing import Any, TypeVar
 
 from deckcheck.i18n import _
 from deckcheck.service.problems import Problem
+from deckcheck.service.workers import Workers
 
 T = TypeVar("T")
 THREADS = 2  # the machine's cores: more threads only share the GIL
@@ -32,6 +39,8 @@ RETRY_AFTER = 1
 
 
 class Checks:
+    """A lane of threads."""
+
     def __init__(self, threads: int = THREADS, queue: int = QUEUE) -> None:
         self.capacity = threads + queue
         self.in_flight = 0
@@ -69,17 +78,77 @@ class Checks:
         self._pool.shutdown(wait=False, cancel_futures=True)
 
 
+# What the check process inherits when it is forked: the service's cards and formats.
+_SERVICE: dict[str, Any] = {}
+
+
+def _inherited(fn: Callable[[Any, Any, Any], T], body: Any) -> T:
+    """In the check process: ``fn`` on the cards and formats it was forked with (the cards'
+    cache reloads when the pool changed since)."""
+    return fn(body, _SERVICE["registry"], _SERVICE["cards"].cache.index())
+
+
+class ProcessChecks:
+    """A lane of one worker process (``Workers``: 429 past its queue, replaced when it dies, a
+    deadline in seconds like the other synchronous work)."""
+
+    def __init__(self, cards: Any, registry: Any, queue: int, deadline: float | None) -> None:
+        _SERVICE.update(cards=cards, registry=registry)  # before the fork, so it is inherited
+        self.workers = Workers(1, queue, name="checks")  # i18n: machine
+        self.deadline = deadline
+
+    def start(self) -> None:
+        """Fork the process now (while no other thread of the service runs)."""
+        self.workers.submit(os.getpid).result()
+
+    async def run(self, fn: Callable[..., T], body: Any, *_local: Any) -> T:
+        """``fn(body, registry, index)`` in the process, on its own copies of the two."""
+        return await self.workers.run(_inherited, fn, body, deadline=self.deadline)
+
+    def close(self) -> None:
+        self.workers.close()
+
+
 _LOCK = threading.Lock()
+Lane = Checks | ProcessChecks
 
 
-def checks_of(state: Any, deck: str | dict[str, Any]) -> Checks:
-    """The app's lane for ``deck`` (``app.state.check_lanes``), made on first use."""
-    lanes: tuple[Checks, Checks] | None = getattr(state, "check_lanes", None)
+def lanes_of(state: Any) -> tuple[Lane, Lane]:
+    """The app's lanes (``app.state.check_lanes``): ordinary decks, long decks. Made on first
+    use, or when the service starts (``start_lanes``)."""
+    lanes: tuple[Lane, Lane] | None = getattr(state, "check_lanes", None)
     if lanes is None:
         with _LOCK:
             lanes = getattr(state, "check_lanes", None)
             if lanes is None:
-                lanes = (Checks(), Checks(1, HEAVY_QUEUE))
+                settings = state.settings
+                heavy: Lane = Checks(1, HEAVY_QUEUE)
+                if settings.check_processes and not settings.database_url:
+                    heavy = ProcessChecks(
+                        state.cards, state.registry, HEAVY_QUEUE, settings.sync_seconds
+                    )
+                lanes = (Checks(), heavy)
                 state.check_lanes = lanes
+    return lanes
+
+
+def start_lanes(state: Any) -> None:
+    """At start-up, once the card index is built: fork the long decks' process now, so it
+    inherits the index rather than building its own in the first long deck's request."""
+    heavy = lanes_of(state)[1]
+    if isinstance(heavy, ProcessChecks):
+        heavy.start()
+
+
+def close_lanes(state: Any) -> None:
+    """End the lanes with the service; an app started again makes new ones."""
+    with _LOCK:
+        lanes, state.check_lanes = getattr(state, "check_lanes", None), None
+    for lane in lanes or ():
+        lane.close()
+
+
+def checks_of(state: Any, deck: str | dict[str, Any]) -> Lane:
+    """The app's lane for ``deck``."""
     size = len(deck) if isinstance(deck, str) else len(json.dumps(deck, ensure_ascii=False))
-    return lanes[size > HEAVY_CHARS]
+    return lanes_of(state)[size > HEAVY_CHARS]
