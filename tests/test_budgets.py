@@ -224,3 +224,21 @@ def test_hand_past_its_budget_is_422_before_dealing(http: TestClient) -> None:
     assert response.status_code == 422
     assert response.json()["type"].endswith("limit-exceeded")
     assert response.json()["errors"][0]["path"] == "body.count"
+
+
+def test_a_saved_near_miss_deck_gets_suggestions_for_its_first_names_only(
+    big_pool: Path, compared: list[int]
+) -> None:
+    """A saved deck's verdict (``GET /decks/{id}`` needs no key) is capped as ``/validate``'s
+    is: it used to suggest for all 499 names."""
+    with TestClient(create_app(Settings(db=big_pool, api_keys=("k",)))) as http:
+        saved = http.post(
+            "/decks",
+            json={"name": "near", "format": "chaos-standard", "deck": _near_miss_deck()},
+            headers={"Authorization": "Bearer k"},
+        )
+        assert saved.status_code == 201, saved.text
+        unknown = _unknown(saved.json()["verdict"])
+    assert len(unknown) == LINES
+    assert len([v for v in unknown if "did you mean" in v["fix"]]) == suggest.NAMES
+    assert len(compared) <= suggest.NAMES

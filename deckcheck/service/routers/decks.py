@@ -10,6 +10,7 @@ from fastapi import APIRouter, Header, Query, Response
 from fastapi.responses import JSONResponse, PlainTextResponse
 
 from deckcheck import decklist
+from deckcheck.api import validate_capped
 from deckcheck.format_registry import FormatRegistry
 from deckcheck.formats import FormatError
 from deckcheck.i18n import N_, _, current
@@ -25,7 +26,6 @@ from deckcheck.service.problems import Problem
 from deckcheck.service.schemas import SavedDeckBody, format_of, parse_deck
 from deckcheck.service.settings import Settings
 from deckcheck.service.store import DeckStore, Stale
-from deckcheck.validate import validate
 
 router = APIRouter(prefix="/decks", tags=["saved decks"])
 IfMatch = Annotated[
@@ -81,7 +81,8 @@ def _verdict(row: dict[str, Any], registry: FormatRegistry, index: CardIndex) ->
         deck = decklist.parse(row["deck"], None)
         try:
             fmt = registry.resolve(row["format"], deck.date)
-            verdict = validate(deck, fmt, index).model_dump(mode="json")
+            # suggestions for the deck's first unknown names only, as /validate gives them
+            verdict = validate_capped(deck, fmt, index).model_dump(mode="json")
         except FormatError as exc:  # a format removed since the deck was saved: still readable
             verdict = {"error": str(exc)}
         if len(_verdicts) >= _VERDICTS_KEPT:
