@@ -10,12 +10,9 @@ another game; its statistics agree with the reference engine's within sampling e
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, Field
 
 from deckcheck.formats import Format
-from deckcheck.goldfish.common import GoldfishError
 from deckcheck.goldfish.run import MAX_GAMES, MAX_TURNS, play_one
 from deckcheck.goldfish.setup import Setup, game_seeds
 from deckcheck.goldfish.trace import Trace
@@ -100,19 +97,3 @@ def replay(setup: Setup, fmt: Format, req: ReplayRequest, deck: str | None = Non
         metrics=[dict(zip(spec.metrics, row, strict=True)) for row in record.metrics],
         format_version=fmt.version,
     )
-
-
-def check_game(number: int, games: int | None) -> None:
-    """Game N of a run of ``games`` games exists (a clear message, not an index error)."""
-    if games is not None and number > games:
-        raise GoldfishError(
-            _(
-                "--replay {n}: the run has {games} games (--games); choose 1 to {games}",
-                n=number,
-                games=games,
-            )
-        )
-
-
-def as_dict(result: ReplayResult) -> dict[str, Any]:
-    return result.model_dump(mode="json")
