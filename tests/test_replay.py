@@ -245,3 +245,55 @@ def test_japanese_replay_has_no_english_prose(game: str) -> None:
     assert "ターン" in text and "初手" in text
     prose = re.sub(r"「[^」]*」", " ", text)  # card names are data
     assert english_words(prose) == [], english_words(prose)
+
+
+# --- the service ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def http(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    from fastapi.testclient import TestClient
+
+    from deckcheck.service.app import create_app
+    from deckcheck.service.settings import Settings
+
+    db = tmp_path_factory.mktemp("replay") / "pool.sqlite3"
+    with TestClient(create_app(Settings(db=db, job_games=500))) as client:
+        yield client
+
+
+def test_the_service_replays_the_game_the_cli_prints(http) -> None:  # type: ignore[no-untyped-def]
+    deck = DECKS["vision"].read_text(encoding="utf-8")
+    body = {"deck": deck, "game": 4, "seed": 9, "turns": 5, "on_play": False}
+    answer = http.post("/goldfish/replay", json=body)
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    code, out = cli(str(DECKS["vision"]), "--replay", "4", "--seed", "9", "--turns", "5",
+                    "--on-draw", "--json")
+    assert code == 0
+    local = json.loads(out)
+    assert data["log"] == local["log"] and data["final"] == local["final"]
+    assert [t["turn"] for t in data["log"]] == [0, 1, 2, 3, 4, 5]
+    assert all({"kind", "text"} == set(s) for t in data["log"] for s in t["steps"])
+    ja = http.post("/goldfish/replay", json=body, headers={"Accept-Language": "ja"}).json()
+    assert ja["final"].startswith("ノード") and english_words(
+        re.sub(r"「[^」]*」", " ", " ".join(s["text"] for t in ja["log"] for s in t["steps"]))
+    ) == []
+
+
+def test_the_service_refuses_a_game_past_its_runs(http) -> None:  # type: ignore[no-untyped-def]
+    deck = DECKS["rakuen"].read_text(encoding="utf-8")
+    over = http.post("/goldfish/replay", json={"deck": deck, "game": 501})
+    assert over.status_code == 422 and "500" in over.json()["detail"]
+    zero = http.post("/goldfish/replay", json={"deck": deck, "game": 0})
+    assert zero.status_code == 422
+
+
+def test_the_service_plays_the_reference_engine_when_asked(http) -> None:  # type: ignore[no-untyped-def]
+    deck = DECKS["rakuen"].read_text(encoding="utf-8")
+    body = {"deck": deck, "games": 30, "turns": 4, "seed": 2, "engine": "reference"}
+    data = http.post("/goldfish", json=body).json()
+    assert data["engine"] == "reference"
+    code, out = cli(str(DECKS["rakuen"]), "--engine", "reference", "--games", "30", "--turns",
+                    "4", "--seed", "2", "--json")
+    assert code == 0 and json.loads(out)["milestones"] == data["milestones"]
