@@ -21,8 +21,17 @@ GAME, SEED, TURNS = 3, 7, 5
 def cli_replay(*extra: str) -> list[str]:
     result = CliRunner().invoke(
         app,
-        ["goldfish", str(DECK), "--replay", str(GAME), "--seed", str(SEED), "--turns",
-         str(TURNS), *extra],
+        [
+            "goldfish",
+            str(DECK),
+            "--replay",
+            str(GAME),
+            "--seed",
+            str(SEED),
+            "--turns",
+            str(TURNS),
+            *extra,
+        ],
     )
     assert result.exit_code == 0, result.output
     return result.output.strip().splitlines()

@@ -113,8 +113,16 @@ def test_replay_is_game_n_of_the_reference_run(
         for name, turn in got.milestones.items():
             first_at[name][turn or 0] += 1
     code, out = cli(
-        str(DECKS[game]), "--engine", "reference", "--games", str(games), "--turns",
-        str(turns), "--seed", str(seed), "--json",
+        str(DECKS[game]),
+        "--engine",
+        "reference",
+        "--games",
+        str(games),
+        "--turns",
+        str(turns),
+        "--seed",
+        str(seed),
+        "--json",
     )
     assert code == 0, out
     stats = json.loads(out)
@@ -236,9 +244,23 @@ def test_japanese_replay_has_no_english_prose(game: str) -> None:
     environ.pop("DECKCHECK_LANG", None)
     environ["PYTHONPATH"] = str(ROOT)
     done = subprocess.run(
-        [sys.executable, "-m", "deckcheck", "goldfish", str(DECKS[game]), "--replay", "2",
-         "--turns", "5", "--lang", "ja"],
-        capture_output=True, text=True, env=environ, check=False,
+        [
+            sys.executable,
+            "-m",
+            "deckcheck",
+            "goldfish",
+            str(DECKS[game]),
+            "--replay",
+            "2",
+            "--turns",
+            "5",
+            "--lang",
+            "ja",
+        ],
+        capture_output=True,
+        text=True,
+        env=environ,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     text = done.stdout
@@ -268,17 +290,22 @@ def test_the_service_replays_the_game_the_cli_prints(http) -> None:  # type: ign
     answer = http.post("/goldfish/replay", json=body)
     assert answer.status_code == 200, answer.text
     data = answer.json()
-    code, out = cli(str(DECKS["vision"]), "--replay", "4", "--seed", "9", "--turns", "5",
-                    "--on-draw", "--json")
+    code, out = cli(
+        str(DECKS["vision"]), "--replay", "4", "--seed", "9", "--turns", "5", "--on-draw", "--json"
+    )
     assert code == 0
     local = json.loads(out)
     assert data["log"] == local["log"] and data["final"] == local["final"]
     assert [t["turn"] for t in data["log"]] == [0, 1, 2, 3, 4, 5]
     assert all({"kind", "text"} == set(s) for t in data["log"] for s in t["steps"])
     ja = http.post("/goldfish/replay", json=body, headers={"Accept-Language": "ja"}).json()
-    assert ja["final"].startswith("ノード") and english_words(
-        re.sub(r"「[^」]*」", " ", " ".join(s["text"] for t in ja["log"] for s in t["steps"]))
-    ) == []
+    assert (
+        ja["final"].startswith("ノード")
+        and english_words(
+            re.sub(r"「[^」]*」", " ", " ".join(s["text"] for t in ja["log"] for s in t["steps"]))
+        )
+        == []
+    )
 
 
 def test_the_service_refuses_a_game_past_its_runs(http) -> None:  # type: ignore[no-untyped-def]
@@ -294,6 +321,16 @@ def test_the_service_plays_the_reference_engine_when_asked(http) -> None:  # typ
     body = {"deck": deck, "games": 30, "turns": 4, "seed": 2, "engine": "reference"}
     data = http.post("/goldfish", json=body).json()
     assert data["engine"] == "reference"
-    code, out = cli(str(DECKS["rakuen"]), "--engine", "reference", "--games", "30", "--turns",
-                    "4", "--seed", "2", "--json")
+    code, out = cli(
+        str(DECKS["rakuen"]),
+        "--engine",
+        "reference",
+        "--games",
+        "30",
+        "--turns",
+        "4",
+        "--seed",
+        "2",
+        "--json",
+    )
     assert code == 0 and json.loads(out)["milestones"] == data["milestones"]

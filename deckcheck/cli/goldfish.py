@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from deckcheck.goldfish.run import GoldfishResult
 
 
-class EngineChoice(str, Enum):
+class EngineChoice(StrEnum):
     auto = "auto"  # i18n: machine
     reference = "reference"  # i18n: machine
 

@@ -92,7 +92,8 @@ def replay(setup: Setup, fmt: Format, req: ReplayRequest, deck: str | None = Non
         loss_turn=record.loss_turn,
         mulligans=record.mulligans,
         milestones={
-            name: (turn or None) for name, turn in zip(spec.milestones, record.milestones, strict=True)
+            name: (turn or None)
+            for name, turn in zip(spec.milestones, record.milestones, strict=True)
         },
         metrics=[dict(zip(spec.metrics, row, strict=True)) for row in record.metrics],
         format_version=fmt.version,

@@ -53,7 +53,9 @@ def goldfish(
     return result.model_dump(mode="json")
 
 
-def replay(progress: Progress | None, setup: Setup, fmt: Format, req: ReplayRequest) -> dict[str, Any]:
+def replay(
+    progress: Progress | None, setup: Setup, fmt: Format, req: ReplayRequest
+) -> dict[str, Any]:
     """One game of a run, written down (``/goldfish/replay``)."""
     from deckcheck.goldfish.replay import replay as run
 

@@ -24,7 +24,9 @@ def level_up(card: Card, level: int) -> str:
 
 
 def friend(card: Card) -> str:
-    return _p("chaos", "plays {card} as a friend (the pilot's play_first order)", card=names([card]))
+    return _p(
+        "chaos", "plays {card} as a friend (the pilot's play_first order)", card=names([card])
+    )
 
 
 def extra(card: Card, paid: Sequence[Card]) -> str:

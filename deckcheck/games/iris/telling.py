@@ -11,7 +11,9 @@ from deckcheck.models import Card
 
 
 def main_unit(card: Card) -> str:
-    return _p("iris", "{card} face down as the main unit (the pilot's first unit)", card=names([card]))
+    return _p(
+        "iris", "{card} face down as the main unit (the pilot's first unit)", card=names([card])
+    )
 
 
 def charge(charges: int) -> str:
@@ -30,7 +32,9 @@ def command(card: Card, kind: str) -> str:
     if kind == "tactic":
         return _p("iris", "plays the tactic {card}", card=names([card]))
     return _p(
-        "iris", "sets the enhancement {card} on a unit that did not enter this turn", card=names([card])
+        "iris",
+        "sets the enhancement {card} on a unit that did not enter this turn",
+        card=names([card]),
     )
 
 
@@ -38,7 +42,9 @@ def retreat(card: Card) -> str:
     return _p("iris", "retreats: {card} becomes the main unit", card=names([card]))
 
 
-def state(main: Card, standby: Sequence[Card], slots: int, charges: int, hand: int, deck: int) -> str:
+def state(
+    main: Card, standby: Sequence[Card], slots: int, charges: int, hand: int, deck: int
+) -> str:
     return _p(
         "iris",
         "main unit {main}; standby {n}/{slots}: {standby}; charges {charges}; hand {hand}, "

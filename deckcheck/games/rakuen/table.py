@@ -1,5 +1,6 @@
-"""The ラクエンロジック reference engine's zones (ラクエンロジック ルールブック Ver1.0; engine.py has
-the turn): the deck and its refresh, the level area, the circles of the field."""
+"""The ラクエンロジック reference engine's zones (ラクエンロジック ルールブック Ver1.0;
+engine.py has the turn): the deck and its refresh, the level area, the circles of the
+field."""
 
 from __future__ import annotations
 

@@ -17,7 +17,8 @@ def stock(card: Card) -> str:
 def level(card: Card, face_up: bool) -> str:
     if face_up:
         return _p(
-            "rakuen", "puts {card} into the level area face up (the pilot's level order)",
+            "rakuen",
+            "puts {card} into the level area face up (the pilot's level order)",
             card=names([card]),
         )
     return _p(
@@ -29,8 +30,10 @@ def level(card: Card, face_up: bool) -> str:
 
 def swap(new: Card, old: Card) -> str:
     return _p(
-        "rakuen", "swaps {new} into the level area for {old} (a new color)",
-        new=names([new]), old=names([old]),
+        "rakuen",
+        "swaps {new} into the level area for {old} (a new color)",
+        new=names([new]),
+        old=names([old]),
     )
 
 
@@ -49,7 +52,9 @@ def deploy(card: Card, area: int, over: Sequence[Card]) -> str:
 
 
 def gattai(card: Card, soul: Sequence[Card]) -> str:
-    return _p("rakuen", "合体: {card} with {soul} as its soul", card=names([card]), soul=names(soul))
+    return _p(
+        "rakuen", "合体: {card} with {soul} as its soul", card=names([card]), soul=names(soul)
+    )
 
 
 def luck_drive(drawn: Sequence[Card]) -> str:
@@ -70,9 +75,7 @@ def discard(cards: Sequence[Card]) -> str:
     return _p("rakuen", "discards {cards} to the hand limit", cards=names(cards))
 
 
-def state(
-    level: int, stock: int, field: Sequence[Card], hand: int, deck: int, drop: int
-) -> str:
+def state(level: int, stock: int, field: Sequence[Card], hand: int, deck: int, drop: int) -> str:
     return _p(
         "rakuen",
         "level area {level}; stock {stock}; field: {field}; hand {hand}, deck {deck}, drop {drop}",

@@ -22,14 +22,14 @@ A turn (phases: CR §4.1.1 as fan copies reproduce it; OFF 「ターンの流れ
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
 from deckcheck.games.vision import telling
 from deckcheck.games.vision.cards import Facts, facts
 from deckcheck.games.vision.layout import MILESTONES
-from deckcheck.games.vision.limits import Limits, limits, slot_free
+from deckcheck.games.vision.limits import limits, slot_free
 from deckcheck.goldfish.common import Record, expand, keep_of, redeal, shuffled, take
 from deckcheck.goldfish.policy import Compiled, ranker
 from deckcheck.goldfish.setup import Setup

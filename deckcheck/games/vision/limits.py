@@ -59,5 +59,3 @@ def slot_free(f: Facts, characters: int, dolls: int, lim: Limits) -> bool:
     if f.role != "character" or f.surprise:
         return True
     return dolls < lim.dolls if f.doll else characters < lim.characters
-
-

@@ -44,16 +44,16 @@ def attack(attackers: Sequence[Card], hit: int, damage: int, life: int) -> str:
 
 
 def command(card: Card, bonus: int) -> str:
-    return _p("vision", "plays {card} on an attacker (+{bonus} attack)", card=names([card]), bonus=bonus)
+    return _p(
+        "vision", "plays {card} on an attacker (+{bonus} attack)", card=names([card]), bonus=bonus
+    )
 
 
 def discard(card: Card) -> str:
     return _p("vision", "discards {card} to the hand limit", card=names([card]))
 
 
-def state(
-    active: int, nodes: int, field: Sequence[Card], hand: int, deck: int, damage: int
-) -> str:
+def state(active: int, nodes: int, field: Sequence[Card], hand: int, deck: int, damage: int) -> str:
     return _p(
         "vision",
         "nodes {active}/{nodes} active; field: {field}; hand {hand}, deck {deck}; damage {damage}",
