@@ -84,7 +84,7 @@ def test_traced_play_is_untraced_play(
             traced = play_one(setup, seed, turns, on_play, trace)
             assert traced == plain, (path.name, seed, on_play)
             told += sum(len(t.steps) for t in trace.turns)
-            assert "hand" in [s.kind for s in trace.turns[0].steps]
+            assert "hand" in [s.action for s in trace.turns[0].steps]
     assert told > len(seeds) * 2 * turns  # every game told something each turn
 
 
@@ -297,7 +297,7 @@ def test_the_service_replays_the_game_the_cli_prints(http) -> None:  # type: ign
     local = json.loads(out)
     assert data["log"] == local["log"] and data["final"] == local["final"]
     assert [t["turn"] for t in data["log"]] == [0, 1, 2, 3, 4, 5]
-    assert all({"kind", "text"} == set(s) for t in data["log"] for s in t["steps"])
+    assert all({"action", "text"} == set(s) for t in data["log"] for s in t["steps"])
     ja = http.post("/goldfish/replay", json=body, headers={"Accept-Language": "ja"}).json()
     assert (
         ja["final"].startswith("ノード")

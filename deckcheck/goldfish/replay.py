@@ -28,7 +28,7 @@ class ReplayRequest(BaseModel):
 
 
 class ReplayStep(BaseModel):
-    kind: str  # hand, mulligan, draw, resource, play, attack, discard, end
+    action: str  # a tag: hand, mulligan, draw, resource, play, discard, end, …
     text: str
 
 
@@ -72,7 +72,7 @@ def replay(setup: Setup, fmt: Format, req: ReplayRequest, deck: str | None = Non
     log = [
         ReplayTurn(
             turn=t.turn,
-            steps=[ReplayStep(kind=s.kind, text=s.text) for s in t.steps],
+            steps=[ReplayStep(action=s.action, text=s.text) for s in t.steps],
             state=t.state,
         )
         for t in trace.turns

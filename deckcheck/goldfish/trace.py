@@ -16,10 +16,10 @@ from deckcheck.models import Card
 
 @dataclass
 class Step:
-    """One thing the pilot or the rules did: ``kind`` for machines (``hand``, ``mulligan``,
-    ``draw``, ``play``, ``resource``, ``attack``, ``discard``, ``end``), ``text`` for people."""
+    """One thing the pilot or the rules did: ``action``, a tag for machines (``hand``,
+    ``draw``, ``play``, ``resource``, …), and ``text`` for people."""
 
-    kind: str
+    action: str
     text: str
 
 
@@ -42,8 +42,8 @@ class Trace:
     def turn(self, number: int) -> None:
         self.turns.append(Turn(number))
 
-    def step(self, kind: str, text: str) -> None:
-        self.turns[-1].steps.append(Step(kind, text))
+    def step(self, action: str, text: str) -> None:
+        self.turns[-1].steps.append(Step(action, text))
 
     def state(self, text: str) -> None:
         self.turns[-1].state = text

@@ -24,12 +24,12 @@ def standby(card: Card) -> str:
     return _p("iris", "puts {card} into a standby slot (the pilot's order)", card=names([card]))
 
 
-def command(card: Card, kind: str) -> str:
+def command(card: Card, role: str) -> str:
     """A strategy (one a turn), a tactic (any) or an enhancement (on a unit that did not enter
     this turn)."""
-    if kind == "strategy":
+    if role == "strategy":
         return _p("iris", "plays the strategy {card} (one a turn)", card=names([card]))
-    if kind == "tactic":
+    if role == "tactic":
         return _p("iris", "plays the tactic {card}", card=names([card]))
     return _p(
         "iris",

@@ -53,7 +53,7 @@ function renderWatch() {
   for (const step of turn.steps) {
     const li = document.createElement("li");
     li.textContent = step.text;
-    li.dataset.kind = step.kind;
+    li.dataset.action = step.action;
     $("watch-steps").append(li);
   }
   if (turn.state) $("watch-state").textContent = _("End of the turn: {state}", { state: turn.state });
