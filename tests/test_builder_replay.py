@@ -96,3 +96,15 @@ def test_watch_a_game_turn_by_turn(browser, server_url: str, size: str) -> None:
     assert final.inner_text() == "" and page.locator("#watch-next").is_enabled()
     assert violations == []
     context.close()
+
+
+def test_the_cli_replays_through_the_service_as_it_does_locally(server_url: str) -> None:
+    """``deckcheck --server URL goldfish DECK --replay N`` asks ``POST /goldfish/replay``: the
+    same game, the same words."""
+    remote = CliRunner().invoke(
+        app,
+        ["--server", server_url, "goldfish", str(DECK), "--replay", str(GAME), "--seed",
+         str(SEED), "--turns", str(TURNS)],
+    )
+    assert remote.exit_code == 0, remote.output
+    assert remote.output.strip().splitlines() == cli_replay()
