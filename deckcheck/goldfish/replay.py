@@ -13,6 +13,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from deckcheck.formats import Format
+from deckcheck.goldfish.common import GoldfishError
 from deckcheck.goldfish.run import MAX_GAMES, MAX_TURNS, play_one
 from deckcheck.goldfish.setup import Setup, game_seeds
 from deckcheck.goldfish.trace import Trace
@@ -62,8 +63,15 @@ def replay(setup: Setup, fmt: Format, req: ReplayRequest, deck: str | None = Non
     """Play game ``req.game`` of a run of seed ``req.seed`` again, written down."""
     seed = game_seeds(req.seed, req.game)[-1]
     trace = Trace()
-    record = play_one(setup, seed, req.turns, req.on_play, trace)
     spec = setup.spec
+    try:
+        record = play_one(setup, seed, req.turns, req.on_play, trace)
+    except TypeError as exc:  # a game package whose engine takes no trace (its play has 5)
+        if "positional argument" not in str(exc):
+            raise
+        raise GoldfishError(
+            _("the {game} goldfish engine cannot tell a game step by step", game=spec.id)
+        ) from exc
     final = trace.turns[-1].state if not record.loss else ""
     if record.loss:
         label = next((loss.label for loss in spec.losses if loss.name == record.loss), record.loss)

@@ -68,10 +68,11 @@ def prepare(deck: DeckList, fmt: Format, index: CardIndex, policy: Policy) -> Se
 def play_one(
     setup: Setup, seed: int, turns: int, on_play: bool, trace: Trace | None = None
 ) -> RecordView:
-    """Game ``seed`` by the reference engine; ``trace`` hears it step by step (a replay)."""
-    rng = random.Random(seed)
+    """Game ``seed`` by the reference engine; ``trace`` hears it step by step (a replay; an
+    engine of a game package that predates it is called as before without one)."""
+    args = (setup, _compiled(setup), random.Random(seed), turns, on_play)
     try:
-        return setup.spec.play(setup, _compiled(setup), rng, turns, on_play, trace)
+        return setup.spec.play(*args) if trace is None else setup.spec.play(*args, trace)
     except IndexError as exc:  # a deck too small to deal from
         raise GoldfishError(_("the deck runs out while dealing the opening hand")) from exc
 
