@@ -194,6 +194,9 @@ def test_each_game_tells_its_resources() -> None:
         states = [line[4:] for line in out.splitlines() if line.startswith("  = ")]
         assert code == 0 and step in out, game
         assert len(states) == 3 and all(s.startswith(start) and middle in s for s in states), game
+        if game == "vision":  # the first player skips the first draw (OFF 「ターンの流れ」)
+            turn1 = out.split("\nTurn 1\n")[1].split("\nTurn 2\n")[0]
+            assert "  - no draw: the first player's first turn" in turn1
 
 
 def test_a_lost_game_ends_with_the_loss(tmp_path: Path) -> None:
@@ -306,6 +309,21 @@ def test_the_service_replays_the_game_the_cli_prints(http) -> None:  # type: ign
         )
         == []
     )
+
+
+def test_a_replay_past_the_work_budget_is_422_before_playing(tmp_path: Path) -> None:
+    """One game of a 50-card deck is 50 units of work (games × cards, as /goldfish counts it):
+    over a budget of 10 it is refused, naming the limit."""
+    from fastapi.testclient import TestClient
+
+    from deckcheck.service.app import create_app
+    from deckcheck.service.settings import Settings
+
+    deck = DECKS["rakuen"].read_text(encoding="utf-8")
+    settings = Settings(db=tmp_path / "pool.sqlite3", sync_work=10)
+    with TestClient(create_app(settings)) as client:
+        answer = client.post("/goldfish/replay", json={"deck": deck, "game": 1})
+    assert answer.status_code == 422 and "DECKCHECK_SYNC_WORK" in answer.json()["detail"]
 
 
 def test_the_service_refuses_a_game_past_its_runs(http) -> None:  # type: ignore[no-untyped-def]

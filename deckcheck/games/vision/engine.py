@@ -292,6 +292,8 @@ def play(
             hand.extend(deck.pop() for _ in range(rules.draw_per_turn))
             if trace is not None:
                 trace.draw(hand[len(hand) - rules.draw_per_turn :])
+        elif trace is not None:
+            trace.step("draw", telling.no_draw())
         for _ in range(lim.node_per_turn):
             if not hand or (lim.node_until is not None and board.nodes >= lim.node_until):
                 break

@@ -11,6 +11,10 @@ from deckcheck.i18n import _p
 from deckcheck.models import Card
 
 
+def no_draw() -> str:
+    return _p("vision", "no draw: the first player's first turn")
+
+
 def node(card: Card) -> str:
     return _p("vision", "sets {card} as a node (the pilot's node order)", card=names([card]))
 
