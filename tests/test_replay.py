@@ -352,3 +352,28 @@ def test_the_service_plays_the_reference_engine_when_asked(http) -> None:  # typ
         "--json",
     )
     assert code == 0 and json.loads(out)["milestones"] == data["milestones"]
+
+
+def test_every_iris_redraw_is_told(tmp_path: Path) -> None:
+    """A stacked iris deck, 2 units in 18 cards: about half the hands have no unit and are
+    revealed, shuffled back and redrawn, as often as needed (あいりすミスティリア! 詳しい遊び方
+    対戦の準備). The replay tells each redraw, and the last one holds a unit."""
+    deck = tmp_path / "two-units.deck"
+    deck.write_text(
+        "format: iris-standard\n[main]\n2 SAMPLE-I-U01\n4 見本戦略 総攻撃\n4 見本戦略 補給\n"
+        "4 見本戦術 奇襲\n4 見本戦術 防御陣形\n",
+        encoding="utf-8",
+    )
+    for n in range(1, 40):
+        code, out = cli(str(deck), "--replay", str(n), "--turns", "1", "--json")
+        assert code == 0, out
+        data = json.loads(out)
+        told = [s["text"] for s in data["log"][0]["steps"] if s["action"] == "mulligan"]
+        if data["mulligans"] >= 2:
+            assert len(told) == data["mulligans"]
+            assert all(t.startswith("mulligan: returns 「") for t in told)
+            assert "見本の騎士 アリシア" in told[-1].split("; draws ")[1]
+            assert all("見本の騎士 アリシア" not in t.split("; draws ")[1] for t in told[:-1])
+            return
+        assert len(told) == 1 and (data["mulligans"] == 1) == told[0].startswith("mulligan")
+    pytest.fail("no game of 39 redrew twice")

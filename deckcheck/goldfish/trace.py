@@ -33,6 +33,9 @@ class Turn:
     state: str = ""
 
 
+Redeal = tuple[Sequence[Card], Sequence[Card]]  # a mulligan: (cards returned, cards drawn)
+
+
 class Trace:
     """What a reference engine tells while it plays one game."""
 
@@ -50,15 +53,13 @@ class Trace:
 
     # --- what every game tells in the same words -----------------------------------------------
 
-    def opening(
-        self, first: Sequence[Card], returned: Sequence[Card] = (), drawn: Sequence[Card] = ()
-    ) -> None:
-        """The opening hand and the mulligan decision: kept (nothing ``returned``), or the
-        cards returned and the ones drawn instead."""
+    def opening(self, first: Sequence[Card], mulligans: Sequence[Redeal] = ()) -> None:
+        """The opening hand and the mulligan decision: kept, or each mulligan's cards returned
+        and the ones drawn instead, in order."""
         self.step("hand", _("opening hand: {cards}", cards=names(first)))
-        if returned:
+        for returned, drawn in mulligans:
             self.mulligan(returned, drawn)
-        else:
+        if not mulligans:
             self.step("mulligan", _("keeps the hand"))
 
     def mulligan(self, returned: Iterable[Card], drawn: Iterable[Card]) -> None:

@@ -159,7 +159,7 @@ def play(
         record.mulligans = 1
     if trace is not None:
         trace.step("play", telling.partner(partner_card))
-        trace.opening(first, first if record.mulligans else (), hand)
+        trace.opening(first, [(first, hand)] if record.mulligans else [])
     partner_key = _key(partner_card.name)
     can_level = "beta" not in {word_key(a) for a in partner_card.items_of("append")}
     level = 1

@@ -17,7 +17,7 @@ from deckcheck.games.iris import MILESTONES, telling
 from deckcheck.goldfish.common import DeckOut, GoldfishError, Record, expand, redeal, shuffled, take
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.goldfish.setup import Setup
-from deckcheck.goldfish.trace import Trace
+from deckcheck.goldfish.trace import Redeal, Trace
 from deckcheck.i18n import _
 from deckcheck.models import Card
 
@@ -47,17 +47,20 @@ def play(
         raise SetupError(_("the deck has no unit: the opening hand can never be kept"))
     record = Record(milestones=[0] * len(MILESTONES))
     hand = [deck.pop() for _ in range(rules.hand)]
-    first = list(hand)
+    first, redraws = list(hand), list[Redeal]()
     while not any(c.type == "unit" for c in hand):
+        returned = hand
         hand = redeal(deck, hand, rules.hand, rng)  # revealed, shuffled back, drawn again
         record.mulligans += 1
+        if trace is not None:
+            redraws.append((returned, list(hand)))
         if record.mulligans > MAX_REDRAWS:  # pragma: no cover - needs a unit to be impossible
             raise SetupError(_("no unit after 100,000 redraws"))
     units_in_hand = [c for c in hand if c.type == "unit"]
     main_unit = min(units_in_hand, key=lambda c: policy.rank(c, policy.play_first))
     take(hand, main_unit)
     if trace is not None:
-        trace.opening(first, first if record.mulligans else (), [*hand, main_unit])
+        trace.opening(first, redraws)
         trace.step("play", telling.main_unit(main_unit))
     standby: list[Card] = []
     charges = commands = 0

@@ -93,7 +93,8 @@ def play(
         table.draw(len(bottom))
         record.mulligans = 1
     if trace is not None:
-        trace.opening(first, bottom, table.hand[len(table.hand) - len(bottom) :])
+        drawn = table.hand[len(table.hand) - len(bottom) :]
+        trace.opening(first, [(bottom, drawn)] if bottom else [])
     excess = -99  # the most a deployed level exceeded the level area
 
     def deployed(card: Card, turn: int) -> None:

@@ -269,7 +269,7 @@ def play(
         hand = redeal(deck, hand, rules.hand, rng)
         record.mulligans = 1
     if trace is not None:
-        trace.opening(first, first if record.mulligans else (), hand)
+        trace.opening(first, [(first, hand)] if record.mulligans else [])
     node_key = _node_key(policy, policy.atoms["node_first"])
     rank = ranker(policy, policy.play_first)
     board = Board()
