@@ -128,6 +128,9 @@ def test_a_fifth_game_through_the_cli(toy_site: Path, tmp_path: Path) -> None:
     # its own loss reason, with its label
     assert {r["name"]: r["label"] for r in result["loss_reasons"]}["overflow"] == "hand overflow"
     assert result["summary"]["losses"]["overflow"] > 0
+    # an engine written before replays (no trace parameter): a clear refusal, not a traceback
+    replay = _deckcheck(toy_site, "goldfish", deck, "--replay", "2", *fmt, *db)
+    assert replay.returncode == 2 and "cannot tell a game step by step" in replay.stderr
     # its own card column, searched by its own filter
     fire = _deckcheck(toy_site, "pool", "search", "--game", "toy", "--element", "火", "--json", *db)
     assert fire.returncode == 0, fire.stderr

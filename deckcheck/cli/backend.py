@@ -22,6 +22,7 @@ from deckcheck.i18n import _
 if TYPE_CHECKING:
     from deckcheck.format_registry import FormatRegistry
     from deckcheck.formats import Format
+    from deckcheck.goldfish.replay import ReplayRequest, ReplayResult
     from deckcheck.goldfish.run import GoldfishRequest, GoldfishResult
     from deckcheck.models import DeckList, Report
     from deckcheck.odds.api import HandsResult, OddsRequest, OddsResult
@@ -69,6 +70,17 @@ class Backend(Protocol):
         progress: Progress | None,
         as_of: Day = None,
     ) -> GoldfishResult: ...
+
+    def replay(
+        self,
+        path: Path,
+        format: str | None,
+        policy: Path | None,
+        req: ReplayRequest,
+        as_of: Day = None,
+    ) -> ReplayResult:
+        """Game ``req.game`` of a run, turn by turn (the reference engine's game)."""
+        ...
 
 
 class LocalBackend:
@@ -145,6 +157,22 @@ class LocalBackend:
         return goldfish(
             deck, fmt, index, load_policy(policy, fmt.game), req, progress, notice=_notice
         )
+
+    def replay(
+        self,
+        path: Path,
+        format: str | None,
+        policy: Path | None,
+        req: ReplayRequest,
+        as_of: Day = None,
+    ) -> ReplayResult:
+        from deckcheck.goldfish.policy import load_policy
+        from deckcheck.goldfish.replay import replay
+        from deckcheck.goldfish.run import prepare
+
+        deck, fmt, index = one_deck(path, format, self.db, as_of)
+        setup = prepare(deck, fmt, index, load_policy(policy, fmt.game))
+        return replay(setup, fmt, req, str(path))
 
 
 def _notice(message: str) -> None:
@@ -233,9 +261,28 @@ class RemoteBackend:
 
         body = self._body(path, format, as_of)
         keys = read_keys(policy) if policy else None  # the service checks them
-        fields = req.model_dump(include={"games", "turns", "seed", "on_play"})
+        fields = req.model_dump(include={"games", "turns", "seed", "on_play", "engine"})
         result = GoldfishResult.model_validate(
             client.goldfish(self.server, {**body, **fields, "policy": keys})
+        )
+        result.deck = str(path)
+        return result
+
+    def replay(
+        self,
+        path: Path,
+        format: str | None,
+        policy: Path | None,
+        req: ReplayRequest,
+        as_of: Day = None,
+    ) -> ReplayResult:
+        from deckcheck.goldfish.policy import read_keys
+        from deckcheck.goldfish.replay import ReplayResult
+
+        keys = read_keys(policy) if policy else None
+        fields = {**req.model_dump(), "policy": keys}
+        result = ReplayResult.model_validate(
+            self._post(path, format, as_of, "/goldfish/replay", fields)
         )
         result.deck = str(path)
         return result

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -19,6 +20,37 @@ from deckcheck.i18n import N_, _
 
 if TYPE_CHECKING:
     from deckcheck.goldfish.run import GoldfishResult
+
+
+class EngineChoice(StrEnum):
+    auto = "auto"  # i18n: machine
+    reference = "reference"  # i18n: machine
+
+
+ReplayOption = Annotated[
+    int | None,
+    typer.Option(
+        "--replay",
+        min=1,
+        metavar="N",
+        help=N_(
+            "Print game N of the run (1 … --games) turn by turn instead of statistics: hand, "
+            "mulligan, draws, resources, plays and why, attacks, final state. It is game N of "
+            "the same command with --engine reference (same seed, turns and side); the batch "
+            "engine draws other shuffles."
+        ),
+    ),
+]
+EngineOption = Annotated[
+    EngineChoice,
+    typer.Option(
+        "--engine",
+        help=N_(
+            "auto: the compiled batch engine when ready (fast); reference: game by game, "
+            "each game the one --replay prints."
+        ),
+    ),
+]
 
 
 HELP = N_(
@@ -47,6 +79,8 @@ def goldfish(
         ),
     ] = False,
     workers: Annotated[int, typer.Option("--workers", "-j", min=1, max=64)] = 1,
+    replay: ReplayOption = None,
+    engine: EngineOption = EngineChoice.auto,
     as_json: JsonOption = False,
     csv_path: Annotated[Path | None, typer.Option("--csv", dir_okay=False)] = None,
     parquet: Annotated[Path | None, typer.Option("--parquet", dir_okay=False)] = None,
@@ -57,10 +91,19 @@ def goldfish(
 ) -> None:
     from deckcheck.goldfish.run import GoldfishRequest
 
+    if replay is not None:
+        from deckcheck.cli import replay as one
+
+        one.check(replay, games, (csv_path, parquet, plot), both_sides)
+        numbers = (replay, seed, turns, on_play)
+        one.replay(ctx, deck_path, format, policy_path, numbers, as_json, as_of, db)
+        return
     if both_sides and (csv_path or parquet):  # one side's rows a file: say so before playing
         raise UsageError(_("--both-sides writes tables, JSON and the plot; for --csv or "
                            "--parquet, run each side on its own (--on-play, --on-draw)"))
-    req = GoldfishRequest(games=games, turns=turns, seed=seed, on_play=on_play, workers=workers)
+    req = GoldfishRequest(
+        games=games, turns=turns, seed=seed, on_play=on_play, workers=workers, engine=engine.value
+    )
     day = as_of_day(as_of)
     answers = backend(ctx, db)
     with _progress(games if answers.reports_progress else 0) as progress:

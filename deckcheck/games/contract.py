@@ -151,7 +151,8 @@ class CheckTableView(Protocol):
 
 
 class Engine(Protocol):
-    """One goldfish game, the same signature for every game."""
+    """One goldfish game, the same signature for every game; given a ``trace`` it tells it each
+    step and plays exactly as without one."""
 
     def __call__(
         self,
@@ -160,6 +161,7 @@ class Engine(Protocol):
         rng: random.Random,
         turns: int,
         on_play: bool,
+        trace: Any = None,  # a ``goldfish.trace.Trace`` to tell the game to (a replay)
     ) -> RecordView: ...
 
 

@@ -6,12 +6,13 @@ the results are the same for any number of workers; chunks come back in game ord
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import signal
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -28,7 +29,8 @@ from deckcheck.goldfish.compiling import first_chunk, pending
 from deckcheck.goldfish.histogram import quantiles
 from deckcheck.goldfish.losses import LossReason
 from deckcheck.goldfish.policy import Compiled, Policy
-from deckcheck.goldfish.setup import Setup, per_setup
+from deckcheck.goldfish.setup import Setup, game_seeds, per_setup
+from deckcheck.goldfish.trace import Trace
 from deckcheck.i18n import N_, _, current, override
 from deckcheck.models import Card, DeckList, FormatVersion, Game
 from deckcheck.odds.api import AsideView, deck_sections, main_deck_empty, view
@@ -63,10 +65,14 @@ def prepare(deck: DeckList, fmt: Format, index: CardIndex, policy: Policy) -> Se
     return setup
 
 
-def play_one(setup: Setup, seed: int, turns: int, on_play: bool) -> RecordView:
-    rng = random.Random(seed)
+def play_one(
+    setup: Setup, seed: int, turns: int, on_play: bool, trace: Trace | None = None
+) -> RecordView:
+    """Game ``seed`` by the reference engine; ``trace`` hears it step by step (a replay; an
+    engine of a game package that predates it is called as before without one)."""
+    args = (setup, _compiled(setup), random.Random(seed), turns, on_play)
     try:
-        return setup.spec.play(setup, _compiled(setup), rng, turns, on_play)
+        return setup.spec.play(*args) if trace is None else setup.spec.play(*args, trace)
     except IndexError as exc:  # a deck too small to deal from
         raise GoldfishError(_("the deck runs out while dealing the opening hand")) from exc
 
@@ -78,9 +84,9 @@ def chunks(setup: Setup, games: int, seed: int) -> list[tuple[int, list[int]]]:
     """(first game, game seeds) of each chunk: game ``i`` always gets the ``i``-th seed of one
     SeedSequence, and a batch engine's chunks are fixed, so every way of playing them (one
     process, workers, a Dask cluster) gives the same numbers."""
-    seeds = np.random.SeedSequence(seed).generate_state(games, dtype=np.uint64)
+    seeds = game_seeds(seed, games)
     size = setup.spec.batch_size if _batch(setup) is not None else CHUNK
-    return [(start, seeds[start : start + size].tolist()) for start in range(0, games, size)]
+    return [(start, seeds[start : start + size]) for start in range(0, games, size)]
 
 
 def _batch(setup: Setup) -> BatchEngine | None:
@@ -225,6 +231,8 @@ class GoldfishRequest(BaseModel):
     seed: int = Field(0, ge=0)
     on_play: bool = True
     workers: int = Field(1, ge=1, le=64)
+    # "reference": game by game; game i is what ``--replay i`` shows
+    engine: Literal["auto", "reference"] = "auto"
 
 
 class GoldfishResult(BaseModel):
@@ -348,6 +356,8 @@ def goldfish(
 ) -> GoldfishResult:
     """Play and summarise; ``setup`` (from ``prepare``) saves preparing the deck again."""
     setup = setup or prepare(deck, fmt, index, policy)
+    if req.engine == "reference" and setup.fast:
+        setup = dataclasses.replace(setup, fast=False)
     chunks, interrupted = simulate(setup, req, progress, notice)
     return result_of(deck, fmt, policy, req, setup, chunks, interrupted)
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TypeVar, cast
+
+import numpy as np
 
 from deckcheck import games
 from deckcheck.games.deal_contract import Aside
@@ -67,3 +69,10 @@ def seed32(seed: int) -> int:
     """A chunk's 64-bit seed folded to the 32 bits ``np.random.seed`` (numba's) takes."""
     seed = int(seed)
     return (seed ^ (seed >> 32)) & 0xFFFFFFFF
+
+
+def game_seeds(seed: int, games: int) -> list[int]:
+    """The seeds of games 1 … ``games`` of a run: the first words of one SeedSequence (the same
+    first ones however many games are asked for), so game i is the same game in every run."""
+    words = np.random.SeedSequence(seed).generate_state(games, dtype=np.uint64)
+    return cast("list[int]", words.tolist())

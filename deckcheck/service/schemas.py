@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -62,6 +62,18 @@ class HandBody(DeckRequest):
 
 class GoldfishBody(DeckRequest):
     games: int = Field(1000, ge=1)
+    turns: int = Field(10, ge=1, le=30)
+    seed: int = Field(0, ge=0, le=2**63 - 1)
+    on_play: bool = True
+    policy: dict[str, Any] | None = Field(None, description=N_("Policy keys, as in a policy file."))
+    engine: Literal["auto", "reference"] = Field(
+        "auto",
+        description=N_("reference: game by game, game N being the one /goldfish/replay shows."),
+    )
+
+
+class ReplayBody(DeckRequest):
+    game: int = Field(1, ge=1, description=N_("Which game of the run, from 1."))
     turns: int = Field(10, ge=1, le=30)
     seed: int = Field(0, ge=0, le=2**63 - 1)
     on_play: bool = True

@@ -16,6 +16,7 @@ from deckcheck.resolve import CardIndex
 if TYPE_CHECKING:
     from deckcheck.formats import Format
     from deckcheck.goldfish.policy import Policy
+    from deckcheck.goldfish.replay import ReplayRequest
     from deckcheck.goldfish.run import GoldfishRequest
     from deckcheck.goldfish.setup import Setup
     from deckcheck.models import DeckList
@@ -50,6 +51,15 @@ def goldfish(
         return _goldfish_on_cluster(progress, deck, fmt, policy, req, setup)
     result = run(deck, fmt, CardIndex(), policy, req, progress, setup)  # the setup has the cards
     return result.model_dump(mode="json")
+
+
+def replay(
+    progress: Progress | None, setup: Setup, fmt: Format, req: ReplayRequest
+) -> dict[str, Any]:
+    """One game of a run, written down (``/goldfish/replay``)."""
+    from deckcheck.goldfish.replay import replay as run
+
+    return run(setup, fmt, req).model_dump(mode="json")
 
 
 def _goldfish_on_cluster(

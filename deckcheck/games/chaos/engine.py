@@ -42,11 +42,12 @@ import re
 from typing import TYPE_CHECKING, cast
 
 from deckcheck.games import name_key
-from deckcheck.games.chaos import MILESTONES
+from deckcheck.games.chaos import MILESTONES, telling
 from deckcheck.games.chaos.layout import MAX_LEVEL
 from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, redeal, shuffled, take
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.goldfish.setup import Setup
+from deckcheck.goldfish.trace import Trace, gone
 from deckcheck.models import Card
 from deckcheck.normalize import nfkc, word_key
 
@@ -135,7 +136,14 @@ class Chara:
         self.tst = 0  # how many of ``sets`` carry [TST ゲージ]
 
 
-def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play: bool) -> Record:
+def play(
+    setup: Setup,
+    policy: Compiled,
+    rng: random.Random,
+    turns: int,
+    on_play: bool,
+    trace: Trace | None = None,
+) -> Record:
     pol = cast("ChaosPolicy", policy.policy)
     rules = setup.rules
     friend_areas = rules.param_int("friend_areas")
@@ -144,10 +152,14 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
     deck = shuffled(expand(setup.drawable), rng)  # top of the deck = end of the list
     record = Record(milestones=[0] * len(MILESTONES))
     hand = [deck.pop() for _ in range(rules.hand)]
+    first = list(hand)
     keep = keep_of(policy)
     if pol.mulligan and not keep.meets(hand):
         hand = redeal(deck, hand, rules.hand, rng)
         record.mulligans = 1
+    if trace is not None:
+        trace.step("play", telling.partner(partner_card))
+        trace.opening(first, [(first, hand)] if record.mulligans else [])
     partner_key = _key(partner_card.name)
     can_level = "beta" not in {word_key(a) for a in partner_card.items_of("append")}
     level = 1
@@ -158,16 +170,22 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
     covers = pol.solral_charge and any(charges(c, partner_card) for c, _ in setup.section("extra"))
     excess = -99
     for turn in range(1, turns + 1):
+        if trace is not None:
+            trace.turn(turn)
         try:
             if not deck:
                 raise DeckOut("deck-out")
             hand.append(deck.pop())
+            if trace is not None:
+                trace.draw(hand[-1:])
             # level-up: once a turn, a chara card of the partner's name from hand (§10.3)
             if can_level and level < MAX_LEVEL:
                 same = next((c for c in hand if levels_up(c, partner_key)), None)
                 if same is not None:
                     take(hand, same)
                     level += 1
+                    if trace is not None:
+                        trace.step("play", telling.level_up(same, level))
                     for lv, index in ((2, 0), (3, 1)):
                         if level >= lv and not record.milestones[index]:
                             record.milestones[index] = turn
@@ -188,13 +206,22 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
                     best = min(charas, key=lambda c: policy.rank(c, policy.play_first))
                     take(hand, best)
                     friends.append(Chara(best))
+                    if trace is not None:
+                        trace.step("play", telling.friend(best))
             # one extra chara a turn, when its extra cost can be paid (§10.1)
             if pol.play_extras and extra_deck:
+                before = (list(extra_deck), list(hand)) if trace is not None else ([], [])
                 played = _extra(extra_deck, hand, friends, partner)
+                if trace is not None and played:
+                    (card,) = gone(before[0], extra_deck)
+                    trace.step("play", telling.extra(card, gone(before[1], hand)))
                 if played and not record.milestones[2]:
                     record.milestones[2] = turn
             if pol.play_sets:
+                held = list(hand) if trace is not None else []
                 _sets(hand, [partner, *friends])
+                if trace is not None and len(hand) < len(held):
+                    trace.step("play", telling.sets(gone(held, hand)))
             # battle: [ソルラルチャージ] on the partner (the policy decides); the chara of the
             # partner area is the partner (§5.7), so it attacks (not on the first player's
             # first turn, §8.3) and draws (アタックドロー, §8.3), covered or not
@@ -204,10 +231,16 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
             attack = not (turn == 1 and on_play and not first_attack)
             if pol.attack_draw and attack and deck:
                 hand.append(deck.pop())
+                if trace is not None:
+                    trace.step("attack", telling.attack(hand[-1:]))
+            elif trace is not None and attack:
+                trace.step("attack", telling.attack([]))
             # end: down to the hand limit (§7.6), keeping what the pilot can use: events (never
             # played) go first, then the cards the pilot's play_first order ranks last
             if len(hand) > hand_limit:
                 hand.sort(key=lambda c: (c.type == "event", *policy.rank(c, policy.play_first)))
+                if trace is not None:
+                    trace.step("discard", telling.discard(hand[hand_limit:]))
                 del hand[hand_limit:]
         except DeckOut as out:
             record.loss, record.loss_turn = out.reason, turn
@@ -220,6 +253,9 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
             sets += len(chara.sets)
             tst += chara.tst
         excess = max(excess, sets - tst - 1 - len(friends))
+        if trace is not None:
+            cards = [f.card for f in friends]
+            trace.state(telling.state(partner.card, level, cards, sets, len(hand), len(deck)))
         record.metrics.append((len(hand), level, plain, extras, sets, len(deck)))
     record.invariants[SETS_EXCESS] = max(excess, 0)
     return record

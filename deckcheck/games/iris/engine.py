@@ -13,10 +13,11 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, cast
 
-from deckcheck.games.iris import MILESTONES
+from deckcheck.games.iris import MILESTONES, telling
 from deckcheck.goldfish.common import DeckOut, GoldfishError, Record, expand, redeal, shuffled, take
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.goldfish.setup import Setup
+from deckcheck.goldfish.trace import Redeal, Trace
 from deckcheck.i18n import _
 from deckcheck.models import Card
 
@@ -30,7 +31,14 @@ class SetupError(GoldfishError):
     """A deck without units can never start a game."""
 
 
-def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play: bool) -> Record:
+def play(
+    setup: Setup,
+    policy: Compiled,
+    rng: random.Random,
+    turns: int,
+    on_play: bool,
+    trace: Trace | None = None,
+) -> Record:
     pol = cast("IrisPolicy", policy.policy)
     rules = setup.rules
     standby_slots = rules.param_int("standby_slots")
@@ -39,24 +47,37 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
         raise SetupError(_("the deck has no unit: the opening hand can never be kept"))
     record = Record(milestones=[0] * len(MILESTONES))
     hand = [deck.pop() for _ in range(rules.hand)]
+    first, redraws = list(hand), list[Redeal]()
     while not any(c.type == "unit" for c in hand):
+        returned = hand
         hand = redeal(deck, hand, rules.hand, rng)  # revealed, shuffled back, drawn again
         record.mulligans += 1
+        if trace is not None:
+            redraws.append((returned, list(hand)))
         if record.mulligans > MAX_REDRAWS:  # pragma: no cover - needs a unit to be impossible
             raise SetupError(_("no unit after 100,000 redraws"))
     units_in_hand = [c for c in hand if c.type == "unit"]
     main_unit = min(units_in_hand, key=lambda c: policy.rank(c, policy.play_first))
     take(hand, main_unit)
+    if trace is not None:
+        trace.opening(first, redraws)
+        trace.step("play", telling.main_unit(main_unit))
     standby: list[Card] = []
     charges = commands = 0
     for turn in range(1, turns + 1):
+        if trace is not None:
+            trace.turn(turn)
         try:
             if not deck:
                 raise DeckOut("deck-out")
             hand.append(deck.pop())
+            if trace is not None:
+                trace.draw(hand[-1:])
             entered = 0  # units into standby this turn: the last ones of ``standby``
             if pol.charge:
                 charges += 1  # once a turn, on one unit
+                if trace is not None:
+                    trace.step("resource", telling.charge(charges))
             for card in sorted(
                 (c for c in hand if c.type == "unit"),
                 key=lambda c: policy.rank(c, policy.play_first),
@@ -66,6 +87,8 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
                 take(hand, card)
                 standby.append(card)
                 entered += 1
+                if trace is not None:
+                    trace.step("play", telling.standby(card))
             if len(standby) >= standby_slots and not record.milestones[0]:
                 record.milestones[0] = turn
             if pol.use_commands:
@@ -73,9 +96,13 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
                 if strategy is not None:  # one strategy a turn
                     take(hand, strategy)
                     commands += 1
+                    if trace is not None:
+                        trace.step("play", telling.command(strategy, "strategy"))
                 for card in [c for c in hand if c.type == "tactic"]:  # any number
                     take(hand, card)
                     commands += 1
+                    if trace is not None:
+                        trace.step("play", telling.command(card, "tactic"))
                 if turn > 1:  # nobody sets on their own first turn
                     # by position: a deck's copies of a unit are one object, each its own unit
                     targets = [main_unit, *standby[: len(standby) - entered]]
@@ -85,11 +112,18 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
                         targets.pop(0)  # one enhancement per unit per turn
                         take(hand, card)
                         commands += 1
+                        if trace is not None:
+                            trace.step("play", telling.command(card, "enhancement"))
             if pol.retreat and standby:  # at most once a turn: the main unit swaps out
                 main_unit, standby[0] = standby[0], main_unit
+                if trace is not None:
+                    trace.step("play", telling.retreat(main_unit))
         except DeckOut as out:
             record.loss, record.loss_turn = out.reason, turn
             break
+        if trace is not None:
+            slots = standby_slots
+            trace.state(telling.state(main_unit, standby, slots, charges, len(hand), len(deck)))
         record.metrics.append(
             (len(hand), 1 + len(standby), len(standby), charges, commands, len(deck))
         )

@@ -49,182 +49,31 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
-from deckcheck.games.rakuen import MILESTONES
+from deckcheck.games.rakuen import MILESTONES, telling
+from deckcheck.games.rakuen.table import PENALTY_LOSS, Table, territory
 from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, shuffle, shuffled, take
 from deckcheck.goldfish.policy import Compiled, ranker
 from deckcheck.goldfish.setup import Setup
+from deckcheck.goldfish.trace import Trace, gone
 from deckcheck.models import Card
+
+__all__ = ["PENALTY_LOSS", "Table", "play", "territory"]  # the zones live in table.py
 
 if TYPE_CHECKING:
     from deckcheck.games.rakuen import RakuenPolicy
 
-PENALTY_LOSS = 2
 # Record.invariants: the most a deployed member's level exceeded the level area (0 when legal)
 LEVEL_EXCESS = "level_over_level_area"
 
 
-def territory(card: Card) -> int:
-    """Circles a member takes; 1 when the card data gives none (outside the card data)."""
-    return card.int_of("territory") or 1
-
-
-class Table:
-    """One player's zones; the top of ``deck`` is the end of the list."""
-
-    def __init__(self, deck: list[Card], rng: random.Random, circles: int, level_max: int) -> None:
-        self.deck, self.rng = deck, rng
-        self.max_circles, self.level_max = circles, level_max
-        self.blocks = (circles // 2) // 2  # 2 × 2 blocks that fit side by side on 2 rows
-        self.hand: list[Card] = []
-        self.stock: list[Card] = []
-        self.drop: list[Card] = []
-        self.level: list[tuple[Card, bool]] = []  # (card, face up)
-        self.field: list[Card] = []
-        # the soul under each member of ``field``, by position: a deck's copies of a card are
-        # one object, yet each copy in play is its own member with its own soul
-        self.souls: list[list[Card]] = []
-        self.refreshes = 0
-        self.penalties = 0
-        self.pending = 0  # refresh penalties not yet paid
-        self.circles = 0  # circles the field's members occupy
-        self.big = 0  # members of territory 4
-        self._colors: set[str] | None = None  # of the level cards, until they change
-
-    # --- the deck ---------------------------------------------------------------------------
-
-    def _top(self) -> Card:
-        if not self.deck:
-            self.refresh()
-        card = self.deck.pop()
-        if not self.deck:
-            self.refresh()  # interrupts at once: the drop zone as it is now
-        return card
-
-    def take_from_deck(self, card: Card) -> None:
-        take(self.deck, card)
-        if not self.deck:
-            self.refresh()
-
-    def refresh(self) -> None:
-        """ch.3 §6, §10: the drop zone becomes the deck; the penalty is paid by ``settle``."""
-        if not self.drop:
-            raise DeckOut("deck-out")
-        self.deck = self.drop
-        self.drop = []
-        shuffle(self.deck, self.rng)
-        self.refreshes += 1
-        self.pending += 1
-
-    def settle(self) -> None:
-        """ch.3 §6 リフレッシュポイント解決処理: after the action, per refresh the deck's top
-        card is removed face down; 2 such cards lose."""
-        while self.pending:
-            self.pending -= 1
-            self.penalties += 1
-            if self.penalties >= PENALTY_LOSS:
-                raise DeckOut("refresh-penalty")
-            self._top()
-
-    def draw(self, n: int = 1) -> None:
-        for _ in range(n):
-            self.hand.append(self._top())
-        self.settle()
-
-    # --- the level area ---------------------------------------------------------------------
-
-    def colors(self) -> set[str]:
-        """Colors and worlds of every level card, face up or face down (ch.2 §6 出撃条件 4)."""
-        if self._colors is None:
-            self._colors = {
-                x for c, _up in self.level for x in (c.text_of("color"), c.text_of("world")) if x
-            }
-        return self._colors
-
-    def set_level(self, level: list[tuple[Card, bool]]) -> None:
-        self.level = level
-        self._colors = None
-
-    # --- the field --------------------------------------------------------------------------
-
-    def place(self, card: Card, soul: list[Card] | None = None) -> None:
-        self.field.append(card)
-        self.souls.append(soul or [])
-        t = territory(card)
-        self.circles += t
-        self.big += t == 4
-
-    def lift(self, card: Card) -> list[Card]:
-        """Take a member off the field (of copies, the first placed); returns it with its
-        soul."""
-        at = next(i for i, c in enumerate(self.field) if c is card)
-        del self.field[at]
-        t = territory(card)
-        self.circles -= t
-        self.big -= t == 4
-        return [card, *self.souls.pop(at)]
-
-    def fits(self, card: Card, freed: int = 0, freed_big: int = 0) -> bool:
-        t = territory(card)
-        return (
-            self.circles - freed + t <= self.max_circles
-            and self.big - freed_big + (t == 4) <= self.blocks
-        )
-
-    def room(
-        self, card: Card, leaving: tuple[Card, ...] = (), over: bool = False
-    ) -> list[Card] | None:
-        """Members to drop so that ``card`` fits once ``leaving`` left the field ([] when it
-        fits as it is); None when it cannot fit. With ``over``, the pilot drops members of a
-        lower level, lowest first."""
-        freed = sum(territory(c) for c in leaving)
-        freed_big = sum(territory(c) == 4 for c in leaving)
-        if self.fits(card, freed, freed_big):
-            return []
-        if not over:
-            return None
-        level = card.level or 0
-        victims: list[Card] = []
-        left = list(leaving)  # by copy: one copy leaving leaves the others on the field
-        for other in sorted(self.field, key=lambda c: (c.level or 0, -territory(c))):
-            gone = next((i for i, c in enumerate(left) if c is other), None)
-            if gone is not None:
-                del left[gone]
-                continue
-            if (other.level or 0) >= level:
-                continue
-            if (
-                territory(card) == 4
-                and self.big - freed_big >= self.blocks
-                and territory(other) != 4
-            ):
-                continue  # a second 2 × 2 block needs the first one gone
-            victims.append(other)
-            freed += territory(other)
-            freed_big += territory(other) == 4
-            if self.fits(card, freed, freed_big):
-                return victims
-        return None
-
-    def conditions(self, card: Card) -> bool:
-        """ch.3 §3: the level condition, the cost, and for a 合理体 the color or world one."""
-        if card.type != "member" or (card.level or 0) > len(self.level):
-            return False
-        if (card.cost or 0) > len(self.stock):
-            return False
-        return card.kind != "合理体" or bool(
-            {card.text_of("color"), card.text_of("world")} & self.colors()
-        )
-
-    def deploy(self, card: Card, victims: list[Card], soul: list[Card] | None = None) -> None:
-        """Pay the cost from the top of the stock, drop the members it covers, place it."""
-        for _ in range(card.cost or 0):
-            self.drop.append(self.stock.pop())
-        for victim in victims:
-            self.drop += self.lift(victim)
-        self.place(card, soul)
-
-
-def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play: bool) -> Record:
+def play(
+    setup: Setup,
+    policy: Compiled,
+    rng: random.Random,
+    turns: int,
+    on_play: bool,
+    trace: Trace | None = None,
+) -> Record:
     pol = cast("RakuenPolicy", policy.policy)
     rules = setup.rules
     circles = rules.param_int("circles")
@@ -235,6 +84,7 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
     )
     record = Record(milestones=[0] * len(MILESTONES))
     table.draw(rules.hand)
+    first, bottom = list(table.hand), list[Card]()
     keep = keep_of(policy)
     if pol.mulligan and not keep.meets(table.hand):
         kept, bottom = keep.bottom(table.hand)
@@ -242,6 +92,9 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
         table.deck[:0] = bottom  # to the bottom, in any order
         table.draw(len(bottom))
         record.mulligans = 1
+    if trace is not None:
+        drawn = table.hand[len(table.hand) - len(bottom) :]
+        trace.opening(first, [(bottom, drawn)] if bottom else [])
     excess = -99  # the most a deployed level exceeded the level area
 
     def deployed(card: Card, turn: int) -> None:
@@ -267,35 +120,55 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
             if victims is None:
                 continue
             take(table.hand, card)
+            if trace is not None:
+                trace.step("play", telling.deploy(card, len(table.level), victims))
             table.deploy(card, victims)
             deployed(card, turn)
             count += 1
         return count
 
     for turn in range(1, turns + 1):
+        refreshes = table.refreshes
+        if trace is not None:
+            trace.turn(turn)
         try:
             table.draw(rules.draw_per_turn)  # 2, also on the first player's first turn
+            if trace is not None:
+                trace.draw(table.hand[len(table.hand) - rules.draw_per_turn :])
             for _ in range(rules.param_int("stock_per_turn")):
                 table.stock.append(table._top())
+                if trace is not None:
+                    trace.step("resource", telling.stock(table.stock[-1]))
                 table.settle()
-            _level_phase(table, policy, face_up=not (turn == 1 and on_play))
+            _level_phase(table, policy, not (turn == 1 and on_play), trace)
             count = main_phase(turn)
             if pol.gattai:
                 merged = _gattai(table, policy, over)
                 if merged is not None:
                     deployed(merged, turn)
+                    if trace is not None:
+                        trace.step("play", telling.gattai(merged, table.souls[-1]))
             for _ in range(pol.luck_drive_times if pol.luck_drive else 0):
                 if len(table.stock) < 3 or (count and pol.luck_drive_when_stuck):
                     break
                 for _ in range(3):
                     table.drop.append(table.stock.pop())
                 table.draw(1)
+                if trace is not None:
+                    trace.step("draw", telling.luck_drive(table.hand[-1:]))
                 count += main_phase(turn)
             if limit is not None:
+                held = list(table.hand) if trace is not None else []
                 _end_phase(table, int(limit), play_rank)
+                if trace is not None and len(table.hand) < len(held):
+                    trace.step("discard", telling.discard(gone(held, table.hand)))
         except DeckOut as out:
             record.loss, record.loss_turn = out.reason, turn
             break
+        if trace is not None:
+            if table.refreshes > refreshes:
+                trace.step("resource", telling.refresh(table.refreshes, table.penalties))
+            trace.state(_state(table))
         record.metrics.append(
             (
                 len(table.hand),
@@ -312,7 +185,20 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
     return record
 
 
-def _level_phase(table: Table, policy: Compiled, face_up: bool) -> None:
+def _state(table: Table) -> str:
+    return telling.state(
+        len(table.level),
+        len(table.stock),
+        table.field,
+        len(table.hand),
+        len(table.deck),
+        len(table.drop),
+    )
+
+
+def _level_phase(
+    table: Table, policy: Compiled, face_up: bool, trace: Trace | None = None
+) -> None:
     if not table.hand:
         return
     if len(table.level) < table.level_max:
@@ -331,6 +217,8 @@ def _level_phase(table: Table, policy: Compiled, face_up: bool) -> None:
         card = min(table.hand, key=key)
         take(table.hand, card)
         table.set_level([*table.level, (card, face_up)])
+        if trace is not None:
+            trace.step("resource", telling.level(card, face_up))
     elif cast("RakuenPolicy", policy.policy).swap_level:
         colors = table.colors()
         new = next((c for c in table.hand if (x := c.text_of("color")) and x not in colors), None)
@@ -339,6 +227,8 @@ def _level_phase(table: Table, policy: Compiled, face_up: bool) -> None:
             take(table.hand, new)
             table.hand.append(old)
             table.set_level([*table.level[1:], (new, True)])
+            if trace is not None:
+                trace.step("resource", telling.swap(new, old))
 
 
 def _end_phase(table: Table, limit: int, rank: Callable[[Card], tuple[int, int, int, str]]) -> None:

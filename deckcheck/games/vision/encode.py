@@ -17,8 +17,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from deckcheck.games.vision.cards import facts
-from deckcheck.games.vision.engine import limits
 from deckcheck.games.vision.layout import COLUMNS
+from deckcheck.games.vision.limits import limits
 from deckcheck.goldfish.common import Keep
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.goldfish.setup import Setup

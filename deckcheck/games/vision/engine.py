@@ -22,15 +22,18 @@ A turn (phases: CR §4.1.1 as fan copies reproduce it; OFF 「ターンの流れ
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
+from deckcheck.games.vision import telling
 from deckcheck.games.vision.cards import Facts, facts
 from deckcheck.games.vision.layout import MILESTONES
+from deckcheck.games.vision.limits import limits, slot_free
 from deckcheck.goldfish.common import Record, expand, keep_of, redeal, shuffled, take
 from deckcheck.goldfish.policy import Compiled, ranker
 from deckcheck.goldfish.setup import Setup
+from deckcheck.goldfish.trace import Trace
 from deckcheck.models import Card
 from deckcheck.normalize import nfkc
 from deckcheck.odds.conditions import Atom
@@ -246,53 +249,14 @@ def _node_key(policy: Compiled, node_first: list[Atom]) -> Callable[[Card], tupl
     return key
 
 
-@dataclass(frozen=True)
-class Limits:
-    """The format's play parameters and the pilot's, as one engine run reads them."""
-
-    node_per_turn: int
-    node_until: int | None  # None: no limit ("all")
-    characters: int
-    dolls: int
-    leaders: int
-    life: int
-    hand_limit: int
-    ready_nodes: bool  # node_ready = "maintenance"
-    free_first: bool
-
-
-def limits(setup: Setup, deck: Sequence[Card]) -> Limits:
-    pol = cast("VisionPolicy", setup.policy)
-    rules = setup.rules
-    per_turn = rules.param_int("node_per_turn") if "node_per_turn" in rules.params else None
-    until: int | None
-    if pol.node_until == "all":
-        until = None
-    elif pol.node_until is None:  # the deck's highest 必要ノード
-        until = max((facts(c).node for c in deck if not facts(c).never), default=0)
-    else:
-        until = pol.node_until
-    return Limits(
-        node_per_turn=pol.node_per_turn if per_turn is None else per_turn,
-        node_until=until,
-        characters=rules.param_int("characters_per_turn"),
-        dolls=rules.param_int("dolls_per_turn"),
-        leaders=rules.param_int("leaders"),
-        life=rules.param_int("life"),
-        hand_limit=rules.param_int("hand_limit"),
-        ready_nodes=str(rules.params["node_ready"]) == "maintenance",
-        free_first=pol.free_first,
-    )
-
-
-def _slot_free(f: Facts, characters: int, dolls: int, lim: Limits) -> bool:
-    """Whether a character may be played on the turn's slots: 奇襲 always, 人形 on its own."""
-    if f.role != "character" or f.surprise:
-        return True
-    return dolls < lim.dolls if f.doll else characters < lim.characters
-
-
-def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play: bool) -> Record:
+def play(
+    setup: Setup,
+    policy: Compiled,
+    rng: random.Random,
+    turns: int,
+    on_play: bool,
+    trace: Trace | None = None,
+) -> Record:
     pol = cast("VisionPolicy", policy.policy)
     rules = setup.rules
     deck = shuffled(expand(setup.drawable), rng)
@@ -300,17 +264,25 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
     record = Record(milestones=[0] * len(MILESTONES))
     hand = [deck.pop() for _ in range(min(rules.hand, len(deck)))]
     redeals = rules.mulligan.name == "return-all-once"
+    first = list(hand)
     if pol.mulligan and redeals and not keep_of(policy).meets(hand):
         hand = redeal(deck, hand, rules.hand, rng)
         record.mulligans = 1
+    if trace is not None:
+        trace.opening(first, [(first, hand)] if record.mulligans else [])
     node_key = _node_key(policy, policy.atoms["node_first"])
     rank = ranker(policy, policy.play_first)
     board = Board()
     damage = 0
     for turn in range(1, turns + 1):
+        before = list(board.placed) if trace is not None else []
+        if trace is not None:
+            trace.turn(turn)
         if lim.ready_nodes:  # maintenance phase: nodes first, then 維持コスト
             board.active = board.nodes
         lost = upkeep(board)
+        if trace is not None and lost:
+            trace.step("resource", telling.lost([e.card for e in before if e not in board.placed]))
         if lost and not record.milestones[FIRST_LOSS]:
             record.milestones[FIRST_LOSS] = turn
         if not (turn == 1 and on_play and not rules.first_player_draws):
@@ -318,10 +290,17 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
                 record.loss, record.loss_turn = "deck-out", turn
                 break
             hand.extend(deck.pop() for _ in range(rules.draw_per_turn))
+            if trace is not None:
+                trace.draw(hand[len(hand) - rules.draw_per_turn :])
+        elif trace is not None:
+            trace.step("draw", telling.no_draw())
         for _ in range(lim.node_per_turn):
             if not hand or (lim.node_until is not None and board.nodes >= lim.node_until):
                 break
-            take(hand, max(hand, key=node_key))
+            card = max(hand, key=node_key)
+            take(hand, card)
+            if trace is not None:
+                trace.step("resource", telling.node(card))
             board.nodes += 1
             board.active += 1  # deckcheck's reading: a node set this turn pays this turn
         active, asleep = board.active, board.nodes - board.active
@@ -334,7 +313,7 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
                 c
                 for c in hand
                 if facts(c).role != "command"
-                and _slot_free(facts(c), characters, dolls, lim)
+                and slot_free(facts(c), characters, dolls, lim)
                 and playable(c, hand, board, lim.leaders)
             ]
             if not options:
@@ -353,6 +332,8 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
                 characters += not f.doll
             if f.role == "character" and not record.milestones[0]:
                 record.milestones[0] = turn
+            if trace is not None:
+                trace.step("play", telling.play(card, free(card, board), True))
             _put(card, hand, deck, board, turn)
         for k in range(1, NODE_MILESTONES + 1):
             if board.nodes >= k and not record.milestones[1 + k]:
@@ -368,14 +349,26 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
                     if f.role != "command" or f.bonus <= 0:
                         continue
                     if playable(card, hand, board, lim.leaders, attackers):
+                        if trace is not None:
+                            trace.step("play", telling.command(card, f.bonus))
                         hit += _put(card, hand, deck, board, turn, attackers)
             damage += hit
+            if trace is not None and attackers:
+                cards = [u.card for u in attackers]
+                trace.step("attack", telling.attack(cards, hit, damage, lim.life))
             if damage >= lim.life and not record.milestones[1]:
                 record.milestones[1] = turn
         while len(hand) > lim.hand_limit:  # discard phase: what the pilot would set as a node
             card = max(hand, key=node_key)
             take(hand, card)
             board.grave.append(card)
+            if trace is not None:
+                trace.step("discard", telling.discard(card))
+        if trace is not None:
+            field = [u.card for u in board.units]
+            trace.state(
+                telling.state(board.active, board.nodes, field, len(hand), len(deck), damage)
+            )
         record.metrics.append(
             (
                 len(hand),

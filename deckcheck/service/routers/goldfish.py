@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request, Response
@@ -18,7 +19,7 @@ from deckcheck.service.deps import (
     WorkersDep,
 )
 from deckcheck.service.problems import Problem, over_limit
-from deckcheck.service.schemas import GoldfishBody, format_of, parse_deck
+from deckcheck.service.schemas import GoldfishBody, ReplayBody, format_of, parse_deck
 
 if TYPE_CHECKING:
     from deckcheck.formats import Format
@@ -73,8 +74,12 @@ async def goldfish(
         check_work(body.games, deck, settings.sync_work)
     fmt = format_of(registry, body.format, deck, body.as_of)
     policy = _policy(body.policy, fmt)
-    req = GoldfishRequest(games=body.games, turns=body.turns, seed=body.seed, on_play=body.on_play)
+    req = GoldfishRequest(
+        games=body.games, turns=body.turns, seed=body.seed, on_play=body.on_play, engine=body.engine
+    )
     setup = prepare(deck, fmt, index, policy)  # a deck that cannot play is a 422 now, not later
+    if body.engine == "reference":  # every path (here, a job, a cluster) plays game by game
+        setup = dataclasses.replace(setup, fast=False)
     if sync:
         args = (tasks.goldfish, None, deck, fmt, policy, req, setup)
         return await workers.run(*args, extra=extra, deadline=settings.sync_seconds)
@@ -86,6 +91,37 @@ async def goldfish(
     response.status_code = 202
     response.headers["Location"] = f"/jobs/{job['id']}"
     return job
+
+
+@router.post("/goldfish/replay", operation_id="post_goldfish_replay")
+async def goldfish_replay(
+    body: ReplayBody,
+    settings: SettingsDep,
+    registry: RegistryDep,
+    index: CardIndexDep,
+    workers: WorkersDep,
+    extra: ExtraQueueDep,
+) -> Any:
+    """Game ``game`` of a run, turn by turn, in the request's language: the reference engine's
+    game ``game`` of ``/goldfish`` with ``engine: reference`` and the same seed, turns and side
+    (``deckcheck goldfish DECK --replay N``)."""
+    from deckcheck.goldfish.replay import ReplayRequest
+    from deckcheck.goldfish.run import prepare
+
+    if body.game > settings.job_games:  # a run the service plays has no such game
+        raise over_limit(
+            _("game is over the limit of {n} games a run may have", n=settings.job_games),
+            settings.job_games,
+            "game",  # i18n: machine
+        )
+    deck = parse_deck(body.deck)
+    check_work(1, deck, settings.sync_work)  # one game
+    fmt = format_of(registry, body.format, deck, body.as_of)
+    policy = _policy(body.policy, fmt)
+    req = ReplayRequest(game=body.game, turns=body.turns, seed=body.seed, on_play=body.on_play)
+    setup = prepare(deck, fmt, index, policy)
+    args = (tasks.replay, None, setup, fmt, req)
+    return await workers.run(*args, extra=extra, deadline=settings.sync_seconds)
 
 
 def check_work(games: int, deck: DeckList, limit: int) -> None:

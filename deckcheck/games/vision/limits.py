@@ -1,0 +1,61 @@
+"""The VISION reference engine's play limits: the format's parameters and the pilot's, read
+once per game (engine.py; encode.py gives the batch engine the same ones)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
+
+from deckcheck.games.vision.cards import Facts, facts
+from deckcheck.goldfish.setup import Setup
+from deckcheck.models import Card
+
+if TYPE_CHECKING:
+    from deckcheck.games.vision import VisionPolicy
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The format's play parameters and the pilot's, as one engine run reads them."""
+
+    node_per_turn: int
+    node_until: int | None  # None: no limit ("all")
+    characters: int
+    dolls: int
+    leaders: int
+    life: int
+    hand_limit: int
+    ready_nodes: bool  # node_ready = "maintenance"
+    free_first: bool
+
+
+def limits(setup: Setup, deck: Sequence[Card]) -> Limits:
+    pol = cast("VisionPolicy", setup.policy)
+    rules = setup.rules
+    per_turn = rules.param_int("node_per_turn") if "node_per_turn" in rules.params else None
+    until: int | None
+    if pol.node_until == "all":
+        until = None
+    elif pol.node_until is None:  # the deck's highest 必要ノード
+        until = max((facts(c).node for c in deck if not facts(c).never), default=0)
+    else:
+        until = pol.node_until
+    return Limits(
+        node_per_turn=pol.node_per_turn if per_turn is None else per_turn,
+        node_until=until,
+        characters=rules.param_int("characters_per_turn"),
+        dolls=rules.param_int("dolls_per_turn"),
+        leaders=rules.param_int("leaders"),
+        life=rules.param_int("life"),
+        hand_limit=rules.param_int("hand_limit"),
+        ready_nodes=str(rules.params["node_ready"]) == "maintenance",
+        free_first=pol.free_first,
+    )
+
+
+def slot_free(f: Facts, characters: int, dolls: int, lim: Limits) -> bool:
+    """Whether a character may be played on the turn's slots: 奇襲 always, 人形 on its own."""
+    if f.role != "character" or f.surprise:
+        return True
+    return dolls < lim.dolls if f.doll else characters < lim.characters

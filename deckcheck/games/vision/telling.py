@@ -1,0 +1,70 @@
+"""What the VISION reference engine tells a replay (``goldfish.trace``), in this game's words:
+each step of the pilot, with why (the engine's own rule or pilot choice, engine.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from deckcheck.games.vision.cards import facts
+from deckcheck.goldfish.trace import names
+from deckcheck.i18n import _p
+from deckcheck.models import Card
+
+
+def no_draw() -> str:
+    return _p("vision", "no draw: the first player's first turn")
+
+
+def node(card: Card) -> str:
+    return _p("vision", "sets {card} as a node (the pilot's node order)", card=names([card]))
+
+
+def play(card: Card, gratis: bool, character_first: bool) -> str:
+    """The card played and why: free through its 術者, else the pilot's order (characters
+    first, then play_first)."""
+    f = facts(card)
+    if gratis:
+        why = _p("vision", "free: its 術者 is on the field")
+    elif character_first and f.role == "character":
+        why = _p("vision", "characters first; pays コスト {cost}", cost=f.cost)
+    else:
+        why = _p("vision", "the pilot's next playable card; pays コスト {cost}", cost=f.cost)
+    return _p("vision", "plays {card} ({why})", card=names([card]), why=why)
+
+
+def lost(cards: Sequence[Card]) -> str:
+    return _p("vision", "維持コスト not paid: {cards} to 冥界", cards=names(cards))
+
+
+def attack(attackers: Sequence[Card], hit: int, damage: int, life: int) -> str:
+    return _p(
+        "vision",
+        "attacks with {cards}: {hit} damage ({damage} of {life} in all)",
+        cards=names(attackers),
+        hit=hit,
+        damage=damage,
+        life=life,
+    )
+
+
+def command(card: Card, bonus: int) -> str:
+    return _p(
+        "vision", "plays {card} on an attacker (+{bonus} attack)", card=names([card]), bonus=bonus
+    )
+
+
+def discard(card: Card) -> str:
+    return _p("vision", "discards {card} to the hand limit", card=names([card]))
+
+
+def state(active: int, nodes: int, field: Sequence[Card], hand: int, deck: int, damage: int) -> str:
+    return _p(
+        "vision",
+        "nodes {active}/{nodes} active; field: {field}; hand {hand}, deck {deck}; damage {damage}",
+        active=active,
+        nodes=nodes,
+        field=names(field),
+        hand=hand,
+        deck=deck,
+        damage=damage,
+    )
