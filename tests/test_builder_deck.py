@@ -161,7 +161,7 @@ def test_statistics_group_and_undo_a_clear(browser, server_url: str, web_app, si
     expect(page.locator("#verdict")).to_have_text("LEGAL")
     # the deck's numbers: types, and the game's curve (必要ノード and コスト, GET /games)
     labels = page.locator("#stats-curves figcaption").all_inner_texts()
-    assert any(t.startswith("Copies by Node") for t in labels), labels
+    assert any(t.startswith("Copies by node") for t in labels), labels
     assert any(t.startswith("Copies by cost") for t in labels), labels
     _check_stats(page, web_app, "main")
     shot(page, f"22-stats-main-{size}")

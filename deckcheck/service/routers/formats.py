@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from dataclasses import asdict
+from typing import Any
 
 from fastapi import APIRouter
 

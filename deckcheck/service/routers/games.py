@@ -1,7 +1,7 @@
-"""``/games``: each game's card types, its own card columns, and the search filters it offers
-as ``/cards`` query parameters (the shared ones its spec lists in ``search_fields``, then those
-of its own columns and search hooks), and the facts its curve charts (``curve``), so the web builder shows one game's filters and card
-facts without naming it."""
+"""``/games``: each game's card types, its own card columns, the search filters it offers as
+``/cards`` query parameters (the shared ones its spec lists in ``search_fields``, then those of
+its own columns and search hooks), and the facts its curve charts (``curve``), so the web
+builder shows one game's filters, card facts and curve without naming it."""
 
 from __future__ import annotations
 
@@ -48,10 +48,12 @@ _SHARED = {"level": N_("level"), "cost": N_("cost")}
 
 
 def _curve(game: str, name: str) -> dict[str, str]:
-    """A fact the builder's statistics chart as the game's curve, with its label."""
+    """A fact the builder's statistics chart as the game's curve, with its short word (as a
+    column's one-line summaries name it)."""
+    if name in _SHARED:
+        return {"name": name, "label": _(_SHARED[name])}
     column = game_columns(game).get(name)
-    shown = _(_SHARED[name]) if name in _SHARED else label(game, column.heading) if column else name
-    return {"name": name, "label": shown}
+    return {"name": name, "label": _column(game, column)["short"] if column else name}
 
 
 def _column(game: str, column: CardColumn) -> dict[str, Any]:

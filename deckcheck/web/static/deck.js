@@ -1,4 +1,4 @@
-// The deck panel's tools: statistics (counts by type and kind, the game's curve), Clear with
+// The deck panel's tools: statistics (counts by type and card kind, the game's curve), Clear with
 // Undo, a link that carries the deck (Share) and Copy. Loaded after builder.js, whose state,
 // $, _, _n, api, show, save, renderDeck, deckText, typeName and loadText it uses. Which facts
 // make the curve is the game's (GET /games "curve"); no game is named here.
@@ -60,9 +60,10 @@ async function renderStats() {
   const total = lines.reduce((n, e) => n + e.count, 0);
   $("stats-total").textContent = _n("{n} card", "{n} cards", total, { n: total });
   countTable($("stats-types"), tally(lines, (e) => e.type || null), (t) => typeName(t));
-  const kinds = tally(lines, (e) => (e.facts ? e.facts.kind || null : undefined));
-  $("stats-kinds-box").hidden = ![...kinds.keys()].some((k) => k);
-  countTable($("stats-kinds"), kinds, (k) => k);
+  // each card's kind, where the game's cards have one
+  const subs = tally(lines, (e) => (e.facts ? e.facts["kind"] || null : undefined));
+  $("stats-sub-box").hidden = ![...subs.keys()].some((k) => k);
+  countTable($("stats-sub"), subs, (k) => k);
   const box = $("stats-curves");
   box.innerHTML = "";
   for (const fact of spec.curve) box.append(curveFigure(fact, lines));
@@ -118,7 +119,7 @@ function curveFigure(fact, lines) {
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
   svg.setAttribute("role", "img");
-  svg.setAttribute("class", "chart");
+  svg.classList.add("chart");
   svg.setAttribute("aria-label", _("Copies by {fact}", { fact: fact.label }));
   svg.innerHTML = out;
   const caption = document.createElement("figcaption");
