@@ -72,6 +72,12 @@ def _deck(page: Page) -> Counter[tuple[str, str]]:
     return out
 
 
+def _fits(page: Page, size: str) -> None:
+    """Nothing wider than the window (a phone scrolls down, never sideways)."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= SIZES[size]["width"], width
+
+
 def _total(page: Page, section: str) -> str:
     return page.locator(f'.total[data-section="{section}"]').inner_text()
 
@@ -101,6 +107,7 @@ def test_a_second_spell_goes_to_the_sideboard_and_lines_move(browser, server_url
     assert _deck(page)[("main", "N1374")] == 2 and _deck(page)[("side", "N1374")] == 1
     expect(page.locator("#verdict")).to_have_text("ILLEGAL — 2 errors")
     assert "off" in (page.locator('.total[data-section="side"]').get_attribute("class") or "")
+    _fits(page, size)
     shot(page, f"22-sections-moved-{size}")
     # the keyboard: "m" on the sideboard line moves it back; legal again
     page.locator('#sections li[data-section="side"][data-number="N1374"]').focus()
@@ -164,6 +171,7 @@ def test_statistics_group_and_undo_a_clear(browser, server_url: str, web_app, si
     assert any(t.startswith("Copies by node") for t in labels), labels
     assert any(t.startswith("Copies by cost") for t in labels), labels
     _check_stats(page, web_app, "main")
+    _fits(page, size)
     shot(page, f"22-stats-main-{size}")
     page.select_option("#stats-section", "side")
     _check_stats(page, web_app, "side")
@@ -206,6 +214,7 @@ def test_share_a_link_and_export_with_names(browser, server_url: str, web_app, s
     link = page.locator("#share-link").input_value()
     assert "#deck=" in link and page.evaluate("location.hash").startswith("#deck=")
     assert page.evaluate("navigator.clipboard.readText()") == link
+    _fits(page, size)
     shot(page, f"22-share-{size}")
     # the link in a new page (nothing kept there): the same deck, its format, its name
     other = browser.new_context(viewport=SIZES[size])
