@@ -146,6 +146,7 @@ function save() {
 }
 
 function change(card, delta, section) {
+  if (typeof endUndo === "function") endUndo(); // a Clear is no longer undone once edited
   const where = section || sectionFor(card);
   let entry = state.entries.find((e) => e.number === card.number && e.section === where);
   if (!entry) {

@@ -59,18 +59,20 @@ async function renderStats() {
   const lines = state.entries.filter((e) => e.section === chosen && e.count > 0);
   const total = lines.reduce((n, e) => n + e.count, 0);
   $("stats-total").textContent = _n("{n} card", "{n} cards", total, { n: total });
-  countTable($("stats-types"), tally(lines, (e) => e.type || null), (t) => typeName(t));
+  countTable($("stats-types"), tally(lines, (e) => e.type || null), (t) => typeName(t),
+    _("(unknown)"));
   // each card's kind, where the game's cards have one
   const subs = tally(lines, (e) => (e.facts ? e.facts["kind"] || null : undefined));
   $("stats-sub-box").hidden = ![...subs.keys()].some((k) => k);
-  countTable($("stats-sub"), subs, (k) => k);
+  countTable($("stats-sub"), subs, (k) => k, _("(none)"));
   const box = $("stats-curves");
   box.innerHTML = "";
   for (const fact of spec.curve) box.append(curveFigure(fact, lines));
 }
 
-// rows "name  count", most first; null: no such fact; undefined: facts not known yet
-function countTable(list, counts, nameOf) {
+// rows "name  count", most first; null: no such fact (named by ``none``); undefined: facts
+// not known yet
+function countTable(list, counts, nameOf, none) {
   list.innerHTML = "";
   const rows = [...counts].sort((a, b) => b[1] - a[1]);
   for (const [key, n] of rows) {
@@ -78,7 +80,7 @@ function countTable(list, counts, nameOf) {
     li.dataset.key = key == null ? "" : key;
     li.innerHTML = `<span class="name"></span> <span class="count"></span>`;
     li.querySelector(".name").textContent = key === undefined ? _("(not known yet)")
-      : key === null ? _("(none)") : nameOf(key);
+      : key === null ? none : nameOf(key);
     li.querySelector(".count").textContent = String(n);
     list.append(li);
   }
@@ -136,6 +138,7 @@ function curveFigure(fact, lines) {
 
 // --- Clear, and Undo for a while -------------------------------------------------------------
 
+// An edit after a Clear ends the offer: Undo would throw the new cards away.
 function clearDeck() {
   if (!state.entries.length) return;
   const copies = state.entries.reduce((n, e) => n + e.count, 0);
@@ -152,6 +155,7 @@ function clearDeck() {
 }
 
 function endUndo() {
+  clearTimeout(deckTools.undoTimer);
   deckTools.undo = null;
   $("undo-bar").hidden = true;
 }
@@ -159,7 +163,6 @@ function endUndo() {
 function undoClear() {
   if (!deckTools.undo) return;
   state.entries = deckTools.undo;
-  clearTimeout(deckTools.undoTimer);
   endUndo();
   save();
   renderDeck();
