@@ -290,3 +290,30 @@ def test_the_format_places_second_spells_and_the_game_names_its_curve(web_app) -
         ja = http.get("/games", headers={"Accept-Language": "ja"}).json()
         vision = next(g for g in ja if g["id"] == "vision")
         assert [c["label"] for c in vision["curve"]] == ["必要ノード", "コスト"]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_cards_go_where_their_type_belongs_in_other_games(browser, server_url: str, size: str) -> None:  # type: ignore[no-untyped-def]
+    """ChaosTCG 総合ルール 2016-05-17 §6.1: an extra card only in the extra deck; ラクエンロジック
+    ルールブック Ver1.0 ch.1 §4: a gate card only in the gate deck. Added from the search, each
+    goes there, and offers no move to a section its type may not be in."""
+    context = browser.new_context(viewport=SIZES[size])
+    page = context.new_page()
+    violations = _watch(page)
+    page.set_default_timeout(WAIT_MS)
+    page.goto(server_url + "/")
+    for fmt, card, section, other in [
+        ("chaos-standard", "SAMPLE-C-X01", "extra", "SAMPLE-C-001"),
+        ("rakuen-standard", "SAMPLE-R-G01", "gate", "SAMPLE-R-001"),
+    ]:
+        page.select_option("#format", fmt)
+        for number in (card, other):
+            page.fill("#q", number)
+            page.locator(f'#results button[aria-label="Add {number}"]').click()
+        expect(page.locator(f'#sections li[data-section="{section}"][data-number="{card}"]')).to_have_count(1)
+        expect(page.locator(f'#sections li[data-section="main"][data-number="{other}"]')).to_have_count(1)
+        assert page.locator("#sections button.move").count() == 0  # nowhere else to go
+        _fits(page, size)
+        shot(page, f"22-sections-{fmt}-{size}")
+    assert violations == []
+    context.close()
