@@ -163,9 +163,10 @@ function change(card, delta, section) {
   scheduleValidate();
 }
 
-// One copy of a deck line to another section (the line's card keeps its facts).
-function move(entry, target) {
-  focusNext = { section: target, number: entry.number || entry.ref };
+// One copy of a deck line to another section (the line's card keeps its facts); from the
+// keyboard the focus follows the card.
+function move(entry, target, follow) {
+  if (follow) focusNext = { section: target, number: entry.number || entry.ref };
   const copy = { ...entry };
   change(copy, +1, target);
   change(entry, -1, entry.section);
@@ -293,7 +294,7 @@ function keyEdit(ev, card, section) {
   // a deck line: "m" moves one copy on to the next section its card may be in
   if ((ev.key === "m" || ev.key === "M") && section && card.section === section) {
     const target = nextSection(card);
-    if (target) move(card, target);
+    if (target) move(card, target, true);
     ev.preventDefault();
   }
 }
