@@ -195,6 +195,14 @@ def test_statistics_group_and_undo_a_clear(browser, server_url: str, web_app, si
     assert _deck(page) == before
     expect(page.locator("#undo-bar")).to_be_hidden()
     shot(page, f"22-undone-{size}")
+    # an edit after a Clear ends the offer (Undo would throw the new card away)
+    page.click("#clear")
+    expect(page.locator("#undo-bar")).to_be_visible()
+    page.fill("#q", "N1374")
+    page.locator('#results button[aria-label="Add N1374"]').click()
+    expect(page.locator('#sections li[data-number="N1374"]')).to_have_count(1)
+    assert page.locator("#undo-bar").is_hidden()  # at once: the same edit drew the line
+    assert _deck(page) == Counter({("main", "N1374"): 1})
     assert violations == []
     context.close()
 
