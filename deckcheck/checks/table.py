@@ -53,6 +53,21 @@ def _no_types(table: Any) -> Iterable[tuple[str, Sequence[str]]]:
     return ()
 
 
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where a table says a card with ``keyword`` belongs: the section the builder adds it to
+    (before the first section its type is allowed in), with the table's rule and source."""
+
+    keyword: str
+    section: str
+    rule: str | None
+    source: str | None
+
+
+def _no_places(table: Any) -> Iterable[Placement]:
+    return ()
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class CheckTable(Generic[T]):
     """One check table: a TOML key, the model of its tables and the check they drive.
@@ -62,8 +77,9 @@ class CheckTable(Generic[T]):
     report anything at all: a format runs the check only if one of its tables is active (that
     keeps validating fast). ``cites`` gives the rules a table contributes to
     ``Format.checks()``. ``types`` gives the card types a table names, as (field, types): the
-    loader refuses a type the format's game does not have. ``order`` places the check table
-    among the others: checks run, and ``formats show`` lists them, in ascending order.
+    loader refuses a type the format's game does not have. ``places`` gives where a table
+    wants cards of a keyword (``placements``). ``order`` places the check table among the
+    others: checks run, and ``formats show`` lists them, in ascending order.
     """
 
     name: str
@@ -76,6 +92,7 @@ class CheckTable(Generic[T]):
     active: Callable[[T], bool] = _always
     cites: Callable[[T], Iterable[Check]] = _itself
     types: Callable[[T], Iterable[tuple[str, Sequence[str]]]] = _no_types
+    places: Callable[[T], Iterable[Placement]] = _no_places
     adapter: TypeAdapter[Any] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -172,6 +189,11 @@ def _game_tables(spec: games.GameSpec) -> list[CheckTable[Any]]:
             )
         out.append(table)
     return out
+
+
+def placements(fmt: FormatView) -> list[Placement]:
+    """Where the format's check tables want cards of a keyword, in check order."""
+    return [p for t in check_tables(fmt.game) for row in t.of(fmt) for p in t.places(row)]
 
 
 games.on_change(_BY_GAME.clear)

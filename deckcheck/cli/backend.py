@@ -216,6 +216,7 @@ class RemoteBackend:
 
             found = get(self.server, f"/formats/{ref}")
             found.pop("versions", None)  # the family's dates: not a field of the format
+            found.pop("placement", None)  # where the builder adds cards: read from the tables
             self._formats[ref] = Format.model_validate(found)
         return self._formats[ref]
 

@@ -226,6 +226,9 @@ class GameSpec:
     # what the deal does beyond the format's parameters: printed by odds, hand and goldfish
     setup_notes: tuple[str, ...] = ()
     search_fields: tuple[str, ...] = ()  # card columns the web builder offers as filters
+    # the card facts (a shared field, ``level``/``cost``, or a column of ``columns``) whose
+    # counts the builder's deck statistics chart as the game's curve; empty: no curve
+    curve: tuple[str, ...] = ()
     # the game's words for its name, card types and deck sections (the short header words) in
     # the language of the moment: literal ``_p(id, ...)`` calls, so the catalogue extracts
     # them (deckcheck.wording.word); None, or a name missing: shown as written

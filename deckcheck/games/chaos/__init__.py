@@ -235,6 +235,9 @@ CHAOS = (  # the entry point of pyproject.toml
             ),
         ),
         search_fields=("level", "cost"),
+        # a card's level, one of its 情報 (総合ルール 2016-05-17 §3.6); chosen as the curve:
+        # deckcheck's reading
+        curve=("level",),
         columns=COLUMNS,
         search_hooks=(
             SearchHook(

@@ -80,6 +80,8 @@ IRIS = (  # the entry point of pyproject.toml
             ),
         ),
         search_fields=("cost",),
+        # the printed cost (詳しい遊び方 §1 カードの種類); chosen as the curve: deckcheck's reading
+        curve=("cost",),
         # 詳しい遊び方 §1: a unit's HP
         columns=(
             CardColumn("hp", "int", N_("a unit's HP"), Search("min"), label=N_("HP"), summary=True),

@@ -245,6 +245,9 @@ RAKUEN = (  # the entry point of pyproject.toml
             ),
         ),
         search_fields=("level", "cost", "kind"),
+        # a member is deployed when its level is at most the cards of the level area (ルールブック
+        # Ver1.0 ch.2 §5); chosen as the curve: deckcheck's reading
+        curve=("level",),
         columns=COLUMNS,
     )
 )

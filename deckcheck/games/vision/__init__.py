@@ -235,6 +235,10 @@ VISION = (  # the entry point of pyproject.toml
             ),
         ),
         search_fields=("type", "cost", "keyword"),
+        # what decides when a card can be played: 必要ノード (nodes in play) and コスト (nodes
+        # slept), 「Phantom Magic Vision 総合ルール」 §5.2.1, §5.2.2.c; charted together:
+        # deckcheck's reading
+        curve=("node", "cost"),
         columns=COLUMNS,
     )
 )

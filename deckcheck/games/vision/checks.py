@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from deckcheck.checks.sections import SECTIONS
-from deckcheck.checks.table import Check, CheckTable, Row
+from deckcheck.checks.table import Check, CheckTable, Placement, Row
 from deckcheck.games.vision.names import vision_copy_name
 from deckcheck.i18n import N_, _
 from deckcheck.models import Severity, Violation
@@ -134,12 +134,18 @@ def _describe(rule: SpellBreak) -> Iterable[Row]:
     yield Row(rule.rule, what, rule.source)
 
 
+def _places(rule: SpellBreak) -> Iterable[Placement]:
+    """A ``second`` card is added to ``side``, where its spell break takes it from."""
+    yield Placement(rule.second, rule.side, rule.rule, rule.source)
+
+
 SPELL_BREAK = CheckTable(
     name="spell_break",
     model=SpellBreak,
     check=spell_break_check,
     describe=_describe,
     order=620,
+    places=_places,
 )
 
 

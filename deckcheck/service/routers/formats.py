@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from fastapi import APIRouter
 
+from deckcheck.checks.table import placements
 from deckcheck.format_registry import detail, listing
 from deckcheck.i18n import _
 from deckcheck.service.deps import RegistryDep
@@ -26,4 +28,7 @@ def format_detail(format_id: str, registry: RegistryDep) -> dict[str, Any]:
         message = _("unknown format {id!r}", id=format_id)
         raise Problem(404, "unknown-format", message)  # i18n: machine
     found = detail(registry, format_id)
+    # where the builder adds a card with a keyword, before the first section its type is
+    # allowed in (a check table's own rule, e.g. a card that waits in another section)
+    found["placement"] = [asdict(p) for p in placements(registry.get(format_id))]
     return format_words(found, str(found.get("game", "")))

@@ -1,7 +1,7 @@
-"""``/games``: each game's card types, its own card columns, and the search filters it offers
-as ``/cards`` query parameters (the shared ones its spec lists in ``search_fields``, then those
-of its own columns and search hooks), so the web builder shows one game's filters and card
-facts without naming it."""
+"""``/games``: each game's card types, its own card columns, the search filters it offers as
+``/cards`` query parameters (the shared ones its spec lists in ``search_fields``, then those of
+its own columns and search hooks), and the facts its curve charts (``curve``), so the web
+builder shows one game's filters, card facts and curve without naming it."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from fastapi import APIRouter
 
 from deckcheck import games
 from deckcheck.games.columns_contract import CardColumn
-from deckcheck.i18n import DEFAULT, current
+from deckcheck.i18n import DEFAULT, N_, _, current
 from deckcheck.pool.columns import game_columns
 from deckcheck.pool.search import offered
 from deckcheck.wording import label
@@ -37,9 +37,23 @@ def game_list() -> list[dict[str, Any]]:
                     for f in offered(spec.id)
                 ],
                 "columns": [_column(spec.id, c) for c in game_columns(spec.id).values()],
+                "curve": [_curve(spec.id, name) for name in spec.curve],
             }
         )
     return out
+
+
+# the shared card fields a curve may chart, as the builder names them
+_SHARED = {"level": N_("level"), "cost": N_("cost")}
+
+
+def _curve(game: str, name: str) -> dict[str, str]:
+    """A fact the builder's statistics chart as the game's curve, with its short word (as a
+    column's one-line summaries name it)."""
+    if name in _SHARED:
+        return {"name": name, "label": _(_SHARED[name])}
+    column = game_columns(game).get(name)
+    return {"name": name, "label": _column(game, column)["short"] if column else name}
 
 
 def _column(game: str, column: CardColumn) -> dict[str, Any]:

@@ -101,13 +101,18 @@ async function api(method, path, body, headers) {
 
 // --- the deck -------------------------------------------------------------------------------
 
-function deckText() {
+// The deck as deckcheck reads it; with names, each line also says its card's name in a
+// comment (`3 N1374  # name`), which deckcheck skips when it reads the list back.
+function deckText(withNames) {
   const lines = [`format: ${state.format}`];
   for (const section of sectionNames()) {
     const rows = state.entries.filter((e) => e.section === section && e.count > 0);
     if (!rows.length) continue;
     lines.push(`[${section}]`);
-    for (const e of rows) lines.push(`${e.count} ${e.number || e.ref}`);
+    for (const e of rows) {
+      const named = withNames && e.number && e.name && e.name !== e.number;
+      lines.push(`${e.count} ${e.number || e.ref}` + (named ? `  # ${e.name.replace(/\s+/g, " ")}` : ""));
+    }
   }
   return lines.join("\n") + "\n";
 }
@@ -116,9 +121,23 @@ function sectionNames() {
   return state.info ? state.info.sections.map((s) => s.name) : ["main"];
 }
 
-function sectionFor(type) {
-  const found = state.info && state.info.sections.find((s) => s.types.allowed.includes(type));
-  return found ? found.name : "main";
+// The sections a card may be in: those whose allowed types hold its type and whose forbidden
+// types do not (a card of unknown type: any section).
+function sectionsFor(card) {
+  const sections = state.info ? state.info.sections : [];
+  if (!card.type) return sections.map((s) => s.name);
+  return sections.filter((s) => s.types.allowed.includes(card.type) &&
+    !(s.forbidden || []).some((f) => (f.types || []).includes(card.type))).map((s) => s.name);
+}
+
+// Where a new card goes: where the format's tables place one of its keywords (GET
+// /formats/{id} "placement"), else the first section its type is allowed in.
+function sectionFor(card) {
+  const allowed = sectionsFor(card);
+  const keywords = (card.facts || card).keywords || [];
+  const placed = ((state.info && state.info.placement) || []).find(
+    (p) => keywords.includes(p.keyword) && allowed.includes(p.section));
+  return placed ? placed.section : allowed[0] || sectionNames()[0];
 }
 
 function save() {
@@ -127,11 +146,14 @@ function save() {
 }
 
 function change(card, delta, section) {
-  const where = section || sectionFor(card.type);
+  if (typeof endUndo === "function") endUndo(); // a Clear is no longer undone once edited
+  const where = section || sectionFor(card);
   let entry = state.entries.find((e) => e.number === card.number && e.section === where);
   if (!entry) {
     if (delta <= 0) return;
-    entry = { section: where, count: 0, number: card.number, name: card.name, type: card.type };
+    // a searched card brings its facts (the statistics read them); a deck line keeps its own
+    entry = { section: where, count: 0, number: card.number, name: card.name, type: card.type,
+      facts: card.facts || (card.game ? card : undefined) };
     state.entries.push(entry);
   }
   entry.count = Math.max(0, entry.count + delta);
@@ -141,42 +163,119 @@ function change(card, delta, section) {
   scheduleValidate();
 }
 
-function renderDeck(offending = new Set()) {
+// One copy of a deck line to another section (the line's card keeps its facts); from the
+// keyboard the focus follows the card.
+function move(entry, target, follow) {
+  if (follow) focusNext = { section: target, number: entry.number || entry.ref };
+  const copy = { ...entry };
+  change(copy, +1, target);
+  change(entry, -1, entry.section);
+}
+
+// The next section the line's card may be in, after its own (wrapping round); none: null.
+function nextSection(entry) {
+  const allowed = sectionsFor(entry).filter((s) => s !== entry.section);
+  const order = sectionNames();
+  const after = allowed.find((s) => order.indexOf(s) > order.indexOf(entry.section));
+  return after || allowed[0] || null;
+}
+
+function sectionLabel(name) {
+  const found = state.info && state.info.sections.find((s) => s.name === name);
+  return found ? found.label || found.name : name;
+}
+
+// The line to focus after the deck is drawn again (a keyboard edit keeps its place).
+let focusNext = null;
+let offendingNow = new Set();
+
+function renderDeck(offending) {
+  if (offending) offendingNow = offending;
+  const active = document.activeElement;
+  const line = active && active.closest ? active.closest("#sections li[data-number]") : null;
+  const keep = focusNext || (line ? { section: line.dataset.section, number: line.dataset.number }
+    : null);
+  focusNext = null;
   const root = $("sections");
   root.innerHTML = "";
   for (const section of state.info ? state.info.sections : [{ name: "main", size: {} }]) {
-    const rows = state.entries.filter((e) => e.section === section.name);
-    const total = rows.reduce((n, e) => n + e.count, 0);
-    const bound = section.size.max === section.size.min ? `/${section.size.min}`
-      : section.size.max != null ? ` (${section.size.min}–${section.size.max})` : "";
-    const box = document.createElement("div");
-    box.className = "section";
-    const label = section.label || section.name;
-    box.innerHTML = `<h3><span class="label"></span> <span class="total" ` +
-      `data-section="${section.name}">${total}${bound}</span></h3>`;
-    box.querySelector(".label").textContent = label;
-    const list = document.createElement("ul");
-    list.setAttribute("aria-label", _("{section} cards", { section: label }));
-    for (const e of rows) {
-      const item = document.createElement("li");
-      item.tabIndex = 0;
-      item.dataset.number = e.number || e.ref;
-      if (offending.has(e.number)) item.classList.add("offending");
-      item.innerHTML = `<span class="count">${e.count}</span> <span class="name"></span>
-        <span class="number dim"></span>`;
-      item.querySelector(".name").textContent = e.name;
-      item.querySelector(".number").textContent = e.number || _("(unknown)");
-      const minus = button("−", _("Remove one {number}", { number: e.number }),
-        () => change(e, -1, e.section));
-      const plus = button("+", _("Add one more {number}", { number: e.number }),
-        () => change(e, +1, e.section));
-      item.append(minus, plus);
-      item.addEventListener("keydown", (ev) => keyEdit(ev, e, e.section));
-      list.append(item);
-    }
-    box.append(list);
-    root.append(box);
+    root.append(renderSection(section));
   }
+  if (keep) {
+    const again = root.querySelector(`li[data-section="${CSS.escape(keep.section)}"]` +
+      `[data-number="${CSS.escape(keep.number)}"]`);
+    if (again) again.focus();
+  }
+  if (typeof deckChanged === "function") deckChanged();
+}
+
+// A section: its label, its count against the format's size, and its lines (by type when the
+// "group by type" box is ticked).
+function renderSection(section) {
+  const rows = state.entries.filter((e) => e.section === section.name);
+  const total = rows.reduce((n, e) => n + e.count, 0);
+  const size = section.size;
+  const bound = size.max === size.min ? `/${size.min}`
+    : size.max != null ? ` (${size.min}–${size.max})` : "";
+  const box = document.createElement("div");
+  box.className = "section";
+  const label = section.label || section.name;
+  box.innerHTML = `<h3><span class="label"></span> <span class="total" ` +
+    `data-section="${section.name}">${total}${bound}</span> <span class="dim optional"></span></h3>`;
+  box.querySelector(".label").textContent = label;
+  const outside = total < (size.min || 0) || (size.max != null && total > size.max);
+  box.querySelector(".total").classList.toggle("off", outside && !(size.optional && total === 0));
+  if (size.optional) box.querySelector(".optional").textContent = _("(optional)");
+  const grouped = $("group-by-type") && $("group-by-type").checked;
+  const groups = grouped ? groupByType(rows) : [[null, rows]];
+  for (const [type, lines] of groups) {
+    if (type !== null) {
+      const heading = document.createElement("h4");
+      heading.className = "group";
+      heading.textContent = `${typeName(type) || _("(unknown)")} (${lines.reduce((n, e) => n + e.count, 0)})`;
+      box.append(heading);
+    }
+    const list = document.createElement("ul");
+    list.setAttribute("aria-label", type === null ? _("{section} cards", { section: label })
+      : `${label}: ${typeName(type) || _("(unknown)")}`);
+    for (const e of lines) list.append(deckLine(e));
+    box.append(list);
+  }
+  return box;
+}
+
+// Lines by type, in the order the format's sections allow the types.
+function groupByType(rows) {
+  const order = state.info ? [...new Set(state.info.sections.flatMap((s) => s.types.allowed))] : [];
+  const rank = (t) => (order.includes(t) ? order.indexOf(t) : order.length);
+  const types = [...new Set(rows.map((e) => e.type || ""))].sort((a, b) => rank(a) - rank(b));
+  return types.map((t) => [t, rows.filter((e) => (e.type || "") === t)]);
+}
+
+function deckLine(e) {
+  const item = document.createElement("li");
+  item.tabIndex = 0;
+  item.dataset.number = e.number || e.ref;
+  item.dataset.section = e.section;
+  if (offendingNow.has(e.number)) item.classList.add("offending");
+  item.innerHTML = `<span class="count">${e.count}</span> <span class="name"></span>
+    <span class="number dim"></span>`;
+  item.querySelector(".name").textContent = e.name;
+  item.querySelector(".number").textContent = e.number || _("(unknown)");
+  const minus = button("−", _("Remove one {number}", { number: e.number }),
+    () => change(e, -1, e.section));
+  const plus = button("+", _("Add one more {number}", { number: e.number }),
+    () => change(e, +1, e.section));
+  item.append(minus, plus);
+  for (const target of sectionsFor(e).filter((s) => s !== e.section)) {
+    const to = button(`→ ${sectionLabel(target)}`, _("Move one {number} to the {section}",
+      { number: e.number || e.ref, section: sectionLabel(target) }), () => move(e, target));
+    to.className = "move";
+    to.dataset.to = target;
+    item.append(to);
+  }
+  item.addEventListener("keydown", (ev) => keyEdit(ev, e, e.section));
+  return item;
 }
 
 function button(text, label, onClick) {
@@ -192,6 +291,12 @@ function keyEdit(ev, card, section) {
   if (ev.target !== ev.currentTarget) return;
   if (ev.key === "+" || ev.key === "Enter") { change(card, +1, section); ev.preventDefault(); }
   if (ev.key === "-") { change(card, -1, section); ev.preventDefault(); }
+  // a deck line: "m" moves one copy on to the next section its card may be in
+  if ((ev.key === "m" || ev.key === "M") && section && card.section === section) {
+    const target = nextSection(card);
+    if (target) move(card, target, true);
+    ev.preventDefault();
+  }
 }
 
 // --- the service's verdict ------------------------------------------------------------------
@@ -485,21 +590,29 @@ function safeCell(v) {
   return /^[=+\-@\t\r]/.test(v) || /^'[=+\-@\t\r']/.test(v) ? `'${v}` : v;
 }
 
+// A file name from the deck's name and format: letters, digits and - _ . kept, any other run
+// of characters one "-" (a name no system refuses).
+function fileName(extension) {
+  const name = ($("deck-name").value.trim() || "deck").replace(/[^\p{L}\p{N}._-]+/gu, "-")
+    .replace(/^[-.]+|-+$/g, "") || "deck";
+  return `${name}-${state.format}.${extension}`;
+}
+
 function exportAs(fileType) {
-  if (fileType === "text") return download("deck.deck", deckText(), "text/plain");
+  if (fileType === "text") return download(fileName("deck"), deckText(true), "text/plain");
   if (fileType === "json") {
     const data = { format: state.format };
     for (const s of sectionNames()) {
       const rows = state.entries.filter((e) => e.section === s);
       if (rows.length) data[s] = rows.map((e) => ({ count: e.count, card: e.number || e.ref }));
     }
-    return download("deck.json", JSON.stringify(data, null, 2), "application/json");
+    return download(fileName("json"), JSON.stringify(data, null, 2), "application/json");
   }
   const quote = (v) => /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
   const rows = [`# format: ${state.format}`, "section,count,number,name",
     ...state.entries.map((e) => [e.section, e.count, e.number || "", e.name || e.ref || ""]
       .map(String).map(safeCell).map(quote).join(","))];
-  return download("deck.csv", rows.join("\n") + "\n", "text/csv");
+  return download(fileName("csv"), rows.join("\n") + "\n", "text/csv");
 }
 
 async function loadText(text) {
@@ -582,7 +695,7 @@ function start() {
     if (ev.key === "Enter") { const first = $("results").querySelector("li"); if (first) first.focus(); }
   });
   $("format").addEventListener("change", (ev) => chooseFormat(ev.target.value, false));
-  $("clear").addEventListener("click", () => { state.entries = []; save(); renderDeck(); validateNow(); });
+  $("clear").addEventListener("click", clearDeck);
   $("export-text").addEventListener("click", () => exportAs("text"));
   $("export-json").addEventListener("click", () => exportAs("json"));
   $("export-csv").addEventListener("click", () => exportAs("csv"));
@@ -592,9 +705,13 @@ function start() {
   $("deal").addEventListener("click", () => deal(false));
   $("mulligan").addEventListener("click", () => deal(true));
   $("plot").addEventListener("click", plot);
+  startDeck();
   let kept = null;
   try { kept = JSON.parse(localStorage.getItem(STORE) || "null"); } catch (err) { kept = null; }
-  if (kept && kept.format) {
+  const shared = sharedDeck(); // a link made with "Share": its deck wins over the kept one
+  if (shared) {
+    openShared(shared);
+  } else if (kept && kept.format) {
     state.entries = kept.entries || [];
     state.savedId = kept.savedId || null;
     state.savedVersion = kept.savedVersion || null;
@@ -604,4 +721,5 @@ function start() {
   }
 }
 
-if (settleLanguage()) start();
+// after every script of the page has run (deck.js and the others define what start() calls)
+if (settleLanguage()) document.addEventListener("DOMContentLoaded", start);
