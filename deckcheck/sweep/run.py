@@ -69,6 +69,7 @@ class SweepResult(BaseModel):
     best: str | None = None  # the label of the best variant by ``request.best``
     best_metric: str | None = None
     assumptions: list[str] = Field(default_factory=list)
+    words: dict[str, str] = Field(default_factory=dict)  # milestone id → as people read it
 
 
 @dataclass(frozen=True)
@@ -191,6 +192,7 @@ def sweep(
         seed=req.seed,
         variants=results,
         assumptions=_notes(fmt, setups, req.games > 0),
+        words=_words(results),
     )
     if req.best:
         out.best, out.best_metric = best_of(results, req.best), req.best
@@ -325,6 +327,14 @@ def best_of(results: Sequence[VariantResult], metric: str) -> str | None:
     if not legal:
         return None
     return max(legal, key=lambda r: metric_of(r, metric)).label
+
+
+def _words(results: Sequence[VariantResult]) -> dict[str, str]:
+    """Each milestone's words in the caller's language (``first character``, 「最初のキャラク
+    ター」), so a page need not show an id."""
+    from deckcheck.goldfish.output import word
+
+    return {name: word(name) for r in results for name in r.milestones}
 
 
 def _notes(fmt: Format, setups: Sequence[Setup | None], played: bool) -> list[str]:
