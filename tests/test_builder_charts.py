@@ -142,7 +142,7 @@ WORDS = {
     "en": {"blank": "blank", "play": "on the play", "draw": "on the draw", "sep": ", ",
            "done": "^Done: 4 of 4 variants played, 300 games each$", "turn": "turn",
            "share": "share of games", "interval": "95% interval"},
-    "ja": {"blank": "ブランク", "play": "先攻", "draw": "後攻", "sep": "、",
+    "ja": {"blank": "白紙", "play": "先攻", "draw": "後攻", "sep": "、",
            "done": "^完了", "turn": "ターン", "share": "ゲームの割合", "interval": "95%区間"},
 }  # fmt: skip
 

@@ -19,11 +19,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from deckcheck import games
+from deckcheck.blank import is_blank
 from deckcheck.errors import UsageError
 from deckcheck.games import name_key
 from deckcheck.games.columns_contract import CardColumn
 from deckcheck.i18n import _
-from deckcheck.blank import is_blank
 from deckcheck.models import Card, ColumnValue, Game
 from deckcheck.normalize import nfkc, word_key
 from deckcheck.resolve import number_key

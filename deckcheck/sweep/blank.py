@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from deckcheck.blank import BLANK, BLANK_NUMBER, blank_card
-from deckcheck.formats import Format
+from deckcheck.formats import Format, SizeCheck
 from deckcheck.models import DeckList, Game, Violation
 from deckcheck.resolve import CardIndex
 from deckcheck.validate import validate
@@ -40,7 +40,7 @@ def errors_of(deck: DeckList, fmt: Format, index: CardIndex) -> list[Violation]:
     counts: dict[str, int] = {}
     for e in deck.entries:
         counts[e.section] = counts.get(e.section, 0) + e.count
-    sized = {s.name: s.size for s in fmt.sections}
+    sized: dict[str, SizeCheck] = {s.name: s.size for s in fmt.sections}
     out = []
     for v in _errors(validate(kept, fmt, index).violations):
         size = sized.get(v.section or "")

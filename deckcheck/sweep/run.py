@@ -37,7 +37,7 @@ class SweepRequest(BaseModel):
     fill: str | None = Field(
         None,
         description=N_(
-            "The card that keeps the main deck's size: a card of the pool, or blank (a card that"
+            "The card that keeps the deck's size: a card of the pool, or blank (a card that"
             " counts for nothing: deckcheck's device, outside the rulebooks)"
         ),
     )
@@ -330,8 +330,7 @@ def best_of(results: Sequence[VariantResult], metric: str) -> str | None:
 
 
 def _words(results: Sequence[VariantResult]) -> dict[str, str]:
-    """Each milestone's words in the caller's language (``first character``, 「最初のキャラク
-    ター」), so a page need not show an id."""
+    """Each milestone's words in the caller's language, so a page need not show an id."""
     from deckcheck.goldfish.output import word
 
     return {name: word(name) for r in results for name in r.milestones}

@@ -457,12 +457,12 @@ async function plot() {
 const CHART_COLOURS = ["#1d4ed8", "#b91c1c", "#047857", "#b45309", "#7c3aed", "#0e7490"];
 const MARKERS = ["circle", "square", "triangle", "diamond", "down", "cross"];
 
-function marker(kind, cx, cy, colour) {
+function marker(shape, cx, cy, colour) {
   const [x, y, r] = [cx.toFixed(1), cy.toFixed(1), 3.2];
   const at = (dx, dy) => `${(cx + dx).toFixed(1)},${(cy + dy).toFixed(1)}`;
   const paint = `fill="${colour}" stroke="${colour}" class="marker"`;
-  if (kind === "circle") return `<circle cx="${x}" cy="${y}" r="${r}" ${paint}/>`;
-  if (kind === "square") {
+  if (shape === "circle") return `<circle cx="${x}" cy="${y}" r="${r}" ${paint}/>`;
+  if (shape === "square") {
     return `<rect x="${(cx - r).toFixed(1)}" y="${(cy - r).toFixed(1)}" width="${2 * r}" ` +
       `height="${2 * r}" ${paint}/>`;
   }
@@ -472,13 +472,14 @@ function marker(kind, cx, cy, colour) {
     down: [[0, r + 0.6], [r, -r], [-r, -r]],
     cross: [[-r, -r], [r, r], [0, 0], [r, -r], [-r, r], [0, 0]],
   };
-  const extra = kind === "cross" ? ' stroke-width="1.6"' : "";
-  return `<polygon points="${shapes[kind].map(([dx, dy]) => at(dx, dy)).join(" ")}" ${paint}${extra}/>`;
+  const extra = shape === "cross" ? ' stroke-width="1.6"' : "";
+  return `<polygon points="${shapes[shape].map(([dx, dy]) => at(dx, dy)).join(" ")}" ${paint}${extra}/>`;
 }
 
 function escapeText(text) {
-  return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;");
+  // no regular expression here: the catalogue's extractor misreads a quote inside one
+  return String(text).replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;");
 }
 
 function percent(p) {

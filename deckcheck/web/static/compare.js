@@ -228,8 +228,8 @@ function drawMilestone() {
       rate: percent(m.rate), low: percent(low), high: percent(high) });
   });
   $("compare-milestone-note").textContent = _(
-    "{milestone} reached by turn: share of games, shaded: its 95% interval (Wilson); by the last turn: {rates}",
-    { milestone: word, rates: rates.join("; ") });
+    "{milestone} reached by turn: share of games, shaded: its {level} interval (Wilson); by the last turn: {rates}",
+    { milestone: word, level: "95%", rates: rates.join("; ") });
 }
 
 $("compare").addEventListener("click", runCompare);
