@@ -18,18 +18,21 @@ from tests.test_web import ARTIFACTS, SIZES, WAIT_MS, _watch, browser, server_ur
 __all__ = ["browser", "server_url", "web_app"]  # the browser tests' fixtures, reused
 
 # each legend entry's text, swatch and marker, and its line's stroke, as the browser paints them
-LEGEND_AND_LINES = """svg => [...svg.querySelectorAll('.legend-item')].map(item => {
+LEGEND_AND_LINES = """svg => [...svg.parentNode.querySelectorAll('.legend-item')].map(item => {
   const name = item.dataset.series;
   const line = [...svg.querySelectorAll('polyline.series')].find(p => p.dataset.series === name);
   const marker = item.querySelector('.marker');
-  return {name, text: getComputedStyle(item.querySelector('text')).fill,
+  const text = item.querySelector('.legend');
+  const box = item.getBoundingClientRect();
+  return {name, text: getComputedStyle(text).color,
           swatch: getComputedStyle(item.querySelector('.swatch')).stroke,
-          marker: getComputedStyle(marker).fill, shape: marker.tagName + (marker.getAttribute('points') || '').split(' ').length,
+          marker: getComputedStyle(marker).fill,
+          shape: marker.tagName + (marker.getAttribute('points') || '').split(' ').length,
           line: line ? getComputedStyle(line).stroke : null,
-          top: item.getBoundingClientRect().top, right: item.getBoundingClientRect().right};
+          top: box.top, right: box.right, overflows: text.scrollWidth > text.clientWidth + 1,
+          chartBottom: svg.getBoundingClientRect().bottom,
+          chartRight: svg.getBoundingClientRect().right};
 })"""
-PLOT_BOTTOM = """svg => Math.max(...[...svg.querySelectorAll('.x-title, polyline.series')]
-  .map(e => e.getBoundingClientRect().bottom))"""
 
 
 def open_page(browser: Any, server_url: str, size: str, lang: str = "en") -> tuple[Any, Page, list[str]]:
@@ -61,11 +64,9 @@ def legend_matches_lines(page: Page, svg: str) -> list[dict[str, Any]]:
         assert item["text"] == item["swatch"] == item["marker"] == item["line"], item
     assert len({i["line"] for i in items}) == len(items)  # a colour each
     assert len({i["shape"] for i in items}) == len(items)  # a marker each
-    width = page.locator(svg).bounding_box()
-    assert width is not None
-    bottom = page.locator(svg).evaluate(PLOT_BOTTOM)
-    for item in items:  # below the plot and its axis title, inside the chart
-        assert item["top"] >= bottom and item["right"] <= width["x"] + width["width"] + 0.5, item
+    for item in items:  # below the chart, inside its width, the text wrapped, not cut
+        assert item["top"] >= item["chartBottom"] - 0.5, item
+        assert item["right"] <= item["chartRight"] + 0.5 and not item["overflows"], item
     return items
 
 
@@ -76,7 +77,7 @@ def test_the_odds_chart_reads_right(browser: Any, server_url: str, size: str) ->
     page.fill("#want", "type:character>=6")
     page.fill("#turns", "5")
     page.click("#plot")
-    page.wait_for_selector('#chart .legend-item[data-series="on the draw"]')
+    page.wait_for_selector('#play-panel .legend-item[data-series="on the draw"]')
     items = legend_matches_lines(page, "#chart")
     assert [i["name"] for i in items] == ["on the play", "on the draw"]
     assert page.locator("#chart .x-title").text_content() == "turn"
@@ -99,7 +100,7 @@ def test_the_odds_chart_reads_right(browser: Any, server_url: str, size: str) ->
     load(page, "rakuen-standard-legal.deck")  # the first player draws: play and draw are one
     page.fill("#want", "type:member>=8")
     page.click("#plot")
-    page.wait_for_selector('#chart .legend-item[data-series="play = draw"]')
+    page.wait_for_selector('#play-panel .legend-item[data-series="play = draw"]')
     assert page.locator("#chart polyline.series").count() == 1
     assert [i["name"] for i in legend_matches_lines(page, "#chart")] == ["play = draw"]
     shot(page, f"22-charts-play-equals-draw-{size}")
@@ -168,24 +169,33 @@ def test_compare_copies_plays_every_legal_count_with_a_blank_fill(
     assert [i["name"] for i in odds] == expected
     assert page.locator("#compare-illegal li").count() == 0
     milestones = legend_matches_lines(page, "#compare-milestones")
-    assert [i["name"] for i in milestones] == expected
-    # each variant's interval: a shaded band in its colour around its curve
+    # variants whose shares are the same turn by turn are one curve, labelled as one
+    assert [part for i in milestones for part in i["name"].split(" = ")] == expected
+    # each curve's interval: a shaded band in its colour around it
+    lines = page.locator("#compare-milestones polyline.series")
     bands = page.locator("#compare-milestones polygon.band")
-    assert bands.count() == 4
-    assert [bands.nth(i).get_attribute("fill") for i in range(4)] == [
-        page.locator("#compare-milestones polyline.series").nth(i).get_attribute("stroke")
-        for i in range(4)
+    assert bands.count() == lines.count() == len(milestones)
+    assert [bands.nth(i).get_attribute("fill") for i in range(bands.count())] == [
+        lines.nth(i).get_attribute("stroke") for i in range(lines.count())
     ]
     assert page.locator("#compare-milestones .x-title").text_content() == words["turn"]
     assert page.locator("#compare-milestones .y-title").text_content() == words["share"]
     assert words["interval"] in page.locator("#compare-milestone-note").inner_text()
     panel = page.locator("#compare-panel").inner_text()
     assert not re.search(r"name:|side=|first_character|\bN\d+=", panel), panel
-    tap(page, "#compare-milestones .point >> nth=19")  # turn 4 of the last variant
+    tap(page, "#compare-milestones .point >> nth=-1")  # turn 4 of the last curve
     readout = page.locator("#compare-panel .readout").last.inner_text()
-    assert readout.count("%)") == 4 and "3 × 大妖精" in readout  # each value with its interval
+    assert readout.count("%)") == len(milestones) and "3 × 大妖精" in readout  # with intervals
 
     shot(page, f"22-compare-blank-{lang}-{size}")
+    # a node every turn whatever the copies: the four curves (and intervals) are one, drawn once
+    page.select_option("#compare-milestone", "node_1")
+    expect(page.locator("#compare-milestones polyline.series")).to_have_count(1)
+    merged = legend_matches_lines(page, "#compare-milestones")
+    assert [i["name"] for i in merged] == [" = ".join(expected)]
+    assert page.locator("#compare-milestones polyline.series").count() == 1
+    shot(page, f"22-compare-identical-{lang}-{size}")
+    page.select_option("#compare-milestone", "first_character")
     close_up(page, "#compare-panel", f"22-compare-blank-panel-{lang}-{size}")
 
     # any card of the pool as the fill, on the draw: the labels name it

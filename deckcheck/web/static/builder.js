@@ -494,9 +494,36 @@ function readout(svg, text) {
     box = document.createElement("p");
     box.className = "readout";
     box.setAttribute("aria-live", "polite");
-    svg.after(box);
+    (figure.querySelector(".chart-legend") || svg).after(box);
   }
   box.textContent = text;
+}
+
+// The legend: a list below the chart (text wraps at any width, so it never covers a curve),
+// each entry a swatch of its line with its marker, and its label in the line's colour.
+function legend(svg, lines) {
+  const figure = svg.parentNode;
+  let list = figure.querySelector(".chart-legend");
+  if (!list) {
+    list = document.createElement("ul");
+    list.className = "chart-legend";
+    list.setAttribute("aria-label", _("Legend"));
+    svg.after(list);
+  }
+  list.innerHTML = "";
+  for (const s of lines) {
+    const item = document.createElement("li");
+    item.className = "legend-item";
+    item.dataset.series = s.label;
+    item.innerHTML = `<svg class="swatch-box" viewBox="0 0 22 10" width="22" height="10" ` +
+      `aria-hidden="true"><line x1="1" y1="5" x2="21" y2="5" stroke="${s.colour}" ` +
+      `stroke-width="2" class="swatch"/>${marker(s.marker, 11, 5, s.colour)}</svg>` +
+      `<span class="legend"></span>`;
+    const text = item.querySelector(".legend");
+    text.textContent = s.label;
+    text.style.setProperty("--series", s.colour); // builder.css paints the text with it
+    list.append(item);
+  }
 }
 
 function listenForPoints(svg) {
@@ -514,16 +541,34 @@ function listenForPoints(svg) {
   svg.addEventListener("mouseover", pick);
 }
 
+// Series with the same values (and intervals) are one curve: drawn once, their labels joined.
+function sameAsOne(series) {
+  const seen = new Map();
+  for (const s of series) {
+    const key = JSON.stringify([s.rows.map((r) => r.probability), s.band || null]);
+    const first = seen.get(key);
+    if (first) first.label = `${first.label} = ${s.label}`;
+    else seen.set(key, { ...s });
+  }
+  return [...seen.values()];
+}
+
 // series: {label, rows of {turn, probability}, colour?, band? rows of {turn, low, high}} (or
 // the older [label, rows, colour]); titles: the axes' words. Also draws compare.js's curves.
 function drawChart(series, svg = $("chart"), titles = {}) {
-  const lines = series.map((s, i) => (Array.isArray(s) ? { label: s[0], rows: s[1], colour: s[2] } : s))
+  const lines = sameAsOne(series.map((s) => (Array.isArray(s) ? { label: s[0], rows: s[1], colour: s[2] } : s)))
     .map((s, i) => ({ ...s, colour: s.colour || CHART_COLOURS[i % CHART_COLOURS.length],
       marker: MARKERS[i % MARKERS.length] }));
+  if (!lines.length) { // nothing to draw (e.g. no variant was legal)
+    svg.innerHTML = "";
+    legend(svg, []);
+    readout(svg, "");
+    return;
+  }
   const xTitle = titles.x || _("turn");
   const yTitle = titles.y || _("probability");
   const [w, plotH, left, right, top] = [320, 150, 44, 10, 8];
-  const h = plotH + 30 + lines.length * 14;
+  const h = plotH + 30;
   const turns = Math.max(...lines.map((s) => s.rows.length)) - 1 || 1;
   const x = (t) => left + (t / turns) * (w - left - right);
   const y = (p) => top + (1 - p) * (plotH - top - 18);
@@ -549,7 +594,7 @@ function drawChart(series, svg = $("chart"), titles = {}) {
     out += `<polygon class="band" data-series="${escapeText(s.label)}" fill="${s.colour}" ` +
       `fill-opacity="0.15" stroke="none" points="${[...upper, ...lower].join(" ")}"/>`;
   }
-  lines.forEach((s, i) => {
+  lines.forEach((s) => {
     const points = s.rows.map((r) => `${x(r.turn).toFixed(1)},${y(r.probability).toFixed(1)}`);
     const label = escapeText(s.label);
     out += `<polyline class="series" data-series="${label}" fill="none" stroke="${s.colour}" ` +
@@ -565,15 +610,11 @@ function drawChart(series, svg = $("chart"), titles = {}) {
         `<circle cx="${x(r.turn).toFixed(1)}" cy="${y(r.probability).toFixed(1)}" r="7" ` +
         `fill="transparent"/>${marker(s.marker, x(r.turn), y(r.probability), s.colour)}</g>`;
     }
-    const ly = plotH + 26 + i * 14;
-    out += `<g class="legend-item" data-series="${label}">` +
-      `<line x1="${left}" y1="${ly - 3}" x2="${left + 18}" y2="${ly - 3}" stroke="${s.colour}" ` +
-      `stroke-width="2" class="swatch"/>${marker(s.marker, left + 9, ly - 3, s.colour)}` +
-      `<text x="${left + 24}" y="${ly}" fill="${s.colour}" class="legend">${label}</text></g>`;
   });
   svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
   svg.innerHTML = out;
   svg.chartValues = values;
+  legend(svg, lines);
   readout(svg, "");
   listenForPoints(svg);
 }

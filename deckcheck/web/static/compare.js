@@ -175,10 +175,6 @@ function series(pick) {
   return out;
 }
 
-function plotOrClear(lines, svg, titles) {
-  if (lines.length) drawChart(lines, svg, titles);
-  else svg.innerHTML = ""; // no variant was legal: nothing was played
-}
 
 function drawCompare() {
   const result = compare.result;
@@ -192,7 +188,7 @@ function drawCompare() {
     illegal.append(li);
   }
   const odds = series((v) => ({ rows: v.odds[want].map((p, turn) => ({ turn, probability: p })) }));
-  plotOrClear(odds, $("compare-odds"), { x: _("turn"), y: _("probability") });
+  drawChart(odds, $("compare-odds"), { x: _("turn"), y: _("probability") });
   $("compare-odds-note").textContent = _("Odds of {card} in hand by turn (exact: no interval)",
     { card: a.cardName });
   const names = Object.keys((result.variants.find((v) => v.legal) || { milestones: {} }).milestones);
@@ -220,7 +216,7 @@ function drawMilestone() {
     return { rows, band };
   });
   const word = (compare.result.words || {})[name] || name;
-  plotOrClear(lines, $("compare-milestones"), { x: _("turn"), y: _("share of games") });
+  drawChart(lines, $("compare-milestones"), { x: _("turn"), y: _("share of games") });
   const rates = compare.result.variants.filter((v) => v.legal && v.milestones[name]).map((v) => {
     const m = v.milestones[name];
     const [low, high] = m.rate_interval;
