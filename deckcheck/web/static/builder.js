@@ -486,30 +486,29 @@ function percent(p) {
   return `${(p * 100).toFixed(1)}%`;
 }
 
+// A part of the chart's figure below the chart (made the first time): the legend, then the
+// readout.
+function figurePart(svg, tag, className, attribute, value) {
+  const figure = svg.parentNode;
+  let part = figure.querySelector("." + className);
+  if (!part) {
+    part = document.createElement(tag);
+    part.className = className;
+    part.setAttribute(attribute, value);
+    ((className === "readout" && figure.querySelector(".chart-legend")) || svg).after(part);
+  }
+  return part;
+}
+
 // The value under a pointer or a finger: beside the chart, for touch screens that have no hover.
 function readout(svg, text) {
-  const figure = svg.parentNode;
-  let box = figure.querySelector(".readout");
-  if (!box) {
-    box = document.createElement("p");
-    box.className = "readout";
-    box.setAttribute("aria-live", "polite");
-    (figure.querySelector(".chart-legend") || svg).after(box);
-  }
-  box.textContent = text;
+  figurePart(svg, "p", "readout", "aria-live", "polite").textContent = text;
 }
 
 // The legend: a list below the chart (text wraps at any width, so it never covers a curve),
 // each entry a swatch of its line with its marker, and its label in the line's colour.
 function legend(svg, lines) {
-  const figure = svg.parentNode;
-  let list = figure.querySelector(".chart-legend");
-  if (!list) {
-    list = document.createElement("ul");
-    list.className = "chart-legend";
-    list.setAttribute("aria-label", _("Legend"));
-    svg.after(list);
-  }
+  const list = figurePart(svg, "ul", "chart-legend", "aria-label", _("Legend"));
   list.innerHTML = "";
   for (const s of lines) {
     const item = document.createElement("li");
