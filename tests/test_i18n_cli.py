@@ -85,7 +85,7 @@ COMMANDS = list(_paths(typer.main.get_command(app)))
 CODE_WORDS = sorted(
     {part for path in COMMANDS for part in path}
     | {"text", "json", "junit", "github", "sarif", "csv", "main", "extra", "gate", "side"}
-    | {"play", "draw", "both", "section,count,number,name", "auto", "reference"}
+    | {"play", "draw", "both", "blank", "section,count,number,name", "auto", "reference"}  # option values
     | {"FastAPI", "uvicorn", "README", "git", "YAML", "JSON Lines", "card_pool/"}
     | set(games.ids())
 )

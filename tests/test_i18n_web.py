@@ -139,7 +139,9 @@ def test_every_word_of_the_builder_has_japanese() -> None:
     assert [p for p in plurals if p[0] not in messages] == []
     assert script_messages("en") == {}
     with override("ja"):
-        assert messages["{n} copy"] == _n("{n} copy", "{n} copies", 3) == "{n}枚"
+        # a plural: its one Japanese form, keyed by the singular
+        one, many = "{n} forced redraw", "{n} forced redraws"
+        assert messages[one] == _n(one, many, 3) == "引き直し{n}回"
 
 
 # --- the page in a browser ------------------------------------------------------------------

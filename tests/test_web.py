@@ -189,8 +189,9 @@ def test_build_check_sample_plot_and_reload(browser, server_url: str) -> None:  
 
     page.fill("#want", "type:paradox>=1")
     page.click("#plot")
-    page.wait_for_selector('#chart polyline[data-series="on the draw"]')
-    assert page.locator("#chart polyline").count() == 2
+    # the first player draws in this format: play and draw are one curve, labelled as one
+    page.wait_for_selector('#chart polyline[data-series="play = draw"]')
+    assert page.locator("#chart polyline").count() == 1
     shot(page, "4-odds")
 
     page.reload()
@@ -465,16 +466,28 @@ def test_compare_copies_draws_a_curve_per_legal_variant(browser, server_url: str
     page.fill("#turns", "5")
     page.click("#compare")
     page.wait_for_selector("#compare-status:text-matches('^Done')")
-    # 1 and 2 copies would need 6 and 5 of the fill card: listed, not drawn
-    assert page.locator("#compare-illegal li").count() == 2
+    # the format's copy limit is 4: 0-4 copies; 0, 1 and 2 would need 7, 6 and 5 of the fill
+    # card: listed, not drawn
+    assert page.locator("#compare-illegal li").count() == 3
     odds = page.locator("#compare-odds polyline")
-    assert [odds.nth(i).get_attribute("data-series") for i in range(2)] == ["3 copies", "4 copies"]
+    name, fill = "碧の合理体 見本ユグド", "見本戦術 運命の一手"
+    assert [odds.nth(i).get_attribute("data-series") for i in range(2)] == [
+        f"3 × {name} + 4 × {fill}, on the play",
+        f"4 × {name} + 3 × {fill}, on the play",
+    ]
     assert page.locator("#compare-milestones polyline").count() == 2
     assert page.locator("#compare-milestone option").count() >= 1
     shot(page, "9-compare-copies")
     page.select_option("#compare-fill", "")  # the least-wanted card keeps the size instead
     page.click("#compare")
-    page.wait_for_selector("#compare-odds-note:text-matches('fill: SAMPLE-R-T02')")
+    page.wait_for_selector("#compare-odds polyline[data-series*='見本戦術 逆転の閃き']")
+    page.select_option("#compare-fill", "blank")  # blanks: every count from 0 to 4 is legal
+    page.click("#compare")
+    page.wait_for_selector(
+        "#compare-odds polyline[data-series^='0 × '][data-series*='4 × blank']", state="attached"
+    )  # a flat line at 0% has no height: attached, not visible
+    assert page.locator("#compare-odds polyline").count() == 5
+    assert page.locator("#compare-illegal li").count() == 0
     assert errors == [] and [u for u in failed if "favicon" not in u] == []
     assert violations == []
     context.close()

@@ -42,7 +42,14 @@ def sweep(
         list[str], typer.Option("--vary", help=N_("name:REF=1..4 or policy:KEY=a,b (repeat)."))
     ] = [],  # noqa: B006
     fill: Annotated[
-        str | None, typer.Option("--fill", help=N_("The card that keeps the deck size."))
+        str | None,
+        typer.Option(
+            "--fill",
+            help=N_(
+                "The card that keeps the deck size, or blank: a card that counts for nothing"
+                " (deckcheck's device, outside the rulebooks)."
+            ),
+        ),
     ] = None,
     side: Sides = "play",
     want: Annotated[

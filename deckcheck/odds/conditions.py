@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from deckcheck import games
+from deckcheck.blank import is_blank
 from deckcheck.errors import UsageError
 from deckcheck.games import name_key
 from deckcheck.games.columns_contract import CardColumn
@@ -68,6 +69,8 @@ class Atom:
     column: CardColumn | None = None  # a game's own column: ``field`` names it
 
     def matches(self, card: Card) -> bool:
+        if is_blank(card):  # deckcheck's blank fill counts for nothing (deckcheck.blank)
+            return False
         f = self.field
         if self.op is not None:
             actual = card.value(f)

@@ -20,21 +20,27 @@ from deckcheck.games import get as game_spec
 from deckcheck.goldfish.policy import policy_from_keys
 from deckcheck.goldfish.run import MAX_TURNS, Tally, chunks, play_chunk, prepare, statistics
 from deckcheck.goldfish.setup import Setup
-from deckcheck.i18n import _, current, override
+from deckcheck.i18n import N_, _, current, override
 from deckcheck.models import DeckList, Game, Violation
 from deckcheck.odds.api import OddsRequest, compute_odds
 from deckcheck.odds.conditions import parse_conditions
 from deckcheck.odds.known import check_known
 from deckcheck.resolve import CardIndex
-from deckcheck.sweep.variants import Variant, build, check_count, parse_vary
-from deckcheck.validate import validate
+from deckcheck.sweep.blank import errors_of, wants_blank, with_blank
+from deckcheck.sweep.variants import Axis, Variant, build, check_count, parse_vary
 
 
 class SweepRequest(BaseModel):
     """The options of ``deckcheck sweep`` (and of ``POST /sweeps``)."""
 
     vary: list[str] = Field(default_factory=list)
-    fill: str | None = None
+    fill: str | None = Field(
+        None,
+        description=N_(
+            "The card that keeps the deck's size: a card of the pool, or blank (a card that"
+            " counts for nothing: deckcheck's device, outside the rulebooks)"
+        ),
+    )
     sides: tuple[bool, ...] = (True,)  # True: on the play
     want: list[str] = Field(default_factory=list)
     turns: int = Field(6, ge=1, le=MAX_TURNS)
@@ -63,6 +69,7 @@ class SweepResult(BaseModel):
     best: str | None = None  # the label of the best variant by ``request.best``
     best_metric: str | None = None
     assumptions: list[str] = Field(default_factory=list)
+    words: dict[str, str] = Field(default_factory=dict)  # milestone id → as people read it
 
 
 @dataclass(frozen=True)
@@ -134,8 +141,9 @@ def sweep(
     variant is validated and asked: a service job's cancel, raised there, is heard between
     variants too, not only between chunks (issue 24, item 2)."""
     check_request(req, fmt.game)
-    check_known(parse_conditions(req.want, fmt.game) if req.want else [], fmt.game, index)
     axes = [parse_vary(v) for v in req.vary]
+    index = sweep_index(index, fmt.game, decks, axes, req.fill)
+    check_known(parse_conditions(req.want, fmt.game) if req.want else [], fmt.game, index)
     check_count(len(decks), axes, req.sides)
     variants: list[tuple[str | None, Variant]] = []
     for name, deck in decks:
@@ -147,8 +155,7 @@ def sweep(
     for deck_path, variant in variants:
         if tick:
             tick()
-        report = validate(variant.deck, fmt, index)
-        errors = [v for v in report.violations if v.severity == "error"]
+        errors = errors_of(variant.deck, fmt, index)
         if variant.problem:
             source = _("deckcheck sweep")
             errors.insert(0, Violation(rule="sweep/fill", message=variant.problem, source=source))
@@ -185,10 +192,26 @@ def sweep(
         seed=req.seed,
         variants=results,
         assumptions=_notes(fmt, setups, req.games > 0),
+        words=_words(results),
     )
     if req.best:
         out.best, out.best_metric = best_of(results, req.best), req.best
     return out
+
+
+def sweep_index(
+    index: CardIndex,
+    game: Game,
+    decks: Sequence[tuple[str | None, DeckList]],
+    axes: Sequence[Axis],
+    fill: str | None,
+) -> CardIndex:
+    """``index``, or with ``--fill blank`` a new index of the cards the sweep names and the
+    blank card."""
+    if not wants_blank(fill):
+        return index
+    named = [a.key for a in axes if a.varies == "name"]
+    return with_blank(index, game, [*(e.ref for _, d in decks for e in d.entries), *named])
 
 
 def _milestones(
@@ -205,10 +228,28 @@ def _milestones(
         setup = setups[i]
         assert setup is not None
         _summary, _per_turn, reached = statistics(setup, parts, turns)
-        results[i].milestones = {
-            k: {"rate": v["rate"], "mean_turn": v["mean_turn"], "by_turn": v["by_turn"]}
-            for k, v in reached.items()
-        }
+        games = sum(len(t.seeds) for t in tasks if t.variant == i)
+        results[i].milestones = {k: _with_intervals(v, games) for k, v in reached.items()}
+
+
+def _with_intervals(reached: dict[str, Any], games: int) -> dict[str, Any]:
+    """A milestone's rate and share by turn, each with its 95% Wilson score interval (a
+    binomial proportion over ``games`` games: Wilson 1927, as Brown, Cai & DasGupta 2001
+    recommend; statistics, not a game rule). ``low``/``high`` run beside ``by_turn``."""
+    from deckcheck.odds.simulate import wilson
+
+    def interval(share: float) -> tuple[float, float]:
+        return wilson(round(share * games), games)
+
+    by_turn = [interval(p) for p in reached["by_turn"]]
+    return {
+        "rate": reached["rate"],
+        "rate_interval": list(interval(reached["rate"])),
+        "mean_turn": reached["mean_turn"],
+        "by_turn": reached["by_turn"],
+        "low": [low for low, _high in by_turn],
+        "high": [high for _low, high in by_turn],
+    }
 
 
 def split_metric(metric: str, want: Sequence[str], turns: int) -> tuple[str, str, int]:
@@ -286,6 +327,13 @@ def best_of(results: Sequence[VariantResult], metric: str) -> str | None:
     if not legal:
         return None
     return max(legal, key=lambda r: metric_of(r, metric)).label
+
+
+def _words(results: Sequence[VariantResult]) -> dict[str, str]:
+    """Each milestone's words in the caller's language, so a page need not show an id."""
+    from deckcheck.goldfish.output import word
+
+    return {name: word(name) for r in results for name in r.milestones}
 
 
 def _notes(fmt: Format, setups: Sequence[Setup | None], played: bool) -> list[str]:

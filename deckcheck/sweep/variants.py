@@ -150,7 +150,7 @@ def build(
             keys[axis.label] = value
             if axis.varies == "name":
                 number, refs = named[axis.key]
-                entries, _ = _set_copies(entries, refs, number, int(value))
+                entries, _old = _set_copies(entries, refs, number, int(value))
             else:
                 policy[axis.key] = value
         problem = None
@@ -165,7 +165,7 @@ def build(
                     n=-need,
                     size=size,
                 )
-            entries, _ = _set_copies(entries, filler[1], filler[0], max(need, 0))
+            entries, _old = _set_copies(entries, filler[1], filler[0], max(need, 0))
         keys["side"] = "play" if on_play else "draw"
         label = ", ".join(_part(k, v) for k, v in keys.items())
         variant = deck.model_copy(update={"entries": entries, "problems": list(deck.problems)})

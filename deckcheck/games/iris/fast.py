@@ -21,8 +21,12 @@ if TYPE_CHECKING:
     from deckcheck.games.iris import IrisPolicy
 
 TYPES = ("unit", "strategy", "tactic", "enhancement")
-UNIT, STRATEGY, TACTIC, ENHANCEMENT = range(4)
+UNIT, STRATEGY, TACTIC, ENHANCEMENT, OTHER = range(5)  # OTHER: a card never played (a blank)
 MAX_REDRAW_ROUNDS = 100_000
+
+
+def _code(card_type: str) -> int:
+    return TYPES.index(card_type) if card_type in TYPES else OTHER
 
 
 def _play(setup: Setup, seed: int, games: int, turns: int, on_play: bool, tape: Tape) -> Result:
@@ -32,11 +36,11 @@ def _play(setup: Setup, seed: int, games: int, turns: int, on_play: bool, tape: 
     main, hand_size = setup.drawable, setup.rules.hand
     standby_slots = setup.rules.param_int("standby_slots")
     policy = cast("IrisPolicy", setup.policy)
-    codes = np.array([TYPES.index(c.type) for c, n in main for _ in range(n)], dtype=np.int8)
+    codes = np.array([_code(c.type) for c, n in main for _ in range(n)], dtype=np.int8)
     size = len(codes)
     decks, mulligans = deal(codes, UNIT, hand_size, games, seed, tape, MAX_REDRAW_ROUNDS)
     deck = decks[:, ::-1]  # draw order: position 0 is the top
-    hand = np.stack([(deck[:, :hand_size] == k).sum(axis=1) for k in range(4)], axis=1)
+    hand = np.stack([(deck[:, :hand_size] == k).sum(axis=1) for k in range(OTHER + 1)], axis=1)
     hand[:, UNIT] -= 1  # one unit face down in the main area
     rows = np.arange(games)
     standby = np.zeros(games, dtype=np.int32)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from deckcheck.blank import is_blank
 from deckcheck.models import Card
 from deckcheck.normalize import nfkc
 
@@ -117,7 +118,8 @@ def facts(card: Card) -> Facts:
         # glossary 「幻想生物」: スリープ状態でセットする, like a character (CR §10.2); one that
         # prints 速攻 attacks at once (deckcheck's reading: the printed keyword wins)
         haste="速攻" in words,
-        never="弐符" in words or not readable or bool(words & _THEIR_TURN),
+        # the blank card (deckcheck.blank, outside the rulebooks) is never played
+        never="弐符" in words or not readable or bool(words & _THEIR_TURN) or is_blank(card),
         user=nfkc(card.text_of("user") or ""),
         needs_user="ラストワード" in words,
         links=links,

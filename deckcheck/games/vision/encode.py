@@ -28,7 +28,7 @@ from deckcheck.normalize import nfkc
 if TYPE_CHECKING:
     from deckcheck.games.vision import VisionPolicy
 
-ROLES = ("character", "creature", "spell", "command")
+ROLES = ("character", "creature", "spell", "command", "blank")  # blank: deckcheck.blank
 MAX_KEEP_CONDITIONS = 12  # Hall's condition checks every subset of the keep rule's demands
 # the order of ``Encoded.params``
 PARAMS = (

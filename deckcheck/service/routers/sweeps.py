@@ -17,6 +17,7 @@ from deckcheck.service.deps import CardIndexDep, JobsDep, RegistryDep, SettingsD
 from deckcheck.service.problems import Problem, over_limit
 from deckcheck.service.routers.goldfish import JOB_LINKS, too_many_jobs
 from deckcheck.service.schemas import SweepBody, format_of, parse_deck
+from deckcheck.sweep.blank import wants_blank
 from deckcheck.sweep.run import SweepRequest
 
 router = APIRouter(tags=["sweeps"])
@@ -88,7 +89,7 @@ def _refs(decks: list[tuple[str | None, DeckList]], req: SweepRequest) -> list[s
     named = [
         v.partition(":")[2].rpartition("=")[0].strip() for v in req.vary if v.startswith("name:")
     ]
-    fill = [req.fill] if req.fill else []
+    fill = [req.fill] if req.fill and not wants_blank(req.fill) else []
     return [*{e.ref for _, d in decks for e in d.entries}, *named, *fill]
 
 
@@ -97,12 +98,13 @@ def _check(
 ) -> int:
     """The number of variants; raises the ``UsageError`` (422) the sweep would meet later."""
     from deckcheck.goldfish.policy import policy_from_keys
-    from deckcheck.sweep.run import check_request
+    from deckcheck.sweep.run import check_request, sweep_index
     from deckcheck.sweep.variants import build, check_count, parse_vary
 
     check_request(req, fmt.game)  # want and best, which the sweep reads only at its end
     axes = [parse_vary(v) for v in req.vary]
     count = check_count(len(decks), axes, req.sides)  # before a single variant is built
+    index = sweep_index(index, fmt.game, decks, axes, req.fill)  # with --fill blank, the blank
     for _name, deck in decks:
         for variant in build(deck, index, fmt.game, axes, req.fill, req.sides):
             policy_from_keys(fmt.game, variant.policy, "vary policy")

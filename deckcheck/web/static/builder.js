@@ -533,7 +533,7 @@ async function plot() {
   const want = $("want").value.split("\n").map((s) => s.trim()).filter(Boolean);
   if (!want.length) {
     const example = "type:" + ([...formatTypes()][0] || "TYPE") + ">=1";
-    show(_("Write at least one condition, e.g. {example}", { example }));
+    show(_("Write at least one condition, e.g. {example}", { example }), "want");
     return;
   }
   const turns = Math.max(0, Math.min(15, Number($("turns").value) || 6));
@@ -544,32 +544,183 @@ async function plot() {
       api("POST", "/odds", { ...body, on_play: false }),
     ]);
     show("");
-    drawChart([[_("on the play"), play.rows, "#2563eb"], [_("on the draw"), draw.rows, "#dc2626"]]);
+    // when the first player draws too, the two curves are one: drawn once, labelled as one
+    const same = play.rows.every((r, k) => r.probability === (draw.rows[k] || {}).probability);
+    drawChart(same ? [{ label: _("play = draw"), rows: play.rows }]
+      : [{ label: _("on the play"), rows: play.rows }, { label: _("on the draw"), rows: draw.rows }]);
     const method = play.method === "exact" ? _("exact") : _("monte-carlo");
     $("chart-note").textContent = _("{method}; mulligan: {mulligan}",
       { method, mulligan: play.mulligan });
   } catch (err) {
-    show(_("Could not compute the odds: {error}", { error: err.message }));
+    show(_("Could not compute the odds: {error}", { error: err.message }), "plot");
   }
 }
 
-// series: [label, rows of {turn, probability}, colour]; also draws compare.js's curves
-function drawChart(series, svg = $("chart")) {
-  const [w, h, left, bottom] = [320, 180, 34, 20];
-  const turns = Math.max(...series.map(([, rows]) => rows.length)) - 1 || 1;
-  const x = (t) => left + (t / turns) * (w - left - 8);
-  const y = (p) => 8 + (1 - p) * (h - bottom - 8);
-  let out = `<line x1="${left}" y1="${y(0)}" x2="${w - 8}" y2="${y(0)}" class="axis"/>` +
-    `<line x1="${left}" y1="${y(0)}" x2="${left}" y2="${y(1)}" class="axis"/>`;
-  for (const p of [0, 0.5, 1]) out += `<text x="2" y="${y(p) + 4}" class="tick">${p * 100}%</text>`;
-  for (let t = 0; t <= turns; t++) out += `<text x="${x(t) - 3}" y="${h - 4}" class="tick">${t}</text>`;
-  series.forEach(([label, rows, colour], i) => {
-    const points = rows.map((r) => `${x(r.turn).toFixed(1)},${y(r.probability).toFixed(1)}`);
-    out += `<polyline class="series" data-series="${label}" fill="none" stroke="${colour}" ` +
-      `stroke-width="2" points="${points.join(" ")}"/>` +
-      `<text x="${left + 6}" y="${16 + i * 14}" fill="${colour}" class="tick">${label}</text>`;
+// --- charts -----------------------------------------------------------------------------------
+// Colours (dark enough to read as text on white) and markers tell the series apart; the legend
+// sits below the plot, one entry a row, so nothing covers a curve at any width.
+const CHART_COLOURS = ["#1d4ed8", "#b91c1c", "#047857", "#b45309", "#7c3aed", "#0e7490"];
+const MARKERS = ["circle", "square", "triangle", "diamond", "down", "cross"];
+
+function marker(shape, cx, cy, colour) {
+  const [x, y, r] = [cx.toFixed(1), cy.toFixed(1), 3.2];
+  const at = (dx, dy) => `${(cx + dx).toFixed(1)},${(cy + dy).toFixed(1)}`;
+  const paint = `fill="${colour}" stroke="${colour}" class="marker"`;
+  if (shape === "circle") return `<circle cx="${x}" cy="${y}" r="${r}" ${paint}/>`;
+  if (shape === "square") {
+    return `<rect x="${(cx - r).toFixed(1)}" y="${(cy - r).toFixed(1)}" width="${2 * r}" ` +
+      `height="${2 * r}" ${paint}/>`;
+  }
+  const shapes = {
+    triangle: [[0, -r - 0.6], [r, r], [-r, r]],
+    diamond: [[0, -r - 0.6], [r + 0.6, 0], [0, r + 0.6], [-r - 0.6, 0]],
+    down: [[0, r + 0.6], [r, -r], [-r, -r]],
+    cross: [[-r, -r], [r, r], [0, 0], [r, -r], [-r, r], [0, 0]],
+  };
+  const extra = shape === "cross" ? ' stroke-width="1.6"' : "";
+  return `<polygon points="${shapes[shape].map(([dx, dy]) => at(dx, dy)).join(" ")}" ${paint}${extra}/>`;
+}
+
+function escapeText(text) {
+  // no regular expression here: the catalogue's extractor misreads a quote inside one
+  return String(text).replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;");
+}
+
+function percent(p) {
+  return `${(p * 100).toFixed(1)}%`;
+}
+
+// A part of the chart's figure below the chart (made the first time): the legend, then the
+// readout.
+function figurePart(svg, tag, className, attribute, value) {
+  const figure = svg.parentNode;
+  let part = figure.querySelector("." + className);
+  if (!part) {
+    part = document.createElement(tag);
+    part.className = className;
+    part.setAttribute(attribute, value);
+    ((className === "readout" && figure.querySelector(".chart-legend")) || svg).after(part);
+  }
+  return part;
+}
+
+// The value under a pointer or a finger: beside the chart, for touch screens that have no hover.
+function readout(svg, text) {
+  figurePart(svg, "p", "readout", "aria-live", "polite").textContent = text;
+}
+
+// The legend: a list below the chart (text wraps at any width, so it never covers a curve),
+// each entry a swatch of its line with its marker, and its label in the line's colour.
+function legend(svg, lines) {
+  const list = figurePart(svg, "ul", "chart-legend", "aria-label", _("Legend"));
+  list.innerHTML = "";
+  for (const s of lines) {
+    const item = document.createElement("li");
+    item.className = "legend-item";
+    item.dataset.series = s.label;
+    item.innerHTML = `<svg class="swatch-box" viewBox="0 0 22 10" width="22" height="10" ` +
+      `aria-hidden="true"><line x1="1" y1="5" x2="21" y2="5" stroke="${s.colour}" ` +
+      `stroke-width="2" class="swatch"/>${marker(s.marker, 11, 5, s.colour)}</svg>` +
+      `<span class="legend"></span>`;
+    const text = item.querySelector(".legend");
+    text.textContent = s.label;
+    text.style.setProperty("--series", s.colour); // builder.css paints the text with it
+    list.append(item);
+  }
+}
+
+function listenForPoints(svg) {
+  if (svg.dataset.listening) return;
+  svg.dataset.listening = "1";
+  // every series' value at the turn under the pointer or finger: curves that meet hide no one
+  const pick = (ev) => {
+    const point = ev.target.closest && ev.target.closest(".point");
+    if (!point) return;
+    const turn = point.dataset.turn;
+    readout(svg, _("turn {turn}: {values}",
+      { turn, values: (svg.chartValues[turn] || []).join("; ") }));
+  };
+  svg.addEventListener("click", pick);
+  svg.addEventListener("mouseover", pick);
+}
+
+// Series with the same values (and intervals) are one curve: drawn once, their labels joined.
+function sameAsOne(series) {
+  const seen = new Map();
+  for (const s of series) {
+    const key = JSON.stringify([s.rows.map((r) => r.probability), s.band || null]);
+    const first = seen.get(key);
+    if (first) first.label = `${first.label} = ${s.label}`;
+    else seen.set(key, { ...s });
+  }
+  return [...seen.values()];
+}
+
+// series: {label, rows of {turn, probability}, colour?, band? rows of {turn, low, high}} (or
+// the older [label, rows, colour]); titles: the axes' words. Also draws compare.js's curves.
+function drawChart(series, svg = $("chart"), titles = {}) {
+  const lines = sameAsOne(series.map((s) => (Array.isArray(s) ? { label: s[0], rows: s[1], colour: s[2] } : s)))
+    .map((s, i) => ({ ...s, colour: s.colour || CHART_COLOURS[i % CHART_COLOURS.length],
+      marker: MARKERS[i % MARKERS.length] }));
+  if (!lines.length) { // nothing to draw (e.g. no variant was legal)
+    svg.innerHTML = "";
+    legend(svg, []);
+    readout(svg, "");
+    return;
+  }
+  const xTitle = titles.x || _("turn");
+  const yTitle = titles.y || _("probability");
+  const [w, plotH, left, right, top] = [320, 150, 44, 10, 8];
+  const h = plotH + 30;
+  const turns = Math.max(...lines.map((s) => s.rows.length)) - 1 || 1;
+  const x = (t) => left + (t / turns) * (w - left - right);
+  const y = (p) => top + (1 - p) * (plotH - top - 18);
+  const bottom = y(0);
+  const values = {}; // turn → each series' value there, for the readout
+  let out = "";
+  for (const p of [0, 0.25, 0.5, 0.75, 1]) {
+    out += `<line x1="${left}" y1="${y(p)}" x2="${w - right}" y2="${y(p)}" class="grid"/>` +
+      `<text x="${left - 4}" y="${y(p) + 3}" class="tick" text-anchor="end">${p * 100}%</text>`;
+  }
+  out += `<line x1="${left}" y1="${bottom}" x2="${w - right}" y2="${bottom}" class="axis"/>` +
+    `<line x1="${left}" y1="${bottom}" x2="${left}" y2="${y(1)}" class="axis"/>`;
+  for (let t = 0; t <= turns; t++) {
+    out += `<text x="${x(t)}" y="${bottom + 11}" class="tick" text-anchor="middle">${t}</text>`;
+  }
+  out += `<text x="${(left + w - right) / 2}" y="${bottom + 23}" class="axis-title x-title" ` +
+    `text-anchor="middle">${escapeText(xTitle)}</text>` +
+    `<text x="10" y="${(top + bottom) / 2}" class="axis-title y-title" text-anchor="middle" ` +
+    `transform="rotate(-90 10 ${(top + bottom) / 2})">${escapeText(yTitle)}</text>`;
+  for (const s of lines.filter((l) => l.band)) {
+    const upper = s.band.map((r) => `${x(r.turn).toFixed(1)},${y(r.high).toFixed(1)}`);
+    const lower = s.band.map((r) => `${x(r.turn).toFixed(1)},${y(r.low).toFixed(1)}`).reverse();
+    out += `<polygon class="band" data-series="${escapeText(s.label)}" fill="${s.colour}" ` +
+      `fill-opacity="0.15" stroke="none" points="${[...upper, ...lower].join(" ")}"/>`;
+  }
+  lines.forEach((s) => {
+    const points = s.rows.map((r) => `${x(r.turn).toFixed(1)},${y(r.probability).toFixed(1)}`);
+    const label = escapeText(s.label);
+    out += `<polyline class="series" data-series="${label}" fill="none" stroke="${s.colour}" ` +
+      `stroke-width="2" points="${points.join(" ")}"/>`;
+    for (const r of s.rows) {
+      const band = s.band && s.band.find((b) => b.turn === r.turn);
+      const range = band ? ` (${percent(band.low)}–${percent(band.high)})` : "";
+      const value = percent(r.probability) + range;
+      (values[r.turn] = values[r.turn] || []).push(`${s.label} ${value}`);
+      const text = escapeText(_("{series}: turn {turn}, {value}",
+        { series: s.label, turn: r.turn, value }));
+      out += `<g class="point" data-turn="${r.turn}"><title>${text}</title>` +
+        `<circle cx="${x(r.turn).toFixed(1)}" cy="${y(r.probability).toFixed(1)}" r="7" ` +
+        `fill="transparent"/>${marker(s.marker, x(r.turn), y(r.probability), s.colour)}</g>`;
+    }
   });
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
   svg.innerHTML = out;
+  svg.chartValues = values;
+  legend(svg, lines);
+  readout(svg, "");
+  listenForPoints(svg);
 }
 
 // --- import, export, saved decks ------------------------------------------------------------
