@@ -358,7 +358,6 @@ function resultRow(card, set) {
     if (hit) span.className = "hit";
     meta.append(span);
   });
-  meta.title = shown.map(([text]) => text).join(" · ");
   item.append(button("+", _("Add {number}", { number: card.number }), () => change(card, +1)),
     button("−", _("Remove {number}", { number: card.number }), () => change(card, -1)));
   item.addEventListener("keydown", (ev) => keyEdit(ev, card));
@@ -372,7 +371,7 @@ function facts(card) {
 }
 
 // [text, whether a set filter reads it] for each fact of a card; the facts of the fields the
-// set filters (the /cards parameters in `set`) read come first, and always show: a game column
+// set filters (the /cards parameters the search sends) read come first, and always show: a game column
 // the summary leaves out among them.
 function factList(card, set) {
   const read = new Set(gameFilters.filter((f) => set.has(f.param)).map(filterField));
@@ -443,7 +442,6 @@ function filterCell(f) {
   const label = document.createElement("label");
   label.htmlFor = "filter-" + f.param;
   label.textContent = f.label;
-  label.title = f.description || f.label;
   const input = document.createElement("input");
   input.id = "filter-" + f.param;
   input.dataset.param = f.param;
