@@ -65,16 +65,21 @@ def test_errors_then_warnings_then_folded_assumptions(  # type: ignore[no-untype
     assert not page.locator("#errors-title").is_visible()
     shot(page, f"22-verdict-legal-{size}")
 
-    # one card more, and one whose line cannot be read as one card: errors first, then
-    # warnings (deck/… rules the service reports), then the assumptions, still folded
-    page.locator("#sections li").first.locator("button").nth(1).click()
+    # the 符ノ弐 moved from the sideboard into the main deck: sizes are wrong (errors) and it can
+    # never be played from there (a warning, vision/spell-break): errors, then warnings, then
+    # the assumptions, still folded
+    spell = "1 符ノ弐“博麗 霊夢”\n"
+    assert spell in legal
+    moved = legal.replace(spell, "").replace("[main]\n", "[main]\n" + spell)
+    _paste(page, moved)
     expect(page.locator("#verdict")).to_have_text(re.compile("^ILLEGAL"))
     expect(page.locator("#errors-title")).to_be_visible()
+    expect(page.locator("#warnings-title")).to_be_visible()
     rules = page.locator("#errors code.rule").all_inner_texts()
     assert "vision/main-size" in rules, rules
-    assert _top(page, "#errors") < _top(page, "#assumptions-block")
-    if page.locator("#warnings li").count():
-        assert _top(page, "#errors") < _top(page, "#warnings") < _top(page, "#assumptions-block")
+    warned = page.locator("#warnings code.rule").all_inner_texts()
+    assert warned and all(r not in rules for r in warned), warned
+    assert _top(page, "#errors") < _top(page, "#warnings") < _top(page, "#assumptions-block")
     assert page.locator("#assumptions-block").get_attribute("open") is None
     summary.click()  # a player may read them
     expect(page.locator("#assumptions li")).to_have_count(n)

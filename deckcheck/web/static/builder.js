@@ -98,14 +98,14 @@ function show(message, near) {
 
 // The service's answer, its body read as JSON or text (null for 204).
 async function api(method, path, body, headers) {
-  const response = await request(method, path, body, headers);
+  const response = await apiResponse(method, path, body, headers);
   if (response.status === 204) return null;
   const type = response.headers.get("content-type") || "";
   return type.includes("json") ? response.json() : response.text();
 }
 
 // The service's response, for a caller that reads its headers too; an Error when it fails.
-async function request(method, path, body, headers) {
+async function apiResponse(method, path, body, headers) {
   let response;
   try {
     response = await fetch(path, {
@@ -318,7 +318,7 @@ async function searchNow() {
   const seq = ++searchSeq;
   const params = searchParams();
   try {
-    const response = await request("GET", "/cards?" + params);
+    const response = await apiResponse("GET", "/cards?" + params);
     const cards = await response.json();
     if (seq !== searchSeq) return; // a newer search is under way: its answer wins
     show("", "game-filters");
