@@ -89,9 +89,9 @@ def test_a_filtered_search_fits_the_screen_and_pages_with_a_total(  # type: igno
 
     page.click("#next")
     expect(info).to_have_text(f"31–60 / {total}")
-    for first in range(61, total + 1, 30):  # to the last page, which ends at the total
+    for start in range(61, total + 1, 30):  # to the last page, which ends at the total
         page.click("#next")
-        expect(info).to_have_text(f"{first}–{min(first + 29, total)} / {total}")
+        expect(info).to_have_text(f"{start}–{min(start + 29, total)} / {total}")
     expect(page.locator("#next")).to_be_disabled()
     shot(page, f"22-search-last-page-{size}")
     assert violations == []
