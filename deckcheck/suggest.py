@@ -17,10 +17,16 @@ item 1). Now:
 
 The bigram filter is deckcheck's reading of "close": a name sharing none of a reference's
 rarer bigrams is not suggested, even if rapidfuzz would score it over the cutoff.
+
+A reference that is one whole part of a name (the name split at its spaces and ・) is
+suggested that name first: players write a character's given name alone (レティ for
+レティ・ホワイトロック), which is too short for the ratio's cutoff (issue 22, item 8;
+deckcheck's reading, outside the rulebooks).
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -32,6 +38,7 @@ from rapidfuzz import fuzz, process
 
 from deckcheck.errors import UsageError
 from deckcheck.i18n import _
+from deckcheck.normalize import nfkc
 
 LIMIT = 3  # suggestions per unknown name
 CUTOFF = 60.0  # difflib's 0.6: rapidfuzz's ratio is the same similarity, in percent
@@ -47,6 +54,15 @@ class SuggestLimit(UsageError):
     def __init__(self, message: str, limit: int) -> None:
         super().__init__(message)
         self.limit = limit
+
+
+_PARTS = re.compile(r"[\s・=]+")  # between the parts of a name, after NFKC (･ is ・ then)
+
+
+def _parts(name: str) -> list[str]:
+    """The parts of a display name a player may write alone: two or more, each not a number."""
+    parts = [p for p in _PARTS.split(nfkc(name).casefold()) if p and not p.isdigit()]
+    return parts if len(parts) > 1 else []
 
 
 def _grams(key: str) -> set[str]:
@@ -69,6 +85,11 @@ class NameIndex:
                 else:
                     bucket.append(i)
         self.postings = postings
+        parts: dict[str, list[int]] = {}  # a part of a name → the names that have it
+        for i, key in enumerate(self.keys):
+            for part in dict.fromkeys(_parts(names[key])):
+                parts.setdefault(part, []).append(i)
+        self.parts = parts
 
     def _lists(self, key: str) -> list[list[int]]:
         """The postings of ``key``'s rarest bigrams, at most ``SCAN`` entries in all."""
@@ -92,7 +113,9 @@ class NameIndex:
         return read + min(read, CANDIDATES)
 
     def close(self, key: str) -> list[str]:
-        """Up to ``LIMIT`` display names most like ``key``, best first."""
+        """Up to ``LIMIT`` display names most like ``key``, best first: the names ``key`` is a
+        whole part of (in the pool's order), then the closest by ratio."""
+        whole = [self.keys[i] for i in self.parts.get(key, ())[:LIMIT]]
         shared: Counter[int] = Counter()
         for postings in self._lists(key):
             shared.update(postings)
@@ -102,14 +125,16 @@ class NameIndex:
         found = process.extract(
             key, [keys[i] for i in picked], scorer=fuzz.ratio, limit=LIMIT, score_cutoff=CUTOFF
         )
-        return [self.names[choice] for choice, _, _ in found]
+        close = [choice for choice, _, _ in found if choice not in whole]
+        return [self.names[k] for k in (whole + close)[:LIMIT]]
 
     def nbytes(self) -> int:
         """About the memory the index holds besides the name table."""
         per_entry = 8 + 28  # a list slot and, at worst, an int of its own
         return sum(
             sys.getsizeof(g) + sys.getsizeof(p) + per_entry * len(p)
-            for g, p in self.postings.items()
+            for table in (self.postings, self.parts)
+            for g, p in table.items()
         ) + sys.getsizeof(self.keys)
 
 

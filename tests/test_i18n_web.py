@@ -276,8 +276,9 @@ def test_the_page_and_its_requests_follow_the_language(browser, server_url: str)
     page.select_option("#format", "vision-standard")
     page.wait_for_selector('label[for="filter-user"]')
     page.fill("#filter-user", "x" * 201)  # over the service's limit for a filter's text
-    page.wait_for_selector("#message:not([hidden])")
-    message = page.locator("#message").inner_text()
+    # beside the filters, where the search was asked for (issue 22, item 6)
+    page.wait_for_selector("#game-filters-message")
+    message = page.locator("#game-filters-message").inner_text()
     assert message == "検索できませんでした：422: 200 文字以内で指定してください。", message
     assert sent and all(lang == "ja" for lang in sent), sent
     context.close()

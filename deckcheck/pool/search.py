@@ -300,6 +300,36 @@ def search_query(
     columns', and each game's own. A game's filter searches only that game's cards. Raises
     ``FilterError`` for an unknown filter or a value it cannot take. The sample cards of a
     game with real cards are left out unless ``samples``."""
+    where = _search_where(table, game, name, filters, json_text, samples)
+    where.params.update(limit=max(0, limit), offset=max(0, offset))
+    sql = (
+        f"SELECT {SELECT_LIST} FROM {table}{where.sql()} "
+        "ORDER BY game, number LIMIT :limit OFFSET :offset"
+    )
+    return sql, where.params
+
+
+def count_query(
+    table: str,
+    game: Game | None = None,
+    name: str | None = None,
+    filters: Mapping[str, str | int | None] | None = None,
+    json_text: JsonText = sqlite_json,
+    samples: bool = False,
+) -> tuple[str, dict[str, object]]:
+    """How many cards ``search_query`` finds with no limit (a pager's total)."""
+    where = _search_where(table, game, name, filters, json_text, samples)
+    return f"SELECT COUNT(*) FROM {table}{where.sql()}", where.params
+
+
+def _search_where(
+    table: str,
+    game: Game | None,
+    name: str | None,
+    filters: Mapping[str, str | int | None] | None,
+    json_text: JsonText,
+    samples: bool,
+) -> _Where:
     where = _Where()
     if game is not None:
         where.add(f"game = {where.param(game)}")
@@ -334,12 +364,7 @@ def search_query(
                 clause = _game_clause(where, f, checked, json_text)
                 ors.append(f"(game = {where.param(f.game)} AND {clause})")
         where.add(ors[0] if len(ors) == 1 else "(" + " OR ".join(ors) + ")")
-    where.params.update(limit=max(0, limit), offset=max(0, offset))
-    sql = (
-        f"SELECT {SELECT_LIST} FROM {table}{where.sql()} "
-        "ORDER BY game, number LIMIT :limit OFFSET :offset"
-    )
-    return sql, where.params
+    return where
 
 
 def get_query(table: str, game: Game, number: str) -> tuple[str, dict[str, object]]:

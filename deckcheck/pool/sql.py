@@ -41,7 +41,14 @@ from deckcheck.pool.columns import (
 )
 from deckcheck.pool.importer import card_files, check_import
 from deckcheck.pool.samples import pool_stats, real_games_query, stats_query, visible
-from deckcheck.pool.search import JsonText, get_query, postgres_json, search_query, sqlite_json
+from deckcheck.pool.search import (
+    JsonText,
+    count_query,
+    get_query,
+    postgres_json,
+    search_query,
+    sqlite_json,
+)
 from deckcheck.pool.store import ImportResult
 from deckcheck.resolve import CardIndex, number_key
 
@@ -217,3 +224,19 @@ class SqlPool:
         with self.engine.connect() as conn:
             rows = conn.execute(text(sql), params).all()
         return [row_card(r._mapping) for r in rows]
+
+    def count(
+        self,
+        game: Game | None = None,
+        name: str | None = None,
+        type: str | None = None,
+        *,
+        samples: bool = False,
+        **filters: str | int | None,
+    ) -> int:
+        """How many cards ``search`` finds with no limit (``count_query``)."""
+        sql, params = count_query(
+            TABLE, game, name, {"type": type, **filters}, self._json_text(), samples
+        )
+        with self.engine.connect() as conn:
+            return int(conn.execute(text(sql), params).scalar_one())

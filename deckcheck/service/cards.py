@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from deckcheck.models import Card, Game
+from deckcheck.pool.search import count_query, sqlite_json
 from deckcheck.pool.store import Pool
 from deckcheck.resolve import CardIndex
 from deckcheck.service.settings import Settings
@@ -109,3 +110,20 @@ class Cards:
             return self.sql.search(*args, **kwargs)
         with Pool(self.db) as pool:
             return pool.search(*args, **kwargs)
+
+    def count(
+        self,
+        game: Game | None,
+        name: str | None,
+        type: str | None,
+        *,
+        samples: bool = False,
+        **filters: str | int | None,
+    ) -> int:
+        """How many cards ``search`` finds with no limit: the builder's pager total."""
+        if self.sql:
+            return self.sql.count(game, name, type, samples=samples, **filters)
+        both = {"type": type, **filters}
+        sql, params = count_query("cards", game, name, both, sqlite_json, samples)
+        with Pool(self.db) as pool:  # the SQLite pool's own connection, as its search uses
+            return int(pool.conn.execute(sql, params).fetchone()[0])

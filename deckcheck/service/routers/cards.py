@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, Response
 
 from deckcheck import games
 from deckcheck.i18n import _
@@ -17,13 +17,14 @@ router = APIRouter(prefix="/cards", tags=["cards"])
 
 
 # The query parameters of GET /cards itself; any other is a search filter (see ``cards``).
-_OWN = frozenset({"game", "q", "type", "limit", "offset", "samples"})
+_OWN = frozenset({"game", "q", "type", "limit", "offset", "samples", "total"})
 _FILTER_TEXT_MAX = 200  # characters: no card column is longer
 
 
 @router.get("")
 def cards(
     request: Request,
+    response: Response,
     store: CardsDep,
     game: games.KnownGame | None = None,  # an unknown game is a 422 naming the known ones
     q: Annotated[str | None, Query(max_length=200)] = None,
@@ -31,12 +32,14 @@ def cards(
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
     samples: bool = False,
+    total: bool = False,
 ) -> list[Card]:
     """Search the cards. Every other query parameter is a search filter, as ``GET /games``
     lists them: the shared columns' (``keyword``, ``max_level``, ``max_cost``, ``kind``) and
     each game's own (a game's filter finds only that game's cards). An unknown filter, or a
     value it cannot take, is a 422. A game with real cards hides its sample cards
-    (``SAMPLE-…``) unless ``samples=true``."""
+    (``SAMPLE-…``) unless ``samples=true``. ``total=true``: the ``X-Total-Count`` header
+    says how many cards the search finds in all (a pager's total; the body stays a list)."""
     if type is not None and not any(type in s.card_types for s in games.specs()):
         raise _bad("type", _("unknown card type {type!r}", type=type))
     filters: dict[str, str | int | None] = {}
@@ -47,7 +50,11 @@ def cards(
             raise _bad(key, _("at most {n} characters", n=_FILTER_TEXT_MAX))
         filters[key] = value
     try:
-        return store.search(game, q, type, limit=limit, offset=offset, samples=samples, **filters)
+        found = store.search(game, q, type, limit=limit, offset=offset, samples=samples, **filters)
+        if total:
+            count = store.count(game, q, type, samples=samples, **filters)
+            response.headers["X-Total-Count"] = str(count)
+        return found
     except FilterError as exc:
         raise _bad("filters", str(exc)) from exc
 

@@ -14,8 +14,9 @@ from pydantic import Field
 from deckcheck import suggest
 from deckcheck.api import check_suggestions, validate_capped
 from deckcheck.format_registry import FormatRegistry
+from deckcheck.games import name_key
 from deckcheck.i18n import N_
-from deckcheck.models import Report
+from deckcheck.models import Card, DeckEntry, Report
 from deckcheck.resolve import CardIndex
 from deckcheck.service.deps import CardIndexDep, RegistryDep
 from deckcheck.service.problems import over_limit
@@ -67,20 +68,12 @@ async def validate_deck(
 def _entries(body: DeckRequest, registry: FormatRegistry, index: CardIndex) -> dict[str, Any]:
     deck = parse_deck(body.deck)
     fmt = format_of(registry, body.format, deck, body.as_of)
-    entries = []
-    for e in deck.entries:
-        card = index.found(fmt.game, e.ref).card  # no suggestions: an editor shows none
-        entries.append(
-            {
-                "section": e.section,
-                "count": e.count,
-                "ref": e.ref,
-                "line": e.line,
-                "number": card.number if card else None,
-                "name": card.name if card else e.ref,
-                "type": card.type if card else None,
-            }
-        )
+    try:  # the suggestions' work is weighed before any of it is done, as /validate does
+        check_suggestions(deck, fmt.game, index)
+    except suggest.SuggestLimit as exc:
+        raise over_limit(str(exc), exc.limit, "suggest") from exc  # i18n: machine
+    with suggest.per_deck():
+        entries = [_entry(index, fmt.game, e) for e in deck.entries]
     return {
         "format": fmt.id,
         "game": fmt.game,
@@ -89,10 +82,41 @@ def _entries(body: DeckRequest, registry: FormatRegistry, index: CardIndex) -> d
     }
 
 
+def _entry(index: CardIndex, game: str, e: DeckEntry) -> dict[str, Any]:
+    found = index.found(game, e.ref)
+    card = found.card
+    return {
+        "section": e.section,
+        "count": e.count,
+        "ref": e.ref,
+        "line": e.line,
+        "number": card.number if card else None,
+        "name": card.name if card else e.ref,
+        "type": card.type if card else None,
+        "printings": [c.model_dump(mode="json") for c in _printings(index, game, e.ref)],
+        "suggestions": index.resolve(game, e.ref).suggestions if found.unknown else [],
+    }
+
+
+def _printings(index: CardIndex, game: str, ref: str) -> list[Card]:
+    """The printings of the name ``ref`` is, when it has several: an editor lets the player
+    pick one, whether they differ in what legality depends on (an ambiguous line) or only in
+    what play does (cost, node…: the lowest number stood for them)."""
+    found = index.found(game, ref)
+    if found.ambiguous:
+        return found.ambiguous
+    if found.card is None or name_key(game, ref) != name_key(game, found.card.name):
+        return []  # a number, an alias, or no card
+    printings = index.by_name.get((game, name_key(game, ref)), [])
+    return printings if len(printings) > 1 else []
+
+
 @router.post("/resolve", responses={429: {"description": "Busy: retry later"}})
 async def resolve(
     request: Request, body: DeckRequest, registry: RegistryDep, index: CardIndexDep
 ) -> dict[str, Any]:
     """The deck list's lines as cards (number, name, type), for editors such as the web
-    page; unresolved lines keep their reference and say why."""
+    page; unresolved lines keep their reference and say why. Each line also has
+    ``printings`` (a name with several printings: each card, to pick one) and
+    ``suggestions`` (an unknown name: the names the CLI suggests)."""
     return await checks_of(request.app.state, body.deck).run(_entries, body, registry, index)

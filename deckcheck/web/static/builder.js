@@ -68,13 +68,44 @@ function switchLanguage(lang) {
   location.assign(url.toString());
 }
 
-function show(message) {
-  const box = $("message");
-  box.textContent = message;
-  box.hidden = !message;
+// A message beside the control or panel it belongs to (near: that element's id), else at the
+// top of the page; an empty message clears it, as a control does when it next succeeds.
+function show(message, near) {
+  const anchor = near ? $(near) : null;
+  if (!anchor) {
+    const box = $("message");
+    box.textContent = message;
+    box.hidden = !message;
+    return;
+  }
+  const id = `${near}-message`;
+  let note = $(id);
+  if (!message) {
+    if (note) note.remove();
+    anchor.removeAttribute("aria-describedby");
+    return;
+  }
+  if (!note) {
+    note = document.createElement("p");
+    note.id = id;
+    note.className = "near-message";
+    note.setAttribute("role", "alert");
+    anchor.after(note);
+  }
+  note.textContent = message;
+  anchor.setAttribute("aria-describedby", id);
 }
 
+// The service's answer, its body read as JSON or text (null for 204).
 async function api(method, path, body, headers) {
+  const response = await apiResponse(method, path, body, headers);
+  if (response.status === 204) return null;
+  const type = response.headers.get("content-type") || "";
+  return type.includes("json") ? response.json() : response.text();
+}
+
+// The service's response, for a caller that reads its headers too; an Error when it fails.
+async function apiResponse(method, path, body, headers) {
   let response;
   try {
     response = await fetch(path, {
@@ -94,9 +125,7 @@ async function api(method, path, body, headers) {
     error.status = response.status;
     throw error;
   }
-  if (response.status === 204) return null;
-  const type = response.headers.get("content-type") || "";
-  return type.includes("json") ? response.json() : response.text();
+  return response;
 }
 
 // --- the deck -------------------------------------------------------------------------------
@@ -307,16 +336,21 @@ function scheduleValidate() {
   validateTimer = setTimeout(validateNow, 150);
 }
 
+// The verdict: errors, then warnings, then the format's assumptions folded away (they are
+// not warnings: facts only fan sources give, which the player may want to read).
 async function validateNow() {
   if (!state.entries.length) {
     $("verdict").textContent = "—";
     $("verdict").className = "";
-    $("errors").innerHTML = $("warnings").innerHTML = "";
+    fill($("errors"), []);
+    fill($("warnings"), []);
+    listAssumptions([]);
+    show("", "verdict");
     return;
   }
   try {
     const report = await api("POST", "/validate", { deck: deckText() });
-    show("");
+    show("", "verdict");
     const errors = report.violations.filter((v) => v.severity === "error");
     const warnings = report.violations.filter((v) => v.severity === "warning");
     $("verdict").textContent = report.legal ? _("LEGAL")
@@ -324,20 +358,31 @@ async function validateNow() {
     $("verdict").className = report.legal ? "legal" : "illegal";
     fill($("errors"), errors);
     fill($("warnings"), warnings);
-    $("assumptions").innerHTML = "";
-    for (const a of report.assumptions) {
-      const li = document.createElement("li");
-      li.textContent = _("assumption: {text}", { text: a });
-      $("assumptions").append(li);
-    }
+    listAssumptions(report.assumptions);
     renderDeck(new Set(errors.flatMap((v) => v.cards.map((c) => c.number)).filter(Boolean)));
   } catch (err) {
-    show(_("Could not check the deck: {error}", { error: err.message }));
+    show(_("Could not check the deck: {error}", { error: err.message }), "verdict");
   }
 }
 
+function listAssumptions(assumptions) {
+  const list = $("assumptions");
+  list.innerHTML = "";
+  for (const a of assumptions) {
+    const li = document.createElement("li");
+    li.textContent = a;
+    list.append(li);
+  }
+  $("assumptions-block").hidden = !assumptions.length;
+  $("assumptions-summary").textContent = _("Assumptions ({n})", { n: assumptions.length });
+}
+
+// A list of violations; its heading (the element labelling it) shows only when it has any.
 function fill(list, violations) {
   list.innerHTML = "";
+  list.hidden = !violations.length;
+  const heading = $(list.getAttribute("aria-labelledby"));
+  if (heading) heading.hidden = !violations.length;
   for (const v of violations) {
     const li = document.createElement("li");
     li.className = "violation";
@@ -361,65 +406,108 @@ function scheduleSearch(keepPage) {
   searchTimer = setTimeout(searchNow, 40); // short: a search answers in a few milliseconds
 }
 
-async function searchNow() {
-  const seq = ++searchSeq;
-  // one more than a page: whether there is a next page
-  const params = new URLSearchParams({ game: state.info.game, limit: String(PAGE + 1),
-    offset: String(state.offset) });
+// The search's query: the name, the type and every game filter that has a value.
+function searchParams() {
+  const params = new URLSearchParams({ game: state.info.game, limit: String(PAGE),
+    offset: String(state.offset), total: "true" });
   for (const [id, key] of [["q", "q"], ["type", "type"]]) {
     if ($(id).value.trim()) params.set(key, $(id).value.trim());
   }
   for (const input of $("game-filters").querySelectorAll("[data-param]")) {
     if (input.value.trim()) params.set(input.dataset.param, input.value.trim());
   }
+  return params;
+}
+
+async function searchNow() {
+  const seq = ++searchSeq;
+  const params = searchParams();
   try {
-    const found = await api("GET", "/cards?" + params);
+    const response = await apiResponse("GET", "/cards?" + params);
+    const cards = await response.json();
     if (seq !== searchSeq) return; // a newer search is under way: its answer wins
-    show("");
-    const cards = found.slice(0, PAGE);
+    show("", "game-filters");
+    const total = Number(response.headers.get("X-Total-Count") || cards.length);
+    const set = new Set(params.keys());
     const list = $("results");
     list.innerHTML = "";
-    for (const card of cards) {
-      const item = document.createElement("li");
-      item.tabIndex = 0;
-      item.dataset.number = card.number;
-      item.innerHTML = `<span class="name"></span> <span class="number dim"></span>
-        <span class="meta dim"></span>`;
-      item.querySelector(".name").textContent = card.name;
-      item.querySelector(".number").textContent = card.number;
-      item.querySelector(".meta").textContent = facts(card);
-      item.append(button("+", _("Add {number}", { number: card.number }), () => change(card, +1)),
-        button("−", _("Remove {number}", { number: card.number }), () => change(card, -1)));
-      item.addEventListener("keydown", (ev) => keyEdit(ev, card));
-      list.append(item);
-    }
+    for (const card of cards) list.append(resultRow(card, set));
     $("page-info").textContent = cards.length
-      ? `${state.offset + 1}–${state.offset + cards.length}` : _("no cards found");
+      ? _("{first}–{last} / {total}", { first: state.offset + 1,
+        last: state.offset + cards.length, total })
+      : _("no cards found");
     $("prev").disabled = state.offset === 0;
-    $("next").disabled = found.length <= PAGE;
+    $("next").disabled = state.offset + cards.length >= total;
+    updateMoreFilters();
   } catch (err) {
-    if (seq === searchSeq) show(_("Search failed: {error}", { error: err.message }));
+    if (seq === searchSeq) show(_("Search failed: {error}", { error: err.message }), "game-filters");
   }
+}
+
+// One result: name and number with its buttons on one line, its facts on a second (the facts
+// the search filters on first, marked, so a narrow row never hides them).
+function resultRow(card, set) {
+  const item = document.createElement("li");
+  item.tabIndex = 0;
+  item.dataset.number = card.number;
+  item.innerHTML = `<span class="name"></span> <span class="number dim"></span>
+    <span class="meta dim"></span>`;
+  item.querySelector(".name").textContent = card.name;
+  item.querySelector(".number").textContent = card.number;
+  const meta = item.querySelector(".meta");
+  const shown = factList(card, set);
+  shown.forEach(([text, hit], i) => {
+    if (i) meta.append(" · ");
+    const span = document.createElement("span");
+    span.textContent = text;
+    if (hit) span.className = "hit";
+    meta.append(span);
+  });
+  item.append(button("+", _("Add {number}", { number: card.number }), () => change(card, +1)),
+    button("−", _("Remove {number}", { number: card.number }), () => change(card, -1)));
+  item.addEventListener("keydown", (ev) => keyEdit(ev, card));
+  return item;
 }
 
 // What tells printings of one name apart: type, kind, level, cost, keywords, then the game's own
-// columns its spec marks for the summary (GET /games lists them).
+// columns its spec marks for the summary (GET /games lists them), one line.
 function facts(card) {
-  const out = [typeName(card.type), card.kind];
-  if (card.level != null) out.push(_("Lv{level}", { level: card.level }));
-  if (card.cost != null) out.push(_("cost {cost}", { cost: card.cost }));
-  if (card.keywords && card.keywords.length) out.push(card.keywords.join(" / "));
-  for (const column of summaryColumns) {
-    const value = card[column.name];
-    if (value == null || (Array.isArray(value) && !value.length)) continue;
-    out.push(`${column.short} ${Array.isArray(value) ? value.join(", ") : value}`);
-  }
-  return out.filter(Boolean).join(" · ");
+  return factList(card, new Set()).map(([text]) => text).join(" · ");
 }
 
-// The chosen game's filters, as GET /games lists them (the type menu is always there).
+// [text, whether a set filter reads it] for each fact of a card; the facts of the fields the
+// set filters (the /cards parameters the search sends) read come first, and always show: a game column
+// the summary leaves out among them.
+function factList(card, set) {
+  const read = new Set(gameFilters.filter((f) => set.has(f.param)).map(filterField));
+  if (set.has("type")) read.add("type");
+  const out = [];
+  const add = (field, text) => { if (text) out.push([text, read.has(field)]); };
+  add("type", typeName(card.type));
+  add("kind", card.kind);
+  if (card.level != null) add("level", _("Lv{level}", { level: card.level }));
+  if (card.cost != null) add("cost", _("cost {cost}", { cost: card.cost }));
+  if (card.keywords && card.keywords.length) add("keywords", card.keywords.join(" / "));
+  for (const column of gameColumns) {
+    if (!column.summary && !read.has(column.name)) continue;
+    const value = card[column.name];
+    if (value == null || (Array.isArray(value) && !value.length)) continue;
+    add(column.name, `${column.short} ${Array.isArray(value) ? value.join(", ") : value}`);
+  }
+  return [...out.filter(([, hit]) => hit), ...out.filter(([, hit]) => !hit)];
+}
+
+// The card field a filter reads: its column, or for a game's own search hook the column of
+// the same name.
+function filterField(f) {
+  return f.field || f.param;
+}
+
+// The chosen game's filters and columns, as GET /games lists them (the type menu is always
+// there).
 let gameList = null;
-let summaryColumns = [];
+let gameFilters = [];
+let gameColumns = [];
 let typeWords = {};
 
 // A card type as the page shows it: in Japanese, the game's own printed word (GET /games
@@ -429,31 +517,58 @@ function typeName(type) {
   return LANG === "ja" && words && words.length ? words[0] : type;
 }
 
+// The game's filters, compact: the common ones shown (the shared columns the game's spec
+// chose, and those of the columns its spec puts in a card's summary), the rest behind "More
+// filters".
 async function renderFilters(game) {
   if (!gameList) gameList = await api("GET", "/games");
   const spec = gameList.find((g) => g.id === game) || { filters: [], columns: [] };
-  summaryColumns = (spec.columns || []).filter((c) => c.summary);
+  gameFilters = spec.filters.filter((f) => f.param !== "type");
+  gameColumns = spec.columns || [];
   typeWords = spec.card_types || {};
+  const summary = new Set(gameColumns.filter((c) => c.summary).map((c) => c.name));
+  const own = new Set(gameColumns.map((c) => c.name));
+  const common = (f) => !own.has(filterField(f)) || summary.has(filterField(f));
   const root = $("game-filters");
   root.innerHTML = "";
-  for (const f of spec.filters) {
-    if (f.param === "type") continue;
-    const label = document.createElement("label");
-    label.htmlFor = "filter-" + f.param;
-    label.textContent = f.label;
-    const input = document.createElement("input");
-    input.id = "filter-" + f.param;
-    input.dataset.param = f.param;
-    input.autocomplete = "off";
-    if (f.mode === "max" || f.mode === "min") {
-      input.type = "number";
-      input.inputMode = "numeric";
-    } else {
-      input.type = "text";
-    }
-    input.addEventListener("input", () => scheduleSearch());
-    root.append(label, input);
+  const more = document.createElement("details");
+  more.id = "more-filters";
+  more.innerHTML = `<summary id="more-filters-summary"></summary><div class="filters"></div>`;
+  for (const f of gameFilters) {
+    (common(f) ? root : more.querySelector(".filters")).append(filterCell(f));
   }
+  if (more.querySelector("input")) root.append(more);
+  updateMoreFilters();
+}
+
+function filterCell(f) {
+  const cell = document.createElement("div");
+  cell.className = "filter";
+  const label = document.createElement("label");
+  label.htmlFor = "filter-" + f.param;
+  label.textContent = f.label;
+  const input = document.createElement("input");
+  input.id = "filter-" + f.param;
+  input.dataset.param = f.param;
+  input.autocomplete = "off";
+  if (f.mode === "max" || f.mode === "min") {
+    input.type = "number";
+    input.inputMode = "numeric";
+  } else {
+    input.type = "text";
+  }
+  input.addEventListener("input", () => scheduleSearch());
+  cell.append(label, input);
+  return cell;
+}
+
+// "More filters", with how many of them are set: a folded filter still narrows the search.
+function updateMoreFilters() {
+  const summary = $("more-filters-summary");
+  if (!summary) return;
+  const set = [...$("more-filters").querySelectorAll("input")].filter((i) => i.value.trim());
+  summary.textContent = set.length ? _("More filters ({n} set)", { n: set.length })
+    : _("More filters");
 }
 
 // --- format ---------------------------------------------------------------------------------
@@ -771,16 +886,117 @@ async function loadText(text) {
     const resolved = await api("POST", "/resolve", { deck: text, format: null }).catch(
       () => api("POST", "/resolve", { deck: text, format: state.format }));
     if (resolved.format !== state.format) await chooseFormat(resolved.format, false);
-    state.entries = resolved.entries.map((e) => ({ section: e.section, count: e.count,
-      number: e.number, ref: e.ref, name: e.name, type: e.type }));
+    state.entries = resolved.entries.map(entryOf);
     save();
     renderDeck();
     scheduleValidate();
+    settleLines(resolved.entries.map((e, i) => [state.entries[i], e]));
     const unread = resolved.problems.length;
     show(unread ? _n("{n} line could not be read", "{n} lines could not be read", unread,
-      { n: unread }) : "");
+      { n: unread }) : "", "load");
   } catch (err) {
-    show(_("Could not load the deck list: {error}", { error: err.message }));
+    show(_("Could not load the deck list: {error}", { error: err.message }), "load");
+  }
+}
+
+function entryOf(e) {
+  return { section: e.section, count: e.count, number: e.number, ref: e.ref, name: e.name,
+    type: e.type };
+}
+
+// The pasted lines a player has to settle, below the Load button: a name whose printings differ
+// in what legality depends on offers them (with what tells them apart) to pick one; an unknown
+// name offers the names the CLI would suggest. A name whose printings legality treats alike
+// took the lowest number, as the CLI does: its other printings wait, folded, for a player who
+// meant one of them (they differ in play: cost, node…).
+function settleLines(pairs) {
+  $("paste-lines").innerHTML = "";
+  $("paste-printings").innerHTML = "";
+  for (const [entry, line] of pairs) {
+    const item = settleLine(entry, line);
+    if (item) $(line.number ? "paste-printings" : "paste-lines").append(item);
+  }
+  tidyLines();
+}
+
+function tidyLines() {
+  $("paste-lines").hidden = !$("paste-lines").children.length;
+  const others = $("paste-printings").children.length;
+  $("paste-others").hidden = !others;
+  $("paste-others-summary").textContent = _n(
+    "{n} name has other printings", "{n} names have other printings", others, { n: others });
+}
+
+function settleLine(entry, line) {
+  const printings = line.printings || [];
+  const suggestions = line.suggestions || [];
+  if (!printings.length && !suggestions.length) return null;
+  const item = document.createElement("li");
+  item.className = "settle";
+  const what = document.createElement("p");
+  const ref = line.ref;
+  what.textContent = printings.length && !line.number
+    ? _("{ref} ×{count}: {n} printings differ in what legality depends on; pick one",
+      { ref, count: line.count, n: printings.length })
+    : printings.length
+      ? _("{ref} ×{count}: {n} printings; {number} was taken, pick another if you meant it",
+        { ref, count: line.count, n: printings.length, number: line.number })
+      : _("{ref} ×{count}: no such card; did you mean", { ref, count: line.count });
+  const choices = document.createElement("div");
+  choices.className = "choices";
+  for (const card of printings) {
+    const b = button("", _("Use {number} for {ref}", { number: card.number, ref }),
+      () => pickPrinting(entry, card, item));
+    b.innerHTML = `<b></b> <span class="dim"></span>`;
+    b.querySelector("b").textContent = card.number;
+    b.querySelector("span").textContent = facts(card);
+    b.setAttribute("aria-pressed", String(card.number === line.number));
+    choices.append(b);
+  }
+  for (const name of suggestions) {
+    choices.append(button(name, _("Use {name} for {ref}", { name, ref }),
+      () => takeSuggestion(entry, name, item)));
+  }
+  item.append(what, choices);
+  return item;
+}
+
+// The picked printing replaces the line's card (joining a line of that card in its section).
+function pickPrinting(entry, card, item) {
+  if (!state.entries.includes(entry)) { item.remove(); tidyLines(); return; } // cleared since
+  const same = state.entries.find((e) => e !== entry && e.number === card.number
+    && e.section === entry.section);
+  if (same) {
+    same.count += entry.count;
+    state.entries = state.entries.filter((e) => e !== entry);
+  } else {
+    Object.assign(entry, { number: card.number, name: card.name, type: card.type, ref: null });
+  }
+  item.remove();
+  tidyLines();
+  save();
+  renderDeck();
+  scheduleValidate();
+}
+
+// A suggested name is read as the line would have been: one card, or its printings to pick.
+async function takeSuggestion(entry, name, item) {
+  const deck = `format: ${state.format}\n[${entry.section}]\n${entry.count} ${name}\n`;
+  try {
+    const resolved = await api("POST", "/resolve", { deck, format: state.format });
+    const line = resolved.entries[0];
+    show("", "load");
+    if (!line || !line.number && !line.printings.length) return;
+    Object.assign(entry, entryOf({ ...line, section: entry.section, count: entry.count }));
+    const next = line.printings.length ? settleLine(entry, line) : null;
+    if (next) $(line.number ? "paste-printings" : "paste-lines").append(next);
+    item.remove();
+    tidyLines();
+    save();
+    renderDeck();
+    scheduleValidate();
+  } catch (err) {
+    show(_("Could not load the deck list: {error}", { error: err.message }), "load");
   }
 }
 

@@ -1,0 +1,201 @@
+"""The builder's verdict and paste (issue 22, items 6 and 8): errors, then warnings, then the
+format's assumptions folded away; a failed request's message beside the control that made it;
+a pasted name with several printings offers a picker of them, and an unknown name the names
+the CLI suggests. On the real VISION pool, at both sizes, in Chromium under the CSP."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+from starlette.testclient import TestClient
+
+from tests.conftest import EXAMPLES
+from tests.test_web import SIZES, WAIT_MS, _watch, browser, server_url, shot, web_app
+
+__all__ = ["browser", "server_url", "web_app"]  # the browser tests' fixtures, reused
+
+# one name, six printings that differ in what legality depends on (keywords): N6 has 奇襲 and
+# 速攻, the others none (card_pool/vision/cards.csv)
+AMBIGUOUS = "リグル・ナイトバグ"
+PRINTINGS = ["N1375", "N1630", "N1813", "N479", "N6", "N924"]
+
+
+def _open(browser, server_url: str, size: str):  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport=SIZES[size])
+    page = context.new_page()
+    violations = _watch(page)
+    page.set_default_timeout(WAIT_MS)
+    page.goto(server_url + "/")
+    page.wait_for_load_state("networkidle")
+    return context, page, violations
+
+
+def _paste(page: Page, text: str) -> None:
+    if not page.locator("#paste").is_visible():
+        page.click("#paste-summary")
+    page.fill("#paste", text)
+    page.click("#load")
+
+
+def _top(page: Page, selector: str) -> float:
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    return float(box["y"])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_errors_then_warnings_then_folded_assumptions(  # type: ignore[no-untyped-def]
+    browser, server_url: str, size: str
+) -> None:
+    context, page, violations = _open(browser, server_url, size)
+    legal = (EXAMPLES / "vision-standard-legal.deck").read_text(encoding="utf-8")
+    _paste(page, legal)
+    expect(page.locator("#verdict")).to_have_text("LEGAL")
+    # a legal deck: no error and no warning heading; its assumptions folded, counted
+    report = page.request.post(server_url + "/validate", data={"deck": legal}).json()
+    n = len(report["assumptions"])
+    assert n >= 1 and not report["violations"]
+    summary = page.locator("#assumptions-summary")
+    expect(summary).to_have_text(f"Assumptions ({n})")
+    assert page.locator("#assumptions-block").get_attribute("open") is None
+    assert not page.locator("#assumptions li").first.is_visible()
+    assert not page.locator("#warnings-title").is_visible()
+    assert not page.locator("#errors-title").is_visible()
+    shot(page, f"22-verdict-legal-{size}")
+
+    # the 符ノ弐 moved from the sideboard into the main deck: sizes are wrong (errors) and it can
+    # never be played from there (a warning, vision/spell-break): errors, then warnings, then
+    # the assumptions, still folded
+    spell = "1 符ノ弐“博麗 霊夢”\n"
+    assert spell in legal
+    moved = legal.replace(spell, "").replace("[main]\n", "[main]\n" + spell)
+    _paste(page, moved)
+    expect(page.locator("#verdict")).to_have_text(re.compile("^ILLEGAL"))
+    expect(page.locator("#errors-title")).to_be_visible()
+    expect(page.locator("#warnings-title")).to_be_visible()
+    rules = page.locator("#errors code.rule").all_inner_texts()
+    assert "vision/main-size" in rules, rules
+    warned = page.locator("#warnings code.rule").all_inner_texts()
+    assert warned and all(r not in rules for r in warned), warned
+    assert _top(page, "#errors") < _top(page, "#warnings") < _top(page, "#assumptions-block")
+    assert page.locator("#assumptions-block").get_attribute("open") is None
+    summary.click()  # a player may read them
+    expect(page.locator("#assumptions li")).to_have_count(n)
+    assert page.locator("#assumptions li").first.is_visible()
+    shot(page, f"22-verdict-illegal-{size}")
+    assert violations == []
+    context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_failed_request_shows_its_message_beside_its_control(  # type: ignore[no-untyped-def]
+    browser, server_url: str, size: str
+) -> None:
+    context, page, violations = _open(browser, server_url, size)
+    page.select_option("#format", "vision-standard")
+    page.wait_for_selector('label[for="filter-user"]')
+    # the search fails: its message follows the filters, not the top of the page
+    page.route("**/cards?*", lambda route: route.abort())
+    page.fill("#q", "大妖精")
+    note = page.locator("#game-filters + .near-message")
+    expect(note).to_contain_text("Search failed")
+    assert page.locator("#message").is_hidden()
+    shot(page, f"22-error-beside-search-{size}")
+    page.unroute("**/cards?*")
+    page.fill("#q", "大妖精 ")  # the search succeeds: its message goes
+    expect(note).to_have_count(0)
+    page.wait_for_selector('#results li[data-number="N1374"]')
+
+    # the deck check fails: beside the verdict
+    page.route("**/validate", lambda route: route.abort())
+    page.locator('#results button[aria-label="Add N1374"]').click()
+    expect(page.locator("#verdict + .near-message")).to_contain_text("Could not check the deck")
+    page.unroute("**/validate")
+    page.locator('#results button[aria-label="Add N1374"]').click()
+    expect(page.locator("#verdict")).to_have_text(re.compile("^ILLEGAL"))
+    expect(page.locator("#verdict + .near-message")).to_have_count(0)
+
+    # a pasted list the service cannot read: beside the Load button
+    page.route("**/resolve", lambda route: route.abort())
+    _paste(page, "format: vision-standard\n[main]\n3 大妖精\n")
+    beside = page.locator("#load + .near-message")
+    expect(beside).to_contain_text("Could not load the deck list")
+    load, shown = page.locator("#load").bounding_box(), beside.bounding_box()
+    assert load is not None and shown is not None
+    assert 0 <= shown["y"] - (load["y"] + load["height"]) < 40  # right under the button
+    assert page.locator("#message").is_hidden()
+    shot(page, f"22-error-beside-load-{size}")
+    assert violations == []
+    context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_pick_a_printing_for_an_ambiguous_name(  # type: ignore[no-untyped-def]
+    browser, server_url: str, size: str
+) -> None:
+    context, page, violations = _open(browser, server_url, size)
+    _paste(page, f"format: vision-standard\n[main]\n2 {AMBIGUOUS}\n")
+    expect(page.locator("#verdict")).to_have_text(re.compile("^ILLEGAL"))
+    expect(page.locator("#errors code.rule", has_text="deck/ambiguous-card")).to_have_count(1)
+    choices = page.locator("#paste-lines .choices button")
+    expect(choices).to_have_count(len(PRINTINGS))
+    texts = choices.all_inner_texts()
+    assert sorted(t.split()[0] for t in texts) == sorted(PRINTINGS)
+    assert len(set(texts)) == len(texts)  # each printing says what tells it apart
+    n6 = page.locator('#paste-lines button[aria-label="Use N6 for リグル・ナイトバグ"]')
+    assert "奇襲 / 速攻" in n6.inner_text() and "node" in n6.inner_text()
+    shot(page, f"22-paste-picker-{size}")
+    n6.click()
+    row = page.locator('#sections li[data-number="N6"]')
+    expect(row).to_have_count(1)
+    assert row.locator(".count").inner_text() == "2"
+    expect(page.locator("#errors code.rule", has_text="deck/ambiguous-card")).to_have_count(0)
+    expect(page.locator("#paste-lines")).to_be_hidden()
+    shot(page, f"22-paste-picked-{size}")
+    assert violations == []
+    context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_an_unknown_name_gets_the_clis_suggestion(  # type: ignore[no-untyped-def]
+    browser, server_url: str, size: str
+) -> None:
+    context, page, violations = _open(browser, server_url, size)
+    _paste(page, "format: vision-standard\n[main]\n3 レティ\n")
+    expect(page.locator("#errors code.rule", has_text="deck/unknown-card")).to_have_count(1)
+    suggestion = page.locator("#paste-lines .choices button", has_text="レティ・ホワイトロック")
+    expect(suggestion).to_have_count(1)
+    shot(page, f"22-paste-suggestion-{size}")
+    suggestion.click()
+    row = page.locator("#sections li", has_text="レティ・ホワイトロック")
+    expect(row).to_have_count(1)
+    assert row.locator(".count").inner_text() == "3"
+    expect(page.locator("#errors code.rule", has_text="deck/unknown-card")).to_have_count(0)
+    # its printings are alike for legality: the lowest number was taken, the others wait
+    others = page.locator("#paste-others")
+    expect(others).to_be_visible()
+    assert others.get_attribute("open") is None
+    expect(page.locator("#paste-others-summary")).to_have_text("1 name has other printings")
+    shot(page, f"22-paste-suggestion-taken-{size}")
+    assert violations == []
+    context.close()
+
+
+def test_resolve_lists_printings_and_suggestions(web_app) -> None:  # type: ignore[no-untyped-def]
+    """What the page reads: per line, the printings of a name and the CLI's suggestions (the
+    old fields kept)."""
+    deck = f"format: vision-standard\n[main]\n2 {AMBIGUOUS}\n3 レティ\n3 大妖精\n1 N6\n"
+    with TestClient(web_app) as http:
+        lines = http.post("/resolve", json={"deck": deck}).json()["entries"]
+        report = http.post("/validate", json={"deck": deck}).json()
+    ambiguous, unknown, alike, numbered = lines
+    assert ambiguous["number"] is None and ambiguous["name"] == AMBIGUOUS
+    assert sorted(p["number"] for p in ambiguous["printings"]) == sorted(PRINTINGS)
+    assert unknown["number"] is None and unknown["suggestions"] == ["レティ・ホワイトロック"]
+    assert alike["number"] == "N1374" and len(alike["printings"]) == 6
+    assert numbered["number"] == "N6" and numbered["printings"] == numbered["suggestions"] == []
+    # the same suggestion the deck check (and the CLI) gives
+    fixes = [v["fix"] for v in report["violations"] if v["rule"] == "deck/unknown-card"]
+    assert fixes == ["did you mean 'レティ・ホワイトロック'?"]
