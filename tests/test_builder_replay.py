@@ -58,7 +58,7 @@ def test_watch_a_game_turn_by_turn(browser, server_url: str, size: str) -> None:
     expect(page.locator("#watch-nav")).to_be_hidden()
     page.fill("#watch-game", "0")
     page.click("#watch")
-    expect(page.locator("#message")).to_contain_text("Game number from 1")
+    expect(page.locator("#watch-message")).to_contain_text("Game number from 1")
     shot(page, f"22-watch-bad-number-{size}")
     page.fill("#watch-game", str(GAME))
     page.fill("#watch-seed", str(SEED))

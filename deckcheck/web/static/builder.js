@@ -579,14 +579,14 @@ async function chooseFormat(id, keepEntries) {
   try {
     state.info = await api("GET", `/formats/${encodeURIComponent(id)}`);
   } catch (err) {
-    show(_("Could not load the format: {error}", { error: err.message }));
+    show(_("Could not load the format: {error}", { error: err.message }), "format");
     return;
   }
   if (!keepEntries) { state.entries = []; state.savedId = null; state.savedVersion = null; }
   try {
     await renderFilters(state.info.game);
   } catch (err) {
-    show(_("Could not load the search filters: {error}", { error: err.message }));
+    show(_("Could not load the search filters: {error}", { error: err.message }), "format");
   }
   const types = $("type");
   types.innerHTML = "";
@@ -610,7 +610,7 @@ async function deal(mulliganOf) {
   try {
     const result = await api("POST", "/hand", { deck: deckText(), count: 1, seed: state.seed,
       want: mulliganOf ? want : [] });
-    show("");
+    show("", "deal");
     const hand = result.hands[0];
     const cards = mulliganOf && hand.mulligan ? hand.mulligan : hand.hand;
     // what the deal set aside, laid out or marked in the hand: the game's spec names each
@@ -634,7 +634,7 @@ async function deal(mulliganOf) {
     }
     $("hand-note").textContent = notes.join(" · ");
   } catch (err) {
-    show(_("Could not deal a hand: {error}", { error: err.message }));
+    show(_("Could not deal a hand: {error}", { error: err.message }), "deal");
   }
 }
 
@@ -658,7 +658,7 @@ async function plot() {
       api("POST", "/odds", { ...body, on_play: true }),
       api("POST", "/odds", { ...body, on_play: false }),
     ]);
-    show("");
+    show("", "plot");
     // when the first player draws too, the two curves are one: drawn once, labelled as one
     const same = play.rows.every((r, k) => r.probability === (draw.rows[k] || {}).probability);
     drawChart(same ? [{ label: _("play = draw"), rows: play.rows }]
@@ -1002,7 +1002,7 @@ async function takeSuggestion(entry, name, item) {
 
 async function saveToService() {
   const key = $("api-key").value.trim();
-  if (!key) { show(_("Enter an API key to save to the service")); return; }
+  if (!key) { show(_("Enter an API key to save to the service"), "save"); return; }
   const body = { name: $("deck-name").value.trim() || _("deck"), format: state.format,
     deck: deckText() };
   const auth = { Authorization: `Bearer ${key}` };
@@ -1015,12 +1015,12 @@ async function saveToService() {
     state.savedId = saved.id;
     state.savedVersion = saved.version;
     save();
-    show(_("Saved as {id}", { id: saved.id }));
+    show(_("Saved as {id}", { id: saved.id }), "save");
   } catch (err) {
     if (err.status === 412) {
-      show(_("Someone else changed this deck since you loaded it: load it again from Saved decks, then reapply your change (your deck is kept here)"));
+      show(_("Someone else changed this deck since you loaded it: load it again from Saved decks, then reapply your change (your deck is kept here)"), "save");
     } else {
-      show(_("Could not save: {error}", { error: err.message }));
+      show(_("Could not save: {error}", { error: err.message }), "save");
     }
   }
 }
@@ -1040,9 +1040,9 @@ async function listSaved() {
       }));
       $("saved").append(li);
     }
-    if (!decks.length) show(_("No saved decks for this format"));
+    if (!decks.length) show(_("No saved decks for this format"), "list-saved");
   } catch (err) {
-    show(_("Could not list saved decks: {error}", { error: err.message }));
+    show(_("Could not list saved decks: {error}", { error: err.message }), "list-saved");
   }
 }
 

@@ -234,7 +234,7 @@ async function share() {
 async function copyText() {
   const copied = await toClipboard(deckText(true));
   $("share-box").hidden = true;
-  if (copied) show("");
+  if (copied) show("", "copy");
   else show(_("The clipboard is not available here: use Export text"), "copy");
   $("copy-note").textContent = copied ? _("Deck list copied to the clipboard.") : "";
 }
