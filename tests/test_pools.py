@@ -170,8 +170,8 @@ def test_a_sweep_hears_a_cancel_between_variants(
 
     monkeypatch.setattr(jobstore, "FLUSH_EVERY", 0.0)  # every callback reads the flag
     validated: list[int] = []
-    validate = run.validate
-    monkeypatch.setattr(run, "validate", lambda *a: validated.append(1) or validate(*a))
+    errors_of = run.errors_of  # each variant's validation
+    monkeypatch.setattr(run, "errors_of", lambda *a: validated.append(1) or errors_of(*a))
     store = JobStore(f"sqlite:///{tmp_path / 'jobs.sqlite3'}", create=True)
     store.create("j", "sweep", 0)
     progress = Progress(JobRef("j", store.url))

@@ -84,7 +84,13 @@ def _client(scheduler: str | None, cluster: str | None, timeouts: Timeouts) -> A
             dashboard_address=None,
         )
         return Client(local)
+    from distributed.comm.addressing import get_address_host_port
+
     try:
+        # parsed before Client starts its IO loop thread: that start has a fixed 10 s limit of
+        # its own, which a loaded machine missed (an AssertionError, not the address's reason)
+        if scheduler is not None:
+            get_address_host_port(scheduler)
         return Client(scheduler, timeout=f"{timeouts.connect}s")
     except ValueError as exc:  # distributed's address parser: "notaurl", "tcp://[::1"
         raise UsageError(
