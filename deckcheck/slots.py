@@ -163,6 +163,16 @@ def _match(match: Match, appends: frozenset[str], keywords: tuple[str, ...]) -> 
 _NONE: frozenset[str] = frozenset()
 
 
+def copy_limit(fmt: CheckedFormat, card: Card) -> int | None:
+    """The most copies of ``card`` a deck may hold under ``fmt``: the strictest override's limit
+    (a keyword that limits its cards to 1: 1), else the format's (None: unlimited). Editors use
+    it to offer only legal counts."""
+    limit = _facts(fmt, card).limit
+    if limit is None:
+        return fmt.copies.limit
+    return None if limit < 0 else limit
+
+
 def _facts(fmt: CheckedFormat, card: Card) -> CardFacts:
     append = card.items_of("append")
     appends = frozenset(word_key(a) for a in append) if append else _NONE

@@ -214,3 +214,22 @@ def test_compare_copies_plays_every_legal_count_with_a_blank_fill(
     close_up(page, "#compare-panel", f"22-compare-pool-fill-panel-{lang}-{size}")
     assert violations == []
     context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_compare_copies_stops_at_the_cards_own_limit(browser: Any, server_url: str, size: str) -> None:
+    """A card an override limits below the format's (PR.008 博麗 霊夢: 「デッキ1枚制限」,
+    キーワード用語集) is compared at its legal counts only, 0 and 1: it used to get 0..3, two of
+    them listed as illegal."""
+    context, page, violations = open_page(browser, server_url, size, "en")
+    load(page, "vision-standard-legal.deck")
+    page.select_option("#compare-card", "PR.008")
+    page.fill("#compare-games", "200")
+    page.fill("#turns", "3")
+    run_compare(page, "^Done: 2 of 2 variants played, 200 games each$")
+    names = [i["name"] for i in legend_matches_lines(page, "#compare-odds")]
+    assert names == [f"{n} × 博麗 霊夢 + {1 - n} × blank, on the play" for n in range(2)]
+    assert page.locator("#compare-illegal li").count() == 0
+    shot(page, f"22-compare-own-limit-{size}")
+    assert violations == []
+    context.close()

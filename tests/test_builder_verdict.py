@@ -199,3 +199,12 @@ def test_resolve_lists_printings_and_suggestions(web_app) -> None:  # type: igno
     # the same suggestion the deck check (and the CLI) gives
     fixes = [v["fix"] for v in report["violations"] if v["rule"] == "deck/unknown-card"]
     assert fixes == ["did you mean 'レティ・ホワイトロック'?"]
+
+
+def test_resolve_gives_each_cards_own_copy_limit(web_app) -> None:  # type: ignore[no-untyped-def]
+    """The most copies the format allows of each line's card (an editor offers only those):
+    VISION's general 3 (総合ルール §1.2.2.b), 1 for a 「デッキ1枚制限」 printing."""
+    with TestClient(web_app) as http:
+        deck = "format: vision-standard\n1 PR.008\n3 N1374\n1 nosuchcard\n"
+        entries = http.post("/resolve", json={"deck": deck}).json()["entries"]
+    assert [e["limit"] for e in entries] == [1, 3, None]

@@ -14,6 +14,7 @@ from pydantic import Field
 from deckcheck import suggest
 from deckcheck.api import check_suggestions, validate_capped
 from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats import Format
 from deckcheck.games import name_key
 from deckcheck.i18n import N_
 from deckcheck.models import Card, DeckEntry, Report
@@ -22,6 +23,7 @@ from deckcheck.service.deps import CardIndexDep, RegistryDep
 from deckcheck.service.problems import over_limit
 from deckcheck.service.schemas import DeckRequest, format_of, parse_deck
 from deckcheck.service.validating import checks_of
+from deckcheck.slots import copy_limit
 
 router = APIRouter(tags=["decks"])
 
@@ -73,7 +75,7 @@ def _entries(body: DeckRequest, registry: FormatRegistry, index: CardIndex) -> d
     except suggest.SuggestLimit as exc:
         raise over_limit(str(exc), exc.limit, "suggest") from exc  # i18n: machine
     with suggest.per_deck():
-        entries = [_entry(index, fmt.game, e) for e in deck.entries]
+        entries = [_entry(index, fmt, e) for e in deck.entries]
     return {
         "format": fmt.id,
         "game": fmt.game,
@@ -82,7 +84,8 @@ def _entries(body: DeckRequest, registry: FormatRegistry, index: CardIndex) -> d
     }
 
 
-def _entry(index: CardIndex, game: str, e: DeckEntry) -> dict[str, Any]:
+def _entry(index: CardIndex, fmt: Format, e: DeckEntry) -> dict[str, Any]:
+    game = fmt.game
     found = index.found(game, e.ref)
     card = found.card
     return {
@@ -95,6 +98,8 @@ def _entry(index: CardIndex, game: str, e: DeckEntry) -> dict[str, Any]:
         "type": card.type if card else None,
         "printings": [c.model_dump(mode="json") for c in _printings(index, game, e.ref)],
         "suggestions": index.resolve(game, e.ref).suggestions if found.unknown else [],
+        # the most copies the format allows of this card (an override's, else the format's)
+        "limit": copy_limit(fmt, card) if card else None,
     }
 
 

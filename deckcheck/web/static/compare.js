@@ -1,5 +1,5 @@
 // "Compare copies": the odds and goldfish milestones of the current deck with each legal number
-// of copies of one card (0 up to the format's copy limit, from GET /formats/{id}), from a sweep
+// of copies of one card (0 up to the most the format allows of it, from POST /resolve), from a sweep
 // job (POST /sweeps, then GET /jobs/{id} until it ends, then the result at its result_url).
 // The fill keeps the deck's size: a blank card that counts for nothing (the sweep's device,
 // outside the rulebooks), a card of the deck, or any card of the pool. Loaded after
@@ -84,10 +84,17 @@ function leastWanted(card) {
   return found.number || found.ref;
 }
 
-// 0 up to the format's copy limit (the format's data; without one, up to one more than the
-// deck holds now).
-function copyRange(card) {
-  const limit = state.info && state.info.copies ? state.info.copies.limit : null;
+// 0 up to the most copies the format allows of this card: its own limit where an override of
+// the format gives one (POST /resolve answers it per line), else the format's limit; without
+// either, up to one more than the deck holds now.
+async function copyRange(card) {
+  const general = state.info && state.info.copies ? state.info.copies.limit : null;
+  let limit = general;
+  try {
+    const resolved = await api("POST", "/resolve", { deck: `format: ${state.format}\n1 ${card}\n` });
+    const entry = resolved.entries[0];
+    if (entry && entry.number) limit = entry.limit;
+  } catch (err) { /* the format's limit, as before: the sweep still marks an illegal variant */ }
   return [0, limit != null ? limit : inMain(card).count + 1];
 }
 
@@ -111,7 +118,7 @@ async function runCompare() {
   }
   const chosen = $("compare-fill").value;
   const fill = chosen === LEAST ? leastWanted(card) : chosen;
-  const [low, high] = copyRange(card);
+  const [low, high] = await copyRange(card);
   const onPlay = $("compare-side").value !== "draw";
   const turns = Math.max(1, Math.min(15, Number($("turns").value) || 6));
   const games = Math.max(100, Math.min(20000, Number($("compare-games").value) || 2000));
