@@ -118,16 +118,18 @@ async function runCompare() {
   }
   const chosen = $("compare-fill").value;
   const fill = chosen === LEAST ? leastWanted(card) : chosen;
-  const [low, high] = await copyRange(card);
   const onPlay = $("compare-side").value !== "draw";
   const turns = Math.max(1, Math.min(15, Number($("turns").value) || 6));
   const games = Math.max(100, Math.min(20000, Number($("compare-games").value) || 2000));
-  const body = { deck: deckText(), vary: [`name:${card}=${low}..${high}`],
-    want: [`number:${card}>=1`], sides: [onPlay], turns, games, seed: 1 };
-  if (fill) body.fill = fill;
+  const deck = deckText();
+  // the status changes at once: the last run's "Done" must not stand for this one
   $("compare-status").textContent = _("Starting…");
   $("compare").disabled = true;
   try {
+    const [low, high] = await copyRange(card);
+    const body = { deck, vary: [`name:${card}=${low}..${high}`],
+      want: [`number:${card}>=1`], sides: [onPlay], turns, games, seed: 1 };
+    if (fill) body.fill = fill;
     const response = await fetch("/sweeps", { method: "POST",
       headers: { "Content-Type": "application/json", "Accept-Language": LANG },
       body: JSON.stringify(body) });
