@@ -510,6 +510,12 @@ let gameFilters = [];
 let gameColumns = [];
 let typeWords = {};
 
+// A game's entry of GET /games (its filters, columns, curve…), the list asked once a page.
+async function gameSpecOf(game) {
+  if (!gameList) gameList = await api("GET", "/games");
+  return gameList.find((g) => g.id === game) || { filters: [], columns: [], curve: [] };
+}
+
 // A card type as the page shows it: in Japanese, the game's own printed word (GET /games
 // lists them); in English, its id.
 function typeName(type) {
@@ -521,8 +527,7 @@ function typeName(type) {
 // chose, and those of the columns its spec puts in a card's summary), the rest behind "More
 // filters".
 async function renderFilters(game) {
-  if (!gameList) gameList = await api("GET", "/games");
-  const spec = gameList.find((g) => g.id === game) || { filters: [], columns: [] };
+  const spec = await gameSpecOf(game);
   gameFilters = spec.filters.filter((f) => f.param !== "type");
   gameColumns = spec.columns || [];
   typeWords = spec.card_types || {};

@@ -1,19 +1,14 @@
 // The deck panel's tools: statistics (counts by type and card kind, the game's curve), Clear with
 // Undo, a link that carries the deck (Share) and Copy. Loaded after builder.js, whose state,
-// $, _, _n, api, show, save, renderDeck, deckText, typeName and loadText it uses. Which facts
-// make the curve is the game's (GET /games "curve"); no game is named here.
+// $, _, _n, api, show, save, renderDeck, deckText, typeName, gameSpecOf and loadText it uses.
+// Which facts make the curve is the game's (GET /games "curve"); no game is named here.
 "use strict";
 
 const UNDO_MS = 10000; // how long Clear can be undone
 const SHARE_KEY = "deck="; // the URL fragment a shared link carries
-const deckTools = { games: null, undo: null, undoTimer: null, asking: new Set() };
+const deckTools = { undo: null, undoTimer: null, asking: new Set() };
 
 // --- statistics ------------------------------------------------------------------------------
-
-async function gameSpec() {
-  if (!deckTools.games) deckTools.games = await api("GET", "/games");
-  return deckTools.games.find((g) => state.info && g.id === state.info.game) || { curve: [] };
-}
 
 // A line's card facts: kept on the line when it came from a search; else asked of the service
 // once (a pasted, kept or shared deck), then kept.
@@ -49,7 +44,7 @@ function tally(lines, valueOf) {
 
 async function renderStats() {
   let spec = { curve: [] };
-  try { spec = await gameSpec(); } catch (err) { show(err.message, "stats-panel"); }
+  try { if (state.info) spec = await gameSpecOf(state.info.game); } catch (err) { show(err.message, "stats-panel"); }
   const select = $("stats-section");
   const names = sectionNames();
   const chosen = names.includes(select.value) ? select.value : names[0];
