@@ -167,10 +167,16 @@ def copy_limit(fmt: CheckedFormat, card: Card) -> int | None:
     """The most copies of ``card`` a deck may hold under ``fmt``: the strictest override's limit
     (a keyword that limits its cards to 1: 1), else the format's (None: unlimited). Editors use
     it to offer only legal counts."""
-    limit = _facts(fmt, card).limit
+    facts = _facts(fmt, card)
+    general, limit = fmt.copies.limit, facts.limit
     if limit is None:
-        return fmt.copies.limit
-    return None if limit < 0 else limit
+        return general
+    if limit < 0:
+        return None
+    # as the copy check counts: a "same-name" override replaces the general limit, a
+    # "matching" one limits its cards on top of it
+    counts = facts.override.counts if facts.override is not None else "same-name"
+    return limit if counts == "same-name" else min(limit, general)
 
 
 def _facts(fmt: CheckedFormat, card: Card) -> CardFacts:

@@ -208,3 +208,22 @@ def test_resolve_gives_each_cards_own_copy_limit(web_app) -> None:  # type: igno
         deck = "format: vision-standard\n1 PR.008\n3 N1374\n1 nosuchcard\n"
         entries = http.post("/resolve", json={"deck": deck}).json()["entries"]
     assert [e["limit"] for e in entries] == [1, 3, None]
+
+
+def test_a_cards_own_limit_follows_how_the_copy_check_counts() -> None:
+    """A "matching" override limits its cards on top of the general limit (VISION's デッキN枚制限,
+    3 at most whatever N); a "same-name" one replaces it (ChaosTCG §6.1: デッキ8枚制限 → 8)."""
+    from deckcheck.format_registry import default_registry
+    from deckcheck.models import Card
+    from deckcheck.slots import copy_limit
+
+    formats = default_registry()
+    vision, chaos = formats.get("vision-standard"), formats.get("chaos-standard")
+
+    def card(game: str, keyword: str) -> Card:
+        return Card(game=game, number="X-1", name="x", type="character", keywords=(keyword,))
+
+    assert copy_limit(vision, card("vision", "デッキ5枚制限")) == 3
+    assert copy_limit(vision, card("vision", "デッキ1枚制限")) == 1
+    assert copy_limit(chaos, card("chaos", "デッキ8枚制限")) == 8
+    assert copy_limit(chaos, card("chaos", "枚数制限なし")) is None
