@@ -156,6 +156,18 @@ class CardIndex:
         self._name_index.pop(card.game, None)
         self.version += 1
 
+    def subset(self, game: Game, refs: Iterable[str], *extra: Card) -> CardIndex:
+        """The cards ``refs`` may mean (and ``extra``), as a small index of their own: cheap to
+        send to a worker, and this index (shared by every request) is left as it is. No
+        suggestions: whoever uses it reports unknown cards."""
+        cards: dict[tuple[Game, str], Card] = {}
+        for ref in refs:
+            found = self.found(game, ref)
+            for card in [found.card, *found.ambiguous, *found.other_game]:
+                if card is not None:
+                    cards[(card.game, card.number)] = card
+        return CardIndex([*cards.values(), *extra])
+
     def __len__(self) -> int:
         for game in {card.game for card in self._cards}:
             self._index(game)

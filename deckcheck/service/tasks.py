@@ -27,13 +27,7 @@ if TYPE_CHECKING:
 
 def deck_index(index: CardIndex, game: str, refs: list[str]) -> CardIndex:
     """The cards ``refs`` may mean, as a small index that is cheap to send to a worker."""
-    cards = {}
-    for ref in refs:
-        found = index.found(game, ref)  # no suggestions: the worker reports unknown cards
-        for card in [found.card, *found.ambiguous, *found.other_game]:
-            if card is not None:
-                cards[(card.game, card.number)] = card
-    return CardIndex(cards.values())
+    return index.subset(game, refs)
 
 
 def goldfish(

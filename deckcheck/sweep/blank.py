@@ -20,13 +20,7 @@ def wants_blank(fill: str | None) -> bool:
 def with_blank(index: CardIndex, game: Game, refs: Iterable[str]) -> CardIndex:
     """The cards ``refs`` may mean and the blank card, as a new index (``index`` is left as it
     is: the service's is shared by every request)."""
-    cards = {}
-    for ref in refs:
-        found = index.found(game, ref)
-        for card in [found.card, *found.ambiguous, *found.other_game]:
-            if card is not None:
-                cards[(card.game, card.number)] = card
-    return CardIndex([*cards.values(), blank_card(game)])
+    return index.subset(game, refs, blank_card(game))
 
 
 def errors_of(deck: DeckList, fmt: Format, index: CardIndex) -> list[Violation]:
