@@ -3,7 +3,7 @@
 // job (POST /sweeps, then GET /jobs/{id} until it ends, then the result at its result_url).
 // The fill keeps the deck's size: a blank card that counts for nothing (the sweep's device,
 // outside the rulebooks), a card of the deck, or any card of the pool. Loaded after
-// builder.js, whose state, api(), show(), deckText() and drawChart() it uses.
+// builder.js, whose state, api(), apiResponse(), show(), deckText() and drawChart() it uses.
 "use strict";
 
 const BLANK = "blank"; // the sweep's fill value for the blank card
@@ -130,11 +130,7 @@ async function runCompare() {
     const body = { deck, vary: [`name:${card}=${low}..${high}`],
       want: [`number:${card}>=1`], sides: [onPlay], turns, games, seed: 1 };
     if (fill) body.fill = fill;
-    const response = await fetch("/sweeps", { method: "POST",
-      headers: { "Content-Type": "application/json", "Accept-Language": LANG },
-      body: JSON.stringify(body) });
-    const started = await response.json();
-    if (response.status !== 202) throw new Error(`${response.status}: ${started.detail}`);
+    const response = await apiResponse("POST", "/sweeps", body); // 202: the job's Location
     const job = await waitFor(response.headers.get("Location"));
     if (job.status === "cancelled") throw new Error(_("the sweep was cancelled"));
     if (job.status !== "done") {
