@@ -96,6 +96,7 @@ def _entry(index: CardIndex, fmt: Format, e: DeckEntry) -> dict[str, Any]:
         "number": card.number if card else None,
         "name": card.name if card else e.ref,
         "type": card.type if card else None,
+        "card": card.model_dump(mode="json") if card else None,  # all its facts, as /cards gives
         "printings": [c.model_dump(mode="json") for c in _printings(index, game, e.ref)],
         "suggestions": index.resolve(game, e.ref).suggestions if found.unknown else [],
         # the most copies the format allows of this card (an override's, else the format's)

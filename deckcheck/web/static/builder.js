@@ -904,9 +904,10 @@ async function loadText(text) {
   }
 }
 
+// a resolved line as a deck line; its card's facts come along (the statistics read them)
 function entryOf(e) {
   return { section: e.section, count: e.count, number: e.number, ref: e.ref, name: e.name,
-    type: e.type };
+    type: e.type, facts: e.card || undefined };
 }
 
 // The pasted lines a player has to settle, below the Load button: a name whose printings differ

@@ -10,8 +10,9 @@ const deckTools = { undo: null, undoTimer: null, asking: new Set() };
 
 // --- statistics ------------------------------------------------------------------------------
 
-// A line's card facts: kept on the line when it came from a search; else asked of the service
-// once (a pasted, kept or shared deck), then kept.
+// A line's card facts: kept on the line when it came from a search or a pasted list (POST
+// /resolve gives them); else (a deck kept by an older page, a suggestion taken) asked of the
+// service once, then kept.
 async function fetchFacts() {
   const game = state.info && state.info.game;
   const missing = state.entries.filter((e) => !e.facts && e.number && !deckTools.asking.has(e.number));
