@@ -227,3 +227,23 @@ def test_a_cards_own_limit_follows_how_the_copy_check_counts() -> None:
     assert copy_limit(vision, card("vision", "デッキ1枚制限")) == 1
     assert copy_limit(chaos, card("chaos", "デッキ8枚制限")) == 8
     assert copy_limit(chaos, card("chaos", "枚数制限なし")) is None
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_picked_printing_brings_its_own_facts(  # type: ignore[no-untyped-def]
+    browser, server_url: str, size: str
+) -> None:
+    """A pasted 大妖精 takes N1374 (必要ノード 3); picking N1619 (必要ノード 4) from its other
+    printings moves the statistics' node curve with it (it kept N1374's facts)."""
+    context, page, violations = _open(browser, server_url, size)
+    _paste(page, "format: vision-standard\n[main]\n3 大妖精\n")
+    node = '#stats-curves figure[data-fact="node"] rect.bar[data-value="{}"]'
+    expect(page.locator(node.format(3))).to_have_attribute("data-count", "3")
+    page.click("#paste-others-summary")
+    page.locator("#paste-printings .choices button", has_text="N1619").click()
+    expect(page.locator('#sections li[data-number="N1619"]')).to_have_count(1)
+    expect(page.locator(node.format(4))).to_have_attribute("data-count", "3")
+    expect(page.locator(node.format(3))).to_have_count(0)
+    shot(page, f"22-paste-picked-facts-{size}")
+    assert violations == []
+    context.close()

@@ -976,7 +976,8 @@ function pickPrinting(entry, card, item) {
     same.count += entry.count;
     state.entries = state.entries.filter((e) => e !== entry);
   } else {
-    Object.assign(entry, { number: card.number, name: card.name, type: card.type, ref: null });
+    Object.assign(entry, { number: card.number, name: card.name, type: card.type, ref: null,
+      facts: card }); // the picked printing's own facts (the statistics read them)
   }
   item.remove();
   tidyLines();
