@@ -22,6 +22,7 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -39,11 +40,46 @@ RETRY_AFTER = 2  # seconds; a typical synchronous task is shorter
 
 
 def _init(nice: int) -> None:
+    drop_inherited_sockets()
     with contextlib.suppress(OSError):  # not allowed here: run at the normal priority
         os.nice(nice)
-    # A forked worker holds the write ends of its own pipes and the server's listening socket,
-    # so it never sees the service end: it outlived even a clean shutdown and kept the port.
+    # A forked worker holds the write ends of its own pipes, so it never sees the service end
+    # by them: it outlived even a clean shutdown.
     threading.Thread(target=_exit_with, args=(os.getppid(),), daemon=True).start()
+
+
+def drop_inherited_sockets() -> None:
+    """In a forked worker: point each socket it inherited (past the standard streams, which
+    are sockets under systemd) at ``/dev/null``.
+
+    A worker held a copy of every connection the service had open when it forked. When the
+    service closed an idle keep-alive connection, the copy kept it open: no FIN went out, the
+    browser sent its next request on it, and nobody ever answered (the builder's "Compare
+    copies" stayed at "Starting…"). It held the listening socket too, and with it the port.
+    The descriptor numbers stay taken, so an inherited socket object closed later closes
+    ``/dev/null``, not a file this worker has opened since. The pool's own channels are pipes,
+    not sockets. Without ``/proc/self/fd`` or ``/dev/fd`` nothing is dropped."""
+    for listing in ("/proc/self/fd", "/dev/fd"):
+        try:
+            fds = [int(fd) for fd in os.listdir(listing)]
+            break
+        except OSError:
+            continue
+    else:
+        return
+    null = os.open(os.devnull, os.O_RDWR)
+    try:
+        for fd in fds:
+            if fd <= 2 or fd == null:
+                continue
+            try:
+                is_socket = stat.S_ISSOCK(os.fstat(fd).st_mode)
+            except OSError:  # the listing's own descriptor, closed since
+                continue
+            if is_socket:
+                os.dup2(null, fd, inheritable=False)
+    finally:
+        os.close(null)
 
 
 def _exit_with(parent: int) -> None:
