@@ -161,8 +161,8 @@ def test_replay_prints_the_game_turn_by_turn(game: str) -> None:
     code, out = cli(*args)
     assert code == 0, out
     assert out.startswith("Game 3 of seed 5")
-    assert "opening hand: 「" in out
-    assert "keeps the hand" in out or "mulligan: returns 「" in out
+    assert "opening hand: “" in out
+    assert "keeps the hand" in out or "mulligan: returns “" in out
     for turn in range(1, 5):
         assert f"\nTurn {turn}\n" in out
     assert out.count("\n  = ") == 4  # the state at the end of each turn
@@ -186,8 +186,8 @@ def test_each_game_tells_its_resources() -> None:
     expect = {
         "vision": ("as a node", ("nodes ", " active")),
         "rakuen": ("into the level area", ("level area ", "; stock ")),
-        "chaos": ("partner: 「", ("partner 「", " level ")),
-        "iris": ("standby slot", ("main unit 「", "; charges ")),
+        "chaos": ("partner: “", ("partner “", " level ")),
+        "iris": ("standby slot", ("main unit “", "; charges ")),
     }
     for game, (step, (start, middle)) in expect.items():
         code, out = cli(str(DECKS[game]), "--replay", "1", "--turns", "3")
@@ -371,7 +371,7 @@ def test_every_iris_redraw_is_told(tmp_path: Path) -> None:
         told = [s["text"] for s in data["log"][0]["steps"] if s["action"] == "mulligan"]
         if data["mulligans"] >= 2:
             assert len(told) == data["mulligans"]
-            assert all(t.startswith("mulligan: returns 「") for t in told)
+            assert all(t.startswith("mulligan: returns “") for t in told)
             assert "見本の騎士 アリシア" in told[-1].split("; draws ")[1]
             assert all("見本の騎士 アリシア" not in t.split("; draws ")[1] for t in told[:-1])
             return

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from deckcheck.i18n import _
 from deckcheck.models import Card
+from deckcheck.wording import listing
 
 
 @dataclass
@@ -77,9 +78,11 @@ class Trace:
 
 
 def names(cards: Iterable[Card]) -> str:
-    """Card names as a list in the text: 「A」、「B」 (none: a dash)."""
-    shown = [f"「{card.name}」" for card in cards]
-    return "、".join(shown) if shown else "—"
+    """Card names as printed, quoted and listed as the language does: “A”, “B” / 「A」、「B」
+    (none: a dash). The quotes keep a name apart from the sentence around it."""
+    # TRANSLATORS: one card name in a sentence; Japanese quotes it in 「」
+    shown = [_("“{name}”", name=card.name) for card in cards]
+    return listing(shown) if shown else "—"
 
 
 def gone(before: Sequence[Card], after: Sequence[Card]) -> list[Card]:
