@@ -208,6 +208,36 @@ def test_statistics_group_and_undo_a_clear(browser, server_url: str, web_app, si
 
 
 @pytest.mark.parametrize("size", SIZES)
+def test_undo_a_paste_over_a_deck(browser, server_url: str, size: str) -> None:  # type: ignore[no-untyped-def]
+    """A list pasted over a deck of another game replaces it, format and all; Undo gives the
+    old deck back, in its own format."""
+    context = browser.new_context(viewport=SIZES[size])
+    page = context.new_page()
+    violations = _watch(page)
+    _open(page, server_url, LEGAL.read_text(encoding="utf-8"))
+    expect(page.locator("#verdict")).to_have_text("LEGAL")
+    page.fill("#deck-name", "霊夢デッキ")
+    before = _deck(page)
+    page.fill("#paste", (EXAMPLES / "rakuen-standard-legal.deck").read_text(encoding="utf-8"))
+    page.click("#load")
+    expect(page.locator("#format")).to_have_value("rakuen-standard")
+    expect(page.locator("#undo-text")).to_have_text(
+        f"Deck replaced (the old one had {sum(before.values())} cards)."
+    )
+    expect(page.locator("#verdict")).to_have_text("LEGAL")
+    assert _deck(page) != before
+    shot(page, f"22-pasted-over-{size}")
+    page.click("#undo")
+    expect(page.locator("#format")).to_have_value("vision-standard")
+    expect(page.locator("#verdict")).to_have_text("LEGAL")
+    assert _deck(page) == before
+    assert page.locator("#deck-name").input_value() == "霊夢デッキ"
+    expect(page.locator("#undo-bar")).to_be_hidden()
+    assert violations == []
+    context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
 def test_share_a_link_and_export_with_names(browser, server_url: str, web_app, size: str) -> None:  # type: ignore[no-untyped-def]
     context = browser.new_context(viewport=SIZES[size], accept_downloads=True)
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server_url)

@@ -886,7 +886,8 @@ function exportAs(fileType) {
   return download(fileName("csv"), rows.join("\n") + "\n", "text/csv");
 }
 
-async function loadText(text) {
+// previous: the deck Undo gives back (deck.js), when the caller changed some of it first.
+async function loadText(text, previous = deckSnapshot()) {
   try {
     const resolved = await api("POST", "/resolve", { deck: text, format: null }).catch(
       () => api("POST", "/resolve", { deck: text, format: state.format }));
@@ -896,6 +897,7 @@ async function loadText(text) {
     renderDeck();
     scheduleValidate();
     settleLines(resolved.entries.map((e, i) => [state.entries[i], e]));
+    offerUndoReplace(previous);
     const unread = resolved.problems.length;
     show(unread ? _n("{n} line could not be read", "{n} lines could not be read", unread,
       { n: unread }) : "", "load");
@@ -1040,10 +1042,11 @@ async function listSaved() {
       const li = document.createElement("li");
       li.append(button(d.name, _("Load saved deck {name}", { name: d.name }), async () => {
         const full = await api("GET", `/decks/${d.id}`);
+        const previous = deckSnapshot();
         state.savedId = d.id;
         state.savedVersion = full.version;
         $("deck-name").value = d.name;
-        await loadText(full.deck);
+        await loadText(full.deck, previous);
       }));
       $("saved").append(li);
     }

@@ -134,20 +134,40 @@ function curveFigure(fact, lines) {
 
 // --- Clear, and Undo for a while -------------------------------------------------------------
 
-// An edit after a Clear ends the offer: Undo would throw the new cards away.
+// The deck as it stands: what Undo gives back after a Clear, or after a pasted list, a shared
+// link or a saved deck replaced it.
+function deckSnapshot() {
+  return { entries: state.entries, format: state.format, savedId: state.savedId,
+    savedVersion: state.savedVersion, name: $("deck-name").value };
+}
+
+// Undo for UNDO_MS. An edit after it ends the offer: Undo would throw the new cards away.
+function offerUndo(previous, message) {
+  deckTools.undo = previous;
+  $("undo-text").textContent = message;
+  $("undo-bar").hidden = false;
+  clearTimeout(deckTools.undoTimer);
+  deckTools.undoTimer = setTimeout(endUndo, UNDO_MS);
+}
+
 function clearDeck() {
   if (!state.entries.length) return;
   const copies = state.entries.reduce((n, e) => n + e.count, 0);
-  deckTools.undo = state.entries;
+  const previous = deckSnapshot();
   state.entries = [];
   save();
   renderDeck(new Set());
   validateNow();
-  $("undo-text").textContent = _n("Deck cleared ({n} card).", "Deck cleared ({n} cards).",
-    copies, { n: copies });
-  $("undo-bar").hidden = false;
-  clearTimeout(deckTools.undoTimer);
-  deckTools.undoTimer = setTimeout(endUndo, UNDO_MS);
+  offerUndo(previous, _n("Deck cleared ({n} card).", "Deck cleared ({n} cards).",
+    copies, { n: copies }));
+}
+
+// Another deck replaced one that had cards: the old deck can be had back.
+function offerUndoReplace(previous) {
+  if (!previous.entries.length) return;
+  const copies = previous.entries.reduce((n, e) => n + e.count, 0);
+  offerUndo(previous, _n("Deck replaced (the old one had {n} card).",
+    "Deck replaced (the old one had {n} cards).", copies, { n: copies }));
 }
 
 function endUndo() {
@@ -156,10 +176,15 @@ function endUndo() {
   $("undo-bar").hidden = true;
 }
 
-function undoClear() {
-  if (!deckTools.undo) return;
-  state.entries = deckTools.undo;
+async function undoClear() {
+  const previous = deckTools.undo;
+  if (!previous) return;
   endUndo();
+  if (previous.format !== state.format) await chooseFormat(previous.format, false);
+  const { name, ...deck } = previous;
+  Object.assign(state, deck);
+  $("deck-name").value = name;
+  settleLines([]); // the pasted lines' pickers belong to the deck undone
   save();
   renderDeck();
   validateNow();
@@ -196,8 +221,9 @@ function sharedDeck() {
 // Open a shared deck: its format, its cards; the fragment is then dropped from the address,
 // so a reload keeps the edits made since (the page keeps the deck itself).
 async function openShared(shared) {
+  const previous = deckSnapshot();
   if (shared.name) $("deck-name").value = shared.name;
-  await loadText(shared.text);
+  await loadText(shared.text, previous);
   if (!state.info) await chooseFormat($("format").value, false);
   history.replaceState(null, "", location.pathname + location.search);
 }
