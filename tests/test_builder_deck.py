@@ -63,6 +63,21 @@ def _open(page: Page, server_url: str, text: str) -> None:
     expect(page.locator("#format")).to_have_value("vision-standard")
 
 
+def _legal_page(
+    browser: Any, server_url: str, size: str, permissions: tuple[str, ...] = ()
+) -> tuple[Any, Page, list[str]]:
+    """A new browser context whose page holds the legal VISION example: the context, the
+    page, and the console errors and refusals seen on it."""
+    context = browser.new_context(viewport=SIZES[size], accept_downloads=True)
+    if permissions:
+        context.grant_permissions(list(permissions), origin=server_url)
+    page = context.new_page()
+    violations = _watch(page)
+    _open(page, server_url, LEGAL.read_text(encoding="utf-8"))
+    expect(page.locator("#verdict")).to_have_text("LEGAL")
+    return context, page, violations
+
+
 def _deck(page: Page) -> Counter[tuple[str, str]]:
     """(section, number) → copies, as the deck panel shows them."""
     out: Counter[tuple[str, str]] = Counter()
@@ -161,11 +176,7 @@ def _check_stats(page: Page, web_app: Any, section: str) -> None:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_statistics_group_and_undo_a_clear(browser, server_url: str, web_app, size: str) -> None:  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport=SIZES[size])
-    page = context.new_page()
-    violations = _watch(page)
-    _open(page, server_url, LEGAL.read_text(encoding="utf-8"))
-    expect(page.locator("#verdict")).to_have_text("LEGAL")
+    context, page, violations = _legal_page(browser, server_url, size)
     # the deck's numbers: types, and the game's curve (必要ノード and コスト, GET /games)
     labels = page.locator("#stats-curves figcaption").all_inner_texts()
     assert any(t.startswith("Copies by node") for t in labels), labels
@@ -211,11 +222,7 @@ def test_statistics_group_and_undo_a_clear(browser, server_url: str, web_app, si
 def test_undo_a_paste_over_a_deck(browser, server_url: str, size: str) -> None:  # type: ignore[no-untyped-def]
     """A list pasted over a deck of another game replaces it, format and all; Undo gives the
     old deck back, in its own format."""
-    context = browser.new_context(viewport=SIZES[size])
-    page = context.new_page()
-    violations = _watch(page)
-    _open(page, server_url, LEGAL.read_text(encoding="utf-8"))
-    expect(page.locator("#verdict")).to_have_text("LEGAL")
+    context, page, violations = _legal_page(browser, server_url, size)
     page.fill("#deck-name", "霊夢デッキ")
     before = _deck(page)
     page.fill("#paste", (EXAMPLES / "rakuen-standard-legal.deck").read_text(encoding="utf-8"))
@@ -239,12 +246,8 @@ def test_undo_a_paste_over_a_deck(browser, server_url: str, size: str) -> None: 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_share_a_link_and_export_with_names(browser, server_url: str, web_app, size: str) -> None:  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport=SIZES[size], accept_downloads=True)
-    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server_url)
-    page = context.new_page()
-    violations = _watch(page)
-    _open(page, server_url, LEGAL.read_text(encoding="utf-8"))
-    expect(page.locator("#verdict")).to_have_text("LEGAL")
+    clipboard = ("clipboard-read", "clipboard-write")
+    context, page, violations = _legal_page(browser, server_url, size, clipboard)
     page.fill("#deck-name", "霊夢 fairies")
     before = _deck(page)
     page.click("#share")
