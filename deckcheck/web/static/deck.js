@@ -155,6 +155,7 @@ function clearDeck() {
   const copies = state.entries.reduce((n, e) => n + e.count, 0);
   const previous = deckSnapshot();
   state.entries = [];
+  settleLines([]); // a pasted line's picker would pick for a line no longer in the deck
   save();
   renderDeck(new Set());
   validateNow();
