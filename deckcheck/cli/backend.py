@@ -225,7 +225,7 @@ class RemoteBackend:
     ) -> OddsResult:
         from deckcheck.odds.api import OddsResult
 
-        fields = req.model_dump()
+        fields = req.model_dump(exclude={"max_work"})  # the service sets its own
         result = OddsResult.model_validate(self._post(path, format, as_of, "/odds", fields))
         result.deck = str(path)
         return result

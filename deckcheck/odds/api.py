@@ -15,6 +15,7 @@ from deckcheck.games.deal_contract import Aside
 from deckcheck.i18n import _
 from deckcheck.models import Card, DeckList, FormatVersion, Game
 from deckcheck.odds.conditions import Condition, ConditionError, parse_conditions
+from deckcheck.odds.cost import check_cost, cost_of
 from deckcheck.odds.exact import OddsError, Problem, exact_rows, kept_cards
 from deckcheck.odds.known import check_known
 from deckcheck.odds.mulligan import NONE, Dealt
@@ -42,6 +43,8 @@ class OddsRequest(BaseModel):
     simulate: int | None = Field(None, ge=1, le=MAX_GAMES)
     seed: int | None = None
     table: str | None = None
+    # the most work an exact count may take (``cost``); None: no limit (the command line)
+    max_work: int | None = Field(None, ge=1)
 
 
 class OddsRow(BaseModel):
@@ -146,7 +149,9 @@ def _rows(problem: Problem, rules: Rules, req: OddsRequest) -> list[OddsRow]:
             )
             for t, e in enumerate(estimates)
         ]
-    values = exact_rows(problem, line, mulligan, rules.forced is not None)
+    forced = rules.forced is not None
+    check_cost(cost_of(problem, line, mulligan, forced), req.max_work)  # before any counting
+    values = exact_rows(problem, line, mulligan, forced)
     return [
         OddsRow(turn=t, cards_seen=line.seen[t], probability=min(1.0, max(0.0, p)))
         for t, p in enumerate(values)

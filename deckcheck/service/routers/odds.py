@@ -37,6 +37,7 @@ async def odds(
 ) -> Any:
     """Computed in a worker process: a large simulation never holds the request loop."""
     from deckcheck.odds.api import ConditionError, OddsRequest
+    from deckcheck.odds.cost import OddsTooLarge
 
     if body.simulate is not None and body.simulate > settings.sync_simulate:
         raise over_limit(
@@ -46,12 +47,15 @@ async def odds(
         )
     deck = parse_deck(body.deck)
     fmt = format_of(registry, body.format, deck, body.as_of)
-    req = OddsRequest(**body.model_dump(exclude={"deck", "format", "as_of"}))
+    fields = body.model_dump(exclude={"deck", "format", "as_of"})
+    req = OddsRequest(**fields, max_work=settings.odds_work)
     refs = [e.ref for e in deck.entries] + ([body.aside] if body.aside else [])
     small = tasks.deck_index(index, fmt.game, refs)
     try:
         args = (tasks.odds, deck, fmt, small, req)
         return await workers.run(*args, extra=extra, deadline=settings.sync_seconds)
+    except OddsTooLarge as exc:  # known before any counting
+        raise over_limit(str(exc), exc.limit, "want") from exc  # i18n: machine
     except ConditionError as exc:  # the generic answer, plus the field at fault
         raise Problem(
             422,
