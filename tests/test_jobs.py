@@ -354,7 +354,8 @@ def _all_done(url: str, ids: list[str]) -> None:
             answer = _fresh("GET", f"{url}/jobs/{job_id}")
             assert answer.status_code == 200, answer.text  # whichever process answers
             state = seen[job_id] = answer.json()
-            assert state["id"] == job_id and state["status"] in ("queued", "running", "done"), state
+            assert state["id"] == job_id, state
+            assert state["status"] in ("queued", "running", "done"), state.get("error")
             if state["status"] == "done":
                 assert _fresh("GET", f"{url}{state['result_url']}").json()["games"] == 60
                 pending.discard(job_id)

@@ -145,6 +145,28 @@ def test_synchronous_goldfish_over_its_work_budget_is_422_before_any_game(
     assert problem["limit"] == 4_000_000 and "DECKCHECK_SYNC_WORK" in problem["detail"]
 
 
+def test_a_job_over_its_work_budget_is_422_before_it_starts(http: TestClient) -> None:
+    """The same deck as a job (more games than are answered at once): 20,001 games of it would
+    hold one of the two job places for days; a sweep of it too."""
+    lines = "".join(f"9999 SAMPLE-R-00{i % 9 + 1}\n" for i in range(400))
+    deck = "format: rakuen-standard\n" + lines
+    answer = http.post("/goldfish", json={"deck": deck, "games": 20_001, "turns": 3})
+    assert answer.status_code == 422, answer.text
+    problem = answer.json()
+    assert problem["type"].endswith("/limit-exceeded") and problem["limit"] == 100_000_000
+    assert "DECKCHECK_JOB_WORK" in problem["detail"]
+    assert problem["errors"][0]["path"] == "body.games"
+    sweep = {"deck": deck, "vary": ["name:SAMPLE-R-001=9997..9999"], "games": 100, "turns": 3}
+    answer = http.post("/sweeps", json=sweep)
+    assert answer.status_code == 422, answer.text
+    assert "DECKCHECK_JOB_WORK" in answer.json()["detail"]
+    # an ordinary deck may still play every game a job may have
+    legal = (EXAMPLES / "rakuen-standard-legal.deck").read_text(encoding="utf-8")
+    started = http.post("/goldfish", json={"deck": legal, "games": 1_000_000, "turns": 1})
+    assert started.status_code == 202, started.text
+    assert http.delete(started.headers["Location"]).status_code == 200
+
+
 def test_synchronous_work_past_its_deadline_is_422(tmp_path: Path) -> None:
     settings = Settings(db=tmp_path / "p.sqlite3", workers=1, sync_seconds=0.001)
     body = {"deck": RAKUEN, "games": 20_000, "turns": 8}

@@ -79,6 +79,7 @@ class Settings(BaseSettings):
     warm: bool = False  # compile the goldfish engines at start-up (`deckcheck serve` sets it)
     sync_seconds: float = Field(30.0, gt=0)
     sync_work: int = Field(4_000_000, ge=1)
+    job_work: int = Field(100_000_000, ge=1)  # games × deck cards one job may play
     odds_work: int = Field(2_000_000_000, ge=1)  # an exact /odds count's work (odds.cost)
     dask_connect_timeout: float = Field(10.0, gt=0)
     dask_worker_timeout: float = Field(30.0, gt=0)

@@ -72,6 +72,8 @@ async def goldfish(
     sync = body.games <= settings.sync_games
     if sync:
         check_work(body.games, deck, settings.sync_work)
+    else:
+        check_work(body.games, deck, settings.job_work, job=True)
     fmt = format_of(registry, body.format, deck, body.as_of)
     policy = _policy(body.policy, fmt)
     req = GoldfishRequest(
@@ -124,22 +126,30 @@ async def goldfish_replay(
     return await workers.run(*args, extra=extra, deadline=settings.sync_seconds)
 
 
-def check_work(games: int, deck: DeckList, limit: int) -> None:
+def check_work(games: int, deck: DeckList, limit: int, job: bool = False) -> None:
     """422 before any game when games × the deck's cards is over ``limit`` (issue 24, item 2:
-    100 games of 400 × 9,999 copies took 41 s and could not be stopped)."""
+    100 games of 400 × 9,999 copies took 41 s and could not be stopped). ``job``: the limit is
+    a job's (``DECKCHECK_JOB_WORK``): such a job would hold one of the few job places for days."""
     cards = sum(entry.count for entry in deck.entries)
-    if games * cards > limit:
-        raise over_limit(
-            _(
-                "{games} games × {cards} cards in the deck is over the limit of {n} for an "
-                "answer at once (DECKCHECK_SYNC_WORK); ask for fewer games",
-                games=games,
-                cards=cards,
-                n=limit,
-            ),
-            limit,
-            "games",  # i18n: machine
+    if games * cards <= limit:
+        return
+    if job:
+        detail = _(
+            "{games} games × {cards} cards in the deck is over the limit of {n} for a job "
+            "(DECKCHECK_JOB_WORK); ask for fewer games",
+            games=games,
+            cards=cards,
+            n=limit,
         )
+    else:
+        detail = _(
+            "{games} games × {cards} cards in the deck is over the limit of {n} for an "
+            "answer at once (DECKCHECK_SYNC_WORK); ask for fewer games",
+            games=games,
+            cards=cards,
+            n=limit,
+        )
+    raise over_limit(detail, limit, "games")  # i18n: machine
 
 
 def too_many_jobs(limit: int) -> Problem:
