@@ -236,6 +236,12 @@ def test_undo_a_paste_over_a_deck(browser, server_url: str, size: str) -> None: 
     shot(page, f"22-pasted-over-{size}")
     page.click("#undo")
     expect(page.locator("#format")).to_have_value("vision-standard")
+    # the old deck's lines, its sideboard's too: both decks are legal, so the verdict alone
+    # does not say that the undo has ended (the format's sections come with its GET)
+    expect(page.locator('#sections li[data-section="side"]')).to_have_count(
+        sum(1 for section, _number in before if section == "side")
+    )
+    expect(page.locator("#sections li[data-number]")).to_have_count(len(before))
     expect(page.locator("#verdict")).to_have_text("LEGAL")
     assert _deck(page) == before
     assert page.locator("#deck-name").input_value() == "霊夢デッキ"
