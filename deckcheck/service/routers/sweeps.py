@@ -15,7 +15,7 @@ from deckcheck.resolve import CardIndex
 from deckcheck.service import tasks
 from deckcheck.service.deps import CardIndexDep, JobsDep, RegistryDep, SettingsDep
 from deckcheck.service.problems import Problem, over_limit
-from deckcheck.service.routers.goldfish import JOB_LINKS, check_work, too_many_jobs
+from deckcheck.service.routers.goldfish import JOB_LINKS, too_many_jobs
 from deckcheck.service.schemas import SweepBody, format_of, parse_deck
 from deckcheck.sweep.blank import wants_blank
 from deckcheck.sweep.run import SweepRequest
@@ -61,8 +61,6 @@ async def post_sweep(
             settings.job_games,
             "games",  # i18n: machine
         )
-    biggest = max((deck for _name, deck in decks), key=lambda d: sum(e.count for e in d.entries))
-    check_work(variants * req.games, biggest, settings.job_work, job=True)
     job = await run_in_threadpool(
         jobs.start, variants * req.games, tasks.sweep, decks, fmt, small, req, task="sweep"
     )
