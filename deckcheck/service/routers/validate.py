@@ -18,7 +18,7 @@ from deckcheck.formats import Format
 from deckcheck.games import name_key
 from deckcheck.i18n import N_
 from deckcheck.models import Card, DeckEntry, Report
-from deckcheck.resolve import CardIndex
+from deckcheck.resolve import CardIndex, Resolution
 from deckcheck.service.deps import CardIndexDep, RegistryDep
 from deckcheck.service.problems import over_limit
 from deckcheck.service.schemas import DeckRequest, format_of, parse_deck
@@ -97,18 +97,18 @@ def _entry(index: CardIndex, fmt: Format, e: DeckEntry) -> dict[str, Any]:
         "name": card.name if card else e.ref,
         "type": card.type if card else None,
         "card": card.model_dump(mode="json") if card else None,  # all its facts, as /cards gives
-        "printings": [c.model_dump(mode="json") for c in _printings(index, game, e.ref)],
+        "printings": [c.model_dump(mode="json") for c in _printings(index, game, e.ref, found)],
         "suggestions": index.resolve(game, e.ref).suggestions if found.unknown else [],
         # the most copies the format allows of this card (an override's, else the format's)
         "limit": copy_limit(fmt, card) if card else None,
     }
 
 
-def _printings(index: CardIndex, game: str, ref: str) -> list[Card]:
-    """The printings of the name ``ref`` is, when it has several: an editor lets the player
-    pick one, whether they differ in what legality depends on (an ambiguous line) or only in
-    what play does (cost, node…: the lowest number stood for them)."""
-    found = index.found(game, ref)
+def _printings(index: CardIndex, game: str, ref: str, found: Resolution) -> list[Card]:
+    """The printings of the name ``ref`` is (``found``: what it resolved to), when it has
+    several: an editor lets the player pick one, whether they differ in what legality depends
+    on (an ambiguous line) or only in what play does (cost, node…: the lowest number stood for
+    them)."""
     if found.ambiguous:
         return found.ambiguous
     if found.card is None or name_key(game, ref) != name_key(game, found.card.name):
