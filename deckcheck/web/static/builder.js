@@ -777,10 +777,10 @@ function sameAsOne(series) {
   return [...seen.values()];
 }
 
-// series: {label, rows of {turn, probability}, colour?, band? rows of {turn, low, high}} (or
-// the older [label, rows, colour]); titles: the axes' words. Also draws compare.js's curves.
+// series: {label, rows of {turn, probability}, colour?, band? rows of {turn, low, high}};
+// titles: the axes' words. Also draws compare.js's curves.
 function drawChart(series, svg = $("chart"), titles = {}) {
-  const lines = sameAsOne(series.map((s) => (Array.isArray(s) ? { label: s[0], rows: s[1], colour: s[2] } : s)))
+  const lines = sameAsOne(series)
     .map((s, i) => ({ ...s, colour: s.colour || CHART_COLOURS[i % CHART_COLOURS.length],
       marker: MARKERS[i % MARKERS.length] }));
   if (!lines.length) { // nothing to draw (e.g. no variant was legal)
