@@ -13,7 +13,15 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.conftest import EXAMPLES
-from tests.test_web import ARTIFACTS, SIZES, WAIT_MS, _watch, browser, server_url, shot, web_app
+from tests.test_web import (
+    ARTIFACTS,
+    SIZES,
+    browser,
+    open_builder,
+    server_url,
+    shot,
+    web_app,
+)
 
 __all__ = ["browser", "server_url", "web_app"]  # the browser tests' fixtures, reused
 
@@ -33,15 +41,6 @@ LEGEND_AND_LINES = """svg => [...svg.parentNode.querySelectorAll('.legend-item')
           chartBottom: svg.getBoundingClientRect().bottom,
           chartRight: svg.getBoundingClientRect().right};
 })"""
-
-
-def open_page(browser: Any, server_url: str, size: str, lang: str = "en") -> tuple[Any, Page, list[str]]:
-    context = browser.new_context(viewport=SIZES[size])
-    page = context.new_page()
-    violations = _watch(page)
-    page.set_default_timeout(WAIT_MS)
-    page.goto(f"{server_url}/?lang={lang}")
-    return context, page, violations
 
 
 def load(page: Page, name: str) -> None:
@@ -72,7 +71,7 @@ def legend_matches_lines(page: Page, svg: str) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_the_odds_chart_reads_right(browser: Any, server_url: str, size: str) -> None:
-    context, page, violations = open_page(browser, server_url, size)
+    context, page, violations = open_builder(browser, server_url, size, "en")
     load(page, "vision-standard-legal.deck")  # the first player does not draw: two curves
     page.fill("#want", "type:character>=6")
     page.fill("#turns", "5")
@@ -154,7 +153,7 @@ def test_compare_copies_plays_every_legal_count_with_a_blank_fill(
     browser: Any, server_url: str, size: str, lang: str
 ) -> None:
     words = WORDS[lang]
-    context, page, violations = open_page(browser, server_url, size, lang)
+    context, page, violations = open_builder(browser, server_url, size, lang)
     load(page, "vision-standard-legal.deck")
     compare_card(page, "大妖精")
     assert page.locator("#compare-fill").input_value() == "blank"  # the default fill
@@ -221,7 +220,7 @@ def test_compare_copies_stops_at_the_cards_own_limit(browser: Any, server_url: s
     """A card an override limits below the format's (PR.008 博麗 霊夢: 「デッキ1枚制限」,
     キーワード用語集) is compared at its legal counts only, 0 and 1: it used to get 0..3, two of
     them listed as illegal."""
-    context, page, violations = open_page(browser, server_url, size, "en")
+    context, page, violations = open_builder(browser, server_url, size, "en")
     load(page, "vision-standard-legal.deck")
     page.select_option("#compare-card", "PR.008")
     page.fill("#compare-games", "200")

@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from starlette.testclient import TestClient
 
 from tests.conftest import EXAMPLES
-from tests.test_web import SIZES, WAIT_MS, _watch, browser, server_url, shot, web_app
+from tests.test_web import SIZES, WAIT_MS, _watch, browser, open_builder, server_url, shot, web_app
 
 __all__ = ["browser", "server_url", "web_app"]  # the browser tests' fixtures, reused
 
@@ -52,10 +52,7 @@ def _without_second() -> str:
     return "\n".join(ln for ln in lines if SECOND not in ln) + "\n"
 
 
-def _open(page: Page, server_url: str, text: str) -> None:
-    page.set_default_timeout(WAIT_MS)
-    page.goto(server_url + "/")
-    page.wait_for_load_state("networkidle")
+def _paste_vision(page: Page, text: str) -> None:
     if not page.locator("#paste").is_visible():
         page.locator("#paste-summary").click()
     page.fill("#paste", text)
@@ -68,12 +65,10 @@ def _legal_page(
 ) -> tuple[Any, Page, list[str]]:
     """A new browser context whose page holds the legal VISION example: the context, the
     page, and the console errors and refusals seen on it."""
-    context = browser.new_context(viewport=SIZES[size], accept_downloads=True)
+    context, page, violations = open_builder(browser, server_url, size, accept_downloads=True)
     if permissions:
         context.grant_permissions(list(permissions), origin=server_url)
-    page = context.new_page()
-    violations = _watch(page)
-    _open(page, server_url, LEGAL.read_text(encoding="utf-8"))
+    _paste_vision(page, LEGAL.read_text(encoding="utf-8"))
     expect(page.locator("#verdict")).to_have_text("LEGAL")
     return context, page, violations
 
@@ -99,10 +94,8 @@ def _total(page: Page, section: str) -> str:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_a_second_spell_goes_to_the_sideboard_and_lines_move(browser, server_url: str, size: str) -> None:  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport=SIZES[size])
-    page = context.new_page()
-    violations = _watch(page)
-    _open(page, server_url, _without_second())
+    context, page, violations = open_builder(browser, server_url, size)
+    _paste_vision(page, _without_second())
     expect(page.locator("#verdict")).to_have_text("ILLEGAL — 1 error")  # a sideboard of 9
     assert _total(page, "side") == "9/10"
     shot(page, f"22-sections-nine-{size}")
@@ -344,11 +337,7 @@ def test_cards_go_where_their_type_belongs_in_other_games(browser, server_url: s
     """ChaosTCG 総合ルール 2016-05-17 §6.1: an extra card only in the extra deck; ラクエンロジック
     ルールブック Ver1.0 ch.1 §4: a gate card only in the gate deck. Added from the search, each
     goes there, and offers no move to a section its type may not be in."""
-    context = browser.new_context(viewport=SIZES[size])
-    page = context.new_page()
-    violations = _watch(page)
-    page.set_default_timeout(WAIT_MS)
-    page.goto(server_url + "/")
+    context, page, violations = open_builder(browser, server_url, size)
     for fmt, card, section, other in [
         ("chaos-standard", "SAMPLE-C-X01", "extra", "SAMPLE-C-001"),
         ("rakuen-standard", "SAMPLE-R-G01", "gate", "SAMPLE-R-001"),

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from deckcheck.cli import app
 from tests.conftest import EXAMPLES
-from tests.test_web import SIZES, WAIT_MS, _watch, browser, server_url, shot, web_app
+from tests.test_web import SIZES, browser, open_builder, server_url, shot, web_app
 
 __all__ = ["browser", "server_url", "web_app"]  # the browser tests' fixtures, reused
 
@@ -49,11 +49,7 @@ def load_deck(page: Page) -> None:
 @pytest.mark.parametrize("size", SIZES)
 def test_watch_a_game_turn_by_turn(browser, server_url: str, size: str) -> None:  # type: ignore[no-untyped-def]
     lines = cli_replay()
-    context = browser.new_context(viewport=SIZES[size])
-    page = context.new_page()
-    violations = _watch(page)
-    page.set_default_timeout(WAIT_MS)
-    page.goto(server_url + "/")
+    context, page, violations = open_builder(browser, server_url, size)
     load_deck(page)
     expect(page.locator("#watch-nav")).to_be_hidden()
     page.fill("#watch-game", "0")

@@ -11,18 +11,13 @@ import pytest
 from playwright.sync_api import Page, expect
 from starlette.testclient import TestClient
 
-from tests.test_web import SIZES, WAIT_MS, _watch, browser, server_url, shot, web_app
+from tests.test_web import SIZES, browser, open_builder, server_url, shot, web_app
 
 __all__ = ["browser", "server_url", "web_app"]  # the browser tests' fixtures, reused
 
 
 def _open(browser, server_url: str, size: str) -> tuple[object, Page, list[str]]:  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport=SIZES[size])
-    page = context.new_page()
-    violations = _watch(page)
-    page.set_default_timeout(WAIT_MS)
-    page.goto(server_url + "/")
-    page.wait_for_load_state("networkidle")
+    context, page, violations = open_builder(browser, server_url, size)
     page.select_option("#format", "vision-standard")
     page.wait_for_selector('label[for="filter-user"]')
     return context, page, violations

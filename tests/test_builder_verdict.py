@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from starlette.testclient import TestClient
 
 from tests.conftest import EXAMPLES
-from tests.test_web import SIZES, WAIT_MS, _watch, browser, server_url, shot, web_app
+from tests.test_web import SIZES, browser, open_builder, server_url, shot, web_app
 
 __all__ = ["browser", "server_url", "web_app"]  # the browser tests' fixtures, reused
 
@@ -20,16 +20,6 @@ __all__ = ["browser", "server_url", "web_app"]  # the browser tests' fixtures, r
 # 速攻, the others none (card_pool/vision/cards.csv)
 AMBIGUOUS = "リグル・ナイトバグ"
 PRINTINGS = ["N1375", "N1630", "N1813", "N479", "N6", "N924"]
-
-
-def _open(browser, server_url: str, size: str):  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport=SIZES[size])
-    page = context.new_page()
-    violations = _watch(page)
-    page.set_default_timeout(WAIT_MS)
-    page.goto(server_url + "/")
-    page.wait_for_load_state("networkidle")
-    return context, page, violations
 
 
 def _paste(page: Page, text: str) -> None:
@@ -49,7 +39,7 @@ def _top(page: Page, selector: str) -> float:
 def test_errors_then_warnings_then_folded_assumptions(  # type: ignore[no-untyped-def]
     browser, server_url: str, size: str
 ) -> None:
-    context, page, violations = _open(browser, server_url, size)
+    context, page, violations = open_builder(browser, server_url, size)
     legal = (EXAMPLES / "vision-standard-legal.deck").read_text(encoding="utf-8")
     _paste(page, legal)
     expect(page.locator("#verdict")).to_have_text("LEGAL")
@@ -93,7 +83,7 @@ def test_errors_then_warnings_then_folded_assumptions(  # type: ignore[no-untype
 def test_a_failed_request_shows_its_message_beside_its_control(  # type: ignore[no-untyped-def]
     browser, server_url: str, size: str
 ) -> None:
-    context, page, violations = _open(browser, server_url, size)
+    context, page, violations = open_builder(browser, server_url, size)
     page.select_option("#format", "vision-standard")
     page.wait_for_selector('label[for="filter-user"]')
     # the search fails: its message follows the filters, not the top of the page
@@ -135,7 +125,7 @@ def test_a_failed_request_shows_its_message_beside_its_control(  # type: ignore[
 def test_pick_a_printing_for_an_ambiguous_name(  # type: ignore[no-untyped-def]
     browser, server_url: str, size: str
 ) -> None:
-    context, page, violations = _open(browser, server_url, size)
+    context, page, violations = open_builder(browser, server_url, size)
     _paste(page, f"format: vision-standard\n[main]\n2 {AMBIGUOUS}\n")
     expect(page.locator("#verdict")).to_have_text(re.compile("^ILLEGAL"))
     expect(page.locator("#errors code.rule", has_text="deck/ambiguous-card")).to_have_count(1)
@@ -162,7 +152,7 @@ def test_pick_a_printing_for_an_ambiguous_name(  # type: ignore[no-untyped-def]
 def test_an_unknown_name_gets_the_clis_suggestion(  # type: ignore[no-untyped-def]
     browser, server_url: str, size: str
 ) -> None:
-    context, page, violations = _open(browser, server_url, size)
+    context, page, violations = open_builder(browser, server_url, size)
     _paste(page, "format: vision-standard\n[main]\n3 レティ\n")
     expect(page.locator("#errors code.rule", has_text="deck/unknown-card")).to_have_count(1)
     suggestion = page.locator("#paste-lines .choices button", has_text="レティ・ホワイトロック")
@@ -239,7 +229,7 @@ def test_a_picked_printing_brings_its_own_facts(  # type: ignore[no-untyped-def]
 ) -> None:
     """A pasted 大妖精 takes N1374 (必要ノード 3); picking N1619 (必要ノード 4) from its other
     printings moves the statistics' node curve with it (it kept N1374's facts)."""
-    context, page, violations = _open(browser, server_url, size)
+    context, page, violations = open_builder(browser, server_url, size)
     _paste(page, "format: vision-standard\n[main]\n3 大妖精\n")
     node = '#stats-curves figure[data-fact="node"] rect.bar[data-value="{}"]'
     expect(page.locator(node.format(3))).to_have_attribute("data-count", "3")

@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -156,6 +157,20 @@ def _watch(page: Page) -> list[str]:
         else None,
     )
     return found
+
+
+def open_builder(
+    browser: Any, server_url: str, size: str, lang: str | None = None, **context_args: Any
+) -> tuple[Any, Page, list[str]]:
+    """A new browser context at ``size`` (``SIZES``) on the builder page, loaded (in ``lang``,
+    else the browser's): the context, the page, and what ``_watch`` sees on it."""
+    context = browser.new_context(viewport=SIZES[size], **context_args)
+    page = context.new_page()
+    violations = _watch(page)
+    page.set_default_timeout(WAIT_MS)
+    page.goto(server_url + ("/" if lang is None else f"/?lang={lang}"))
+    page.wait_for_load_state("networkidle")
+    return context, page, violations
 
 
 def test_build_check_sample_plot_and_reload(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]
