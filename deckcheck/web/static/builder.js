@@ -146,6 +146,11 @@ function deckText(withNames) {
   return lines.join("\n") + "\n";
 }
 
+// How many cards deck lines hold in all.
+function copiesOf(lines) {
+  return lines.reduce((n, e) => n + e.count, 0);
+}
+
 function sectionNames() {
   return state.info ? state.info.sections.map((s) => s.name) : ["main"];
 }
@@ -242,7 +247,7 @@ function renderDeck(offending) {
 // "group by type" box is ticked).
 function renderSection(section) {
   const rows = state.entries.filter((e) => e.section === section.name);
-  const total = rows.reduce((n, e) => n + e.count, 0);
+  const total = copiesOf(rows);
   const size = section.size;
   const bound = size.max === size.min ? `/${size.min}`
     : size.max != null ? ` (${size.min}–${size.max})` : "";
@@ -261,7 +266,7 @@ function renderSection(section) {
     if (type !== null) {
       const heading = document.createElement("h4");
       heading.className = "group";
-      heading.textContent = `${typeName(type) || _("(unknown)")} (${lines.reduce((n, e) => n + e.count, 0)})`;
+      heading.textContent = `${typeName(type) || _("(unknown)")} (${copiesOf(lines)})`;
       box.append(heading);
     }
     const list = document.createElement("ul");

@@ -3,7 +3,8 @@
 // job (POST /sweeps, then GET /jobs/{id} until it ends, then the result at its result_url).
 // The fill keeps the deck's size: a blank card that counts for nothing (the sweep's device,
 // outside the rulebooks), a card of the deck, or any card of the pool. Loaded after
-// builder.js, whose state, api(), apiResponse(), show(), deckText() and drawChart() it uses.
+// builder.js, whose state, api(), apiResponse(), show(), deckText(), copiesOf() and drawChart()
+// it uses.
 "use strict";
 
 const BLANK = "blank"; // the sweep's fill value for the blank card
@@ -71,7 +72,7 @@ async function searchFill() {
 // The copies one card line of the main deck holds, and its name, by number.
 function inMain(number) {
   const rows = mainCards().filter((e) => (e.number || e.ref) === number);
-  return { count: rows.reduce((n, e) => n + e.count, 0), name: rows.length ? rows[0].name : null };
+  return { count: copiesOf(rows), name: rows.length ? rows[0].name : null };
 }
 
 // The fill keeps the deck's size: the other main-deck card the list holds fewest copies of

@@ -1,6 +1,7 @@
 // The deck panel's tools: statistics (counts by type and card kind, the game's curve), Clear with
 // Undo, a link that carries the deck (Share) and Copy. Loaded after builder.js, whose state,
-// $, _, _n, api, show, save, renderDeck, deckText, typeName, gameSpecOf and loadText it uses.
+// $, _, _n, api, show, save, renderDeck, deckText, typeName, gameSpecOf, copiesOf and loadText
+// it uses.
 // Which facts make the curve is the game's (GET /games "curve"); no game is named here.
 "use strict";
 
@@ -53,7 +54,7 @@ async function renderStats() {
   for (const n of names) select.append(new Option(sectionLabel(n), n));
   select.value = chosen;
   const lines = state.entries.filter((e) => e.section === chosen && e.count > 0);
-  const total = lines.reduce((n, e) => n + e.count, 0);
+  const total = copiesOf(lines);
   $("stats-total").textContent = _n("{n} card", "{n} cards", total, { n: total });
   countTable($("stats-types"), tally(lines, (e) => e.type || null), (t) => typeName(t),
     _("(unknown)"));
@@ -152,7 +153,7 @@ function offerUndo(previous, message) {
 
 function clearDeck() {
   if (!state.entries.length) return;
-  const copies = state.entries.reduce((n, e) => n + e.count, 0);
+  const copies = copiesOf(state.entries);
   const previous = deckSnapshot();
   state.entries = [];
   settleLines([]); // a pasted line's picker would pick for a line no longer in the deck
@@ -166,7 +167,7 @@ function clearDeck() {
 // Another deck replaced one that had cards: the old deck can be had back.
 function offerUndoReplace(previous) {
   if (!previous.entries.length) return;
-  const copies = previous.entries.reduce((n, e) => n + e.count, 0);
+  const copies = copiesOf(previous.entries);
   offerUndo(previous, _n("Deck replaced (the old one had {n} card).",
     "Deck replaced (the old one had {n} cards).", copies, { n: copies }));
 }
@@ -177,7 +178,8 @@ function endUndo() {
   $("undo-bar").hidden = true;
 }
 
-async function undoClear() {
+// The deck a Clear emptied or another deck replaced, back with its format and name.
+async function undoDeck() {
   const previous = deckTools.undo;
   if (!previous) return;
   endUndo();
@@ -263,7 +265,7 @@ async function copyText() {
 }
 
 function startDeck() {
-  $("undo").addEventListener("click", undoClear);
+  $("undo").addEventListener("click", undoDeck);
   $("share").addEventListener("click", share);
   $("copy").addEventListener("click", copyText);
   $("share-link").addEventListener("focus", (ev) => ev.target.select());
