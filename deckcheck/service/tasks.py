@@ -25,11 +25,6 @@ if TYPE_CHECKING:
     from deckcheck.sweep.run import Runner, SweepRequest
 
 
-def deck_index(index: CardIndex, game: str, refs: list[str]) -> CardIndex:
-    """The cards ``refs`` may mean, as a small index that is cheap to send to a worker."""
-    return index.subset(game, refs)
-
-
 def goldfish(
     progress: Progress | None,
     deck: DeckList,

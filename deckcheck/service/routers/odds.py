@@ -50,7 +50,7 @@ async def odds(
     fields = body.model_dump(exclude={"deck", "format", "as_of"})
     req = OddsRequest(**fields, max_work=settings.odds_work)
     refs = [e.ref for e in deck.entries] + ([body.aside] if body.aside else [])
-    small = tasks.deck_index(index, fmt.game, refs)
+    small = index.subset(fmt.game, refs)
     try:
         args = (tasks.odds, deck, fmt, small, req)
         return await workers.run(*args, extra=extra, deadline=settings.sync_seconds)
@@ -104,5 +104,5 @@ async def hand(
             "count",  # i18n: machine
         )
     refs = [e.ref for e in deck.entries] + ([body.aside] if body.aside else [])
-    small = tasks.deck_index(index, fmt.game, refs)
+    small = index.subset(fmt.game, refs)
     return await workers.run(deal, deck, fmt, small, body, extra=extra)

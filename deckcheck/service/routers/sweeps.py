@@ -48,7 +48,7 @@ async def post_sweep(
     decks = _decks(body)
     fmt = format_of(registry, body.format, decks[0][1])
     req = body.request()
-    small = tasks.deck_index(index, fmt.game, _refs(decks, req))
+    small = index.subset(fmt.game, _refs(decks, req))
     variants = _check(decks, fmt, small, req)
     if variants * req.games > settings.job_games:
         raise over_limit(
