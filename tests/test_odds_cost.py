@@ -8,15 +8,23 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
+import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from deckcheck import decklist
 from deckcheck.cli import app
+from deckcheck.format_registry import FormatRegistry
+from deckcheck.odds.api import deck_cards
+from deckcheck.odds.conditions import Condition, parse_conditions
 from deckcheck.odds.cost import MAX_CELLS, _hands
-from deckcheck.odds.exact import _compositions
+from deckcheck.odds.exact import Predicate, Problem, _compositions, good_rows
+from deckcheck.odds.setup import problem_of, rules_of
+from deckcheck.odds.simulate import Simulator
+from deckcheck.resolve import CardIndex
 from deckcheck.service.app import create_app
 from deckcheck.service.settings import Settings
 from tests.conftest import EXAMPLES
@@ -119,3 +127,61 @@ def test_the_count_of_opening_hands_is_the_engines(sizes: list[int], rest: int, 
         if sum(k) <= hand and hand - sum(k) <= rest
     )
     assert walked == brute
+
+
+def test_a_simulated_question_of_ten_conditions_tests_only_what_it_dealt(
+    index: CardIndex, registry: FormatRegistry
+) -> None:
+    """Issue 35: the simulator built the whole 4¹⁰ exact table (18 s of a 2,000-hand question,
+    past the service's deadline under load). It now tests the dealt count vectors only, and
+    its answers equal the same simulation looking each hand up in the full table."""
+    parsed = decklist.parse(DECK.read_text(encoding="utf-8"), str(DECK))
+    fmt = registry.get(parsed.format or "")
+    problem = problem_of(
+        deck_cards(parsed, fmt, index), parse_conditions(TEN_CARDS, fmt.game), None
+    )
+    lazy = Simulator(problem, rules_of(fmt), seed=3)
+    assert lazy.pred is None  # no exact table behind the sample
+    table = Simulator(problem, rules_of(fmt), seed=3)
+    table.pred = Predicate.build(problem)
+    assert [e.probability for e in lazy.rows(3000, 10, True, False, False)] == [
+        e.probability for e in table.rows(3000, 10, True, False, False)
+    ]
+    counts = np.random.default_rng(0).integers(0, 4, size=(500, lazy.groups))
+    assert (lazy.good(counts) == table.good(counts)).all()
+
+
+@given(
+    caps=st.lists(st.integers(1, 3), min_size=1, max_size=4),
+    wants=st.lists(
+        st.tuples(st.integers(1, 15), st.sampled_from([">=", "<=", "=="]), st.integers(0, 4)),
+        min_size=1,
+        max_size=4,
+    ),
+    rows=st.lists(st.lists(st.integers(0, 5), min_size=4, max_size=4), min_size=1, max_size=20),
+)
+def test_testing_rows_equals_the_table(
+    caps: list[int], wants: list[tuple[int, str, int]], rows: list[list[int]]
+) -> None:
+    """``good_rows`` on any count vectors gives the verdicts of the exact engine's table."""
+    sigs = tuple(range(1, len(caps) + 1))  # group g counts toward the conditions of g's bits
+    conditions = tuple(Condition(f"c{i}", (), op, k) for i, (_, op, k) in enumerate(wants))
+    problem = Problem(conditions, tuple(3 for _ in caps), sigs, 10)
+    pred = Predicate.build(problem)
+    groups = problem.relevant()
+    if not groups:
+        return
+    capped = np.array([[min(r[g], problem.caps[g]) for g in groups] for r in rows], dtype=np.int64)
+    assert list(good_rows(problem, capped)) == [bool(pred.good[tuple(r)]) for r in capped]
+
+
+def test_a_simulation_of_too_many_conditions_is_refused_by_its_size() -> None:
+    """Hall's sets double with each demanding condition: 24 of them are refused before any
+    hand is dealt (exit 2 naming the limit), not built."""
+    names = [f"name:{n}>=1" for n in NAMES[:16]] + ["type:キャラクター>=1"] * 8
+    args = ["odds", str(DECK), "--simulate", "100"]
+    for want in names:
+        args += ["--want", want]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert "simulation" in result.output and f"{MAX_CELLS:,}" in result.output

@@ -15,7 +15,7 @@ from deckcheck.games.deal_contract import Aside
 from deckcheck.i18n import _
 from deckcheck.models import Card, DeckList, FormatVersion, Game
 from deckcheck.odds.conditions import Condition, ConditionError, parse_conditions
-from deckcheck.odds.cost import check_cost, cost_of
+from deckcheck.odds.cost import check_cost, cost_of, simulation_cost
 from deckcheck.odds.exact import OddsError, Problem, exact_rows, kept_cards
 from deckcheck.odds.known import check_known
 from deckcheck.odds.mulligan import NONE, Dealt
@@ -139,6 +139,8 @@ def _rows(problem: Problem, rules: Rules, req: OddsRequest) -> list[OddsRow]:
     if req.simulate:
         from deckcheck.odds.simulate import Simulator
 
+        cost = simulation_cost(problem, req.simulate, req.turns + 1)
+        check_cost(cost, req.max_work, simulated=True)
         sim = Simulator(problem, rules, req.seed)
         estimates = sim.rows(
             req.simulate, req.turns, req.on_play, req.optional_draws, mulligan.active

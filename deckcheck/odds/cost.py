@@ -60,6 +60,21 @@ def cost_of(problem: Problem, timeline: Timeline, mulligan: Mulligan, forced: bo
     return Cost(vectors * max(len(groups), width), hall + chance * (1 + hands))
 
 
+def simulation_cost(problem: Problem, games: int, rows: int) -> Cost:
+    """What a simulation of ``games`` hands over ``rows`` turns costs (``simulate``): each
+    hand is dealt and tested at each row, over the groups and conditions, and each distinct
+    count vector it meets (never more than the exact table's vectors) is tested once against
+    each of Hall's sets. No exact table is built (issue 35)."""
+    groups = problem.relevant()
+    vectors = math.prod(problem.caps[g] + 1 for g in groups) if groups else 1
+    demanding = sum(1 for c in problem.conditions if c.demand > 0)
+    bounded = sum(1 for c in problem.conditions if c.bound is not None)
+    sets = 2**demanding - 1 + bounded
+    dealt = games * rows
+    work = dealt * (len(problem.sizes) + 1 + len(problem.conditions)) + min(dealt, vectors) * sets
+    return Cost(sets * max(len(groups), 1), work)
+
+
 def _hands(sizes: tuple[int, ...], rest: int, hand: int) -> int:
     """How many per-group count vectors an opening hand can have (``exact._compositions``)."""
     ways = [1] + [0] * hand  # ways[s]: vectors of the groups so far holding s cards
@@ -68,27 +83,45 @@ def _hands(sizes: tuple[int, ...], rest: int, hand: int) -> int:
     return sum(w for s, w in enumerate(ways) if hand - s <= rest)
 
 
-def check_cost(cost: Cost, max_work: int | None) -> None:
+def check_cost(cost: Cost, max_work: int | None, simulated: bool = False) -> None:
     """An ``OddsTooLarge`` when ``cost`` is over ``MAX_CELLS`` or over ``max_work`` (the
-    service's ``DECKCHECK_ODDS_WORK``; None: no limit on work, as on the command line)."""
+    service's ``DECKCHECK_ODDS_WORK``; None: no limit on work, as on the command line).
+    ``simulated``: the cost is a simulation's (``simulation_cost``), and the message says so."""
     if cost.cells > MAX_CELLS:
-        raise OddsTooLarge(
+        cells, limit = f"{cost.cells:,}", f"{MAX_CELLS:,}"
+        message = (
             _(
+                "a simulation of these conditions needs a table of {cells} numbers for Hall's "
+                "check, over the limit of {limit}; ask about fewer conditions",
+                cells=cells,
+                limit=limit,
+            )
+            if simulated
+            else _(
                 "an exact count of these conditions needs a table of {cells} numbers, over the "
                 "limit of {limit}; ask about fewer cards or conditions, or for a simulation",
-                cells=f"{cost.cells:,}",
-                limit=f"{MAX_CELLS:,}",
-            ),
-            MAX_CELLS,
+                cells=cells,
+                limit=limit,
+            )
         )
+        raise OddsTooLarge(message, MAX_CELLS)
     if max_work is not None and cost.work > max_work:
-        raise OddsTooLarge(
+        work, limit = f"{cost.work:,}", f"{max_work:,}"
+        message = (
             _(
+                "a simulation of these conditions is about {work} steps of work, over the "
+                "limit of {limit} for an answer at once (DECKCHECK_ODDS_WORK); ask for fewer "
+                "hands or about fewer conditions",
+                work=work,
+                limit=limit,
+            )
+            if simulated
+            else _(
                 "an exact count of these conditions is about {work} steps of work, over the "
                 "limit of {limit} for an answer at once (DECKCHECK_ODDS_WORK); ask about fewer "
                 "cards or conditions, or for a simulation",
-                work=f"{cost.work:,}",
-                limit=f"{max_work:,}",
-            ),
-            max_work,
+                work=work,
+                limit=limit,
+            )
         )
+        raise OddsTooLarge(message, max_work)

@@ -115,6 +115,46 @@ def table(sizes: tuple[int, ...], caps: tuple[int, ...], rest: int, depth: int) 
     return np.tensordot(_prefix(sizes, caps, depth), _rest_step(rest, depth), axes=([-1], [0]))
 
 
+# Rows per block when testing count vectors against Hall's sets: a block's (rows × sets)
+# comparison stays near 32 MB however many conditions there are.
+_HALL_BLOCK = 4_000_000
+
+
+def good_rows(problem: Problem, rows: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """Whether each row of capped counts over ``problem.relevant()`` groups (rows × groups) is
+    good: every set S of demanding conditions is served by the groups touching it (Hall) and
+    no bound is exceeded. Works on any rows, so a simulation tests only the hands it dealt
+    instead of every vector the exact table would hold (issue 35)."""
+    groups = problem.relevant()
+    conds = problem.conditions
+    sigs = [problem.sigs[g] for g in groups]
+    demand_idx = [i for i, c in enumerate(conds) if c.demand > 0]
+    touch, need = [], []
+    for r in range(1, len(demand_idx) + 1):
+        for subset in itertools.combinations(demand_idx, r):
+            mask = sum(1 << i for i in subset)
+            need.append(sum(conds[i].demand for i in subset))
+            touch.append([bool(s & mask) for s in sigs])
+    hits, bound = [], []
+    for i, c in enumerate(conds):
+        if c.bound is not None:
+            hits.append([bool(s >> i & 1) for s in sigs])
+            bound.append(c.bound)
+    values = np.asarray(rows, dtype=np.float64)  # exact for counts: BLAS instead of int loops
+    ok = np.ones(values.shape[0], dtype=bool)
+    for sets, limits, at_least in ((touch, need, True), (hits, bound, False)):
+        if not sets:
+            continue
+        matrix = np.array(sets, dtype=np.float64).T  # (G, S)
+        limit = np.array(limits, dtype=np.float64)
+        step = max(1, _HALL_BLOCK // len(limits))
+        for start in range(0, values.shape[0], step):
+            sums = values[start : start + step] @ matrix
+            part = (sums >= limit) if at_least else (sums <= limit)
+            ok[start : start + step] &= part.all(axis=1)
+    return ok
+
+
 @dataclass
 class Predicate:
     """``good[u…]`` over capped count vectors of the relevant groups."""
@@ -131,22 +171,7 @@ class Predicate:
         if not groups:  # no card counts toward any condition
             return cls(problem, groups, np.array(all(c.demand == 0 for c in problem.conditions)))
         grids = np.indices([c + 1 for c in caps]).reshape(len(caps), -1).T  # (P, G)
-        ok = np.ones(grids.shape[0], dtype=bool)
-        conds = problem.conditions
-        sigs = [problem.sigs[g] for g in groups]
-        demand_idx = [i for i, c in enumerate(conds) if c.demand > 0]
-        # Hall: every set S of demanding conditions is served by the groups touching it.
-        for r in range(1, len(demand_idx) + 1):
-            for subset in itertools.combinations(demand_idx, r):
-                mask = sum(1 << i for i in subset)
-                need = sum(conds[i].demand for i in subset)
-                touch = np.array([bool(s & mask) for s in sigs], dtype=np.int64)
-                ok &= grids @ touch >= need
-        for i, c in enumerate(conds):
-            if c.bound is not None:
-                hits = np.array([bool(s >> i & 1) for s in sigs], dtype=np.int64)
-                ok &= grids @ hits <= c.bound
-        return cls(problem, groups, ok.reshape([c + 1 for c in caps]))
+        return cls(problem, groups, good_rows(problem, grids).reshape([c + 1 for c in caps]))
 
     def at(self, counts: Sequence[int]) -> bool:
         """Whether exact per-group counts (all groups of the problem) are good."""

@@ -26,13 +26,17 @@ import numpy as np
 from numpy.typing import NDArray
 
 from deckcheck.i18n import _
-from deckcheck.odds.exact import OddsError, Predicate, Problem, kept_cards
+from deckcheck.odds.exact import OddsError, Predicate, Problem, good_rows, kept_cards
 from deckcheck.odds.mulligan import Mulligan, group_counts
 from deckcheck.odds.setup import Rules
 from deckcheck.odds.timeline import pattern
 
 Ints = NDArray[np.int64]
 BATCH = 50_000  # whole decks per batch (rows_by_position)
+# Up to this many capped count vectors, the whole good/bad table is built once and looked up;
+# past it only the vectors the sample dealt are tested (ten conditions on ten cards make
+# 4¹⁰ vectors, whose table took 18 s to build for a 2,000-hand question: issue 35).
+TABLE_VECTORS = 65_536
 COUNT_BATCH = 1_000_000  # games per batch when dealing counts
 
 
@@ -84,18 +88,39 @@ class Simulator:
         self.problem = problem
         self.rules = rules
         self.hand = rules.hand
-        self.pred = Predicate.build(problem)
         self.rng = np.random.default_rng(seed)
         self.groups = len(problem.sizes) + 1  # the last label is "matches nothing"
         self.deck = np.repeat(np.arange(self.groups), [*problem.sizes, problem.rest])
+        self._relevant = problem.relevant()
+        caps = [problem.caps[g] for g in self._relevant]
+        self._radix = np.array([math.prod(c + 1 for c in caps[i + 1 :]) for i in range(len(caps))])
+        vectors = math.prod(c + 1 for c in caps)
+        self.pred = Predicate.build(problem) if vectors <= TABLE_VECTORS else None
+        # tested vectors (mixed-radix keys, sorted) and their verdicts, for the lazy path
+        self._keys = np.zeros(0, dtype=np.int64)
+        self._verdicts = np.zeros(0, dtype=bool)
 
     def good(self, counts: Ints) -> NDArray[np.bool_]:
-        pred = self.pred
-        if not pred.groups:
-            return np.full(counts.shape[0], bool(pred.good), dtype=bool)
-        caps = self.problem.caps
-        index = tuple(np.minimum(counts[:, g], caps[g]) for g in pred.groups)
-        return np.asarray(pred.good[index], dtype=bool)
+        problem = self.problem
+        if not self._relevant:
+            return np.full(counts.shape[0], all(c.demand == 0 for c in problem.conditions))
+        caps = np.array([problem.caps[g] for g in self._relevant], dtype=np.int64)
+        capped = np.minimum(counts[:, self._relevant], caps[None, :])
+        if self.pred is not None:
+            return np.asarray(self.pred.good[tuple(capped.T)], dtype=bool)
+        keys = capped @ self._radix
+        wanted = np.unique(keys)
+        new = wanted
+        if len(self._keys):
+            at = np.minimum(np.searchsorted(self._keys, wanted), len(self._keys) - 1)
+            new = wanted[self._keys[at] != wanted]
+        if len(new):
+            rows = (new[:, None] // self._radix[None, :]) % (caps[None, :] + 1)
+            keys_all = np.concatenate([self._keys, new])
+            verdicts = np.concatenate([self._verdicts, good_rows(problem, rows)])
+            order = np.argsort(keys_all, kind="stable")
+            self._keys, self._verdicts = keys_all[order], verdicts[order]
+        return np.asarray(self._verdicts[np.searchsorted(self._keys, keys)], dtype=bool)
 
     @cached_property
     def colours(self) -> Ints:
