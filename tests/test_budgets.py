@@ -22,6 +22,7 @@ from deckcheck.models import Card
 from deckcheck.pool.store import Pool
 from deckcheck.service.app import create_app
 from deckcheck.service.settings import Settings
+from tests.conftest import HANG
 
 CARDS = 20_000
 LINES = 499
@@ -161,7 +162,7 @@ def test_health_answers_while_near_miss_validations_run(
         t.start()
     try:
         for _ in range(2):  # the pool's two threads are inside the suggestion step
-            assert entered.acquire(timeout=60)
+            assert entered.acquire(timeout=HANG)
         health = http.get("/health")
         assert health.status_code == 200
         assert not release.is_set()

@@ -17,6 +17,7 @@ from tests.test_web import (
     ARTIFACTS,
     SIZES,
     browser,
+    expect_legal,
     open_builder,
     server_url,
     shot,
@@ -44,10 +45,17 @@ LEGEND_AND_LINES = """svg => [...svg.parentNode.querySelectorAll('.legend-item')
 
 
 def load(page: Page, name: str) -> None:
+    """Paste an example and wait for what the paste changes: its format in the select, then
+    its own verdict (a deck pasted over a legal one found the old LEGAL, and Plot ran for the
+    old deck: issue 38)."""
+    text = (EXAMPLES / name).read_text(encoding="utf-8")
+    fmt = re.search(r"^format:\s*(\S+)", text, re.M)
     page.locator("#paste").evaluate("el => el.closest('details').open = true")
-    page.fill("#paste", (EXAMPLES / name).read_text(encoding="utf-8"))
+    page.fill("#paste", text)
     page.click("#load")
-    expect(page.locator("#verdict")).to_have_class("legal")
+    if fmt:
+        expect(page.locator("#format")).to_have_value(fmt.group(1))
+    expect_legal(page)
 
 
 def close_up(page: Page, selector: str, name: str) -> None:
@@ -104,6 +112,35 @@ def test_the_odds_chart_reads_right(browser: Any, server_url: str, size: str) ->
     assert [i["name"] for i in legend_matches_lines(page, "#chart")] == ["play = draw"]
     shot(page, f"22-charts-play-equals-draw-{size}")
     close_up(page, "#play-panel figure", f"22-charts-play-equals-draw-chart-{size}")
+    assert violations == []
+    context.close()
+
+
+def test_plot_waits_for_a_deck_being_pasted(browser: Any, server_url: str) -> None:
+    """Issue 38: Plot pressed while a pasted deck is still being read asked about the deck
+    on its way out (the VISION deck, with the rakuen condition: "Could not compute the
+    odds"). The paste's /resolve is held until after the click: the chart is the new deck's."""
+    context, page, violations = open_builder(browser, server_url, "desktop", "en")
+    load(page, "vision-standard-legal.deck")
+    held: list[Any] = []
+    page.route("**/resolve", lambda route: held.append(route) if not held else route.continue_())
+    page.fill("#paste", (EXAMPLES / "rakuen-standard-legal.deck").read_text(encoding="utf-8"))
+    with page.expect_request("**/resolve"):
+        page.click("#load")
+    page.fill("#want", "type:member>=8")
+    page.fill("#turns", "3")
+    page.click("#plot")
+    page.wait_for_timeout(300)  # room for a Plot that does not wait to ask (none should)
+    assert len(held) == 1
+    held[0].continue_()
+    page.wait_for_function(
+        "() => document.querySelector('#play-panel .legend-item') || "
+        "document.querySelector('#plot-message')"
+    )
+    assert page.locator("#plot-message").count() == 0, page.locator("#plot-message").inner_text()
+    expect(page.locator('#play-panel .legend-item[data-series="play = draw"]')).to_have_count(1)
+    expect(page.locator("#format")).to_have_value("rakuen-standard")
+    expect_legal(page)
     assert violations == []
     context.close()
 

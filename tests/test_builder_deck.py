@@ -16,7 +16,17 @@ from playwright.sync_api import Page, expect
 from starlette.testclient import TestClient
 
 from tests.conftest import EXAMPLES
-from tests.test_web import SIZES, WAIT_MS, _watch, browser, open_builder, server_url, shot, web_app
+from tests.test_web import (
+    SIZES,
+    WAIT_MS,
+    _watch,
+    browser,
+    expect_legal,
+    open_builder,
+    server_url,
+    shot,
+    web_app,
+)
 
 __all__ = ["browser", "server_url", "web_app"]  # the browser tests' fixtures, reused
 
@@ -69,7 +79,7 @@ def _legal_page(
     if permissions:
         context.grant_permissions(list(permissions), origin=server_url)
     _paste_vision(page, LEGAL.read_text(encoding="utf-8"))
-    expect(page.locator("#verdict")).to_have_text("LEGAL")
+    expect_legal(page)
     return context, page, violations
 
 
@@ -102,7 +112,7 @@ def test_a_second_spell_goes_to_the_sideboard_and_lines_move(browser, server_url
     # added from the search, the 符ノ弐 lands in the sideboard by itself: the deck is legal
     page.fill("#q", SECOND)
     page.locator(f'#results button[aria-label="Add {SECOND_NUMBER}"]').click()
-    expect(page.locator("#verdict")).to_have_text("LEGAL")
+    expect_legal(page)
     assert _total(page, "main") == "50/50" and _total(page, "side") == "10/10"
     assert _deck(page)[("side", SECOND_NUMBER)] == 1
     assert _deck(page)[("main", SECOND_NUMBER)] == 0
@@ -120,7 +130,7 @@ def test_a_second_spell_goes_to_the_sideboard_and_lines_move(browser, server_url
     # the keyboard: "m" on the sideboard line moves it back; legal again
     page.locator('#sections li[data-section="side"][data-number="N1374"]').focus()
     page.keyboard.press("m")
-    expect(page.locator("#verdict")).to_have_text("LEGAL")
+    expect_legal(page)
     assert _deck(page)[("main", "N1374")] == 3 and ("side", "N1374") not in _deck(page)
     focused = page.evaluate("document.activeElement.dataset.section")
     assert focused == "main"  # the focus follows the card
@@ -195,7 +205,7 @@ def test_statistics_group_and_undo_a_clear(browser, server_url: str, web_app, si
     expect(page.locator("#undo-text")).to_have_text(f"Deck cleared ({sum(before.values())} cards).")
     shot(page, f"22-cleared-{size}")
     page.click("#undo")
-    expect(page.locator("#verdict")).to_have_text("LEGAL")
+    expect_legal(page)
     assert _deck(page) == before
     expect(page.locator("#undo-bar")).to_be_hidden()
     shot(page, f"22-undone-{size}")
@@ -224,7 +234,7 @@ def test_undo_a_paste_over_a_deck(browser, server_url: str, size: str) -> None: 
     expect(page.locator("#undo-text")).to_have_text(
         f"Deck replaced (the old one had {sum(before.values())} cards)."
     )
-    expect(page.locator("#verdict")).to_have_text("LEGAL")
+    expect_legal(page)
     assert _deck(page) != before
     shot(page, f"22-pasted-over-{size}")
     page.click("#undo")
@@ -235,7 +245,7 @@ def test_undo_a_paste_over_a_deck(browser, server_url: str, size: str) -> None: 
         sum(1 for section, _number in before if section == "side")
     )
     expect(page.locator("#sections li[data-number]")).to_have_count(len(before))
-    expect(page.locator("#verdict")).to_have_text("LEGAL")
+    expect_legal(page)
     assert _deck(page) == before
     assert page.locator("#deck-name").input_value() == "霊夢デッキ"
     expect(page.locator("#undo-bar")).to_be_hidden()
@@ -262,7 +272,7 @@ def test_share_a_link_and_export_with_names(browser, server_url: str, web_app, s
     seen = _watch(opened)
     opened.set_default_timeout(WAIT_MS)
     opened.goto(link)
-    expect(opened.locator("#verdict")).to_have_text("LEGAL")
+    expect_legal(opened)
     expect(opened.locator("#format")).to_have_value("vision-standard")
     assert _deck(opened) == before
     assert opened.locator("#deck-name").input_value() == "霊夢 fairies"

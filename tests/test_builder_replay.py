@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from deckcheck.cli import app
 from tests.conftest import EXAMPLES
-from tests.test_web import SIZES, browser, open_builder, server_url, shot, web_app
+from tests.test_web import SIZES, browser, expect_legal, open_builder, server_url, shot, web_app
 
 __all__ = ["browser", "server_url", "web_app"]  # the browser tests' fixtures, reused
 
@@ -43,7 +43,7 @@ def load_deck(page: Page) -> None:
         page.locator("summary", has_text="Paste a deck list").click()
     page.fill("#paste", DECK.read_text(encoding="utf-8"))
     page.click("#load")
-    expect(page.locator("#verdict")).to_have_text("LEGAL")
+    expect_legal(page)
 
 
 @pytest.mark.parametrize("size", SIZES)

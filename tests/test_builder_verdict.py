@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from starlette.testclient import TestClient
 
 from tests.conftest import EXAMPLES
-from tests.test_web import SIZES, browser, open_builder, server_url, shot, web_app
+from tests.test_web import SIZES, browser, expect_legal, open_builder, server_url, shot, web_app
 
 __all__ = ["browser", "server_url", "web_app"]  # the browser tests' fixtures, reused
 
@@ -42,7 +42,7 @@ def test_errors_then_warnings_then_folded_assumptions(  # type: ignore[no-untype
     context, page, violations = open_builder(browser, server_url, size)
     legal = (EXAMPLES / "vision-standard-legal.deck").read_text(encoding="utf-8")
     _paste(page, legal)
-    expect(page.locator("#verdict")).to_have_text("LEGAL")
+    expect_legal(page)
     # a legal deck: no error and no warning heading; its assumptions folded, counted
     report = page.request.post(server_url + "/validate", data={"deck": legal}).json()
     n = len(report["assumptions"])

@@ -328,12 +328,12 @@ def _serve(tmp_path: Path, database_url: str) -> Iterator[str]:
             assert proc.poll() is None, (tmp_path / "serve.log").read_text()
             assert time.monotonic() < deadline, "the service did not start"
             time.sleep(0.3)
-        assert httpx.get(f"{url}/health", timeout=30).status_code == 200
+        assert httpx.get(f"{url}/health", timeout=HANG).status_code == 200
         yield url
     finally:
         proc.terminate()
         try:
-            proc.wait(timeout=30)
+            proc.wait(timeout=HANG)
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
@@ -341,7 +341,7 @@ def _serve(tmp_path: Path, database_url: str) -> Iterator[str]:
 
 def _fresh(method: str, url: str, **kwargs: Any) -> httpx.Response:
     """One request on its own connection, so that either worker process may take it."""
-    with httpx.Client(timeout=30) as client:
+    with httpx.Client(timeout=HANG) as client:
         return client.request(method, url, **kwargs)
 
 
@@ -385,7 +385,7 @@ def _either_worker_answers(url: str, database_url: str) -> None:
     job_id = big.json()["id"]
     for _ in range(4):
         assert _fresh("DELETE", f"{url}/jobs/{job_id}").status_code == 200
-    with httpx.Client(timeout=30) as client:
+    with httpx.Client(timeout=HANG) as client:
         assert _done(client, f"{url}/jobs/{job_id}")["status"] == "cancelled"
 
 

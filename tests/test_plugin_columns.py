@@ -24,7 +24,7 @@ from deckcheck.pool.store import Pool
 from deckcheck.service.app import create_app
 from deckcheck.service.settings import Settings
 from tests.conftest import TOY, on_path, plugins_on_path
-from tests.test_web import _watch, browser, server_url  # noqa: F401  (fixtures)
+from tests.test_web import WAIT_MS, _watch, browser, server_url  # noqa: F401  (fixtures)
 
 FIRE = ["TOY-1", "TOY-2", "TOY-3"]  # cards.csv: element 火
 runner = CliRunner()
@@ -202,7 +202,7 @@ def test_the_builder_offers_the_filter(browser, server_url: str) -> None:  # typ
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     violations = _watch(page)
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(WAIT_MS)
     page.goto(server_url + "/")
     page.select_option("#format", "toy-standard")
     page.wait_for_selector('label[for="filter-element"]')

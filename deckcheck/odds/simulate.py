@@ -118,7 +118,7 @@ class Simulator:
             rows = (new[:, None] // self._radix[None, :]) % (caps[None, :] + 1)
             keys_all = np.concatenate([self._keys, new])
             verdicts = np.concatenate([self._verdicts, good_rows(problem, rows)])
-            order = np.argsort(keys_all, kind="stable")
+            order = np.argsort(keys_all)  # keys are distinct: any sort
             self._keys, self._verdicts = keys_all[order], verdicts[order]
         return np.asarray(self._verdicts[np.searchsorted(self._keys, keys)], dtype=bool)
 

@@ -336,9 +336,27 @@ function keyEdit(ev, card, section) {
 // --- the service's verdict ------------------------------------------------------------------
 
 let validateTimer = null;
+let validateSeq = 0;
 function scheduleValidate() {
   clearTimeout(validateTimer);
+  checking();
   validateTimer = setTimeout(validateNow, 150);
+}
+
+// Between a change and its verdict the old verdict stands greyed and busy, never as the new
+// deck's: a reader (or a test) waiting for "legal" waits for this deck's check.
+function checking() {
+  if (!state.entries.length) return;
+  $("verdict").className = "checking";
+  $("verdict").setAttribute("aria-busy", "true");
+}
+
+// The deck a paste, a shared link or a saved deck is replacing the shown one with: every step
+// that reads the deck (plot, deal, watch, compare) waits for it, so none asks about a deck
+// that is on its way out.
+let loading = Promise.resolve();
+function settled() {
+  return loading;
 }
 
 // The verdict: errors, then warnings, then the format's assumptions folded away (they are
@@ -353,8 +371,11 @@ async function validateNow() {
     show("", "verdict");
     return;
   }
+  const seq = ++validateSeq;
   try {
     const report = await api("POST", "/validate", { deck: deckText() });
+    if (seq !== validateSeq) return; // a later change's check is on its way: it answers
+    $("verdict").removeAttribute("aria-busy");
     show("", "verdict");
     const errors = report.violations.filter((v) => v.severity === "error");
     const warnings = report.violations.filter((v) => v.severity === "warning");
@@ -366,6 +387,8 @@ async function validateNow() {
     listAssumptions(report.assumptions);
     renderDeck(new Set(errors.flatMap((v) => v.cards.map((c) => c.number)).filter(Boolean)));
   } catch (err) {
+    if (seq !== validateSeq) return;
+    $("verdict").removeAttribute("aria-busy");
     show(_("Could not check the deck: {error}", { error: err.message }), "verdict");
   }
 }
@@ -613,6 +636,7 @@ async function chooseFormat(id, keepEntries) {
 // --- hands and odds ---------------------------------------------------------------------------
 
 async function deal(mulliganOf) {
+  await settled();
   // A mulligan replays the same shuffle with the conditions as the keep rule (the service
   // applies the game's mulligan when the hand misses); without conditions: a fresh hand.
   const want = $("want").value.split("\n").map((s) => s.trim()).filter(Boolean);
@@ -655,6 +679,7 @@ function formatTypes() {
 }
 
 async function plot() {
+  await settled();
   const want = $("want").value.split("\n").map((s) => s.trim()).filter(Boolean);
   if (!want.length) {
     const example = "type:" + ([...formatTypes()][0] || "TYPE") + ">=1";
@@ -892,7 +917,13 @@ function exportAs(fileType) {
 }
 
 // previous: the deck Undo gives back (deck.js), when the caller changed some of it first.
-async function loadText(text, previous = deckSnapshot()) {
+function loadText(text, previous = deckSnapshot()) {
+  loading = readText(text, previous);
+  return loading;
+}
+
+async function readText(text, previous) {
+  checking();
   try {
     const resolved = await api("POST", "/resolve", { deck: text, format: null }).catch(
       () => api("POST", "/resolve", { deck: text, format: state.format }));
@@ -908,6 +939,7 @@ async function loadText(text, previous = deckSnapshot()) {
       { n: unread }) : "", "load");
   } catch (err) {
     show(_("Could not load the deck list: {error}", { error: err.message }), "load");
+    scheduleValidate(); // the shown deck stays: its verdict comes back
   }
 }
 

@@ -3,7 +3,7 @@
 // job (POST /sweeps, then GET /jobs/{id} until it ends, then the result at its result_url).
 // The fill keeps the deck's size: a blank card that counts for nothing (the sweep's device,
 // outside the rulebooks), a card of the deck, or any card of the pool. Loaded after
-// builder.js, whose state, api(), apiResponse(), show(), deckText(), copiesOf() and drawChart()
+// builder.js, whose state, api(), apiResponse(), show(), deckText(), settled(), copiesOf() and drawChart()
 // it uses.
 "use strict";
 
@@ -110,6 +110,7 @@ async function waitFor(location) {
 }
 
 async function runCompare() {
+  await settled();
   const card = $("compare-card").value;
   if (!card) {
     const main = state.info && state.info.sections.find((s) => s.name === "main");

@@ -1,7 +1,7 @@
 // "Watch a game": one goldfish game of the current deck, turn by turn (POST /goldfish/replay:
 // game N of the run of that seed, played by the reference engine, as `deckcheck goldfish DECK
 // --replay N` prints it). Loaded after builder.js, whose $, state, _, api(), show() and
-// deckText() it uses.
+// deckText() and settled() it uses.
 "use strict";
 
 const watch = { replay: null, at: 0 };
@@ -12,6 +12,7 @@ function whole(id, low, high) {
 }
 
 async function runWatch() {
+  await settled();
   const game = whole("watch-game", 1, 1000000);
   const seed = whole("watch-seed", 0, Number.MAX_SAFE_INTEGER);
   const turns = whole("watch-turns", 1, 30);
