@@ -16,11 +16,14 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from deckcheck.formats import Format
 from deckcheck.goldfish.batch import TapeEngine
 from deckcheck.goldfish.common import Tape
-from deckcheck.goldfish.policy import Compiled
-from deckcheck.goldfish.run import Chunk, records_chunk
+from deckcheck.goldfish.policy import Compiled, Policy
+from deckcheck.goldfish.run import Chunk, GoldfishRequest, goldfish, records_chunk
 from deckcheck.goldfish.setup import Setup
+from deckcheck.models import DeckList
+from deckcheck.resolve import CardIndex
 
 Z = 4.5  # standard errors
 
@@ -151,3 +154,22 @@ def _counts(a: NDArray[Any], b: NDArray[Any]) -> list[tuple[int, int, int]]:
     """(a, b, games) for each pair of values the games hold."""
     rows, n = np.unique(np.stack([a, b], axis=1), axis=0, return_counts=True)
     return [(int(x), int(y), int(k)) for (x, y), k in zip(rows, n, strict=True)]
+
+
+def same_results_any_workers(
+    parsed: DeckList, fmt: Format, index: CardIndex, policy: Policy
+) -> None:
+    """A batch run is the same with 1 or 2 workers from one seed (chunks are seeded by their
+    first game, never by the worker), and another seed plays other games."""
+    runs = [
+        goldfish(
+            parsed, fmt, index, policy, GoldfishRequest(games=30_000, turns=8, seed=5, workers=w)
+        )
+        for w in (1, 2)
+    ]
+    assert all(run.engine == "batch" for run in runs)
+    assert runs[0].summary == runs[1].summary
+    assert runs[0].per_turn == runs[1].per_turn
+    assert runs[0].milestones == runs[1].milestones
+    other = goldfish(parsed, fmt, index, policy, GoldfishRequest(games=3000, turns=8, seed=6))
+    assert other.per_turn != runs[0].per_turn

@@ -19,7 +19,7 @@ from deckcheck.goldfish.run import GoldfishRequest, goldfish, play_chunk, prepar
 from deckcheck.goldfish.setup import Setup
 from deckcheck.models import DeckList
 from deckcheck.resolve import CardIndex
-from tests.agreement import chunks_agree, deck_out_turn, decks_out
+from tests.agreement import chunks_agree, deck_out_turn, decks_out, same_results_any_workers
 from tests.conftest import EXAMPLES
 from tests.test_exact_iris import DECK, FEW_UNITS
 from tests.test_rules import deck
@@ -76,20 +76,8 @@ def test_production_streams_agree_with_the_reference(
 def test_same_seed_same_results_with_any_workers(
     parsed: DeckList, registry: FormatRegistry, index: CardIndex
 ) -> None:
-    fmt = registry.get("iris-standard")
     policy = policy_from_keys("iris", {}, "test")
-    runs = [
-        goldfish(
-            parsed, fmt, index, policy, GoldfishRequest(games=30_000, turns=8, seed=5, workers=w)
-        )
-        for w in (1, 2)
-    ]
-    assert all(run.engine == "batch" for run in runs)
-    assert runs[0].summary == runs[1].summary
-    assert runs[0].per_turn == runs[1].per_turn
-    assert runs[0].milestones == runs[1].milestones
-    other = goldfish(parsed, fmt, index, policy, GoldfishRequest(games=3000, turns=8, seed=6))
-    assert other.per_turn != runs[0].per_turn
+    same_results_any_workers(parsed, registry.get("iris-standard"), index, policy)
 
 
 def test_the_reference_plays_when_asked(
