@@ -10,16 +10,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
+from deckcheck.formats import Format
 from deckcheck.goldfish.batch import TapeEngine
 from deckcheck.goldfish.common import Tape
-from deckcheck.goldfish.policy import Compiled
-from deckcheck.goldfish.run import Chunk, records_chunk
+from deckcheck.goldfish.policy import Compiled, Policy
+from deckcheck.goldfish.run import Chunk, GoldfishRequest, goldfish, records_chunk
 from deckcheck.goldfish.setup import Setup
+from deckcheck.models import DeckList
+from deckcheck.resolve import CardIndex
 
 Z = 4.5  # standard errors
 
@@ -97,3 +101,75 @@ def chunks_agree(fast: Chunk, slow: Chunk) -> None:
     for code in range(1, int(max(fast.loss.max(), slow.loss.max(), 0)) + 1):
         agree(fast.loss == code, slow.loss == code)
     agree(fast.loss_turn, slow.loss_turn)
+
+
+def _none(turn: int) -> int:
+    return 0
+
+
+# --- deck-out: games long enough to draw the last card, and the turn the rules give ----------
+
+
+class DeckOut(NamedTuple):
+    """When the rules end a game by deck-out: the turn, and the cards the deck still held."""
+
+    turn: int
+    left: int
+
+
+def deck_out_turn(
+    cards: int, required: Callable[[int], int], optional: Callable[[int], int] = _none
+) -> DeckOut:
+    """The turn whose required draw meets a deck too small for it, worked out from the rules
+    alone (no engine): ``cards`` in the deck after the deal; in turn ``t`` the rules draw
+    ``required(t)`` cards (fewer left loses), then ``optional(t)`` more while any are left (a
+    draw an empty deck skips, as ChaosTCG's attack draw)."""
+    for turn in range(1, 1000):
+        need = required(turn)
+        if cards < need:
+            return DeckOut(turn, cards)
+        cards -= need
+        cards -= min(cards, optional(turn))
+    raise AssertionError("the deck never runs out")
+
+
+def decks_out(chunk: Chunk, out: DeckOut, code: int = 1, deck: int | None = None) -> None:
+    """Every game of ``chunk`` lost by loss ``code`` (1 + its index in the spec's losses:
+    1 is deck-out) on ``out.turn``, having played each turn before it and none from it on;
+    with ``deck`` (the deck metric's column), the deck held ``out.left`` cards at the end of
+    the turn before. A batch engine that decks out a draw early or late fails here even where
+    the reference agrees with it."""
+    turn, turns = out.turn, chunk.metrics.shape[1]
+    assert 1 < turn <= turns, f"the games stop at turn {turns}, before the deck-out on {turn}"
+    lost = {(c, t): n for c, t, n in _counts(chunk.loss, chunk.loss_turn)}
+    assert lost == {(code, turn): len(chunk.loss)}, f"(loss, turn): games {lost}"
+    assert (chunk.metrics[:, : turn - 1] >= 0).all(), "a turn before the deck-out not played"
+    assert (chunk.metrics[:, turn - 1 :] == -1).all(), "a turn played from the deck-out on"
+    if deck is not None:
+        left = chunk.metrics[:, turn - 2, deck]
+        assert (left == out.left).all(), f"deck before the deck-out: {set(left.tolist())}"
+
+
+def _counts(a: NDArray[Any], b: NDArray[Any]) -> list[tuple[int, int, int]]:
+    """(a, b, games) for each pair of values the games hold."""
+    rows, n = np.unique(np.stack([a, b], axis=1), axis=0, return_counts=True)
+    return [(int(x), int(y), int(k)) for (x, y), k in zip(rows, n, strict=True)]
+
+
+def same_results_any_workers(
+    parsed: DeckList, fmt: Format, index: CardIndex, policy: Policy
+) -> None:
+    """A batch run is the same with 1 or 2 workers from one seed (chunks are seeded by their
+    first game, never by the worker), and another seed plays other games."""
+    runs = [
+        goldfish(
+            parsed, fmt, index, policy, GoldfishRequest(games=30_000, turns=8, seed=5, workers=w)
+        )
+        for w in (1, 2)
+    ]
+    assert all(run.engine == "batch" for run in runs)
+    assert runs[0].summary == runs[1].summary
+    assert runs[0].per_turn == runs[1].per_turn
+    assert runs[0].milestones == runs[1].milestones
+    other = goldfish(parsed, fmt, index, policy, GoldfishRequest(games=3000, turns=8, seed=6))
+    assert other.per_turn != runs[0].per_turn

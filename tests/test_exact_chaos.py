@@ -21,12 +21,13 @@ from deckcheck.goldfish.policy import default_policy
 from deckcheck.goldfish.run import Chunk, prepare
 from deckcheck.goldfish.setup import Setup
 from deckcheck.resolve import CardIndex
-from tests.agreement import same_games, tapes
+from tests.agreement import DeckOut, deck_out_turn, decks_out, same_games, tapes
 from tests.conftest import EXAMPLES
 from tests.test_fast_chaos import POLICIES, SOLRAL, _hand_limit_setup, _named_setup
 from tests.test_play_rules import chaos_card, chaos_setup, filler_chaos
 
 GAMES = 3_000
+DECK = 5  # the deck metric's column (games/chaos METRICS)
 DECKS = sorted(p.name for p in EXAMPLES.glob("chaos-*.deck"))
 REFUSED = {"chaos-standard-illegal.deck": "names a card no pool has"}
 
@@ -34,6 +35,21 @@ REFUSED = {"chaos-standard-illegal.deck": "names a card no pool has"}
 def exact(setup: Setup, turns: int, on_play: bool = True, games: int = GAMES) -> Chunk:
     assert encode.batch_ok(setup)
     return same_games(play_tape, setup, games, turns, on_play, seed=20, rows=2)
+
+
+def rules_deck_out(setup: Setup, on_play: bool) -> DeckOut:
+    """When ChaosTCG 総合ルール (2016-05-17) ends a game of ``setup`` by deck-out (§1.2: the
+    draw of §7.3, 1 a turn, meets an empty deck), the pilot's attack draw (§8.3: the partner's
+    attack draws 1 while the deck has one; none on the first player's first turn unless the
+    format says) taking a card too."""
+    first_attack = setup.rules.param_bool("first_player_first_turn_attack")
+    pol = setup.policy.model_dump()
+
+    def attack_draws(turn: int) -> int:
+        return int(pol["attack_draw"] and not (turn == 1 and on_play and not first_attack))
+
+    cards = sum(n for _, n in setup.drawable) - setup.rules.hand
+    return deck_out_turn(cards, lambda turn: 1, attack_draws)
 
 
 def example(index: CardIndex, registry: FormatRegistry, name: str, **changes: Any) -> Setup:
@@ -78,7 +94,10 @@ def test_names_sets_and_extras(
     takes the deck's last card."""
     setup = _named_setup(registry, ("BETA",) if beta else (), **changes)
     fast = exact(setup, turns=25, on_play=on_play, games=2_000)
-    assert (fast.loss == 1).all()
+    out = rules_deck_out(setup, on_play)
+    # 49 cards, 5 dealt: 2 a turn (1 on the first player's first turn); turn 24 (23) draws none
+    assert out == ((24, 0) if on_play else (23, 0))
+    decks_out(fast, out, deck=DECK)
 
 
 @pytest.mark.parametrize("changes", [{}, {"solral_charge": True}], ids=["default", "solral"])
@@ -156,7 +175,11 @@ def test_rule_decks(registry: FormatRegistry, rule: str) -> None:
     decks = rule_decks(registry)
     assert list(decks) == RULES
     fast = exact(decks[rule], turns=12)
-    assert (fast.loss == 1).any()
+    out = rules_deck_out(decks[rule], True)
+    if out.turn <= 12:
+        decks_out(fast, out, deck=DECK)
+    else:  # the deck of 24 cards lasts 12 turns
+        assert not fast.loss.any() and (fast.metrics[:, -1, DECK] == out.left).all()
 
 
 def test_runs_and_tests_play_one_compiled_function(

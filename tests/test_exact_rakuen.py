@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 from deckcheck import decklist
@@ -21,7 +22,7 @@ from deckcheck.goldfish.setup import Setup
 from deckcheck.models import Card
 from deckcheck.odds.setup import rules_of
 from deckcheck.resolve import CardIndex
-from tests.agreement import same_games, tapes
+from tests.agreement import deck_out_turn, same_games, tapes
 from tests.conftest import EXAMPLES
 from tests.test_fast_rakuen import LUCK
 from tests.test_play_rules import filler, member
@@ -121,6 +122,37 @@ def test_rules_deck(
     fast = exact(setup, turns, on_play=keys is not LUCK)
     assert (fast.milestones[:, 2] > 0).mean() > 0.5  # 合理体 deployed in most games
     assert (fast.metrics[:, :, 5] > 0).any()  # refreshes
+
+
+REFRESHES, DECK = 5, 7  # metric columns (games/rakuen METRICS)
+
+
+@pytest.mark.parametrize(
+    ("format_id", "on_play"), [(FORMATS[0], True), (FORMATS[1], False)], ids=["play", "draw"]
+)
+def test_the_deck_runs_out_on_the_turn_the_rules_give(
+    registry: FormatRegistry, format_id: str, on_play: bool
+) -> None:
+    """ラクエンロジック ルールブック Ver1.0 ch.2 §4: 2 cards drawn and 1 to the stock a turn,
+    from the first player's first turn on; without 合体 from the deck or luck drives nothing
+    else leaves it. The draw that takes the last card refreshes it at once (ch.3 §6, §10):
+    on that turn every game refreshes, or ends (deck-out) when its drop zone is empty; the
+    second refresh penalty loses (敗北判定処理). So a refresh a card early or late fails."""
+    setup = rules_deck(registry, format_id, gattai=False, luck_drive=False)
+    rules = setup.rules
+    per_turn = rules.draw_per_turn + rules.param_int("stock_per_turn")
+    # the deck empties, and refreshes, in the turn a deck one card smaller could not give
+    out = deck_out_turn(40 - rules.hand - 1, lambda turn: per_turn)
+    assert out == (12, 1)  # 40 cards, 5 dealt: the 35th leaves with the 2nd draw of turn 12
+    assert batch_ok(setup)
+    fast = same_games(play_tape, setup, 500, 24, on_play, seed=31, rows=28)
+    refreshed = fast.metrics[:, :, REFRESHES] > 0
+    deck_out = np.where(fast.loss == 1, fast.loss_turn, 0)
+    first = np.where(refreshed.any(axis=1), refreshed.argmax(axis=1) + 1, deck_out)
+    assert (first == out.turn).all(), np.unique(first, return_counts=True)
+    assert (fast.metrics[:, out.turn - 2, DECK] == out.left + 1).all()
+    # then every game ends by turn 24: a second refresh penalty, or deck and drop zone empty
+    assert (fast.loss > 0).all() and (fast.loss == 2).any()
 
 
 def test_runs_and_tests_play_one_compiled_function(registry: FormatRegistry) -> None:

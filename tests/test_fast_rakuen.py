@@ -19,7 +19,7 @@ from deckcheck.goldfish.run import GoldfishRequest, goldfish, play_chunk, prepar
 from deckcheck.goldfish.setup import Setup
 from deckcheck.models import DeckList
 from deckcheck.resolve import CardIndex
-from tests.agreement import chunks_agree
+from tests.agreement import chunks_agree, same_results_any_workers
 from tests.conftest import EXAMPLES
 
 GAMES = 6000
@@ -78,20 +78,8 @@ def test_production_streams_agree_with_the_reference(
 def test_same_seed_same_results_with_any_workers(
     parsed: DeckList, registry: FormatRegistry, index: CardIndex
 ) -> None:
-    fmt = registry.get("rakuen-standard")
     policy = policy_from_keys("rakuen", {}, "test")
-    runs = [
-        goldfish(
-            parsed, fmt, index, policy, GoldfishRequest(games=30_000, turns=8, seed=5, workers=w)
-        )
-        for w in (1, 2)
-    ]
-    assert all(run.engine == "batch" for run in runs)
-    assert runs[0].summary == runs[1].summary
-    assert runs[0].per_turn == runs[1].per_turn
-    assert runs[0].milestones == runs[1].milestones
-    other = goldfish(parsed, fmt, index, policy, GoldfishRequest(games=3000, turns=8, seed=6))
-    assert other.per_turn != runs[0].per_turn
+    same_results_any_workers(parsed, registry.get("rakuen-standard"), index, policy)
 
 
 def test_a_pilot_the_batch_engine_does_not_model_plays_on_the_reference(

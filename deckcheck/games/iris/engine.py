@@ -2,10 +2,13 @@
 
 Setup (対戦の準備): shuffle, draw 5; a hand with no unit is revealed, shuffled back and redrawn,
 as often as needed (each counts as a mulligan); one unit goes face down to the main area.
-Turn (ターンの流れ): draw 1 (an empty deck loses); main phase: one charge a turn on a unit, units
-from hand into free standby slots (4, an assumption from the Q&A), one strategy a turn, any
-tactics, enhancements on units that did not enter this turn and were not set this turn (none on
-your own first turn), retreat at most once a turn (off by default: nothing attacks).
+Turn (ターンの流れ): draw the format's ``draw_per_turn`` (1: 1. ドローフェイズ ①; a deck that
+cannot give them loses, ※), on the first player's first turn too unless the format's
+``first_player_draws`` says otherwise (the page gives no exception); main phase: one charge a
+turn on a unit, units from hand into free standby slots (4, an assumption from the Q&A), one
+strategy a turn, any tactics, enhancements on units that did not enter this turn and were not
+set this turn (none on your own first turn), retreat at most once a turn (off by default:
+nothing attacks).
 """
 
 from __future__ import annotations
@@ -68,11 +71,12 @@ def play(
         if trace is not None:
             trace.turn(turn)
         try:
-            if not deck:
+            drawn = len(rules.draws.before_main(turn, on_play))
+            if len(deck) < drawn:
                 raise DeckOut("deck-out")
-            hand.append(deck.pop())
-            if trace is not None:
-                trace.draw(hand[-1:])
+            hand.extend(deck.pop() for _ in range(drawn))
+            if trace is not None and drawn:
+                trace.draw(hand[len(hand) - drawn :])
             entered = 0  # units into standby this turn: the last ones of ``standby``
             if pol.charge:
                 charges += 1  # once a turn, on one unit

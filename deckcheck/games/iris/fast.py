@@ -50,13 +50,16 @@ def _play(setup: Setup, seed: int, games: int, turns: int, on_play: bool, tape: 
     milestones = np.zeros((games, 1), dtype=np.int16)
     loss = np.zeros(games, dtype=np.int8)
     loss_turn = np.zeros(games, dtype=np.int16)
+    position = hand_size  # the next card drawn
     for turn in range(1, turns + 1):
-        position = hand_size + turn - 1
-        if position >= size:  # drawing from an empty deck loses (every game alike here)
+        drawn = len(setup.rules.draws.before_main(turn, on_play))  # engine.play's draw
+        if position + drawn > size:  # a draw the deck cannot give loses (every game alike)
             loss[:] = 1
             loss_turn[:] = turn
             break
-        np.add.at(hand, (rows, deck[:, position]), 1)
+        for _ in range(drawn):
+            np.add.at(hand, (rows, deck[:, position]), 1)
+            position += 1
         if policy.charge:
             charges += 1
         entered = np.minimum(hand[:, UNIT], standby_slots - standby)
@@ -81,7 +84,7 @@ def _play(setup: Setup, seed: int, games: int, turns: int, on_play: bool, tape: 
                 standby,
                 charges,
                 commands,
-                np.full(games, size - position - 1),
+                np.full(games, size - position),
             ],
             axis=1,
         )
