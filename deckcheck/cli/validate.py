@@ -62,6 +62,17 @@ def validate(
             help=N_("Also read symlinks in folders that lead out of the folder."),
         ),
     ] = False,
+    summary: Annotated[
+        Path | None,
+        typer.Option(
+            "--summary",
+            metavar="FILE.csv",
+            help=N_(
+                "Also write one table of all decks: file, player, deck name, format, verdict, "
+                "errors, warnings."
+            ),
+        ),
+    ] = None,
     as_of: AsOfOption = None,
     db: DbOption = None,
 ) -> None:
@@ -83,7 +94,14 @@ def validate(
         parsed = [deckfiles.read(p) for p in files]
     answers = backend(ctx, db)
     reports = answers.validate(files, parsed, format, day)
-    _print_reports(reports, output, lambda ref: answers.format_of(ref, format))
+    many = len(reports) > 1 or any(p.is_dir() for p in paths)  # a folder: one line sums it up
+    _print_reports(reports, output, lambda ref: answers.format_of(ref, format), many)
+    if summary is not None:
+        from deckcheck.cli.outputs import wrote
+        from deckcheck.roster import write_summary
+
+        write_summary(summary, parsed, reports)
+        wrote(summary, _("one row a deck"))
     raise typer.Exit(EXIT_OK if all(r.legal for r in reports) else EXIT_ILLEGAL)
 
 
@@ -109,18 +127,30 @@ def _deck_files(files: list[Path], changed_since: str | None, output: str) -> li
     return files
 
 
-def _print_reports(reports: list[Report], output: str, format_of: Callable[[str], Format]) -> None:
-    if output == "json":
-        dumped = [r.model_dump(mode="json") for r in reports]
-        print_json(dumped[0] if len(dumped) == 1 else dumped)
-        return
-    if output in ("junit", "github", "sarif"):
+def _print_reports(
+    reports: list[Report], output: str, format_of: Callable[[str], Format], many: bool
+) -> None:
+    """The reports in the output form. With ``many`` decks, the run's summary line too: a
+    notice among GitHub's annotations, after the text, and on stderr beside a machine
+    document (JSON, JUnit, SARIF), which stays as it is on stdout."""
+    from deckcheck.roster import summary_line
+
+    if output in ("json", "junit", "github", "sarif"):
         from deckcheck import ci
 
-        if output == "sarif":
+        if output == "json":
+            dumped = [r.model_dump(mode="json") for r in reports]
+            print_json(dumped[0] if len(dumped) == 1 else dumped)
+        elif output == "sarif":
             print_json(ci.sarif(reports))
+        elif output == "junit":
+            sys.stdout.write(ci.junit(reports))
         else:
-            sys.stdout.write(ci.junit(reports) if output == "junit" else ci.github(reports))
+            sys.stdout.write(ci.github(reports))
+            if many:
+                sys.stdout.write(ci.notice(summary_line(reports)))
+        if many and output != "github":
+            sys.stderr.write(summary_line(reports) + "\n")
         return
     from deckcheck import render
 
@@ -129,7 +159,8 @@ def _print_reports(reports: list[Report], output: str, format_of: Callable[[str]
         if i:
             out.print()
         render.report(out, rep, format_of(rep.format))
-    render.summary(out, reports)
+    if many:
+        render.summary(out, reports)
     formats = {rep.format: format_of(rep.format) for rep in reports}
     assumptions(out, (note for fmt in formats.values() for note in checked(fmt)))
 
