@@ -68,8 +68,9 @@ def main() -> int:
             print(done.stdout, done.stderr, file=sys.stderr)
             return 1
     bin_ = venv / "bin"
-    frozen = run([str(bin_ / "pip"), "freeze", "--exclude-editable"]).stdout.split()
-    print(f"light install: {len(frozen)} packages: {' '.join(p.split('==')[0] for p in frozen)}")
+    listed = json.loads(run([str(bin_ / "pip"), "list", "--format", "json"]).stdout)
+    names = sorted(p["name"] for p in listed if p["name"] not in ("pip", "setuptools"))
+    print(f"light install: {len(names)} packages: {' '.join(names)}")
 
     out = Path(tempfile.mkdtemp(prefix="deckcheck-light-"))
     env = {**os.environ, "DECKCHECK_DB": str(out / "pool.sqlite3")}
@@ -82,7 +83,8 @@ def main() -> int:
             print(f"validate --output {form}: exit {done.returncode}\n{done.stderr}")
             return 1
         forms[form] = done.stdout
-        print(f"--output {form}: exit {done.returncode}, {done.stderr.strip().splitlines()[0]}")
+        said = [line for line in done.stderr.splitlines() if not line.startswith("wrote ")]
+        print(f"--output {form}: exit {done.returncode}; {' / '.join(said)}")
     suites = ET.fromstring(forms["junit"])
     sarif = json.loads(forms["sarif"])
     rows = list(csv.DictReader(io.StringIO((out / "summary.csv").read_text(encoding="utf-8-sig"))))
