@@ -83,7 +83,7 @@ def meta_line(line: str) -> tuple[str, str] | None:
 
 def take_meta(text: str) -> tuple[str, dict[str, str]]:
     """The text with its ``player:`` and ``name:`` lines blanked (the other lines keep their
-    numbers), and what they give; the first line of each kind wins."""
+    numbers), and what they give; where one is given twice, the first line wins."""
     lines = text.splitlines()
     found: dict[str, str] = {}
     hits = []

@@ -1,5 +1,5 @@
 """What an organiser reads from a run over many deck lists: one line that sums it up (in every
-output form) and one table of all decks (``validate --summary FILE.csv``)."""
+output form) and one table of all decks (``validate --summary``, a CSV file)."""
 
 from __future__ import annotations
 

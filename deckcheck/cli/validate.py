@@ -11,14 +11,14 @@ import typer
 
 from deckcheck.cli.backend import backend
 from deckcheck.cli.common import as_of_day, console, print_json
-from deckcheck.cli.options import AsOfOption, DbOption
+from deckcheck.cli.options import AsOfOption, DbOption, SummaryOption
 from deckcheck.cli.outputs import assumptions
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, UsageError
 from deckcheck.i18n import N_, _
 
 if TYPE_CHECKING:
     from deckcheck.formats import Format
-    from deckcheck.models import Report
+    from deckcheck.models import DeckList, Report
 
 OUTPUTS = ("text", "json", "junit", "github", "sarif")
 
@@ -62,17 +62,7 @@ def validate(
             help=N_("Also read symlinks in folders that lead out of the folder."),
         ),
     ] = False,
-    summary: Annotated[
-        Path | None,
-        typer.Option(
-            "--summary",
-            metavar="FILE.csv",
-            help=N_(
-                "Also write one table of all decks: file, player, deck name, format, verdict, "
-                "errors, warnings."
-            ),
-        ),
-    ] = None,
+    summary: SummaryOption = None,
     as_of: AsOfOption = None,
     db: DbOption = None,
 ) -> None:
@@ -97,12 +87,16 @@ def validate(
     many = len(reports) > 1 or any(p.is_dir() for p in paths)  # a folder: one line sums it up
     _print_reports(reports, output, lambda ref: answers.format_of(ref, format), many)
     if summary is not None:
-        from deckcheck.cli.outputs import wrote
-        from deckcheck.roster import write_summary
-
-        write_summary(summary, parsed, reports)
-        wrote(summary, _("one row a deck"))
+        _write_summary(summary, parsed, reports)
     raise typer.Exit(EXIT_OK if all(r.legal for r in reports) else EXIT_ILLEGAL)
+
+
+def _write_summary(path: Path, decks: list[DeckList], reports: list[Report]) -> None:
+    from deckcheck.cli.outputs import wrote
+    from deckcheck.roster import write_summary
+
+    write_summary(path, decks, reports)
+    wrote(path, _("one row a deck"))
 
 
 def _deck_files(files: list[Path], changed_since: str | None, output: str) -> list[Path]:
