@@ -186,3 +186,17 @@ def test_the_sheet_in_japanese_escapes_what_the_list_says(tmp_path: Path, db: st
     page = (tmp_path / "x.html").read_text(encoding="utf-8")
     assert '<html lang="ja">' in page and "デッキ登録用紙" in page and "合計" in page
     assert "<script>" not in page and "&lt;script&gt;" in page
+
+
+def test_bad_sheet_and_summary_targets_are_exit_2_with_a_message(tmp_path: Path, db: str) -> None:
+    deck = str(EXAMPLES / "iris-standard-legal.deck")
+    a_file = tmp_path / "a-file"
+    a_file.write_text("keep me", encoding="utf-8")
+    for args in (
+        ["sheet", deck, "--out", str(a_file)],
+        ["sheet", str(tmp_path / "missing.deck"), "--out", str(tmp_path)],
+        ["validate", deck, "--summary", str(a_file / "x.csv")],
+    ):
+        code, _out, err = run(*args, db=db)
+        assert code == 2 and "deckcheck: error:" in err and "Traceback" not in err, args
+    assert a_file.read_text(encoding="utf-8") == "keep me"

@@ -45,7 +45,7 @@ def sheet(
     from deckcheck import decks as deckfiles
     from deckcheck import sheet as sheets
     from deckcheck.cli.common import as_of_day
-    from deckcheck.errors import UsageError
+    from deckcheck.errors import UsageError, os_reason
     from deckcheck.files import write_text_atomic
     from deckcheck.validate import validate
 
@@ -55,7 +55,7 @@ def sheet(
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise UsageError(_("cannot write {path}: {error}", path=out, error=exc)) from exc
+        raise UsageError(_("cannot write {path}: {error}", path=out, error=os_reason(exc))) from exc
     day = as_of_day(as_of)
     for path in files:
         deck, fmt, index = one_deck(path, format, db, day)
