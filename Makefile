@@ -18,7 +18,7 @@ BABEL := $(BIN)/python -m babel.messages.frontend
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,cluster]'
+	$(BIN)/pip install --quiet -e '.[dev,sim,plots,service,cluster]'  # every extra (pyproject.toml)
 	touch $(STAMP)
 
 # Compiled at build time; deckcheck reads the .po itself (through Babel) if this has not run.

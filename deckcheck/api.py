@@ -13,6 +13,7 @@ from deckcheck.formats import Format, FormatError
 from deckcheck.i18n import _
 from deckcheck.models import DeckList, Report
 from deckcheck.resolve import CardIndex
+from deckcheck.same_deck import mark_duplicates
 from deckcheck.validate import validate
 
 
@@ -56,10 +57,13 @@ def validate_decks(
     for deck, fmt in zip(decks, formats, strict=True):  # every budget before any work
         check_suggestions(deck, fmt.game, index, suggest_names)
     with paused_gc():
-        return [
+        reports = [
             validate_capped(deck, fmt, index, suggest_names)
             for deck, fmt in zip(decks, formats, strict=True)
         ]
+    if len(decks) > 1:  # a folder of lists: two that are the same deck are worth a warning
+        mark_duplicates(decks, [fmt.game for fmt in formats], reports, index)
+    return reports
 
 
 def check_suggestions(

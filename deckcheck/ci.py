@@ -111,6 +111,11 @@ def github(reports: Sequence[Report]) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
+def notice(text: str) -> str:
+    """A ``::notice`` command: the run's summary line among the annotations."""
+    return f"::notice title=deckcheck::{_escape_data(text)}\n"
+
+
 def sarif(reports: Sequence[Report]) -> dict[str, Any]:
     """SARIF 2.1.0: one rule per rule id, a result with a location per violation."""
     rules: dict[str, dict[str, Any]] = {}

@@ -4,6 +4,8 @@ Text form::
 
     format: some-standard
     date: 2016-06-01        # optional: the day whose format version applies (else today)
+    player: 山田 太郎        # optional, as organisers collect them (also プレイヤー名：)
+    name: 霊夢ビート          # optional: the deck's name (also デッキ名：)
     # a comment
     [main]
     4 SAMPLE-X-001
@@ -24,9 +26,9 @@ from typing import Any
 
 from deckcheck.decklist_csv import CSV_COLUMNS as CSV_COLUMNS
 from deckcheck.decklist_csv import looks_like_csv, parse_csv
+from deckcheck.decklist_headers import MAX_META, META_WORDS, subtotal, take_meta
 from deckcheck.decklist_headers import header_word as header_word
 from deckcheck.decklist_headers import section_name as section_name
-from deckcheck.decklist_headers import subtotal
 from deckcheck.decklist_parts import (
     MAX_COUNT,
     clip,
@@ -218,8 +220,16 @@ def parse_json(text: str, path: str | None = None) -> DeckList:
             problem = syntax(_("date must be a string YYYY-MM-DD"), 1, _("fix date"))
         if problem is not None:
             deck.problems.append(problem)
+    for key in ("player", "name"):  # what organisers collect, as the text form's header lines
+        value = data.get(key)
+        if isinstance(value, str):
+            setattr(deck, key, value.strip()[:MAX_META] or None)
+        elif value is not None:
+            deck.problems.append(
+                syntax(_("{key} must be a string", key=key), 1, _("fix {key}", key=key))
+            )
     for key, value in data.items():
-        if key in ("format", "date"):
+        if key in ("format", "date", *META_WORDS.values()):
             continue
         section = section_name(key) if isinstance(key, str) else None
         if section is None:
@@ -227,7 +237,7 @@ def parse_json(text: str, path: str | None = None) -> DeckList:
                 syntax(
                     _("unknown key {key}", key=repr(key)),
                     1,
-                    _("use format, date, main, extra, gate, side"),
+                    _("use format, date, player, name, main, extra, gate, side"),
                 )
             )
             continue
@@ -294,8 +304,12 @@ def parse(text: str, path: str | None = None) -> DeckList:
     text, unreadable = without_surrogate_lines(text)
     if looks_like_json(text):
         deck = parse_json(text, path)
+    elif looks_like_csv(text):
+        deck = parse_csv(text, path)
     else:
-        deck = (parse_csv if looks_like_csv(text) else parse_text)(text, path)
+        text, meta = take_meta(text)  # the player: and name: lines (the rest keep their numbers)
+        deck = parse_text(text, path)
+        deck.player, deck.name = meta.get("player"), meta.get("name")
     deck.problems[:0] = [_not_unicode(_("the line"), what, line) for line, what in unreadable]
     return without_long_refs(deck)
 

@@ -1,6 +1,6 @@
 """The lines of a text deck list that are not cards: section headers (``[side]``, or the bare
-section word, as tournament lists write them) and type subtotals (a card type word of the
-game's spec and a number)."""
+section word, as tournament lists write them), type subtotals (a card type word of the game's
+spec and a number), and the lines an organiser collects (``player:`` and ``name:``)."""
 
 from __future__ import annotations
 
@@ -52,3 +52,50 @@ _SUBTOTAL = re.compile(r"^(?P<word>[^\d\s]+)\s*[0-9]{1,3}$")  # a word, then a c
 def subtotal(line: str) -> bool:
     m = _SUBTOTAL.match(line)  # a card type word of some game, then the list's count of it
     return m is not None and any(nfkc(m["word"]).casefold() in s.type_words for s in games.specs())
+
+
+# What an organiser collects from each list: the player and the deck's name, in the English
+# header words and the Japanese ones players write (``プレイヤー名：``, ``デッキ名：``).
+META_WORDS = {
+    "player": "player",
+    "name": "name",
+    "deck name": "name",
+    "プレイヤー": "player",
+    "プレイヤー名": "player",
+    "デッキ名": "name",
+}
+MAX_META = 100  # characters of a player or deck name kept: a header line, not a text
+_META = re.compile(r"^(?P<word>[^:：=\d][^:：=]{0,11}?)\s*[:：=]\s*(?P<value>.*)$")
+_COMMENT = re.compile(r"(?:^|\s)#.*$")
+
+
+def meta_line(line: str) -> tuple[str, str] | None:
+    """``("player", NAME)`` or ``("name", DECK)`` for a header line that gives one, else None.
+    An empty value is still the header (the line is read, and names nothing)."""
+    m = _META.match(line.strip())
+    if m is None:
+        return None
+    key = META_WORDS.get(nfkc(m["word"]).casefold())
+    if key is None:
+        return None
+    return key, _COMMENT.sub("", m["value"]).strip()[:MAX_META]
+
+
+def take_meta(text: str) -> tuple[str, dict[str, str]]:
+    """The text with its ``player:`` and ``name:`` lines blanked (the other lines keep their
+    numbers), and what they give; where one is given twice, the first line wins."""
+    lines = text.splitlines()
+    found: dict[str, str] = {}
+    hits = []
+    for i, line in enumerate(lines):
+        if line[:1].isdigit() or (meta := meta_line(line)) is None:
+            continue  # a card line starts with its count: the common case, not looked at
+        hits.append(i)
+        key, value = meta
+        if value:
+            found.setdefault(key, value)
+    if not hits:
+        return text, found
+    for i in hits:
+        lines[i] = ""
+    return "\n".join(lines), found

@@ -9,13 +9,17 @@ from deckcheck.models import SECTIONS, DeckEntry, DeckList
 
 
 def print_text(deck: DeckList) -> str:
-    """The canonical text form: ``format:`` and ``date:`` lines, then each non-empty section
-    in order."""
+    """The canonical text form: ``format:``, ``date:``, ``player:`` and ``name:`` lines, then
+    each non-empty section in order."""
     lines: list[str] = []
     if deck.format:
         lines.append(f"format: {deck.format}")
     if deck.date:
         lines.append(f"date: {deck.date.isoformat()}")
+    if deck.player:
+        lines.append(f"player: {deck.player}")
+    if deck.name:
+        lines.append(f"name: {deck.name}")
     for section in SECTIONS:
         entries = [e for e in deck.entries if e.section == section]
         if not entries:
@@ -40,6 +44,10 @@ def to_json(deck: DeckList) -> dict[str, Any]:
         data["format"] = deck.format
     if deck.date:
         data["date"] = deck.date.isoformat()
+    if deck.player:
+        data["player"] = deck.player
+    if deck.name:
+        data["name"] = deck.name
     for section in SECTIONS:
         entries = [e for e in deck.entries if e.section == section]
         if entries:

@@ -89,10 +89,55 @@ class RemoteError(DeckcheckError):
     problem = "upstream"
 
 
+class MissingExtra(UsageError):
+    """A command that needs an optional part of the install (pyproject's extras) that is not
+    installed: the light install validates, odds and goldfish need ``[sim]``, and so on."""
+
+
+# The packages of the optional parts (pyproject.toml's extras): top-level module → extra.
+EXTRA_OF = {
+    "numpy": "sim",
+    "numba": "sim",
+    "llvmlite": "sim",
+    "pandas": "sim",
+    "yaml": "sim",
+    "matplotlib": "plots",
+    "fastapi": "service",
+    "starlette": "service",
+    "uvicorn": "service",
+    "sqlalchemy": "service",
+    "httpx": "service",
+    "swagger_ui_bundle": "service",
+    "pydantic_settings": "service",
+    "dask": "cluster",
+    "distributed": "cluster",
+}
+
+
+def missing_extra(exc: BaseException) -> MissingExtra | None:
+    """``exc`` as a ``MissingExtra`` when it is the import of an extra's package that is not
+    installed; the message says what to install."""
+    if not isinstance(exc, ModuleNotFoundError) or not exc.name:
+        return None
+    extra = EXTRA_OF.get(exc.name.partition(".")[0])
+    if extra is None:
+        return None
+    return MissingExtra(
+        _(
+            "this needs deckcheck's optional part [{extra}] ({module} is not installed): "
+            "pip install 'deckcheck[{extra}]'",
+            extra=extra,
+            module=exc.name,
+        )
+    )
+
+
 def as_user_error(exc: BaseException) -> DeckcheckError | None:
     """``exc`` as the error a user should see, or None when it is a bug in deckcheck."""
     if isinstance(exc, DeckcheckError):
         return exc
+    if (missing := missing_extra(exc)) is not None:
+        return missing
     if isinstance(exc, sqlite3.Error) or _is_sqlalchemy_error(exc):
         return PoolError(database_trouble(exc))
     if isinstance(exc, UnicodeEncodeError) and exc.reason == "surrogates not allowed":

@@ -162,6 +162,8 @@ class DeckList(BaseModel):
     path: str | None = None
     format: str | None = None
     date: datetime.date | None = None  # the ``date:`` line: the day whose format version applies
+    player: str | None = None  # the ``player:`` line (``プレイヤー名：``): what organisers collect
+    name: str | None = None  # the ``name:`` line (``デッキ名：``): the deck's name
     entries: list[DeckEntry] = Field(default_factory=list)
     problems: list[Violation] = Field(default_factory=list)
     section_lines: dict[str, int] = Field(default_factory=dict)

@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.markup import escape
 
+from deckcheck import roster
 from deckcheck.formats import Format
-from deckcheck.i18n import DEFAULT, _, _n, current
+from deckcheck.i18n import DEFAULT, _, current
 from deckcheck.models import Card, FormatVersion, Report, Violation
 from deckcheck.wording import label, listing, word
 
@@ -20,14 +21,6 @@ def _cards(v: Violation, limit: int = 6) -> str:
     ]
     more = len(v.cards) - limit
     return listing(shown) + (_(", and {n} more", n=more) if more > 0 else "")
-
-
-def _tally(errors: int, warnings: int) -> str:
-    return _(
-        "{error_count}, {warning_count}",
-        error_count=_n("{n} error", "{n} errors", errors, n=errors),
-        warning_count=_n("{n} warning", "{n} warnings", warnings, n=warnings),
-    )
 
 
 def _size(game: str, section: str, n: int, fmt: Format | None) -> str:
@@ -50,7 +43,7 @@ def report(console: Console, rep: Report, fmt: Format | None = None) -> None:
     errors, warnings = rep.errors, rep.warnings
     legal, illegal = _("LEGAL"), _("ILLEGAL")
     verdict = f"[bold green]{legal}[/]" if rep.legal else f"[bold red]{illegal}[/]"
-    tally = _tally(len(errors), len(warnings))
+    tally = roster.tally(len(errors), len(warnings))
     path = escape(rep.path or _("(deck)"))
     game = escape(word(rep.game, rep.game))
     head = f"[bold]{path}[/]  {escape(rep.format)} ({game})"  # i18n: machine (markup)
@@ -78,11 +71,8 @@ def version(console: Console, found: FormatVersion | None) -> None:
 
 
 def summary(console: Console, reports: Sequence[Report]) -> None:
-    if len(reports) < 2:
-        return
-    legal = sum(r.legal for r in reports)
-    shown = _("{legal} of {n} decks legal", legal=legal, n=len(reports))
-    console.print(f"[bold]{shown}[/]")  # i18n: machine (markup)
+    """The run's one line (``roster.summary_line``), after the reports of a folder's decks."""
+    console.print(f"[bold]{escape(roster.summary_line(reports))}[/]")  # i18n: machine (markup)
 
 
 def card_summary(card: Card) -> str:

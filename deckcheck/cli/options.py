@@ -98,3 +98,14 @@ AsideOption = Annotated[
     ),
 ]
 SeedOption = Annotated[int | None, typer.Option("--seed", help=N_("Random seed (reproducible)."))]
+SummaryOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--summary",
+        metavar="FILE.csv",
+        help=N_(
+            "Also write one table of all decks: file, player, deck name, format, verdict, "
+            "errors, warnings."
+        ),
+    ),
+]

@@ -11,14 +11,14 @@ import typer
 
 from deckcheck.cli.backend import backend
 from deckcheck.cli.common import as_of_day, console, print_json
-from deckcheck.cli.options import AsOfOption, DbOption
+from deckcheck.cli.options import AsOfOption, DbOption, SummaryOption
 from deckcheck.cli.outputs import assumptions
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, UsageError
 from deckcheck.i18n import N_, _
 
 if TYPE_CHECKING:
     from deckcheck.formats import Format
-    from deckcheck.models import Report
+    from deckcheck.models import DeckList, Report
 
 OUTPUTS = ("text", "json", "junit", "github", "sarif")
 
@@ -62,6 +62,7 @@ def validate(
             help=N_("Also read symlinks in folders that lead out of the folder."),
         ),
     ] = False,
+    summary: SummaryOption = None,
     as_of: AsOfOption = None,
     db: DbOption = None,
 ) -> None:
@@ -83,8 +84,19 @@ def validate(
         parsed = [deckfiles.read(p) for p in files]
     answers = backend(ctx, db)
     reports = answers.validate(files, parsed, format, day)
-    _print_reports(reports, output, lambda ref: answers.format_of(ref, format))
+    many = len(reports) > 1 or any(p.is_dir() for p in paths)  # a folder: one line sums it up
+    _print_reports(reports, output, lambda ref: answers.format_of(ref, format), many)
+    if summary is not None:
+        _write_summary(summary, parsed, reports)
     raise typer.Exit(EXIT_OK if all(r.legal for r in reports) else EXIT_ILLEGAL)
+
+
+def _write_summary(path: Path, decks: list[DeckList], reports: list[Report]) -> None:
+    from deckcheck.cli.outputs import wrote
+    from deckcheck.roster import write_summary
+
+    write_summary(path, decks, reports)
+    wrote(path, _("one row a deck"))
 
 
 def _deck_files(files: list[Path], changed_since: str | None, output: str) -> list[Path]:
@@ -109,18 +121,30 @@ def _deck_files(files: list[Path], changed_since: str | None, output: str) -> li
     return files
 
 
-def _print_reports(reports: list[Report], output: str, format_of: Callable[[str], Format]) -> None:
-    if output == "json":
-        dumped = [r.model_dump(mode="json") for r in reports]
-        print_json(dumped[0] if len(dumped) == 1 else dumped)
-        return
-    if output in ("junit", "github", "sarif"):
+def _print_reports(
+    reports: list[Report], output: str, format_of: Callable[[str], Format], many: bool
+) -> None:
+    """The reports in the output form. With ``many`` decks, the run's summary line too: a
+    notice among GitHub's annotations, after the text, and on stderr beside a machine
+    document (JSON, JUnit, SARIF), which stays as it is on stdout."""
+    from deckcheck.roster import summary_line
+
+    if output in ("json", "junit", "github", "sarif"):
         from deckcheck import ci
 
-        if output == "sarif":
+        if output == "json":
+            dumped = [r.model_dump(mode="json") for r in reports]
+            print_json(dumped[0] if len(dumped) == 1 else dumped)
+        elif output == "sarif":
             print_json(ci.sarif(reports))
+        elif output == "junit":
+            sys.stdout.write(ci.junit(reports))
         else:
-            sys.stdout.write(ci.junit(reports) if output == "junit" else ci.github(reports))
+            sys.stdout.write(ci.github(reports))
+            if many:
+                sys.stdout.write(ci.notice(summary_line(reports)))
+        if many and output != "github":
+            sys.stderr.write(summary_line(reports) + "\n")
         return
     from deckcheck import render
 
@@ -129,7 +153,8 @@ def _print_reports(reports: list[Report], output: str, format_of: Callable[[str]
         if i:
             out.print()
         render.report(out, rep, format_of(rep.format))
-    render.summary(out, reports)
+    if many:
+        render.summary(out, reports)
     formats = {rep.format: format_of(rep.format) for rep in reports}
     assumptions(out, (note for fmt in formats.values() for note in checked(fmt)))
 

@@ -1,0 +1,202 @@
+"""What an organiser collects from a folder of lists (issue 31, item 6): player and deck name
+header lines, the run's summary line in every output form, one CSV table of all decks, lists
+that are the same deck, and a printable registration sheet per deck."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from deckcheck import decklist
+from deckcheck.cli import app
+from deckcheck.csvsafe import unescape
+from tests.conftest import EXAMPLES
+
+runner = CliRunner()
+
+LEGAL = (EXAMPLES / "chaos-standard-legal.deck").read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return str(tmp_path / "organisers.sqlite3")
+
+
+def run(*args: str, db: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, [*args, "--db", db])
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def event(tmp_path: Path) -> Path:
+    """An event's folder: two players' legal chaos decks (one in the Japanese header words,
+    one whose player name is a spreadsheet formula), the same deck again written by card
+    numbers, and an illegal rakuen deck."""
+    folder = tmp_path / "event"
+    folder.mkdir()
+    (folder / "a-yamada.deck").write_text(
+        "プレイヤー名：山田 太郎\nデッキ名：見本ビート\n" + LEGAL, encoding="utf-8"
+    )
+    by_numbers = LEGAL.replace("4 見本キャラ 01", "4 SAMPLE-C-001").replace(
+        "4 見本キャラ02", "4 SAMPLE-C-002"
+    )
+    (folder / "b-copy.deck").write_text(
+        'player: =HYPERLINK("http://x")\nname: the same deck\n' + by_numbers, encoding="utf-8"
+    )
+    shutil.copy(EXAMPLES / "rakuen-standard-illegal.deck", folder / "c-rakuen.deck")
+    return folder
+
+
+def test_header_lines_give_player_and_deck_name_in_both_languages() -> None:
+    for text in (
+        "player: 山田 太郎\nname: 霊夢ビート  # for the event\n4 SAMPLE-C-001\n",
+        "プレイヤー名：山田 太郎\nデッキ名：霊夢ビート\n4 SAMPLE-C-001\n",
+        "Player = 山田 太郎\nＤｅｃｋ Ｎａｍｅ： 霊夢ビート\n4 SAMPLE-C-001\n",
+    ):
+        deck = decklist.parse(text)
+        assert (deck.player, deck.name) == ("山田 太郎", "霊夢ビート"), text
+        assert deck.problems == []  # the header lines are read, not "not a card line"
+        assert deck.entries[0].line == 3  # the card keeps its line number
+        again = decklist.parse(decklist.print_text(deck))  # convert keeps them
+        assert (again.player, again.name) == ("山田 太郎", "霊夢ビート")
+        as_json = decklist.parse(json.dumps(decklist.to_json(deck), ensure_ascii=False))
+        assert (as_json.player, as_json.name, as_json.problems) == ("山田 太郎", "霊夢ビート", [])
+
+
+def test_a_folder_gets_one_table_of_all_decks(event: Path, tmp_path: Path, db: str) -> None:
+    table = tmp_path / "summary.csv"
+    code, _out, err = run("validate", str(event), "--summary", str(table), db=db)
+    assert code == 1 and str(table) in err
+    raw = table.read_text(encoding="utf-8-sig")
+    assert "'=HYPERLINK" in raw  # a spreadsheet shows the formula as text, and does not run it
+    rows = list(csv.DictReader(io.StringIO(raw)))
+    got = [
+        {k: unescape(v) for k, v in row.items() if k != "file"} | {"file": Path(row["file"]).name}
+        for row in rows
+    ]
+    assert got == [
+        {
+            "file": "a-yamada.deck",
+            "player": "山田 太郎",
+            "deck_name": "見本ビート",
+            "format": "chaos-standard",
+            "verdict": "legal",
+            "errors": "0",
+            "warnings": "1",
+        },
+        {
+            "file": "b-copy.deck",
+            "player": '=HYPERLINK("http://x")',
+            "deck_name": "the same deck",
+            "format": "chaos-standard",
+            "verdict": "legal",
+            "errors": "0",
+            "warnings": "1",
+        },
+        {
+            "file": "c-rakuen.deck",
+            "player": "",
+            "deck_name": "",
+            "format": "rakuen-standard",
+            "verdict": "illegal",
+            "errors": "5",
+            "warnings": "0",
+        },
+    ]
+
+
+def test_two_lists_of_one_deck_are_a_warning_naming_the_other(event: Path, db: str) -> None:
+    code, out, _err = run("validate", str(event), "--json", db=db)
+    assert code == 1
+    reports = {Path(r["path"]).name: r for r in json.loads(out)}
+    for mine, other in (("a-yamada.deck", "b-copy.deck"), ("b-copy.deck", "a-yamada.deck")):
+        report = reports[mine]
+        same = [v for v in report["violations"] if v["rule"] == "deckcheck/duplicate-list"]
+        assert report["legal"] and len(same) == 1 and same[0]["severity"] == "warning"
+        assert other in same[0]["message"] and "outside the rulebooks" in same[0]["source"]
+    rakuen = reports["c-rakuen.deck"]["violations"]
+    assert all(v["rule"] != "deckcheck/duplicate-list" for v in rakuen)
+
+
+def test_one_more_card_is_another_deck(event: Path, db: str) -> None:
+    copy = event / "b-copy.deck"
+    copy.write_text(copy.read_text(encoding="utf-8").replace("1 SAMPLE-C-011", "2 SAMPLE-C-011"))
+    _code, out, _err = run("validate", str(event), "--json", db=db)
+    rules = {v["rule"] for r in json.loads(out) for v in r["violations"]}
+    assert "deckcheck/duplicate-list" not in rules
+
+
+SUMMARY = (
+    "3 decks: 2 legal, 1 illegal (5 errors, 2 warnings); 2 lists that are the same deck as another"
+)
+
+
+@pytest.mark.parametrize("output", ["text", "json", "junit", "sarif", "github"])
+def test_every_output_form_has_the_summary_line(event: Path, db: str, output: str) -> None:
+    code, out, err = run("validate", str(event), "--output", output, db=db)
+    assert code == 1
+    if output == "text":
+        assert SUMMARY in out
+    elif output == "github":  # a notice among the annotations
+        assert f"::notice title=deckcheck::{SUMMARY}\n" in out
+    else:  # beside the machine document, which stays parseable as it was
+        assert SUMMARY in err and SUMMARY not in out
+    if output in ("json", "sarif"):
+        json.loads(out)
+
+
+def test_the_summary_line_in_japanese(event: Path, db: str) -> None:
+    result = runner.invoke(app, ["--lang", "ja", "validate", str(event), "--db", db])
+    assert "3デッキ：適正 2デッキ、不適正 1デッキ" in result.stdout, result.stdout
+
+
+def test_a_registration_sheet_per_deck(event: Path, tmp_path: Path, db: str) -> None:
+    out = tmp_path / "sheets"
+    code, _out, err = run(
+        "sheet", str(event / "a-yamada.deck"), "--out", str(out), "--event", "春の大会", db=db
+    )
+    assert code == 0 and "a-yamada.html" in err
+    page = (out / "a-yamada.html").read_text(encoding="utf-8")
+    assert "Deck registration sheet" in page and "@media print" in page
+    for text in ("山田 太郎", "見本ビート", "春の大会", "chaos-standard", "LEGAL"):
+        assert text in page
+    # 見本キャラ 01 written by name is printed with its number; the section totals add up
+    assert (
+        '<td class="number">SAMPLE-C-001</td><td>見本キャラ 01</td><td class="count">4</td>' in page
+    )
+    assert '<td colspan="2">Total</td><td class="count">50</td>' in page  # main
+    assert '<td colspan="2">Total</td><td class="count">5</td>' in page  # extra
+
+
+def test_the_sheet_in_japanese_escapes_what_the_list_says(tmp_path: Path, db: str) -> None:
+    deck = tmp_path / "x.deck"
+    deck.write_text("player: <script>alert(1)</script>\n" + LEGAL, encoding="utf-8")
+    result = runner.invoke(
+        app, ["--lang", "ja", "sheet", str(deck), "--out", str(tmp_path), "--db", db]
+    )
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "x.html").read_text(encoding="utf-8")
+    assert '<html lang="ja">' in page and "デッキ登録用紙" in page and "合計" in page
+    assert "<script>" not in page and "&lt;script&gt;" in page
+
+
+def test_bad_sheet_and_summary_targets_are_exit_2_with_a_message(tmp_path: Path, db: str) -> None:
+    deck = str(EXAMPLES / "iris-standard-legal.deck")
+    a_file = tmp_path / "a-file"
+    a_file.write_text("keep me", encoding="utf-8")
+    for args in (
+        ["sheet", deck, "--out", str(a_file)],
+        ["sheet", str(tmp_path / "missing.deck"), "--out", str(tmp_path)],
+        ["validate", deck, "--summary", str(a_file / "x.csv")],
+    ):
+        code, _out, err = run(*args, db=db)
+        assert code == 2 and "deckcheck: error:" in err and "Traceback" not in err, args
+    assert a_file.read_text(encoding="utf-8") == "keep me"
