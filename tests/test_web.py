@@ -128,9 +128,7 @@ def expect_legal(page: Page) -> None:
     """The deck now shown is legal: its own check has answered. The page greys the verdict
     (class "checking") from a change until that change's check answers, so waiting for the
     class waits for this deck, never for the LEGAL of the deck before (issue 38)."""
-    verdict = page.locator("#verdict")
-    expect(verdict).to_have_class("legal")
-    expect(verdict).to_have_text("LEGAL")
+    expect(page.locator("#verdict")).to_have_class("legal")  # in any language
 
 
 SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 360, "height": 740}}

@@ -110,9 +110,13 @@ async function waitFor(location) {
 }
 
 async function runCompare() {
-  await settled();
+  // the status changes at once, before any wait: the last run's "Done" must not stand for
+  // this one
+  $("compare-status").textContent = _("Starting…");
+  await settled(); // a deck being pasted is the deck compared
   const card = $("compare-card").value;
   if (!card) {
+    $("compare-status").textContent = "";
     const main = state.info && state.info.sections.find((s) => s.name === "main");
     show(_("Add cards to the {section}, then pick one to compare",
       { section: main ? main.label || main.name : "main" }), "compare-card");
@@ -124,8 +128,6 @@ async function runCompare() {
   const turns = Math.max(1, Math.min(15, Number($("turns").value) || 6));
   const games = Math.max(100, Math.min(20000, Number($("compare-games").value) || 2000));
   const deck = deckText();
-  // the status changes at once: the last run's "Done" must not stand for this one
-  $("compare-status").textContent = _("Starting…");
   $("compare").disabled = true;
   try {
     const [low, high] = await copyRange(card);
