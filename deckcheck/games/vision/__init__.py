@@ -93,6 +93,17 @@ COLUMNS = (
         N_("維持コスト: a cost paid each turn, a whole number"),
         label=N_("Upkeep (維持コスト)"),
     ),
+    CardColumn(
+        "dash",
+        "text",
+        N_(
+            "'-' when 必要ノード and コスト are printed 「-」: the card cannot be played "
+            "(東方VISIONオンライン rules, カードのプレイ)"
+        ),
+        Search("exact"),
+        label=N_("Cost 「-」"),
+        checked=True,
+    ),
 )
 
 

@@ -78,6 +78,11 @@ def distinct(setup: Setup) -> tuple[list[Card], list[int]]:
     return cards, counts
 
 
+def _deck(setup: Setup, cards: Sequence[Card]) -> Ints:
+    where = {id(c): i for i, c in enumerate(cards)}
+    return np.array([where[id(c)] for c, n in setup.drawable for _ in range(n)], dtype=np.int32)
+
+
 def batch_ok(setup: Setup) -> bool:
     """Whether the batch engine plays this set-up as the reference would: no 連結 (Union)
     card (the reference takes its parts from 冥界, hand and field in order, card by card), a
@@ -140,7 +145,7 @@ def _params(setup: Setup, cards: Sequence[Card]) -> Ints:
 
 
 def encode(setup: Setup) -> Encoded:
-    cards, counts = distinct(setup)
+    cards, _ = distinct(setup)
     policy = Compiled(setup.policy, setup.game)
     node_first = policy.atoms["node_first"]
 
@@ -181,10 +186,12 @@ def encode(setup: Setup) -> Encoded:
     for i, f in enumerate(fs):
         if f.user:
             for j, unit in enumerate(cards):
-                user_ok[i, j] = f.user in nfkc(unit.name)
+                user_ok[i, j] = any(f.user in n for n in facts(unit).names)
     keep = _keep(policy, cards)
     return Encoded(
-        deck=np.repeat(np.arange(len(cards), dtype=np.int32), counts),
+        # in the order of ``setup.drawable``, as the reference's ``expand``: a stacked tape
+        # (tests/agreement.py ``stacked_games``) deals both engines the same deck
+        deck=_deck(setup, cards),
         cards=table,
         user_ok=user_ok,
         sig=keep["sig"],

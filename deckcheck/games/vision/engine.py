@@ -55,6 +55,11 @@ class Unit:
     haste: bool
     equipped: bool = False  # holds an 装備 card
 
+    @property
+    def attacks(self) -> bool:
+        """人形 characters cannot attack (ONL 戦術 「人形を持つキャラクターは攻撃できない」)."""
+        return not facts(self.card).no_attack
+
 
 @dataclass(eq=False)
 class Entry:
@@ -80,8 +85,9 @@ class Board:
 
 
 def user_on_field(f: Facts, units: list[Unit]) -> bool:
-    """A character whose name contains the card's 術者 is on the field."""
-    return bool(f.user) and any(f.user in nfkc(u.card.name) for u in units)
+    """A character whose name contains the card's 術者 is on the field; a 連結 character's
+    name is also each name it links (キーワード用語集 「連結」: 名称は「A」、「B」…としても扱う)."""
+    return bool(f.user) and any(f.user in n for u in units for n in facts(u.card).names)
 
 
 def free(card: Card, board: Board) -> bool:
@@ -93,10 +99,13 @@ def free(card: Card, board: Board) -> bool:
 
 def _host(f: Facts, hosts: list[Unit]) -> Unit | None:
     """The character a card set on one goes to: the strongest that may take it (an 装備 only
-    one without an 装備), the first on a tie; None if there is none."""
+    one without an 装備, a 神器 only a 伝説 one: キーワード用語集 「神器」), the first on a tie;
+    None if there is none."""
     best: Unit | None = None
     for u in hosts:
-        if (not f.equip or not u.equipped) and (best is None or u.attack > best.attack):
+        if (f.equip and u.equipped) or (f.sacred and not facts(u.card).legend):
+            continue
+        if best is None or u.attack > best.attack:
             best = u
     return best
 
@@ -134,7 +143,7 @@ def playable(
     f = facts(card)
     if f.never:
         return False
-    if not free(card, board) and (f.node > board.nodes or f.cost > board.active):
+    if not free(card, board) and (f.dash or f.node > board.nodes or f.cost > board.active):
         return False
     units = board.units
     if f.leader and sum(facts(u.card).leader for u in units) >= leader_limit:
@@ -335,13 +344,17 @@ def play(
             if trace is not None:
                 trace.step("play", telling.play(card, free(card, board), True))
             _put(card, hand, deck, board, turn)
+        if trace is not None:
+            held = {nfkc(c.name): c for c in hand if facts(c).dash and facts(c).never}
+            for card in held.values():  # why the pilot keeps it
+                trace.step("hold", telling.held(card))
         for k in range(1, NODE_MILESTONES + 1):
             if board.nodes >= k and not record.milestones[1 + k]:
                 record.milestones[1 + k] = turn
         if board.free_played and not record.milestones[FIRST_FREE]:
             record.milestones[FIRST_FREE] = turn
         if not (turn == 1 and on_play):  # no battle on the first player's first turn
-            attackers = [u for u in board.units if u.turn < turn or u.haste]
+            attackers = [u for u in board.units if u.attacks and (u.turn < turn or u.haste)]
             hit = sum(u.attack for u in attackers)
             if attackers:  # commands that add attack, on the attackers, while nodes pay
                 for card in sorted(hand, key=rank):

@@ -25,8 +25,8 @@ CHARACTER, CREATURE, SPELL, COMMAND = range(4)
 # rows of the per-card table, as encode.COLUMNS orders them
 (ROLE, NODE, COST, ATTACK, BONUS, ON_CHARACTER, LEADER, HASTE, NEVER, HAS_USER, NEEDS_USER,
  EQUIP, ON_FIELD, WORLD, FIELD_EQUIP, ONCE_A_TURN, UPKEEP, MANA, SURPRISE, DOLL,
- NAME_ID) = range(21)  # fmt: skip
-assert len(COLUMNS) == 21
+ NAME_ID, DASH, NO_ATTACK, LEGEND, SACRED) = range(25)  # fmt: skip
+assert len(COLUMNS) == 25
 FIRST_FREE = MILESTONES.index("first_free_spell")
 FIRST_LOSS = MILESTONES.index("first_upkeep_loss")
 
@@ -49,10 +49,13 @@ def _free(c, card, users):  # type: ignore[no-untyped-def]
 @njit()
 def _host(c, card, units, u_attack, u_equip, u_alive, u_ok):  # type: ignore[no-untyped-def]
     """engine._host over the characters flagged in ``u_ok``: the strongest that may take the
-    card (an 装備 only one without), the first on a tie; -1 if none."""
+    card (an 装備 only one without, a 神器 only a 伝説 one), the first on a tie; -1 if none.
+    ``u_equip[u]``: bit 1 holds an 装備, bit 2 is 伝説."""
     best = -1
     for u in range(units):
-        if not u_alive[u] or not u_ok[u] or (card[EQUIP, c] and u_equip[u]):
+        if not u_alive[u] or not u_ok[u] or (card[EQUIP, c] and u_equip[u] & 1):
+            continue
+        if card[SACRED, c] and not u_equip[u] & 2:
             continue
         if best < 0 or u_attack[u] > u_attack[best]:
             best = u
@@ -68,7 +71,7 @@ def _playable(  # type: ignore[no-untyped-def]
     if card[NEVER, c]:
         return False
     if not _free(c, card, users) and (
-        card[NODE, c] > nodes or card[COST, c] > active
+        card[DASH, c] or card[NODE, c] > nodes or card[COST, c] > active
     ):
         return False
     if card[LEADER, c] and st[0] >= st[1]:
@@ -101,7 +104,7 @@ def _set_on(c, card, units, u_attack, u_equip, u_alive, u_ok, e, st):  # type: i
     h = _host(c, card, units, u_attack, u_equip, u_alive, u_ok)
     u_attack[h] += card[BONUS, c]
     if card[EQUIP, c]:
-        u_equip[h] = 1
+        u_equip[h] |= 1
     _enter(c, -1, h, e, st, card)
 
 
@@ -138,6 +141,7 @@ def _games(  # type: ignore[no-untyped-def]
     u_turn = np.empty(size, dtype=np.int32)
     u_haste = np.empty(size, dtype=np.int32)
     u_equip = np.empty(size, dtype=np.int32)
+    u_attack_ok = np.empty(size, dtype=np.int32)  # not 人形
     u_alive = np.empty(size, dtype=np.int32)
     u_all = np.ones(size, dtype=np.int32)  # every character may host
     u_attacker = np.empty(size, dtype=np.int32)
@@ -202,7 +206,7 @@ def _games(  # type: ignore[no-untyped-def]
                 elif e_host[r] >= 0:
                     u_attack[e_host[r]] -= card[BONUS, c]
                     if card[EQUIP, c]:
-                        u_equip[e_host[r]] = 0
+                        u_equip[e_host[r]] &= 2
             st[3] = 0  # an 装備/場 still on the field
             for r in range(st[4]):
                 if e_alive[r] and card[FIELD_EQUIP, e_card[r]]:
@@ -291,7 +295,8 @@ def _games(  # type: ignore[no-untyped-def]
                     u_attack[units] = card[ATTACK, c]
                     u_turn[units] = turn
                     u_haste[units] = card[HASTE, c]
-                    u_equip[units] = 0
+                    u_attack_ok[units] = 1 - card[NO_ATTACK, c]
+                    u_equip[units] = 2 * card[LEGEND, c]
                     u_alive[units] = 1
                     _users(c, users, user_ok, 1)
                     _enter(c, units, -1, e, st, card)
@@ -312,7 +317,9 @@ def _games(  # type: ignore[no-untyped-def]
             if not (turn == 1 and on_play):  # battle
                 hit = attackers = 0
                 for u in range(units):
-                    u_attacker[u] = u_alive[u] and (u_turn[u] < turn or u_haste[u])
+                    u_attacker[u] = (
+                        u_alive[u] and u_attack_ok[u] and (u_turn[u] < turn or u_haste[u])
+                    )
                     if u_attacker[u]:
                         attackers += 1
                         hit += u_attack[u]

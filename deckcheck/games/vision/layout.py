@@ -52,4 +52,8 @@ COLUMNS = (
     "surprise",
     "doll",
     "name_id",
+    "dash",
+    "no_attack",
+    "legend",
+    "sacred",
 )

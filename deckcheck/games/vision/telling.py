@@ -32,6 +32,16 @@ def play(card: Card, gratis: bool, character_first: bool) -> str:
     return _p("vision", "plays {card} ({why})", card=names([card]), why=why)
 
 
+def held(card: Card) -> str:
+    """Why the pilot keeps a card it can never play: 必要ノード and コスト printed 「-」."""
+    return _p(
+        "vision",
+        "keeps {card}: 必要ノード and コスト 「-」, it cannot be played "
+        "(東方VISIONオンライン rules, カードのプレイ)",
+        card=names([card]),
+    )
+
+
 def lost(cards: Sequence[Card]) -> str:
     return _p("vision", "維持コスト not paid: {cards} to 冥界", cards=names(cards))
 

@@ -1,0 +1,155 @@
+"""VISION keywords by their rules (issue 30), each on a stacked deck of real cards that both
+engines play (tests/agreement.py ``stacked_games``: the reference and the batch engine draw
+the deck in the order written and must give identical records). Every deck here was played
+wrongly before the rule it tests was modelled."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from deckcheck import decklist
+from deckcheck.format_registry import FormatRegistry
+from deckcheck.games.vision import METRICS, engine
+from deckcheck.games.vision.cards import facts
+from deckcheck.games.vision.fast import play_tape
+from deckcheck.goldfish.common import Record
+from deckcheck.goldfish.policy import Compiled, default_policy
+from deckcheck.goldfish.run import prepare
+from deckcheck.goldfish.trace import Trace
+from deckcheck.models import Card
+from deckcheck.resolve import CardIndex
+from tests.agreement import stacked_games
+from tests.conftest import EXAMPLES
+from tests.test_goldfish import Stacked
+from tests.test_vision_cr import vision_setup
+
+M = {name: i for i, name in enumerate(METRICS)}
+
+
+@pytest.fixture(scope="module")
+def get(index: CardIndex) -> Callable[[str], Card]:
+    def find(number: str) -> Card:
+        found = index.resolve("vision", number).card
+        assert found is not None, number
+        return found
+
+    return find
+
+
+def both(
+    registry: FormatRegistry,
+    drawn: list[Card],
+    turns: int,
+    on_play: bool = True,
+    params: dict[str, Any] | None = None,
+    **policy: object,
+) -> Record:
+    """``drawn`` (first card drawn first) played by both engines; the reference's record."""
+    setup = vision_setup(registry, drawn, params, **policy)
+    return stacked_games(play_tape, setup, turns, on_play)[1]
+
+
+def column(record: Record, name: str) -> list[int]:
+    return [row[M[name]] for row in record.metrics]
+
+
+# --- 必要ノード and コスト 「-」 ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("number", ["N48", "N820", "N1060"])  # 西行妖, 嫦娥, 龍神
+def test_a_dash_cost_character_is_never_played(
+    registry: FormatRegistry, get: Callable[[str], Card], number: str
+) -> None:
+    """東方VISIONオンライン rules, カードのプレイ: 「必要ノードとコストが-(ハイフン)であるカードは
+    プレイする事ができません」. Before, the build wrote '-' as none and both engines read 0/0:
+    西行妖 came in on turn 1 for nothing. Now it never does; it is set as a node instead."""
+    card = get(number)
+    drawn = [card, card, card, *[get("N3")] * 2, *[get("N854")] * 25]
+    record = both(registry, drawn, 8)
+    assert column(record, "played")[0] == 1  # turn 1: one 大妖精 (node 1), not the 「-」 card
+    assert max(column(record, "characters")) == 2  # the two 大妖精 only
+    assert card.text_of("dash") == "-" and facts(card).never
+
+
+def test_a_dash_last_word_is_played_free_by_its_caster(
+    registry: FormatRegistry, get: Callable[[str], Card]
+) -> None:
+    """「夢想天生」 (ラストワード, 「-」 costs) with 博麗 霊夢 (N1130, 必要ノード 2) on the field: free
+    through its 術者 (ONL カードの種類), the only way a 「-」 spell is played (deckcheck's reading);
+    without her it stays in hand."""
+    spell, reimu = get("N1354"), get("N1130")
+    filler = [get("N854")] * 25
+    record = both(registry, [spell, reimu, *filler], 4, node_until="all")
+    assert column(record, "free") == [0, 1, 0, 0]  # turn 2: 霊夢, then the spell for nothing
+    alone = both(registry, [spell, *filler], 4, node_until="all")
+    assert column(alone, "played") == [0, 0, 0, 0]
+    assert facts(spell).dash and not facts(spell).never
+
+
+def test_hangonchou_never_plays_saigyou_ayakashi(
+    registry: FormatRegistry, index: CardIndex
+) -> None:
+    """The 調布公認大会 list (a real deck): in 40 replayed games the pilot never plays 西行妖
+    (before: on turn 1 of game 1 of seed 1), and the replay says why it keeps it."""
+    name = "vision-standard-hangonchou.deck"
+    parsed = decklist.parse((EXAMPLES / name).read_text(encoding="utf-8"), name)
+    setup = prepare(parsed, registry.get("vision-standard"), index, default_policy("vision"))
+    saigyou = next(c for c, _ in setup.drawable if c.number == "N48")
+    assert facts(saigyou).never
+    said = 0
+    for seed in range(40):
+        trace = Trace()
+        engine.play(setup, Compiled(setup.policy, "vision"), random.Random(seed), 6, True, trace)
+        for turn in trace.turns:
+            for step in turn.steps:
+                assert not (step.action == "play" and "西行妖" in step.text), step.text
+                said += step.action == "hold" and "西行妖" in step.text and "「-」" in step.text
+    assert said > 0
+
+
+# --- 人形, 神器, 連結 -------------------------------------------------------------------------
+
+
+def test_doll_characters_do_not_attack(registry: FormatRegistry, get: Callable[[str], Card]) -> None:
+    """東方VISIONオンライン rules, 戦術: 「人形を持つキャラクターは攻撃できない」. A deck whose only
+    characters are 人形 (ゴリアテ人形 3, ティターニア 4, 藁人形 1 with 速攻) deals no damage;
+    before, they attacked for 8 a turn."""
+    dolls = [get("N781"), get("N782"), get("N662")]
+    record = both(registry, [*dolls, *[get("N854")] * 25], 6)
+    assert column(record, "characters")[:3] == [1, 2, 3]  # one 人形 a turn (dolls_per_turn)
+    assert column(record, "damage") == [0] * 6
+    assert all(facts(d).no_attack for d in dolls)
+
+
+def test_a_sacred_treasure_is_set_only_on_a_legend(
+    registry: FormatRegistry, get: Callable[[str], Card]
+) -> None:
+    """キーワード用語集 「神器」: 「伝説」を持つキャラクターにしかセットすることが出来ない. 草薙剣
+    (装備, 神器, +3, 必要ノード 4) never goes on 大妖精; before, it added 3 on turn 4. With 星熊
+    勇儀 (伝説, attack 5, played turn 4) it goes on her when she first attacks, turn 5."""
+    fairy, sword, yuugi = get("N3"), get("N146"), get("N1722")
+    filler = [get("N854")] * 25
+    alone = both(registry, [fairy, sword, *filler], 6, node_until="all")
+    assert column(alone, "damage") == [0, 1, 2, 3, 4, 5]  # 大妖精's 1 a turn, nothing more
+    legend = both(registry, [fairy, yuugi, sword, *filler], 6, node_until="all")
+    assert column(legend, "damage") == [0, 1, 2, 3, 12, 21]  # turn 5: 1 + 5 + 3
+
+
+def test_a_union_character_counts_as_its_linked_names(
+    registry: FormatRegistry, get: Callable[[str], Card]
+) -> None:
+    """キーワード用語集 「連結」 (自動α): the card's name is also 「博麗 霊夢」 and 「八雲 紫」. 幻想の
+    結界チーム (連結 of those two; here from 符ノ弐 cards in hand) enters on turn 5 and makes
+    霊夢's 散霊「夢想封印 寂」 (必要ノード 5, コスト 5) free the same turn; before, it was not free
+    and waited until turn 6. The batch engine does not play 連結 decks (encode.batch_ok), so
+    this is the reference engine's."""
+    team, spell = get("N401"), get("N730")
+    drawn = [team, get("N187"), get("N339"), spell, *[get("N854")] * 25]
+    setup = vision_setup(registry, drawn, None, node_until="all")
+    record = engine.play(setup, Compiled(setup.policy, "vision"), Stacked(), 7, True)
+    assert column(record, "free")[4] == 1  # turn 5
+    assert column(record, "played")[4] == 2
