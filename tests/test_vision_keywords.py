@@ -153,3 +153,119 @@ def test_a_union_character_counts_as_its_linked_names(
     record = engine.play(setup, Compiled(setup.policy, "vision"), Stacked(), 7, True)
     assert column(record, "free")[4] == 1  # turn 5
     assert column(record, "played")[4] == 2
+
+
+# --- マナチャージ --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("policy", ["nodes", "never"])
+def test_mana_charge_is_an_ability_used_instead_of_an_attack(
+    registry: FormatRegistry, get: Callable[[str], Card], policy: str
+) -> None:
+    """総合ルール §10.12.2.a: マナチャージ(X) is 「(自分ターン)(S):〔あなたのデッキの上のカード
+    X枚〕をスリープ状態でノードに加える」. サニーミルク (マナチャージ(1), attack 1) enters on
+    turn 2 asleep: no node that turn (before: one at once, and never again). From turn 3 the
+    pilot ("nodes", node_until "all") charges each turn instead of attacking; "never" attacks."""
+    sunny = get("N15")
+    record = both(registry, [sunny, *[get("N854")] * 25], 5, node_until="all", charge=policy)
+    if policy == "nodes":
+        assert column(record, "nodes") == [1, 2, 4, 6, 8]  # a node set + one charged a turn
+        assert column(record, "damage") == [0] * 5
+        assert column(record, "deck")[-1] == 26 - 7 - 4 - 3  # 4 draws, 3 charged
+    else:
+        assert column(record, "nodes") == [1, 2, 3, 4, 5]
+        assert column(record, "damage") == [0, 0, 1, 2, 3]
+
+
+def test_nandai_kaguya_has_one_node_after_turn_one_on_the_play(
+    registry: FormatRegistry, index: CardIndex
+) -> None:
+    """No character can charge on turn 1 (all enter asleep; none has 速攻 and マナチャージ), so
+    the turn-1 node mean on the play is exactly 1.00 in 2,000 games of the batch engine (the
+    issue measured 1.37 before)."""
+    from deckcheck.games.vision.fast import play_batch
+
+    name = "vision-standard-nandai-kaguya.deck"
+    parsed = decklist.parse((EXAMPLES / name).read_text(encoding="utf-8"), name)
+    setup = prepare(parsed, registry.get("vision-standard"), index, default_policy("vision"))
+    metrics = play_batch(setup, 7, 2_000, 5, True)[0]
+    assert metrics[:, 0, M["nodes"]].mean() == 1.0
+    assert metrics[:, 4, M["nodes"]].mean() > 4.0  # charges do add nodes later
+
+
+# --- turn structure and the pilot ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("first_attack", [True, False])
+def test_a_haste_character_attacks_on_the_first_turn(
+    registry: FormatRegistry, get: Callable[[str], Card], first_attack: bool
+) -> None:
+    """総合ルール §4.1.1 names no first-turn exception; the format's first_turn_attack (an
+    assumption, deckcheck's reading) lets 小悪魔 (速攻, attack 3) attack on turn 1 on the play.
+    Before, no battle was played on the first player's first turn, silently."""
+    imp = get("N1243")
+    params = {"first_turn_attack": first_attack}
+    record = both(registry, [imp, *[get("N854")] * 25], 3, params=params)
+    assert column(record, "damage") == ([3, 6, 9] if first_attack else [0, 3, 6])
+
+
+def test_the_pilot_keeps_nodes_for_upkeep(
+    registry: FormatRegistry, get: Callable[[str], Card]
+) -> None:
+    """The default pilot sets nodes up to the deck's highest 必要ノード (here 3: 霊符「夢想封印
+    散」 at the bottom) plus the 維持コスト due on its field: with 霧符「ガシングガーデン」
+    (維持コスト 2) played on turn 3 it goes on to 5 nodes; before, it stopped at 3."""
+    filler = [get("N854")] * 30
+    drawn = [*filler[:8], get("N109"), *filler[8:], get("N209")]
+    record = both(registry, drawn, 7)
+    assert column(record, "nodes") == [1, 2, 3, 4, 5, 5, 5]
+    assert sum(column(record, "lost")) == 0
+
+
+@pytest.mark.parametrize("field_commands", [True, False])
+def test_field_commands_are_played_by_policy(
+    registry: FormatRegistry, get: Callable[[str], Card], field_commands: bool
+) -> None:
+    """装備/場 commands (マナシールド: 必要ノード 1, コスト 1, 維持コスト 1) are played in the main
+    phase by default, one on the field (キーワード用語集 「装備/場」), and pay 維持コスト; before,
+    commands were only played for attack, so these never were."""
+    shield = get("N546")
+    drawn = [shield, shield, *[get("N854")] * 25]
+    record = both(registry, drawn, 4, node_until="all", field_commands=field_commands)
+    if field_commands:
+        assert column(record, "played") == [1, 0, 0, 0]  # the second waits: one on the field
+        assert column(record, "asleep")[1:] == [1, 1, 1]  # 維持コスト 1 each turn
+    else:
+        assert column(record, "played") == [0, 0, 0, 0]
+
+
+# --- the keyword table -----------------------------------------------------------------------
+
+
+def test_every_keyword_form_of_the_cards_has_a_row() -> None:
+    """The 43 keyword forms of card_pool/vision/cards.csv, each with a status and a source or
+    reason in deckcheck/games/vision/keywords.py, and no row for a form no card prints."""
+    import csv
+
+    from deckcheck.games.vision import keywords
+    from tests.conftest import ROOT
+
+    path = ROOT / "card_pool" / "vision" / "cards.csv"
+    with path.open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    printed = {keywords.form(k) for r in rows for k in r["keywords"].split(";") if k}
+    table = {f: (status, why) for f, status, why in keywords.ROWS}
+    assert len(printed) == 43 and set(table) == printed
+    assert len(table) == len(keywords.ROWS)  # no form twice
+    statuses = {keywords.MODELLED, keywords.IRRELEVANT, keywords.NOT_YET}
+    assert all(status in statuses and why for status, why in table.values())
+
+
+def test_formats_show_prints_the_keyword_table(registry: FormatRegistry) -> None:
+    from tests.test_cli import run
+
+    code, out, _ = run("formats", "show", "vision-standard")
+    assert code == 0
+    table = out.split("keywords (goldfish):", 1)[1]
+    assert "マナチャージ(X)  modelled" in table and "先制  not relevant to solitaire play" in table
+    assert table.count("\n  ") >= 43

@@ -111,7 +111,8 @@ def facts(card: Card) -> Facts:
     mana = [int(m[1]) for w in words if (m := _MANA.fullmatch(w))]
     on_character = card.type != "character" and bool(words & {"装備", "呪符"})
     world = spell and "世界呪符" in words
-    field_equip = card.type != "character" and "装備/場" in words
+    # 装備を/場: one card's printing of 装備/場 in the card list (deckcheck's reading)
+    field_equip = card.type != "character" and bool(words & {"装備/場", "装備を/場"})
     dash = card.text_of("dash") == "-"
     found = Facts(
         role="creature" if creature else card.type,

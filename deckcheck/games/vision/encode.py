@@ -45,6 +45,10 @@ PARAMS = (
     "hand_limit",
     "ready_nodes",
     "free_first",
+    "charge",  # 0 never, 1 "nodes", 2 always (VisionPolicy.charge)
+    "first_turn_attack",
+    "field_commands",
+    "upkeep_nodes",
 )
 
 Ints = NDArray[np.int32]
@@ -140,6 +144,10 @@ def _params(setup: Setup, cards: Sequence[Card]) -> Ints:
         "hand_limit": lim.hand_limit,
         "ready_nodes": int(lim.ready_nodes),
         "free_first": int(lim.free_first),
+        "charge": ("never", "nodes", "always").index(lim.charge),
+        "first_turn_attack": int(lim.first_attack),
+        "field_commands": int(lim.field_commands),
+        "upkeep_nodes": int(lim.upkeep_nodes),
     }
     return np.array([values[k] for k in PARAMS], dtype=np.int32)
 
@@ -179,7 +187,10 @@ def encode(setup: Setup) -> Encoded:
                 rank(c),
             ),
         ),
-        "play_score": _scores(cards, lambda c: (facts(c).role != "character", rank(c))),
+        "play_score": _scores(
+            cards,
+            lambda c: (facts(c).role != "character", facts(c).role == "command", rank(c)),
+        ),
         "rank_score": _scores(cards, rank),
     }
     user_ok = np.zeros((len(cards), len(cards)), dtype=np.int8)

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, cast
 from deckcheck.games.vision import telling
 from deckcheck.games.vision.cards import Facts, facts
 from deckcheck.games.vision.layout import MILESTONES
-from deckcheck.games.vision.limits import limits, slot_free
+from deckcheck.games.vision.limits import Limits, charges, limits, slot_free
 from deckcheck.goldfish.common import Record, expand, keep_of, redeal, shuffled, take
 from deckcheck.goldfish.policy import Compiled, ranker
 from deckcheck.goldfish.setup import Setup
@@ -53,7 +53,9 @@ class Unit:
     attack: int
     turn: int  # the turn it came into play
     haste: bool
+    mana: int = 0  # マナチャージ(X): its own, and the cards set on it give theirs
     equipped: bool = False  # holds an 装備 card
+    charged: int = 0  # the turn it last slept for マナチャージ (it does not attack then)
 
     @property
     def attacks(self) -> bool:
@@ -172,6 +174,7 @@ def _leave(board: Board, entry: Entry) -> None:
     elif entry.host is not None:
         f = facts(entry.card)
         entry.host.attack -= f.bonus
+        entry.host.mana -= f.mana
         entry.host.equipped = entry.host.equipped and not f.equip
 
 
@@ -207,13 +210,14 @@ def _put(
         board.names.add(nfkc(card.name))
     added = 0
     if f.role in ("character", "creature"):
-        unit = Unit(card, f.attack, turn, f.haste)
+        unit = Unit(card, f.attack, turn, f.haste, f.mana)
         board.units.append(unit)
         board.placed.append(Entry(card, unit=unit))
     elif f.on_character:
         host = _host(f, board.units if hosts is None else hosts)
         assert host is not None  # playable() checked it
         host.attack += f.bonus
+        host.mana += f.mana  # the text of a card set on a character is the character's
         host.equipped |= f.equip
         board.placed.append(Entry(card, host=host))
         added = f.bonus
@@ -222,11 +226,25 @@ def _put(
     else:
         board.grave.append(card)
         added = f.bonus
-    for _ in range(f.mana):  # マナチャージ: the deck's top card, a sleeping node
-        if deck:
-            deck.pop()
-            board.nodes += 1
     return added
+
+
+def charge(board: Board, deck: list[Card], turn: int, lim: Limits, trace: Trace | None) -> None:
+    """マナチャージ(X), 総合ルール §10.12.2.a 「(自分ターン)(S):〔あなたのデッキの上のカードX枚〕を
+    スリープ状態でノードに加える」: each character that can sleep (in play since an earlier
+    turn, or 速攻) and has the ability charges while the pilot's policy says so and the deck
+    has a card; it does not attack this turn."""
+    for unit in board.units:
+        if not unit.mana or not deck or not (unit.turn < turn or unit.haste):
+            continue
+        if not charges(lim, board.nodes):
+            return
+        unit.charged = turn
+        n = min(unit.mana, len(deck))
+        del deck[len(deck) - n :]
+        board.nodes += n
+        if trace is not None:
+            trace.step("resource", telling.charge(unit.card, n))
 
 
 def upkeep(board: Board) -> int:
@@ -244,6 +262,15 @@ def upkeep(board: Board) -> int:
             _leave(board, entry)
             lost += 1
     return lost
+
+
+def upkeep_due(board: Board) -> int:
+    """The 維持コスト the cards on the field will ask at the next maintenance phase."""
+    return sum(
+        facts(e.card).upkeep
+        for e in board.placed
+        if not user_on_field(facts(e.card), board.units)
+    )
 
 
 def _node_key(policy: Compiled, node_first: list[Atom]) -> Callable[[Card], tuple[object, ...]]:
@@ -303,8 +330,12 @@ def play(
                 trace.draw(hand[len(hand) - rules.draw_per_turn :])
         elif trace is not None:
             trace.step("draw", telling.no_draw())
+        # the pilot's node target; by default the nodes 維持コスト takes come on top of it
+        until = lim.node_until
+        if until is not None and lim.upkeep_nodes:
+            until += upkeep_due(board)
         for _ in range(lim.node_per_turn):
-            if not hand or (lim.node_until is not None and board.nodes >= lim.node_until):
+            if not hand or (until is not None and board.nodes >= until):
                 break
             card = max(hand, key=node_key)
             take(hand, card)
@@ -313,6 +344,7 @@ def play(
             board.nodes += 1
             board.active += 1  # deckcheck's reading: a node set this turn pays this turn
         active, asleep = board.active, board.nodes - board.active
+        charge(board, deck, turn, lim, trace)
         board.played = board.free_played = characters = dolls = 0
         board.world_played = False
         board.names.clear()
@@ -321,7 +353,7 @@ def play(
             options = [
                 c
                 for c in hand
-                if facts(c).role != "command"
+                if (facts(c).role != "command" or (lim.field_commands and facts(c).field_equip))
                 and slot_free(facts(c), characters, dolls, lim)
                 and playable(c, hand, board, lim.leaders)
             ]
@@ -332,6 +364,7 @@ def play(
                 key=lambda c: (
                     not (lim.free_first and free(c, board)),
                     facts(c).role != "character",
+                    facts(c).role == "command",
                     rank(c),
                 ),
             )
@@ -353,8 +386,14 @@ def play(
                 record.milestones[1 + k] = turn
         if board.free_played and not record.milestones[FIRST_FREE]:
             record.milestones[FIRST_FREE] = turn
-        if not (turn == 1 and on_play):  # no battle on the first player's first turn
-            attackers = [u for u in board.units if u.attacks and (u.turn < turn or u.haste)]
+        # attacks, in the main phase (総合ルール §4.1.1 names no battle phase); the first
+        # player's on turn 1 only if the format's first_turn_attack allows them
+        if not (turn == 1 and on_play and not lim.first_attack):
+            attackers = [
+                u
+                for u in board.units
+                if u.attacks and u.charged != turn and (u.turn < turn or u.haste)
+            ]
             hit = sum(u.attack for u in attackers)
             if attackers:  # commands that add attack, on the attackers, while nodes pay
                 for card in sorted(hand, key=rank):

@@ -99,22 +99,23 @@ def _enter(c, u, h, e, st, card):  # type: ignore[no-untyped-def]
 
 
 @njit()
-def _set_on(c, card, units, u_attack, u_equip, u_alive, u_ok, e, st):  # type: ignore[no-untyped-def]
-    """engine._put for a card set on a character: the host _host picks gets its +N."""
+def _set_on(c, card, units, u_attack, u_equip, u_alive, u_ok, e, st, u_mana):  # type: ignore[no-untyped-def]
+    """engine._put for a card set on a character: the host _host picks gets its +N and its
+    マナチャージ."""
     h = _host(c, card, units, u_attack, u_equip, u_alive, u_ok)
     u_attack[h] += card[BONUS, c]
+    u_mana[h] += card[MANA, c]
     if card[EQUIP, c]:
         u_equip[h] |= 1
     _enter(c, -1, h, e, st, card)
 
 
 @njit()
-def _charge(c, card, deck, left, rand):  # type: ignore[no-untyped-def]
-    """マナチャージ(X): up to X cards of the deck become nodes. Returns how many."""
-    n = min(card[MANA, c], left)
-    for k in range(n):
-        _draw(deck, left - k, rand)
-    return n
+def _charges(charge, node_until, nodes):  # type: ignore[no-untyped-def]
+    """limits.charges: 0 never, 1 while nodes are fewer than node_until (-1: always), 2 always."""
+    if charge == 1:
+        return node_until < 0 or nodes < node_until
+    return charge == 2
 
 
 @njit()
@@ -131,7 +132,8 @@ def _games(  # type: ignore[no-untyped-def]
     hand_size, draw_per_turn, first_draws, mulligan = params[0], params[1], params[2], params[3]
     node_per_turn, node_until, per_turn = params[4], params[5], params[6]
     leaders, life, dolls_per_turn, hand_limit = params[7], params[8], params[9], params[10]
-    ready_nodes, free_first = params[11], params[12]
+    ready_nodes, free_first, charge = params[11], params[12], params[13]
+    first_attack, field_commands, upkeep_nodes = params[14], params[15], params[16]
     size = base.shape[0]
     deck = np.empty(size, dtype=np.int32)
     hand = np.empty(size, dtype=np.int32)
@@ -142,6 +144,8 @@ def _games(  # type: ignore[no-untyped-def]
     u_haste = np.empty(size, dtype=np.int32)
     u_equip = np.empty(size, dtype=np.int32)
     u_attack_ok = np.empty(size, dtype=np.int32)  # not 人形
+    u_mana = np.empty(size, dtype=np.int32)  # マナチャージ(X), with the cards set on it
+    u_charged = np.empty(size, dtype=np.int32)  # the turn it last slept for マナチャージ
     u_alive = np.empty(size, dtype=np.int32)
     u_all = np.ones(size, dtype=np.int32)  # every character may host
     u_attacker = np.empty(size, dtype=np.int32)
@@ -205,6 +209,7 @@ def _games(  # type: ignore[no-untyped-def]
                             e_alive[k] = 0
                 elif e_host[r] >= 0:
                     u_attack[e_host[r]] -= card[BONUS, c]
+                    u_mana[e_host[r]] -= card[MANA, c]
                     if card[EQUIP, c]:
                         u_equip[e_host[r]] &= 2
             st[3] = 0  # an 装備/場 still on the field
@@ -222,8 +227,14 @@ def _games(  # type: ignore[no-untyped-def]
                     hand[held] = _draw(deck, left, rand)
                     left -= 1
                     held += 1
+            until = node_until  # engine.upkeep_due on top of it, by default
+            if until >= 0 and upkeep_nodes:
+                for r in range(st[4]):
+                    c = e_card[r]
+                    if e_alive[r] and users[c] == 0:
+                        until += card[UPKEEP, c]
             for _ in range(node_per_turn):
-                if held == 0 or (node_until >= 0 and nodes >= node_until):
+                if held == 0 or (until >= 0 and nodes >= until):
                     break
                 best = 0
                 for i in range(1, held):
@@ -233,6 +244,19 @@ def _games(  # type: ignore[no-untyped-def]
                 nodes += 1
                 active += 1
             main_active, main_asleep = active, nodes - active
+            for u in range(units):  # engine.charge: マナチャージ, instead of an attack
+                if not u_alive[u] or u_mana[u] == 0 or left == 0:
+                    continue
+                if not (u_turn[u] < turn or u_haste[u]):
+                    continue
+                if not _charges(charge, node_until, nodes):
+                    break
+                u_charged[u] = turn
+                n = min(u_mana[u], left)
+                for k in range(n):
+                    _draw(deck, left - k, rand)
+                left -= n
+                nodes += n
             st[2] = 0  # no 世界呪符 played yet this turn
             ready = 0
             for i in range(held):
@@ -247,7 +271,7 @@ def _games(  # type: ignore[no-untyped-def]
                 best_free = 0
                 for i in range(held):
                     c = hand[i]
-                    if role[c] == COMMAND:
+                    if role[c] == COMMAND and not (field_commands and card[FIELD_EQUIP, c]):
                         continue
                     if role[c] == CHARACTER and not card[SURPRISE, c]:
                         if card[DOLL, c]:
@@ -296,6 +320,8 @@ def _games(  # type: ignore[no-untyped-def]
                     u_turn[units] = turn
                     u_haste[units] = card[HASTE, c]
                     u_attack_ok[units] = 1 - card[NO_ATTACK, c]
+                    u_mana[units] = card[MANA, c]
+                    u_charged[units] = 0
                     u_equip[units] = 2 * card[LEGEND, c]
                     u_alive[units] = 1
                     _users(c, users, user_ok, 1)
@@ -303,22 +329,22 @@ def _games(  # type: ignore[no-untyped-def]
                     units += 1
                     st[0] += card[LEADER, c]
                 elif card[ON_CHARACTER, c]:
-                    _set_on(c, card, units, u_attack, u_equip, u_alive, u_all, e, st)
+                    _set_on(c, card, units, u_attack, u_equip, u_alive, u_all, e, st, u_mana)
                 elif card[ON_FIELD, c]:
                     _enter(c, -1, -1, e, st, card)
-                charged = _charge(c, card, deck, left, rand)  # sleeping nodes from the deck
-                left -= charged
-                nodes += charged
             for k in range(1, 8):
                 if nodes >= k and milestones[g, 1 + k] == 0:
                     milestones[g, 1 + k] = turn
             if free and milestones[g, FIRST_FREE] == 0:
                 milestones[g, FIRST_FREE] = turn
-            if not (turn == 1 and on_play):  # battle
+            if not (turn == 1 and on_play and not first_attack):  # attacks
                 hit = attackers = 0
                 for u in range(units):
                     u_attacker[u] = (
-                        u_alive[u] and u_attack_ok[u] and (u_turn[u] < turn or u_haste[u])
+                        u_alive[u]
+                        and u_attack_ok[u]
+                        and u_charged[u] != turn
+                        and (u_turn[u] < turn or u_haste[u])
                     )
                     if u_attacker[u]:
                         attackers += 1
@@ -351,15 +377,15 @@ def _games(  # type: ignore[no-untyped-def]
                         if card[ONCE_A_TURN, c]:
                             name_turn[card[NAME_ID, c]] = turn
                         if card[ON_CHARACTER, c]:
-                            _set_on(c, card, units, u_attack, u_equip, u_alive, u_attacker, e, st)
+                            _set_on(
+                                c, card, units, u_attack, u_equip, u_alive, u_attacker, e, st,
+                                u_mana,
+                            )
                             hit += card[BONUS, c]
                         elif card[ON_FIELD, c]:
                             _enter(c, -1, -1, e, st, card)
                         else:
                             hit += card[BONUS, c]
-                        charged = _charge(c, card, deck, left, rand)
-                        left -= charged
-                        nodes += charged
                 damage += hit
                 if damage >= life and milestones[g, 1] == 0:
                     milestones[g, 1] = turn

@@ -28,6 +28,10 @@ class Limits:
     hand_limit: int
     ready_nodes: bool  # node_ready = "maintenance"
     free_first: bool
+    charge: str  # VisionPolicy.charge
+    first_attack: bool  # the format's first_turn_attack
+    field_commands: bool  # VisionPolicy.field_commands
+    upkeep_nodes: bool  # node_until by default: the nodes 維持コスト takes come on top
 
 
 def limits(setup: Setup, deck: Sequence[Card]) -> Limits:
@@ -51,7 +55,18 @@ def limits(setup: Setup, deck: Sequence[Card]) -> Limits:
         hand_limit=rules.param_int("hand_limit"),
         ready_nodes=str(rules.params["node_ready"]) == "maintenance",
         free_first=pol.free_first,
+        charge=pol.charge,
+        first_attack=rules.param_bool("first_turn_attack"),
+        field_commands=pol.field_commands,
+        upkeep_nodes=pol.node_until is None,
     )
+
+
+def charges(lim: Limits, nodes: int) -> bool:
+    """Whether the pilot uses a character's マナチャージ now, with ``nodes`` in play."""
+    if lim.charge == "nodes":
+        return lim.node_until is None or nodes < lim.node_until
+    return lim.charge == "always"
 
 
 def slot_free(f: Facts, characters: int, dolls: int, lim: Limits) -> bool:

@@ -42,6 +42,16 @@ def held(card: Card) -> str:
     )
 
 
+def charge(card: Card, n: int) -> str:
+    return _p(
+        "vision",
+        "{card} sleeps for マナチャージ: {n} cards from the deck become sleeping nodes "
+        "(総合ルール §10.12.2.a; it does not attack)",
+        card=names([card]),
+        n=n,
+    )
+
+
 def lost(cards: Sequence[Card]) -> str:
     return _p("vision", "維持コスト not paid: {cards} to 冥界", cards=names(cards))
 
