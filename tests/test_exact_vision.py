@@ -21,7 +21,7 @@ from deckcheck.goldfish.run import Chunk, prepare
 from deckcheck.goldfish.setup import Setup
 from deckcheck.models import Card
 from deckcheck.resolve import CardIndex
-from tests.agreement import same_games, tapes
+from tests.agreement import same_games, stacked_games, tapes
 from tests.conftest import EXAMPLES
 from tests.test_fast_vision import CASES, POLICIES, RULES, setup_of, with_rules
 from tests.test_vision_cr import vision_setup
@@ -106,3 +106,34 @@ def test_runs_and_tests_play_one_compiled_function(
     play_batch(setup, 1, 10, 5, True)
     play_tape(setup, tapes(10, 2, sum(n for _, n in setup.drawable), 0), 5, True)
     assert len(fast_core._games.signatures) == 1
+
+
+@pytest.mark.parametrize("name", DECKS)
+def test_example_decks_agree_until_deck_out(
+    index: CardIndex, registry: FormatRegistry, name: str
+) -> None:
+    """Long enough for every game to reach the draw that finds the deck empty (a 50-card deck:
+    turn 45 on the play at the latest, sooner as マナチャージ takes cards): both engines lose
+    every game on the same turn, and the games do get there."""
+    parsed = decklist.parse((EXAMPLES / name).read_text(encoding="utf-8"), name)
+    setup = prepare(parsed, registry.get("vision-standard"), index, default_policy("vision"))
+    spec = games.get("vision")
+    assert spec.batch_ok is not None and spec.batch_ok(setup)
+    fast = same_games(play_tape, setup, 300, 46, True, seed=41, rows=2)
+    assert (fast.loss == 1).all()  # deck-out, the only loss (spec.losses)
+    assert fast.loss_turn.max() == 45 and fast.loss_turn.min() >= 20
+
+
+@pytest.mark.parametrize("on_play", [True, False])
+def test_a_stacked_deck_runs_out_on_the_draw_that_finds_it_empty(
+    registry: FormatRegistry, index: CardIndex, on_play: bool
+) -> None:
+    """20 cards that are never played (月の都) and never set (node_until 0): 7 in hand, 13
+    draws, and the next draw loses (東方VISIONオンライン rules: a draw the rules require from an
+    empty deck), on turn 15 on the play and 14 on the draw, in both engines."""
+    card = index.resolve("vision", "N854").card
+    assert card is not None
+    setup = vision_setup(registry, [card] * 20, None, node_until=0)
+    fast, record = stacked_games(play_tape, setup, 20, on_play)
+    assert record.loss == "deck-out" and record.loss_turn == (15 if on_play else 14)
+    assert int(fast.loss_turn[0]) == record.loss_turn

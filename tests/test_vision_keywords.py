@@ -167,7 +167,7 @@ def test_mana_charge_is_an_ability_used_instead_of_an_attack(
     turn 2 asleep: no node that turn (before: one at once, and never again). From turn 3 the
     pilot ("nodes", node_until "all") charges each turn instead of attacking; "never" attacks."""
     sunny = get("N15")
-    record = both(registry, [sunny, *[get("N854")] * 25], 5, node_until="all", charge=policy)
+    record = both(registry, [sunny, *[get("N854")] * 25], 5, node_until="all", mana_charge=policy)
     if policy == "nodes":
         assert column(record, "nodes") == [1, 2, 4, 6, 8]  # a node set + one charged a turn
         assert column(record, "damage") == [0] * 5
@@ -269,3 +269,51 @@ def test_formats_show_prints_the_keyword_table(registry: FormatRegistry) -> None
     table = out.split("keywords (goldfish):", 1)[1]
     assert "マナチャージ(X)  modelled" in table and "先制  not relevant to solitaire play" in table
     assert table.count("\n  ") >= 43
+
+
+# --- the replay ------------------------------------------------------------------------------
+
+
+def test_the_replay_tells_every_rule_step(
+    registry: FormatRegistry, get: Callable[[str], Card]
+) -> None:
+    """サニーミルク enters on turn 2, charges on turn 3 (and does not attack), 霧符「ガシング
+    ガーデン」 (世界呪符, 維持コスト 2) enters on turn 3 and is paid for on turn 4. The replay
+    says each: the hand at the start of each turn, the charge, the payment, and the charm on
+    the field (before, the field showed characters only and none of these steps was told)."""
+    filler = [get("N854")] * 25
+    drawn = [get("N15"), *filler[:7], get("N109"), *filler[7:]]
+    setup = vision_setup(registry, drawn, None, node_until="all")
+    trace = Trace()
+    engine.play(setup, Compiled(setup.policy, "vision"), Stacked(), 4, True, trace)
+    turns = {t.turn: t for t in trace.turns}
+    assert all(t.steps[0].action == "hand" for n, t in turns.items() if n)
+    texts = {n: " / ".join(s.text for s in t.steps) for n, t in turns.items()}
+    assert "“サニーミルク” sleeps for マナチャージ: nodes +1" in texts[3]
+    assert "attacks" not in texts[3]
+    assert "pays 維持コスト 2 for “霧符「ガシングガーデン」”" in texts[4]
+    assert "field: “サニーミルク”, “霧符「ガシングガーデン」”" in turns[3].state
+
+
+@pytest.mark.parametrize("readme", ["README.md", "README.ja.md"])
+def test_the_readmes_print_the_keyword_table(readme: str) -> None:
+    from deckcheck.games.vision import keywords
+    from tests.conftest import ROOT
+
+    text = (ROOT / readme).read_text(encoding="utf-8")
+    rows = {line.split(" | ")[0].removeprefix("| ") for line in text.splitlines()}
+    assert all(f in rows for f, _, _ in keywords.ROWS)
+
+
+@pytest.mark.parametrize(("number", "node"), [("N1167", 1), ("N1664", 6)])
+def test_the_turn_limit_family_plays_one_of_a_name_a_turn(
+    registry: FormatRegistry, get: Callable[[str], Card], number: str, node: int
+) -> None:
+    """キーワード用語集 「ターン1枚制限」 (響符「パワーレゾナンス」) and its 自分ターン1枚制限 form
+    (響符「平安の残響」: 自分ターンに1枚しかプレイする事が出来ない): three copies in hand and the
+    nodes to pay for all of them, one played a turn, in both engines."""
+    spell = get(number)
+    drawn = [spell, spell, spell, *[get("N854")] * 25]
+    record = both(registry, drawn, node + 3, node_until="all")
+    played = column(record, "played")
+    assert played[node - 1 :] == [1, 1, 1, 0] and sum(played) == 3

@@ -123,7 +123,7 @@ class VisionPolicy(Policy):
     # sleeping nodes) at the start of the main phase, instead of that character's attack:
     # "nodes" while the nodes in play are fewer than node_until (always under "all");
     # "always"; "never" (the character attacks)
-    charge: Literal["nodes", "always", "never"] = "nodes"
+    mana_charge: Literal["nodes", "always", "never"] = "nodes"
     # 装備/場 commands (set on your field, one there: キーワード用語集 「装備/場」) played in the
     # main phase when they can be paid, after characters and spells; False: never played
     field_commands: bool = True
@@ -191,7 +191,7 @@ VISION = (  # the entry point of pyproject.toml
             N_(
                 "マナチャージ(X): a character in play since an earlier turn (or 速攻) may sleep "
                 "instead of attacking to put the deck's top X cards in the node area asleep "
-                "(総合ルール §10.12.2.a); the pilot's charge policy decides ('nodes': while "
+                "(総合ルール §10.12.2.a); the pilot's mana_charge policy decides ('nodes': while "
                 "fewer nodes than its node target); the pilot charges at the start of the main "
                 "phase"
             ),

@@ -45,7 +45,7 @@ PARAMS = (
     "hand_limit",
     "ready_nodes",
     "free_first",
-    "charge",  # 0 never, 1 "nodes", 2 always (VisionPolicy.charge)
+    "charge",  # 0 never, 1 "nodes", 2 always (VisionPolicy.mana_charge)
     "first_turn_attack",
     "field_commands",
     "upkeep_nodes",

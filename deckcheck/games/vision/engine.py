@@ -247,17 +247,22 @@ def charge(board: Board, deck: list[Card], turn: int, lim: Limits, trace: Trace 
             trace.step("resource", telling.charge(unit.card, n))
 
 
-def upkeep(board: Board) -> int:
+def upkeep(board: Board, trace: Trace | None = None) -> int:
     """The maintenance phase's 維持コスト, in the order the cards came into play: paid from
     active nodes, ignored while the card's 術者 is on the field, else the card is 破棄.
-    Returns how many cards were 破棄."""
+    Returns how many cards were 破棄; ``trace`` hears of each payment."""
     lost = 0
     for entry in list(board.placed):
         f = facts(entry.card)
-        if not f.upkeep or entry not in board.placed or user_on_field(f, board.units):
+        if not f.upkeep or entry not in board.placed:
             continue
-        if board.active >= f.upkeep:
+        if user_on_field(f, board.units):
+            if trace is not None:
+                trace.step("resource", telling.upkeep_waived(entry.card))
+        elif board.active >= f.upkeep:
             board.active -= f.upkeep
+            if trace is not None:
+                trace.step("resource", telling.upkeep_paid(entry.card, f.upkeep))
         else:
             _leave(board, entry)
             lost += 1
@@ -314,9 +319,10 @@ def play(
         before = list(board.placed) if trace is not None else []
         if trace is not None:
             trace.turn(turn)
+            trace.step("hand", telling.hand(hand))
         if lim.ready_nodes:  # maintenance phase: nodes first, then 維持コスト
             board.active = board.nodes
-        lost = upkeep(board)
+        lost = upkeep(board, trace)
         if trace is not None and lost:
             trace.step("resource", telling.lost([e.card for e in before if e not in board.placed]))
         if lost and not record.milestones[FIRST_LOSS]:
@@ -417,7 +423,7 @@ def play(
             if trace is not None:
                 trace.step("discard", telling.discard(card))
         if trace is not None:
-            field = [u.card for u in board.units]
+            field = [e.card for e in board.placed]  # characters and the cards set in play
             trace.state(
                 telling.state(board.active, board.nodes, field, len(hand), len(deck), damage)
             )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from deckcheck.i18n import N_, _
+from deckcheck.i18n import N_, _, _p
 
 MODELLED = N_("modelled")
 IRRELEVANT = N_("not relevant to solitaire play")
@@ -54,9 +54,9 @@ ROWS: tuple[tuple[str, str, str], ...] = (
         "plays these commands in the main phase")),
     ("マナチャージ(X)", MODELLED, N_(
         "「Phantom Magic Vision 総合ルール」 §10.12.2.a: sleep the character, the deck's top X "
-        "cards become sleeping nodes; not the turn it enters asleep; by the pilot's charge "
-        "policy, instead of its attack; a card set on a character gives it the ability "
-        "(キーワード用語集: a set card's text is its host's). A variable X counts as 0")),
+        "cards become sleeping nodes; not the turn it enters asleep; by the pilot's "
+        "mana_charge policy, instead of its attack; a card set on a character gives it the "
+        "ability (キーワード用語集: a set card's text is its host's). A variable X counts as 0")),
     ("幻想生物", MODELLED, N_(
         "キーワード用語集 「幻想生物」: a spell set asleep that is a character from then on")),
     ("加護(X)", IRRELEVANT, _COMBAT),
@@ -128,6 +128,11 @@ def form(keyword: str) -> str:
     return _COUNT.sub("(X)", keyword)
 
 
+def shown(form: str) -> str:
+    """A form as people read it: the card data's English 「Union」 in the game's word."""
+    return _p("vision", "Union") if form == "Union" else form
+
+
 def table() -> list[tuple[str, str, str]]:
     """The rows in the language of the moment."""
-    return [(f, _(status), _(why)) for f, status, why in ROWS]
+    return [(shown(f), _(status), _(why)) for f, status, why in ROWS]

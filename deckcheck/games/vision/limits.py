@@ -28,7 +28,7 @@ class Limits:
     hand_limit: int
     ready_nodes: bool  # node_ready = "maintenance"
     free_first: bool
-    charge: str  # VisionPolicy.charge
+    charge: str  # VisionPolicy.mana_charge
     first_attack: bool  # the format's first_turn_attack
     field_commands: bool  # VisionPolicy.field_commands
     upkeep_nodes: bool  # node_until by default: the nodes 維持コスト takes come on top
@@ -55,7 +55,7 @@ def limits(setup: Setup, deck: Sequence[Card]) -> Limits:
         hand_limit=rules.param_int("hand_limit"),
         ready_nodes=str(rules.params["node_ready"]) == "maintenance",
         free_first=pol.free_first,
-        charge=pol.charge,
+        charge=pol.mana_charge,
         first_attack=rules.param_bool("first_turn_attack"),
         field_commands=pol.field_commands,
         upkeep_nodes=pol.node_until is None,

@@ -45,10 +45,31 @@ def held(card: Card) -> str:
 def charge(card: Card, n: int) -> str:
     return _p(
         "vision",
-        "{card} sleeps for マナチャージ: {n} cards from the deck become sleeping nodes "
+        "{card} sleeps for マナチャージ: nodes +{n} from the deck's top, asleep "
         "(総合ルール §10.12.2.a; it does not attack)",
         card=names([card]),
         n=n,
+    )
+
+
+def hand(cards: Sequence[Card]) -> str:
+    return _p("vision", "hand at the start of the turn: {cards}", cards=names(cards))
+
+
+def upkeep_paid(card: Card, cost: int) -> str:
+    return _p(
+        "vision",
+        "pays 維持コスト {cost} for {card} (sleeps {cost} active nodes)",
+        card=names([card]),
+        cost=cost,
+    )
+
+
+def upkeep_waived(card: Card) -> str:
+    return _p(
+        "vision",
+        "no 維持コスト for {card}: its 術者 is on the field (キーワード用語集 「維持コスト」)",
+        card=names([card]),
     )
 
 
