@@ -24,37 +24,21 @@ from deckcheck.models import Card
 from deckcheck.resolve import CardIndex
 from tests.agreement import stacked_games
 from tests.conftest import EXAMPLES
-from tests.test_goldfish import Stacked
-from tests.test_vision_cr import vision_setup
-
-M = {name: i for i, name in enumerate(METRICS)}
+from tests.test_goldfish import Stacked, card
+from tests.test_vision_cr import column, vision_setup
 
 
 @pytest.fixture(scope="module")
 def get(index: CardIndex) -> Callable[[str], Card]:
-    def find(number: str) -> Card:
-        found = index.resolve("vision", number).card
-        assert found is not None, number
-        return found
-
-    return find
+    return lambda number: card(index, "vision", number)
 
 
-def both(
-    registry: FormatRegistry,
-    drawn: list[Card],
-    turns: int,
-    on_play: bool = True,
-    params: dict[str, Any] | None = None,
-    **policy: object,
-) -> Record:
-    """``drawn`` (first card drawn first) played by both engines; the reference's record."""
-    setup = vision_setup(registry, drawn, params, **policy)
+def both(registry: FormatRegistry, drawn: list[Card], turns: int, **keys: Any) -> Record:
+    """``drawn`` (first card drawn first) played by both engines; the reference's record.
+    ``keys``: ``on_play`` (default True), ``params`` (format parameters), pilot keys."""
+    on_play, params = keys.pop("on_play", True), keys.pop("params", None)
+    setup = vision_setup(registry, drawn, params, **keys)
     return stacked_games(play_tape, setup, turns, on_play)[1]
-
-
-def column(record: Record, name: str) -> list[int]:
-    return [row[M[name]] for row in record.metrics]
 
 
 # --- 必要ノード and コスト 「-」 ------------------------------------------------------------------
@@ -189,8 +173,8 @@ def test_nandai_kaguya_has_one_node_after_turn_one_on_the_play(
     parsed = decklist.parse((EXAMPLES / name).read_text(encoding="utf-8"), name)
     setup = prepare(parsed, registry.get("vision-standard"), index, default_policy("vision"))
     metrics = play_batch(setup, 7, 2_000, 5, True)[0]
-    assert metrics[:, 0, M["nodes"]].mean() == 1.0
-    assert metrics[:, 4, M["nodes"]].mean() > 4.0  # charges do add nodes later
+    assert metrics[:, 0, METRICS.index("nodes")].mean() == 1.0
+    assert metrics[:, 4, METRICS.index("nodes")].mean() > 4.0  # charges do add nodes later
 
 
 # --- turn structure and the pilot ------------------------------------------------------------
