@@ -137,3 +137,34 @@ def test_a_stacked_deck_runs_out_on_the_draw_that_finds_it_empty(
     fast, record = stacked_games(play_tape, setup, 20, on_play)
     assert record.loss == "deck-out" and record.loss_turn == (15 if on_play else 14)
     assert int(fast.loss_turn[0]) == record.loss_turn
+
+
+def test_union_decks_agree_game_by_game(registry: FormatRegistry, index: CardIndex) -> None:
+    """連結 (キーワード用語集 「連結」): parts taken from 冥界, hand or field, the card's name also
+    each linked name. 幻想の結界チーム (霊夢 + 紫) and 大結界「博麗弾幕結界」 (two named spells)
+    with their parts, shuffled: both engines give identical records on 2,000 games, and the
+    reference plays the 連結 cards in many of them."""
+    from deckcheck.games.vision import engine
+    from deckcheck.goldfish.common import Tape
+    from deckcheck.goldfish.policy import Compiled
+    from deckcheck.goldfish.trace import Trace
+
+    def get(number: str) -> Card:
+        found = index.resolve("vision", number).card
+        assert found is not None, number
+        return found
+
+    cards = [("N401", 3), ("N405", 3), ("N1130", 3), ("N691", 3), ("N110", 3), ("N209", 3)]
+    cards += [("N187", 2), ("N339", 2), ("N3", 3), ("N15", 3), ("N854", 22)]
+    drawn = [get(n) for n, k in cards for _ in range(k)]
+    setup = vision_setup(registry, drawn, None, node_until="all")
+    exact(setup, turns=14, on_play=True)
+    width = sum(n for _, n in setup.drawable)
+    rows = tapes(GAMES, 2, width, 40)
+    union = 0
+    for row in rows[:300]:
+        trace = Trace()
+        engine.play(setup, Compiled(setup.policy, "vision"), Tape(row), 14, True, trace)
+        text = " ".join(s.text for t in trace.turns for s in t.steps if s.action == "play")
+        union += "幻想の結界チーム" in text or "博麗弾幕結界" in text
+    assert union > 30

@@ -129,12 +129,10 @@ def test_a_union_character_counts_as_its_linked_names(
     """キーワード用語集 「連結」 (自動α): the card's name is also 「博麗 霊夢」 and 「八雲 紫」. 幻想の
     結界チーム (連結 of those two; here from 符ノ弐 cards in hand) enters on turn 5 and makes
     霊夢's 散霊「夢想封印 寂」 (必要ノード 5, コスト 5) free the same turn; before, it was not free
-    and waited until turn 6. The batch engine does not play 連結 decks (encode.batch_ok), so
-    this is the reference engine's."""
+    and waited until turn 6. Both engines (the batch engine played no 連結 deck before)."""
     team, spell = get("N401"), get("N730")
     drawn = [team, get("N187"), get("N339"), spell, *[get("N854")] * 25]
-    setup = vision_setup(registry, drawn, None, node_until="all")
-    record = engine.play(setup, Compiled(setup.policy, "vision"), Stacked(), 7, True)
+    record = both(registry, drawn, 7, node_until="all")
     assert column(record, "free")[4] == 1  # turn 5
     assert column(record, "played")[4] == 2
 

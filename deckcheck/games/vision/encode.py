@@ -59,6 +59,7 @@ class Encoded:
     deck: Ints  # the drawable deck as card indices
     cards: dict[str, Ints]  # per distinct card: role, node, cost, … (see ``encode``)
     user_ok: NDArray[np.int8]  # [card, unit's card]: that unit is the card's 術者
+    link_ok: NDArray[np.int8]  # [card, 連結 part, other card]: the other may serve that part
     sig: NDArray[np.int64]  # per card: the keep conditions it matches, as bits
     bound_bit: Ints  # keep conditions with an upper bound: their bit and bound
     bound_k: Ints
@@ -89,10 +90,10 @@ def _deck(setup: Setup, cards: Sequence[Card]) -> Ints:
 
 def batch_ok(setup: Setup) -> bool:
     """Whether the batch engine plays this set-up as the reference would: no 連結 (Union)
-    card (the reference takes its parts from 冥界, hand and field in order, card by card), a
-    keep rule of at most MAX_KEEP_CONDITIONS conditions, and a deck that deals a full hand."""
+    command (none is printed; the battle does not remove parts), a keep rule of at most
+    MAX_KEEP_CONDITIONS conditions, and a deck that deals a full hand."""
     cards, counts = distinct(setup)
-    if any(facts(c).links for c in cards):
+    if any(facts(c).links and facts(c).role == "command" for c in cards):
         return False
     if len(setup.policy.keep) > MAX_KEEP_CONDITIONS:
         return False
@@ -170,8 +171,10 @@ def encode(setup: Setup) -> Encoded:
 
     names: dict[str, int] = {}
     # every column but these three is the Facts field of its name, as a number
-    table = {name: field(name) for name in COLUMNS if name not in ("role", "has_user", "name_id")}
+    skip = ("role", "has_user", "name_id", "links")
+    table = {name: field(name) for name in COLUMNS if name not in skip}
     table |= {
+        "links": column(lambda i: len(fs[i].links)),
         "role": column(lambda i: ROLES.index(fs[i].role)),
         "has_user": column(lambda i: bool(fs[i].user)),
         # cards of one name share an id: ターン1枚制限 counts the name (engine.Board.names)
@@ -198,6 +201,12 @@ def encode(setup: Setup) -> Encoded:
         if f.user:
             for j, unit in enumerate(cards):
                 user_ok[i, j] = any(f.user in n for n in facts(unit).names)
+    parts = max((len(f.links) for f in fs), default=0)
+    link_ok = np.zeros((len(cards), parts, len(cards)), dtype=np.int8)
+    for i, f in enumerate(fs):  # engine._link_cards: a needle of the part in the card's name
+        for p, options in enumerate(f.links):
+            for j, other in enumerate(cards):
+                link_ok[i, p, j] = any(needle in nfkc(other.name) for needle in options)
     keep = _keep(policy, cards)
     return Encoded(
         # in the order of ``setup.drawable``, as the reference's ``expand``: a stacked tape
@@ -205,6 +214,7 @@ def encode(setup: Setup) -> Encoded:
         deck=_deck(setup, cards),
         cards=table,
         user_ok=user_ok,
+        link_ok=link_ok,
         sig=keep["sig"],
         bound_bit=keep["bound_bit"].astype(np.int32),
         bound_k=keep["bound_k"].astype(np.int32),

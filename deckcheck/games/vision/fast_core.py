@@ -25,8 +25,8 @@ CHARACTER, CREATURE, SPELL, COMMAND = range(4)
 # rows of the per-card table, as encode.COLUMNS orders them
 (ROLE, NODE, COST, ATTACK, BONUS, ON_CHARACTER, LEADER, HASTE, NEVER, HAS_USER, NEEDS_USER,
  EQUIP, ON_FIELD, WORLD, FIELD_EQUIP, ONCE_A_TURN, UPKEEP, MANA, SURPRISE, DOLL,
- NAME_ID, DASH, NO_ATTACK, LEGEND, SACRED) = range(25)  # fmt: skip
-assert len(COLUMNS) == 25
+ NAME_ID, DASH, NO_ATTACK, LEGEND, SACRED, LINKS) = range(26)  # fmt: skip
+assert len(COLUMNS) == 26
 FIRST_FREE = MILESTONES.index("first_free_spell")
 FIRST_LOSS = MILESTONES.index("first_upkeep_loss")
 
@@ -119,8 +119,93 @@ def _charges(charge, node_until, nodes):  # type: ignore[no-untyped-def]
 
 
 @njit()
+def _bury(c, grave, st):  # type: ignore[no-untyped-def]
+    """Card ``c`` goes to 冥界 (engine.Board.grave, in order; ``st[5]`` cards there)."""
+    grave[st[5]] = c
+    st[5] += 1
+
+
+@njit()
+def _unbury(c, grave, st):  # type: ignore[no-untyped-def]
+    """The first card ``c`` in 冥界 leaves it (common.take)."""
+    for i in range(st[5]):
+        if grave[i] == c:
+            for k in range(i, st[5] - 1):
+                grave[k] = grave[k + 1]
+            st[5] -= 1
+            return
+
+
+@njit()
+def _leave(r, card, e, st, u, grave, users, user_ok):  # type: ignore[no-untyped-def]
+    """engine._leave: field row ``r`` goes to 冥界, a character with what is set on it.
+    ``u`` = (attack, mana, equip, alive) of the characters."""
+    e_card, e_unit, e_host, e_alive = e[0], e[1], e[2], e[3]
+    u_attack, u_mana, u_equip, u_alive = u
+    c = e_card[r]
+    e_alive[r] = 0
+    _bury(c, grave, st)
+    h = e_unit[r]
+    if h >= 0:
+        u_alive[h] = 0
+        _users(c, users, user_ok, -1)
+        st[0] -= card[LEADER, c]
+        for k in range(st[4]):
+            if e_alive[k] and e_host[k] == h:
+                e_alive[k] = 0
+                _bury(e_card[k], grave, st)
+    elif e_host[r] >= 0:
+        u_attack[e_host[r]] -= card[BONUS, c]
+        u_mana[e_host[r]] -= card[MANA, c]
+        if card[EQUIP, c]:
+            u_equip[e_host[r]] &= 2
+
+
+@njit()
+def _links(c, card, link_ok, hand, held, grave, st, units, u_card, u_alive, found):  # type: ignore[no-untyped-def]
+    """engine._link_cards: for each 連結 part of card ``c``, in order, the first card that
+    matches it in 冥界, then in hand (not a copy of ``c``), then on the field, none used
+    twice (a card by its index, as the reference's identity: copies are one object). Fills
+    ``found[p]`` = (place 0 冥界 / 1 hand / 2 field, card index or character row); False if
+    a part has none."""
+    for p in range(card[LINKS, c]):
+        kind = -1
+        what = -1
+        for i in range(st[5]):
+            x = grave[i]
+            if link_ok[c, p, x] and not _used(found, p, 0, x):
+                kind, what = 0, x
+                break
+        if kind < 0:
+            for i in range(held):
+                x = hand[i]
+                if x != c and link_ok[c, p, x] and not _used(found, p, 0, x):
+                    kind, what = 1, x
+                    break
+        if kind < 0:
+            for h in range(units):
+                if u_alive[h] and link_ok[c, p, u_card[h]] and not _used(found, p, 2, h):
+                    kind, what = 2, h
+                    break
+        if kind < 0:
+            return False
+        found[p, 0], found[p, 1] = kind, what
+    return True
+
+
+@njit()
+def _used(found, parts, kind, what):  # type: ignore[no-untyped-def]
+    """Whether the first ``parts`` links found take ``what``: a character row (kind 2), or a
+    card index in 冥界 or hand (kinds 0, 1: the same card either way)."""
+    for p in range(parts):  # noqa: SIM110 (a loop numba compiles as it is)
+        if (found[p, 0] == 2) == (kind == 2) and found[p, 1] == what:
+            return True
+    return False
+
+
+@njit()
 def _games(  # type: ignore[no-untyped-def]
-    seed, games, turns, on_play, base, card, score, user_ok, keep, params, out, tape
+    seed, games, turns, on_play, base, card, score, user_ok, link_ok, keep, params, out, tape
 ):
     """Play ``games`` games into ``out`` = (metrics, milestones, mulligans, loss, loss_turn),
     each dealt from ``base`` (the deck as card indices) with numba's numbers seeded by ``seed``,
@@ -144,6 +229,9 @@ def _games(  # type: ignore[no-untyped-def]
     u_haste = np.empty(size, dtype=np.int32)
     u_equip = np.empty(size, dtype=np.int32)
     u_attack_ok = np.empty(size, dtype=np.int32)  # not 人形
+    u_card = np.empty(size, dtype=np.int32)  # the card of each character row
+    grave = np.empty(size, dtype=np.int32)  # 冥界, in order (st[5] cards)
+    found = np.zeros((max(link_ok.shape[1], 1), 2), dtype=np.int32)  # _links
     u_mana = np.empty(size, dtype=np.int32)  # マナチャージ(X), with the cards set on it
     u_charged = np.empty(size, dtype=np.int32)  # the turn it last slept for マナチャージ
     u_alive = np.empty(size, dtype=np.int32)
@@ -151,13 +239,14 @@ def _games(  # type: ignore[no-untyped-def]
     u_attacker = np.empty(size, dtype=np.int32)
     # the field, in order of entry: the card, its character row (or -1), its host (or -1), alive
     e = np.empty((4, size), dtype=np.int32)
-    e_card, e_unit, e_host, e_alive = e[0], e[1], e[2], e[3]
+    e_card, e_unit, e_alive = e[0], e[1], e[3]
     name_turn = np.zeros(size, dtype=np.int32)
     # leaders in play, the leader limit, a 世界呪符 played this turn, an 装備/場 on the field,
-    # rows of the field table
-    st = np.zeros(5, dtype=np.int32)
+    # rows of the field table, cards in 冥界
+    st = np.zeros(6, dtype=np.int32)
     st[1] = leaders
     users = np.zeros(user_ok.shape[0], dtype=np.int32)  # _users: the 術者 on the field
+    u_all_rows = (u_attack, u_mana, u_equip, u_alive)
     node_score, play_score, rank_score = score[0], score[1], score[2]
     role = card[ROLE]
     for g in range(games):
@@ -181,7 +270,7 @@ def _games(  # type: ignore[no-untyped-def]
                 left -= 1
             mulligans[g] = 1
         nodes = active = units = damage = 0
-        st[0] = st[3] = st[4] = 0
+        st[0] = st[3] = st[4] = st[5] = 0
         name_turn[:] = 0
         users[:] = 0
         for turn in range(1, turns + 1):
@@ -198,20 +287,7 @@ def _games(  # type: ignore[no-untyped-def]
                     active -= card[UPKEEP, c]
                     continue
                 lost += 1  # 破棄: it leaves, with what is set on it
-                e_alive[r] = 0
-                u = e_unit[r]
-                if u >= 0:
-                    u_alive[u] = 0
-                    _users(c, users, user_ok, -1)
-                    st[0] -= card[LEADER, c]
-                    for k in range(st[4]):
-                        if e_alive[k] and e_host[k] == u:
-                            e_alive[k] = 0
-                elif e_host[r] >= 0:
-                    u_attack[e_host[r]] -= card[BONUS, c]
-                    u_mana[e_host[r]] -= card[MANA, c]
-                    if card[EQUIP, c]:
-                        u_equip[e_host[r]] &= 2
+                _leave(r, card, e, st, u_all_rows, grave, users, user_ok)
             st[3] = 0  # an 装備/場 still on the field
             for r in range(st[4]):
                 if e_alive[r] and card[FIELD_EQUIP, e_card[r]]:
@@ -263,6 +339,12 @@ def _games(  # type: ignore[no-untyped-def]
                 if _playable(
                     hand[i], card, users, nodes, active, st, units, u_attack, u_equip, u_alive,
                     u_all, name_turn, turn,
+                ) and (
+                    card[LINKS, hand[i]] == 0
+                    or _links(
+                        hand[i], card, link_ok, hand, held, grave, st, units, u_card, u_alive,
+                        found,
+                    )
                 ):
                     ready += 1
             played = free = characters = dolls = 0
@@ -282,6 +364,10 @@ def _games(  # type: ignore[no-untyped-def]
                     if not _playable(
                         c, card, users, nodes, active, st, units, u_attack, u_equip, u_alive,
                         u_all, name_turn, turn,
+                    ):
+                        continue
+                    if card[LINKS, c] and not _links(
+                        c, card, link_ok, hand, held, grave, st, units, u_card, u_alive, found
                     ):
                         continue
                     is_free = 0
@@ -305,6 +391,30 @@ def _games(  # type: ignore[no-untyped-def]
                     if milestones[g, 0] == 0:
                         milestones[g, 0] = turn
                 gratis = _free(c, card, users)
+                if card[LINKS, c]:  # engine._put: one card per part removed from the game
+                    _links(c, card, link_ok, hand, held, grave, st, units, u_card, u_alive, found)
+                    for p in range(card[LINKS, c]):
+                        x = found[p, 1]
+                        if found[p, 0] == 2:  # a character: to 冥界 with its cards, then out
+                            for r in range(st[4]):
+                                if e_alive[r] and e_unit[r] == x:
+                                    _leave(r, card, e, st, u_all_rows, grave, users, user_ok)
+                                    break
+                            _unbury(u_card[x], grave, st)
+                            continue
+                        at = -1
+                        for i in range(held):
+                            if hand[i] == x:
+                                at = i
+                                break
+                        if at >= 0:  # the reference takes it from hand if a copy is there
+                            held = _remove(hand, held, at)
+                        else:
+                            _unbury(x, grave, st)
+                    for i in range(held):  # the card itself, its first copy
+                        if hand[i] == c:
+                            best = i
+                            break
                 held = _remove(hand, held, best)
                 if gratis:
                     free += 1
@@ -324,6 +434,7 @@ def _games(  # type: ignore[no-untyped-def]
                     u_charged[units] = 0
                     u_equip[units] = 2 * card[LEGEND, c]
                     u_alive[units] = 1
+                    u_card[units] = c
                     _users(c, users, user_ok, 1)
                     _enter(c, units, -1, e, st, card)
                     units += 1
@@ -332,6 +443,8 @@ def _games(  # type: ignore[no-untyped-def]
                     _set_on(c, card, units, u_attack, u_equip, u_alive, u_all, e, st, u_mana)
                 elif card[ON_FIELD, c]:
                     _enter(c, -1, -1, e, st, card)
+                else:
+                    _bury(c, grave, st)
             for k in range(1, 8):
                 if nodes >= k and milestones[g, 1 + k] == 0:
                     milestones[g, 1 + k] = turn
@@ -386,6 +499,7 @@ def _games(  # type: ignore[no-untyped-def]
                             _enter(c, -1, -1, e, st, card)
                         else:
                             hit += card[BONUS, c]
+                            _bury(c, grave, st)
                 damage += hit
                 if damage >= life and milestones[g, 1] == 0:
                     milestones[g, 1] = turn
@@ -394,6 +508,7 @@ def _games(  # type: ignore[no-untyped-def]
                 for i in range(1, held):
                     if node_score[hand[i]] > node_score[hand[best]]:
                         best = i
+                _bury(hand[best], grave, st)
                 held = _remove(hand, held, best)
             alive = 0
             for u in range(units):

@@ -35,8 +35,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
         "キーワード用語集 「世界呪符」: set on your field, one played a turn")),
     ("Union", MODELLED, N_(
         "the card data's mark of 【連結】 (キーワード用語集 「連結」): one named card per part "
-        "removed from 冥界, hand or field; its name counts as each linked name. The batch "
-        "engine leaves 連結 decks to the reference engine")),
+        "removed from 冥界, hand or field; its name counts as each linked name; a part "
+        "given by a condition, not a name, is not played")),
     ("装備", MODELLED, N_(
         "キーワード用語集 「装備」: set on one of your characters, one per character")),
     ("伝説", MODELLED, N_(

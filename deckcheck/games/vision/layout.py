@@ -56,4 +56,5 @@ COLUMNS = (
     "no_attack",
     "legend",
     "sacred",
+    "links",
 )
