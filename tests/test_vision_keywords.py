@@ -299,3 +299,19 @@ def test_the_turn_limit_family_plays_one_of_a_name_a_turn(
     record = both(registry, drawn, node + 3, node_until="all")
     played = column(record, "played")
     assert played[node - 1 :] == [1, 1, 1, 0] and sum(played) == 3
+
+
+@pytest.mark.parametrize("fuel", [False, True])
+def test_overdrive_needs_a_card_of_its_caster_in_the_underworld(
+    registry: FormatRegistry, get: Callable[[str], Card], fuel: bool
+) -> None:
+    """キーワード用語集 「オーバードライブ」: resolving it removes 1+ cards of its 術者 from 冥界
+    (a character named after 響子, or a spell of hers), else the card itself is removed. The
+    pilot plays 山彦「ヤマビコの本領発揮エコー」 (必要ノード 5, コスト 3) only with one there:
+    響符「パワーレゾナンス」 (響子's, played on turn 1). Before, it was played on turn 5
+    either way."""
+    echo, resonance = get("N1472"), get("N1167")
+    filler = [get("N854")] * 25
+    drawn = [echo, resonance, *filler] if fuel else [echo, *filler]
+    record = both(registry, drawn, 6, node_until="all")
+    assert column(record, "played") == ([1, 0, 0, 0, 1, 0] if fuel else [0] * 6)

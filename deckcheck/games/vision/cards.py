@@ -72,6 +72,9 @@ class Facts:
     # (キーワード用語集 「連結」 (自動α); a part by condition names nothing). deckcheck's
     # reading: each alternative of 「A」または「B」 counts
     names: tuple[str, ...]
+    # オーバードライブ: its play removes 1+ cards of its 術者 from 冥界, or the card itself is
+    # removed (キーワード用語集 「オーバードライブ」); the pilot plays it only when one is there
+    overdrive: bool
 
 
 def _links(link: str | None) -> tuple[tuple[tuple[str, ...], ...], bool]:
@@ -148,8 +151,17 @@ def facts(card: Card) -> Facts:
         needs_user="ラストワード" in words,
         links=links,
         names=(nfkc(card.name), *(n for part in links for n in part)),
+        overdrive="オーバードライブ" in words,
     )
     if len(_MEMO) > 50_000:
         _MEMO.clear()
     _MEMO[id(card)] = (card, found)
     return found
+
+
+def fuels(f: Facts, other: Card) -> bool:
+    """Whether ``other`` in 冥界 may be removed for オーバードライブ card ``f`` (キーワード用語集
+    「オーバードライブ」: a character whose name contains its 術者, or a spell of the same 術者)."""
+    if other.type == "character":
+        return bool(f.user) and any(f.user in n for n in facts(other).names)
+    return other.type == "spell" and bool(f.user) and facts(other).user == f.user

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from deckcheck.games.vision.cards import facts
+from deckcheck.games.vision.cards import facts, fuels
 from deckcheck.games.vision.layout import COLUMNS
 from deckcheck.games.vision.limits import limits
 from deckcheck.goldfish.common import Keep
@@ -60,6 +60,7 @@ class Encoded:
     cards: dict[str, Ints]  # per distinct card: role, node, cost, … (see ``encode``)
     user_ok: NDArray[np.int8]  # [card, unit's card]: that unit is the card's 術者
     link_ok: NDArray[np.int8]  # [card, 連結 part, other card]: the other may serve that part
+    fuel_ok: NDArray[np.int8]  # [card, other card]: オーバードライブ may remove the other
     sig: NDArray[np.int64]  # per card: the keep conditions it matches, as bits
     bound_bit: Ints  # keep conditions with an upper bound: their bit and bound
     bound_k: Ints
@@ -207,6 +208,9 @@ def encode(setup: Setup) -> Encoded:
         for p, options in enumerate(f.links):
             for j, other in enumerate(cards):
                 link_ok[i, p, j] = any(needle in nfkc(other.name) for needle in options)
+    fuel_ok = np.array(
+        [[f.overdrive and fuels(f, other) for other in cards] for f in fs], dtype=np.int8
+    ).reshape(len(cards), len(cards))
     keep = _keep(policy, cards)
     return Encoded(
         # in the order of ``setup.drawable``, as the reference's ``expand``: a stacked tape
@@ -215,6 +219,7 @@ def encode(setup: Setup) -> Encoded:
         cards=table,
         user_ok=user_ok,
         link_ok=link_ok,
+        fuel_ok=fuel_ok,
         sig=keep["sig"],
         bound_bit=keep["bound_bit"].astype(np.int32),
         bound_k=keep["bound_k"].astype(np.int32),

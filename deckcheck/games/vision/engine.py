@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
 from deckcheck.games.vision import telling
-from deckcheck.games.vision.cards import Facts, facts
+from deckcheck.games.vision.cards import Facts, facts, fuels
 from deckcheck.games.vision.layout import MILESTONES
 from deckcheck.games.vision.limits import Limits, charges, limits, slot_free
 from deckcheck.goldfish.common import Record, expand, keep_of, redeal, shuffled, take
@@ -160,6 +160,8 @@ def playable(
         return False
     if f.once_a_turn and nfkc(card.name) in board.names:
         return False
+    if f.overdrive and not any(fuels(f, c) for c in board.grave):
+        return False
     return not f.links or _link_cards(f, card, hand, board) is not None
 
 
@@ -200,6 +202,8 @@ def _put(
                 take(hand, thing)
             else:
                 take(board.grave, thing)
+    if f.overdrive:  # deckcheck's reading: the pilot removes one, the first in 冥界
+        take(board.grave, next(c for c in board.grave if fuels(f, c)))
     take(hand, card)
     if not gratis:
         board.active -= f.cost

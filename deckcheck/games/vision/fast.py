@@ -39,6 +39,7 @@ def _play(setup: Setup, seed: int, games: int, turns: int, on_play: bool, tape: 
         score.astype(np.int32),
         enc.user_ok,
         enc.link_ok,
+        enc.fuel_ok,
         keep,
         enc.params,
         out,

@@ -25,8 +25,8 @@ CHARACTER, CREATURE, SPELL, COMMAND = range(4)
 # rows of the per-card table, as encode.COLUMNS orders them
 (ROLE, NODE, COST, ATTACK, BONUS, ON_CHARACTER, LEADER, HASTE, NEVER, HAS_USER, NEEDS_USER,
  EQUIP, ON_FIELD, WORLD, FIELD_EQUIP, ONCE_A_TURN, UPKEEP, MANA, SURPRISE, DOLL,
- NAME_ID, DASH, NO_ATTACK, LEGEND, SACRED, LINKS) = range(26)  # fmt: skip
-assert len(COLUMNS) == 26
+ NAME_ID, DASH, NO_ATTACK, LEGEND, SACRED, LINKS, OVERDRIVE) = range(27)  # fmt: skip
+assert len(COLUMNS) == 27
 FIRST_FREE = MILESTONES.index("first_free_spell")
 FIRST_LOSS = MILESTONES.index("first_upkeep_loss")
 
@@ -194,6 +194,15 @@ def _links(c, card, link_ok, hand, held, grave, st, units, u_card, u_alive, foun
 
 
 @njit()
+def _fuel(c, fuel_ok, grave, st):  # type: ignore[no-untyped-def]
+    """engine.fuels: the first card of 冥界 オーバードライブ card ``c`` may remove; -1 if none."""
+    for i in range(st[5]):
+        if fuel_ok[c, grave[i]]:
+            return grave[i]
+    return -1
+
+
+@njit()
 def _used(found, parts, kind, what):  # type: ignore[no-untyped-def]
     """Whether the first ``parts`` links found take ``what``: a character row (kind 2), or a
     card index in 冥界 or hand (kinds 0, 1: the same card either way)."""
@@ -205,7 +214,8 @@ def _used(found, parts, kind, what):  # type: ignore[no-untyped-def]
 
 @njit()
 def _games(  # type: ignore[no-untyped-def]
-    seed, games, turns, on_play, base, card, score, user_ok, link_ok, keep, params, out, tape
+    seed, games, turns, on_play, base, card, score, user_ok, link_ok, fuel_ok, keep, params, out,
+    tape,
 ):
     """Play ``games`` games into ``out`` = (metrics, milestones, mulligans, loss, loss_turn),
     each dealt from ``base`` (the deck as card indices) with numba's numbers seeded by ``seed``,
@@ -345,7 +355,7 @@ def _games(  # type: ignore[no-untyped-def]
                         hand[i], card, link_ok, hand, held, grave, st, units, u_card, u_alive,
                         found,
                     )
-                ):
+                ) and (card[OVERDRIVE, hand[i]] == 0 or _fuel(hand[i], fuel_ok, grave, st) >= 0):
                     ready += 1
             played = free = characters = dolls = 0
             while True:  # main phase
@@ -369,6 +379,8 @@ def _games(  # type: ignore[no-untyped-def]
                     if card[LINKS, c] and not _links(
                         c, card, link_ok, hand, held, grave, st, units, u_card, u_alive, found
                     ):
+                        continue
+                    if card[OVERDRIVE, c] and _fuel(c, fuel_ok, grave, st) < 0:
                         continue
                     is_free = 0
                     if free_first and _free(c, card, users):
@@ -415,6 +427,8 @@ def _games(  # type: ignore[no-untyped-def]
                         if hand[i] == c:
                             best = i
                             break
+                if card[OVERDRIVE, c]:  # engine._put: the first card of 冥界 it may remove
+                    _unbury(_fuel(c, fuel_ok, grave, st), grave, st)
                 held = _remove(hand, held, best)
                 if gratis:
                     free += 1

@@ -102,10 +102,11 @@ ROWS: tuple[tuple[str, str, str], ...] = (
         "hand; a deck warning (vision/spell-break)")),
     ("リーダー", MODELLED, N_(
         "キーワード用語集 「リーダー」: at most the format's leaders on your field")),
-    ("オーバードライブ", NOT_YET, N_(
-        "キーワード用語集 「オーバードライブ」: its play removes cards of its 術者 from 冥界, or "
-        "the card is removed from the game; the goldfish plays it as an ordinary spell, so its "
-        "8 cards may be played where they would be removed")),
+    ("オーバードライブ", MODELLED, N_(
+        "キーワード用語集 「オーバードライブ」: its play removes 1 or more cards of its 術者 "
+        "(a character named after it, or a spell of the same 術者) from 冥界, else the card "
+        "itself is removed; the pilot plays it only with one there and removes one, the first "
+        "in 冥界 (deckcheck's reading)")),
     ("相手ターン1枚制限", MODELLED, N_(
         "キーワード用語集 「ターン1枚制限」: 「自分ターンの間にプレイ出来ず」: never played")),
     ("耐性:人間", IRRELEVANT, _RESIST),

@@ -57,4 +57,5 @@ COLUMNS = (
     "legend",
     "sacred",
     "links",
+    "overdrive",
 )
