@@ -278,9 +278,9 @@ def test_mana_charge_sleeps_the_character_for_sleeping_nodes(get: Callable[[str]
     engine._put(sunny, [sunny], deck, board, 1)
     assert (board.nodes, board.active, len(deck)) == (2, 1, 2)
     lim = dataclasses.replace(LIMITS, node_until=None)
-    engine.charge(board, deck, 1, lim, None)  # asleep: it came into play this turn
+    engine.charge(board, deck, 1, lim, None, None)  # asleep: it came into play this turn
     assert board.nodes == 2
-    engine.charge(board, deck, 2, lim, None)
+    engine.charge(board, deck, 2, lim, None, None)
     assert (board.nodes, board.active, len(deck), board.units[0].charged) == (3, 1, 1, 2)
 
 

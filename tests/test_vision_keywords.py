@@ -315,3 +315,18 @@ def test_overdrive_needs_a_card_of_its_caster_in_the_underworld(
     drawn = [echo, resonance, *filler] if fuel else [echo, *filler]
     record = both(registry, drawn, 6, node_until="all")
     assert column(record, "played") == ([1, 0, 0, 0, 1, 0] if fuel else [0] * 6)
+
+
+def test_the_default_pilot_charges_up_to_its_node_target_with_upkeep(
+    registry: FormatRegistry, get: Callable[[str], Card]
+) -> None:
+    """The default pilot's node target is the deck's highest 必要ノード (3: 霊符「夢想封印 散」 at
+    the bottom) plus the 維持コスト due on its field. サニーミルク attacks on turn 3 (3 nodes:
+    the target); with 霧符「ガシングガーデン」 (維持コスト 2) played on turn 3 the target is 5, so
+    on turn 4 she charges (before, with the target without upkeep, she attacked), and on turn
+    5, at 5 nodes, she attacks again."""
+    filler = [get("N854")] * 30
+    drawn = [get("N15"), *filler[:7], get("N109"), *filler[7:], get("N209")]
+    record = both(registry, drawn, 5)
+    assert column(record, "nodes") == [1, 2, 3, 5, 5]
+    assert column(record, "damage") == [0, 0, 1, 1, 2]

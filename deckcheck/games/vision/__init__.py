@@ -121,7 +121,8 @@ class VisionPolicy(Policy):
     free_first: bool = True
     # マナチャージ(X) (総合ルール §10.12.2.a: sleep the character, the deck's top X cards become
     # sleeping nodes) at the start of the main phase, instead of that character's attack:
-    # "nodes" while the nodes in play are fewer than node_until (always under "all");
+    # "nodes" while the nodes in play are fewer than the node target (node_until, by default
+    # with the 維持コスト due on the field; always under "all");
     # "always"; "never" (the character attacks)
     mana_charge: Literal["nodes", "always", "never"] = "nodes"
     # 装備/場 commands (set on your field, one there: キーワード用語集 「装備/場」) played in the

@@ -233,7 +233,9 @@ def _put(
     return added
 
 
-def charge(board: Board, deck: list[Card], turn: int, lim: Limits, trace: Trace | None) -> None:
+def charge(
+    board: Board, deck: list[Card], turn: int, lim: Limits, until: int | None, trace: Trace | None
+) -> None:
     """マナチャージ(X), 総合ルール §10.12.2.a 「(自分ターン)(S):〔あなたのデッキの上のカードX枚〕を
     スリープ状態でノードに加える」: each character that can sleep (in play since an earlier
     turn, or 速攻) and has the ability charges while the pilot's policy says so and the deck
@@ -241,7 +243,7 @@ def charge(board: Board, deck: list[Card], turn: int, lim: Limits, trace: Trace 
     for unit in board.units:
         if not unit.mana or not deck or not (unit.turn < turn or unit.haste):
             continue
-        if not charges(lim, board.nodes):
+        if not charges(lim, board.nodes, until):
             return
         unit.charged = turn
         n = min(unit.mana, len(deck))
@@ -354,7 +356,7 @@ def play(
             board.nodes += 1
             board.active += 1  # deckcheck's reading: a node set this turn pays this turn
         active, asleep = board.active, board.nodes - board.active
-        charge(board, deck, turn, lim, trace)
+        charge(board, deck, turn, lim, until, trace)
         board.played = board.free_played = characters = dolls = 0
         board.world_played = False
         board.names.clear()

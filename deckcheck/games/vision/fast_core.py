@@ -335,7 +335,7 @@ def _games(  # type: ignore[no-untyped-def]
                     continue
                 if not (u_turn[u] < turn or u_haste[u]):
                     continue
-                if not _charges(charge, node_until, nodes):
+                if not _charges(charge, until, nodes):
                     break
                 u_charged[u] = turn
                 n = min(u_mana[u], left)

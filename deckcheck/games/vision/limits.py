@@ -62,10 +62,11 @@ def limits(setup: Setup, deck: Sequence[Card]) -> Limits:
     )
 
 
-def charges(lim: Limits, nodes: int) -> bool:
-    """Whether the pilot uses a character's マナチャージ now, with ``nodes`` in play."""
+def charges(lim: Limits, nodes: int, until: int | None) -> bool:
+    """Whether the pilot uses a character's マナチャージ now, with ``nodes`` in play and the
+    pilot's node target ``until`` this turn (None: no limit)."""
     if lim.charge == "nodes":
-        return lim.node_until is None or nodes < lim.node_until
+        return until is None or nodes < until
     return lim.charge == "always"
 
 
