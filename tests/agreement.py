@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 
 from deckcheck.formats import Format
 from deckcheck.goldfish.batch import TapeEngine
-from deckcheck.goldfish.common import Tape
+from deckcheck.goldfish.common import Record, Tape
 from deckcheck.goldfish.policy import Compiled, Policy
 from deckcheck.goldfish.run import Chunk, GoldfishRequest, goldfish, records_chunk
 from deckcheck.goldfish.setup import Setup
@@ -58,6 +58,25 @@ def same_games(
         differ = np.flatnonzero((a != b).reshape(len(a), -1).any(axis=1))
         assert not len(differ), _first_difference(name, fast, slow, int(differ[0]))
     return fast
+
+
+def stacked_games(
+    play_tape: TapeEngine, setup: Setup, turns: int, on_play: bool = True
+) -> tuple[Chunk, Record]:
+    """One game on both engines from a stacked deck: a tape of 2**32 - 1 makes every
+    Fisher–Yates step keep its card (j = i), so both draw ``setup.drawable`` from its end, as
+    tests/test_goldfish.Stacked does for the reference. Asserts the records are identical and
+    returns the batch engine's chunk and the reference's record."""
+    width = sum(n for _, n in setup.drawable)
+    tape = np.full((1, 2, width), (1 << 32) - 1, dtype=np.uint32)
+    fast = Chunk(0, *play_tape(setup, tape, turns, on_play))
+    policy = Compiled(setup.policy, setup.game)
+    record = setup.spec.play(setup, policy, Tape(tape[0]), turns, on_play)
+    slow = records_chunk(setup, 0, 1, turns, iter([record]))
+    for name in ("metrics", "milestones", "mulligans", "loss", "loss_turn"):
+        a, b = getattr(fast, name), getattr(slow, name)
+        assert a.shape == b.shape and (a == b).all(), _first_difference(name, fast, slow, 0)
+    return fast, record
 
 
 def _first_difference(name: str, fast: Chunk, slow: Chunk, g: int) -> str:

@@ -153,6 +153,7 @@ NOT_GAME_WORDS: dict[str, set[str]] = {
     "deckcheck/client.py": {"title"},  # an RFC 9457 problem document's title
     "deckcheck/service/problems.py": {"title"},
     "deckcheck/cli/options.py": {"command"},  # click's Context.command, the command tree
+    "deckcheck/sheet.py": {"event", "title"},  # the tournament an organiser runs; the page's title
 }
 
 # Columns deckcheck's core reads for every game: identity, the types, the words copy-limit

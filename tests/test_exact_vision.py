@@ -21,7 +21,7 @@ from deckcheck.goldfish.run import Chunk, prepare
 from deckcheck.goldfish.setup import Setup
 from deckcheck.models import Card
 from deckcheck.resolve import CardIndex
-from tests.agreement import same_games, tapes
+from tests.agreement import same_games, stacked_games, tapes
 from tests.conftest import EXAMPLES
 from tests.test_fast_vision import CASES, POLICIES, RULES, setup_of, with_rules
 from tests.test_vision_cr import vision_setup
@@ -106,3 +106,65 @@ def test_runs_and_tests_play_one_compiled_function(
     play_batch(setup, 1, 10, 5, True)
     play_tape(setup, tapes(10, 2, sum(n for _, n in setup.drawable), 0), 5, True)
     assert len(fast_core._games.signatures) == 1
+
+
+@pytest.mark.parametrize("name", DECKS)
+def test_example_decks_agree_until_deck_out(
+    index: CardIndex, registry: FormatRegistry, name: str
+) -> None:
+    """Long enough for every game to reach the draw that finds the deck empty (a 50-card deck:
+    turn 45 on the play at the latest, sooner as マナチャージ takes cards): both engines lose
+    every game on the same turn, and the games do get there."""
+    parsed = decklist.parse((EXAMPLES / name).read_text(encoding="utf-8"), name)
+    setup = prepare(parsed, registry.get("vision-standard"), index, default_policy("vision"))
+    spec = games.get("vision")
+    assert spec.batch_ok is not None and spec.batch_ok(setup)
+    fast = same_games(play_tape, setup, 300, 46, True, seed=41, rows=2)
+    assert (fast.loss == 1).all()  # deck-out, the only loss (spec.losses)
+    assert fast.loss_turn.max() == 45 and fast.loss_turn.min() >= 20
+
+
+@pytest.mark.parametrize("on_play", [True, False])
+def test_a_stacked_deck_runs_out_on_the_draw_that_finds_it_empty(
+    registry: FormatRegistry, index: CardIndex, on_play: bool
+) -> None:
+    """20 cards that are never played (月の都) and never set (node_until 0): 7 in hand, 13
+    draws, and the next draw loses (東方VISIONオンライン rules: a draw the rules require from an
+    empty deck), on turn 15 on the play and 14 on the draw, in both engines."""
+    card = index.resolve("vision", "N854").card
+    assert card is not None
+    setup = vision_setup(registry, [card] * 20, None, node_until=0)
+    fast, record = stacked_games(play_tape, setup, 20, on_play)
+    assert record.loss == "deck-out" and record.loss_turn == (15 if on_play else 14)
+    assert int(fast.loss_turn[0]) == record.loss_turn
+
+
+def test_union_decks_agree_game_by_game(registry: FormatRegistry, index: CardIndex) -> None:
+    """連結 (キーワード用語集 「連結」): parts taken from 冥界, hand or field, the card's name also
+    each linked name. 幻想の結界チーム (霊夢 + 紫) and 大結界「博麗弾幕結界」 (two named spells)
+    with their parts, shuffled: both engines give identical records on 2,000 games, and the
+    reference plays the 連結 cards in many of them."""
+    from deckcheck.games.vision import engine
+    from deckcheck.goldfish.common import Tape
+    from deckcheck.goldfish.policy import Compiled
+    from deckcheck.goldfish.trace import Trace
+
+    def get(number: str) -> Card:
+        found = index.resolve("vision", number).card
+        assert found is not None, number
+        return found
+
+    cards = [("N401", 3), ("N405", 3), ("N1130", 3), ("N691", 3), ("N110", 3), ("N209", 3)]
+    cards += [("N187", 2), ("N339", 2), ("N3", 3), ("N15", 3), ("N854", 22)]
+    drawn = [get(n) for n, k in cards for _ in range(k)]
+    setup = vision_setup(registry, drawn, None, node_until="all")
+    exact(setup, turns=14, on_play=True)
+    width = sum(n for _, n in setup.drawable)
+    rows = tapes(GAMES, 2, width, 40)
+    union = 0
+    for row in rows[:300]:
+        trace = Trace()
+        engine.play(setup, Compiled(setup.policy, "vision"), Tape(row), 14, True, trace)
+        text = " ".join(s.text for t in trace.turns for s in t.steps if s.action == "play")
+        union += "幻想の結界チーム" in text or "博麗弾幕結界" in text
+    assert union > 30

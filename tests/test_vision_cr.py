@@ -14,7 +14,8 @@ import pytest
 
 from deckcheck.format_registry import FormatRegistry
 from deckcheck.games.vision import METRICS, MILESTONES, engine
-from deckcheck.games.vision.engine import Board, Unit, playable
+from deckcheck.games.vision.board import Board, Unit, playable
+from deckcheck.games.vision.limits import Limits
 from deckcheck.goldfish.common import Record
 from deckcheck.goldfish.policy import Compiled, default_policy
 from deckcheck.goldfish.setup import Setup
@@ -26,6 +27,7 @@ from tests.test_goldfish import Stacked
 
 Check = Callable[..., Report]
 M = {name: i for i, name in enumerate(METRICS)}
+LIMITS = Limits(1, None, 1, 1, 1, 25, 7, True, True, "nodes", True, True, True)
 
 
 @pytest.fixture(scope="module")
@@ -155,8 +157,9 @@ def test_a_spell_is_free_when_its_caster_is_on_the_field(
     played, free = column(record, "played"), column(record, "free")
     assert played[1] >= 2 and free[1] >= 1  # turn 2: Marisa, then her spells, for nothing
     assert record.milestones[MILESTONES.index("first_free_spell")] == 2
-    # two nodes set, and one from her マナチャージ(1): never enough for 必要ノード 5
-    assert column(record, "nodes")[1] == 3
+    # two nodes set; her マナチャージ(1) cannot be used the turn she enters asleep (総合ルール
+    # §10.12.2.a: it sleeps her), so never enough for 必要ノード 5
+    assert column(record, "nodes")[1] == 2
 
 
 def test_caster_spells_come_first_and_cost_nothing(get: Callable[[str], Card]) -> None:
@@ -266,12 +269,19 @@ def test_turn_limit_is_one_of_that_name_a_turn(get: Callable[[str], Card]) -> No
     assert not playable(get("N541"), [get("N541")], board, 1)  # 相手ターン制限: not in your turn
 
 
-def test_mana_charge_adds_sleeping_nodes_from_the_deck(get: Callable[[str], Card]) -> None:
-    """CR §10.12 マナチャージ(X): the top X cards of the deck go to the node area asleep."""
+def test_mana_charge_sleeps_the_character_for_sleeping_nodes(get: Callable[[str], Card]) -> None:
+    """CR §10.12.2.a マナチャージ(X): (自分ターン)(S): the top X cards of the deck go to the node
+    area asleep. Played, the character adds nothing; from the next turn it may charge, and
+    then it does not attack."""
     sunny = get("N15")  # サニーミルク: マナチャージ(1), 必要ノード 2, コスト 1
     board, deck = Board(nodes=2, active=2), [get("N854"), get("N3")]
     engine._put(sunny, [sunny], deck, board, 1)
-    assert (board.nodes, board.active, len(deck)) == (3, 1, 1)
+    assert (board.nodes, board.active, len(deck)) == (2, 1, 2)
+    lim = dataclasses.replace(LIMITS, node_until=None)
+    engine.charge(board, deck, 1, lim, None, None)  # asleep: it came into play this turn
+    assert board.nodes == 2
+    engine.charge(board, deck, 2, lim, None, None)
+    assert (board.nodes, board.active, len(deck), board.units[0].charged) == (3, 1, 1, 2)
 
 
 def test_the_hand_is_cut_to_seven_in_the_discard_phase(

@@ -7,7 +7,7 @@ import pytest
 from deckcheck import decklist, games
 from deckcheck.format_registry import FormatRegistry
 from deckcheck.games.vision import engine
-from deckcheck.games.vision.engine import Board, Unit, playable
+from deckcheck.games.vision.board import Board, Unit, playable
 from deckcheck.goldfish.policy import default_policy
 from deckcheck.goldfish.run import GoldfishRequest, goldfish
 from deckcheck.models import Card

@@ -17,8 +17,13 @@ reads the JSON at run time. What the conversion does:
   glossary names one keyword 「デッキ1枚制限」, whatever width or script the printing used.
 - ``upkeep``: 維持コスト, a whole number (キーワード用語集 「維持コスト」).
 - ``cost``, ``node``, ``graze``: whole numbers; ``-``, empty and ``X`` (a variable cost) are
-  none. ``attack``/``toughness`` stay text as printed (a spell's modifier ``+3``, ``X``).
+  none. ``dash``: ``-`` when 必要ノード and コスト are both printed 「-」, which the online
+  edition's rules (カードのプレイ) read as 「プレイする事ができません」: kept apart from "none"
+  (which the engines read as 0) so the card is never played by paying for it. ``attack``/``toughness`` stay text as printed (a spell's modifier ``+3``, ``X``).
 - ``user`` (術者), ``class`` (種族), ``link`` (【連結…】) in NFKC, so searches match any width;
+  a 術者 ending in a stray ``?`` or ``？`` (N1647's 「ミスティア・ローレライ?」, a typing slip in the
+  source list) loses it, and the build stops unless every 術者 names a character of the list
+  (a 術者 no character carries would never make its spell free);
   ``package``: the sets, ``;``-joined.
 """
 
@@ -56,6 +61,7 @@ COLUMNS = (
     "package",
     "link",
     "upkeep",
+    "dash",
     "source",
 )
 TYPES = {"Character": "character", "Spell": "spell", "Command": "command"}
@@ -92,6 +98,27 @@ def keywords(skill: str) -> list[str]:
     return [w for w in words if w not in _NONE]
 
 
+def user(value: object) -> str:
+    """The 術者, without a stray trailing '?' of the source (N1647)."""
+    return printed(value).rstrip("?")
+
+
+def dash(card: dict[str, Any]) -> str:
+    """'-' when 必要ノード and コスト are both printed '-' (the card cannot be played)."""
+    node, cost = nfkc(card["node"]) == "-", nfkc(card["cost"]) == "-"
+    if node != cost:
+        raise ValueError(f"{card['id']}: only one of 必要ノード and コスト is '-'")
+    return "-" if node else ""
+
+
+def check_users(rows: list[dict[str, str]]) -> None:
+    """Every 術者 names a character of the list: a character whose name contains it."""
+    names = [nfkc(r["name"]) for r in rows if r["type"] == "character"]
+    for row in rows:
+        if row["user"] and not any(row["user"] in name for name in names):
+            raise ValueError(f"{row['number']}: 術者 {row['user']!r} names no character")
+
+
 def convert(card: dict[str, Any]) -> dict[str, str]:
     name = str(card["name"]).strip()
     number, aliases = str(card["id"]), ""
@@ -100,6 +127,9 @@ def convert(card: dict[str, Any]) -> dict[str, str]:
     promo = _PROMO.match(name)
     if card["prefix"] == "P" and promo:
         number, name, aliases = f"PR.{promo['no']}", promo["name"].strip(), number
+    note = ""
+    if user(card["user"]) != printed(card["user"]):
+        note = f"; 術者 {printed(card['user'])!r} as listed, the stray '?' dropped"
     for word in keywords(str(card["skill"])):
         if ";" in word:
             raise ValueError(f"{card['id']}: keyword {word!r} holds the list separator ';'")
@@ -115,17 +145,19 @@ def convert(card: dict[str, Any]) -> dict[str, str]:
         "graze": whole(card["graze"]),
         "attack": printed(card["attack"]),
         "toughness": printed(card["toughness"]),
-        "user": printed(card["user"]),
+        "user": user(card["user"]),
         "class": printed(card["class"]),
         "package": ";".join(nfkc(p) for p in card["package"]),
         "link": printed(card["link"]),
         "upkeep": whole(card.get("upkeep", "")),
-        "source": f"VISION community card list, id {card['id']}",
+        "dash": dash(card),
+        "source": f"VISION community card list, id {card['id']}" + note,
     }
 
 
 def write(cards: Iterable[dict[str, Any]], output: Path) -> int:
     rows = [convert(c) for c in sorted(cards, key=lambda c: (c["prefix"] != "N", int(c["no"])))]
+    check_users(rows)
     with output.open("w", encoding="utf-8", newline="") as handle:
         handle.write(f"# 東方 Phantom Magic VISION: {len(rows)} cards, {PROVENANCE}.\n")
         handle.write("# Made by card_pool/vision/build.py; edit that, not this file.\n")

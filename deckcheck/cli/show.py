@@ -94,6 +94,14 @@ def format_detail(console: Console, fmt: Format, family: Sequence[Format] = ()) 
         source = escape(label(fmt.game, param.source))
         line = f"  {key} = {param.value}{flag}  [dim]{source}[/]"  # i18n: machine
         console.print(line)
+    from deckcheck import games
+
+    table = games.get(fmt.game).keywords
+    if table is not None:
+        console.print(escape(_("keywords (goldfish):")))
+        for form, status, why in table():
+            console.print(f"  [bold]{escape(form)}[/]  {escape(status)}")  # i18n: machine
+            console.print(f"      [dim]{escape(why)}[/]")  # i18n: machine (markup)
 
 
 def cards(console: Console, found: Sequence[Card]) -> None:

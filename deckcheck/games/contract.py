@@ -225,6 +225,9 @@ class GameSpec:
     notes: tuple[str, ...] = ()
     # what the deal does beyond the format's parameters: printed by odds, hand and goldfish
     setup_notes: tuple[str, ...] = ()
+    # every keyword form of the game's cards: (form, status, source or reason), in the language
+    # of the moment; printed by ``formats show`` for each format of the game. None: no table
+    keywords: Callable[[], Sequence[tuple[str, str, str]]] | None = None
     search_fields: tuple[str, ...] = ()  # card columns the web builder offers as filters
     # the card facts (a shared field, ``level``/``cost``, or a column of ``columns``) whose
     # counts the builder's deck statistics chart as the game's curve; empty: no curve

@@ -93,6 +93,17 @@ COLUMNS = (
         N_("維持コスト: a cost paid each turn, a whole number"),
         label=N_("Upkeep (維持コスト)"),
     ),
+    CardColumn(
+        "dash",
+        "text",
+        N_(
+            "'-' when 必要ノード and コスト are printed 「-」: the card cannot be played "
+            "(東方VISIONオンライン rules, カードのプレイ)"
+        ),
+        Search("exact"),
+        label=N_("Cost 「-」"),
+        checked=True,
+    ),
 )
 
 
@@ -108,6 +119,15 @@ class VisionPolicy(Policy):
     node_per_turn: int = Field(1, ge=0, le=5)  # the format's node_per_turn, if set, wins
     # spells whose 術者 is on the field (free: no 必要ノード, no コスト) before anything else
     free_first: bool = True
+    # マナチャージ(X) (総合ルール §10.12.2.a: sleep the character, the deck's top X cards become
+    # sleeping nodes) at the start of the main phase, instead of that character's attack:
+    # "nodes" while the nodes in play are fewer than the node target (node_until, by default
+    # with the 維持コスト due on the field; always under "all");
+    # "always"; "never" (the character attacks)
+    mana_charge: Literal["nodes", "always", "never"] = "nodes"
+    # 装備/場 commands (set on your field, one there: キーワード用語集 「装備/場」) played in the
+    # main phase when they can be paid, after characters and spells; False: never played
+    field_commands: bool = True
 
 
 VISION = (  # the entry point of pyproject.toml
@@ -142,6 +162,9 @@ VISION = (  # the entry point of pyproject.toml
                 choices=NODE_READY,
             ),
             "leaders": Param(int, 1, N_("goldfish: cards with 【リーダー】 on one player's field")),
+            "first_turn_attack": Param(
+                bool, True, N_("goldfish: whether the first player may attack on turn 1")
+            ),
         },
         policy=VisionPolicy,
         default_policy=VisionPolicy(
@@ -154,23 +177,32 @@ VISION = (  # the entry point of pyproject.toml
         metrics=METRICS,
         milestones=MILESTONES,
         check_tables=lazy("deckcheck.games.vision.checks:tables"),
+        keywords=lazy("deckcheck.games.vision.keywords:table"),
         copy_keys={"vision-name": vision_copy_name},  # 符ノ壱“X” counts as X (names.py)
         # 東方VISIONオンライン rules: a draw from an empty deck loses, an empty deck alone does not
         losses=(deck_out(N_("東方VISIONオンライン rules (a draw the rules require, deck empty)")),),
         notes=(
             N_(
-                "turn: maintenance (nodes become active again, then 維持コスト), draw, main "
-                "(nodes, "
-                "then plays), battle, discard (phases: 「Phantom Magic Vision 総合ルール」 §4.1.1 "
-                "as "
-                "fan copies give it; the publisher's 「ターンの流れ」)"
+                "turn: the phases of 「Phantom Magic Vision 総合ルール」 §4.1.1: active "
+                "(characters that came in asleep can act), maintenance (nodes become active "
+                "again, then 維持コスト), draw, main (a node, マナチャージ, plays, then attacks: "
+                "the rules name no battle phase), discard; the first player attacks on turn 1 "
+                "only if the format's first_turn_attack says so (deckcheck's reading)"
+            ),
+            N_(
+                "マナチャージ(X): a character in play since an earlier turn (or 速攻) may sleep "
+                "instead of attacking to put the deck's top X cards in the node area asleep "
+                "(総合ルール §10.12.2.a); the pilot's mana_charge policy decides ('nodes': while "
+                "fewer nodes than its node target); the pilot charges at the start of the main "
+                "phase"
             ),
             N_(
                 "nodes: node_per_turn cards a turn go from hand to the node area; the pilot's "
                 "node_first cards first, then cards that can never be played in your turn (弐符, "
                 "相手ターン制限), non-characters, the highest 必要ノード; none once node_until "
-                '(default: the deck\'s highest 必要ノード; "all": never) are in play; a node pays '
-                "the turn it is set (deckcheck's reading)"
+                "(default: the deck's highest 必要ノード plus the 維持コスト due on your field; "
+                '"all": never) are in play; a node pays the turn it is set (deckcheck\'s '
+                "reading)"
             ),
             N_(
                 "a card is playable when every node in play (active or asleep) is at least its "
@@ -199,10 +231,12 @@ VISION = (  # the entry point of pyproject.toml
                 "one "
                 "a turn, set on the field; 装備: one per character, 呪符: any number, both set on "
                 "your strongest character and add their +N; 装備/場: one on your field; "
-                "ターン1枚制限: one of that name a turn (キーワード用語集); マナチャージ(X): the "
-                "deck's top X cards become sleeping nodes (総合ルール §10.12); a 幻想生物 becomes "
-                "a "
-                "character; other card text is not executed (deckcheck's reading)"
+                "ターン1枚制限: one of that name a turn (キーワード用語集); 神器 only on a 伝説 "
+                "character (キーワード用語集); 装備/場 commands by the pilot's field_commands; "
+                "a 幻想生物 becomes a character; a card whose 必要ノード and コスト are 「-」 is "
+                "never played but free through its 術者 (東方VISIONオンライン rules, カードの"
+                "プレイ; deckcheck's reading); other card text is not executed (deckcheck's "
+                "reading)"
             ),
             N_(
                 "commands: played only in your battle, when they add +N attack and active nodes "
@@ -219,9 +253,10 @@ VISION = (  # the entry point of pyproject.toml
             ),
             N_("【リーダー】: at most `leaders` cards with it on your field (キーワード用語集)"),
             N_(
-                "damage: characters in play since an earlier turn (or with 速攻) attack an empty "
-                "board for their printed attack, not on the first player's first turn; "
-                "opponent_at_0 when the damage reaches the format's life (deckcheck's reading)"
+                "damage: characters in play since an earlier turn (or with 速攻) that did not "
+                "charge attack an empty board for their printed attack; 人形 ones cannot "
+                "(東方VISIONオンライン rules, 戦術); opponent_at_0 when the damage reaches the "
+                "format's life (deckcheck's reading)"
             ),
             N_(
                 "discard phase: the hand is cut to hand_limit (an assumption), the pilot dropping "

@@ -52,12 +52,29 @@ class Facts:
     mana: int  # マナチャージ(X): X cards from the deck's top become sleeping nodes (CR §10.12)
     surprise: bool  # 奇襲: does not count toward the characters of the turn (ONL 戦術)
     doll: bool  # a 人形 character: its own once-a-turn play (ONL 戦術)
+    # 人形 on a character or a 幻想生物 (a character once in play): ONL 戦術
+    # 「人形を持つキャラクターは攻撃できない」
+    no_attack: bool
+    legend: bool  # 伝説: the only characters a 神器 may be set on
+    sacred: bool  # 神器: set only on a 伝説 character (キーワード用語集 「神器」)
     leader: bool  # 【リーダー】: one on the field
     haste: bool  # 速攻: attacks the turn it comes into play (else it enters asleep)
     never: bool  # 弐符 (spell break only), opponent's-turn only, or a 連結 deckcheck cannot read
+    # 必要ノード and コスト printed 「-」: 「プレイする事ができません」 (東方VISIONオンライン
+    # rules, カードのプレイ); only a spell its 術者 makes free (ラストワード) is played.
+    # deckcheck's reading: ONL カードの種類's 術者 rule 「ノードとコストの条件を無視できます」
+    # lifts it, as every 「-」 ラストワード card (all 28 of them) needs it to be playable at all
+    dash: bool
     user: str  # 術者, NFKC ('' for none): on the field, the spell is free (ONL カードの種類)
     needs_user: bool  # ラストワード: its 術者 must be in play
     links: tuple[tuple[str, ...], ...]  # 連結: one card per part, any of its alternatives
+    # its name, NFKC, and a 連結 card's linked names, which its name is also treated as
+    # (キーワード用語集 「連結」 (自動α); a part by condition names nothing). deckcheck's
+    # reading: each alternative of 「A」または「B」 counts
+    names: tuple[str, ...]
+    # オーバードライブ: its play removes 1+ cards of its 術者 from 冥界, or the card itself is
+    # removed (キーワード用語集 「オーバードライブ」); the pilot plays it only when one is there
+    overdrive: bool
 
 
 def _links(link: str | None) -> tuple[tuple[tuple[str, ...], ...], bool]:
@@ -97,7 +114,9 @@ def facts(card: Card) -> Facts:
     mana = [int(m[1]) for w in words if (m := _MANA.fullmatch(w))]
     on_character = card.type != "character" and bool(words & {"装備", "呪符"})
     world = spell and "世界呪符" in words
-    field_equip = card.type != "character" and "装備/場" in words
+    # 装備を/場: one card's printing of 装備/場 in the card list (deckcheck's reading)
+    field_equip = card.type != "character" and bool(words & {"装備/場", "装備を/場"})
+    dash = card.text_of("dash") == "-"
     found = Facts(
         role="creature" if creature else card.type,
         node=card.int_of("node") or 0,
@@ -114,17 +133,35 @@ def facts(card: Card) -> Facts:
         mana=sum(mana),
         surprise=card.type == "character" and "奇襲" in words,
         doll=card.type == "character" and "人形" in words,
+        no_attack=(card.type == "character" or creature) and "人形" in words,
+        legend=(card.type == "character" or creature) and "伝説" in words,
+        sacred=on_character and "神器" in words,
         leader="リーダー" in words,
         # glossary 「幻想生物」: スリープ状態でセットする, like a character (CR §10.2); one that
         # prints 速攻 attacks at once (deckcheck's reading: the printed keyword wins)
         haste="速攻" in words,
         # the blank card (deckcheck.blank, outside the rulebooks) is never played
-        never="弐符" in words or not readable or bool(words & _THEIR_TURN) or is_blank(card),
+        never="弐符" in words
+        or not readable
+        or bool(words & _THEIR_TURN)
+        or is_blank(card)
+        or (dash and not (spell and card.text_of("user"))),
+        dash=dash,
         user=nfkc(card.text_of("user") or ""),
         needs_user="ラストワード" in words,
         links=links,
+        names=(nfkc(card.name), *(n for part in links for n in part)),
+        overdrive="オーバードライブ" in words,
     )
     if len(_MEMO) > 50_000:
         _MEMO.clear()
     _MEMO[id(card)] = (card, found)
     return found
+
+
+def fuels(f: Facts, other: Card) -> bool:
+    """Whether ``other`` in 冥界 may be removed for オーバードライブ card ``f`` (キーワード用語集
+    「オーバードライブ」: a character whose name contains its 術者, or a spell of the same 術者)."""
+    if other.type == "character":
+        return bool(f.user) and any(f.user in n for n in facts(other).names)
+    return other.type == "spell" and bool(f.user) and facts(other).user == f.user

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from deckcheck.games.vision.cards import facts
+from deckcheck.games.vision.cards import facts, fuels
 from deckcheck.games.vision.layout import COLUMNS
 from deckcheck.games.vision.limits import limits
 from deckcheck.goldfish.common import Keep
@@ -45,6 +45,10 @@ PARAMS = (
     "hand_limit",
     "ready_nodes",
     "free_first",
+    "charge",  # 0 never, 1 "nodes", 2 always (VisionPolicy.mana_charge)
+    "first_turn_attack",
+    "field_commands",
+    "upkeep_nodes",
 )
 
 Ints = NDArray[np.int32]
@@ -55,6 +59,8 @@ class Encoded:
     deck: Ints  # the drawable deck as card indices
     cards: dict[str, Ints]  # per distinct card: role, node, cost, … (see ``encode``)
     user_ok: NDArray[np.int8]  # [card, unit's card]: that unit is the card's 術者
+    link_ok: NDArray[np.int8]  # [card, 連結 part, other card]: the other may serve that part
+    fuel_ok: NDArray[np.int8]  # [card, other card]: オーバードライブ may remove the other
     sig: NDArray[np.int64]  # per card: the keep conditions it matches, as bits
     bound_bit: Ints  # keep conditions with an upper bound: their bit and bound
     bound_k: Ints
@@ -78,12 +84,17 @@ def distinct(setup: Setup) -> tuple[list[Card], list[int]]:
     return cards, counts
 
 
+def _deck(setup: Setup, cards: Sequence[Card]) -> Ints:
+    where = {id(c): i for i, c in enumerate(cards)}
+    return np.array([where[id(c)] for c, n in setup.drawable for _ in range(n)], dtype=np.int32)
+
+
 def batch_ok(setup: Setup) -> bool:
     """Whether the batch engine plays this set-up as the reference would: no 連結 (Union)
-    card (the reference takes its parts from 冥界, hand and field in order, card by card), a
-    keep rule of at most MAX_KEEP_CONDITIONS conditions, and a deck that deals a full hand."""
+    command (none is printed; the battle does not remove parts), a keep rule of at most
+    MAX_KEEP_CONDITIONS conditions, and a deck that deals a full hand."""
     cards, counts = distinct(setup)
-    if any(facts(c).links for c in cards):
+    if any(facts(c).links and facts(c).role == "command" for c in cards):
         return False
     if len(setup.policy.keep) > MAX_KEEP_CONDITIONS:
         return False
@@ -135,12 +146,16 @@ def _params(setup: Setup, cards: Sequence[Card]) -> Ints:
         "hand_limit": lim.hand_limit,
         "ready_nodes": int(lim.ready_nodes),
         "free_first": int(lim.free_first),
+        "charge": ("never", "nodes", "always").index(lim.charge),
+        "first_turn_attack": int(lim.first_attack),
+        "field_commands": int(lim.field_commands),
+        "upkeep_nodes": int(lim.upkeep_nodes),
     }
     return np.array([values[k] for k in PARAMS], dtype=np.int32)
 
 
 def encode(setup: Setup) -> Encoded:
-    cards, counts = distinct(setup)
+    cards, _ = distinct(setup)
     policy = Compiled(setup.policy, setup.game)
     node_first = policy.atoms["node_first"]
 
@@ -157,8 +172,10 @@ def encode(setup: Setup) -> Encoded:
 
     names: dict[str, int] = {}
     # every column but these three is the Facts field of its name, as a number
-    table = {name: field(name) for name in COLUMNS if name not in ("role", "has_user", "name_id")}
+    skip = ("role", "has_user", "name_id", "links")
+    table = {name: field(name) for name in COLUMNS if name not in skip}
     table |= {
+        "links": column(lambda i: len(fs[i].links)),
         "role": column(lambda i: ROLES.index(fs[i].role)),
         "has_user": column(lambda i: bool(fs[i].user)),
         # cards of one name share an id: ターン1枚制限 counts the name (engine.Board.names)
@@ -174,19 +191,35 @@ def encode(setup: Setup) -> Encoded:
                 rank(c),
             ),
         ),
-        "play_score": _scores(cards, lambda c: (facts(c).role != "character", rank(c))),
+        "play_score": _scores(
+            cards,
+            lambda c: (facts(c).role != "character", facts(c).role == "command", rank(c)),
+        ),
         "rank_score": _scores(cards, rank),
     }
     user_ok = np.zeros((len(cards), len(cards)), dtype=np.int8)
     for i, f in enumerate(fs):
         if f.user:
             for j, unit in enumerate(cards):
-                user_ok[i, j] = f.user in nfkc(unit.name)
+                user_ok[i, j] = any(f.user in n for n in facts(unit).names)
+    parts = max((len(f.links) for f in fs), default=0)
+    link_ok = np.zeros((len(cards), parts, len(cards)), dtype=np.int8)
+    for i, f in enumerate(fs):  # engine._link_cards: a needle of the part in the card's name
+        for p, options in enumerate(f.links):
+            for j, other in enumerate(cards):
+                link_ok[i, p, j] = any(needle in nfkc(other.name) for needle in options)
+    fuel_ok = np.array(
+        [[f.overdrive and fuels(f, other) for other in cards] for f in fs], dtype=np.int8
+    ).reshape(len(cards), len(cards))
     keep = _keep(policy, cards)
     return Encoded(
-        deck=np.repeat(np.arange(len(cards), dtype=np.int32), counts),
+        # in the order of ``setup.drawable``, as the reference's ``expand``: a stacked tape
+        # (tests/agreement.py ``stacked_games``) deals both engines the same deck
+        deck=_deck(setup, cards),
         cards=table,
         user_ok=user_ok,
+        link_ok=link_ok,
+        fuel_ok=fuel_ok,
         sig=keep["sig"],
         bound_bit=keep["bound_bit"].astype(np.int32),
         bound_k=keep["bound_k"].astype(np.int32),

@@ -1,7 +1,7 @@
 """東方 Phantom Magic VISION goldfish for a whole chunk of games at once: the set-up encoded as
 arrays (encode.py), played by the compiled loop of fast_core.py. ``batch_ok`` (encode.py) keeps
-out what this does not model: 連結 (Union) cards. A production chunk draws numba's random
-numbers, seeded from the chunk's seed; ``play_tape`` plays given tapes instead
+out what this does not model: a 連結 (Union) command (none is printed). A production chunk
+draws numba's random numbers, seeded from the chunk's seed; ``play_tape`` plays given tapes instead
 (goldfish/shuffles.py), for the exact tests."""
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ def _play(setup: Setup, seed: int, games: int, turns: int, on_play: bool, tape: 
         card,
         score.astype(np.int32),
         enc.user_ok,
+        enc.link_ok,
+        enc.fuel_ok,
         keep,
         enc.params,
         out,

@@ -1,5 +1,6 @@
-"""The numba half of the VISION batch engine (fast.py), with the hand's helpers in fast_hand.py
-(the cache of both is keyed on every module they import: goldfish/compiling.py).
+"""The numba half of the VISION batch engine (fast.py), with the board's steps in fast_board.py
+and the hand's helpers in fast_hand.py (the cache of all three is keyed on every module they
+import: goldfish/compiling.py).
 
 The same procedure as ``engine.play`` (the reference engine, which tests/test_exact_vision.py
 holds it to game by game on shared tapes), on card indices (encode.py): the hand is kept in
@@ -16,107 +17,53 @@ from __future__ import annotations
 
 import numpy as np
 
+from deckcheck.games.vision.fast_board import (
+    ATTACK,
+    BONUS,
+    CHARACTER,
+    COMMAND,
+    COST,
+    CREATURE,
+    DOLL,
+    FIELD_EQUIP,
+    FIRST_FREE,
+    FIRST_LOSS,
+    HASTE,
+    LEADER,
+    LEGEND,
+    LINKS,
+    MANA,
+    NAME_ID,
+    NO_ATTACK,
+    ON_CHARACTER,
+    ON_FIELD,
+    ONCE_A_TURN,
+    OVERDRIVE,
+    ROLE,
+    SURPRISE,
+    UPKEEP,
+    WORLD,
+    _bury,
+    _charges,
+    _enter,
+    _free,
+    _fuel,
+    _leave,
+    _links,
+    _playable,
+    _set_on,
+    _unbury,
+    _users,
+)
 from deckcheck.games.vision.fast_hand import _draw, _meets, _remove
-from deckcheck.games.vision.layout import COLUMNS, MILESTONES
 from deckcheck.goldfish.compiling import njit
 from deckcheck.goldfish.shuffles import begin, start
-
-CHARACTER, CREATURE, SPELL, COMMAND = range(4)
-# rows of the per-card table, as encode.COLUMNS orders them
-(ROLE, NODE, COST, ATTACK, BONUS, ON_CHARACTER, LEADER, HASTE, NEVER, HAS_USER, NEEDS_USER,
- EQUIP, ON_FIELD, WORLD, FIELD_EQUIP, ONCE_A_TURN, UPKEEP, MANA, SURPRISE, DOLL,
- NAME_ID) = range(21)  # fmt: skip
-assert len(COLUMNS) == 21
-FIRST_FREE = MILESTONES.index("first_free_spell")
-FIRST_LOSS = MILESTONES.index("first_upkeep_loss")
-
-
-@njit()
-def _users(unit_card, users, user_ok, step):  # type: ignore[no-untyped-def]
-    """A character of card ``unit_card`` enters (``step`` 1) or leaves (-1) the field:
-    ``users[c]`` counts the characters on the field named after card ``c``'s 術者, so
-    engine.user_on_field is one look-up, not a scan of the field each time it is asked."""
-    for c in range(users.shape[0]):
-        users[c] += step * user_ok[c, unit_card]
-
-
-@njit()
-def _free(c, card, users):  # type: ignore[no-untyped-def]
-    """engine.free: a spell (or 幻想生物) whose 術者 is on the field."""
-    return (card[ROLE, c] == SPELL or card[ROLE, c] == CREATURE) and users[c] > 0
-
-
-@njit()
-def _host(c, card, units, u_attack, u_equip, u_alive, u_ok):  # type: ignore[no-untyped-def]
-    """engine._host over the characters flagged in ``u_ok``: the strongest that may take the
-    card (an 装備 only one without), the first on a tie; -1 if none."""
-    best = -1
-    for u in range(units):
-        if not u_alive[u] or not u_ok[u] or (card[EQUIP, c] and u_equip[u]):
-            continue
-        if best < 0 or u_attack[u] > u_attack[best]:
-            best = u
-    return best
-
-
-@njit()
-def _playable(  # type: ignore[no-untyped-def]
-    c, card, users, nodes, active, st, units, u_attack, u_equip, u_alive, u_ok, name_turn, turn
-):
-    """engine.playable for a deck without 連結. ``st`` = (leaders in play, the leader limit,
-    a 世界呪符 played this turn, an 装備/場 on the field)."""
-    if card[NEVER, c]:
-        return False
-    if not _free(c, card, users) and (
-        card[NODE, c] > nodes or card[COST, c] > active
-    ):
-        return False
-    if card[LEADER, c] and st[0] >= st[1]:
-        return False
-    if card[NEEDS_USER, c] and users[c] == 0:
-        return False
-    if card[ON_CHARACTER, c] and _host(c, card, units, u_attack, u_equip, u_alive, u_ok) < 0:
-        return False
-    if card[WORLD, c] and st[2]:
-        return False
-    if card[FIELD_EQUIP, c] and st[3]:
-        return False
-    return not (card[ONCE_A_TURN, c] and name_turn[card[NAME_ID, c]] == turn)
-
-
-@njit()
-def _enter(c, u, h, e, st, card):  # type: ignore[no-untyped-def]
-    """Card ``c`` comes onto the field (row ``st[4]``, the next): as character row ``u`` (or
-    -1), set on character ``h`` (or -1)."""
-    e_card, e_unit, e_host, e_alive, entries = e[0], e[1], e[2], e[3], st[4]
-    e_card[entries], e_unit[entries], e_host[entries], e_alive[entries] = c, u, h, 1
-    if card[FIELD_EQUIP, c]:
-        st[3] = 1
-    st[4] = entries + 1
-
-
-@njit()
-def _set_on(c, card, units, u_attack, u_equip, u_alive, u_ok, e, st):  # type: ignore[no-untyped-def]
-    """engine._put for a card set on a character: the host _host picks gets its +N."""
-    h = _host(c, card, units, u_attack, u_equip, u_alive, u_ok)
-    u_attack[h] += card[BONUS, c]
-    if card[EQUIP, c]:
-        u_equip[h] = 1
-    _enter(c, -1, h, e, st, card)
-
-
-@njit()
-def _charge(c, card, deck, left, rand):  # type: ignore[no-untyped-def]
-    """マナチャージ(X): up to X cards of the deck become nodes. Returns how many."""
-    n = min(card[MANA, c], left)
-    for k in range(n):
-        _draw(deck, left - k, rand)
-    return n
 
 
 @njit()
 def _games(  # type: ignore[no-untyped-def]
-    seed, games, turns, on_play, base, card, score, user_ok, keep, params, out, tape
+    seed, games, turns, on_play, base, card, score, user_ok, link_ok, fuel_ok, keep, params, out,
+    tape,
 ):
     """Play ``games`` games into ``out`` = (metrics, milestones, mulligans, loss, loss_turn),
     each dealt from ``base`` (the deck as card indices) with numba's numbers seeded by ``seed``,
@@ -128,7 +75,8 @@ def _games(  # type: ignore[no-untyped-def]
     hand_size, draw_per_turn, first_draws, mulligan = params[0], params[1], params[2], params[3]
     node_per_turn, node_until, per_turn = params[4], params[5], params[6]
     leaders, life, dolls_per_turn, hand_limit = params[7], params[8], params[9], params[10]
-    ready_nodes, free_first = params[11], params[12]
+    ready_nodes, free_first, charge = params[11], params[12], params[13]
+    first_attack, field_commands, upkeep_nodes = params[14], params[15], params[16]
     size = base.shape[0]
     deck = np.empty(size, dtype=np.int32)
     hand = np.empty(size, dtype=np.int32)
@@ -138,18 +86,25 @@ def _games(  # type: ignore[no-untyped-def]
     u_turn = np.empty(size, dtype=np.int32)
     u_haste = np.empty(size, dtype=np.int32)
     u_equip = np.empty(size, dtype=np.int32)
+    u_attack_ok = np.empty(size, dtype=np.int32)  # not 人形
+    u_card = np.empty(size, dtype=np.int32)  # the card of each character row
+    grave = np.empty(size, dtype=np.int32)  # 冥界, in order (st[5] cards)
+    found = np.zeros((max(link_ok.shape[1], 1), 2), dtype=np.int32)  # _links
+    u_mana = np.empty(size, dtype=np.int32)  # マナチャージ(X), with the cards set on it
+    u_charged = np.empty(size, dtype=np.int32)  # the turn it last slept for マナチャージ
     u_alive = np.empty(size, dtype=np.int32)
     u_all = np.ones(size, dtype=np.int32)  # every character may host
     u_attacker = np.empty(size, dtype=np.int32)
     # the field, in order of entry: the card, its character row (or -1), its host (or -1), alive
     e = np.empty((4, size), dtype=np.int32)
-    e_card, e_unit, e_host, e_alive = e[0], e[1], e[2], e[3]
+    e_card, e_unit, e_alive = e[0], e[1], e[3]
     name_turn = np.zeros(size, dtype=np.int32)
     # leaders in play, the leader limit, a 世界呪符 played this turn, an 装備/場 on the field,
-    # rows of the field table
-    st = np.zeros(5, dtype=np.int32)
+    # rows of the field table, cards in 冥界
+    st = np.zeros(6, dtype=np.int32)
     st[1] = leaders
     users = np.zeros(user_ok.shape[0], dtype=np.int32)  # _users: the 術者 on the field
+    u_all_rows = (u_attack, u_mana, u_equip, u_alive)
     node_score, play_score, rank_score = score[0], score[1], score[2]
     role = card[ROLE]
     for g in range(games):
@@ -173,7 +128,7 @@ def _games(  # type: ignore[no-untyped-def]
                 left -= 1
             mulligans[g] = 1
         nodes = active = units = damage = 0
-        st[0] = st[3] = st[4] = 0
+        st[0] = st[3] = st[4] = st[5] = 0
         name_turn[:] = 0
         users[:] = 0
         for turn in range(1, turns + 1):
@@ -190,19 +145,7 @@ def _games(  # type: ignore[no-untyped-def]
                     active -= card[UPKEEP, c]
                     continue
                 lost += 1  # 破棄: it leaves, with what is set on it
-                e_alive[r] = 0
-                u = e_unit[r]
-                if u >= 0:
-                    u_alive[u] = 0
-                    _users(c, users, user_ok, -1)
-                    st[0] -= card[LEADER, c]
-                    for k in range(st[4]):
-                        if e_alive[k] and e_host[k] == u:
-                            e_alive[k] = 0
-                elif e_host[r] >= 0:
-                    u_attack[e_host[r]] -= card[BONUS, c]
-                    if card[EQUIP, c]:
-                        u_equip[e_host[r]] = 0
+                _leave(r, card, e, st, u_all_rows, grave, users, user_ok)
             st[3] = 0  # an 装備/場 still on the field
             for r in range(st[4]):
                 if e_alive[r] and card[FIELD_EQUIP, e_card[r]]:
@@ -218,8 +161,14 @@ def _games(  # type: ignore[no-untyped-def]
                     hand[held] = _draw(deck, left, rand)
                     left -= 1
                     held += 1
+            until = node_until  # engine.upkeep_due on top of it, by default
+            if until >= 0 and upkeep_nodes:
+                for r in range(st[4]):
+                    c = e_card[r]
+                    if e_alive[r] and users[c] == 0:
+                        until += card[UPKEEP, c]
             for _ in range(node_per_turn):
-                if held == 0 or (node_until >= 0 and nodes >= node_until):
+                if held == 0 or (until >= 0 and nodes >= until):
                     break
                 best = 0
                 for i in range(1, held):
@@ -229,13 +178,32 @@ def _games(  # type: ignore[no-untyped-def]
                 nodes += 1
                 active += 1
             main_active, main_asleep = active, nodes - active
+            for u in range(units):  # engine.charge: マナチャージ, instead of an attack
+                if not u_alive[u] or u_mana[u] == 0 or left == 0:
+                    continue
+                if not (u_turn[u] < turn or u_haste[u]):
+                    continue
+                if not _charges(charge, until, nodes):
+                    break
+                u_charged[u] = turn
+                n = min(u_mana[u], left)
+                for k in range(n):
+                    _draw(deck, left - k, rand)
+                left -= n
+                nodes += n
             st[2] = 0  # no 世界呪符 played yet this turn
             ready = 0
             for i in range(held):
                 if _playable(
                     hand[i], card, users, nodes, active, st, units, u_attack, u_equip, u_alive,
                     u_all, name_turn, turn,
-                ):
+                ) and (
+                    card[LINKS, hand[i]] == 0
+                    or _links(
+                        hand[i], card, link_ok, hand, held, grave, st, units, u_card, u_alive,
+                        found,
+                    )
+                ) and (card[OVERDRIVE, hand[i]] == 0 or _fuel(hand[i], fuel_ok, grave, st) >= 0):
                     ready += 1
             played = free = characters = dolls = 0
             while True:  # main phase
@@ -243,7 +211,7 @@ def _games(  # type: ignore[no-untyped-def]
                 best_free = 0
                 for i in range(held):
                     c = hand[i]
-                    if role[c] == COMMAND:
+                    if role[c] == COMMAND and not (field_commands and card[FIELD_EQUIP, c]):
                         continue
                     if role[c] == CHARACTER and not card[SURPRISE, c]:
                         if card[DOLL, c]:
@@ -255,6 +223,12 @@ def _games(  # type: ignore[no-untyped-def]
                         c, card, users, nodes, active, st, units, u_attack, u_equip, u_alive,
                         u_all, name_turn, turn,
                     ):
+                        continue
+                    if card[LINKS, c] and not _links(
+                        c, card, link_ok, hand, held, grave, st, units, u_card, u_alive, found
+                    ):
+                        continue
+                    if card[OVERDRIVE, c] and _fuel(c, fuel_ok, grave, st) < 0:
                         continue
                     is_free = 0
                     if free_first and _free(c, card, users):
@@ -277,6 +251,32 @@ def _games(  # type: ignore[no-untyped-def]
                     if milestones[g, 0] == 0:
                         milestones[g, 0] = turn
                 gratis = _free(c, card, users)
+                if card[LINKS, c]:  # engine._put: one card per part removed from the game
+                    _links(c, card, link_ok, hand, held, grave, st, units, u_card, u_alive, found)
+                    for p in range(card[LINKS, c]):
+                        x = found[p, 1]
+                        if found[p, 0] == 2:  # a character: to 冥界 with its cards, then out
+                            for r in range(st[4]):
+                                if e_alive[r] and e_unit[r] == x:
+                                    _leave(r, card, e, st, u_all_rows, grave, users, user_ok)
+                                    break
+                            _unbury(u_card[x], grave, st)
+                            continue
+                        at = -1
+                        for i in range(held):
+                            if hand[i] == x:
+                                at = i
+                                break
+                        if at >= 0:  # the reference takes it from hand if a copy is there
+                            held = _remove(hand, held, at)
+                        else:
+                            _unbury(x, grave, st)
+                    for i in range(held):  # the card itself, its first copy
+                        if hand[i] == c:
+                            best = i
+                            break
+                if card[OVERDRIVE, c]:  # engine._put: the first card of 冥界 it may remove
+                    _unbury(_fuel(c, fuel_ok, grave, st), grave, st)
                 held = _remove(hand, held, best)
                 if gratis:
                     free += 1
@@ -291,28 +291,36 @@ def _games(  # type: ignore[no-untyped-def]
                     u_attack[units] = card[ATTACK, c]
                     u_turn[units] = turn
                     u_haste[units] = card[HASTE, c]
-                    u_equip[units] = 0
+                    u_attack_ok[units] = 1 - card[NO_ATTACK, c]
+                    u_mana[units] = card[MANA, c]
+                    u_charged[units] = 0
+                    u_equip[units] = 2 * card[LEGEND, c]
                     u_alive[units] = 1
+                    u_card[units] = c
                     _users(c, users, user_ok, 1)
                     _enter(c, units, -1, e, st, card)
                     units += 1
                     st[0] += card[LEADER, c]
                 elif card[ON_CHARACTER, c]:
-                    _set_on(c, card, units, u_attack, u_equip, u_alive, u_all, e, st)
+                    _set_on(c, card, units, u_attack, u_equip, u_alive, u_all, e, st, u_mana)
                 elif card[ON_FIELD, c]:
                     _enter(c, -1, -1, e, st, card)
-                charged = _charge(c, card, deck, left, rand)  # sleeping nodes from the deck
-                left -= charged
-                nodes += charged
+                else:
+                    _bury(c, grave, st)
             for k in range(1, 8):
                 if nodes >= k and milestones[g, 1 + k] == 0:
                     milestones[g, 1 + k] = turn
             if free and milestones[g, FIRST_FREE] == 0:
                 milestones[g, FIRST_FREE] = turn
-            if not (turn == 1 and on_play):  # battle
+            if not (turn == 1 and on_play and not first_attack):  # attacks
                 hit = attackers = 0
                 for u in range(units):
-                    u_attacker[u] = u_alive[u] and (u_turn[u] < turn or u_haste[u])
+                    u_attacker[u] = (
+                        u_alive[u]
+                        and u_attack_ok[u]
+                        and u_charged[u] != turn
+                        and (u_turn[u] < turn or u_haste[u])
+                    )
                     if u_attacker[u]:
                         attackers += 1
                         hit += u_attack[u]
@@ -344,15 +352,16 @@ def _games(  # type: ignore[no-untyped-def]
                         if card[ONCE_A_TURN, c]:
                             name_turn[card[NAME_ID, c]] = turn
                         if card[ON_CHARACTER, c]:
-                            _set_on(c, card, units, u_attack, u_equip, u_alive, u_attacker, e, st)
+                            _set_on(
+                                c, card, units, u_attack, u_equip, u_alive, u_attacker, e, st,
+                                u_mana,
+                            )
                             hit += card[BONUS, c]
                         elif card[ON_FIELD, c]:
                             _enter(c, -1, -1, e, st, card)
                         else:
                             hit += card[BONUS, c]
-                        charged = _charge(c, card, deck, left, rand)
-                        left -= charged
-                        nodes += charged
+                            _bury(c, grave, st)
                 damage += hit
                 if damage >= life and milestones[g, 1] == 0:
                     milestones[g, 1] = turn
@@ -361,6 +370,7 @@ def _games(  # type: ignore[no-untyped-def]
                 for i in range(1, held):
                     if node_score[hand[i]] > node_score[hand[best]]:
                         best = i
+                _bury(hand[best], grave, st)
                 held = _remove(hand, held, best)
             alive = 0
             for u in range(units):

@@ -52,4 +52,10 @@ COLUMNS = (
     "surprise",
     "doll",
     "name_id",
+    "dash",
+    "no_attack",
+    "legend",
+    "sacred",
+    "links",
+    "overdrive",
 )

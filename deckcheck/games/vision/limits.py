@@ -28,6 +28,10 @@ class Limits:
     hand_limit: int
     ready_nodes: bool  # node_ready = "maintenance"
     free_first: bool
+    charge: str  # VisionPolicy.mana_charge
+    first_attack: bool  # the format's first_turn_attack
+    field_commands: bool  # VisionPolicy.field_commands
+    upkeep_nodes: bool  # node_until by default: the nodes 維持コスト takes come on top
 
 
 def limits(setup: Setup, deck: Sequence[Card]) -> Limits:
@@ -51,7 +55,19 @@ def limits(setup: Setup, deck: Sequence[Card]) -> Limits:
         hand_limit=rules.param_int("hand_limit"),
         ready_nodes=str(rules.params["node_ready"]) == "maintenance",
         free_first=pol.free_first,
+        charge=pol.mana_charge,
+        first_attack=rules.param_bool("first_turn_attack"),
+        field_commands=pol.field_commands,
+        upkeep_nodes=pol.node_until is None,
     )
+
+
+def charges(lim: Limits, nodes: int, until: int | None) -> bool:
+    """Whether the pilot uses a character's マナチャージ now, with ``nodes`` in play and the
+    pilot's node target ``until`` this turn (None: no limit)."""
+    if lim.charge == "nodes":
+        return until is None or nodes < until
+    return lim.charge == "always"
 
 
 def slot_free(f: Facts, characters: int, dolls: int, lim: Limits) -> bool:

@@ -32,6 +32,47 @@ def play(card: Card, gratis: bool, character_first: bool) -> str:
     return _p("vision", "plays {card} ({why})", card=names([card]), why=why)
 
 
+def held(card: Card) -> str:
+    """Why the pilot keeps a card it can never play: 必要ノード and コスト printed 「-」."""
+    return _p(
+        "vision",
+        "keeps {card}: 必要ノード and コスト 「-」, it cannot be played "
+        "(東方VISIONオンライン rules, カードのプレイ)",
+        card=names([card]),
+    )
+
+
+def charge(card: Card, n: int) -> str:
+    return _p(
+        "vision",
+        "{card} sleeps for マナチャージ: nodes +{n} from the deck's top, asleep "
+        "(総合ルール §10.12.2.a; it does not attack)",
+        card=names([card]),
+        n=n,
+    )
+
+
+def hand(cards: Sequence[Card]) -> str:
+    return _p("vision", "hand at the start of the turn: {cards}", cards=names(cards))
+
+
+def upkeep_paid(card: Card, cost: int) -> str:
+    return _p(
+        "vision",
+        "pays 維持コスト {cost} for {card} (sleeps {cost} active nodes)",
+        card=names([card]),
+        cost=cost,
+    )
+
+
+def upkeep_waived(card: Card) -> str:
+    return _p(
+        "vision",
+        "no 維持コスト for {card}: its 術者 is on the field (キーワード用語集 「維持コスト」)",
+        card=names([card]),
+    )
+
+
 def lost(cards: Sequence[Card]) -> str:
     return _p("vision", "維持コスト not paid: {cards} to 冥界", cards=names(cards))
 

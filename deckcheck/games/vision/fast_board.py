@@ -1,0 +1,199 @@
+"""The board of the compiled VISION loop (fast_core.py): the per-card table's rows, and the
+steps on characters, hosts, 冥界 and 連結 links that the loop takes (each the reference
+engine's step of the same name in engine.py). Apart from fast_core.py to keep each module
+readable; the cache of both is keyed on every module they import (goldfish/compiling.py)."""
+
+from __future__ import annotations
+
+from deckcheck.games.vision.layout import COLUMNS, MILESTONES
+from deckcheck.goldfish.compiling import njit
+
+CHARACTER, CREATURE, SPELL, COMMAND = range(4)
+# rows of the per-card table, as encode.COLUMNS orders them
+(ROLE, NODE, COST, ATTACK, BONUS, ON_CHARACTER, LEADER, HASTE, NEVER, HAS_USER, NEEDS_USER,
+ EQUIP, ON_FIELD, WORLD, FIELD_EQUIP, ONCE_A_TURN, UPKEEP, MANA, SURPRISE, DOLL,
+ NAME_ID, DASH, NO_ATTACK, LEGEND, SACRED, LINKS, OVERDRIVE) = range(27)  # fmt: skip
+assert len(COLUMNS) == 27
+FIRST_FREE = MILESTONES.index("first_free_spell")
+FIRST_LOSS = MILESTONES.index("first_upkeep_loss")
+
+
+@njit()
+def _users(unit_card, users, user_ok, step):  # type: ignore[no-untyped-def]
+    """A character of card ``unit_card`` enters (``step`` 1) or leaves (-1) the field:
+    ``users[c]`` counts the characters on the field named after card ``c``'s 術者, so
+    engine.user_on_field is one look-up, not a scan of the field each time it is asked."""
+    for c in range(users.shape[0]):
+        users[c] += step * user_ok[c, unit_card]
+
+
+@njit()
+def _free(c, card, users):  # type: ignore[no-untyped-def]
+    """engine.free: a spell (or 幻想生物) whose 術者 is on the field."""
+    return (card[ROLE, c] == SPELL or card[ROLE, c] == CREATURE) and users[c] > 0
+
+
+@njit()
+def _host(c, card, units, u_attack, u_equip, u_alive, u_ok):  # type: ignore[no-untyped-def]
+    """engine._host over the characters flagged in ``u_ok``: the strongest that may take the
+    card (an 装備 only one without, a 神器 only a 伝説 one), the first on a tie; -1 if none.
+    ``u_equip[u]``: bit 1 holds an 装備, bit 2 is 伝説."""
+    best = -1
+    for u in range(units):
+        if not u_alive[u] or not u_ok[u] or (card[EQUIP, c] and u_equip[u] & 1):
+            continue
+        if card[SACRED, c] and not u_equip[u] & 2:
+            continue
+        if best < 0 or u_attack[u] > u_attack[best]:
+            best = u
+    return best
+
+
+@njit()
+def _playable(  # type: ignore[no-untyped-def]
+    c, card, users, nodes, active, st, units, u_attack, u_equip, u_alive, u_ok, name_turn, turn
+):
+    """engine.playable for a deck without 連結. ``st`` = (leaders in play, the leader limit,
+    a 世界呪符 played this turn, an 装備/場 on the field)."""
+    if card[NEVER, c]:
+        return False
+    if not _free(c, card, users) and (
+        card[DASH, c] or card[NODE, c] > nodes or card[COST, c] > active
+    ):
+        return False
+    if card[LEADER, c] and st[0] >= st[1]:
+        return False
+    if card[NEEDS_USER, c] and users[c] == 0:
+        return False
+    if card[ON_CHARACTER, c] and _host(c, card, units, u_attack, u_equip, u_alive, u_ok) < 0:
+        return False
+    if card[WORLD, c] and st[2]:
+        return False
+    if card[FIELD_EQUIP, c] and st[3]:
+        return False
+    return not (card[ONCE_A_TURN, c] and name_turn[card[NAME_ID, c]] == turn)
+
+
+@njit()
+def _enter(c, u, h, e, st, card):  # type: ignore[no-untyped-def]
+    """Card ``c`` comes onto the field (row ``st[4]``, the next): as character row ``u`` (or
+    -1), set on character ``h`` (or -1)."""
+    e_card, e_unit, e_host, e_alive, entries = e[0], e[1], e[2], e[3], st[4]
+    e_card[entries], e_unit[entries], e_host[entries], e_alive[entries] = c, u, h, 1
+    if card[FIELD_EQUIP, c]:
+        st[3] = 1
+    st[4] = entries + 1
+
+
+@njit()
+def _set_on(c, card, units, u_attack, u_equip, u_alive, u_ok, e, st, u_mana):  # type: ignore[no-untyped-def]
+    """engine._put for a card set on a character: the host _host picks gets its +N and its
+    マナチャージ."""
+    h = _host(c, card, units, u_attack, u_equip, u_alive, u_ok)
+    u_attack[h] += card[BONUS, c]
+    u_mana[h] += card[MANA, c]
+    if card[EQUIP, c]:
+        u_equip[h] |= 1
+    _enter(c, -1, h, e, st, card)
+
+
+@njit()
+def _charges(charge, node_until, nodes):  # type: ignore[no-untyped-def]
+    """limits.charges: 0 never, 1 while nodes are fewer than node_until (-1: always), 2 always."""
+    if charge == 1:
+        return node_until < 0 or nodes < node_until
+    return charge == 2
+
+
+@njit()
+def _bury(c, grave, st):  # type: ignore[no-untyped-def]
+    """Card ``c`` goes to 冥界 (engine.Board.grave, in order; ``st[5]`` cards there)."""
+    grave[st[5]] = c
+    st[5] += 1
+
+
+@njit()
+def _unbury(c, grave, st):  # type: ignore[no-untyped-def]
+    """The first card ``c`` in 冥界 leaves it (common.take)."""
+    for i in range(st[5]):
+        if grave[i] == c:
+            for k in range(i, st[5] - 1):
+                grave[k] = grave[k + 1]
+            st[5] -= 1
+            return
+
+
+@njit()
+def _leave(r, card, e, st, u, grave, users, user_ok):  # type: ignore[no-untyped-def]
+    """engine._leave: field row ``r`` goes to 冥界, a character with what is set on it.
+    ``u`` = (attack, mana, equip, alive) of the characters."""
+    e_card, e_unit, e_host, e_alive = e[0], e[1], e[2], e[3]
+    u_attack, u_mana, u_equip, u_alive = u
+    c = e_card[r]
+    e_alive[r] = 0
+    _bury(c, grave, st)
+    h = e_unit[r]
+    if h >= 0:
+        u_alive[h] = 0
+        _users(c, users, user_ok, -1)
+        st[0] -= card[LEADER, c]
+        for k in range(st[4]):
+            if e_alive[k] and e_host[k] == h:
+                e_alive[k] = 0
+                _bury(e_card[k], grave, st)
+    elif e_host[r] >= 0:
+        u_attack[e_host[r]] -= card[BONUS, c]
+        u_mana[e_host[r]] -= card[MANA, c]
+        if card[EQUIP, c]:
+            u_equip[e_host[r]] &= 2
+
+
+@njit()
+def _links(c, card, link_ok, hand, held, grave, st, units, u_card, u_alive, found):  # type: ignore[no-untyped-def]
+    """engine._link_cards: for each 連結 part of card ``c``, in order, the first card that
+    matches it in 冥界, then in hand (not a copy of ``c``), then on the field, none used
+    twice (a card by its index, as the reference's identity: copies are one object). Fills
+    ``found[p]`` = (place 0 冥界 / 1 hand / 2 field, card index or character row); False if
+    a part has none."""
+    for p in range(card[LINKS, c]):
+        place = -1
+        what = -1
+        for i in range(st[5]):
+            x = grave[i]
+            if link_ok[c, p, x] and not _used(found, p, 0, x):
+                place, what = 0, x
+                break
+        if place < 0:
+            for i in range(held):
+                x = hand[i]
+                if x != c and link_ok[c, p, x] and not _used(found, p, 0, x):
+                    place, what = 1, x
+                    break
+        if place < 0:
+            for h in range(units):
+                if u_alive[h] and link_ok[c, p, u_card[h]] and not _used(found, p, 2, h):
+                    place, what = 2, h
+                    break
+        if place < 0:
+            return False
+        found[p, 0], found[p, 1] = place, what
+    return True
+
+
+@njit()
+def _fuel(c, fuel_ok, grave, st):  # type: ignore[no-untyped-def]
+    """engine.fuels: the first card of 冥界 オーバードライブ card ``c`` may remove; -1 if none."""
+    for i in range(st[5]):
+        if fuel_ok[c, grave[i]]:
+            return grave[i]
+    return -1
+
+
+@njit()
+def _used(found, parts, place, what):  # type: ignore[no-untyped-def]
+    """Whether the first ``parts`` links found take ``what``: a character row (place 2), or a
+    card index in 冥界 or hand (places 0, 1: the same card either way)."""
+    for p in range(parts):  # noqa: SIM110 (a loop numba compiles as it is)
+        if (found[p, 0] == 2) == (place == 2) and found[p, 1] == what:
+            return True
+    return False
