@@ -26,9 +26,10 @@ from deckcheck.decklist_csv import CSV_COLUMNS as CSV_COLUMNS
 from deckcheck.decklist_csv import looks_like_csv, parse_csv
 from deckcheck.decklist_headers import header_word as header_word
 from deckcheck.decklist_headers import section_name as section_name
-from deckcheck.decklist_headers import subtotal
+from deckcheck.decklist_lines import CardLine, card_line, heading
 from deckcheck.decklist_parts import (
     MAX_COUNT,
+    card_hint,
     clip,
     merge_repeats,
     read_day,
@@ -41,14 +42,15 @@ from deckcheck.decklist_print import print_text as print_text
 from deckcheck.decklist_print import to_json as to_json
 from deckcheck.i18n import _
 from deckcheck.models import DeckEntry, DeckList, Violation
-from deckcheck.text import lone_surrogate, without_surrogate_lines
+from deckcheck.text import lone_surrogate, quote, without_surrogate_lines
 
 _FORMAT = re.compile(r"^format\s*[:：=]\s*(?P<id>\S.*?)$", re.IGNORECASE)
 _DATE = re.compile(r"^date\s*[:：=]\s*(?P<day>\S.*?)$", re.IGNORECASE)
 _X = "xX×ｘＸ"
 _CARD = re.compile(
     rf"^(?P<count>[+-]?\d+)"
-    rf"(?:\s*[{_X}](?=\s)\s*|[{_X}](?=\S)|[,，、]\s*|\s+)"  # 4 x REF, 4x REF, 4 REF, 4,REF
+    # 4 x REF, 4x REF, 4 REF, 4,REF, 4枚 REF
+    rf"(?:\s*[{_X}](?=\s)\s*|[{_X}](?=\S)|[,，、]\s*|\s*枚\s*|\s+)"
     r"(?P<ref>\S.*)$"
 )
 _COMMENT = re.compile(r"(?:^|\s)#.*$")
@@ -78,37 +80,13 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
         if first_line is None:
             first_line = number
         first = line[0]
-        if first.isdigit() or first in "+-":  # the common case: a card line
-            m = card_match(line)
-            if m is not None:
-                # int() of thousands of digits is slow, and over 4,300 a ValueError
-                count = int(m["count"]) if len(m["count"]) <= 12 else 0
-                if not 0 < count <= MAX_COUNT:
-                    problems.append(
-                        syntax(
-                            _(
-                                "count {count} is not a whole number from 1 to {most}",
-                                count=clip(m["count"], 20),
-                                most=MAX_COUNT,
-                            ),
-                            number,
-                            _("write a positive count"),
-                            section=None if unknown_section else section,
-                        )
-                    )
-                    continue
-                if unknown_section:
-                    continue
-                ref = m["ref"]
-                key = (section, ref)
-                tally = seen.get(key)
-                if tally is not None:  # repeated cards add up; the first line stays
-                    tally[0] += count
-                else:
-                    seen[key] = [count, number]
-                continue
+        m = card_match(line) if first.isdigit() or first in "+-" else None  # the common case
+        if m is not None:
+            written: CardLine | None = CardLine(m["count"], m["ref"])
         elif first == "[" and (header := header_word(line)) is not None:
             name = section_name(header)
+            if name is None and heading(line) is not None:  # [キャラクター]: a type's group
+                continue
             unknown_section = name is None
             if name is None:
                 quoted.append(len(problems))
@@ -129,8 +107,8 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
                     syntax(
                         _(
                             "second format line names {new}, the first named {old}",
-                            new=repr(m["id"]),
-                            old=repr(fmt),
+                            new=quote(m["id"]),
+                            old=quote(fmt),
                         ),
                         number,
                         _("keep one format: line"),
@@ -145,18 +123,45 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
             if problem is not None:
                 problems.append(problem)
             continue
-        elif (name := section_name(line)) is not None:  # a section word without brackets
-            section, unknown_section = name, False
-            section_lines.setdefault(name, number)
+        elif (head := heading(line)) is not None:  # キャラクター, 【サイドボード】, ■スペル 6
+            if head.section is not None:
+                section, unknown_section = head.section, False
+                section_lines.setdefault(head.section, number)
             continue
-        elif subtotal(line):  # a card type word and a number: a list's count of that type
+        else:
+            written = card_line(line)  # チルノ ×3, ×3 チルノ, 3枚 チルノ
+        if written is not None:
+            # int() of thousands of digits is slow, and over 4,300 a ValueError
+            count = int(written.written) if len(written.written) <= 12 else 0
+            if not 0 < count <= MAX_COUNT:
+                problems.append(
+                    syntax(
+                        _(
+                            "count {count} is not a whole number from 1 to {most}",
+                            count=clip(written.written, 20),
+                            most=MAX_COUNT,
+                        ),
+                        number,
+                        _("write a positive count"),
+                        section=None if unknown_section else section,
+                    )
+                )
+                continue
+            if unknown_section:
+                continue
+            key = (section, written.ref)
+            tally = seen.get(key)
+            if tally is not None:  # repeated cards add up; the first line stays
+                tally[0] += count
+            else:
+                seen[key] = [count, number]
             continue
         quoted.append(len(problems))
         problems.append(
             syntax(
-                _("not a card line: {line}", line=repr(clip(line))),
+                _("not a card line: {line}", line=quote(clip(line))),
                 number,
-                _("write a count then a card number or name, e.g. '4 SAMPLE-C-001'"),
+                card_hint(None),
                 section=None if unknown_section else section,
             )
         )
@@ -225,7 +230,7 @@ def parse_json(text: str, path: str | None = None) -> DeckList:
         if section is None:
             deck.problems.append(
                 syntax(
-                    _("unknown key {key}", key=repr(key)),
+                    _("unknown key {key}", key=quote(str(key))),
                     1,
                     _("use format, date, main, extra, gate, side"),
                 )

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from deckcheck.checks.table import CheckFn, check_tables
 from deckcheck.decklist import SYNTAX, SYNTAX_SOURCE
+from deckcheck.decklist_parts import card_hint
 from deckcheck.formats import Format
-from deckcheck.i18n import N_, _, current
+from deckcheck.i18n import N_, _
 from deckcheck.models import Card, CardCount, DeckList, Report, Violation
 from deckcheck.resolve import CardIndex, Resolution
-from deckcheck.slots import Context, Slot, format_facts
+from deckcheck.slots import Context, Slot, copy_limit, format_facts
+from deckcheck.text import quote
 from deckcheck.wording import a_an, cited, listing, word
 
 RESOLVE_SOURCE = N_("deckcheck deck list format (README: Deck lists); outside the rulebooks")
@@ -106,7 +108,23 @@ def _read(deck: DeckList, fmt: Format, index: CardIndex) -> Context:
             ctx.has_appends = True
     if foreign:
         ctx.violations.append(_wrong_game(fmt, foreign))
+    if deck.problems:
+        _game_hints(ctx)
     return ctx
+
+
+def _game_hints(ctx: Context) -> None:
+    """A line that is no card line is shown one of the deck's own cards, at a count the format
+    allows, as the example (the parser wrote a generic one: it does not know the game)."""
+    generic = card_hint(None)
+    card = next((s.card for slots in ctx.slots.values() for s in slots), None)
+    if card is None:
+        return
+    count = min(3, copy_limit(ctx.fmt, card) or 3)
+    hint = card_hint(f"{count} {card.name}")
+    ctx.violations[:] = [
+        v.model_copy(update={"fix": hint}) if v.fix == generic else v for v in ctx.violations
+    ]
 
 
 def _share(
@@ -158,7 +176,7 @@ def _wrong_game(fmt: Format, foreign: list[tuple[Card, int, str, int | None, str
     if len(foreign) == 1:
         message = _(
             "{ref} is {a_game} card ({number}); {format} is {a_format_game} format",
-            ref=_quoted(ref),
+            ref=quote(ref),
             a_game=a_game,
             number=other.number,
             format=fmt.id,
@@ -196,7 +214,7 @@ def _resolution_violation(
             rule="deck/ambiguous-card",
             message=_(
                 "{ref} matches {n} cards that differ in what legality depends on: {numbers}",
-                ref=_quoted(ref),
+                ref=quote(ref),
                 n=len(found.ambiguous),
                 numbers=numbers,
             ),
@@ -207,7 +225,7 @@ def _resolution_violation(
             fix=_("write the card number instead of the name (one of {numbers})", numbers=numbers),
         )
     hint = (
-        _("did you mean {names}?", names=" / ".join(_quoted(s) for s in found.suggestions))
+        _("did you mean {names}?", names=" / ".join(quote(s) for s in found.suggestions))
         if found.suggestions
         else _("check the spelling or import the card with `deckcheck pool import`")
     )
@@ -220,7 +238,7 @@ def _resolution_violation(
         message=_(
             "no {game} card has the number or name {ref}",
             game=word(fmt.game, fmt.game),
-            ref=_quoted(ref),
+            ref=quote(ref),
         ),
         section=section,
         cards=named,
@@ -228,12 +246,6 @@ def _resolution_violation(
         source=_(RESOLVE_SOURCE),
         fix=hint,
     )
-
-
-def _quoted(ref: str) -> str:
-    """A card reference as the list wrote it: ``'X 99'`` (Python's quoting, as the
-    English messages always had) / ``「X 99」``."""
-    return repr(ref) if current() == "en" else f"「{ref}」"
 
 
 def _checks_of(fmt: Format) -> tuple[CheckFn, ...]:

@@ -25,7 +25,7 @@ from deckcheck.games import name_key
 from deckcheck.games.columns_contract import CardColumn
 from deckcheck.i18n import _
 from deckcheck.models import Card, ColumnValue, Game
-from deckcheck.normalize import nfkc, word_key
+from deckcheck.normalize import loose_name_key, nfkc, word_key
 from deckcheck.resolve import number_key
 from deckcheck.wording import a_an
 
@@ -83,8 +83,12 @@ class Atom:
             return card.kind is not None and nfkc(card.kind) == nfkc(self.value)
         if f == "name":
             game = card.game
-            return name_key(game, card.name) == name_key(game, self.value) or (
-                number_key(card.number) == number_key(self.value)
+            # name:反魂蝶 is the card 「反魂蝶」: brackets, quotes and spaces aside
+            # (normalize.loose_name_key; deckcheck's reading, outside the rulebooks)
+            return (
+                name_key(game, card.name) == name_key(game, self.value)
+                or number_key(card.number) == number_key(self.value)
+                or loose_name_key(card.name) == loose_name_key(self.value)
             )
         if f == "number":
             return number_key(card.number) == number_key(self.value)

@@ -15,8 +15,10 @@ from typing import Protocol
 
 from deckcheck import data
 from deckcheck.errors import PoolError, database_trouble
+from deckcheck.games import name_key
 from deckcheck.i18n import _
 from deckcheck.models import Card, Game
+from deckcheck.normalize import loose_name_key
 from deckcheck.pool.columns import (
     ALL_COLUMNS,
     COLUMNS,
@@ -322,6 +324,10 @@ class Pool:
                     f"SELECT {SELECT_LIST} FROM cards WHERE {column} IN ({marks})", chunk
                 ):
                     cards.setdefault((row["game"], row["number"]), _row_to_card(row))
+        for key in self._loose_keys(refs, pairs, cards.values(), numbers):
+            query = f"SELECT {SELECT_LIST} FROM cards WHERE game = ? AND name_key = ?"
+            for row in self.conn.execute(query, key):
+                cards.setdefault((row["game"], row["number"]), _row_to_card(row))
         # Aliased cards are a few thousand at most: their keys are scanned (no table of them),
         # and only the cards a reference names are read whole.
         wanted = set(numbers)
@@ -338,6 +344,25 @@ class Pool:
                 cards.setdefault((row["game"], row["number"]), _row_to_card(row))
         found = visible(cards.values(), self._real_games(), set(numbers))
         return PoolIndex(found, self._names_anytime, self.path)
+
+    def _loose_keys(
+        self,
+        refs: list[str],
+        pairs: list[tuple[str, str]],
+        found: Iterable[Card],
+        numbers: list[str],
+    ) -> list[tuple[str, str]]:
+        """(game, name key) of the names the references that found nothing may mean written
+        without spaces, quotes or brackets (``resolve.CardIndex`` decides whether exactly one
+        name does). The names are scanned only when some reference found nothing."""
+        known = {name_key(c.game, c.name) for c in found} | {number_key(c.number) for c in found}
+        missed = [r for r in refs if number_key(r) not in known and not ref_keys(r) & known]
+        missed += [name for _, name in pairs if not ref_keys(name) & known]
+        if not missed:
+            return []
+        wanted = {loose_name_key(r) for r in missed}
+        rows = self.conn.execute("SELECT DISTINCT game, name_key, name FROM cards")
+        return [(game, key) for game, key, name in rows if loose_name_key(name) in wanted]
 
     def _real_games(self) -> set[str]:
         return {game for (game,) in self.conn.execute(real_games_query("cards"))}
