@@ -13,6 +13,7 @@ from deckcheck.decklist_parts import card_hint
 from deckcheck.formats import Format
 from deckcheck.i18n import N_, _
 from deckcheck.models import Card, CardCount, DeckList, Report, Violation
+from deckcheck.printings import printing_lines
 from deckcheck.resolve import CardIndex, Resolution
 from deckcheck.slots import Context, Slot, copy_limit, format_facts
 from deckcheck.text import quote
@@ -219,10 +220,13 @@ def _resolution_violation(
                 numbers=numbers,
             ),
             section=section,
-            cards=[CardCount(number=c.number, name=c.name, count=count) for c in found.ambiguous],
+            cards=named,  # the line's count once: not each printing at it (39 for 3 × 13)
             line=line,
             source=_(RESOLVE_SOURCE),
-            fix=_("write the card number instead of the name (one of {numbers})", numbers=numbers),
+            fix=_(
+                "write the number of the printing you mean instead of the name: {printings}",
+                printings="; ".join(printing_lines(found.ambiguous)),
+            ),
         )
     hint = (
         _("did you mean {names}?", names=" / ".join(quote(s) for s in found.suggestions))

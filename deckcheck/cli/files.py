@@ -25,9 +25,15 @@ if TYPE_CHECKING:
 def _load(
     path: Path, format: str | None, db: Path | None, extra: Sequence[str] = ()
 ) -> tuple[str, DeckList, Format, CardIndex]:
+    return _load_text(path, read_text(path), format, db, extra)
+
+
+def _load_text(
+    path: Path, text: str, format: str | None, db: Path | None, extra: Sequence[str] = ()
+) -> tuple[str, DeckList, Format, CardIndex]:
+    """``_load`` of a text already in hand (a deck as fixed so far)."""
     from deckcheck import decklist
 
-    text = read_text(path)
     deck = decklist.parse(text, str(path))
     fmt = format_for(format or deck.format, path, deck.date)
     with open_pool(db) as pool:
@@ -192,8 +198,10 @@ def remove(
 
 
 FIX_HELP = N_(
-    "List the unambiguous changes that would make an illegal deck legal; --apply writes "
-    "them.\n\n"
+    "List the certain changes: a card's own spelling where only one card can be meant "
+    "(博麗霊夢 → 博麗 霊夢, ﾁﾙﾉ → チルノ, a typo with one suggestion), then the counts and moves "
+    "only one change can make; the rest are listed as choices. --apply writes the changes; "
+    "--dry-run also shows them as a diff.\n\n"
     "Exit status: 0 legal (after --apply), 1 still illegal, 2 input error."
 )
 
@@ -201,24 +209,48 @@ FIX_HELP = N_(
 def fix(
     path: Annotated[Path, typer.Argument(metavar="FILE")],
     apply: Annotated[bool, typer.Option("--apply", help=N_("Write the changes."))] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help=N_("Show the changes as a diff; write nothing."))
+    ] = False,
     format: FormatOption = None,
     db: DbOption = None,
 ) -> None:
-    from deckcheck import decklist, edit
+    import difflib
+
+    from deckcheck import decklist, edit, respell
 
     text, deck, fmt, index = _load(path, format, db)
+    spellings, spelling_choices = respell.respellings(deck, fmt.game, index)
+    if spellings and decklist.looks_like_json(text):  # a JSON list is rewritten whole
+        spellings = []
+    if spellings:
+        respelled = respell.respelled(text, spellings)
+        _text, deck, fmt, index = _load_text(path, respelled, format, db)
+        spelling_choices = respell.respellings(deck, fmt.game, index)[1]
+    else:
+        respelled = text
     fixes, _choices = edit.propose_fixes(deck, fmt, index)
-    fixed = edit.apply_fixes(text, fixes) if fixes else text
+    fixed = edit.apply_fixes(respelled, fixes) if fixes else respelled
     # what the fixes leave behind is what still needs a person to choose
     _fixes, choices = edit.propose_fixes(decklist.parse(fixed, str(path)), fmt, index)
-    for f in fixes:
-        fix_text = f.describe()
-        print(_("applied: {fix}", fix=fix_text) if apply else _("fix: {fix}", fix=fix_text))
-    for choice in choices:
+    done = [s.describe() for s in spellings] + [f.describe() for f in fixes]
+    write = apply and not dry_run
+    for fix_text in done:
+        print(_("applied: {fix}", fix=fix_text) if write else _("fix: {fix}", fix=fix_text))
+    for choice in [*spelling_choices, *choices]:
         print(_("needs a choice: {choice}", choice=choice))
-    if apply and fixes:
+    if dry_run:
+        sys.stdout.writelines(
+            difflib.unified_diff(
+                text.splitlines(keepends=True),
+                fixed.splitlines(keepends=True),
+                str(path),
+                str(path),
+            )
+        )
+    if write and done:
         _save(path, fixed)
-    report = _verdict(decklist.parse(fixed if apply else text, str(path)), fmt, index)
+    report = _verdict(decklist.parse(fixed if write else text, str(path)), fmt, index)
     print(_one_line(report))
     raise typer.Exit(EXIT_OK if report.legal else EXIT_ILLEGAL)
 

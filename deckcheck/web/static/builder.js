@@ -902,6 +902,7 @@ async function loadText(text, previous = deckSnapshot()) {
     renderDeck();
     scheduleValidate();
     settleLines(resolved.entries.map((e, i) => [state.entries[i], e]));
+    unreadLines(resolved.problems);
     offerUndoReplace(previous);
     const unread = resolved.problems.length;
     show(unread ? _n("{n} line could not be read", "{n} lines could not be read", unread,
@@ -929,6 +930,20 @@ function settleLines(pairs) {
     const item = settleLine(entry, line);
     if (item) $(line.number ? "paste-printings" : "paste-lines").append(item);
   }
+  tidyLines();
+}
+
+// Each line the service could not read, first among the lines to settle: its number, what it
+// says (the line as written) and what was expected, as the CLI prints them (one parser).
+function unreadLines(problems) {
+  const items = problems.map((p) => {
+    const item = document.createElement("li");
+    item.className = "settle unread";
+    item.textContent = _("line {line}: {message}; {fix}",
+      { line: p.line ?? "?", message: p.message, fix: p.fix || "" });
+    return item;
+  });
+  $("paste-lines").prepend(...items);
   tidyLines();
 }
 
