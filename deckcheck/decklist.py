@@ -46,6 +46,9 @@ from deckcheck.text import lone_surrogate, quote, without_surrogate_lines
 
 _FORMAT = re.compile(r"^format\s*[:：=]\s*(?P<id>\S.*?)$", re.IGNORECASE)
 _DATE = re.compile(r"^date\s*[:：=]\s*(?P<day>\S.*?)$", re.IGNORECASE)
+_SAMPLES = re.compile(r"^samples\s*[:：=]\s*(?P<value>\S.*?)$", re.IGNORECASE)
+_YES = {"yes": True, "true": True, "on": True, "1": True}
+_YES.update(dict.fromkeys(("no", "false", "off", "0"), False))
 _X = "xX×ｘＸ"
 _CARD = re.compile(
     rf"^(?P<count>[+-]?\d+)"
@@ -61,6 +64,7 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
     unknown_section = False  # cards below an unknown header are reported, not counted
     fmt: str | None = None
     day: datetime.date | None = None
+    samples = False
     first_line: int | None = None
     problems: list[Violation] = []
     section_lines: dict[str, int] = {}
@@ -123,6 +127,18 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
             if problem is not None:
                 problems.append(problem)
             continue
+        elif (m := _SAMPLES.match(line)) is not None:
+            allowed = _YES.get(m["value"].casefold())
+            if allowed is None:
+                problems.append(
+                    syntax(
+                        _("samples line: {value} is not yes or no", value=quote(m["value"])),
+                        number,
+                        _("write samples: yes (the list names the shipped sample cards)"),
+                    )
+                )
+            samples = bool(allowed)
+            continue
         elif (head := heading(line)) is not None:  # キャラクター, 【サイドボード】, ■スペル 6
             if head.section is not None:
                 section, unknown_section = head.section, False
@@ -176,6 +192,7 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
         path=path,
         format=fmt,
         date=day,
+        samples=samples,
         entries=[DeckEntry(s, n, r, line) for (s, r), (n, line) in seen.items()],
         problems=problems,
         section_lines=section_lines,
@@ -223,8 +240,13 @@ def parse_json(text: str, path: str | None = None) -> DeckList:
             problem = syntax(_("date must be a string YYYY-MM-DD"), 1, _("fix date"))
         if problem is not None:
             deck.problems.append(problem)
+    samples = data.get("samples", False)
+    if isinstance(samples, bool):
+        deck.samples = samples
+    else:
+        deck.problems.append(syntax(_("samples must be true or false"), 1, _("fix samples")))
     for key, value in data.items():
-        if key in ("format", "date"):
+        if key in ("format", "date", "samples"):
             continue
         section = section_name(key) if isinstance(key, str) else None
         if section is None:
@@ -232,7 +254,7 @@ def parse_json(text: str, path: str | None = None) -> DeckList:
                 syntax(
                     _("unknown key {key}", key=quote(str(key))),
                     1,
-                    _("use format, date, main, extra, gate, side"),
+                    _("use format, date, samples, main, extra, gate, side"),
                 )
             )
             continue

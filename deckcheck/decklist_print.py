@@ -16,6 +16,8 @@ def print_text(deck: DeckList) -> str:
         lines.append(f"format: {deck.format}")
     if deck.date:
         lines.append(f"date: {deck.date.isoformat()}")
+    if deck.samples:
+        lines.append("samples: yes")
     for section in SECTIONS:
         entries = [e for e in deck.entries if e.section == section]
         if not entries:
@@ -40,6 +42,8 @@ def to_json(deck: DeckList) -> dict[str, Any]:
         data["format"] = deck.format
     if deck.date:
         data["date"] = deck.date.isoformat()
+    if deck.samples:
+        data["samples"] = True
     for section in SECTIONS:
         entries = [e for e in deck.entries if e.section == section]
         if entries:

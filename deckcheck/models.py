@@ -162,6 +162,9 @@ class DeckList(BaseModel):
     path: str | None = None
     format: str | None = None
     date: datetime.date | None = None  # the ``date:`` line: the day whose format version applies
+    # the ``samples: yes`` line: the list names the shipped sample cards, which a game whose
+    # pool holds real cards otherwise hides from name resolution (pool.samples)
+    samples: bool = False
     entries: list[DeckEntry] = Field(default_factory=list)
     problems: list[Violation] = Field(default_factory=list)
     section_lines: dict[str, int] = Field(default_factory=dict)

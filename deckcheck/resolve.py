@@ -58,6 +58,9 @@ class Resolution:
     # the card name the reference means when it matched no name as written, only one name
     # without spaces, quotes or brackets (normalize.loose_name_key): deck fix writes it
     spelling: str | None = None
+    # no card as the index shows them, but a sample card it hides (pool.samples): the name
+    # of a made-up card in a game whose pool holds real ones
+    sample: Card | None = None
 
 
 _UNKNOWN = Resolution(unknown=True)
@@ -98,6 +101,9 @@ class CardIndex:
         self.by_name: dict[tuple[Game, str], list[Card]] = {}
         # (game, loose key) → the name keys that have it; one name key: the reference's name
         self.by_loose: dict[tuple[Game, str], set[str]] = {}
+        # sample cards hidden from name resolution (pool.samples.visible), by (game, name key)
+        self.hidden: dict[tuple[Game, str], Card] = {}
+        self._revealed: CardIndex | None = None
         self._names = names
         self._name_cache: dict[Game, dict[str, str]] = {}
         self._name_index: dict[Game, suggest.NameIndex] = {}
@@ -178,17 +184,43 @@ class CardIndex:
         else:
             keys.add(key)
 
+    def hide(self, cards: Iterable[Card]) -> None:
+        """Know ``cards`` (samples a game with real cards hides) only to say so when a deck
+        names one (``Resolution.sample``) and for ``revealed``."""
+        for card in cards:
+            self.hidden.setdefault((card.game, name_key(card.game, card.name)), card)
+        self._memo.clear()
+        self._revealed = None
+
+    def revealed(self) -> CardIndex:
+        """This index with its hidden samples resolving as cards: for a deck list that allows
+        them (``samples: yes``, ``validate --samples``). Built once."""
+        if not self.hidden:
+            return self
+        if self._revealed is None:
+            for game in {card.game for card in self._cards}:
+                self._index(game)
+            known = {(c.game, c.number) for c in self._cards}
+            extra = [c for c in self.hidden.values() if (c.game, c.number) not in known]
+            self._revealed = CardIndex([*self._cards, *extra], self._names)
+        return self._revealed
+
     def subset(self, game: Game, refs: Iterable[str], *extra: Card) -> CardIndex:
         """The cards ``refs`` may mean (and ``extra``), as a small index of their own: cheap to
         send to a worker, and this index (shared by every request) is left as it is. No
         suggestions: whoever uses it reports unknown cards."""
         cards: dict[tuple[Game, str], Card] = {}
+        samples: list[Card] = []
         for ref in refs:
             found = self.found(game, ref)
             for card in [found.card, *found.ambiguous, *found.other_game]:
                 if card is not None:
                     cards[(card.game, card.number)] = card
-        return CardIndex([*cards.values(), *extra])
+            if found.sample is not None:
+                samples.append(found.sample)
+        small = CardIndex([*cards.values(), *extra])
+        small.hide(samples)
+        return small
 
     def __len__(self) -> int:
         for game in {card.game for card in self._cards}:
@@ -216,7 +248,7 @@ class CardIndex:
 
     def resolve(self, game: Game, ref: str) -> Resolution:
         hit = self.found(game, ref)
-        return self._suggest(game, ref) if hit.unknown else hit
+        return self._suggest(game, ref) if hit.unknown and hit.sample is None else hit
 
     def found(self, game: Game, ref: str) -> Resolution:
         """``resolve`` without suggestions: what is cheap, memoised."""
@@ -285,6 +317,9 @@ class CardIndex:
         pair = self._numbered_name(game, ref)
         if pair is not None:
             return pair
+        sample = self.hidden.get((game, name_key(game, ref)))
+        if sample is not None:
+            return Resolution(unknown=True, sample=sample)
         elsewhere: list[Card] = []
         for g in games.ids():
             if g != game:

@@ -23,8 +23,9 @@ RESOLVE_SOURCE = N_("deckcheck deck list format (README: Deck lists); outside th
 
 
 def validate(deck: DeckList, fmt: Format, index: CardIndex) -> Report:
-    """Check ``deck`` against every rule of ``fmt``; cards are looked up in ``index``."""
-    ctx = _read(deck, fmt, index)
+    """Check ``deck`` against every rule of ``fmt``; cards are looked up in ``index`` (with
+    the samples it hides, when the deck list allows them)."""
+    ctx = _read(deck, fmt, index.revealed() if deck.samples else index)
     violations = ctx.violations
     for check in _checks_of(fmt):
         found = check(ctx, ctx.counts)
@@ -226,6 +227,25 @@ def _resolution_violation(
             fix=_(
                 "write the number of the printing you mean instead of the name: {printings}",
                 printings="; ".join(printing_lines(found.ambiguous)),
+            ),
+        )
+    if found.sample is not None:
+        return Violation(
+            rule="deck/sample-card",
+            message=_(
+                "{ref} is a made-up sample card ({number}), hidden because the pool holds "
+                "real {game} cards",
+                ref=quote(ref),
+                number=found.sample.number,
+                game=word(fmt.game, fmt.game),
+            ),
+            section=section,
+            cards=named,
+            line=line,
+            source=_(RESOLVE_SOURCE),
+            fix=_(
+                "name a real card, or allow the samples: a line 'samples: yes' in the deck list, "
+                "or `deckcheck validate --samples`"
             ),
         )
     hint = (

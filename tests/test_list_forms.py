@@ -6,6 +6,7 @@ deck/unknown-card errors."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -240,3 +241,64 @@ def test_an_ambiguous_line_counts_its_copies_once_and_tells_printings_apart(
     (v,) = [v for v in report.violations if v.rule == "deck/ambiguous-card"]
     assert [(c.name, c.count) for c in v.cards] == [("博麗 霊夢", 3)]  # not 13 × 3
     assert v.fix is not None and "PR.190 character: cost 1, node 3" in v.fix
+
+
+def test_add_and_remove_take_a_name_whose_printings_differ(tmp_path: Path) -> None:
+    deck, db = tmp_path / "new.deck", str(tmp_path / "pool.sqlite3")
+    assert runner.invoke(app, ["new", str(deck), "-f", "vision-standard"]).exit_code == 0
+    result = runner.invoke(app, ["add", str(deck), "3", "博麗 霊夢", "--db", db])
+    assert result.exit_code == 0, result.stdout  # was 2: "matches several cards"
+    assert "'博麗 霊夢' has 13 printings" in result.stdout
+    assert "    N317 character: cost 2, node 4" in result.stdout
+    runner.invoke(app, ["add", str(deck), "1", "博麗霊夢", "--db", db])  # the same name, loosely
+    assert "\n4 博麗 霊夢\n" in deck.read_text(encoding="utf-8")
+    runner.invoke(app, ["remove", str(deck), "2", "博麗 霊夢", "--db", db])
+    assert "\n2 博麗 霊夢\n" in deck.read_text(encoding="utf-8")
+
+
+# --- samples (issue 31, item 5) -------------------------------------------------------------
+
+MY_CHAOS = """game,number,name,type,title,power,hp,source
+chaos,MY-001,わたしのキャラ,chara,STEINS;GATE,4,3,a user's own card list
+"""
+
+
+def test_the_examples_keep_their_verdicts_after_a_user_imports_own_cards(tmp_path: Path) -> None:
+    db = str(tmp_path / "pool.sqlite3")
+
+    def verdicts() -> dict[str, tuple[bool, list[str]]]:
+        result = runner.invoke(app, ["validate", str(EXAMPLES), "--json", "--db", db])
+        reports = json.loads(result.stdout)
+        return {
+            Path(r["path"]).name: (r["legal"], sorted(v["rule"] for v in r["violations"]))
+            for r in reports
+        }
+
+    before = verdicts()
+    cards = tmp_path / "mine.csv"
+    cards.write_text(MY_CHAOS, encoding="utf-8")
+    assert runner.invoke(app, ["pool", "import", str(cards), "--db", db]).exit_code == 0
+    assert verdicts() == before
+
+
+def test_a_hidden_sample_is_its_own_problem_that_says_how_to_allow_it(tmp_path: Path) -> None:
+    db = str(tmp_path / "pool.sqlite3")
+    cards = tmp_path / "mine.csv"
+    cards.write_text(MY_CHAOS, encoding="utf-8")
+    runner.invoke(app, ["pool", "import", str(cards), "--db", db])
+    deck = tmp_path / "d.deck"
+    deck.write_text("format: chaos-standard\n4 見本キャラ 01\n4 わたしのキャラ\n", encoding="utf-8")
+    result = runner.invoke(app, ["validate", str(deck), "--json", "--db", db])
+    report = json.loads(result.stdout)
+    rules = {v["rule"]: v for v in report["violations"]}
+    assert "deck/unknown-card" not in rules  # was: "no chaos card has the number or name"
+    sample = rules["deck/sample-card"]
+    assert "SAMPLE-C-001" in sample["message"] and "samples: yes" in sample["fix"]
+    assert "--samples" in sample["fix"]
+    for allowed in (["--samples"], []):
+        if not allowed:
+            deck.write_text("samples: yes\n" + deck.read_text(encoding="utf-8"), encoding="utf-8")
+        result = runner.invoke(app, ["validate", str(deck), "--json", *allowed, "--db", db])
+        report = json.loads(result.stdout)
+        assert "deck/sample-card" not in {v["rule"] for v in report["violations"]}
+        assert report["counts"]["main"] == 8

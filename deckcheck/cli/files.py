@@ -14,6 +14,7 @@ from deckcheck.cli.options import DbOption, FormatOption, JsonOption
 from deckcheck.cli.outputs import wrote
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, UsageError
 from deckcheck.i18n import N_, _, current
+from deckcheck.text import quote
 from deckcheck.wording import a_an, listing, word
 
 if TYPE_CHECKING:
@@ -102,28 +103,23 @@ def new(
 
 
 def _same(index: CardIndex, fmt: Format, ref: str) -> tuple[Card, Callable[[str], bool]]:
-    """The card REF means, and a test for deck-list references that mean it too."""
+    """The card REF means, and a test for deck-list references that mean it too. A name whose
+    printings differ is taken as that name: its first printing stands for the section, and
+    the references that mean it are the lines naming it (``_printings_note`` says so)."""
     found = index.resolve(fmt.game, ref)
     if found.card is None:
         if found.ambiguous:
-            numbers = ", ".join(c.number for c in found.ambiguous)
-            raise UsageError(
-                _(
-                    "{ref} matches several cards ({numbers}); give the number",
-                    ref=repr(ref),
-                    numbers=numbers,
-                )
-            )
+            return found.ambiguous[0], _same_name(index, fmt.game, found.ambiguous[0].name)
         if found.suggestions:
             raise UsageError(
                 _(
                     "no {game} card {ref} in the pool (did you mean {names}?)",
                     game=fmt.game,
-                    ref=repr(ref),
+                    ref=quote(ref),
                     names=" / ".join(found.suggestions),
                 )
             )
-        raise UsageError(_("no {game} card {ref} in the pool", game=fmt.game, ref=repr(ref)))
+        raise UsageError(_("no {game} card {ref} in the pool", game=fmt.game, ref=quote(ref)))
     card = found.card
 
     def same(other: str) -> bool:
@@ -131,6 +127,36 @@ def _same(index: CardIndex, fmt: Format, ref: str) -> tuple[Card, Callable[[str]
         return hit is not None and hit.number == card.number
 
     return card, same
+
+
+def _same_name(index: CardIndex, game: str, name: str) -> Callable[[str], bool]:
+    from deckcheck.games import name_key
+
+    key = name_key(game, name)
+
+    def same(other: str) -> bool:
+        printings = index.resolve(game, other).ambiguous
+        return bool(printings) and name_key(game, printings[0].name) == key
+
+    return same
+
+
+def _printings_note(index: CardIndex, fmt: Format, ref: str) -> None:
+    """After an edit by a name whose printings differ: each printing, to write its number."""
+    from deckcheck.printings import printing_lines
+
+    printings = index.resolve(fmt.game, ref).ambiguous
+    if printings:
+        print(
+            _(
+                "{ref} has {n} printings that differ in what legality depends on; the line "
+                "names the card, write the number of the one you mean:",
+                ref=quote(ref),
+                n=len(printings),
+            )
+        )
+        for line in printing_lines(printings):
+            print(f"    {line}")
 
 
 ADD_HELP = N_("Add N copies of a card, in place (comments and order kept), and print the verdict.")
@@ -157,6 +183,7 @@ def add(
     target = _section(section, fmt) or edit.default_section(fmt, card.type)
     new_text = edit.add(text, target, count, ref.strip(), same)  # written as the user wrote it
     _save(path, new_text)
+    _printings_note(index, fmt, ref)
     print(_one_line(_verdict(decklist.parse(new_text, str(path)), fmt, index)))
 
 

@@ -62,6 +62,16 @@ def validate(
             help=N_("Also read symlinks in folders that lead out of the folder."),
         ),
     ] = False,
+    samples: Annotated[
+        bool,
+        typer.Option(
+            "--samples",
+            help=N_(
+                "Let names resolve to the shipped sample cards in games whose pool holds real "
+                "cards (as a deck's 'samples: yes' line does)."
+            ),
+        ),
+    ] = False,
     as_of: AsOfOption = None,
     db: DbOption = None,
 ) -> None:
@@ -81,6 +91,9 @@ def validate(
     files = _deck_files(deckfiles.expand(paths, follow_symlinks), changed_since, output)
     with paused_gc():
         parsed = [deckfiles.read(p) for p in files]
+    if samples:
+        for deck in parsed:
+            deck.samples = True
     answers = backend(ctx, db)
     reports = answers.validate(files, parsed, format, day)
     _print_reports(reports, output, lambda ref: answers.format_of(ref, format))

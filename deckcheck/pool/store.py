@@ -32,8 +32,8 @@ from deckcheck.pool.samples import (
     SAMPLE_PREFIX,
     pool_stats,
     real_games_query,
+    split_visible,
     stats_query,
-    visible,
 )
 from deckcheck.pool.search import get_query, search_query, sqlite_json
 from deckcheck.pool.vocabulary import PoolIndex
@@ -342,8 +342,10 @@ class Pool:
             query = f"SELECT {SELECT_LIST} FROM cards WHERE game = ? AND number = ?"
             for row in self.conn.execute(query, key):
                 cards.setdefault((row["game"], row["number"]), _row_to_card(row))
-        found = visible(cards.values(), self._real_games(), set(numbers))
-        return PoolIndex(found, self._names_anytime, self.path)
+        found, hidden = split_visible(cards.values(), self._real_games(), set(numbers))
+        index = PoolIndex(found, self._names_anytime, self.path)
+        index.hide(hidden)  # a deck naming a hidden sample is told so
+        return index
 
     def _loose_keys(
         self,
