@@ -103,6 +103,7 @@ class CardIndex:
         self.by_loose: dict[tuple[Game, str], set[str]] = {}
         # sample cards hidden from name resolution (pool.samples.visible), by (game, name key)
         self.hidden: dict[tuple[Game, str], Card] = {}
+        self.hidden_numbers: dict[tuple[Game, str], Card] = {}  # by number they still resolve
         self._revealed: CardIndex | None = None
         self._names = names
         self._name_cache: dict[Game, dict[str, str]] = {}
@@ -185,10 +186,11 @@ class CardIndex:
             keys.add(key)
 
     def hide(self, cards: Iterable[Card]) -> None:
-        """Know ``cards`` (samples a game with real cards hides) only to say so when a deck
-        names one (``Resolution.sample``) and for ``revealed``."""
+        """Know ``cards`` (samples a game with real cards hides) by number, as any card, but by
+        name only to say so when a deck names one (``Resolution.sample``), or ``revealed``."""
         for card in cards:
             self.hidden.setdefault((card.game, name_key(card.game, card.name)), card)
+            self.hidden_numbers[(card.game, number_key(card.number))] = card
         self._memo.clear()
         self._revealed = None
 
@@ -299,7 +301,8 @@ class CardIndex:
         return Resolution(suggestions=[f"{card.number} {card.name}"])
 
     def _number(self, game: Game, key: str) -> Card | None:
-        return self.by_number.get((game, key)) or self.by_alias.get((game, key))
+        found = self.by_number.get((game, key)) or self.by_alias.get((game, key))
+        return found or self.hidden_numbers.get((game, key))
 
     def _resolve(self, game: Game, ref: str) -> Resolution:
         self._index(game)

@@ -7,10 +7,11 @@ deck/unknown-card errors."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
 from deckcheck import decklist
@@ -302,3 +303,51 @@ def test_a_hidden_sample_is_its_own_problem_that_says_how_to_allow_it(tmp_path: 
         report = json.loads(result.stdout)
         assert "deck/sample-card" not in {v["rule"] for v in report["violations"]}
         assert report["counts"]["main"] == 8
+
+
+# --- one parser: the page (through the service) and the CLI ----------------------------------
+
+
+@pytest.fixture(scope="module")
+def http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    from deckcheck.service.app import create_app
+    from deckcheck.service.settings import Settings
+
+    db = tmp_path_factory.mktemp("svc") / "pool.sqlite3"
+    with TestClient(create_app(Settings(db=db)), raise_server_exceptions=False) as client:
+        yield client
+
+
+FROM_MEMORY = """format: vision-standard
+キャラクター
+3 博麗霊夢
+3x 霧雨 魔里沙
+チルノ ×3
+【スペル】
+×3 符ノ壱"博麗 霊夢"
+3 『紅 美鈴』
+コマンド
+マナの生成 x3
+3枚 黄泉の舟
+3 ﾁﾙﾉ
+見本 霊夢 ×3
+黄泉の舟 3
+"""
+
+
+def test_the_page_and_the_cli_report_the_same_problems(
+    http: TestClient, tmp_path: Path
+) -> None:
+    deck = tmp_path / "memory.deck"
+    deck.write_text(FROM_MEMORY, encoding="utf-8")
+    db = str(tmp_path / "pool.sqlite3")
+    cli = json.loads(runner.invoke(app, ["validate", str(deck), "--json", "--db", db]).stdout)
+    page = http.post("/validate", json={"deck": FROM_MEMORY}).json()
+    said = [(v["rule"], v["line"], v["message"], v["fix"]) for v in cli["violations"]]
+    assert said == [(v["rule"], v["line"], v["message"], v["fix"]) for v in page["violations"]]
+    assert ("deck/sample-card", 13) in {(v["rule"], v["line"]) for v in page["violations"]}
+    # the pasted lines: every card line read (×3 ones too), the unreadable one named
+    resolved = http.post("/resolve", json={"deck": FROM_MEMORY, "format": None}).json()
+    assert [e["line"] for e in resolved["entries"]] == [3, 4, 5, 7, 8, 10, 11, 12, 13]
+    (problem,) = resolved["problems"]
+    assert problem["line"] == 14 and "'黄泉の舟 3'" in problem["message"]

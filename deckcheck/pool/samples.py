@@ -86,3 +86,12 @@ def split_visible(
         keep = c.game not in real or not is_sample(c.number) or number_key(c.number) in numbers
         (shown if keep else hidden).append(c)
     return shown, hidden
+
+
+def real_games(cards: Iterable[Card]) -> set[str]:
+    """The games among ``cards`` with a real card (``real_games_query`` for cards in hand)."""
+    return {
+        c.game
+        for c in cards
+        if not is_sample(c.number) and not number_key(c.number).startswith(EXAMPLE_PREFIX)
+    }
