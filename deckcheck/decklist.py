@@ -89,7 +89,7 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
             written: CardLine | None = CardLine(m["count"], m["ref"])
         elif first == "[" and (header := header_word(line)) is not None:
             name = section_name(header)
-            if name is None and heading(line) is not None:  # [キャラクター]: a type's group
+            if name is None and heading(line) is not None:  # [TYPE]: a card type's group
                 continue
             unknown_section = name is None
             if name is None:
@@ -139,7 +139,7 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
                 )
             samples = bool(allowed)
             continue
-        elif (head := heading(line)) is not None:  # キャラクター, 【サイドボード】, ■スペル 6
+        elif (head := heading(line)) is not None:  # TYPE, 【SECTION】, ■TYPE 6
             if head.section is not None:
                 section, unknown_section = head.section, False
                 section_lines.setdefault(head.section, number)

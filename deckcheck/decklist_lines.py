@@ -1,8 +1,8 @@
 """The forms of a deck-list line players write besides ``4 REF`` (blogs, Twitter, tournament
 sheets): the count after the name or marked before it (``チルノ ×3``, ``×3 チルノ``,
 ``3枚 チルノ``, ``チルノ 3枚``, in either width), and headings for a section or a card type,
-bare or in 【】〔〕[] or after ■◆, with or without a count (``【コマンド】``, ``■スペル 6``,
-``キャラクター（10枚）``). deckcheck's reading of how lists are written; outside the rulebooks.
+bare or in 【】〔〕[] or after ■◆, with or without a count (``【TYPE】``, ``■TYPE 6``,
+``SECTION（10枚）``: each game's own words). deckcheck's reading of how lists are written; outside the rulebooks.
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ class Heading(NamedTuple):
 
 def heading(line: str) -> Heading | None:
     """The section or card-type heading ``line`` is, or None. A type word (each game's card
-    types: キャラクター, スペル, コマンド…) heads a group of the current section."""
+    types, from its spec) heads a group of the current section."""
     word = _heading_word(_BRACKETS.sub(" ", nfkc(line).lstrip(_MARKS)).strip())
     if word is None:
         return None
@@ -97,8 +97,8 @@ def heading(line: str) -> Heading | None:
 
 
 def _heading_word(text: str) -> str | None:
-    """The word of ``コマンド``, ``コマンド 34``, ``コマンド: 34``, ``コマンド (34枚)``; None when
-    a count is glued to the word (``サイドボード2``). String methods, for the reason
+    """The word of ``WORD``, ``WORD 34``, ``WORD: 34``, ``WORD (34枚)``; None when a count is
+    glued to the word (``WORD2``). String methods, for the reason
     ``_count_after`` gives."""
     text = text.rstrip(": \t")
     if text.endswith(")"):

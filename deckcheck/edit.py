@@ -75,7 +75,7 @@ def _cards(lines: list[str]) -> tuple[list[_Card], dict[str, int]]:
             section = decklist.section_name(word) or f"?{word}"
             continue
         head = heading(text.split(" #")[0]) if text and not text[0].isdigit() else None
-        if head is not None:  # サイドボード, 【サイドボード】, a card type's heading
+        if head is not None:  # a section word, bare or bracketed, or a card type's heading
             section = head.section or section
             continue
         one = decklist.parse_text(raw)

@@ -89,7 +89,7 @@ def _certain(
 
 def _differs(ref: str, name: str) -> bool:
     """``ref`` is ``name`` in another width or case; not merely other spaces where the game's
-    names ignore them (a ChaosTCG list may space its names as it likes)."""
+    names ignore them (a game whose names ignore spaces lets a list space them as it likes)."""
     return "".join(ref.split()) != "".join(name.split())
 
 
