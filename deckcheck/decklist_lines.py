@@ -2,7 +2,8 @@
 sheets): the count after the name or marked before it (``チルノ ×3``, ``×3 チルノ``,
 ``3枚 チルノ``, ``チルノ 3枚``, in either width), and headings for a section or a card type,
 bare or in 【】〔〕[] or after ■◆, with or without a count (``【TYPE】``, ``■TYPE 6``,
-``SECTION（10枚）``: each game's own words). deckcheck's reading of how lists are written; outside the rulebooks.
+``SECTION（10枚）``: each game's own words). deckcheck's reading of how lists are written;
+outside the rulebooks.
 """
 
 from __future__ import annotations

@@ -207,6 +207,11 @@ class CardIndex:
             self._revealed = CardIndex([*self._cards, *extra], self._names)
         return self._revealed
 
+    def printings(self, game: Game, card: Card) -> int:
+        """How many cards of ``game`` share ``card``'s name."""
+        self._index(game)
+        return len(self.by_name.get((game, name_key(game, card.name)), ()))
+
     def subset(self, game: Game, refs: Iterable[str], *extra: Card) -> CardIndex:
         """The cards ``refs`` may mean (and ``extra``), as a small index of their own: cheap to
         send to a worker, and this index (shared by every request) is left as it is. No

@@ -17,6 +17,7 @@ from deckcheck import decklist
 from deckcheck.games import name_key
 from deckcheck.i18n import _
 from deckcheck.models import Card, DeckList, Game
+from deckcheck.normalize import loose_name_key
 from deckcheck.printings import printing_lines
 from deckcheck.resolve import CardIndex, numbered_parts
 from deckcheck.text import quote
@@ -37,10 +38,19 @@ class Respelling:
         )
 
 
-def respellings(deck: DeckList, game: Game, index: CardIndex) -> tuple[list[Respelling], list[str]]:
-    """The certain corrections of ``deck``'s references, and the lines that need a choice."""
+@dataclass
+class Spellings:
+    fixes: list[Respelling]
+    choices: list[str]  # the lines that need a choice
+    notes: list[str]  # names whose printings legality treats alike: which one was taken
+
+
+def respellings(deck: DeckList, game: Game, index: CardIndex) -> Spellings:
+    """The certain corrections of ``deck``'s references, the lines that need a choice, and
+    the names that stand for printings legality treats alike."""
     fixes: list[Respelling] = []
     choices: list[str] = []
+    notes: list[str] = []
     for entry in deck.entries:
         found = index.resolve(game, entry.ref)
         card = found.card or (found.ambiguous[0] if found.ambiguous else None)
@@ -60,6 +70,21 @@ def respellings(deck: DeckList, game: Game, index: CardIndex) -> tuple[list[Resp
                 )
                 + "".join(f"\n    {line}" for line in printing_lines(found.ambiguous))
             )
+        elif (
+            found.card is not None
+            and _by_name(entry.ref, found.card)
+            and (alike := index.printings(game, found.card)) > 1
+        ):
+            notes.append(
+                _(
+                    "line {n}: {ref} has {count} printings that legality treats alike; "
+                    "{number} stands for them (write another number if you meant it)",
+                    n=entry.line or "?",
+                    ref=quote(new or entry.ref),
+                    count=alike,
+                    number=found.card.number,
+                )
+            )
         elif found.unknown and len(found.suggestions) > 1:
             choices.append(
                 _(
@@ -69,7 +94,12 @@ def respellings(deck: DeckList, game: Game, index: CardIndex) -> tuple[list[Resp
                     names=" / ".join(quote(s) for s in found.suggestions),
                 )
             )
-    return fixes, choices
+    return Spellings(fixes, choices, notes)
+
+
+def _by_name(ref: str, card: Card) -> bool:
+    """``ref`` names ``card`` (not its number, nor its number and name)."""
+    return loose_name_key(ref) == loose_name_key(card.name)
 
 
 def _certain(

@@ -351,3 +351,14 @@ def test_the_page_and_the_cli_report_the_same_problems(
     assert [e["line"] for e in resolved["entries"]] == [3, 4, 5, 7, 8, 10, 11, 12, 13]
     (problem,) = resolved["problems"]
     assert problem["line"] == 14 and "'黄泉の舟 3'" in problem["message"]
+
+
+def test_fix_says_which_printing_stands_for_a_name_legality_treats_alike(tmp_path: Path) -> None:
+    deck, db = tmp_path / "d.deck", str(tmp_path / "pool.sqlite3")
+    deck.write_text("format: vision-standard\n3 秋静葉\n3 N10\n", encoding="utf-8")
+    out = runner.invoke(app, ["fix", str(deck), "--db", db]).stdout
+    assert (
+        "note: line 2: '秋 静葉' has 5 printings that legality treats alike; N1267 stands for "
+        "them (write another number if you meant it)"
+    ) in out
+    assert "'N10'" not in out  # a number names its printing

@@ -247,15 +247,12 @@ def fix(
     from deckcheck import decklist, edit, respell
 
     text, deck, fmt, index = _load(path, format, db)
-    spellings, spelling_choices = respell.respellings(deck, fmt.game, index)
-    if spellings and decklist.looks_like_json(text):  # a JSON list is rewritten whole
-        spellings = []
-    if spellings:
-        respelled = respell.respelled(text, spellings)
+    found = respell.respellings(deck, fmt.game, index)
+    spellings = [] if decklist.looks_like_json(text) else found.fixes  # text lists only
+    respelled = respell.respelled(text, spellings)
+    if spellings:  # what is left to choose, on the deck as respelled
         _text, deck, fmt, index = _load_text(path, respelled, format, db)
-        spelling_choices = respell.respellings(deck, fmt.game, index)[1]
-    else:
-        respelled = text
+        found = respell.respellings(deck, fmt.game, index)
     fixes, _choices = edit.propose_fixes(deck, fmt, index)
     fixed = edit.apply_fixes(respelled, fixes) if fixes else respelled
     # what the fixes leave behind is what still needs a person to choose
@@ -264,8 +261,10 @@ def fix(
     write = apply and not dry_run
     for fix_text in done:
         print(_("applied: {fix}", fix=fix_text) if write else _("fix: {fix}", fix=fix_text))
-    for choice in [*spelling_choices, *choices]:
+    for choice in [*found.choices, *choices]:
         print(_("needs a choice: {choice}", choice=choice))
+    for note in found.notes:
+        print(_("note: {note}", note=note))
     if dry_run:
         sys.stdout.writelines(
             difflib.unified_diff(
