@@ -17,6 +17,9 @@ const LANG_KEY = "deckcheck.lang";
 const LANGUAGES = ["en", "ja"];
 const LANG = document.documentElement.lang || "en";
 const MESSAGES = JSON.parse(($("messages") || {}).textContent || "{}");
+// The unknown names with one suggestion: certain typos, which "Fix all certain typos" takes
+// (as deckcheck fix does; a name found only without its spaces or quotes is already its card).
+let certainTypos = [];
 
 function fields(text, values) {
   return values ? text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m)) : text;
@@ -926,10 +929,22 @@ function entryOf(e) {
 function settleLines(pairs) {
   $("paste-lines").innerHTML = "";
   $("paste-printings").innerHTML = "";
+  certainTypos = [];
   for (const [entry, line] of pairs) {
     const item = settleLine(entry, line);
     if (item) $(line.number ? "paste-printings" : "paste-lines").append(item);
+    if (item && !(line.printings || []).length && (line.suggestions || []).length === 1) {
+      certainTypos.push([entry, line.suggestions[0], item]);
+    }
   }
+  tidyLines();
+}
+
+async function fixCertainTypos() {
+  for (const [entry, name, item] of certainTypos.filter(([, , item]) => item.isConnected)) {
+    await takeSuggestion(entry, name, item);
+  }
+  certainTypos = [];
   tidyLines();
 }
 
@@ -949,6 +964,7 @@ function unreadLines(problems) {
 
 function tidyLines() {
   $("paste-lines").hidden = !$("paste-lines").children.length;
+  $("fix-typos").hidden = !certainTypos.some(([, , item]) => item.isConnected);
   const others = $("paste-printings").children.length;
   $("paste-others").hidden = !others;
   $("paste-others-summary").textContent = _n(
@@ -1097,6 +1113,7 @@ function start() {
   $("export-json").addEventListener("click", () => exportAs("json"));
   $("export-csv").addEventListener("click", () => exportAs("csv"));
   $("load").addEventListener("click", () => loadText($("paste").value));
+  $("fix-typos").addEventListener("click", fixCertainTypos);
   $("save").addEventListener("click", saveToService);
   $("list-saved").addEventListener("click", listSaved);
   $("deal").addEventListener("click", () => deal(false));
