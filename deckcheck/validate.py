@@ -15,7 +15,7 @@ from deckcheck.i18n import N_, _
 from deckcheck.models import Card, CardCount, DeckList, Report, Violation
 from deckcheck.printings import printing_lines
 from deckcheck.resolve import CardIndex, Resolution
-from deckcheck.slots import Context, Slot, copy_limit, format_facts
+from deckcheck.slots import CheckedFormat, Context, Slot, copy_limit, format_facts
 from deckcheck.text import quote
 from deckcheck.wording import a_an, cited, listing, word
 
@@ -116,17 +116,23 @@ def _read(deck: DeckList, fmt: Format, index: CardIndex) -> Context:
 
 
 def _game_hints(ctx: Context) -> None:
-    """A line that is no card line is shown one of the deck's own cards, at a count the format
-    allows, as the example (the parser wrote a generic one: it does not know the game)."""
+    slots = [s for section in ctx.slots.values() for s in section]
+    first = min(slots, key=lambda s: s.line or 0, default=None)  # the list's first card
+    ctx.violations[:] = game_hints(ctx.violations, ctx.fmt, first.card if first else None)
+
+
+def game_hints(
+    violations: list[Violation], fmt: CheckedFormat, card: Card | None
+) -> list[Violation]:
+    """A line that is no card line is shown ``card`` (one of the deck's own), at a count the
+    format allows, as the example (the parser wrote a generic one: it does not know the
+    game)."""
     generic = card_hint(None)
-    card = next((s.card for slots in ctx.slots.values() for s in slots), None)
     if card is None:
-        return
-    count = min(3, copy_limit(ctx.fmt, card) or 3)
+        return violations
+    count = min(3, copy_limit(fmt, card) or 3)
     hint = card_hint(f"{count} {card.name}")
-    ctx.violations[:] = [
-        v.model_copy(update={"fix": hint}) if v.fix == generic else v for v in ctx.violations
-    ]
+    return [v.model_copy(update={"fix": hint}) if v.fix == generic else v for v in violations]
 
 
 def _share(

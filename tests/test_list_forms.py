@@ -351,6 +351,8 @@ def test_the_page_and_the_cli_report_the_same_problems(
     assert [e["line"] for e in resolved["entries"]] == [3, 4, 5, 7, 8, 10, 11, 12, 13]
     (problem,) = resolved["problems"]
     assert problem["line"] == 14 and "'黄泉の舟 3'" in problem["message"]
+    (syntax,) = [v for v in cli["violations"] if v["rule"] == "deck/syntax"]
+    assert problem["fix"] == syntax["fix"] and "'3 符ノ壱“博麗 霊夢”'" in problem["fix"]
 
 
 def test_fix_says_which_printing_stands_for_a_name_legality_treats_alike(tmp_path: Path) -> None:
