@@ -26,7 +26,7 @@ from deckcheck.decklist_csv import CSV_COLUMNS as CSV_COLUMNS
 from deckcheck.decklist_csv import looks_like_csv, parse_csv
 from deckcheck.decklist_headers import header_word as header_word
 from deckcheck.decklist_headers import section_name as section_name
-from deckcheck.decklist_lines import CardLine, card_line, heading
+from deckcheck.decklist_lines import card_line, heading
 from deckcheck.decklist_parts import (
     MAX_COUNT,
     card_hint,
@@ -86,7 +86,7 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
         first = line[0]
         m = card_match(line) if first.isdigit() or first in "+-" else None  # the common case
         if m is not None:
-            written: CardLine | None = CardLine(m["count"], m["ref"])
+            written, ref = m["count"], m["ref"]
         elif first == "[" and (header := header_word(line)) is not None:
             name = section_name(header)
             if name is None and heading(line) is not None:  # [TYPE]: a card type's group
@@ -145,42 +145,43 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
                 section_lines.setdefault(head.section, number)
             continue
         else:
-            written = card_line(line)  # チルノ ×3, ×3 チルノ, 3枚 チルノ
-        if written is not None:
-            # int() of thousands of digits is slow, and over 4,300 a ValueError
-            count = int(written.written) if len(written.written) <= 12 else 0
-            if not 0 < count <= MAX_COUNT:
+            form = card_line(line)  # NAME ×3, ×3 NAME, 3枚 NAME
+            if form is None:
+                quoted.append(len(problems))
                 problems.append(
                     syntax(
-                        _(
-                            "count {count} is not a whole number from 1 to {most}",
-                            count=clip(written.written, 20),
-                            most=MAX_COUNT,
-                        ),
+                        _("not a card line: {line}", line=quote(clip(line))),
                         number,
-                        _("write a positive count"),
+                        card_hint(None),
                         section=None if unknown_section else section,
                     )
                 )
                 continue
-            if unknown_section:
-                continue
-            key = (section, written.ref)
-            tally = seen.get(key)
-            if tally is not None:  # repeated cards add up; the first line stays
-                tally[0] += count
-            else:
-                seen[key] = [count, number]
-            continue
-        quoted.append(len(problems))
-        problems.append(
-            syntax(
-                _("not a card line: {line}", line=quote(clip(line))),
-                number,
-                card_hint(None),
-                section=None if unknown_section else section,
+            written, ref = form
+        # int() of thousands of digits is slow, and over 4,300 a ValueError
+        count = int(written) if len(written) <= 12 else 0
+        if not 0 < count <= MAX_COUNT:
+            problems.append(
+                syntax(
+                    _(
+                        "count {count} is not a whole number from 1 to {most}",
+                        count=clip(written, 20),
+                        most=MAX_COUNT,
+                    ),
+                    number,
+                    _("write a positive count"),
+                    section=None if unknown_section else section,
+                )
             )
-        )
+            continue
+        if unknown_section:
+            continue
+        key = (section, ref)
+        tally = seen.get(key)
+        if tally is not None:  # repeated cards add up; the first line stays
+            tally[0] += count
+        else:
+            seen[key] = [count, number]
     if not seen and not section_lines and fmt is None:
         # Not a deck list at all (a key file, say): echo none of its text.
         for i in quoted:
