@@ -324,7 +324,7 @@ class Pool:
                     f"SELECT {SELECT_LIST} FROM cards WHERE {column} IN ({marks})", chunk
                 ):
                     cards.setdefault((row["game"], row["number"]), _row_to_card(row))
-        for key in self._loose_keys(refs, pairs, cards.values(), numbers):
+        for key in self._loose_keys(refs, cards.values()):
             query = f"SELECT {SELECT_LIST} FROM cards WHERE game = ? AND name_key = ?"
             for row in self.conn.execute(query, key):
                 cards.setdefault((row["game"], row["number"]), _row_to_card(row))
@@ -347,22 +347,17 @@ class Pool:
         index.hide(hidden)  # a deck naming a hidden sample is told so
         return index
 
-    def _loose_keys(
-        self,
-        refs: list[str],
-        pairs: list[tuple[str, str]],
-        found: Iterable[Card],
-        numbers: list[str],
-    ) -> list[tuple[str, str]]:
+    def _loose_keys(self, refs: list[str], found: Iterable[Card]) -> list[tuple[str, str]]:
         """(game, name key) of the names the references that found nothing may mean written
         without spaces, quotes or brackets (``resolve.CardIndex`` decides whether exactly one
-        name does). The names are scanned only when some reference found nothing."""
+        name does), the name part of ``NUMBER NAME`` too. The names are scanned only when some
+        reference found nothing."""
         known = {name_key(c.game, c.name) for c in found} | {number_key(c.number) for c in found}
         missed = [r for r in refs if number_key(r) not in known and not ref_keys(r) & known]
-        missed += [name for _, name in pairs if not ref_keys(name) & known]
         if not missed:
             return []
         wanted = {loose_name_key(r) for r in missed}
+        wanted |= {loose_name_key(p[1]) for p in map(numbered_parts, missed) if p is not None}
         rows = self.conn.execute("SELECT DISTINCT game, name_key, name FROM cards")
         return [(game, key) for game, key, name in rows if loose_name_key(name) in wanted]
 
