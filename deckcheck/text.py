@@ -78,3 +78,10 @@ def _shown(ch: str) -> str:
     if ch.isprintable() or unicodedata.category(ch) == "Zs":
         return ch
     return ch.encode("unicode_escape").decode("ascii")
+
+
+def as_written(text: str) -> str:
+    """``text`` in single quotes, as ``repr`` showed it in every language, but without its
+    escapes: ``'紅　美鈴'`` (``repr`` wrote ``'紅\\u3000美鈴'``)."""
+    shown = "".join(_shown(ch) for ch in text) if not text.isprintable() else text
+    return f"'{shown}'"

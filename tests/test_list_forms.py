@@ -364,3 +364,11 @@ def test_fix_says_which_printing_stands_for_a_name_legality_treats_alike(tmp_pat
         "them (write another number if you meant it)"
     ) in out
     assert "'N10'" not in out  # a number names its printing
+
+
+def test_a_condition_message_shows_the_name_as_typed() -> None:
+    from deckcheck.odds.conditions import ConditionError, parse_condition
+
+    with pytest.raises(ConditionError) as caught:
+        parse_condition("name:紅\u3000美鈴 at least 2", "vision")
+    assert "紅\u3000美鈴" in str(caught.value) and "\\u3000" not in str(caught.value)
