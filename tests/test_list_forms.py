@@ -372,3 +372,13 @@ def test_a_condition_message_shows_the_name_as_typed() -> None:
     with pytest.raises(ConditionError) as caught:
         parse_condition("name:紅\u3000美鈴 at least 2", "vision")
     assert "紅\u3000美鈴" in str(caught.value) and "\\u3000" not in str(caught.value)
+
+
+@pytest.mark.parametrize("form", ["json", "csv", "text"])
+def test_the_samples_line_survives_convert(tmp_path: Path, form: str) -> None:
+    out = tmp_path / f"deck.{form}"
+    source = str(EXAMPLES / "chaos-standard-legal.deck")
+    db = str(tmp_path / "pool.sqlite3")
+    result = runner.invoke(app, ["convert", source, "--to", form, "--out", str(out), "--db", db])
+    assert result.exit_code == 0, result.stdout
+    assert decklist.parse(out.read_text(encoding="utf-8")).samples
