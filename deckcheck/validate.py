@@ -25,7 +25,7 @@ RESOLVE_SOURCE = N_("deckcheck deck list format (README: Deck lists); outside th
 def validate(deck: DeckList, fmt: Format, index: CardIndex) -> Report:
     """Check ``deck`` against every rule of ``fmt``; cards are looked up in ``index`` (with
     the samples it hides, when the deck list allows them)."""
-    ctx = _read(deck, fmt, index.revealed() if deck.samples else index)
+    ctx = _read(deck, fmt, index)
     violations = ctx.violations
     for check in _checks_of(fmt):
         found = check(ctx, ctx.counts)
@@ -58,6 +58,8 @@ def _read(deck: DeckList, fmt: Format, index: CardIndex) -> Context:
     can be: a name's first card is its copy group, and a list is made only for names with
     more than one card (``Context.copy_groups``); in the copy limit's sections a number and a
     name for the same card can only meet in such a list, so only there are they merged."""
+    if deck.samples:  # the list allows the sample cards its index hides (odds, goldfish too)
+        index = index.revealed()
     memo = format_facts(fmt)
     ctx = Context(fmt, deck, {}, memo, counts=dict.fromkeys(fmt.section_map, 0))
     ctx.violations.extend(deck.problems)

@@ -382,3 +382,15 @@ def test_the_samples_line_survives_convert(tmp_path: Path, form: str) -> None:
     result = runner.invoke(app, ["convert", source, "--to", form, "--out", str(out), "--db", db])
     assert result.exit_code == 0, result.stdout
     assert decklist.parse(out.read_text(encoding="utf-8")).samples
+
+
+def test_odds_deal_a_sample_deck_after_a_user_imports_own_cards(tmp_path: Path) -> None:
+    db = str(tmp_path / "pool.sqlite3")
+    cards = tmp_path / "mine.csv"
+    cards.write_text(MY_CHAOS, encoding="utf-8")
+    runner.invoke(app, ["pool", "import", str(cards), "--db", db])
+    deck = str(EXAMPLES / "chaos-standard-legal.deck")  # names samples, with samples: yes
+    result = runner.invoke(
+        app, ["odds", deck, "--want", "type:chara>=1", "--turns", "1", "--db", db]
+    )
+    assert result.exit_code == 0, result.stdout
