@@ -253,6 +253,8 @@ def test_add_and_remove_take_a_name_whose_printings_differ(tmp_path: Path) -> No
     assert "    N317 character: cost 2, node 4" in result.stdout
     runner.invoke(app, ["add", str(deck), "1", "博麗霊夢", "--db", db])  # the same name, loosely
     assert "\n4 博麗 霊夢\n" in deck.read_text(encoding="utf-8")
+    runner.invoke(app, ["add", str(deck), "2", "秋静葉", "--db", db])  # a new line: its own name
+    assert "\n2 秋 静葉\n" in deck.read_text(encoding="utf-8")
     runner.invoke(app, ["remove", str(deck), "2", "博麗 霊夢", "--db", db])
     assert "\n2 博麗 霊夢\n" in deck.read_text(encoding="utf-8")
 

@@ -181,7 +181,9 @@ def add(
     text, _deck, fmt, index = _load(path, None, db, [ref])
     card, same = _same(index, fmt, ref)
     target = _section(section, fmt) or edit.default_section(fmt, card.type)
-    new_text = edit.add(text, target, count, ref.strip(), same)  # written as the user wrote it
+    # written as the user wrote it, or as the card's own name when found only loosely
+    written = index.resolve(fmt.game, ref).spelling or ref.strip()
+    new_text = edit.add(text, target, count, written, same)
     _save(path, new_text)
     _printings_note(index, fmt, ref)
     print(_one_line(_verdict(decklist.parse(new_text, str(path)), fmt, index)))
