@@ -40,6 +40,8 @@ def render(deck: DeckList, form: str, index: CardIndex, game: Game) -> str:
         out.write(f"# format: {deck.format}\n")  # i18n: machine (the CSV deck list's syntax)
     if deck.date:
         out.write(f"# date: {deck.date.isoformat()}\n")  # i18n: machine
+    if deck.samples:
+        out.write("# samples: yes\n")  # i18n: machine
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for section in SECTIONS:

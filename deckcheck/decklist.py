@@ -26,11 +26,13 @@ from typing import Any
 
 from deckcheck.decklist_csv import CSV_COLUMNS as CSV_COLUMNS
 from deckcheck.decklist_csv import looks_like_csv, parse_csv
-from deckcheck.decklist_headers import MAX_META, META_WORDS, subtotal, take_meta
+from deckcheck.decklist_headers import MAX_META, META_WORDS, take_meta
 from deckcheck.decklist_headers import header_word as header_word
 from deckcheck.decklist_headers import section_name as section_name
+from deckcheck.decklist_lines import card_line, heading
 from deckcheck.decklist_parts import (
     MAX_COUNT,
+    card_hint,
     clip,
     merge_repeats,
     read_day,
@@ -43,14 +45,18 @@ from deckcheck.decklist_print import print_text as print_text
 from deckcheck.decklist_print import to_json as to_json
 from deckcheck.i18n import _
 from deckcheck.models import DeckEntry, DeckList, Violation
-from deckcheck.text import lone_surrogate, without_surrogate_lines
+from deckcheck.text import lone_surrogate, quote, without_surrogate_lines
 
 _FORMAT = re.compile(r"^format\s*[:：=]\s*(?P<id>\S.*?)$", re.IGNORECASE)
 _DATE = re.compile(r"^date\s*[:：=]\s*(?P<day>\S.*?)$", re.IGNORECASE)
+_SAMPLES = re.compile(r"^samples\s*[:：=]\s*(?P<value>\S.*?)$", re.IGNORECASE)
+_YES = {"yes": True, "true": True, "on": True, "1": True}
+_YES.update(dict.fromkeys(("no", "false", "off", "0"), False))
 _X = "xX×ｘＸ"
 _CARD = re.compile(
     rf"^(?P<count>[+-]?\d+)"
-    rf"(?:\s*[{_X}](?=\s)\s*|[{_X}](?=\S)|[,，、]\s*|\s+)"  # 4 x REF, 4x REF, 4 REF, 4,REF
+    # 4 x REF, 4x REF, 4 REF, 4,REF, 4枚 REF
+    rf"(?:\s*[{_X}](?=\s)\s*|[{_X}](?=\S)|[,，、]\s*|\s*枚\s*|\s+)"
     r"(?P<ref>\S.*)$"
 )
 _COMMENT = re.compile(r"(?:^|\s)#.*$")
@@ -61,6 +67,7 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
     unknown_section = False  # cards below an unknown header are reported, not counted
     fmt: str | None = None
     day: datetime.date | None = None
+    samples = False
     first_line: int | None = None
     problems: list[Violation] = []
     section_lines: dict[str, int] = {}
@@ -80,37 +87,13 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
         if first_line is None:
             first_line = number
         first = line[0]
-        if first.isdigit() or first in "+-":  # the common case: a card line
-            m = card_match(line)
-            if m is not None:
-                # int() of thousands of digits is slow, and over 4,300 a ValueError
-                count = int(m["count"]) if len(m["count"]) <= 12 else 0
-                if not 0 < count <= MAX_COUNT:
-                    problems.append(
-                        syntax(
-                            _(
-                                "count {count} is not a whole number from 1 to {most}",
-                                count=clip(m["count"], 20),
-                                most=MAX_COUNT,
-                            ),
-                            number,
-                            _("write a positive count"),
-                            section=None if unknown_section else section,
-                        )
-                    )
-                    continue
-                if unknown_section:
-                    continue
-                ref = m["ref"]
-                key = (section, ref)
-                tally = seen.get(key)
-                if tally is not None:  # repeated cards add up; the first line stays
-                    tally[0] += count
-                else:
-                    seen[key] = [count, number]
-                continue
+        m = card_match(line) if first.isdigit() or first in "+-" else None  # the common case
+        if m is not None:
+            written, ref = m["count"], m["ref"]
         elif first == "[" and (header := header_word(line)) is not None:
             name = section_name(header)
+            if name is None and heading(line) is not None:  # [TYPE]: a card type's group
+                continue
             unknown_section = name is None
             if name is None:
                 quoted.append(len(problems))
@@ -131,8 +114,8 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
                     syntax(
                         _(
                             "second format line names {new}, the first named {old}",
-                            new=repr(m["id"]),
-                            old=repr(fmt),
+                            new=quote(m["id"]),
+                            old=quote(fmt),
                         ),
                         number,
                         _("keep one format: line"),
@@ -147,21 +130,61 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
             if problem is not None:
                 problems.append(problem)
             continue
-        elif (name := section_name(line)) is not None:  # a section word without brackets
-            section, unknown_section = name, False
-            section_lines.setdefault(name, number)
+        elif (m := _SAMPLES.match(line)) is not None:
+            allowed = _YES.get(m["value"].casefold())
+            if allowed is None:
+                problems.append(
+                    syntax(
+                        _("samples line: {value} is not yes or no", value=quote(m["value"])),
+                        number,
+                        _("write samples: yes (the list names the shipped sample cards)"),
+                    )
+                )
+            samples = bool(allowed)
             continue
-        elif subtotal(line):  # a card type word and a number: a list's count of that type
+        elif (head := heading(line)) is not None:  # TYPE, 【SECTION】, ■TYPE 6
+            if head.section is not None:
+                section, unknown_section = head.section, False
+                section_lines.setdefault(head.section, number)
             continue
-        quoted.append(len(problems))
-        problems.append(
-            syntax(
-                _("not a card line: {line}", line=repr(clip(line))),
-                number,
-                _("write a count then a card number or name, e.g. '4 SAMPLE-C-001'"),
-                section=None if unknown_section else section,
+        else:
+            form = card_line(line)  # NAME ×3, ×3 NAME, 3枚 NAME
+            if form is None:
+                quoted.append(len(problems))
+                problems.append(
+                    syntax(
+                        _("not a card line: {line}", line=quote(clip(line))),
+                        number,
+                        card_hint(None),
+                        section=None if unknown_section else section,
+                    )
+                )
+                continue
+            written, ref = form
+        # int() of thousands of digits is slow, and over 4,300 a ValueError
+        count = int(written) if len(written) <= 12 else 0
+        if not 0 < count <= MAX_COUNT:
+            problems.append(
+                syntax(
+                    _(
+                        "count {count} is not a whole number from 1 to {most}",
+                        count=clip(written, 20),
+                        most=MAX_COUNT,
+                    ),
+                    number,
+                    _("write a positive count"),
+                    section=None if unknown_section else section,
+                )
             )
-        )
+            continue
+        if unknown_section:
+            continue
+        key = (section, ref)
+        tally = seen.get(key)
+        if tally is not None:  # repeated cards add up; the first line stays
+            tally[0] += count
+        else:
+            seen[key] = [count, number]
     if not seen and not section_lines and fmt is None:
         # Not a deck list at all (a key file, say): echo none of its text.
         for i in quoted:
@@ -173,6 +196,7 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
         path=path,
         format=fmt,
         date=day,
+        samples=samples,
         entries=[DeckEntry(s, n, r, line) for (s, r), (n, line) in seen.items()],
         problems=problems,
         section_lines=section_lines,
@@ -228,16 +252,21 @@ def parse_json(text: str, path: str | None = None) -> DeckList:
             deck.problems.append(
                 syntax(_("{key} must be a string", key=key), 1, _("fix {key}", key=key))
             )
+    samples = data.get("samples", False)
+    if isinstance(samples, bool):
+        deck.samples = samples
+    else:
+        deck.problems.append(syntax(_("samples must be true or false"), 1, _("fix samples")))
     for key, value in data.items():
-        if key in ("format", "date", *META_WORDS.values()):
+        if key in ("format", "date", "samples", *META_WORDS.values()):
             continue
         section = section_name(key) if isinstance(key, str) else None
         if section is None:
             deck.problems.append(
                 syntax(
-                    _("unknown key {key}", key=repr(key)),
+                    _("unknown key {key}", key=quote(str(key))),
                     1,
-                    _("use format, date, player, name, main, extra, gate, side"),
+                    _("use format, date, samples, player, name, main, extra, gate, side"),
                 )
             )
             continue

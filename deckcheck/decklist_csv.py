@@ -16,8 +16,8 @@ CSV_COLUMNS = ("section", "count", "number", "name")
 
 
 def parse_csv(text: str, path: str | None = None) -> DeckList:
-    """The CSV form; leading ``# format: ID`` and ``# date: YYYY-MM-DD`` lines carry the
-    format and the date."""
+    """The CSV form; leading ``# format: ID``, ``# date: YYYY-MM-DD`` and ``# samples: yes``
+    lines carry the format, the date and whether sample cards are allowed."""
     deck = DeckList(path=path, first_line=1)
     body: list[str] = []
     offset = 0  # leading comment lines, before the header
@@ -33,6 +33,8 @@ def parse_csv(text: str, path: str | None = None) -> DeckList:
                 deck.date = found or deck.date
                 if problem is not None:
                     deck.problems.append(problem)
+            elif key.strip().casefold() == "samples":  # the text form's samples: line
+                deck.samples = value.strip().casefold() in ("yes", "true", "on", "1")
             if body:
                 body.append("")  # a later comment keeps its line, so line numbers stay true
             else:

@@ -8,6 +8,7 @@ import datetime
 from deckcheck.format_versions import parse_day
 from deckcheck.i18n import N_, _
 from deckcheck.models import DeckEntry, DeckList, Violation
+from deckcheck.text import quote
 
 SYNTAX = "deck/syntax"
 SYNTAX_SOURCE = N_("deckcheck deck list format (README: Deck lists); outside the rulebooks")
@@ -67,7 +68,7 @@ def without_long_refs(deck: DeckList) -> DeckList:
             message = _(
                 "the card reference {ref} has {n} characters; no card number or name has more "
                 "than {most}",
-                ref=repr(clip(entry.ref, 40)),
+                ref=quote(clip(entry.ref, 40)),
                 n=f"{len(entry.ref):,}",
                 most=MAX_REF,
             )
@@ -75,3 +76,19 @@ def without_long_refs(deck: DeckList) -> DeckList:
             deck.problems.append(syntax(message, entry.line, fix, entry.section))
     deck.entries = kept
     return deck
+
+
+def card_hint(example: str | None) -> str:
+    """The fix of a line that is no card line: ``example`` is a line of the deck's own game
+    with a legal count (the validator fills it in: the parser does not know the game yet)."""
+    line = example or _("3 CARD-NAME")
+    return _(
+        "write a count and a card number or name, e.g. {example} (or {example_after})",
+        example=quote(line),
+        example_after=quote(_after(line)),
+    )
+
+
+def _after(example: str) -> str:
+    count, _space, name = example.partition(" ")
+    return f"{name} ×{count}"

@@ -20,6 +20,8 @@ def print_text(deck: DeckList) -> str:
         lines.append(f"player: {deck.player}")
     if deck.name:
         lines.append(f"name: {deck.name}")
+    if deck.samples:
+        lines.append("samples: yes")
     for section in SECTIONS:
         entries = [e for e in deck.entries if e.section == section]
         if not entries:
@@ -48,6 +50,8 @@ def to_json(deck: DeckList) -> dict[str, Any]:
         data["player"] = deck.player
     if deck.name:
         data["name"] = deck.name
+    if deck.samples:
+        data["samples"] = True
     for section in SECTIONS:
         entries = [e for e in deck.entries if e.section == section]
         if entries:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from deckcheck import decklist
+from deckcheck.decklist_lines import heading
 from deckcheck.errors import UsageError
 from deckcheck.fix_moves import Fix, moved, section_moves
 from deckcheck.formats import Format
@@ -73,6 +74,10 @@ def _cards(lines: list[str]) -> tuple[list[_Card], dict[str, int]]:
             word = decklist.header_word(text[: text.find("]") + 1]) or ""
             section = decklist.section_name(word) or f"?{word}"
             continue
+        head = heading(text.split(" #")[0]) if text and not text[0].isdigit() else None
+        if head is not None:  # a section word, bare or bracketed, or a card type's heading
+            section = head.section or section
+            continue
         one = decklist.parse_text(raw)
         if one.entries and not one.problems:
             entry = one.entries[0]
@@ -82,8 +87,14 @@ def _cards(lines: list[str]) -> tuple[list[_Card], dict[str, int]]:
 
 def _set_count(line: str, count: int) -> str:
     m = _COUNT.match(line)
-    assert m is not None
-    return f"{m['lead']}{count}{m['x'] or ' '}{m['rest']}"
+    if m is not None:
+        return f"{m['lead']}{count}{m['x'] or ' '}{m['rest']}"
+    # a count after the name or marked before it (チルノ ×3, ×3 チルノ): the canonical form,
+    # its comment kept
+    one = decklist.parse_text(line)
+    _before, mark, comment = line.partition(" #")
+    lead = line[: len(line) - len(line.lstrip())]
+    return f"{lead}{count} {one.entries[0].ref}" + (f"{mark}{comment}" if mark else "")
 
 
 def _split(text: str) -> tuple[list[str], str]:

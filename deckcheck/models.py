@@ -164,6 +164,9 @@ class DeckList(BaseModel):
     date: datetime.date | None = None  # the ``date:`` line: the day whose format version applies
     player: str | None = None  # the ``player:`` line (``プレイヤー名：``): what organisers collect
     name: str | None = None  # the ``name:`` line (``デッキ名：``): the deck's name
+    # the ``samples: yes`` line: the list names the shipped sample cards, which a game whose
+    # pool holds real cards otherwise hides from name resolution (pool.samples)
+    samples: bool = False
     entries: list[DeckEntry] = Field(default_factory=list)
     problems: list[Violation] = Field(default_factory=list)
     section_lines: dict[str, int] = Field(default_factory=dict)

@@ -68,3 +68,26 @@ def word_key(word: str) -> str:
     """Append words and keywords compare without brackets, spaces or width: [TST ゲージ]."""
     return _WORD_NOISE.sub("", nfkc(word)).casefold()
 
+
+
+# Quotes and brackets players put around a name or around the part after 符ノ壱 (fan wikis
+# write 符ノ壱”博麗 霊夢” and 符ノ壱"…" for the printed 符ノ壱“博麗 霊夢”), after NFKC.
+_LOOSE_NOISE = re.compile(r"[\s「」『』“”‘’\"'〝〞〟″`]+")
+
+
+def loose_name_key(name: str) -> str:
+    """A name with no spaces, quotes or corner brackets (any width, any case): the key under
+    which a reference that matches no name exactly may still mean exactly one name
+    (博麗霊夢, 『紅 美鈴』, 反魂蝶 for 「反魂蝶」). deckcheck's reading, outside the rulebooks:
+    used only when it leads to a single card name. Memoised as ``card_name_key`` is: a pool's
+    names are keyed whenever a reference misses."""
+    if len(name) > CACHED_LENGTH:
+        return _loose_name_key(name)
+    return _cached_loose_key(name)
+
+
+def _loose_name_key(name: str) -> str:
+    return _LOOSE_NOISE.sub("", nfkc(name).casefold())
+
+
+_cached_loose_key = lru_cache(maxsize=CACHED_NAMES)(_loose_name_key)

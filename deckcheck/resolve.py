@@ -18,7 +18,7 @@ from deckcheck.decklist_parts import MAX_REF
 from deckcheck.games import name_key
 from deckcheck.memo import ByteMemo, str_bytes
 from deckcheck.models import Card, Game
-from deckcheck.normalize import nfkc
+from deckcheck.normalize import loose_name_key, nfkc
 
 NameSource = Callable[[Game], dict[str, str]]
 # Bytes, not entries (issue 24, item 4); each memo holds what resolving again would find.
@@ -55,6 +55,12 @@ class Resolution:
     suggestions: list[str] = field(default_factory=list)
     unknown: bool = False  # no card of any game: suggestions are looked for
     capped: int = 0  # unknown, and past the first ``capped`` names of its deck that get them
+    # the card name the reference means when it matched no name as written, only one name
+    # without spaces, quotes or brackets (normalize.loose_name_key): deck fix writes it
+    spelling: str | None = None
+    # no card as the index shows them, but a sample card it hides (pool.samples): the name
+    # of a made-up card in a game whose pool holds real ones
+    sample: Card | None = None
 
 
 _UNKNOWN = Resolution(unknown=True)
@@ -75,6 +81,12 @@ def _signature(card: Card) -> tuple[object, ...]:
     return (card.type, card.kind, card.keywords, checked)
 
 
+def _by_name(matches: list[Card]) -> Resolution:
+    if len({_signature(c) for c in matches}) == 1:
+        return Resolution(card=matches[0])
+    return Resolution(ambiguous=list(matches))
+
+
 def _number_of(card: Card) -> str:
     return card.number
 
@@ -87,6 +99,12 @@ class CardIndex:
         self.by_number: dict[tuple[Game, str], Card] = {}
         self.by_alias: dict[tuple[Game, str], Card] = {}
         self.by_name: dict[tuple[Game, str], list[Card]] = {}
+        # (game, loose key) → the name keys that have it; one name key: the reference's name
+        self.by_loose: dict[tuple[Game, str], set[str]] = {}
+        # sample cards hidden from name resolution (pool.samples.visible), by (game, name key)
+        self.hidden: dict[tuple[Game, str], Card] = {}
+        self.hidden_numbers: dict[tuple[Game, str], Card] = {}  # by number they still resolve
+        self._revealed: CardIndex | None = None
         self._names = names
         self._name_cache: dict[Game, dict[str, str]] = {}
         self._name_index: dict[Game, suggest.NameIndex] = {}
@@ -133,6 +151,7 @@ class CardIndex:
                 for alias in card.aliases:
                     self.by_alias[(game, number_key(alias))] = card
                 key = (game, name_key(game, card.name))
+                self._loosely(game, card.name, key[1])
                 bucket = by_name.get(key)
                 if bucket is None:
                     by_name[key] = [card]
@@ -147,7 +166,9 @@ class CardIndex:
         self.by_number[(card.game, number_key(card.number))] = card
         for alias in card.aliases:
             self.by_alias[(card.game, number_key(alias))] = card
-        bucket = self.by_name.setdefault((card.game, name_key(card.game, card.name)), [])
+        key = name_key(card.game, card.name)
+        self._loosely(card.game, card.name, key)
+        bucket = self.by_name.setdefault((card.game, key), [])
         bucket.append(card)
         bucket.sort(key=_number_of)
         self._memo.clear()
@@ -156,17 +177,57 @@ class CardIndex:
         self._name_index.pop(card.game, None)
         self.version += 1
 
+    def _loosely(self, game: Game, name: str, key: str) -> None:
+        loose = (game, loose_name_key(name))
+        keys = self.by_loose.get(loose)
+        if keys is None:
+            self.by_loose[loose] = {key}
+        else:
+            keys.add(key)
+
+    def hide(self, cards: Iterable[Card]) -> None:
+        """Know ``cards`` (samples a game with real cards hides) by number, as any card, but by
+        name only to say so when a deck names one (``Resolution.sample``), or ``revealed``."""
+        for card in cards:
+            self.hidden.setdefault((card.game, name_key(card.game, card.name)), card)
+            self.hidden_numbers[(card.game, number_key(card.number))] = card
+        self._memo.clear()
+        self._revealed = None
+
+    def revealed(self) -> CardIndex:
+        """This index with its hidden samples resolving as cards: for a deck list that allows
+        them (``samples: yes``, ``validate --samples``). Built once."""
+        if not self.hidden:
+            return self
+        if self._revealed is None:
+            for game in {card.game for card in self._cards}:
+                self._index(game)
+            known = {(c.game, c.number) for c in self._cards}
+            extra = [c for c in self.hidden.values() if (c.game, c.number) not in known]
+            self._revealed = CardIndex([*self._cards, *extra], self._names)
+        return self._revealed
+
+    def printings(self, game: Game, card: Card) -> int:
+        """How many cards of ``game`` share ``card``'s name."""
+        self._index(game)
+        return len(self.by_name.get((game, name_key(game, card.name)), ()))
+
     def subset(self, game: Game, refs: Iterable[str], *extra: Card) -> CardIndex:
         """The cards ``refs`` may mean (and ``extra``), as a small index of their own: cheap to
         send to a worker, and this index (shared by every request) is left as it is. No
         suggestions: whoever uses it reports unknown cards."""
         cards: dict[tuple[Game, str], Card] = {}
+        samples: list[Card] = []
         for ref in refs:
             found = self.found(game, ref)
             for card in [found.card, *found.ambiguous, *found.other_game]:
                 if card is not None:
                     cards[(card.game, card.number)] = card
-        return CardIndex([*cards.values(), *extra])
+            if found.sample is not None:
+                samples.append(found.sample)
+        small = CardIndex([*cards.values(), *extra])
+        small.hide(samples)
+        return small
 
     def __len__(self) -> int:
         for game in {card.game for card in self._cards}:
@@ -194,7 +255,7 @@ class CardIndex:
 
     def resolve(self, game: Game, ref: str) -> Resolution:
         hit = self.found(game, ref)
-        return self._suggest(game, ref) if hit.unknown else hit
+        return self._suggest(game, ref) if hit.unknown and hit.sample is None else hit
 
     def found(self, game: Game, ref: str) -> Resolution:
         """``resolve`` without suggestions: what is cheap, memoised."""
@@ -240,10 +301,13 @@ class CardIndex:
         tail = parts[1]
         if name_key(game, tail) == name_key(game, card.name):
             return Resolution(card=card)
+        if loose_name_key(tail) == loose_name_key(card.name):
+            return Resolution(card=card, spelling=f"{card.number} {card.name}")
         return Resolution(suggestions=[f"{card.number} {card.name}"])
 
     def _number(self, game: Game, key: str) -> Card | None:
-        return self.by_number.get((game, key)) or self.by_alias.get((game, key))
+        found = self.by_number.get((game, key)) or self.by_alias.get((game, key))
+        return found or self.hidden_numbers.get((game, key))
 
     def _resolve(self, game: Game, ref: str) -> Resolution:
         self._index(game)
@@ -252,12 +316,18 @@ class CardIndex:
             return Resolution(card=card)
         matches = self.by_name.get((game, name_key(game, ref)))
         if matches:
-            if len({_signature(c) for c in matches}) == 1:
-                return Resolution(card=matches[0])
-            return Resolution(ambiguous=list(matches))
+            return _by_name(matches)
+        loose = self.by_loose.get((game, loose_name_key(ref)))
+        if loose is not None and len(loose) == 1:  # one name once spaces and quotes are gone
+            found = _by_name(self.by_name[(game, next(iter(loose)))])
+            found.spelling = (found.card or found.ambiguous[0]).name
+            return found
         pair = self._numbered_name(game, ref)
         if pair is not None:
             return pair
+        sample = self.hidden.get((game, name_key(game, ref)))
+        if sample is not None:
+            return Resolution(unknown=True, sample=sample)
         elsewhere: list[Card] = []
         for g in games.ids():
             if g != game:

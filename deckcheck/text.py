@@ -6,8 +6,9 @@ found where the text comes in instead."""
 from __future__ import annotations
 
 import re
+import unicodedata
 
-from deckcheck.i18n import _
+from deckcheck.i18n import _, current
 
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
@@ -63,3 +64,24 @@ def find_surrogate(data: object, path: str = "body") -> tuple[str, str] | None:
 def printable(text: str) -> str:
     """``text`` with each lone surrogate as its ``\\udXXX`` escape, safe to encode."""
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def quote(text: str) -> str:
+    """``text`` quoted for a message as it was written: ``'紅　美鈴'`` in English (``repr``
+    wrote ``'紅\\u3000美鈴'``), ``「紅　美鈴」`` in Japanese. Only characters a terminal would
+    not show as text (controls, format marks, separators but the space) are escaped."""
+    shown = "".join(_shown(ch) for ch in text) if not text.isprintable() else text
+    return f"'{shown}'" if current() == "en" else f"「{shown}」"
+
+
+def _shown(ch: str) -> str:
+    if ch.isprintable() or unicodedata.category(ch) == "Zs":
+        return ch
+    return ch.encode("unicode_escape").decode("ascii")
+
+
+def as_written(text: str) -> str:
+    """``text`` in single quotes, as ``repr`` showed it in every language, but without its
+    escapes: ``'紅　美鈴'`` (``repr`` wrote ``'紅\\u3000美鈴'``)."""
+    shown = "".join(_shown(ch) for ch in text) if not text.isprintable() else text
+    return f"'{shown}'"

@@ -9,18 +9,22 @@ from __future__ import annotations
 
 from deckcheck.checks.table import CheckFn, check_tables
 from deckcheck.decklist import SYNTAX, SYNTAX_SOURCE
+from deckcheck.decklist_parts import card_hint
 from deckcheck.formats import Format
-from deckcheck.i18n import N_, _, current
+from deckcheck.i18n import N_, _
 from deckcheck.models import Card, CardCount, DeckList, Report, Violation
+from deckcheck.printings import printing_lines
 from deckcheck.resolve import CardIndex, Resolution
-from deckcheck.slots import Context, Slot, format_facts
+from deckcheck.slots import CheckedFormat, Context, Slot, copy_limit, format_facts
+from deckcheck.text import quote
 from deckcheck.wording import a_an, cited, listing, word
 
 RESOLVE_SOURCE = N_("deckcheck deck list format (README: Deck lists); outside the rulebooks")
 
 
 def validate(deck: DeckList, fmt: Format, index: CardIndex) -> Report:
-    """Check ``deck`` against every rule of ``fmt``; cards are looked up in ``index``."""
+    """Check ``deck`` against every rule of ``fmt``; cards are looked up in ``index`` (with
+    the samples it hides, when the deck list allows them)."""
     ctx = _read(deck, fmt, index)
     violations = ctx.violations
     for check in _checks_of(fmt):
@@ -54,6 +58,8 @@ def _read(deck: DeckList, fmt: Format, index: CardIndex) -> Context:
     can be: a name's first card is its copy group, and a list is made only for names with
     more than one card (``Context.copy_groups``); in the copy limit's sections a number and a
     name for the same card can only meet in such a list, so only there are they merged."""
+    if deck.samples:  # the list allows the sample cards its index hides (odds, goldfish too)
+        index = index.revealed()
     memo = format_facts(fmt)
     ctx = Context(fmt, deck, {}, memo, counts=dict.fromkeys(fmt.section_map, 0))
     ctx.violations.extend(deck.problems)
@@ -106,7 +112,29 @@ def _read(deck: DeckList, fmt: Format, index: CardIndex) -> Context:
             ctx.has_appends = True
     if foreign:
         ctx.violations.append(_wrong_game(fmt, foreign))
+    if deck.problems:
+        _game_hints(ctx)
     return ctx
+
+
+def _game_hints(ctx: Context) -> None:
+    slots = [s for section in ctx.slots.values() for s in section]
+    first = min(slots, key=lambda s: s.line or 0, default=None)  # the list's first card
+    ctx.violations[:] = game_hints(ctx.violations, ctx.fmt, first.card if first else None)
+
+
+def game_hints(
+    violations: list[Violation], fmt: CheckedFormat, card: Card | None
+) -> list[Violation]:
+    """A line that is no card line is shown ``card`` (one of the deck's own), at a count the
+    format allows, as the example (the parser wrote a generic one: it does not know the
+    game)."""
+    generic = card_hint(None)
+    if card is None:
+        return violations
+    count = min(3, copy_limit(fmt, card) or 3)
+    hint = card_hint(f"{count} {card.name}")
+    return [v.model_copy(update={"fix": hint}) if v.fix == generic else v for v in violations]
 
 
 def _share(
@@ -158,7 +186,7 @@ def _wrong_game(fmt: Format, foreign: list[tuple[Card, int, str, int | None, str
     if len(foreign) == 1:
         message = _(
             "{ref} is {a_game} card ({number}); {format} is {a_format_game} format",
-            ref=_quoted(ref),
+            ref=quote(ref),
             a_game=a_game,
             number=other.number,
             format=fmt.id,
@@ -196,18 +224,40 @@ def _resolution_violation(
             rule="deck/ambiguous-card",
             message=_(
                 "{ref} matches {n} cards that differ in what legality depends on: {numbers}",
-                ref=_quoted(ref),
+                ref=quote(ref),
                 n=len(found.ambiguous),
                 numbers=numbers,
             ),
             section=section,
-            cards=[CardCount(number=c.number, name=c.name, count=count) for c in found.ambiguous],
+            cards=named,  # the line's count once: not each printing at it (39 for 3 × 13)
             line=line,
             source=_(RESOLVE_SOURCE),
-            fix=_("write the card number instead of the name (one of {numbers})", numbers=numbers),
+            fix=_(
+                "write the number of the printing you mean instead of the name: {printings}",
+                printings="; ".join(printing_lines(found.ambiguous)),
+            ),
+        )
+    if found.sample is not None:
+        return Violation(
+            rule="deck/sample-card",
+            message=_(
+                "{ref} is a made-up sample card ({number}), hidden because the pool holds "
+                "real {game} cards",
+                ref=quote(ref),
+                number=found.sample.number,
+                game=word(fmt.game, fmt.game),
+            ),
+            section=section,
+            cards=named,
+            line=line,
+            source=_(RESOLVE_SOURCE),
+            fix=_(
+                "name a real card, or allow the samples: a line 'samples: yes' in the deck list, "
+                "or `deckcheck validate --samples`"
+            ),
         )
     hint = (
-        _("did you mean {names}?", names=" / ".join(_quoted(s) for s in found.suggestions))
+        _("did you mean {names}?", names=" / ".join(quote(s) for s in found.suggestions))
         if found.suggestions
         else _("check the spelling or import the card with `deckcheck pool import`")
     )
@@ -220,7 +270,7 @@ def _resolution_violation(
         message=_(
             "no {game} card has the number or name {ref}",
             game=word(fmt.game, fmt.game),
-            ref=_quoted(ref),
+            ref=quote(ref),
         ),
         section=section,
         cards=named,
@@ -228,12 +278,6 @@ def _resolution_violation(
         source=_(RESOLVE_SOURCE),
         fix=hint,
     )
-
-
-def _quoted(ref: str) -> str:
-    """A card reference as the list wrote it: ``'X 99'`` (Python's quoting, as the
-    English messages always had) / ``「X 99」``."""
-    return repr(ref) if current() == "en" else f"「{ref}」"
 
 
 def _checks_of(fmt: Format) -> tuple[CheckFn, ...]:

@@ -124,8 +124,10 @@ def test_rakuen_names_keep_spaces_apart_from_width(check: Check) -> None:
 
     main = swap(RAKUEN_MAIN, "SAMPLE-R-001", [(4, "蒼の定理者　見本アリア")])  # ideographic space
     assert check(deck("rakuen-standard", main, gate=RAKUEN_GATE)).legal
+    # without the space it is no name as written, but the one name it can mean (issue 31:
+    # a reference that matches exactly one name once spaces are gone is that card)
     main = swap(RAKUEN_MAIN, "SAMPLE-R-001", [(4, "蒼の定理者見本アリア")])
-    assert rules(check(deck("rakuen-standard", main, gate=RAKUEN_GATE))) == {"deck/unknown-card"}
+    assert check(deck("rakuen-standard", main, gate=RAKUEN_GATE)).legal
 
 
 def test_unknown_card_suggests_close_names(check: Check) -> None:

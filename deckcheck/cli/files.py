@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from deckcheck.cli.common import console, format_for, open_pool, print_json, read_text
+from deckcheck.cli.named import printings_note, same_card
 from deckcheck.cli.options import DbOption, FormatOption, JsonOption
 from deckcheck.cli.outputs import wrote
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, UsageError
@@ -18,16 +19,22 @@ from deckcheck.wording import a_an, listing, word
 
 if TYPE_CHECKING:
     from deckcheck.formats import Format
-    from deckcheck.models import Card, DeckList, Report
+    from deckcheck.models import DeckList, Report
     from deckcheck.resolve import CardIndex
 
 
 def _load(
     path: Path, format: str | None, db: Path | None, extra: Sequence[str] = ()
 ) -> tuple[str, DeckList, Format, CardIndex]:
+    return _load_text(path, read_text(path), format, db, extra)
+
+
+def _load_text(
+    path: Path, text: str, format: str | None, db: Path | None, extra: Sequence[str] = ()
+) -> tuple[str, DeckList, Format, CardIndex]:
+    """``_load`` of a text already in hand (a deck as fixed so far)."""
     from deckcheck import decklist
 
-    text = read_text(path)
     deck = decklist.parse(text, str(path))
     fmt = format_for(format or deck.format, path, deck.date)
     with open_pool(db) as pool:
@@ -95,38 +102,6 @@ def new(
     wrote(path, what)
 
 
-def _same(index: CardIndex, fmt: Format, ref: str) -> tuple[Card, Callable[[str], bool]]:
-    """The card REF means, and a test for deck-list references that mean it too."""
-    found = index.resolve(fmt.game, ref)
-    if found.card is None:
-        if found.ambiguous:
-            numbers = ", ".join(c.number for c in found.ambiguous)
-            raise UsageError(
-                _(
-                    "{ref} matches several cards ({numbers}); give the number",
-                    ref=repr(ref),
-                    numbers=numbers,
-                )
-            )
-        if found.suggestions:
-            raise UsageError(
-                _(
-                    "no {game} card {ref} in the pool (did you mean {names}?)",
-                    game=fmt.game,
-                    ref=repr(ref),
-                    names=" / ".join(found.suggestions),
-                )
-            )
-        raise UsageError(_("no {game} card {ref} in the pool", game=fmt.game, ref=repr(ref)))
-    card = found.card
-
-    def same(other: str) -> bool:
-        hit = index.resolve(fmt.game, other).card
-        return hit is not None and hit.number == card.number
-
-    return card, same
-
-
 ADD_HELP = N_("Add N copies of a card, in place (comments and order kept), and print the verdict.")
 
 
@@ -147,10 +122,13 @@ def add(
     from deckcheck import decklist, edit
 
     text, _deck, fmt, index = _load(path, None, db, [ref])
-    card, same = _same(index, fmt, ref)
+    card, same = same_card(index, fmt, ref)
     target = _section(section, fmt) or edit.default_section(fmt, card.type)
-    new_text = edit.add(text, target, count, ref.strip(), same)  # written as the user wrote it
+    # written as the user wrote it, or as the card's own name when found only loosely
+    written = index.resolve(fmt.game, ref).spelling or ref.strip()
+    new_text = edit.add(text, target, count, written, same)
     _save(path, new_text)
+    printings_note(index, fmt, ref)
     print(_one_line(_verdict(decklist.parse(new_text, str(path)), fmt, index)))
 
 
@@ -185,15 +163,17 @@ def remove(
     from deckcheck import decklist, edit
 
     text, _deck, fmt, index = _load(path, None, db, [ref])
-    card, same = _same(index, fmt, ref)
+    card, same = same_card(index, fmt, ref)
     new_text = edit.remove(text, _section(section, fmt), count, same, card.name)
     _save(path, new_text)
     print(_one_line(_verdict(decklist.parse(new_text, str(path)), fmt, index)))
 
 
 FIX_HELP = N_(
-    "List the unambiguous changes that would make an illegal deck legal; --apply writes "
-    "them.\n\n"
+    "List the certain changes: a card's own spelling where only one card can be meant "
+    "(博麗霊夢 → 博麗 霊夢, ﾁﾙﾉ → チルノ, a typo with one suggestion), then the counts and moves "
+    "only one change can make; the rest are listed as choices. --apply writes the changes; "
+    "--dry-run also shows them as a diff.\n\n"
     "Exit status: 0 legal (after --apply), 1 still illegal, 2 input error."
 )
 
@@ -201,24 +181,47 @@ FIX_HELP = N_(
 def fix(
     path: Annotated[Path, typer.Argument(metavar="FILE")],
     apply: Annotated[bool, typer.Option("--apply", help=N_("Write the changes."))] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help=N_("Show the changes as a diff; write nothing."))
+    ] = False,
     format: FormatOption = None,
     db: DbOption = None,
 ) -> None:
-    from deckcheck import decklist, edit
+    import difflib
+
+    from deckcheck import decklist, edit, respell
 
     text, deck, fmt, index = _load(path, format, db)
+    found = respell.respellings(deck, fmt.game, index)
+    spellings = [] if decklist.looks_like_json(text) else found.fixes  # text lists only
+    respelled = respell.respelled(text, spellings)
+    if spellings:  # what is left to choose, on the deck as respelled
+        _text, deck, fmt, index = _load_text(path, respelled, format, db)
+        found = respell.respellings(deck, fmt.game, index)
     fixes, _choices = edit.propose_fixes(deck, fmt, index)
-    fixed = edit.apply_fixes(text, fixes) if fixes else text
+    fixed = edit.apply_fixes(respelled, fixes) if fixes else respelled
     # what the fixes leave behind is what still needs a person to choose
     _fixes, choices = edit.propose_fixes(decklist.parse(fixed, str(path)), fmt, index)
-    for f in fixes:
-        fix_text = f.describe()
-        print(_("applied: {fix}", fix=fix_text) if apply else _("fix: {fix}", fix=fix_text))
-    for choice in choices:
+    done = [s.describe() for s in spellings] + [f.describe() for f in fixes]
+    write = apply and not dry_run
+    for fix_text in done:
+        print(_("applied: {fix}", fix=fix_text) if write else _("fix: {fix}", fix=fix_text))
+    for choice in [*found.choices, *choices]:
         print(_("needs a choice: {choice}", choice=choice))
-    if apply and fixes:
+    for note in found.notes:
+        print(_("note: {note}", note=note))
+    if dry_run:
+        sys.stdout.writelines(
+            difflib.unified_diff(
+                text.splitlines(keepends=True),
+                fixed.splitlines(keepends=True),
+                str(path),
+                str(path),
+            )
+        )
+    if write and done:
         _save(path, fixed)
-    report = _verdict(decklist.parse(fixed if apply else text, str(path)), fmt, index)
+    report = _verdict(decklist.parse(fixed if write else text, str(path)), fmt, index)
     print(_one_line(report))
     raise typer.Exit(EXIT_OK if report.legal else EXIT_ILLEGAL)
 

@@ -29,6 +29,39 @@ HELP = N_(
 )
 
 
+SamplesOption = Annotated[
+    bool,
+    typer.Option(
+        "--samples",
+        help=N_(
+            "Let names resolve to the shipped sample cards in games whose pool holds real "
+            "cards (as a deck's 'samples: yes' line does)."
+        ),
+    ),
+]
+FollowOption = Annotated[
+    bool,
+    typer.Option(
+        "--follow-symlinks",
+        help=N_("Also read symlinks in folders that lead out of the folder."),
+    ),
+]
+
+
+def _output_of(output: str, as_json: bool) -> str:
+    """The output form asked for; an unknown one is a usage error naming the choices."""
+    output = "json" if as_json else output.casefold()
+    if output not in OUTPUTS:
+        raise UsageError(
+            _(
+                "unknown --output {value} (use {choices})",
+                value=repr(output),
+                choices=", ".join(OUTPUTS),
+            )
+        )
+    return output
+
+
 def validate(
     ctx: typer.Context,
     paths: Annotated[
@@ -55,14 +88,9 @@ def validate(
             help=N_("Only deck files changed since this git revision."),
         ),
     ] = None,
-    follow_symlinks: Annotated[
-        bool,
-        typer.Option(
-            "--follow-symlinks",
-            help=N_("Also read symlinks in folders that lead out of the folder."),
-        ),
-    ] = False,
+    follow_symlinks: FollowOption = False,
     summary: SummaryOption = None,
+    samples: SamplesOption = False,
     as_of: AsOfOption = None,
     db: DbOption = None,
 ) -> None:
@@ -70,18 +98,13 @@ def validate(
     from deckcheck.api import paused_gc
 
     day = as_of_day(as_of)
-    output = "json" if as_json else output.casefold()
-    if output not in OUTPUTS:
-        raise UsageError(
-            _(
-                "unknown --output {value} (use {choices})",
-                value=repr(output),
-                choices=", ".join(OUTPUTS),
-            )
-        )
+    output = _output_of(output, as_json)
     files = _deck_files(deckfiles.expand(paths, follow_symlinks), changed_since, output)
     with paused_gc():
         parsed = [deckfiles.read(p) for p in files]
+    if samples:
+        for deck in parsed:
+            deck.samples = True
     answers = backend(ctx, db)
     reports = answers.validate(files, parsed, format, day)
     many = len(reports) > 1 or any(p.is_dir() for p in paths)  # a folder: one line sums it up

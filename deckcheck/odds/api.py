@@ -21,6 +21,7 @@ from deckcheck.odds.known import check_known
 from deckcheck.odds.mulligan import NONE, Dealt
 from deckcheck.odds.setup import Rules, drawable, problem_of, rules_of, timeline_of
 from deckcheck.resolve import CardIndex
+from deckcheck.text import as_written
 from deckcheck.wording import cited, section_label
 
 __all__ = ["ConditionError", "OddsError", "OddsRequest", "OddsResult", "compute_odds"]
@@ -104,7 +105,7 @@ def deck_sections(
 
 
 def main_deck_empty(fmt: Format) -> str:
-    """"the main deck is empty", the section named as the format labels it (each game's own
+    """ "the main deck is empty", the section named as the format labels it (each game's own
     word for its main deck)."""
     found = next((s for s in SECTIONS.of(fmt) if s.name == "main"), None)
     label = section_label(fmt.game, "main", found.label if found else "main deck")
@@ -202,15 +203,17 @@ def _copy_table(
     text = req.table or ""
     field, _sep, ref = text.partition(":")
     if field.strip() not in ("name", "number") or not ref.strip():
-        raise ConditionError(_("--table {text}: write name:REF or number:REF", text=repr(text)))
+        raise ConditionError(
+            _("--table {text}: write name:REF or number:REF", text=as_written(text))
+        )
     found = index.resolve(fmt.game, ref.strip())
     if found.card is None:
         raise ConditionError(
             _(
                 "--table {text}: no {game} card {ref} in the pool",
-                text=repr(text),
+                text=as_written(text),
                 game=fmt.game,
-                ref=repr(ref.strip()),
+                ref=as_written(ref.strip()),
             )
         )
     target = found.card

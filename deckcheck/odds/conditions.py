@@ -25,8 +25,9 @@ from deckcheck.games import name_key
 from deckcheck.games.columns_contract import CardColumn
 from deckcheck.i18n import _
 from deckcheck.models import Card, ColumnValue, Game
-from deckcheck.normalize import nfkc, word_key
+from deckcheck.normalize import loose_name_key, nfkc, word_key
 from deckcheck.resolve import number_key
+from deckcheck.text import as_written
 from deckcheck.wording import a_an
 
 
@@ -83,8 +84,12 @@ class Atom:
             return card.kind is not None and nfkc(card.kind) == nfkc(self.value)
         if f == "name":
             game = card.game
-            return name_key(game, card.name) == name_key(game, self.value) or (
-                number_key(card.number) == number_key(self.value)
+            # name:反魂蝶 is the card 「反魂蝶」: brackets, quotes and spaces aside
+            # (normalize.loose_name_key; deckcheck's reading, outside the rulebooks)
+            return (
+                name_key(game, card.name) == name_key(game, self.value)
+                or number_key(card.number) == number_key(self.value)
+                or loose_name_key(card.name) == loose_name_key(self.value)
             )
         if f == "number":
             return number_key(card.number) == number_key(self.value)
@@ -136,9 +141,9 @@ def parse_atom(text: str, game: Game) -> Atom:
             raise ConditionError(
                 _(
                     "{text}: {game} cards have no whole-number column {column} (use {columns})",
-                    text=repr(text.strip()),
+                    text=as_written(text.strip()),
                     game=game,
-                    column=repr(m["field"]),
+                    column=as_written(m["field"]),
                     columns=", ".join(numbers),
                 )
             )
@@ -151,12 +156,14 @@ def parse_atom(text: str, game: Game) -> Atom:
         raise ConditionError(
             _(
                 "unknown selector {text}: use {selectors} or a comparison such as level<=2",
-                text=repr(text.strip()),
+                text=as_written(text.strip()),
                 selectors=", ".join(w + ":" for w in words),
             )
         )
     if not value:
-        raise ConditionError(_("selector {text} has no value after ':'", text=repr(text.strip())))
+        raise ConditionError(
+            _("selector {text} has no value after ':'", text=as_written(text.strip()))
+        )
     if field == "type":
         value = _card_type(game, value, text)
     return Atom(raw, field, value, column=own.get(field))
@@ -168,7 +175,12 @@ def _card_type(game: Game, value: str, text: str) -> str:
         if wanted in {nfkc(w).casefold() for w in (canonical, *words)}:
             return canonical
     known = ", ".join(games.get(game).card_types)
-    fields = {"text": repr(text.strip()), "value": repr(value), "game": game, "known": known}
+    fields = {
+        "text": as_written(text.strip()),
+        "value": as_written(value),
+        "game": game,
+        "known": known,
+    }
     if a_an(game).startswith("an "):  # the English article of the game id: one message each
         raise ConditionError(_("{text}: {value} is not an {game} card type ({known})", **fields))
     raise ConditionError(_("{text}: {value} is not a {game} card type ({known})", **fields))
@@ -187,8 +199,8 @@ def parse_condition(text: str, game: Game) -> Condition:
             _(
                 "{text} is not 'SELECTOR OP K' (OP one of >=, <=, ==; K a whole number), "
                 "e.g. {example}",
-                text=repr(text),
-                example=repr(_example(game)),
+                text=as_written(text),
+                example=as_written(_example(game)),
             )
         )
     atoms = tuple(parse_atom(part, game) for part in m["sel"].split("|"))
@@ -200,7 +212,7 @@ def parse_conditions(texts: list[str], game: Game) -> list[Condition]:
         raise ConditionError(
             _(
                 "give at least one --want condition, e.g. --want {example}",
-                example=repr(_example(game)),
+                example=as_written(_example(game)),
             )
         )
     return [parse_condition(t, game) for t in texts]

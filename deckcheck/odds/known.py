@@ -19,6 +19,7 @@ from deckcheck.odds.conditions import Atom, Condition, ConditionError
 from deckcheck.pool.vocabulary import column_values
 from deckcheck.resolve import CardIndex
 from deckcheck.suggest import NameIndex
+from deckcheck.text import as_written
 
 
 def check_known(conditions: Iterable[Condition], game: Game, index: CardIndex) -> None:
@@ -61,17 +62,17 @@ def _refuse(atom: Atom, game: Game, suggestions: list[str]) -> None:
         raise ConditionError(
             _(
                 "{text}: no {game} card has {value} (did you mean {names}?)",
-                text=repr(atom.text),
+                text=as_written(atom.text),
                 game=game,
-                value=repr(atom.value),
-                names=" / ".join(repr(s) for s in suggestions),
+                value=as_written(atom.value),
+                names=" / ".join(as_written(s) for s in suggestions),
             )
         )
     raise ConditionError(
         _(
             "{text}: no {game} card has {value}",
-            text=repr(atom.text),
+            text=as_written(atom.text),
             game=game,
-            value=repr(atom.value),
+            value=as_written(atom.value),
         )
     )

@@ -72,8 +72,26 @@ def visible(cards: Iterable[Card], real: set[str], numbers: set[str]) -> list[Ca
     """The cards name resolution sees: a game with real cards (``real``) keeps only the
     samples a reference names by number (``numbers``: number keys), so a name never resolves
     to, nor is made ambiguous by, a made-up card."""
-    return [
-        c
+    return split_visible(cards, real, numbers)[0]
+
+
+def split_visible(
+    cards: Iterable[Card], real: set[str], numbers: set[str]
+) -> tuple[list[Card], list[Card]]:
+    """``visible``'s cards, and the samples it hides (an index knows them only to tell a deck
+    that names one that it is a sample, hidden: ``CardIndex.hide``)."""
+    shown: list[Card] = []
+    hidden: list[Card] = []
+    for c in cards:
+        keep = c.game not in real or not is_sample(c.number) or number_key(c.number) in numbers
+        (shown if keep else hidden).append(c)
+    return shown, hidden
+
+
+def real_games(cards: Iterable[Card]) -> set[str]:
+    """The games among ``cards`` with a real card (``real_games_query`` for cards in hand)."""
+    return {
+        c.game
         for c in cards
-        if c.game not in real or not is_sample(c.number) or number_key(c.number) in numbers
-    ]
+        if not is_sample(c.number) and not number_key(c.number).startswith(EXAMPLE_PREFIX)
+    }

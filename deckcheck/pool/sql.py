@@ -40,7 +40,7 @@ from deckcheck.pool.columns import (
     row_card,
 )
 from deckcheck.pool.importer import card_files, check_import
-from deckcheck.pool.samples import pool_stats, real_games_query, stats_query, visible
+from deckcheck.pool.samples import pool_stats, real_games_query, split_visible, stats_query
 from deckcheck.pool.search import (
     JsonText,
     count_query,
@@ -141,8 +141,10 @@ class SqlPool:
         samples of a game with real cards that ``refs`` do not name by number."""
         with self.engine.connect() as conn:
             real = {str(g) for (g,) in conn.execute(text(real_games_query(TABLE)))}
-        found = visible(self.all_cards(), real, {number_key(r) for r in refs})
-        return CardIndex(found)
+        found, hidden = split_visible(self.all_cards(), real, {number_key(r) for r in refs})
+        index = CardIndex(found)
+        index.hide(hidden)  # a deck naming a hidden sample is told so
+        return index
 
     def import_files(self, paths: Sequence[Path]) -> ImportResult:
         """All or nothing, in one transaction, with the checks of ``Pool.import_files``."""

@@ -9,14 +9,14 @@ import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
 from deckcheck import data
 from deckcheck.errors import PoolError, database_trouble
+from deckcheck.games import name_key
 from deckcheck.i18n import _
 from deckcheck.models import Card, Game
+from deckcheck.normalize import loose_name_key
 from deckcheck.pool.columns import (
     ALL_COLUMNS,
     COLUMNS,
@@ -26,12 +26,14 @@ from deckcheck.pool.columns import (
     row_card,
 )
 from deckcheck.pool.importer import CardFileError, ImportRejected, card_files, check_import
+from deckcheck.pool.protocol import CardPool as CardPool
+from deckcheck.pool.protocol import ImportResult as ImportResult
 from deckcheck.pool.samples import (
     SAMPLE_PREFIX,
     pool_stats,
     real_games_query,
+    split_visible,
     stats_query,
-    visible,
 )
 from deckcheck.pool.search import get_query, search_query, sqlite_json
 from deckcheck.pool.vocabulary import PoolIndex
@@ -81,45 +83,6 @@ def _shipped_rows(folder: Path) -> list[tuple[object, ...]]:
 
 # Pool files found intact, by path, inode, size and time (see ``Pool._check_intact``).
 _intact: set[tuple[str, int, int, int]] = set()
-
-
-class CardPool(Protocol):
-    """What commands need of a pool: the SQLite ``Pool`` and the SQLAlchemy ``SqlPool``."""
-
-    @property
-    def path(self) -> object: ...
-
-    def index_for(self, refs: Iterable[str]) -> CardIndex: ...
-
-    def stats(self) -> dict[str, object]: ...
-
-    def search(
-        self,
-        game: Game | None = None,
-        name: str | None = None,
-        type: str | None = None,
-        *,
-        limit: int = 50,
-        offset: int = 0,
-        samples: bool = False,
-        **filters: str | int | None,
-    ) -> list[Card]: ...
-
-    def import_files(self, paths: Sequence[Path]) -> ImportResult: ...
-
-    def close(self) -> None: ...
-
-    def __enter__(self) -> CardPool: ...
-
-    def __exit__(self, *exc: object) -> None: ...
-
-
-@dataclass
-class ImportResult:
-    added: int
-    updated: int
-    files: list[str]
-    unknown_columns: dict[str, list[str]]
 
 
 def default_db_path() -> Path:
@@ -322,6 +285,10 @@ class Pool:
                     f"SELECT {SELECT_LIST} FROM cards WHERE {column} IN ({marks})", chunk
                 ):
                     cards.setdefault((row["game"], row["number"]), _row_to_card(row))
+        for key in self._loose_keys(refs, cards.values()):
+            query = f"SELECT {SELECT_LIST} FROM cards WHERE game = ? AND name_key = ?"
+            for row in self.conn.execute(query, key):
+                cards.setdefault((row["game"], row["number"]), _row_to_card(row))
         # Aliased cards are a few thousand at most: their keys are scanned (no table of them),
         # and only the cards a reference names are read whole.
         wanted = set(numbers)
@@ -336,8 +303,24 @@ class Pool:
             query = f"SELECT {SELECT_LIST} FROM cards WHERE game = ? AND number = ?"
             for row in self.conn.execute(query, key):
                 cards.setdefault((row["game"], row["number"]), _row_to_card(row))
-        found = visible(cards.values(), self._real_games(), set(numbers))
-        return PoolIndex(found, self._names_anytime, self.path)
+        found, hidden = split_visible(cards.values(), self._real_games(), set(numbers))
+        index = PoolIndex(found, self._names_anytime, self.path)
+        index.hide(hidden)  # a deck naming a hidden sample is told so
+        return index
+
+    def _loose_keys(self, refs: list[str], found: Iterable[Card]) -> list[tuple[str, str]]:
+        """(game, name key) of the names the references that found nothing may mean written
+        without spaces, quotes or brackets (``resolve.CardIndex`` decides whether exactly one
+        name does), the name part of ``NUMBER NAME`` too. The names are scanned only when some
+        reference found nothing."""
+        known = {name_key(c.game, c.name) for c in found} | {number_key(c.number) for c in found}
+        missed = [r for r in refs if number_key(r) not in known and not ref_keys(r) & known]
+        if not missed:
+            return []
+        wanted = {loose_name_key(r) for r in missed}
+        wanted |= {loose_name_key(p[1]) for p in map(numbered_parts, missed) if p is not None}
+        rows = self.conn.execute("SELECT DISTINCT game, name_key, name FROM cards")
+        return [(game, key) for game, key, name in rows if loose_name_key(name) in wanted]
 
     def _real_games(self) -> set[str]:
         return {game for (game,) in self.conn.execute(real_games_query("cards"))}

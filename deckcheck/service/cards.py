@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from deckcheck.models import Card, Game
+from deckcheck.pool.samples import real_games, split_visible
 from deckcheck.pool.search import count_query, sqlite_json
 from deckcheck.pool.store import Pool
 from deckcheck.resolve import CardIndex
@@ -33,9 +34,19 @@ class CardCache:
         if stamp != self._stamp or self._index is None:
             with self._lock:
                 if stamp != self._stamp or self._index is None:
-                    self._index = CardIndex(self._load())
+                    self._index = _pool_index(self._load())
                     self._stamp = stamp
         return self._index
+
+
+def _pool_index(cards: list[Card]) -> CardIndex:
+    """The whole pool as the CLI's pool index sees it: a game with real cards resolves its
+    samples by number only (a name of one is ``deck/sample-card``), so the page and the CLI
+    report the same problems."""
+    shown, hidden = split_visible(cards, real_games(cards), set())
+    index = CardIndex(shown)
+    index.hide(hidden)
+    return index
 
 
 class Cards:

@@ -13,6 +13,7 @@ from deckcheck.errors import UsageError
 from deckcheck.i18n import _
 from deckcheck.models import DeckEntry, DeckList
 from deckcheck.resolve import CardIndex
+from deckcheck.text import as_written
 
 MAX_VARIANTS = 1000
 _RANGE = re.compile(r"^\s*(?P<low>\d+)\s*\.\.\s*(?P<high>\d+)\s*$")
@@ -63,20 +64,23 @@ def parse_vary(text: str) -> Axis:
     varies = varies.strip().casefold()
     if varies not in ("name", "policy") or not eq or not key.strip() or not values.strip():
         raise UsageError(
-            _("--vary {text}: write name:REF=LOW..HIGH or policy:KEY=A,B", text=repr(text))
+            _("--vary {text}: write name:REF=LOW..HIGH or policy:KEY=A,B", text=as_written(text))
         )
     found = _RANGE.match(values)
     if found:
         low, high = int(found["low"]), int(found["high"])
         if high < low or high - low > 100:
             raise UsageError(
-                _("--vary {text}: the range must run up, over at most 100 values", text=repr(text))
+                _(
+                    "--vary {text}: the range must run up, over at most 100 values",
+                    text=as_written(text),
+                )
             )
         parsed: tuple[Any, ...] = tuple(range(low, high + 1))
     else:
         parsed = tuple(_value(v) for v in values.split(",") if v.strip())
     if varies == "name" and not all(isinstance(v, int) and v >= 0 for v in parsed):
-        raise UsageError(_("--vary {text}: copies are whole numbers from 0", text=repr(text)))
+        raise UsageError(_("--vary {text}: copies are whole numbers from 0", text=as_written(text)))
     return Axis(varies, key.strip(), parsed)
 
 
@@ -113,7 +117,7 @@ def _refs_of(deck: DeckList, index: CardIndex, game: str, ref: str) -> tuple[str
         raise UsageError(
             _(
                 "{ref} is not one {game} card of the pool (write its number)",
-                ref=repr(ref),
+                ref=as_written(ref),
                 game=game,
             )
         )

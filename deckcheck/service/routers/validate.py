@@ -24,6 +24,7 @@ from deckcheck.service.problems import over_limit
 from deckcheck.service.schemas import DeckRequest, format_of, parse_deck
 from deckcheck.service.validating import checks_of
 from deckcheck.slots import copy_limit
+from deckcheck.validate import game_hints
 
 router = APIRouter(tags=["decks"])
 
@@ -76,11 +77,15 @@ def _entries(body: DeckRequest, registry: FormatRegistry, index: CardIndex) -> d
         raise over_limit(str(exc), exc.limit, "suggest") from exc  # i18n: machine
     with suggest.per_deck():
         entries = [_entry(index, fmt, e) for e in deck.entries]
+    # the unreadable lines' hint shows one of the deck's cards, as /validate and the CLI do
+    found = (index.found(fmt.game, e.ref).card for e in deck.entries)
+    card = next((c for c in found if c is not None), None)
+    problems = game_hints(deck.problems, fmt, card) if deck.problems else []
     return {
         "format": fmt.id,
         "game": fmt.game,
         "entries": entries,
-        "problems": [p.model_dump(mode="json") for p in deck.problems],
+        "problems": [p.model_dump(mode="json") for p in problems],
     }
 
 

@@ -17,6 +17,9 @@ const LANG_KEY = "deckcheck.lang";
 const LANGUAGES = ["en", "ja"];
 const LANG = document.documentElement.lang || "en";
 const MESSAGES = JSON.parse(($("messages") || {}).textContent || "{}");
+// The unknown names with one suggestion: certain typos, which "Fix all certain typos" takes
+// (as deckcheck fix does; a name found only without its spaces or quotes is already its card).
+let certainTypos = [];
 
 function fields(text, values) {
   return values ? text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m)) : text;
@@ -933,6 +936,7 @@ async function readText(text, previous) {
     renderDeck();
     scheduleValidate();
     settleLines(resolved.entries.map((e, i) => [state.entries[i], e]));
+    unreadLines(resolved.problems);
     offerUndoReplace(previous);
     const unread = resolved.problems.length;
     show(unread ? _n("{n} line could not be read", "{n} lines could not be read", unread,
@@ -957,15 +961,42 @@ function entryOf(e) {
 function settleLines(pairs) {
   $("paste-lines").innerHTML = "";
   $("paste-printings").innerHTML = "";
+  certainTypos = [];
   for (const [entry, line] of pairs) {
     const item = settleLine(entry, line);
     if (item) $(line.number ? "paste-printings" : "paste-lines").append(item);
+    if (item && !(line.printings || []).length && (line.suggestions || []).length === 1) {
+      certainTypos.push([entry, line.suggestions[0], item]);
+    }
   }
+  tidyLines();
+}
+
+async function fixCertainTypos() {
+  for (const [entry, name, item] of certainTypos.filter(([, , item]) => item.isConnected)) {
+    await takeSuggestion(entry, name, item);
+  }
+  certainTypos = [];
+  tidyLines();
+}
+
+// Each line the service could not read, first among the lines to settle: its number, what it
+// says (the line as written) and what was expected, as the CLI prints them (one parser).
+function unreadLines(problems) {
+  const items = problems.map((p) => {
+    const item = document.createElement("li");
+    item.className = "settle unread";
+    item.textContent = _("line {line}: {message}; {fix}",
+      { line: p.line ?? "?", message: p.message, fix: p.fix || "" });
+    return item;
+  });
+  $("paste-lines").prepend(...items);
   tidyLines();
 }
 
 function tidyLines() {
   $("paste-lines").hidden = !$("paste-lines").children.length;
+  $("fix-typos").hidden = !certainTypos.some(([, , item]) => item.isConnected);
   const others = $("paste-printings").children.length;
   $("paste-others").hidden = !others;
   $("paste-others-summary").textContent = _n(
@@ -1114,6 +1145,7 @@ function start() {
   $("export-json").addEventListener("click", () => exportAs("json"));
   $("export-csv").addEventListener("click", () => exportAs("csv"));
   $("load").addEventListener("click", () => loadText($("paste").value));
+  $("fix-typos").addEventListener("click", fixCertainTypos);
   $("save").addEventListener("click", saveToService);
   $("list-saved").addEventListener("click", listSaved);
   $("deal").addEventListener("click", () => deal(false));

@@ -1,0 +1,118 @@
+"""The forms of a deck-list line players write besides ``4 REF`` (blogs, Twitter, tournament
+sheets): the count after the name or marked before it (``チルノ ×3``, ``×3 チルノ``,
+``3枚 チルノ``, ``チルノ 3枚``, in either width), and headings for a section or a card type,
+bare or in 【】〔〕[] or after ■◆, with or without a count (``【TYPE】``, ``■TYPE 6``,
+``SECTION（10枚）``: each game's own words). deckcheck's reading of how lists are written;
+outside the rulebooks.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from deckcheck import games
+from deckcheck.decklist_headers import section_name
+from deckcheck.normalize import nfkc
+
+_X = "xX×ｘＸ"
+_WIDE_X = "×ｘＸ"  # marks that need no space before them: an ASCII x may end a word (MAX3)
+# "×3 REF", "x3 REF", "×3枚 REF": the mark before the count (a space or 枚 ends the count)
+_MARKED_FIRST = re.compile(rf"^[{_X}]\s*(?P<count>\d+)(?:\s*枚\s*|\s+)(?P<ref>\S.*)$")
+
+
+def _trailing_digits(text: str) -> str:
+    end = len(text)
+    start = end
+    while start > 0 and text[start - 1].isdecimal():
+        start -= 1
+    return text[start:end]
+
+
+def _count_after(line: str) -> tuple[str, str] | None:
+    """``REF ×3``, ``REF×3``, ``REF x3``, ``REF 3枚``, ``REF 3x``, ``REF ×3枚`` as (count,
+    reference). String methods, not a regex: a lazy name before optional marks and digits
+    backtracks in quadratic time on long runs of spaces or digits (tests/test_regex_time)."""
+    text = line.rstrip()
+    counted = text.endswith("枚")
+    if counted:
+        text = text[:-1].rstrip()
+    elif text[-1:] in _X and text[:-1].rstrip() != text[:-1]:  # never "REF 3 x"
+        return None
+    elif text[-1:] in _X:  # REF 3x
+        digits = _trailing_digits(text[:-1])
+        head = text[: len(text) - 1 - len(digits)]
+        if digits and head.rstrip() != head and head.strip():
+            return digits, head.strip()
+        return None
+    digits = _trailing_digits(text)
+    if not digits:
+        return None
+    head = text[: len(text) - len(digits)].rstrip()
+    if head[-1:] in _WIDE_X or (head[-1:] in "xX" and head[:-1].rstrip() != head[:-1]):
+        ref = head[:-1].strip()
+    elif counted:
+        ref = head.strip()  # REF 3枚
+    else:
+        return None
+    return (digits, ref) if ref else None
+
+
+class CardLine(NamedTuple):
+    written: str  # the count as written (any width)
+    ref: str
+
+
+def card_line(line: str) -> CardLine | None:
+    """A card line whose count is not its first word, as (count as written, reference)."""
+    m = _MARKED_FIRST.match(line)
+    if m is not None:
+        return CardLine(m["count"], m["ref"])
+    after = _count_after(line)
+    if after is not None:
+        return CardLine(*after)
+    return None
+
+
+# marks before a heading, and the brackets around it (after NFKC: ［］ are [])
+_MARKS = "■□◆◇●○◎▼▽▲△▶►★☆・*#"
+_BRACKETS = re.compile(r"[【】〔〕\[\]〈〉《》<>]")
+class Heading(NamedTuple):
+    section: str | None  # the section it starts; None: a card type's heading within one
+    word: str
+
+
+def heading(line: str) -> Heading | None:
+    """The section or card-type heading ``line`` is, or None. A type word (each game's card
+    types, from its spec) heads a group of the current section."""
+    word = _heading_word(_BRACKETS.sub(" ", nfkc(line).lstrip(_MARKS)).strip())
+    if word is None:
+        return None
+    section = section_name(word)
+    if section is not None:
+        return Heading(section, word)
+    folded = word.casefold()
+    if any(folded in spec.type_words for spec in games.specs()):
+        return Heading(None, word)
+    return None
+
+
+def _heading_word(text: str) -> str | None:
+    """The word of ``WORD``, ``WORD 34``, ``WORD: 34``, ``WORD (34枚)``; None when a count is
+    glued to the word (``WORD2``). String methods, for the reason
+    ``_count_after`` gives."""
+    text = text.rstrip(": \t")
+    if text.endswith(")"):
+        text = text[:-1].rstrip()
+    if text.endswith("枚"):
+        text = text[:-1].rstrip()
+    digits = _trailing_digits(text)
+    if digits:
+        if len(digits) > 3:
+            return None
+        text = text[: len(text) - len(digits)]
+        if text.rstrip(" \t(:") == text:  # the count is set apart by a space, ":" or "("
+            return None
+        text = text.rstrip(" \t(:")
+    word = text.strip()
+    return word if word and not any(ch.isdecimal() for ch in word) else None

@@ -1,0 +1,139 @@
+"""``deckcheck fix``'s spelling corrections (issue 31, item 3): a reference is rewritten as the
+card's own name when that is certain, and listed as a choice when it is not.
+
+Certain: a name matched only without its spaces, quotes or corner brackets, by exactly one
+card name (博麗霊夢 → 博麗 霊夢: ``Resolution.spelling``); a name that matches as written
+only once width and case are set aside (ﾁﾙﾉ → チルノ); an unknown name with exactly one
+suggestion (霧雨 魔里沙 → 霧雨 魔理沙). A choice: several suggestions, or a name whose printings
+differ in what legality depends on (each printing with what tells it apart). deckcheck's
+reading, outside the rulebooks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from deckcheck import decklist
+from deckcheck.games import name_key
+from deckcheck.i18n import _
+from deckcheck.models import Card, DeckList, Game
+from deckcheck.normalize import loose_name_key
+from deckcheck.printings import printing_lines
+from deckcheck.resolve import CardIndex, numbered_parts
+from deckcheck.text import quote
+
+
+@dataclass(frozen=True)
+class Respelling:
+    line: int | None
+    ref: str
+    new: str
+
+    def describe(self) -> str:
+        return _(
+            "line {n}: {old} → {new} (the card's own spelling)",
+            n=self.line or "?",
+            old=quote(self.ref),
+            new=quote(self.new),
+        )
+
+
+@dataclass
+class Spellings:
+    fixes: list[Respelling]
+    choices: list[str]  # the lines that need a choice
+    notes: list[str]  # names whose printings legality treats alike: which one was taken
+
+
+def respellings(deck: DeckList, game: Game, index: CardIndex) -> Spellings:
+    """The certain corrections of ``deck``'s references, the lines that need a choice, and
+    the names that stand for printings legality treats alike."""
+    fixes: list[Respelling] = []
+    choices: list[str] = []
+    notes: list[str] = []
+    for entry in deck.entries:
+        found = index.resolve(game, entry.ref)
+        card = found.card or (found.ambiguous[0] if found.ambiguous else None)
+        new = _certain(game, entry.ref, card, found.spelling, found.suggestions)
+        if new is not None and new != entry.ref:
+            fixes.append(Respelling(entry.line, entry.ref, new))
+            if not found.ambiguous:
+                continue
+        if found.ambiguous:
+            choices.append(
+                _(
+                    "line {n}: {ref} is one of {count} printings; write the number of the one "
+                    "you mean:",
+                    n=entry.line or "?",
+                    ref=quote(new or entry.ref),
+                    count=len(found.ambiguous),
+                )
+                + "".join(f"\n    {line}" for line in printing_lines(found.ambiguous))
+            )
+        elif (
+            found.card is not None
+            and _by_name(entry.ref, found.card)
+            and (alike := index.printings(game, found.card)) > 1
+        ):
+            notes.append(
+                _(
+                    "line {n}: {ref} has {count} printings that legality treats alike; "
+                    "{number} stands for them (write another number if you meant it)",
+                    n=entry.line or "?",
+                    ref=quote(new or entry.ref),
+                    count=alike,
+                    number=found.card.number,
+                )
+            )
+        elif found.unknown and len(found.suggestions) > 1:
+            choices.append(
+                _(
+                    "line {n}: no card is named {ref}; one of {names}?",
+                    n=entry.line or "?",
+                    ref=quote(entry.ref),
+                    names=" / ".join(quote(s) for s in found.suggestions),
+                )
+            )
+    return Spellings(fixes, choices, notes)
+
+
+def _by_name(ref: str, card: Card) -> bool:
+    """``ref`` names ``card`` (not its number, nor its number and name)."""
+    return loose_name_key(ref) == loose_name_key(card.name)
+
+
+def _certain(
+    game: Game, ref: str, card: Card | None, spelling: str | None, suggestions: list[str]
+) -> str | None:
+    if spelling is not None:
+        return spelling
+    if card is not None:  # found as written: by number (kept), or by name in another width
+        if name_key(game, ref) == name_key(game, card.name):
+            return card.name if _differs(ref, card.name) else None
+        parts = numbered_parts(ref)  # "N10 ﾁﾙﾉ": the number kept, the name respelled
+        if parts is not None and name_key(game, parts[1]) == name_key(game, card.name):
+            return f"{parts[0]} {card.name}" if _differs(parts[1], card.name) else None
+        return None
+    return suggestions[0] if len(suggestions) == 1 else None
+
+
+def _differs(ref: str, name: str) -> bool:
+    """``ref`` is ``name`` in another width or case; not merely other spaces where the game's
+    names ignore them (a game whose names ignore spaces lets a list space them as it likes)."""
+    return "".join(ref.split()) != "".join(name.split())
+
+
+def respelled(text: str, fixes: list[Respelling]) -> str:
+    """``text`` with each card line that names a respelled reference naming the new one (every
+    such line: the parser adds repeated lines up under the first)."""
+    if not fixes:
+        return text
+    new = {f.ref: f.new for f in fixes}
+    newline = "\r\n" if "\r\n" in text else "\n"
+    lines = text.split(newline)
+    for i, line in enumerate(lines):
+        one = decklist.parse_text(line)
+        if one.entries and not one.problems and one.entries[0].ref in new:
+            ref = one.entries[0].ref
+            lines[i] = line.replace(ref, new[ref], 1)
+    return newline.join(lines)

@@ -1,0 +1,398 @@
+"""Deck lists as players write them (issue 31, item 1): counts before or after the name with
+x × X 枚 in either width, headings bare or bracketed, names without their spaces or in quotes,
+and conditions naming a card with or without its brackets. Every list here was written by hand
+the way blogs and tournament posts write them; before this change each one gave deck/syntax or
+deck/unknown-card errors."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+from typer.testing import CliRunner
+
+from deckcheck import decklist
+from deckcheck.cli import app
+from deckcheck.models import Card, Report
+from deckcheck.resolve import CardIndex
+from tests.conftest import DATA, EXAMPLES
+
+Check = Callable[..., Report]
+FORMS = DATA / "list_forms"
+runner = CliRunner()
+
+
+def entries(text: str) -> list[tuple[str, int, str]]:
+    deck = decklist.parse_text(text)
+    assert deck.problems == []
+    return [(e.section, e.count, e.ref) for e in deck.entries]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "3 マナの生成",
+        "3x マナの生成",
+        "3 x マナの生成",
+        "3X マナの生成",
+        "3× マナの生成",
+        "3枚 マナの生成",
+        "3 枚 マナの生成",
+        "×3 マナの生成",
+        "x3 マナの生成",
+        "×3枚 マナの生成",
+        "マナの生成 x3",
+        "マナの生成 X3",
+        "マナの生成 ×3",
+        "マナの生成×3",
+        "マナの生成 3枚",
+        "マナの生成 3x",
+        "３ マナの生成",
+        "３枚　マナの生成",
+        "マナの生成　×３",
+        "マナの生成 ｘ３",
+        "マナの生成 ×３枚",
+    ],
+)
+def test_a_count_before_or_after_the_name(line: str) -> None:
+    assert entries(f"format: vision-standard\n{line}\n") == [("main", 3, "マナの生成")]
+
+
+def test_an_ascii_x_inside_a_word_is_not_a_count() -> None:
+    deck = decklist.parse_text("format: vision-standard\nMAX3\n")
+    assert deck.entries == [] and "MAX3" in deck.problems[0].message
+
+
+@pytest.mark.parametrize(
+    ("heading", "section"),
+    [
+        ("キャラクター", None),
+        ("スペル 6", None),
+        ("コマンド：34", None),
+        ("【コマンド】", None),
+        ("【コマンド】34", None),
+        ("【コマンド 34】", None),
+        ("〔スペル〕", None),
+        ("■キャラクター", None),
+        ("◆スペル（6枚）", None),
+        ("[キャラクター]", None),
+        ("サイドボード", "side"),
+        ("【サイドボード】", "side"),
+        ("■サイド 10", "side"),
+        ("◆サイドボード（10枚）", "side"),
+        ("【メインデッキ】50枚", "main"),
+        ("【エクストラ】", "extra"),
+        ("〔ゲートデッキ〕", "gate"),
+    ],
+)
+def test_headings_bare_or_bracketed_with_or_without_a_count(
+    heading: str, section: str | None
+) -> None:
+    text = f"[side]\n1 N1\n{heading}\n3 N2\n"  # a card type's heading keeps its section
+    assert entries(text) == [("side", 1, "N1"), (section or "side", 3, "N2")]
+
+
+def test_a_heading_glued_to_a_number_is_not_one() -> None:
+    deck = decklist.parse_text("format: vision-standard\n[sideboard2]\n1 N1\n")
+    assert "unknown section" in deck.problems[0].message
+
+
+@pytest.mark.parametrize(
+    ("written", "canonical"),
+    [
+        ("vision-legal-blog.deck", "vision-standard-legal.deck"),
+        ("vision-legal-twitter.deck", "vision-standard-legal.deck"),
+        ("vision-illegal-blog.deck", "vision-standard-illegal.deck"),
+        ("chaos-legal-counts-after.deck", "chaos-standard-legal.deck"),
+    ],
+)
+def test_lists_written_each_way_give_the_canonical_verdict(
+    check: Check, written: str, canonical: str
+) -> None:
+    mine = check((FORMS / written).read_text(encoding="utf-8"))
+    theirs = check((EXAMPLES / canonical).read_text(encoding="utf-8"))
+    assert mine.legal == theirs.legal and mine.counts == theirs.counts
+    said = sorted((v.rule, v.severity, v.message) for v in mine.violations)
+    assert said == sorted((v.rule, v.severity, v.message) for v in theirs.violations)
+
+
+def test_every_written_list_has_a_canonical_twin() -> None:
+    assert len(list(FORMS.glob("*.deck"))) == 4
+
+
+@pytest.mark.parametrize(
+    ("ref", "name"),
+    [
+        ("博麗霊夢", "博麗 霊夢"),  # VISION names keep their space; one name matches without it
+        ("秋静葉", "秋 静葉"),
+        ("『エリー』", "エリー"),
+        ('"エリー"', "エリー"),
+        ("「エリー」", "エリー"),
+        ('符ノ壱"博麗 霊夢"', "符ノ壱“博麗 霊夢”"),
+        ("符ノ壱”博麗 霊夢”", "符ノ壱“博麗 霊夢”"),  # the fan wiki's spelling
+        ("符ノ壱「博麗霊夢」", "符ノ壱“博麗 霊夢”"),
+        ("反魂蝶", "「反魂蝶」"),  # the card's own brackets left out
+    ],
+)
+def test_a_name_spelled_loosely_means_the_one_name_it_can(
+    index: CardIndex, ref: str, name: str
+) -> None:
+    found = index.found("vision", ref)
+    card = found.card or found.ambiguous[0]
+    assert card.name == name and found.spelling == name
+
+
+def test_a_loose_spelling_two_names_share_is_no_card() -> None:
+    cards = [
+        Card(game="vision", number="X1", name="紅 美鈴", type="character"),
+        Card(game="vision", number="X2", name="紅美鈴", type="character"),
+    ]
+    index = CardIndex(cards)
+    assert index.found("vision", "紅美鈴").card is cards[1]  # as written, it is one
+    assert index.found("vision", "『紅  美鈴』").unknown  # loosely, it is both
+
+
+def test_a_condition_names_a_card_with_or_without_its_brackets(tmp_path: Path) -> None:
+    db = str(tmp_path / "pool.sqlite3")
+    deck = str(EXAMPLES / "vision-standard-hangonchou.deck")
+    results = []
+    for want in ("name:「反魂蝶」>=1", "name:反魂蝶>=1"):
+        result = runner.invoke(app, ["odds", deck, "--want", want, "--turns", "1", "--db", db])
+        assert result.exit_code == 0, result.stdout
+        results.append(result.stdout.split("probability")[1].split("assumption")[0])
+    assert results[0] == results[1] and "26.29%" in results[0]
+
+
+def test_an_unreadable_line_names_itself_and_a_line_of_the_decks_game(check: Check) -> None:
+    report = check("format: vision-standard\n3 マナの生成\nマナの生成 3\n")
+    (problem,) = [v for v in report.violations if v.rule == "deck/syntax"]
+    assert problem.line == 3 and "'マナの生成 3'" in problem.message
+    # a VISION card at a count VISION allows, not a ChaosTCG sample at 4
+    assert problem.fix == (
+        "write a count and a card number or name, e.g. '3 マナの生成' (or 'マナの生成 ×3')"
+    )
+
+
+def test_messages_show_names_as_written(check: Check) -> None:
+    report = check("format: vision-standard\n3 紅\u3000美鈴x\n紅\u3000美鈴 3\n")
+    text = " ".join(f"{v.message} {v.fix}" for v in report.violations)
+    assert "'紅\u3000美鈴x'" in text and "'紅\u3000美鈴 3'" in text
+    assert "\\u3000" not in text
+
+
+def memory_list() -> str:
+    """examples/vision-standard-legal.deck as a player writes it from memory: names without
+    their spaces, half-width kana, a typo, counts after the names, bare headings."""
+    legal = (EXAMPLES / "vision-standard-legal.deck").read_text(encoding="utf-8")
+    for old, new in (
+        ("[main]", "キャラクター"),
+        ("3 大妖精", "3 N10 ﾁﾙﾉ"),  # another character, its name in half-width kana
+        ("3 因幡 てゐ", "N318 霧雨 魔里沙 ×3"),  # a typo: one suggestion
+        ("3 秋 静葉", "秋静葉 ×3"),
+        ("3 エリー", "×3 『エリー』"),
+        ("1 N317 ", "1 N317 博麗霊夢 "),
+        ("[side]", "サイドボード"),
+    ):
+        assert old in legal
+        legal = legal.replace(old, new, 1)
+    return legal
+
+
+def test_fix_applies_every_certain_spelling_and_the_list_becomes_legal(tmp_path: Path) -> None:
+    deck, db = tmp_path / "memory.deck", str(tmp_path / "pool.sqlite3")
+    deck.write_text(memory_list(), encoding="utf-8")
+    result = runner.invoke(app, ["fix", str(deck), "--dry-run", "--db", db])
+    assert result.exit_code == 1 and deck.read_text(encoding="utf-8") == memory_list()
+    for line in (
+        "-N318 霧雨 魔里沙 ×3",
+        "+N318 霧雨 魔理沙 ×3",
+        "+3 N10 チルノ",
+        "+秋 静葉 ×3",
+        "+×3 エリー",
+        "+1 N317 博麗 霊夢",
+    ):
+        assert line in result.stdout.splitlines() or any(
+            out.startswith(line) for out in result.stdout.splitlines()
+        ), line
+    result = runner.invoke(app, ["fix", str(deck), "--apply", "--db", db])
+    assert result.exit_code == 0 and "LEGAL" in result.stdout
+    written = deck.read_text(encoding="utf-8")
+    assert "魔里沙" not in written and "ﾁﾙﾉ" not in written and "博麗霊夢" not in written
+
+
+def test_fix_lists_a_name_with_printings_that_differ_as_a_choice(tmp_path: Path) -> None:
+    deck, db = tmp_path / "memory.deck", str(tmp_path / "pool.sqlite3")
+    deck.write_text("format: vision-standard\nキャラクター\n博麗霊夢 ×3\n", encoding="utf-8")
+    result = runner.invoke(app, ["fix", str(deck), "--apply", "--db", db])
+    assert "applied: line 3: '博麗霊夢' → '博麗 霊夢'" in result.stdout
+    assert "needs a choice: line 3: '博麗 霊夢' is one of 13 printings" in result.stdout
+    # what tells them apart: the number, the type, 必要ノード, cost, set, keywords
+    assert "    PR.190 character: cost 1, node 3" in result.stdout
+    assert "keywords デッキ1枚制限" in result.stdout
+    assert deck.read_text(encoding="utf-8").endswith("博麗 霊夢 ×3\n")
+
+
+def test_an_ambiguous_line_counts_its_copies_once_and_tells_printings_apart(
+    check: Check,
+) -> None:
+    report = check("format: vision-standard\n3 博麗 霊夢\n")
+    (v,) = [v for v in report.violations if v.rule == "deck/ambiguous-card"]
+    assert [(c.name, c.count) for c in v.cards] == [("博麗 霊夢", 3)]  # not 13 × 3
+    assert v.fix is not None and "PR.190 character: cost 1, node 3" in v.fix
+
+
+def test_add_and_remove_take_a_name_whose_printings_differ(tmp_path: Path) -> None:
+    deck, db = tmp_path / "new.deck", str(tmp_path / "pool.sqlite3")
+    assert runner.invoke(app, ["new", str(deck), "-f", "vision-standard"]).exit_code == 0
+    result = runner.invoke(app, ["add", str(deck), "3", "博麗 霊夢", "--db", db])
+    assert result.exit_code == 0, result.stdout  # was 2: "matches several cards"
+    assert "'博麗 霊夢' has 13 printings" in result.stdout
+    assert "    N317 character: cost 2, node 4" in result.stdout
+    runner.invoke(app, ["add", str(deck), "1", "博麗霊夢", "--db", db])  # the same name, loosely
+    assert "\n4 博麗 霊夢\n" in deck.read_text(encoding="utf-8")
+    runner.invoke(app, ["add", str(deck), "2", "秋静葉", "--db", db])  # a new line: its own name
+    assert "\n2 秋 静葉\n" in deck.read_text(encoding="utf-8")
+    runner.invoke(app, ["remove", str(deck), "2", "博麗 霊夢", "--db", db])
+    assert "\n2 博麗 霊夢\n" in deck.read_text(encoding="utf-8")
+
+
+# --- samples (issue 31, item 5) -------------------------------------------------------------
+
+MY_CHAOS = """game,number,name,type,title,power,hp,source
+chaos,MY-001,わたしのキャラ,chara,STEINS;GATE,4,3,a user's own card list
+"""
+
+
+def test_the_examples_keep_their_verdicts_after_a_user_imports_own_cards(tmp_path: Path) -> None:
+    db = str(tmp_path / "pool.sqlite3")
+
+    def verdicts() -> dict[str, tuple[bool, list[str]]]:
+        result = runner.invoke(app, ["validate", str(EXAMPLES), "--json", "--db", db])
+        reports = json.loads(result.stdout)
+        return {
+            Path(r["path"]).name: (r["legal"], sorted(v["rule"] for v in r["violations"]))
+            for r in reports
+        }
+
+    before = verdicts()
+    cards = tmp_path / "mine.csv"
+    cards.write_text(MY_CHAOS, encoding="utf-8")
+    assert runner.invoke(app, ["pool", "import", str(cards), "--db", db]).exit_code == 0
+    assert verdicts() == before
+
+
+def test_a_hidden_sample_is_its_own_problem_that_says_how_to_allow_it(tmp_path: Path) -> None:
+    db = str(tmp_path / "pool.sqlite3")
+    cards = tmp_path / "mine.csv"
+    cards.write_text(MY_CHAOS, encoding="utf-8")
+    runner.invoke(app, ["pool", "import", str(cards), "--db", db])
+    deck = tmp_path / "d.deck"
+    deck.write_text("format: chaos-standard\n4 見本キャラ 01\n4 わたしのキャラ\n", encoding="utf-8")
+    result = runner.invoke(app, ["validate", str(deck), "--json", "--db", db])
+    report = json.loads(result.stdout)
+    rules = {v["rule"]: v for v in report["violations"]}
+    assert "deck/unknown-card" not in rules  # was: "no chaos card has the number or name"
+    sample = rules["deck/sample-card"]
+    assert "SAMPLE-C-001" in sample["message"] and "samples: yes" in sample["fix"]
+    assert "--samples" in sample["fix"]
+    for allowed in (["--samples"], []):
+        if not allowed:
+            deck.write_text("samples: yes\n" + deck.read_text(encoding="utf-8"), encoding="utf-8")
+        result = runner.invoke(app, ["validate", str(deck), "--json", *allowed, "--db", db])
+        report = json.loads(result.stdout)
+        assert "deck/sample-card" not in {v["rule"] for v in report["violations"]}
+        assert report["counts"]["main"] == 8
+
+
+# --- one parser: the page (through the service) and the CLI ----------------------------------
+
+
+@pytest.fixture(scope="module")
+def http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    from deckcheck.service.app import create_app
+    from deckcheck.service.settings import Settings
+
+    db = tmp_path_factory.mktemp("svc") / "pool.sqlite3"
+    with TestClient(create_app(Settings(db=db)), raise_server_exceptions=False) as client:
+        yield client
+
+
+FROM_MEMORY = """format: vision-standard
+キャラクター
+3 博麗霊夢
+3x 霧雨 魔里沙
+チルノ ×3
+【スペル】
+×3 符ノ壱"博麗 霊夢"
+3 『紅 美鈴』
+コマンド
+マナの生成 x3
+3枚 黄泉の舟
+3 ﾁﾙﾉ
+見本 霊夢 ×3
+黄泉の舟 3
+"""
+
+
+def test_the_page_and_the_cli_report_the_same_problems(
+    http: TestClient, tmp_path: Path
+) -> None:
+    deck = tmp_path / "memory.deck"
+    deck.write_text(FROM_MEMORY, encoding="utf-8")
+    db = str(tmp_path / "pool.sqlite3")
+    cli = json.loads(runner.invoke(app, ["validate", str(deck), "--json", "--db", db]).stdout)
+    page = http.post("/validate", json={"deck": FROM_MEMORY}).json()
+    said = [(v["rule"], v["line"], v["message"], v["fix"]) for v in cli["violations"]]
+    assert said == [(v["rule"], v["line"], v["message"], v["fix"]) for v in page["violations"]]
+    assert ("deck/sample-card", 13) in {(v["rule"], v["line"]) for v in page["violations"]}
+    # the pasted lines: every card line read (×3 ones too), the unreadable one named
+    resolved = http.post("/resolve", json={"deck": FROM_MEMORY, "format": None}).json()
+    assert [e["line"] for e in resolved["entries"]] == [3, 4, 5, 7, 8, 10, 11, 12, 13]
+    (problem,) = resolved["problems"]
+    assert problem["line"] == 14 and "'黄泉の舟 3'" in problem["message"]
+    (syntax,) = [v for v in cli["violations"] if v["rule"] == "deck/syntax"]
+    assert problem["fix"] == syntax["fix"] and "'3 符ノ壱“博麗 霊夢”'" in problem["fix"]
+
+
+def test_fix_says_which_printing_stands_for_a_name_legality_treats_alike(tmp_path: Path) -> None:
+    deck, db = tmp_path / "d.deck", str(tmp_path / "pool.sqlite3")
+    deck.write_text("format: vision-standard\n3 秋静葉\n3 N10\n", encoding="utf-8")
+    out = runner.invoke(app, ["fix", str(deck), "--db", db]).stdout
+    assert (
+        "note: line 2: '秋 静葉' has 5 printings that legality treats alike; N1267 stands for "
+        "them (write another number if you meant it)"
+    ) in out
+    assert "'N10'" not in out  # a number names its printing
+
+
+def test_a_condition_message_shows_the_name_as_typed() -> None:
+    from deckcheck.odds.conditions import ConditionError, parse_condition
+
+    with pytest.raises(ConditionError) as caught:
+        parse_condition("name:紅\u3000美鈴 at least 2", "vision")
+    assert "紅\u3000美鈴" in str(caught.value) and "\\u3000" not in str(caught.value)
+
+
+@pytest.mark.parametrize("form", ["json", "csv", "text"])
+def test_the_samples_line_survives_convert(tmp_path: Path, form: str) -> None:
+    out = tmp_path / f"deck.{form}"
+    source = str(EXAMPLES / "chaos-standard-legal.deck")
+    db = str(tmp_path / "pool.sqlite3")
+    result = runner.invoke(app, ["convert", source, "--to", form, "--out", str(out), "--db", db])
+    assert result.exit_code == 0, result.stdout
+    assert decklist.parse(out.read_text(encoding="utf-8")).samples
+
+
+def test_odds_deal_a_sample_deck_after_a_user_imports_own_cards(tmp_path: Path) -> None:
+    db = str(tmp_path / "pool.sqlite3")
+    cards = tmp_path / "mine.csv"
+    cards.write_text(MY_CHAOS, encoding="utf-8")
+    runner.invoke(app, ["pool", "import", str(cards), "--db", db])
+    deck = str(EXAMPLES / "chaos-standard-legal.deck")  # names samples, with samples: yes
+    result = runner.invoke(
+        app, ["odds", deck, "--want", "type:chara>=1", "--turns", "1", "--db", db]
+    )
+    assert result.exit_code == 0, result.stdout
