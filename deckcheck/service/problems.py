@@ -40,6 +40,7 @@ TITLES = {
     "precondition-required": N_("If-Match is required"),
     "unauthorized": N_("An API key is required"),
     "forbidden": N_("The API key is not valid"),
+    "not-owner": N_("The deck belongs to another key"),
     "method-not-allowed": N_("Method not allowed"),
     "unknown-game": N_("Unknown game"),
     "pool-unavailable": N_("The card database cannot be used"),

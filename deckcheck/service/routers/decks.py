@@ -1,6 +1,10 @@
 """``/decks``: saved decks (writes need an API key). Verdicts are computed on read (and kept
 for the deck's version and the pool's). Each deck's ``ETag`` is its version; PUT and DELETE
-honour ``If-Match`` (412 when stale, 428 when missing and ``require_if_match`` is set)."""
+honour ``If-Match`` (412 when stale, 428 when missing and ``require_if_match`` is set).
+
+A deck belongs to the key that created it: only that key or an admin key changes or deletes it
+(OWASP API1, object-level authorisation). A deck another key may not read is 404, exactly as one
+that does not exist, so ids cannot be probed; one it may read but not change is 403."""
 
 from __future__ import annotations
 
@@ -16,16 +20,18 @@ from deckcheck.formats import FormatError
 from deckcheck.i18n import N_, _, current
 from deckcheck.resolve import CardIndex
 from deckcheck.service.deps import (
+    Caller,
+    CallerDep,
     CardIndexDep,
+    KeyDep,
     RegistryDep,
-    RequireKey,
     SettingsDep,
     StoreDep,
 )
 from deckcheck.service.problems import Problem
 from deckcheck.service.schemas import SavedDeckBody, format_of, parse_deck
 from deckcheck.service.settings import Settings
-from deckcheck.service.store import DeckStore, Stale
+from deckcheck.service.store import DeckStore, NotOwner, Stale
 
 router = APIRouter(prefix="/decks", tags=["saved decks"])
 IfMatch = Annotated[
@@ -74,6 +80,30 @@ def _stale(deck_id: str, exc: Stale) -> Problem:
     )
 
 
+def _missing(deck_id: str) -> Problem:
+    return Problem(404, "not-found", _("no saved deck {deck!r}", deck=deck_id))  # i18n: machine
+
+
+def _not_owner(deck_id: str, exc: NotOwner) -> Problem:
+    if exc.visibility == "private":  # another key's private deck: as if it did not exist
+        return _missing(deck_id)
+    detail = _("deck {deck!r} belongs to another API key; save a copy of your own", deck=deck_id)
+    return Problem(403, "not-owner", detail)  # i18n: machine
+
+
+def _readable(row: dict[str, Any], caller: Caller) -> bool:
+    return (
+        caller.admin
+        or row["visibility"] != "private"
+        or (caller.owner is not None and row["owner"] == caller.owner)
+    )
+
+
+def _writer(caller: Caller) -> str | None:
+    """The owner a write must match; None (any) for an admin key."""
+    return None if caller.admin else caller.owner
+
+
 def _verdict(row: dict[str, Any], registry: FormatRegistry, index: CardIndex) -> Any:
     key = (row["id"], row["version"], id(index), index.version, current())
     verdict = _verdicts.get(key)
@@ -92,7 +122,11 @@ def _verdict(row: dict[str, Any], registry: FormatRegistry, index: CardIndex) ->
 
 
 def _view(
-    row: dict[str, Any], registry: FormatRegistry, index: CardIndex, response: Response
+    row: dict[str, Any],
+    registry: FormatRegistry,
+    index: CardIndex,
+    response: Response,
+    caller: Caller,
 ) -> dict[str, Any]:
     response.headers["ETag"] = _etag(row)
     verdict = _verdict(row, registry, index)
@@ -100,6 +134,8 @@ def _view(
         "id": row["id"],
         "name": row["name"],
         "format": row["format"],
+        "visibility": row["visibility"],
+        "yours": _mine(row, caller),
         "deck": row["deck"],
         "created": row["created"].isoformat(),
         "updated": row["updated"].isoformat(),
@@ -117,55 +153,71 @@ def _stored_text(body: SavedDeckBody, registry: FormatRegistry) -> str:
     return decklist.print_text(deck)
 
 
-def _saved(store: DeckStore, deck_id: str) -> dict[str, Any]:
+def _mine(row: dict[str, Any], caller: Caller) -> bool:
+    return caller.owner is not None and row["owner"] == caller.owner
+
+
+def _saved(store: DeckStore, deck_id: str, caller: Caller) -> dict[str, Any]:
     row = store.get(deck_id)
-    if row is None:
-        raise Problem(404, "not-found", _("no saved deck {deck!r}", deck=deck_id))  # i18n: machine
+    if row is None or not _readable(row, caller):
+        raise _missing(deck_id)
     return row
 
 
-@router.post("", status_code=201, dependencies=[RequireKey])
+@router.post("", status_code=201)
 def deck_create(
     body: SavedDeckBody,
     response: Response,
+    caller: KeyDep,
     store: StoreDep,
     registry: RegistryDep,
     index: CardIndexDep,
 ) -> dict[str, Any]:
-    row = store.create(body.name, body.format, _stored_text(body, registry))
+    text = _stored_text(body, registry)
+    row = store.create(body.name, body.format, text, caller.owner, body.visibility or "private")
     response.headers["Location"] = f"/decks/{row['id']}"
-    return _view(row, registry, index, response)
+    return _view(row, registry, index, response, caller)
 
 
 @router.get("")
 def deck_list(
     store: StoreDep,
+    caller: CallerDep,
     format: Annotated[str | None, Query(max_length=100)] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
 ) -> list[dict[str, Any]]:
+    """Public decks and the caller's own (with an admin key, every deck)."""
+    rows = store.list(format, limit, offset, owner=caller.owner, everyone=caller.admin)
     return [
         {
             "id": r["id"],
             "name": r["name"],
             "format": r["format"],
+            "visibility": r["visibility"],
+            "yours": _mine(r, caller),
             "updated": r["updated"].isoformat(),
         }
-        for r in store.list(format, limit, offset)
+        for r in rows
     ]
 
 
 @router.get("/{deck_id}")
 def deck_get(
-    deck_id: str, response: Response, store: StoreDep, registry: RegistryDep, index: CardIndexDep
+    deck_id: str,
+    response: Response,
+    caller: CallerDep,
+    store: StoreDep,
+    registry: RegistryDep,
+    index: CardIndexDep,
 ) -> dict[str, Any]:
-    return _view(_saved(store, deck_id), registry, index, response)
+    return _view(_saved(store, deck_id, caller), registry, index, response, caller)
 
 
 @router.put(
     "/{deck_id}",
-    dependencies=[RequireKey],
     responses={
+        403: {"description": "The deck belongs to another key"},
         412: {"description": "If-Match is stale"},
         428: {"description": "If-Match is required"},
     },
@@ -174,6 +226,7 @@ def deck_put(
     deck_id: str,
     body: SavedDeckBody,
     response: Response,
+    caller: KeyDep,
     settings: SettingsDep,
     store: StoreDep,
     registry: RegistryDep,
@@ -183,33 +236,39 @@ def deck_put(
     expected = _expected(if_match, settings)
     text = _stored_text(body, registry)
     try:
-        row = store.update(deck_id, body.name, body.format, text, expected)
+        row = store.update(
+            deck_id, body.name, body.format, text, expected, _writer(caller), body.visibility
+        )
+    except NotOwner as exc:
+        raise _not_owner(deck_id, exc) from exc
     except Stale as exc:
         raise _stale(deck_id, exc) from exc
     if row is None:  # never saved, or deleted meanwhile
-        raise Problem(404, "not-found", _("no saved deck {deck!r}", deck=deck_id))  # i18n: machine
-    return _view(row, registry, index, response)
+        raise _missing(deck_id)
+    return _view(row, registry, index, response, caller)
 
 
 @router.delete(
     "/{deck_id}",
     status_code=204,
-    dependencies=[RequireKey],
     responses={
+        403: {"description": "The deck belongs to another key"},
         412: {"description": "If-Match is stale"},
         428: {"description": "If-Match is required"},
     },
 )
 def deck_delete(
-    deck_id: str, settings: SettingsDep, store: StoreDep, if_match: IfMatch = None
+    deck_id: str, caller: KeyDep, settings: SettingsDep, store: StoreDep, if_match: IfMatch = None
 ) -> Response:
     expected = _expected(if_match, settings)
     try:
-        deleted = store.delete(deck_id, expected)
+        deleted = store.delete(deck_id, expected, _writer(caller))
+    except NotOwner as exc:
+        raise _not_owner(deck_id, exc) from exc
     except Stale as exc:
         raise _stale(deck_id, exc) from exc
     if not deleted:
-        raise Problem(404, "not-found", _("no saved deck {deck!r}", deck=deck_id))  # i18n: machine
+        raise _missing(deck_id)
     return Response(status_code=204)
 
 
@@ -220,9 +279,10 @@ def deck_delete(
 def deck_export(
     deck_id: str,
     store: StoreDep,
+    caller: CallerDep,
     as_: Annotated[Literal["text", "json"], Query(alias="as")] = "text",
 ) -> Response:
-    row = _saved(store, deck_id)
+    row = _saved(store, deck_id, caller)
     deck = decklist.parse(row["deck"], None)
     deck.format = deck.format or row["format"]
     if as_ == "json":
