@@ -7,7 +7,7 @@ clients that read the same version only the first write wins.
 
 Each deck has an ``owner`` (a digest of the API key that created it; None for a deck saved before
 decks had owners) and a ``visibility``: ``private`` (its owner only), ``link`` (anyone who has
-its id, a random 128-bit value) or ``public`` (listed for all)."""
+its id, a UUID4: 122 random bits) or ``public`` (listed for all)."""
 
 from __future__ import annotations
 
