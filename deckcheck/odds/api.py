@@ -351,9 +351,9 @@ def _mulligan(
         groups.append(index[sig] if sig else -1)
         if sig:
             counts[index[sig]] += 1
-    from deckcheck.odds.exact import Predicate
+    from deckcheck.odds.exact import holds
 
-    if Predicate.build(problem).at(counts):
+    if holds(problem, counts):
         return  # the default policy keeps a hand that meets every condition
     keep = kept_cards(problem, tuple(counts))
     sample = Dealt(hand, order, rules.hand, groups, tuple(counts), keep)
