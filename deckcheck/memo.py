@@ -5,7 +5,7 @@ of any size (issue 24, item 4: a unique 1 MB card reference a request grew the m
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, KeysView
 from typing import Generic, TypeVar
 
 K = TypeVar("K")
@@ -49,3 +49,6 @@ class ByteMemo(Generic[K, V]):
 
     def __len__(self) -> int:
         return len(self._data)
+
+    def keys(self) -> KeysView[K]:
+        return self._data.keys()

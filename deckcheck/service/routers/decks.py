@@ -8,16 +8,19 @@ that does not exist, so ids cannot be probed; one it may read but not change is 
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Header, Query, Response
+from fastapi import APIRouter, Header, Query, Request, Response
 from fastapi.responses import JSONResponse, PlainTextResponse
+from starlette.concurrency import run_in_threadpool
 
 from deckcheck import decklist
 from deckcheck.api import validate_capped
 from deckcheck.format_registry import FormatRegistry
 from deckcheck.formats import FormatError
 from deckcheck.i18n import N_, _, current
+from deckcheck.memo import ENTRY, ByteMemo
 from deckcheck.resolve import CardIndex
 from deckcheck.service.deps import (
     Caller,
@@ -32,15 +35,19 @@ from deckcheck.service.problems import Problem
 from deckcheck.service.schemas import SavedDeckBody, format_of, parse_deck
 from deckcheck.service.settings import Settings
 from deckcheck.service.store import DeckStore, NotOwner, Stale
+from deckcheck.service.validating import checks_of
 
 router = APIRouter(prefix="/decks", tags=["saved decks"])
 IfMatch = Annotated[
     str | None,
     Header(description=N_('The ETag of the version this write replaces, e.g. "3", or *.')),
 ]
-# (id, version, index id, index version, language): a verdict's messages are in a language
-_verdicts: dict[tuple[str, int, int, int, str], Any] = {}
-_VERDICTS_KEPT = 512
+# (id, version, index id, index version, language) -> the verdict's JSON (its messages are in
+# a language), bounded in bytes as the other memos of a request path are
+VERDICT_BYTES = 16 << 20
+_verdicts: ByteMemo[tuple[str, int, int, int, str], bytes] = ByteMemo(
+    VERDICT_BYTES, lambda _key, verdict: len(verdict) + ENTRY
+)
 
 
 def _etag(row: dict[str, Any]) -> str:
@@ -104,33 +111,45 @@ def _writer(caller: Caller) -> str | None:
     return None if caller.admin else caller.owner
 
 
-def _verdict(row: dict[str, Any], registry: FormatRegistry, index: CardIndex) -> Any:
+def _check(saved: tuple[str, str], registry: FormatRegistry, index: CardIndex) -> bytes:
+    """A saved deck's verdict as JSON, worked out in a deck-check lane as ``/validate``'s is:
+    suggestions for the deck's first unknown names only."""
+    text, format_id = saved
+    deck = decklist.parse(text, None)
+    try:
+        fmt = registry.resolve(format_id, deck.date)
+    except FormatError as exc:  # a format removed since the deck was saved: still readable
+        return json.dumps({"error": str(exc)}, ensure_ascii=False).encode()
+    return validate_capped(deck, fmt, index).model_dump_json().encode()
+
+
+async def _verdict(
+    request: Request, row: dict[str, Any], registry: FormatRegistry, index: CardIndex
+) -> bytes:
+    """The verdict, kept for the deck's version, the pool's and the language; else checked in
+    the lane its work calls for (a long deck: the check process), never in a request thread
+    (issue 37: saved near-miss decks read past the cache cost /health 227-295 ms)."""
     key = (row["id"], row["version"], id(index), index.version, current())
     verdict = _verdicts.get(key)
     if verdict is None:
-        deck = decklist.parse(row["deck"], None)
-        try:
-            fmt = registry.resolve(row["format"], deck.date)
-            # suggestions for the deck's first unknown names only, as /validate gives them
-            verdict = validate_capped(deck, fmt, index).model_dump(mode="json")
-        except FormatError as exc:  # a format removed since the deck was saved: still readable
-            verdict = {"error": str(exc)}
-        if len(_verdicts) >= _VERDICTS_KEPT:
-            _verdicts.clear()
-        _verdicts[key] = verdict
+        lane = checks_of(request.app.state, row["deck"])
+        checked = await lane.run(_check, (row["deck"], row["format"]), registry, index)
+        verdict = _verdicts.put(key, checked)
     return verdict
 
 
-def _view(
+async def _view(
+    request: Request,
     row: dict[str, Any],
     registry: FormatRegistry,
     index: CardIndex,
-    response: Response,
     caller: Caller,
-) -> dict[str, Any]:
-    response.headers["ETag"] = _etag(row)
-    verdict = _verdict(row, registry, index)
-    return {
+    status: int = 200,
+    headers: dict[str, str] | None = None,
+) -> Response:
+    """The deck and its verdict, whose JSON goes in as it was kept (never parsed again)."""
+    verdict = await _verdict(request, row, registry, index)
+    head = {
         "id": row["id"],
         "name": row["name"],
         "format": row["format"],
@@ -140,8 +159,10 @@ def _view(
         "created": row["created"].isoformat(),
         "updated": row["updated"].isoformat(),
         "version": row["version"],
-        "verdict": verdict,
     }
+    body = json.dumps(head, ensure_ascii=False)[:-1].encode() + b', "verdict": ' + verdict + b"}"
+    headers = {"ETag": _etag(row), **(headers or {})}
+    return Response(body, status_code=status, media_type="application/json", headers=headers)
 
 
 def _stored_text(body: SavedDeckBody, registry: FormatRegistry) -> str:
@@ -164,19 +185,22 @@ def _saved(store: DeckStore, deck_id: str, caller: Caller) -> dict[str, Any]:
     return row
 
 
-@router.post("", status_code=201)
-def deck_create(
+@router.post("", status_code=201, response_model=None)
+async def deck_create(
+    request: Request,
     body: SavedDeckBody,
-    response: Response,
     caller: KeyDep,
     store: StoreDep,
     registry: RegistryDep,
     index: CardIndexDep,
-) -> dict[str, Any]:
-    text = _stored_text(body, registry)
-    row = store.create(body.name, body.format, text, caller.owner, body.visibility or "private")
-    response.headers["Location"] = f"/decks/{row['id']}"
-    return _view(row, registry, index, response, caller)
+) -> Response:
+    text = await run_in_threadpool(_stored_text, body, registry)
+    visibility = body.visibility or "private"
+    row = await run_in_threadpool(
+        store.create, body.name, body.format, text, caller.owner, visibility
+    )
+    location = {"Location": f"/decks/{row['id']}"}  # a path: never built from the Host header
+    return await _view(request, row, registry, index, caller, 201, location)
 
 
 @router.get("")
@@ -202,42 +226,51 @@ def deck_list(
     ]
 
 
-@router.get("/{deck_id}")
-def deck_get(
+@router.get("/{deck_id}", response_model=None)
+async def deck_get(
+    request: Request,
     deck_id: str,
-    response: Response,
     caller: CallerDep,
     store: StoreDep,
     registry: RegistryDep,
     index: CardIndexDep,
-) -> dict[str, Any]:
-    return _view(_saved(store, deck_id, caller), registry, index, response, caller)
+) -> Response:
+    row = await run_in_threadpool(_saved, store, deck_id, caller)
+    return await _view(request, row, registry, index, caller)
 
 
 @router.put(
     "/{deck_id}",
+    response_model=None,
     responses={
         403: {"description": "The deck belongs to another key"},
         412: {"description": "If-Match is stale"},
         428: {"description": "If-Match is required"},
     },
 )
-def deck_put(
+async def deck_put(
+    request: Request,
     deck_id: str,
     body: SavedDeckBody,
-    response: Response,
     caller: KeyDep,
     settings: SettingsDep,
     store: StoreDep,
     registry: RegistryDep,
     index: CardIndexDep,
     if_match: IfMatch = None,
-) -> dict[str, Any]:
+) -> Response:
     expected = _expected(if_match, settings)
-    text = _stored_text(body, registry)
+    text = await run_in_threadpool(_stored_text, body, registry)
     try:
-        row = store.update(
-            deck_id, body.name, body.format, text, expected, _writer(caller), body.visibility
+        row = await run_in_threadpool(
+            store.update,
+            deck_id,
+            body.name,
+            body.format,
+            text,
+            expected,
+            _writer(caller),
+            body.visibility,
         )
     except NotOwner as exc:
         raise _not_owner(deck_id, exc) from exc
@@ -245,7 +278,7 @@ def deck_put(
         raise _stale(deck_id, exc) from exc
     if row is None:  # never saved, or deleted meanwhile
         raise _missing(deck_id)
-    return _view(row, registry, index, response, caller)
+    return await _view(request, row, registry, index, caller)
 
 
 @router.delete(
