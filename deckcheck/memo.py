@@ -5,7 +5,7 @@ of any size (issue 24, item 4: a unique 1 MB card reference a request grew the m
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, KeysView
+from collections.abc import Callable, Iterator
 from typing import Generic, TypeVar
 
 K = TypeVar("K")
@@ -50,5 +50,5 @@ class ByteMemo(Generic[K, V]):
     def __len__(self) -> int:
         return len(self._data)
 
-    def keys(self) -> KeysView[K]:
-        return self._data.keys()
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._data)

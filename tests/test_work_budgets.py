@@ -169,3 +169,36 @@ def test_hand_work_counts_conditions(tmp_path: Path) -> None:
         answered = http.post("/hand", json={"deck": CHAOS, "count": 100, "want": NINE})
         assert answered.status_code == 200, answered.text
         assert len(answered.json()["hands"]) == 100
+
+
+def test_a_cancel_stops_a_reference_chunk_within_a_game(
+    index: CardIndex, registry: FormatRegistry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A job's progress callback raises on a cancel; it was called once a chunk (2,000 games
+    of the reference engine, whatever each costs), so a cancelled job ran on. Counted in games."""
+    import dataclasses
+
+    from deckcheck.goldfish import run
+
+    deck = decklist.parse(CHAOS, "chaos.deck")
+    fmt = registry.get("chaos-standard")
+    setup = dataclasses.replace(run.prepare(deck, fmt, index, default_policy("chaos")), fast=False)
+    played: list[int] = []
+    real = run.play_one
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        played.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(run, "play_one", counting)
+    calls: list[int] = []
+
+    def progress(n: int) -> None:  # as jobstore.Progress does once the cancel is read
+        calls.append(n)
+        if len(calls) == 5:
+            raise KeyboardInterrupt
+
+    req = run.GoldfishRequest(games=run.CHUNK, turns=2, engine="reference")
+    tallies, interrupted = run.simulate(setup, req, progress)
+    assert interrupted and tallies == []
+    assert len(played) == 5  # of the chunk's 2,000
