@@ -118,6 +118,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="deckcheck",  # i18n: machine
         version=__version__,
         description=DESCRIPTION,
+        # "/decks/" is 404, not a redirect: its Location was built from the Host header
+        redirect_slashes=False,
     )
     _openapi_by_language(app)
     install(app)

@@ -30,6 +30,8 @@ TITLES = {
     "bad-condition": N_("A condition cannot be read"),
     "unanswerable": N_("The question cannot be answered as asked"),
     "too-large": N_("The request body is too large"),
+    "headers-too-large": N_("The request's headers are too large"),
+    "head-timeout": N_("The request's headers came too slowly"),
     "limit-exceeded": N_("A limit is exceeded"),
     "too-many-jobs": N_("Too many jobs are running"),
     "busy": N_("The service is busy"),
