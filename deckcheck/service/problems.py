@@ -227,7 +227,10 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(DeckcheckError)
     async def _deckcheck(request: Request, exc: DeckcheckError) -> JSONResponse:
-        return _library_error(request, exc)
+        # a card pool locked by another writer: free again in a moment, as for the decks'
+        # database below (it answered 503 with no Retry-After; issue 37, item 5)
+        locked = isinstance(exc, PoolError) and _transient(exc)
+        return _library_error(request, exc, {"Retry-After": "1"} if locked else None)
 
     # Database trouble is a 503, not a bug. Registered by type so that Starlette answers it
     # like any handled error (a handler for Exception itself would also log a traceback).

@@ -50,6 +50,7 @@ class Checks:
     """A lane of threads."""
 
     def __init__(self, threads: int = THREADS, queue: int = QUEUE) -> None:
+        self.size = threads
         self.capacity = threads + queue
         self.in_flight = 0
         self._lock = threading.Lock()

@@ -207,6 +207,11 @@ class Workers:
             if pool is not None and is_broken(pool):
                 self._replace(pool)
 
+    @property
+    def size(self) -> int:
+        """Processes the pool runs (the rest of ``capacity`` is its queue)."""
+        return self._workers
+
     def check(self) -> bool:
         """True when the pool was found broken (it is replaced now); for ``/health``."""
         pool = self.pool
