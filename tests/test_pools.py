@@ -256,3 +256,29 @@ def test_a_locked_card_pool_is_503_with_retry_after(
     answer = http.post("/validate", json={"deck": "format: chaos-standard\n"})
     assert answer.status_code == 503
     assert answer.headers["retry-after"] == "1"
+
+
+def _ends_its_own_worker(runs: str) -> None:
+    """A task that kills the process it runs in (as a runaway task the OOM killer ends)."""
+    with open(runs, "a", encoding="utf-8") as log:
+        log.write("ran\n")
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_task_that_killed_its_worker_is_not_run_again(tmp_path: Path) -> None:
+    """It was resubmitted to the new pool once (issue 37, item 4); a task still queued when
+    another killed the pool is retried (test_a_dead_worker_...: the 12 /odds after a kill)."""
+    import asyncio
+
+    from deckcheck.service.problems import Problem
+    from deckcheck.service.workers import Workers
+
+    runs = tmp_path / "runs"
+    workers = Workers(1, 2)
+    try:
+        with pytest.raises(Problem) as lost:
+            asyncio.run(workers.run(_ends_its_own_worker, str(runs)))
+        assert lost.value.status == 503
+        assert runs.read_text(encoding="utf-8").count("ran") == 1
+    finally:
+        workers.close()
