@@ -221,8 +221,8 @@ def test_health_lists_every_pool_and_lane_and_says_when_one_is_full(
     light = lanes_of(service.state)[0]
     light.in_flight = light.capacity  # as when every place of the lane is taken
     try:
-        full = http.get("/health")
-        assert full.status_code == 503 and full.json()["status"] == "degraded"
+        full = http.get("/health")  # still answering what it holds: 200, but degraded
+        assert full.status_code == 200 and full.json()["status"] == "degraded"
         assert full.json()["pools"]["checks"] == "full"
         assert "checks" in full.json()["detail"] and "429" in full.json()["detail"]
     finally:

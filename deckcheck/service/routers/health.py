@@ -6,8 +6,9 @@ thread pool, or the check process) is listed with its size, the tasks it holds a
 may hold, and how often it was replaced. A pool whose worker process died (killed, out of
 memory) would fail every task sent to it: it is replaced as soon as it is seen, and the
 ``/health`` that saw it answers 503 ``degraded`` naming it (issue 24, item 3). A full pool or
-lane (new requests answered 429) is ``degraded`` too: ``/health`` said "ok" while ``/odds``
-timed out (issue 37, item 5). A full job pool is not: it only means new jobs wait their turn."""
+lane (new requests answered 429) is ``degraded`` too, with 200: ``/health`` said "ok" while
+``/odds`` timed out (issue 37, item 5), yet a full lane still answers the requests it holds. A
+full job pool is not degraded: it only means new jobs wait their turn."""
 
 from __future__ import annotations
 
@@ -50,9 +51,7 @@ def _places(request: Request, workers: Workers, job_workers: Workers) -> dict[st
     }
 
 
-@router.get(
-    "/health", responses={503: {"description": "A pool or lane is being replaced, or full"}}
-)
+@router.get("/health", responses={503: {"description": "A worker pool is being replaced"}})
 async def health(
     request: Request, cards: CardsDep, workers: WorkersDep, jobs: JobsDep, response: Response
 ) -> dict[str, Any]:
@@ -80,7 +79,9 @@ async def health(
             )
         )
     if details:
-        response.status_code = 503
+        # a dead pool fails requests: 503, so a balancer sends them elsewhere meanwhile; a full
+        # one still answers what it holds (its new requests get 429): degraded, but 200
+        response.status_code = 503 if broken else 200
         out["status"] = "degraded"  # i18n: machine
         out["detail"] = "; ".join(details)
     out["pools"] = {name: p["state"] for name, p in places.items()}
