@@ -57,6 +57,14 @@ def test_etag_changes_with_each_write_and_a_stale_write_is_412(http: TestClient)
     assert _put(http, deck_id, "format: chaos-standard\n", '"2"').status_code == 404
 
 
+def test_an_if_match_is_compared_as_a_string(http: TestClient) -> None:
+    """``"01"`` matched version 1 (issue 37): entity tags compare character by character."""
+    deck_id, _ = _create(http)
+    for tag in ('"01"', '"001"', '"1 "', '" 1"'):
+        assert _put(http, deck_id, "format: chaos-standard\n", tag).status_code == 412, tag
+    assert _put(http, deck_id, "format: chaos-standard\n", '"1"').status_code == 200
+
+
 def test_if_match_star_and_weak_tags(http: TestClient) -> None:
     deck_id, _ = _create(http)
     assert _put(http, deck_id, "format: chaos-standard\n", "*").status_code == 200

@@ -65,11 +65,16 @@ def _expected(if_match: str | None, settings: Settings) -> set[int] | None:
     if "*" in tags:
         return None
     # strong comparison (RFC 9110 §13.1.1): weak tags and anything but a version match nothing
-    # (ASCII digits only: isdigit() also takes "²", which int() refuses)
+    # (ASCII digits only: isdigit() also takes "²", which int() refuses), and only the tag
+    # as the service writes it: "01" is not "1" (an entity tag is compared as a string)
     return {
         int(t[1:-1])
         for t in tags
-        if 2 < len(t) < 20 and t[0] == t[-1] == '"' and t[1:-1].isascii() and t[1:-1].isdigit()
+        if 2 < len(t) < 20
+        and t[0] == t[-1] == '"'
+        and t[1:-1].isascii()
+        and t[1:-1].isdigit()
+        and str(int(t[1:-1])) == t[1:-1]
     }
 
 
