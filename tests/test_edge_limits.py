@@ -142,3 +142,24 @@ def test_no_redirect_is_built_from_the_host_header(tmp_path: Path) -> None:
         assert answer.status_code == 404
         assert "location" not in answer.headers
         assert http.get("/formats/", follow_redirects=False).status_code == 404
+
+
+def test_a_large_body_on_a_kept_connection_is_not_counted_as_a_head(port: int) -> None:
+    """A 96 KB body read in several chunks: its last chunk was counted as the next request's
+    head and answered 431 before the app answered the request."""
+    body = json.dumps({"deck": "format: chaos-standard\n", "pad": "x" * 96_000}).encode()
+    request = (
+        b"POST /validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: %d\r\n\r\n" % len(body)
+    ) + body
+    with _connect(port) as conn:
+        for _ in range(3):  # kept alive: three in a row
+            conn.sendall(request)
+            head = b""
+            while b"\r\n\r\n" not in head:
+                head += conn.recv(65536)
+            assert head.startswith(b"HTTP/1.1 422"), head[:200]  # "pad" is no field
+            length = int(head.lower().split(b"content-length: ")[1].split(b"\r\n")[0])
+            rest = head.split(b"\r\n\r\n", 1)[1]
+            while len(rest) < length:
+                rest += conn.recv(65536)

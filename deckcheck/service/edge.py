@@ -66,6 +66,7 @@ class EdgeLimits(HttpToolsProtocol):
         self._headers = 0
         self._head_timer: asyncio.TimerHandle | None = None
         self._refused = False
+        self._boundary = False  # a head or a message began or ended in the chunk being read
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -76,9 +77,12 @@ class EdgeLimits(HttpToolsProtocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
+        self._boundary = False
         super().data_received(data)
-        if self._in_head and not self.transport.is_closing():
-            # the bytes httptools holds for a head not yet complete: refused past the limit
+        if self._in_head and not self._boundary and not self.transport.is_closing():
+            # a chunk wholly inside a head not yet complete: httptools holds it, so it counts
+            # (a chunk where a head or a message began or ended holds body bytes too: not
+            # counted, a slack of one chunk)
             self._head_bytes += len(data)
             if self._head_bytes > self.max_head_bytes:
                 self._answer(too_large())
@@ -86,6 +90,7 @@ class EdgeLimits(HttpToolsProtocol):
     def on_message_begin(self) -> None:
         super().on_message_begin()
         self._in_head, self._headers, self._refused = True, 0, False
+        self._head_bytes, self._boundary = 0, True
         self._arm()
 
     def on_header(self, name: bytes, value: bytes) -> None:
@@ -97,7 +102,7 @@ class EdgeLimits(HttpToolsProtocol):
         super().on_header(name, value)
 
     def on_headers_complete(self) -> None:
-        self._in_head = False
+        self._in_head, self._boundary = False, True
         self._head_bytes = 0
         self._disarm()
         if not self._refused:
@@ -111,7 +116,8 @@ class EdgeLimits(HttpToolsProtocol):
 
     def on_message_complete(self) -> None:
         super().on_message_complete()
-        self._in_head = True  # the next request's head, if the connection is kept
+        self._in_head, self._boundary = True, True  # the next head, if the connection is kept
+        self._head_bytes = 0
 
     def _arm(self) -> None:
         if self._head_timer is None:
