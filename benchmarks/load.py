@@ -163,15 +163,19 @@ def measure(url: str, path: str, body: Mapping[str, object], args: argparse.Name
     )
 
 
-def near_miss_deck(db: Path, lines: int = 499) -> str:
-    """A VISION deck of ``lines`` misspelled names (issue 24, item 1): each shipped name with
-    its last character changed, and numbered once the names run out."""
+def _vision_names(db: Path) -> list[str]:
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     from deckcheck.pool.store import Pool
 
     with Pool(db) as pool:
-        names = list(pool.names("vision").values())
+        return list(pool.names("vision").values())
+
+
+def near_miss_deck(db: Path, lines: int = 499) -> str:
+    """A VISION deck of ``lines`` misspelled names (issue 24, item 1): each shipped name with
+    its last character changed, and numbered once the names run out."""
+    names = _vision_names(db)
     body = [f"1 {names[i % len(names)][:-1]}〇{i // len(names) or ''}" for i in range(lines)]
     return "format: vision-standard\n" + "\n".join(body) + "\n"
 
@@ -210,12 +214,7 @@ def near_miss(url: str, deck: str, args: argparse.Namespace) -> tuple[float, flo
 def short_near_miss_deck(db: Path, lines: int = 499) -> str:
     """Issue 37: 499 misspelled names of a few characters each (about 3,000 characters, under
     the 4,000 that once sent a deck to the check process): the work of 499 unknown names."""
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    from deckcheck.pool.store import Pool
-
-    with Pool(db) as pool:
-        names = list(pool.names("vision").values())
+    names = _vision_names(db)
     body = [f"1 {names[i % len(names)][:1]}{i}" for i in range(lines)]
     return "format: vision-standard\n" + "\n".join(body) + "\n"
 

@@ -20,22 +20,17 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 from collections import Counter
 from pathlib import Path
 
 import httpx
 import psutil
 
+from benchmarks.load import free_port, wait_for
+
 ROOT = Path(__file__).resolve().parent.parent
 DECK = (ROOT / "examples" / "chaos-standard-legal.deck").read_text(encoding="utf-8")
 NAMES = [f"見本キャラ 0{i}" for i in range(1, 10)]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def rss_mb(server: psutil.Process) -> float:
@@ -105,9 +100,8 @@ def _line(what: str, server: psutil.Process, statuses: Counter[int]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--odds", type=int, default=100)
-    parser.add_argument("--keywords", type=int, default=1000)
-    parser.add_argument("--headers", type=int, default=20)
+    for option, default in (("--odds", 100), ("--keywords", 1000), ("--headers", 20)):
+        parser.add_argument(option, type=int, default=default)
     parser.add_argument(
         "--code",
         type=Path,
@@ -133,12 +127,7 @@ def main() -> None:
         )
         server = psutil.Process(proc.pid)
         try:
-            for _ in range(600):
-                try:
-                    if httpx.get(f"{url}/health", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.1)
+            wait_for(url)
             distinct_odds(url, 2)  # the request workers start
             _line("start-up and 2 /odds", server, Counter())
             _line(f"{args.odds:,} distinct exact /odds", server, distinct_odds(url, args.odds))

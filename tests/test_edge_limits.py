@@ -7,19 +7,17 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 from fastapi.testclient import TestClient
 
 from deckcheck.service.app import create_app
 from deckcheck.service.edge import MAX_HEAD_BYTES, MAX_HEADERS, EdgeLimits
 from deckcheck.service.settings import Settings
-from tests.conftest import HANG
+from tests.conftest import HANG, serve_in_thread
 
 
 class QuickHead(EdgeLimits):
@@ -29,19 +27,8 @@ class QuickHead(EdgeLimits):
 @pytest.fixture(scope="module")
 def port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     app = create_app(Settings(db=tmp_path_factory.mktemp("edge") / "pool.sqlite3"))
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        free = int(s.getsockname()[1])
-    config = uvicorn.Config(app, host="127.0.0.1", port=free, log_level="warning", http=QuickHead)
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + HANG
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    yield free
-    server.should_exit = True
-    thread.join(timeout=HANG)
+    with serve_in_thread(app, http=QuickHead) as free:
+        yield free
 
 
 def _answer(conn: socket.socket) -> bytes:

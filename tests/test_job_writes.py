@@ -19,6 +19,7 @@ from deckcheck.service.app import create_app
 from deckcheck.service.jobstore import JobStore
 from deckcheck.service.settings import Settings
 from tests.conftest import EXAMPLES, HANG
+from tests.test_jobs import _done
 
 RAKUEN = (EXAMPLES / "rakuen-standard-legal.deck").read_text(encoding="utf-8")
 JOB = {"deck": RAKUEN, "games": 200, "turns": 2}
@@ -56,13 +57,7 @@ def _failing_finish(
 
 
 def _ended(http: TestClient, job_id: str) -> dict[str, Any]:
-    deadline = time.monotonic() + HANG
-    while time.monotonic() < deadline:
-        state: dict[str, Any] = http.get(f"/jobs/{job_id}").json()
-        if state["status"] not in ("queued", "running"):
-            return state
-        time.sleep(0.05)
-    raise AssertionError(f"job {job_id} never ended")
+    return _done(http, f"/jobs/{job_id}")
 
 
 def test_an_end_that_fails_to_be_written_is_written_again(
