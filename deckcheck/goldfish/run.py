@@ -24,10 +24,9 @@ from deckcheck.games.contract import RecordView
 from deckcheck.games.deal_contract import Aside
 from deckcheck.games.registry import BatchEngine
 from deckcheck.goldfish import losses
-from deckcheck.goldfish.common import GoldfishError
+from deckcheck.goldfish.common import GoldfishError, Tick, ticking
 from deckcheck.goldfish.compiling import first_chunk, pending
 from deckcheck.goldfish.histogram import quantiles
-from deckcheck.goldfish.losses import LossReason
 from deckcheck.goldfish.policy import Compiled, Policy
 from deckcheck.goldfish.setup import Setup, game_seeds, per_setup
 from deckcheck.goldfish.trace import Trace
@@ -173,16 +172,8 @@ class Tally:
 
 
 def play_chunk(
-    setup: Setup,
-    start: int,
-    seeds: Sequence[int],
-    turns: int,
-    on_play: bool,
-    tick: Callable[[int], None] | None = None,
+    setup: Setup, start: int, seeds: Sequence[int], turns: int, on_play: bool, tick: Tick = None
 ) -> Chunk:
-    """The chunk's games. ``tick(0)`` is called after each game of the reference engine: a
-    progress callback that raises there (a job's cancel) stops the chunk within a game, not
-    after its 2,000 games (issue 37: a cancelled job with a heavy policy ran on 46 s)."""
     batch = _batch(setup)
     spec = setup.spec
     if batch is not None and seeds:
@@ -191,14 +182,8 @@ def play_chunk(
         losses.check_codes(spec, chunk.loss)
         chunk.reasons = len(spec.losses)
         return chunk
-    records = (_ticked(play_one(setup, int(seed), turns, on_play), tick) for seed in seeds)
-    return records_chunk(setup, start, len(seeds), turns, records)
-
-
-def _ticked(record: RecordView, tick: Callable[[int], None] | None) -> RecordView:
-    if tick is not None:
-        tick(0)
-    return record
+    records = (play_one(setup, int(seed), turns, on_play) for seed in seeds)
+    return records_chunk(setup, start, len(seeds), turns, ticking(records, tick))
 
 
 def records_chunk(
@@ -264,7 +249,7 @@ class GoldfishResult(BaseModel):
     engine: str = "reference"  # "reference": game by game; "batch": the spec's chunk engine
     interrupted: bool = False
     summary: dict[str, Any]
-    loss_reasons: list[LossReason] = Field(default_factory=list)  # the game's, in its order
+    loss_reasons: list[losses.LossReason] = Field(default_factory=list)  # the game's, in its order
     aside: list[AsideView] = Field(default_factory=list)  # what the deal set aside
     per_turn: list[dict[str, Any]]
     milestones: dict[str, Any]

@@ -162,17 +162,6 @@ def good_rows(problem: Problem, rows: NDArray[np.int64]) -> NDArray[np.bool_]:
     return ok
 
 
-def holds(problem: Problem, counts: Sequence[int]) -> bool:
-    """Whether one hand's per-group counts meet every condition: ``Predicate.at`` for a single
-    hand, without building the table of every count vector (nine ``>=4`` conditions: 5^9
-    rows, rebuilt for each of ``/hand``'s hands, ran 10 minutes; issue 37)."""
-    groups = problem.relevant()
-    if not groups:
-        return all(c.demand == 0 for c in problem.conditions)
-    row = np.array([[min(counts[g], problem.caps[g]) for g in groups]], dtype=np.int64)
-    return bool(good_rows(problem, row)[0])
-
-
 @dataclass
 class Predicate:
     """``good[u…]`` over capped count vectors of the relevant groups."""
