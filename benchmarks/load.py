@@ -10,7 +10,9 @@ with the server idle, again while two large goldfish jobs run in the server's wo
 misspelled names (issue 24: /validate p99 under 100 ms, /health under 50 ms), then against
 POST /odds, and prints requests/s, p50, p99 and errors for each; last, /odds latency with two
 jobs running while /validate and /health are driven too (`--only odds-with-jobs` runs that
-alone). The p99 figures go to
+alone); then issue 37's scenarios: four posters of short-name near-miss decks through /validate,
+/resolve and saved decks (`--only short-near-miss`), and posters of heavy /goldfish policies and
+/hand conditions while /odds is asked (`--only heavy`). The p99 figures go to
 build/bench.json (`make bench`).
 """
 
@@ -29,7 +31,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import httpx
@@ -41,6 +43,7 @@ GOLDFISH = {
     "games": 1_000_000,  # far more than the measurement lasts: the jobs run throughout
 }
 P99_GOAL_MS = 100.0
+BENCH_KEY = "load-benchmark-key"  # the server started here accepts it for saved decks
 ODDS = {
     "deck": (ROOT / "examples" / "rakuen-standard-legal.deck").read_text(encoding="utf-8"),
     "want": ["type:paradox>=1", "kind:合理体>=1"],
@@ -55,31 +58,46 @@ def free_port() -> int:
 
 
 async def drive(
-    url: str, path: str, body: Mapping[str, object] | None, clients: int, seconds: float
+    url: str,
+    path: str | Sequence[str],
+    body: Mapping[str, object] | None,
+    clients: int,
+    seconds: float,
+    headers: Mapping[str, str] | None = None,
 ) -> tuple[int, list[float], Counter[int]]:
-    """``clients`` keep-alive connections, each posting ``body`` to ``path`` in a loop.
+    """``clients`` keep-alive connections, each posting ``body`` to ``path`` in a loop (a
+    list of paths: each client goes round them, starting at its own).
 
     Plain asyncio streams with the request bytes built once, not httpx: on 2 cores the load
     generator shares the CPU with the server, and httpx spent more of it per request than the
     server did (p99 then measured the client's event loop, not the service)."""
     host, port = url.removeprefix("http://").split(":")
-    if body is None:  # a GET
-        request = f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode()
-    else:
-        payload = json.dumps(body, ensure_ascii=False).encode()
-        request = (
-            f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(payload)}\r\n\r\n"
-        ).encode() + payload
+    extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
+    requests = []
+    for one_path in [path] if isinstance(path, str) else path:
+        if body is None:  # a GET
+            request = f"GET {one_path} HTTP/1.1\r\nHost: {host}\r\n{extra}\r\n".encode()
+        else:
+            payload = json.dumps(body, ensure_ascii=False).encode()
+            request = (
+                f"POST {one_path} HTTP/1.1\r\nHost: {host}\r\n"
+                f"Content-Type: application/json\r\n{extra}"
+                f"Content-Length: {len(payload)}\r\n\r\n"
+            ).encode() + payload
+        requests.append(request)
     latencies: list[float] = []
     statuses: Counter[int] = Counter()
     stop = time.perf_counter() + seconds
+    turn = iter(range(clients))
 
     async def one() -> None:
         reader, writer = await asyncio.open_connection(host, int(port))
+        at = next(turn)
         try:
             while time.perf_counter() < stop:
                 begin = time.perf_counter()
+                request = requests[at % len(requests)]
+                at += 1
                 writer.write(request)
                 head = await reader.readuntil(b"\r\n\r\n")
                 length = next(
@@ -145,15 +163,19 @@ def measure(url: str, path: str, body: Mapping[str, object], args: argparse.Name
     )
 
 
-def near_miss_deck(db: Path, lines: int = 499) -> str:
-    """A VISION deck of ``lines`` misspelled names (issue 24, item 1): each shipped name with
-    its last character changed, and numbered once the names run out."""
+def _vision_names(db: Path) -> list[str]:
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     from deckcheck.pool.store import Pool
 
     with Pool(db) as pool:
-        names = list(pool.names("vision").values())
+        return list(pool.names("vision").values())
+
+
+def near_miss_deck(db: Path, lines: int = 499) -> str:
+    """A VISION deck of ``lines`` misspelled names (issue 24, item 1): each shipped name with
+    its last character changed, and numbered once the names run out."""
+    names = _vision_names(db)
     body = [f"1 {names[i % len(names)][:-1]}〇{i // len(names) or ''}" for i in range(lines)]
     return "format: vision-standard\n" + "\n".join(body) + "\n"
 
@@ -187,6 +209,90 @@ def near_miss(url: str, deck: str, args: argparse.Namespace) -> tuple[float, flo
     posters, checks, health = asyncio.run(run())
     _figures("near-miss", args.seconds + 1, posters)
     return _figures("/validate", args.seconds, checks), _figures("/health", args.seconds, health)
+
+
+def short_near_miss_deck(db: Path, lines: int = 499) -> str:
+    """Issue 37: 499 misspelled names of a few characters each (about 3,000 characters, under
+    the 4,000 that once sent a deck to the check process): the work of 499 unknown names."""
+    names = _vision_names(db)
+    body = [f"1 {names[i % len(names)][:1]}{i}" for i in range(lines)]
+    return "format: vision-standard\n" + "\n".join(body) + "\n"
+
+
+def _posters_and_checks(
+    url: str,
+    posters: tuple[str | list[str], Mapping[str, object] | None],
+    args: argparse.Namespace,
+    headers: Mapping[str, str] | None = None,
+) -> tuple[float, float]:
+    """Four clients on ``posters`` (path or paths, body) without pause while ``--clients``
+    post ordinary decks to /validate and one polls /health; prints each, returns the p99s."""
+    path, body = posters
+
+    async def run() -> list[tuple[int, list[float], Counter[int]]]:
+        return await asyncio.gather(
+            drive(url, path, body, 4, args.seconds + 1, headers),
+            drive(url, "/validate", {"deck": DECK}, args.clients, args.seconds),
+            drive(url, "/health", None, 1, args.seconds),
+        )
+
+    heavy, checks, health = asyncio.run(run())
+    _figures("posters", args.seconds + 1, heavy)
+    return _figures("/validate", args.seconds, checks), _figures("/health", args.seconds, health)
+
+
+def short_near_miss(url: str, args: argparse.Namespace, tmp: Path) -> None:
+    """Issue 37's short-name near-miss posters, through /validate, /resolve and saved decks
+    (GET /decks/{id} of 100 saved decks in English and Japanese: past the verdict memo)."""
+    deck = short_near_miss_deck(tmp / "pool.sqlite3")
+    print(f"four short-name near-miss posters ({len(deck):,} characters, 499 unknown names):")
+    for path in ("/validate", "/resolve"):
+        print(f" through {path}:")
+        asyncio.run(drive(url, path, {"deck": deck}, 4, 1.0))  # warm-up
+        _posters_and_checks(url, (path, {"deck": deck}), args)
+    auth = {"Authorization": f"Bearer {BENCH_KEY}"}
+    saved = {"name": "near", "format": "vision-standard", "deck": deck, "visibility": "link"}
+    ids = [
+        httpx.post(f"{url}/decks", json=saved, headers=auth, timeout=60).json()["id"]
+        for _ in range(100)
+    ]
+    paths = [f"/decks/{i}" for i in ids]
+    for lang in ("ja", "en"):
+        print(f" through GET /decks/{{id}}, 100 saved decks, Accept-Language: {lang}:")
+        _posters_and_checks(url, (paths, None), args, {"Accept-Language": lang})
+
+
+HUNDRED_KEEPS = {
+    "deck": (ROOT / "examples" / "chaos-standard-legal.deck").read_text(encoding="utf-8"),
+    "games": 1,
+    "turns": 10,
+    "policy": {"keep": ["type:chara>=1"] * 100},
+}
+NINE_WANTS = {
+    "deck": (ROOT / "examples" / "chaos-standard-legal.deck").read_text(encoding="utf-8"),
+    "count": 100,
+    "want": [f"name:見本キャラ 0{i}>=4" for i in range(1, 10)],
+}
+
+
+def heavy_requests(url: str, args: argparse.Namespace) -> None:
+    """Issue 37: four clients post /goldfish of one game with 100 keep conditions and four
+    post /hand of 100 hands with nine name:X>=4 conditions, without pause, while one client
+    asks exact /odds one after another and one polls /health."""
+
+    async def run() -> list[tuple[int, list[float], Counter[int]]]:
+        return await asyncio.gather(
+            drive(url, "/goldfish", HUNDRED_KEEPS, 4, args.seconds + 1),
+            drive(url, "/hand", NINE_WANTS, 4, args.seconds + 1),
+            drive(url, "/odds", ODDS, 1, args.seconds),
+            drive(url, "/health", None, 1, args.seconds),
+        )
+
+    print("heavy requests: /goldfish (100 keep conditions) and /hand (9 conditions) posters:")
+    for path, result in zip(
+        ("/goldfish", "/hand", "/odds", "/health"), asyncio.run(run()), strict=True
+    ):
+        _figures(path, args.seconds, result)
 
 
 def start_jobs(url: str, count: int) -> list[str]:
@@ -288,6 +394,8 @@ def run_all(url: str, args: argparse.Namespace, tmp: Path) -> None:
     if args.wrk and shutil.which("wrk"):
         print(f"wrk   /odds      {run_wrk(url + '/odds', ODDS, args, tmp)}")
     record_odds_with_jobs(url, args)
+    short_near_miss(url, args, tmp)
+    heavy_requests(url, args)
 
 
 def record_near_miss(url: str, args: argparse.Namespace, tmp: Path) -> None:
@@ -329,7 +437,7 @@ def main() -> None:
     )
     parser.add_argument(
         "--only",
-        choices=["odds-with-jobs", "near-miss"],
+        choices=["odds-with-jobs", "near-miss", "short-near-miss", "heavy"],
         help="run one scenario only (the server is started all the same)",
     )
     args = parser.parse_args()
@@ -340,11 +448,17 @@ def main() -> None:
     )
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    exe = Path(sys.executable).with_name("deckcheck")
     with tempfile.TemporaryDirectory() as tmp:
-        env = {**os.environ, "DECKCHECK_DB": str(Path(tmp) / "pool.sqlite3")}
+        # this checkout's code (python -m), not whatever the venv's script points at
+        env = {
+            **os.environ,
+            "DECKCHECK_DB": str(Path(tmp) / "pool.sqlite3"),
+            "DECKCHECK_API_KEYS": BENCH_KEY,
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+        }
+        serve = ["-m", "deckcheck", "serve", "--port", str(port), "--workers", str(args.workers)]
         server = subprocess.Popen(
-            [str(exe), "serve", "--port", str(port), "--workers", str(args.workers)],
+            [sys.executable, *serve],
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -357,6 +471,10 @@ def main() -> None:
                 record_odds_with_jobs(url, args)
             elif args.only == "near-miss":
                 record_near_miss(url, args, Path(tmp))
+            elif args.only == "short-near-miss":
+                short_near_miss(url, args, Path(tmp))
+            elif args.only == "heavy":
+                heavy_requests(url, args)
             else:
                 run_all(url, args, Path(tmp))
         finally:

@@ -102,15 +102,16 @@ def read_limited(path: Path, limit: int, error: type[DeckcheckError], what: str)
     /dev/zero never ends), and so is a file over ``limit`` bytes; errors are ``error``."""
     too_big = _("{path}: larger than {size}, not {what}", path=path, size=_size(limit), what=what)
     try:
-        if not stat.S_ISREG(path.stat().st_mode):  # before opening: opening some devices acts
-            raise error(_("{path}: not a regular file, not {what}", path=path, what=what))
+        mode = path.stat().st_mode
+        if not stat.S_ISREG(mode):  # before opening: opening some devices acts
+            raise error(_not_regular(path, mode, what))
         # non-blocking, then checked again on the open file: it may have been swapped for a
         # FIFO since the stat, and opening a FIFO would otherwise wait for a writer
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
         with os.fdopen(fd, "rb") as handle:
             info = os.fstat(handle.fileno())
             if not stat.S_ISREG(info.st_mode):
-                raise error(_("{path}: not a regular file, not {what}", path=path, what=what))
+                raise error(_not_regular(path, info.st_mode, what))
             if info.st_size > limit:
                 raise error(too_big)
             raw = handle.read(limit + 1)
@@ -121,6 +122,16 @@ def read_limited(path: Path, limit: int, error: type[DeckcheckError], what: str)
     if len(raw) > limit:  # it grew after the stat
         raise error(too_big)
     return raw
+
+
+def _not_regular(path: Path, mode: int, what: str) -> str:
+    """The refusal of an input that is no regular file, naming what it is (a FIFO…)."""
+    return _(
+        "{path}: {found}, not a regular file, so not {what}",
+        path=path,
+        found=_what(mode),
+        what=what,
+    )
 
 
 def _size(n: int) -> str:

@@ -4,6 +4,7 @@ read, ``extends`` merged, and the version of a dated family in force on a day.""
 from __future__ import annotations
 
 import datetime
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -83,6 +84,15 @@ def read_raw(path: Path) -> dict[str, Any]:
         raise FormatError(_("{path}: not valid TOML: {error}", path=path, error=exc)) from exc
     except UnicodeDecodeError as exc:
         raise FormatError(_("{path}: not UTF-8 text: {error}", path=path, error=exc)) from exc
+    except RecursionError as exc:  # tables or arrays nested thousands deep (exit 70 before)
+        raise FormatError(
+            _("{path}: not a format file: its tables or arrays are nested too deep", path=path)
+        ) from exc
+    except ValueError as exc:  # an integer of more digits than Python converts
+        limit = f"{sys.get_int_max_str_digits():,}"
+        raise FormatError(
+            _("{path}: not a format file: a number has over {n} digits", path=path, n=limit)
+        ) from exc
 
 
 class FormatRegistry:
@@ -145,7 +155,8 @@ class FormatRegistry:
         if ref in self._cache:
             return self._cache[ref]
         as_path = Path(ref)
-        if ref.endswith(".toml") and as_path.is_file():
+        # any existing path (a FIFO too, refused by read_limited saying what it is)
+        if ref.endswith(".toml") and as_path.exists():
             fmt = self._load(as_path, set())
         else:
             path = self.paths().get(ref)

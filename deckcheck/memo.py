@@ -4,12 +4,15 @@ of any size (issue 24, item 4: a unique 1 MB card reference a request grew the m
 
 from __future__ import annotations
 
+import functools
 import sys
-from collections.abc import Callable
-from typing import Generic, TypeVar
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any, Generic, ParamSpec, TypeVar
 
 K = TypeVar("K")
 V = TypeVar("V")
+P = ParamSpec("P")
 
 ENTRY = 120  # a dictionary slot, its tuple key and a small value object, about
 
@@ -49,3 +52,54 @@ class ByteMemo(Generic[K, V]):
 
     def __len__(self) -> int:
         return len(self._data)
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._data)
+
+
+class ByteCached(Generic[P, V]):
+    """A function memoised in a ``ByteMemo`` keyed by its positional arguments: what
+    ``functools.lru_cache`` does, bounded in bytes rather than entries (issue 37: 20 exact
+    ``/odds`` grew the workers from 412 MB to 3.4 GB of cached NumPy tables, 3,600 hostile
+    95 KB keywords by 700 MB of cached strings, never released)."""
+
+    def __init__(self, fn: Callable[P, V], max_bytes: int, size: Callable[[Any, V], int]) -> None:
+        self._fn = fn
+        self.memo: ByteMemo[Any, V] = ByteMemo(max_bytes, size)
+        self._lock = threading.Lock()
+        functools.update_wrapper(self, fn)
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> V:
+        key = (args, tuple(sorted(kwargs.items()))) if kwargs else args
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        value = self._fn(*args, **kwargs)
+        with self._lock:  # the byte count is read and written by each put
+            return self.memo.put(key, value)
+
+    def cache_clear(self) -> None:
+        with self._lock:
+            self.memo.clear()
+
+
+def byte_cache(
+    max_bytes: int, size: Callable[[Any, V], int]
+) -> Callable[[Callable[P, V]], ByteCached[P, V]]:
+    """Decorator: ``fn`` memoised in at most ``max_bytes`` (``size(args, value)`` estimates
+    an entry)."""
+
+    def wrap(fn: Callable[P, V]) -> ByteCached[P, V]:
+        return ByteCached(fn, max_bytes, size)
+
+    return wrap
+
+
+def array_bytes(_args: Any, value: Any) -> int:
+    """An entry holding a NumPy array under a key of a few numbers."""
+    return int(value.nbytes) + ENTRY
+
+
+def strings_bytes(args: tuple[str, ...], value: str) -> int:
+    """An entry holding a string under a key of strings."""
+    return str_bytes(*args, value)

@@ -10,6 +10,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from deckcheck.memo import byte_cache, strings_bytes
+
 _SPACES = re.compile(r"\s+")
 # Marks ignored when resolving titles and OS names: the decorative ・†☆♪＊!? (issue #2), plus
 # ×～。 and brackets, which the rulebook appendix's PDF text drops (its title→OS table) and
@@ -50,7 +52,12 @@ def _card_name_key(name: str, ignore_spaces: bool) -> str:
 _cached_name_key = lru_cache(maxsize=CACHED_NAMES)(_card_name_key)
 
 
-@lru_cache(maxsize=65536)  # a pool has a few hundred OS names shared by thousands of cards
+# Titles and words come from requests too, of any length: their memos are bounded in bytes
+# (3,600 /odds with 95 KB keyword: values grew the workers by 700 MB; issue 37).
+KEY_BYTES = 4 << 20
+
+
+@byte_cache(KEY_BYTES, strings_bytes)  # a pool has a few hundred OS names shared by many cards
 def title_key(title: str) -> str:
     """Key of a card's title (作品名) or OS name: with or without ``OS:``, any width, no spaces
     or marks (the rulebook appendix the marks come from: its game's package)."""
@@ -63,7 +70,7 @@ def title_key(title: str) -> str:
 _WORD_NOISE = re.compile(r"[\s\[\]【】「」『』]")
 
 
-@lru_cache(maxsize=4096)
+@byte_cache(KEY_BYTES, strings_bytes)
 def word_key(word: str) -> str:
     """Append words and keywords compare without brackets, spaces or width: [TST ゲージ]."""
     return _WORD_NOISE.sub("", nfkc(word)).casefold()

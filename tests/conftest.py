@@ -157,6 +157,30 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@contextlib.contextmanager
+def serve_in_thread(app: object, **config: object) -> Iterator[int]:
+    """``app`` under a real uvicorn server on 127.0.0.1, in a thread; yields its port.
+    ``config``: further ``uvicorn.Config`` settings (``http=``, ``timeout_keep_alive=``)."""
+    import threading
+
+    import uvicorn
+
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **config)  # type: ignore[arg-type]
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + HANG
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(timeout=HANG)
+
+
 @pytest.fixture
 def scheduler(tmp_path: Path) -> Iterator[str]:
     dask = str(Path(sys.executable).with_name("dask"))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -17,7 +17,8 @@ from fastapi.testclient import TestClient
 
 from deckcheck.service.app import create_app
 from deckcheck.service.settings import Settings
-from deckcheck.service.validating import HEAVY_CHARS, ProcessChecks, lanes_of
+from deckcheck.service.validating import HEAVY_WORK, ProcessChecks, check_work, lanes_of
+from tests.conftest import EXAMPLES
 from tests.test_budgets import _near_miss_deck, big_pool
 
 __all__ = ["big_pool"]  # the fixture, reused
@@ -41,7 +42,7 @@ def _check_process(http: TestClient) -> int:
 
 def test_long_decks_are_checked_in_another_process(http: TestClient) -> None:
     deck = _near_miss_deck()
-    assert len(deck) > HEAVY_CHARS
+    assert check_work(deck) > HEAVY_WORK
     pid = _check_process(http)
     os.kill(pid, signal.SIGSTOP)
     answers: list[int] = []
@@ -59,6 +60,70 @@ def test_long_decks_are_checked_in_another_process(http: TestClient) -> None:
         os.kill(pid, signal.SIGCONT)
         poster.join(HELD_SECONDS)
     assert answers == [200]
+
+
+def _short_near_miss_deck() -> str:
+    """The issue's deck (issue 37): 499 lines of short unknown names, under 4,000 characters,
+    which went to the threads of the service by its size."""
+    return "format: chaos-standard\n" + "\n".join(f"1 Q{i:03d}" for i in range(499)) + "\n"
+
+
+def test_the_lane_follows_the_work_not_the_characters() -> None:
+    deck = _short_near_miss_deck()
+    assert len(deck) < 4_000 < check_work(deck)
+    assert check_work(deck) > HEAVY_WORK
+    for example in EXAMPLES.glob("*.deck"):  # ordinary decks stay in the threads
+        assert check_work(example.read_text(encoding="utf-8")) <= HEAVY_WORK, example
+    # suggestions asked for every one of 40 long names: their work, not their lines
+    long_names = "\n".join(f"1 {'名' * 60}{i}" for i in range(40))
+    assert check_work(long_names) <= HEAVY_WORK < check_work(long_names, names=40)
+    as_json = {"main": [{"count": 1, "ref": f"Q{i:03d}"} for i in range(499)]}
+    assert check_work(as_json) > HEAVY_WORK
+
+
+def _waits_for_the_check_process(http: TestClient, send: Callable[[], int]) -> None:
+    """``send()`` waits while the check process is stopped (it was sent there), and
+    everything else answers meanwhile."""
+    pid = _check_process(http)
+    os.kill(pid, signal.SIGSTOP)
+    answers: list[int] = []
+    poster = threading.Thread(target=lambda: answers.append(send()))
+    try:
+        poster.start()
+        assert http.get("/health").status_code == 200
+        short = http.post("/validate", json={"deck": "format: chaos-standard\n4 BULK-00001\n"})
+        assert short.status_code == 200
+        assert answers == []
+    finally:
+        os.kill(pid, signal.SIGCONT)
+        poster.join(HELD_SECONDS)
+    assert answers == [200]
+
+
+def test_short_name_near_miss_decks_are_checked_in_the_process(http: TestClient) -> None:
+    deck = _short_near_miss_deck()
+    _waits_for_the_check_process(
+        http, lambda: http.post("/validate", json={"deck": deck}).status_code
+    )
+    _waits_for_the_check_process(
+        http, lambda: http.post("/resolve", json={"deck": deck}).status_code
+    )
+
+
+def test_saved_decks_are_checked_in_the_same_lane(big_pool: Path) -> None:
+    """A saved deck's verdict was checked in a request thread, whatever its work."""
+    with TestClient(create_app(Settings(db=big_pool, api_keys=("k",)))) as http:
+        body = {"name": "n", "format": "chaos-standard", "deck": _short_near_miss_deck()}
+        made = http.post("/decks", json={**body, "visibility": "link"}, headers={"Authorization": "Bearer k"})
+        assert made.status_code == 201
+        assert len(made.json()["verdict"]["violations"]) >= 499
+        # another language: not in the verdict cache
+        _waits_for_the_check_process(
+            http,
+            lambda: http.get(
+                f"/decks/{made.json()['id']}", headers={"Accept-Language": "ja"}
+            ).status_code,
+        )
 
 
 def test_a_long_deck_is_reported_as_in_the_service_itself(big_pool: Path) -> None:

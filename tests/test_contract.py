@@ -154,6 +154,11 @@ NOT_GAME_WORDS: dict[str, set[str]] = {
     "deckcheck/service/problems.py": {"title"},
     "deckcheck/cli/options.py": {"command"},  # click's Context.command, the command tree
     "deckcheck/sheet.py": {"event", "title"},  # the tournament an organiser runs; the page's title
+    "deckcheck/service/edge.py": {"title"},  # an RFC 9457 problem document's title
+    # a saved deck's visibility "link": readable by whoever has its link (issue 37)
+    "deckcheck/service/schemas.py": {"link"},
+    "deckcheck/service/store.py": {"link"},
+    "deckcheck/web/templates/builder.html": {"link"},
 }
 
 # Columns deckcheck's core reads for every game: identity, the types, the words copy-limit

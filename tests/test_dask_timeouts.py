@@ -119,3 +119,60 @@ def test_a_service_job_waiting_for_a_worker_hears_delete(
         assert again.status_code == 202, again.text
         http.delete(again.headers["location"])
         assert _ended(http, again.headers["location"])["status"] == "cancelled"
+
+
+@pytest.fixture
+def silent_port() -> Iterator[int]:
+    """A port that accepts connections and never speaks (not a Dask scheduler, or a stuck
+    one)."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    held: list[socket.socket] = []
+
+    def accept() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:  # closed at the end of the test
+                return
+            held.append(conn)
+
+    threading.Thread(target=accept, daemon=True).start()
+    try:
+        yield int(server.getsockname()[1])
+    finally:
+        server.close()
+        for conn in held:
+            conn.close()
+
+
+def test_a_scheduler_that_never_speaks_is_exit_2_naming_the_timeout(
+    silent_port: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before: distributed's Client waited for its handshake with no limit (past 60 s)."""
+    monkeypatch.setenv("DECKCHECK_DASK_CONNECT_TIMEOUT", "0.5")
+    scheduler = f"tcp://127.0.0.1:{silent_port}"
+    args = ["sweep", str(RAKUEN), "--games", "200", "--scheduler", scheduler]
+    result = CliRunner().invoke(cli_app, [*args, "--db", str(tmp_path / "p.sqlite3")])
+    assert result.exit_code == 2, result.output
+    assert "did not answer within 0.5 s" in result.stderr
+    assert "DECKCHECK_DASK_CONNECT_TIMEOUT" in result.stderr
+
+
+def test_a_service_job_on_a_silent_scheduler_fails_saying_so(
+    silent_port: int, tmp_path: Path
+) -> None:
+    settings = Settings(
+        db=tmp_path / "p.sqlite3",
+        dask_scheduler=f"tcp://127.0.0.1:{silent_port}",
+        dask_connect_timeout=0.5,
+    )
+    with TestClient(create_app(settings), raise_server_exceptions=False) as http:
+        started = http.post("/sweeps", json=SWEEP)
+        assert started.status_code == 202, started.text
+        state = _ended(http, started.headers["location"])
+    assert state["status"] == "failed" and "did not answer" in state["error"]

@@ -44,17 +44,25 @@ def _put(http: TestClient, deck_id: str, deck: str, etag: str | None) -> Any:
 
 def test_etag_changes_with_each_write_and_a_stale_write_is_412(http: TestClient) -> None:
     deck_id, etag = _create(http)
-    got = http.get(f"/decks/{deck_id}")
+    got = http.get(f"/decks/{deck_id}", headers=AUTH)
     assert got.headers["ETag"] == etag == '"1"' and got.json()["version"] == 1
     first = _put(http, deck_id, "format: chaos-standard\n1 SAMPLE-C-001\n", etag)
     assert first.status_code == 200 and first.headers["ETag"] == '"2"'
     second = _put(http, deck_id, "format: chaos-standard\n2 SAMPLE-C-002\n", etag)
     assert second.status_code == 412
     assert second.json()["type"].endswith("precondition-failed") and second.json()["etag"] == '"2"'
-    assert "SAMPLE-C-001" in http.get(f"/decks/{deck_id}").json()["deck"]
+    assert "SAMPLE-C-001" in http.get(f"/decks/{deck_id}", headers=AUTH).json()["deck"]
     assert http.delete(f"/decks/{deck_id}", headers=AUTH | {"If-Match": etag}).status_code == 412
     assert http.delete(f"/decks/{deck_id}", headers=AUTH | {"If-Match": '"2"'}).status_code == 204
     assert _put(http, deck_id, "format: chaos-standard\n", '"2"').status_code == 404
+
+
+def test_an_if_match_is_compared_as_a_string(http: TestClient) -> None:
+    """``"01"`` matched version 1 (issue 37): entity tags compare character by character."""
+    deck_id, _ = _create(http)
+    for tag in ('"01"', '"001"', '"1 "', '" 1"'):
+        assert _put(http, deck_id, "format: chaos-standard\n", tag).status_code == 412, tag
+    assert _put(http, deck_id, "format: chaos-standard\n", '"1"').status_code == 200
 
 
 def test_if_match_star_and_weak_tags(http: TestClient) -> None:
@@ -80,7 +88,7 @@ def test_twenty_writers_lose_nothing(http: TestClient) -> None:
         tries = 0
         while True:
             tries += 1
-            current = http.get(f"/decks/{deck_id}")
+            current = http.get(f"/decks/{deck_id}", headers=AUTH)
             deck = current.json()["deck"] + f"1 SAMPLE-WRITER-{n:02d}\n"
             answer = _put(http, deck_id, deck, current.headers["ETag"])
             if answer.status_code == 200:
@@ -90,7 +98,7 @@ def test_twenty_writers_lose_nothing(http: TestClient) -> None:
 
     with ThreadPoolExecutor(WRITERS) as pool:
         tries = list(pool.map(writer, range(WRITERS)))
-    final = http.get(f"/decks/{deck_id}").json()
+    final = http.get(f"/decks/{deck_id}", headers=AUTH).json()
     for n in range(WRITERS):
         assert f"SAMPLE-WRITER-{n:02d}" in final["deck"]
     assert final["version"] == WRITERS + 1

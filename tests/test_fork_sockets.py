@@ -11,18 +11,16 @@ from __future__ import annotations
 import multiprocessing
 import os
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 
 from deckcheck.service.app import create_app
 from deckcheck.service.settings import Settings
-from tests.conftest import EXAMPLES, HANG
+from tests.conftest import EXAMPLES, HANG, serve_in_thread
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc")
 KEEP_ALIVE = 1  # seconds: uvicorn closes a connection idle this long
@@ -31,21 +29,8 @@ KEEP_ALIVE = 1  # seconds: uvicorn closes a connection idle this long
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[object, int]]:
     app = create_app(Settings(db=tmp_path / "pool.sqlite3"))
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", timeout_keep_alive=KEEP_ALIVE
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + HANG
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    yield app, port
-    server.should_exit = True
-    thread.join(timeout=HANG)
+    with serve_in_thread(app, timeout_keep_alive=KEEP_ALIVE) as port:
+        yield app, port
 
 
 def _health(port: int) -> bytes:

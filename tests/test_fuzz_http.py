@@ -73,7 +73,7 @@ def test_an_if_match_of_other_digits_matches_nothing(http: TestClient, tag: str)
         answer = send(http, method, f"/decks/{deck['id']}", tag.encode("latin-1"))
         assert answer.status_code == 412, answer.text
         assert answer.json()["type"].endswith("/precondition-failed")
-    assert http.get(f"/decks/{deck['id']}").json()["version"] == deck["version"]
+    assert http.get(f"/decks/{deck['id']}", headers=AUTH).json()["version"] == deck["version"]
 
 
 # Entity tags (RFC 9110 §8.8.3) and near misses: strong or weak, listed, with opaque parts
@@ -148,7 +148,7 @@ def test_query_strings_never_give_a_500(http: TestClient, path: str, qs: str) ->
 def test_the_saved_deck_export_takes_its_query(http: TestClient) -> None:
     deck = _saved(http)
     for qs, status in (("as=json", 200), ("as=text", 200), ("as=%FF", 422), ("as=", 422)):
-        assert http.get(f"/decks/{deck['id']}/export?{qs}").status_code == status, qs
+        assert http.get(f"/decks/{deck['id']}/export?{qs}", headers=AUTH).status_code == status, qs
 
 
 # Accept-Language (RFC 9110 §12.5.4): ranges with weights, wildcards, near misses and any

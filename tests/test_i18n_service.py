@@ -211,7 +211,8 @@ def test_saved_deck_verdicts_are_kept_per_language(tmp_path: Any) -> None:
             json={"name": "x", "format": "vision-standard", "deck": _illegal_vision()},
             headers={"Authorization": "Bearer k"},
         ).json()
-        client.get(f"/decks/{made['id']}", headers=EN)
-        client.get(f"/decks/{made['id']}", headers=JA)
+        mine = {"Authorization": "Bearer k"}
+        assert client.get(f"/decks/{made['id']}", headers=EN | mine).status_code == 200
+        assert client.get(f"/decks/{made['id']}", headers=JA | mine).status_code == 200
     languages = {key[-1] for key in decks._verdicts if key[0] == made["id"]}
     assert languages == {"en", "ja"}

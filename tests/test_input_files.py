@@ -113,3 +113,32 @@ def test_read_limited_reads_a_small_regular_file(tmp_path: Path) -> None:
     assert read_limited(path, 3, InputError, "a test file") == b"abc"
     with pytest.raises(InputError, match="larger than 2 bytes, not a test file"):
         read_limited(path, 2, InputError, "a test file")
+
+
+@needs_fifo
+def test_a_format_fifo_named_by_path_is_called_a_fifo(tmp_path: Path, db: str) -> None:
+    """``-f fifo.toml`` said "no such file" (issue 37, item 7)."""
+    text = b"extends = 'rakuen-standard'\nname = 'pipe'\nsources = ['outside the rulebooks']\n"
+    with fed_fifo(tmp_path / "pipe.toml", text) as fifo:
+        code, _, err = run("validate", DECK, "-f", str(fifo), db=db)
+    assert code == 2 and "a FIFO, not a regular file" in err and "no such file" not in err
+    code, _, err = run("validate", DECK, "-f", str(tmp_path / "gone.toml"), db=db)
+    assert code == 2 and "no such file" in err
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("x = " + "[" * 100_000 + "]" * 100_000 + "\n", "nested too deep"),
+        ("x = " + "{a = " * 100_000 + "1" + "}" * 100_000 + "\n", "nested too deep"),
+        ("x = " + "1" * 100_000 + "\n", "over 4,300 digits"),
+    ],
+    ids=["arrays 100,000 deep", "tables 100,000 deep", "100,000 digits"],
+)
+def test_a_hostile_format_file_is_exit_2(tmp_path: Path, db: str, text: str, said: str) -> None:
+    """Exit 70 (RecursionError, ValueError) before (issue 37, item 7)."""
+    hostile = tmp_path / "hostile.toml"
+    hostile.write_text(text, encoding="utf-8")
+    code, _, err = run("validate", DECK, "-f", str(hostile), db=db)
+    assert code == 2, err
+    assert said in err and "Traceback" not in err

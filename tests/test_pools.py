@@ -95,7 +95,8 @@ def test_after_a_worker_is_killed_the_next_odds_answers_200(
 def test_health_reports_a_broken_pool_while_it_is_replaced(
     http: TestClient, service: FastAPI
 ) -> None:
-    assert http.get("/health").json()["pools"] == {"requests": "ok", "jobs": "ok"}
+    every = ("requests", "jobs", "checks", "long-checks")
+    assert http.get("/health").json()["pools"] == dict.fromkeys(every, "ok")
     _kill_a_request_worker(http)
     deadline = time.monotonic() + HANG
     while (health := http.get("/health")).status_code == 200:  # until the pool sees it die
@@ -103,7 +104,8 @@ def test_health_reports_a_broken_pool_while_it_is_replaced(
         time.sleep(0.05)
     assert health.status_code == 503, health.text
     assert health.json()["status"] == "degraded"
-    assert health.json()["pools"] == {"requests": "replacing", "jobs": "ok"}
+    assert health.json()["pools"] == {**dict.fromkeys(every, "ok"), "requests": "replacing"}
+    assert health.json()["places"]["requests"]["replaced"] == 1
     assert "requests" in health.json()["detail"]
     assert http.get("/health").status_code == 200  # replaced
     assert http.post("/odds", json=ODDS).status_code == 200
@@ -202,3 +204,81 @@ def test_a_sweep_hears_a_cancel_between_variants(
     with pytest.raises(Cancelled):
         tasks.sweep(progress, [(None, deck)], fmt, index, req)
     assert len(validated) == 0  # stopped before the first variant, not after the fiftieth
+
+
+def test_health_lists_every_pool_and_lane_and_says_when_one_is_full(
+    http: TestClient, service: FastAPI
+) -> None:
+    """The check lanes were not in /health, nor was a full pool: it said "ok" while /odds,
+    /goldfish and /hand timed out (issue 37, item 5)."""
+    from deckcheck.service.validating import lanes_of
+
+    places = http.get("/health").json()["places"]
+    assert set(places) == {"requests", "jobs", "checks", "long-checks"}
+    assert places["requests"]["size"] == service.state.settings.workers
+    assert places["long-checks"]["size"] == 1
+    assert all(p["busy"] <= p["capacity"] for p in places.values())
+    light = lanes_of(service.state)[0]
+    light.in_flight = light.capacity  # as when every place of the lane is taken
+    try:
+        full = http.get("/health")  # still answering what it holds: 200, but degraded
+        assert full.status_code == 200 and full.json()["status"] == "degraded"
+        assert full.json()["pools"]["checks"] == "full"
+        assert "checks" in full.json()["detail"] and "429" in full.json()["detail"]
+    finally:
+        light.in_flight = 0
+    assert http.get("/health").status_code == 200
+
+
+def test_health_sees_the_check_process_die(http: TestClient, service: FastAPI) -> None:
+    from deckcheck.service.validating import ProcessChecks, lanes_of
+
+    heavy = lanes_of(service.state)[1]
+    assert isinstance(heavy, ProcessChecks)
+    pid = heavy.workers.submit(os.getpid).result()
+    os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + HANG
+    while (health := http.get("/health")).status_code == 200:  # until the pool sees it die
+        assert time.monotonic() < deadline, "the dead check process was never noticed"
+        time.sleep(0.05)
+    assert health.json()["pools"]["long-checks"] == "replacing"
+
+
+def test_a_locked_card_pool_is_503_with_retry_after(
+    http: TestClient, service: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from deckcheck.errors import PoolError
+
+    def locked(*_args: object, **_kwargs: object) -> None:
+        raise PoolError("cannot read the card database: database is locked")
+
+    monkeypatch.setattr(service.state.cards.cache, "index", locked)
+    answer = http.post("/validate", json={"deck": "format: chaos-standard\n"})
+    assert answer.status_code == 503
+    assert answer.headers["retry-after"] == "1"
+
+
+def _ends_its_own_worker(runs: str) -> None:
+    """A task that kills the process it runs in (as a runaway task the OOM killer ends)."""
+    with open(runs, "a", encoding="utf-8") as log:
+        log.write("ran\n")
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_task_that_killed_its_worker_is_not_run_again(tmp_path: Path) -> None:
+    """It was resubmitted to the new pool once (issue 37, item 4); a task still queued when
+    another killed the pool is retried (test_a_dead_worker_...: the 12 /odds after a kill)."""
+    import asyncio
+
+    from deckcheck.service.problems import Problem
+    from deckcheck.service.workers import Workers
+
+    runs = tmp_path / "runs"
+    workers = Workers(1, 2)
+    try:
+        with pytest.raises(Problem) as lost:
+            asyncio.run(workers.run(_ends_its_own_worker, str(runs)))
+        assert lost.value.status == 503
+        assert runs.read_text(encoding="utf-8").count("ran") == 1
+    finally:
+        workers.close()

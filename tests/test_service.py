@@ -249,28 +249,28 @@ def test_saved_decks(http: TestClient) -> None:
     created = http.post("/decks", json=new, headers=auth)
     assert created.status_code == 201
     deck_id = created.json()["id"]
-    got = http.get(f"/decks/{deck_id}").json()
+    got = http.get(f"/decks/{deck_id}", headers=auth).json()
     assert got["name"] == "my rakuen" and got["verdict"]["legal"] is True
     changed = {**new, "deck": text("rakuen-standard-illegal.deck")}
     assert (
         http.put(f"/decks/{deck_id}", json=changed, headers=auth).json()["verdict"]["legal"]
         is False
     )
-    listed = http.get("/decks", params={"format": "rakuen-standard"}).json()
+    listed = http.get("/decks", params={"format": "rakuen-standard"}, headers=auth).json()
     assert deck_id in {d["id"] for d in listed}
-    others = http.get("/decks", params={"format": "iris-standard"}).json()
+    others = http.get("/decks", params={"format": "iris-standard"}, headers=auth).json()
     assert all(d["format"] == "iris-standard" for d in others)
-    exported = http.get(f"/decks/{deck_id}/export", params={"as": "text"})
+    exported = http.get(f"/decks/{deck_id}/export", params={"as": "text"}, headers=auth)
     assert exported.headers["content-type"].startswith("text/plain")
     assert "format: rakuen-standard" in exported.text and "[gate]" in exported.text
-    as_json = http.get(f"/decks/{deck_id}/export", params={"as": "json"}).json()
+    as_json = http.get(f"/decks/{deck_id}/export", params={"as": "json"}, headers=auth).json()
     assert as_json["format"] == "rakuen-standard" and as_json["gate"]
     assert_problem(http.put("/decks/nope", json=new, headers=auth), 404, "not-found")
     assert_problem(
         http.post("/decks", json={**new, "format": "nope"}, headers=auth), 422, "unknown-format"
     )
     assert http.delete(f"/decks/{deck_id}", headers=auth).status_code == 204
-    assert_problem(http.get(f"/decks/{deck_id}"), 404, "not-found")
+    assert_problem(http.get(f"/decks/{deck_id}", headers=auth), 404, "not-found")
     assert_problem(http.delete(f"/decks/{deck_id}", headers=auth), 404, "not-found")
 
 

@@ -19,6 +19,7 @@ from tests.conftest import HANG
 DEFAULTS = {
     "database_url": None,
     "api_keys": (),
+    "admin_keys": (),
     "sync_games": 20_000,
     "job_games": 1_000_000,
     "max_jobs": 2,
@@ -84,6 +85,7 @@ def test_every_variable_is_read(env: pytest.MonkeyPatch) -> None:
         "DECKCHECK_DASK_WORKER_TIMEOUT": "4",
         "DECKCHECK_WARM": "1",
         "DECKCHECK_CHECK_PROCESSES": "0",
+        "DECKCHECK_ADMIN_KEYS": " a1 ,",
     }
     for name, value in given.items():
         env.setenv(name, value)
@@ -91,6 +93,7 @@ def test_every_variable_is_read(env: pytest.MonkeyPatch) -> None:
     assert settings.model_dump(exclude={"db"}) == {
         "database_url": "postgresql+psycopg://u@h/d",
         "api_keys": ("k1", "k2"),
+        "admin_keys": ("a1",),
         "sync_games": 10,
         "job_games": 20,
         "max_jobs": 3,

@@ -32,4 +32,9 @@ def serve(
     os.environ.setdefault("DECKCHECK_WARM", "1")  # the goldfish engines compile at start-up
     Settings.from_env()  # a bad DECKCHECK_* value is a clear error (exit 2), not a traceback
     open_pool(db).close()  # a broken pool is a clear error before the server starts
-    uvicorn.run("deckcheck.service.asgi:app", host=host, port=port, workers=workers)
+    from deckcheck.service.edge import EdgeLimits
+
+    # header size, count and read time limited before the app (431, 408): deckcheck.service.edge
+    uvicorn.run(
+        "deckcheck.service.asgi:app", host=host, port=port, workers=workers, http=EdgeLimits
+    )

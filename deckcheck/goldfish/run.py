@@ -24,10 +24,9 @@ from deckcheck.games.contract import RecordView
 from deckcheck.games.deal_contract import Aside
 from deckcheck.games.registry import BatchEngine
 from deckcheck.goldfish import losses
-from deckcheck.goldfish.common import GoldfishError
+from deckcheck.goldfish.common import GoldfishError, Tick, ticking
 from deckcheck.goldfish.compiling import first_chunk, pending
 from deckcheck.goldfish.histogram import quantiles
-from deckcheck.goldfish.losses import LossReason
 from deckcheck.goldfish.policy import Compiled, Policy
 from deckcheck.goldfish.setup import Setup, game_seeds, per_setup
 from deckcheck.goldfish.trace import Trace
@@ -172,7 +171,9 @@ class Tally:
         )
 
 
-def play_chunk(setup: Setup, start: int, seeds: Sequence[int], turns: int, on_play: bool) -> Chunk:
+def play_chunk(
+    setup: Setup, start: int, seeds: Sequence[int], turns: int, on_play: bool, tick: Tick = None
+) -> Chunk:
     batch = _batch(setup)
     spec = setup.spec
     if batch is not None and seeds:
@@ -182,7 +183,7 @@ def play_chunk(setup: Setup, start: int, seeds: Sequence[int], turns: int, on_pl
         chunk.reasons = len(spec.losses)
         return chunk
     records = (play_one(setup, int(seed), turns, on_play) for seed in seeds)
-    return records_chunk(setup, start, len(seeds), turns, records)
+    return records_chunk(setup, start, len(seeds), turns, ticking(records, tick))
 
 
 def records_chunk(
@@ -248,7 +249,7 @@ class GoldfishResult(BaseModel):
     engine: str = "reference"  # "reference": game by game; "batch": the spec's chunk engine
     interrupted: bool = False
     summary: dict[str, Any]
-    loss_reasons: list[LossReason] = Field(default_factory=list)  # the game's, in its order
+    loss_reasons: list[losses.LossReason] = Field(default_factory=list)  # the game's, in its order
     aside: list[AsideView] = Field(default_factory=list)  # what the deal set aside
     per_turn: list[dict[str, Any]]
     milestones: dict[str, Any]
@@ -277,7 +278,7 @@ def simulate(
         try:
             for i, (start, part) in enumerate(parts):
                 with first_chunk(setup.game, batch and i == 0, notice, slow):
-                    chunk = play_chunk(setup, start, part, req.turns, req.on_play)
+                    chunk = play_chunk(setup, start, part, req.turns, req.on_play, progress)
                 tallies.append(Tally.of(chunk, req.turns))
                 if progress:
                     progress(len(part))

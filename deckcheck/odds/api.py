@@ -6,6 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import Literal
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from deckcheck import games
@@ -354,12 +355,23 @@ def _mulligan(
         groups.append(index[sig] if sig else -1)
         if sig:
             counts[index[sig]] += 1
-    from deckcheck.odds.exact import Predicate
-
-    if Predicate.build(problem).at(counts):
+    if _holds(problem, counts):
         return  # the default policy keeps a hand that meets every condition
     keep = kept_cards(problem, tuple(counts))
     sample = Dealt(hand, order, rules.hand, groups, tuple(counts), keep)
     returned, redrawn = rules.mulligan.sample(sample, rng)
     dealt.returned = [_label(c) for c in returned]
     dealt.mulligan = [_label(c) for c in redrawn]
+
+
+def _holds(problem: Problem, counts: Sequence[int]) -> bool:
+    """Whether one hand's per-group counts meet every condition: ``Predicate.at`` for one hand,
+    without the table of every count vector (nine ``>=4`` conditions: 5^9 rows, built again
+    for each of ``/hand``'s hands, ran 10 minutes; issue 37)."""
+    from deckcheck.odds.exact import good_rows  # looked up each call (tests count its rows)
+
+    groups = problem.relevant()
+    if not groups:
+        return all(c.demand == 0 for c in problem.conditions)
+    row = [[min(counts[g], problem.caps[g]) for g in groups]]
+    return bool(good_rows(problem, np.array(row, dtype=np.int64))[0])

@@ -25,6 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from deckcheck.i18n import _
+from deckcheck.memo import array_bytes, byte_cache
 from deckcheck.odds.conditions import Condition
 from deckcheck.odds.errors import OddsError as OddsError
 from deckcheck.odds.mulligan import Mulligan
@@ -77,7 +78,13 @@ def _comb_row(n: int, length: int) -> Floats:
     return np.array([math.comb(n, k) if k <= n else 0 for k in range(length)], dtype=np.float64)
 
 
-@lru_cache(maxsize=4096)
+# The tables are memoised in bytes, not entries: one exact question's tables can be hundreds of
+# MB, and 4,096 of them were kept for ever (issue 37). Past a budget the memo starts afresh.
+STEP_BYTES = 16 << 20
+PREFIX_BYTES = 64 << 20
+
+
+@byte_cache(STEP_BYTES, array_bytes)
 def _group_step(n: int, cap: int, depth: int) -> Floats:
     """``S[j, u, m]``: from j cards drawn so far, drawing m - j of this group's ``n`` cards
     (capped count u) weighs C(n, m - j). One tensordot with it adds a group to a table."""
@@ -89,7 +96,7 @@ def _group_step(n: int, cap: int, depth: int) -> Floats:
     return step
 
 
-@lru_cache(maxsize=1024)
+@byte_cache(STEP_BYTES, array_bytes)
 def _rest_step(n: int, depth: int) -> Floats:
     """``R[j, m]`` = C(n, m - j): the cards no condition counts fill the draw up to m."""
     gap = np.arange(depth + 1)[None, :] - np.arange(depth + 1)[:, None]
@@ -97,17 +104,17 @@ def _rest_step(n: int, depth: int) -> Floats:
     return np.where(gap >= 0, binom[np.clip(gap, 0, depth + 1)], 0.0)
 
 
-@lru_cache(maxsize=4096)
+@byte_cache(PREFIX_BYTES, array_bytes)
 def _prefix(sizes: tuple[int, ...], caps: tuple[int, ...], depth: int) -> Floats:
     """Weights over (capped counts of the groups, cards drawn from them) up to ``depth``."""
     if not sizes:
         base = np.zeros(depth + 1)
         base[0] = 1.0
         return base
-    head = _prefix(sizes[:-1], caps[:-1], depth)
+    head: Floats = _prefix(sizes[:-1], caps[:-1], depth)
     step = _group_step(sizes[-1], caps[-1], depth)
-    flat = head.reshape(-1, depth + 1) @ step.reshape(depth + 1, -1)  # matmul, not tensordot:
-    return flat.reshape(*head.shape[:-1], caps[-1] + 1, depth + 1)  # same sum, less overhead
+    flat: Floats = head.reshape(-1, depth + 1) @ step.reshape(depth + 1, -1)  # matmul, not
+    return flat.reshape(*head.shape[:-1], caps[-1] + 1, depth + 1)  # tensordot: less overhead
 
 
 def table(sizes: tuple[int, ...], caps: tuple[int, ...], rest: int, depth: int) -> Floats:

@@ -106,10 +106,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.warm:
             _warm_engines(settings)
         yield
-        workers.close()  # the worker processes end with the service
-        job_workers.close()
+        for ended in (workers, job_workers, jobs):  # the worker processes end with the service
+            ended.close()
         close_lanes(app.state)
-        jobs.close()
 
     app = FastAPI(
         lifespan=lifespan,
@@ -118,6 +117,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="deckcheck",  # i18n: machine
         version=__version__,
         description=DESCRIPTION,
+        redirect_slashes=False,  # "/decks/" is 404: a redirect's Location came from Host
     )
     _openapi_by_language(app)
     install(app)

@@ -7,7 +7,9 @@ thread, which costs more than the read.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -73,29 +75,88 @@ WorkersDep = Annotated[Workers, Depends(get_workers)]
 bearer = HTTPBearer(auto_error=False, description=N_("An API key from DECKCHECK_API_KEYS"))
 
 
+@dataclass(frozen=True)
+class Caller:
+    """Who sends a request: ``owner`` is a digest of its API key (the key itself is never
+    stored), None when anonymous; ``admin`` when the key is one of ``DECKCHECK_ADMIN_KEYS``."""
+
+    owner: str | None = None
+    admin: bool = False
+
+
+ANONYMOUS = Caller()
+
+
+@dataclass(frozen=True)
+class Key(Caller):
+    """A caller with a valid API key."""
+
+    owner: str = ""
+
+
+def owner_of(key: str) -> str:
+    """The id a key's saved decks are stored under (SHA-256: the database never holds keys)."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def _caller(settings: Settings, given: str) -> Key | None:
+    """The caller a key names, None when it is no key of the settings. Every key is compared,
+    in constant time, whichever matches."""
+    given_bytes = given.strip().encode()
+    user = admin = False
+    for key in settings.api_keys:
+        user |= hmac.compare_digest(given_bytes, key.encode())
+    for key in settings.admin_keys:
+        admin |= hmac.compare_digest(given_bytes, key.encode())
+    if not (user or admin):
+        return None
+    return Key(owner_of(given.strip()), admin)
+
+
+def _writable(settings: Settings) -> bool:
+    return bool(settings.api_keys or settings.admin_keys)
+
+
 async def require_key(
     settings: SettingsDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)] = None,
-) -> None:
-    """Writes need ``Authorization: Bearer <key>`` with one of ``DECKCHECK_API_KEYS``."""
-    if not settings.api_keys:
+) -> Key:
+    """Writes need ``Authorization: Bearer <key>`` with one of ``DECKCHECK_API_KEYS`` (or
+    ``DECKCHECK_ADMIN_KEYS``); the caller it names."""
+    if not _writable(settings):
         detail = _("writes are disabled: set DECKCHECK_API_KEYS")
         raise Problem(403, "forbidden", detail)  # i18n: machine
     if credentials is None:
         detail = _("send Authorization: Bearer <API key>")
         raise Problem(401, "unauthorized", detail)  # i18n: machine
-    if not _valid_key(settings, credentials.credentials):
+    caller = _caller(settings, credentials.credentials)
+    if caller is None:
         raise Problem(403, "forbidden", _("the API key is not valid"))  # i18n: machine
+    return caller
+
+
+async def optional_key(request: Request, settings: SettingsDep) -> Caller:
+    """The caller of a read: anonymous without ``Authorization``; a key that is not valid is
+    403 (a mistyped key would otherwise quietly show only public decks). Read from the header
+    directly: such reads stay open to all, so the OpenAPI document does not list them as
+    secured."""
+    header = request.headers.get("authorization")
+    if header is None:
+        return ANONYMOUS
+    scheme, _sep, given = header.partition(" ")
+    caller = _caller(settings, given) if scheme.lower() == "bearer" and given.strip() else None
+    if caller is None:
+        raise Problem(403, "forbidden", _("the API key is not valid"))  # i18n: machine
+    return caller
 
 
 def _valid_key(settings: Settings, given: str) -> bool:
-    ok = False
-    for key in settings.api_keys:  # every key compared, in constant time
-        ok |= hmac.compare_digest(given.strip().encode(), key.encode())
-    return ok
+    return _caller(settings, given) is not None
 
 
 RequireKey = Depends(require_key)
+KeyDep = Annotated[Key, Depends(require_key)]
+CallerDep = Annotated[Caller, Depends(optional_key)]
 
 
 async def extra_queue(request: Request, settings: SettingsDep) -> int:

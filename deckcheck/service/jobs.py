@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from deckcheck.errors import DeckcheckError
-from deckcheck.i18n import _, current, override
+from deckcheck.i18n import DEFAULT, _, current, override
 from deckcheck.service import jobstore
 from deckcheck.service.jobstore import ENDED, JobRef, JobStore, Progress, view
 from deckcheck.service.workers import Workers
@@ -28,6 +28,11 @@ from deckcheck.service.workers import Workers
 # A job's work: called as fn(progress, *args) where it runs; returns plain JSON data.
 Work = Callable[..., dict[str, Any]]
 EVICT_EVERY = 10.0  # seconds: eviction is a write, not one per request
+# A job's end that cannot be written (disk full, database locked) is tried again this many
+# times, waiting FINISH_WAIT seconds, doubled each time; then the job is ended failed saying why
+# (a smaller write), and failing that too, written by the heartbeat or the next cancel.
+FINISH_TRIES = 5
+FINISH_WAIT = 0.2
 
 
 def run_job(ref: JobRef, lang: str, work: Work, *args: Any) -> dict[str, Any]:
@@ -64,6 +69,8 @@ class Jobs:
         self.threads: ThreadPoolExecutor | None = None  # with a scheduler: started on demand
         self.evicted = 0.0
         self.beating = False  # a heartbeat thread runs while this process has open jobs
+        # ended here, their end not yet written: job id -> (language, status, error)
+        self.unwritten: dict[str, tuple[str, str, str | None]] = {}
 
     def evict(self, now: float | None = None) -> None:
         """Forget jobs that ended more than ``ttl`` seconds (wall clock) ago."""
@@ -89,7 +96,7 @@ class Jobs:
             if len(self.local) >= self.max_running:
                 return None
             job_id = uuid.uuid4().hex
-            self.store.create(job_id, task, total, lang)
+            self.store.create(job_id, task, total, lang)  # a failed write: 503, no job
             ref = JobRef(job_id, self.store.url, self.scheduler, self.timeouts)
             try:
                 if self.scheduler:
@@ -102,26 +109,46 @@ class Jobs:
                 self.store.delete(job_id)
                 raise
             self.local[job_id] = future
-            if not self.beating:
-                self.beating = True
-                threading.Thread(target=self._beat, name="job-heartbeat", daemon=True).start()
+            self._keep_beating()
         started = self.store.get(job_id)
         future.add_done_callback(lambda f: self._ended(job_id, f, lang))
         assert started is not None
         return view(started)
 
+    def _keep_beating(self) -> None:
+        """Start the heartbeat thread unless it runs (call with ``self.lock`` held)."""
+        if not self.beating:
+            self.beating = True
+            threading.Thread(target=self._beat, name="job-heartbeat", daemon=True).start()
+
     def _beat(self) -> None:
         """Tell other processes and hosts, every ``BEAT_EVERY`` seconds, that this process
-        still runs its open jobs (``jobstore.lost``); ends when it has none."""
+        still runs its open jobs (``jobstore.lost``), and write the ends that could not be
+        written yet; ends when it has neither."""
         while True:
             time.sleep(jobstore.BEAT_EVERY)
             with self.lock:
                 open_here = list(self.local)
-                if not open_here:
+                unwritten = dict(self.unwritten)
+                if not open_here and not unwritten:
                     self.beating = False
                     return
             with contextlib.suppress(SQLAlchemyError):  # the next beat may get through
-                self.store.beat(open_here)
+                if open_here:
+                    self.store.beat(open_here)
+            for job_id, (lang, status, error) in unwritten.items():
+                self._write_end(job_id, lang, status, error)
+
+    def _write_end(self, job_id: str, lang: str, status: str, error: str | None) -> bool:
+        """One more try at an end that could not be written; True once it is."""
+        try:
+            with override(lang):
+                self.store.finish(job_id, status, None, error)
+        except SQLAlchemyError:
+            return False
+        with self.lock:
+            self.unwritten.pop(job_id, None)
+        return True
 
     def _ended(self, job_id: str, future: Future[dict[str, Any]], lang: str) -> None:
         result, error = None, None
@@ -136,7 +163,46 @@ class Jobs:
         with self.lock:  # freed first: whoever sees the job ended may start the next one
             self.local.pop(job_id, None)
         with override(lang):  # called in the pool's thread: the job's own language
-            self.store.finish(job_id, status, result, error)
+            try:
+                self.store.finish(job_id, status, result, error)
+                return
+            except SQLAlchemyError as exc:  # disk full, database locked: not in this thread
+                first = exc
+        threading.Thread(
+            target=self._finish_later,
+            args=(job_id, lang, status, result, error, first),
+            name="job-end",
+            daemon=True,
+        ).start()
+
+    def _finish_later(
+        self,
+        job_id: str,
+        lang: str,
+        status: str,
+        result: dict[str, Any] | None,
+        error: str | None,
+        exc: SQLAlchemyError,
+    ) -> None:
+        """A job's end whose write failed: tried again, then written as a failure that says
+        why (issue 37: a job whose end met a full disk stayed "running" for ever)."""
+        with override(lang):
+            for attempt in range(FINISH_TRIES):
+                time.sleep(FINISH_WAIT * 2**attempt)
+                try:
+                    self.store.finish(job_id, status, result, error)
+                    return
+                except SQLAlchemyError as again:
+                    exc = again
+            reason = _(
+                "the job's end could not be stored ({error}); it is ended as failed",
+                error=_database_reason(exc),
+            )
+        with self.lock:
+            self.unwritten[job_id] = (lang, "failed", reason)
+        if not self._write_end(job_id, lang, "failed", reason):
+            with self.lock:
+                self._keep_beating()  # the heartbeat tries again, and so does a cancel
 
     def get(self, job_id: str) -> dict[str, Any] | None:
         """The job's status (its result has a URL of its own: ``result``)."""
@@ -154,8 +220,19 @@ class Jobs:
         row = self.store.request_cancel(job_id)
         if row is None:
             return None
-        future = self.local.get(job_id)
+        with self.lock:
+            future = self.local.get(job_id)
+            unwritten = self.unwritten.get(job_id)
         if future is not None and future.cancel():
+            row = self.store.get(job_id) or row
+        elif future is None and row["status"] in jobstore.OPEN and row["owner"] == jobstore.owner():
+            # nothing here runs it any more (its end was never written): the cancel ends it
+            if unwritten is not None:
+                self._write_end(job_id, *unwritten)
+            with override(row["language"] or DEFAULT):
+                self.store.finish(job_id, "cancelled", None, None)
+            with self.lock:
+                self.unwritten.pop(job_id, None)
             row = self.store.get(job_id) or row
         return view(row)
 
@@ -175,6 +252,12 @@ class Jobs:
             threads, self.threads = self.threads, None
         if threads is not None:
             threads.shutdown(wait=False, cancel_futures=True)
+
+
+def _database_reason(exc: SQLAlchemyError) -> str:
+    """The database's own words (``database or disk is full``), without SQLAlchemy's SQL."""
+    orig = getattr(exc, "orig", None)
+    return str(orig if orig is not None else exc).splitlines()[0]
 
 
 def _failure(exc: BaseException) -> str:

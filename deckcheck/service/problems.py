@@ -30,6 +30,8 @@ TITLES = {
     "bad-condition": N_("A condition cannot be read"),
     "unanswerable": N_("The question cannot be answered as asked"),
     "too-large": N_("The request body is too large"),
+    "headers-too-large": N_("The request's headers are too large"),
+    "head-timeout": N_("The request's headers came too slowly"),
     "limit-exceeded": N_("A limit is exceeded"),
     "too-many-jobs": N_("Too many jobs are running"),
     "busy": N_("The service is busy"),
@@ -40,6 +42,7 @@ TITLES = {
     "precondition-required": N_("If-Match is required"),
     "unauthorized": N_("An API key is required"),
     "forbidden": N_("The API key is not valid"),
+    "not-owner": N_("The deck belongs to another key"),
     "method-not-allowed": N_("Method not allowed"),
     "unknown-game": N_("Unknown game"),
     "pool-unavailable": N_("The card database cannot be used"),
@@ -224,7 +227,10 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(DeckcheckError)
     async def _deckcheck(request: Request, exc: DeckcheckError) -> JSONResponse:
-        return _library_error(request, exc)
+        # a card pool locked by another writer: free again in a moment, as for the decks'
+        # database below (it answered 503 with no Retry-After; issue 37, item 5)
+        locked = isinstance(exc, PoolError) and _transient(exc)
+        return _library_error(request, exc, {"Retry-After": "1"} if locked else None)
 
     # Database trouble is a 503, not a bug. Registered by type so that Starlette answers it
     # like any handled error (a handler for Exception itself would also log a traceback).

@@ -85,6 +85,11 @@ class SavedDeckBody(BaseModel):
     name: str = Field(min_length=1, max_length=200)
     format: str = Field(min_length=1, max_length=100)
     deck: DeckInput
+    visibility: Literal["private", "link", "public"] | None = Field(
+        None,
+        description=N_("private: only your key reads it; link: anyone with its id; public: "
+        "listed for all. Default private when created, unchanged when replaced."),
+    )
 
 
 def parse_deck(deck: str | dict[str, Any]) -> DeckList:

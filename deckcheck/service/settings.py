@@ -3,7 +3,9 @@
 as unset).
 
 ``DECKCHECK_DB`` (the card pool), ``DECKCHECK_DATABASE_URL`` (saved decks; SQLite beside the pool
-by default, or PostgreSQL), ``DECKCHECK_API_KEYS`` (comma-separated keys for writes),
+by default, or PostgreSQL), ``DECKCHECK_API_KEYS`` (comma-separated keys for writes; a saved
+deck belongs to the key that created it), ``DECKCHECK_ADMIN_KEYS`` (keys that may also change
+or delete any saved deck),
 ``DECKCHECK_SYNC_GAMES`` (goldfish games answered at once, default 20,000),
 ``DECKCHECK_JOB_GAMES`` (the most a job may play, default 1,000,000), ``DECKCHECK_MAX_JOBS``
 (running jobs, default 2), ``DECKCHECK_MAX_BODY`` (bytes, default 1 MiB),
@@ -64,6 +66,7 @@ class Settings(BaseSettings):
     db: Path = Field(default_factory=default_db_path)
     database_url: str | None = None
     api_keys: Annotated[tuple[str, ...], NoDecode] = ()
+    admin_keys: Annotated[tuple[str, ...], NoDecode] = ()  # may change or delete any saved deck
     sync_games: int = Field(20_000, ge=0)
     job_games: int = Field(1_000_000, ge=1)
     max_jobs: int = Field(2, ge=1)
@@ -85,7 +88,7 @@ class Settings(BaseSettings):
     dask_worker_timeout: float = Field(30.0, gt=0)
     check_processes: int = Field(1, ge=0, le=1)  # long decks' checks: 1 process, or 0: a thread
 
-    @field_validator("api_keys", mode="before")
+    @field_validator("api_keys", "admin_keys", mode="before")
     @classmethod
     def _comma_separated(cls, value: Any) -> Any:
         if isinstance(value, str):

@@ -3,7 +3,11 @@
 
 Each deck has a ``version``, bumped by every write; the service sends it as the ``ETag``. A write
 that names the versions it expects (``If-Match``) is one conditional statement, so of two
-clients that read the same version only the first write wins."""
+clients that read the same version only the first write wins.
+
+Each deck has an ``owner`` (a digest of the API key that created it; None for a deck saved before
+decks had owners) and a ``visibility``: ``private`` (its owner only), ``link`` (anyone who has
+its id, a UUID4: 122 random bits) or ``public`` (listed for all)."""
 
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ import threading
 import time
 import uuid
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import (
     Column,
@@ -42,7 +46,14 @@ decks = Table(
     Column("created", DateTime(timezone=True), nullable=False),
     Column("updated", DateTime(timezone=True), nullable=False),
     Column("version", Integer, nullable=False, server_default="1"),
+    Column("owner", String(64), index=True),  # SHA-256 of the creating key; None: saved before
+    # owners existed. Such decks were listed and read by all: they stay readable by their link
+    # but are no longer listed, and only an admin key changes them (deckcheck's choice).
+    Column("visibility", String(10), nullable=False, server_default="link"),
 )
+
+Visibility = Literal["private", "link", "public"]
+VISIBILITIES: tuple[Visibility, ...] = ("private", "link", "public")
 
 
 _engines: dict[tuple[str, int], Engine] = {}
@@ -101,17 +112,33 @@ class Stale(Exception):
         self.version = version
 
 
+class NotOwner(Exception):
+    """The deck exists, but belongs to another key."""
+
+    def __init__(self, visibility: str) -> None:
+        super().__init__("the deck belongs to another key")
+        self.visibility = visibility
+
+
 class DeckStore:
     def __init__(self, url: str) -> None:
         self.engine: Engine = engine_for(url)
         create_tables(self.engine)
         columns = {c["name"] for c in inspect(self.engine).get_columns("saved_decks")}
-        if "version" not in columns:  # a database saved before decks had versions
-            with self.engine.begin() as conn:
-                add = "ALTER TABLE saved_decks ADD COLUMN version INTEGER NOT NULL DEFAULT 1"
-                conn.execute(text(add))
+        added = {  # columns a database saved by an earlier deckcheck lacks
+            "version": "version INTEGER NOT NULL DEFAULT 1",
+            "owner": "owner VARCHAR(64)",
+            "visibility": "visibility VARCHAR(10) NOT NULL DEFAULT 'link'",
+        }
+        for name, column in added.items():
+            if name not in columns:
+                with self.engine.begin() as conn:
+                    add = "ALTER TABLE saved_decks ADD COLUMN "  # i18n: machine
+                    conn.execute(text(add + column))
 
-    def create(self, name: str, fmt: str, deck: str) -> dict[str, Any]:
+    def create(
+        self, name: str, fmt: str, deck: str, owner: str, visibility: Visibility = "private"
+    ) -> dict[str, Any]:
         now = datetime.now(UTC)
         row = {
             "id": uuid.uuid4().hex,
@@ -121,6 +148,8 @@ class DeckStore:
             "created": now,
             "updated": now,
             "version": 1,
+            "owner": owner,
+            "visibility": visibility,
         }
         with self.engine.begin() as conn:
             conn.execute(decks.insert().values(**row))
@@ -132,45 +161,75 @@ class DeckStore:
         return dict(row) if row else None
 
     def update(
-        self, deck_id: str, name: str, fmt: str, deck: str, expected: set[int] | None = None
+        self,
+        deck_id: str,
+        name: str,
+        fmt: str,
+        deck: str,
+        expected: set[int] | None = None,
+        owner: str | None = None,
+        visibility: Visibility | None = None,
     ) -> dict[str, Any] | None:
         """The new row, None when there is no such deck; ``Stale`` when its version is not in
-        ``expected`` (None: any version). Check and write are one statement."""
-        values = {"name": name, "format": fmt, "deck": deck, "updated": datetime.now(UTC)}
+        ``expected`` (None: any version); ``NotOwner`` when ``owner`` is given and is not the
+        deck's. Check and write are one statement. ``visibility`` None keeps the deck's."""
+        values: dict[str, Any] = {
+            "name": name, "format": fmt, "deck": deck, "updated": datetime.now(UTC)
+        }
+        if visibility is not None:
+            values["visibility"] = visibility
         with self.engine.begin() as conn:
-            where = self._where(deck_id, expected)
+            where = self._where(deck_id, expected, owner)
             done = conn.execute(
                 decks.update().where(where).values(version=decks.c.version + 1, **values)
             )
             if not done.rowcount:
-                self._missing_or_stale(conn, deck_id)
+                self._missing_or_stale(conn, deck_id, owner)
                 return None
             row = conn.execute(select(decks).where(decks.c.id == deck_id)).mappings().first()
         return dict(row) if row else None
 
-    def delete(self, deck_id: str, expected: set[int] | None = None) -> bool:
-        """False when there is no such deck; ``Stale`` as for ``update``."""
+    def delete(
+        self, deck_id: str, expected: set[int] | None = None, owner: str | None = None
+    ) -> bool:
+        """False when there is no such deck; ``Stale`` and ``NotOwner`` as for ``update``."""
         with self.engine.begin() as conn:
-            if conn.execute(decks.delete().where(self._where(deck_id, expected))).rowcount:
+            if conn.execute(decks.delete().where(self._where(deck_id, expected, owner))).rowcount:
                 return True
-            self._missing_or_stale(conn, deck_id)
+            self._missing_or_stale(conn, deck_id, owner)
             return False
 
     @staticmethod
-    def _where(deck_id: str, expected: set[int] | None) -> Any:
+    def _where(deck_id: str, expected: set[int] | None, owner: str | None) -> Any:
+        # the owner is part of the statement: a deck cannot change hands between check and write
         where = decks.c.id == deck_id
+        if owner is not None:
+            where = where & (decks.c.owner == owner)
         return where if expected is None else where & decks.c.version.in_(sorted(expected))
 
     @staticmethod
-    def _missing_or_stale(conn: Connection, deck_id: str) -> None:
-        version = conn.execute(select(decks.c.version).where(decks.c.id == deck_id)).scalar()
-        if version is not None:
-            raise Stale(version)
+    def _missing_or_stale(conn: Connection, deck_id: str, owner: str | None) -> None:
+        query = select(decks.c.version, decks.c.owner, decks.c.visibility)
+        row = conn.execute(query.where(decks.c.id == deck_id)).first()
+        if row is None:
+            return
+        if owner is not None and row.owner != owner:
+            raise NotOwner(row.visibility)
+        raise Stale(row.version)
 
     def list(
-        self, fmt: str | None = None, limit: int = 100, offset: int = 0
+        self,
+        fmt: str | None = None,
+        limit: int = 100,
+        offset: int = 0,
+        owner: str | None = None,
+        everyone: bool = False,
     ) -> list[dict[str, Any]]:
+        """Public decks and ``owner``'s own (every deck when ``everyone``)."""
         query = select(decks).order_by(decks.c.created, decks.c.id).limit(limit).offset(offset)
+        if not everyone:
+            shown = decks.c.visibility == "public"
+            query = query.where(shown if owner is None else shown | (decks.c.owner == owner))
         if fmt:
             query = query.where(decks.c.format == fmt)
         with self.engine.connect() as conn:

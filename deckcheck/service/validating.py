@@ -5,14 +5,15 @@ the loop (issue 24, item 1). A check is short and bounded (``suggest``'s caps an
 threads suffice: the loop gets the GIL back every switch interval. Past ``threads + queue``
 checks in flight the answer is 429 with ``Retry-After``.
 
-Long decks (``HEAVY_CHARS``; a deck of 499 unknown names reports 499 violations) have a lane of
-their own, one process and a short queue, so they never queue ahead of ordinary decks and never
-hold the interpreter the event loop needs: in a thread of the service, four clients posting such
-decks still cost ``/health`` a p99 of 63–67 ms (goal 50 ms). The check process is forked when the
-service starts, after the card index and its name indexes are built, so it inherits them; it runs
-at ``nice`` 10, so the service's own process wins the CPU; its card cache reloads itself when
-the pool file changes. A pool in PostgreSQL (``DECKCHECK_DATABASE_URL``: its connections must not
-cross a fork) and ``DECKCHECK_CHECK_PROCESSES=0`` keep the lane in one thread.
+Costly decks (``check_work`` over ``HEAVY_WORK``: a deck of 499 unknown names reports 499
+violations, however short the names) have a lane of their own, one process and a short queue,
+so they never queue ahead of ordinary decks and never hold the interpreter the event loop
+needs: in a thread of the service, four clients posting such decks still cost ``/health`` a
+p99 of 63–67 ms (goal 50 ms). The check process is forked when the service starts, after the
+card index and its name indexes are built, so it inherits them; it runs at ``nice`` 10, so the
+service's own process wins the CPU; its card cache reloads itself when the pool file changes. A
+pool in PostgreSQL (``DECKCHECK_DATABASE_URL``: its connections must not cross a fork) and
+``DECKCHECK_CHECK_PROCESSES=0`` keep the lane in one thread.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from deckcheck import suggest
 from deckcheck.i18n import _
 from deckcheck.service.problems import Problem
 from deckcheck.service.workers import Workers
@@ -33,7 +35,13 @@ from deckcheck.service.workers import Workers
 T = TypeVar("T")
 THREADS = 2  # the machine's cores: more threads only share the GIL
 QUEUE = 32
-HEAVY_CHARS = 4_000  # a deck text longer than this (about 100 lines) takes the heavy lane
+# A check's work, in characters' worth, known before parsing: the text (parsed once), each line
+# (resolved, and reported when unknown: 499 near-miss names of 5 characters were 2,770
+# characters but the work of 17,000; issue 37) and each name that may get suggestions (scored
+# against up to ``suggest.CANDIDATES`` names, in proportion to its length).
+LINE_COST = 30
+SUGGEST_COST = 2
+HEAVY_WORK = 8_000  # about 100 lines of an ordinary deck; more takes the heavy lane
 HEAVY_QUEUE = 3
 RETRY_AFTER = 1
 
@@ -42,6 +50,7 @@ class Checks:
     """A lane of threads."""
 
     def __init__(self, threads: int = THREADS, queue: int = QUEUE) -> None:
+        self.size = threads
         self.capacity = threads + queue
         self.in_flight = 0
         self._lock = threading.Lock()
@@ -148,7 +157,20 @@ def close_lanes(state: Any) -> None:
         lane.close()
 
 
-def checks_of(state: Any, deck: str | dict[str, Any]) -> Lane:
-    """The app's lane for ``deck``."""
-    size = len(deck) if isinstance(deck, str) else len(json.dumps(deck, ensure_ascii=False))
-    return lanes_of(state)[size > HEAVY_CHARS]
+def check_work(deck: str | dict[str, Any], names: int = suggest.NAMES) -> int:
+    """A deck check's work (``LINE_COST``, ``SUGGEST_COST``), estimated from the text alone,
+    without parsing it (cheap enough for the event loop): characters, lines, and the lengths
+    of the first ``names`` lines, whose names may get suggestions."""
+    if isinstance(deck, str):
+        text, lines = deck, deck.count("\n") + 1
+    else:  # the JSON form: each entry is a few comma-separated fields (counted high)
+        text = json.dumps(deck, ensure_ascii=False)
+        lines = text.count(",") + 1
+    named = sum(len(line) for line in text.split("\n", names)[:names]) if names else 0
+    return len(text) + LINE_COST * lines + SUGGEST_COST * named
+
+
+def checks_of(state: Any, deck: str | dict[str, Any], names: int = suggest.NAMES) -> Lane:
+    """The app's lane for ``deck`` whose first ``names`` unknown names get suggestions: by the
+    work its check costs, not its characters."""
+    return lanes_of(state)[check_work(deck, names) > HEAVY_WORK]

@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import multiprocessing
 import os
 import signal
 import stat
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -39,7 +41,15 @@ JOB_NICE = 19  # background jobs yield the CPU to the request pool's work
 RETRY_AFTER = 2  # seconds; a typical synchronous task is shorter
 
 
-def _init(nice: int) -> None:
+# Which tasks a worker has begun: the pool's shared array, slot ``token % STARTED_SLOTS``
+# holding the token of the last task begun there (far fewer tasks are in flight than slots).
+STARTED_SLOTS = 4096
+_started: Any = None  # in a worker process: its pool's array
+
+
+def _init(nice: int, started: Any = None) -> None:
+    global _started
+    _started = started
     drop_inherited_sockets()
     with contextlib.suppress(OSError):  # not allowed here: run at the normal priority
         os.nice(nice)
@@ -112,6 +122,13 @@ def _deadline(seconds: float | None) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
+def _begin(token: int, lang: str, deadline: float | None, fn: Callable[..., T], *args: Any) -> T:
+    """In a worker: mark task ``token`` begun, then run it (``in_language``)."""
+    if _started is not None:
+        _started[token % STARTED_SLOTS] = token
+    return in_language(lang, deadline, fn, *args)
+
+
 def in_language(lang: str, deadline: float | None, fn: Callable[..., T], *args: Any) -> T:
     """``fn(*args)`` writing its messages in ``lang``, stopped after ``deadline`` seconds (run
     in a worker process)."""
@@ -135,6 +152,10 @@ class Workers:
         self._workers, self._context, self._nice = workers, context, nice
         self.pool: ProcessPoolExecutor | None = None  # started by the first task
         self.replaced = 0  # broken pools replaced so far
+        # shared with every worker this object's pools start (passed at their start)
+        self._started = context.RawArray("q", STARTED_SLOTS)
+        self._tokens = itertools.count(1)
+        self._token_of: weakref.WeakKeyDictionary[Future[Any], int] = weakref.WeakKeyDictionary()
 
     def submit(
         self, fn: Callable[..., T], *args: Any, extra: int = 0, deadline: float | None = None
@@ -143,14 +164,22 @@ class Workers:
         ``extra``: further places for this caller (API-key holders); ``deadline``: seconds
         after which the task raises ``OverDeadline``."""
         self._reserve(extra)
+        token = next(self._tokens)
         try:
             # a worker process has its own context: the language goes along with the work
-            future = self._submit(in_language, current(), deadline, fn, *args)
+            future = self._submit(_begin, token, current(), deadline, fn, *args)
         except BaseException:
             self._release()
             raise
+        self._token_of[future] = token
         future.add_done_callback(self._done)
         return future
+
+    def began(self, future: Future[Any]) -> bool:
+        """Whether a worker had begun ``future``'s task (so a death under it may be its own
+        doing); False for a task still waiting in the queue."""
+        token = self._token_of.get(future)
+        return token is not None and self._started[token % STARTED_SLOTS] == token
 
     def _reserve(self, extra: int) -> None:
         with self._lock:
@@ -187,7 +216,7 @@ class Workers:
                     max_workers=self._workers,
                     mp_context=self._context,
                     initializer=_init,
-                    initargs=(self._nice,),
+                    initargs=(self._nice, self._started),
                 )
             return self.pool
 
@@ -206,6 +235,11 @@ class Workers:
             pool = self.pool
             if pool is not None and is_broken(pool):
                 self._replace(pool)
+
+    @property
+    def size(self) -> int:
+        """Processes the pool runs (the rest of ``capacity`` is its queue)."""
+        return self._workers
 
     def check(self) -> bool:
         """True when the pool was found broken (it is replaced now); for ``/health``."""
@@ -243,12 +277,16 @@ class Workers:
             ) from exc
 
     async def _run(self, fn: Callable[..., T], *args: Any, extra: int, deadline: float | None) -> T:
-        """Once more on a new pool when the task's pool broke: a process may die while the
-        task waits in the queue (a request then paid for another's death). A task that kills
-        its worker itself breaks the second pool too, and gets the error."""
+        """Once more on a new pool when the task's pool broke while the task still waited in
+        the queue: a request then paid for another's death. A task a worker had begun is not
+        run again: its own work may have killed the worker (issue 37: a runaway task was
+        resubmitted to the new pool after its worker was killed)."""
+        future = self.submit(fn, *args, extra=extra, deadline=deadline)
         try:
-            return await asyncio.wrap_future(self.submit(fn, *args, extra=extra, deadline=deadline))
+            return await asyncio.wrap_future(future)
         except BrokenProcessPool:
+            if self.began(future):
+                raise
             return await asyncio.wrap_future(self.submit(fn, *args, extra=extra, deadline=deadline))
 
     def close(self) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -66,6 +67,34 @@ def _seconds(name: str, default: float) -> float:
     return value
 
 
+def _handshake(scheduler: str, host: str, port: int, seconds: float) -> None:
+    """A ``UsageError`` unless the scheduler speaks within ``seconds``. A Dask scheduler writes
+    its handshake as soon as it accepts a connection; distributed's ``Client`` waits for it
+    with no limit (a port that accepted and never spoke hung ``sweep --scheduler`` past
+    60 s, and service jobs for 6.5 minutes; issue 37). Connection errors are left to
+    ``Client``, which reports them itself."""
+    try:
+        conn = socket.create_connection((host, port), timeout=seconds)
+    except OSError:
+        return
+    with conn:
+        conn.settimeout(seconds)
+        try:
+            conn.recv(1)
+        except TimeoutError as exc:
+            raise UsageError(
+                _(
+                    "the Dask scheduler {scheduler} accepted the connection but did not answer "
+                    "within {seconds} s (DECKCHECK_DASK_CONNECT_TIMEOUT): is it a Dask "
+                    "scheduler?",
+                    scheduler=scheduler,
+                    seconds=seconds,
+                )
+            ) from exc
+        except OSError:
+            return
+
+
 def _client(scheduler: str | None, cluster: str | None, timeouts: Timeouts) -> Any:
     try:
         from distributed import Client, LocalCluster
@@ -90,7 +119,9 @@ def _client(scheduler: str | None, cluster: str | None, timeouts: Timeouts) -> A
         # parsed before Client starts its IO loop thread: that start has a fixed 10 s limit of
         # its own, which a loaded machine missed (an AssertionError, not the address's reason)
         if scheduler is not None:
-            get_address_host_port(scheduler)
+            host, port = get_address_host_port(scheduler)
+            if scheduler.startswith("tcp://"):
+                _handshake(scheduler, host, port, timeouts.connect)
         return Client(scheduler, timeout=f"{timeouts.connect}s")
     except ValueError as exc:  # distributed's address parser: "notaurl", "tcp://[::1"
         raise UsageError(

@@ -76,10 +76,13 @@ async def goldfish(
         check_work(body.games, deck, settings.job_work, job=True)
     fmt = format_of(registry, body.format, deck, body.as_of)
     policy = _policy(body.policy, fmt)
+    limit = settings.sync_work if sync else settings.job_work
+    check_policy_work(body.games, deck, fmt, policy, limit, job=not sync)
     req = GoldfishRequest(
         games=body.games, turns=body.turns, seed=body.seed, on_play=body.on_play, engine=body.engine
     )
-    setup = prepare(deck, fmt, index, policy)  # a deck that cannot play is a 422 now, not later
+    # a deck that cannot play is a 422 now, not later; its one game off the event loop
+    setup = await run_in_threadpool(prepare, deck, fmt, index, policy)
     if body.engine == "reference":  # every path (here, a job, a cluster) plays game by game
         setup = dataclasses.replace(setup, fast=False)
     if sync:
@@ -120,8 +123,9 @@ async def goldfish_replay(
     check_work(1, deck, settings.sync_work)  # one game
     fmt = format_of(registry, body.format, deck, body.as_of)
     policy = _policy(body.policy, fmt)
+    check_policy_work(1, deck, fmt, policy, settings.sync_work)
     req = ReplayRequest(game=body.game, turns=body.turns, seed=body.seed, on_play=body.on_play)
-    setup = prepare(deck, fmt, index, policy)
+    setup = await run_in_threadpool(prepare, deck, fmt, index, policy)
     args = (tasks.replay, None, setup, fmt, req)
     return await workers.run(*args, extra=extra, deadline=settings.sync_seconds)
 
@@ -150,6 +154,34 @@ def check_work(games: int, deck: DeckList, limit: int, job: bool = False) -> Non
             n=limit,
         )
     raise over_limit(detail, limit, "games")  # i18n: machine
+
+
+def check_policy_work(
+    games: int, deck: DeckList, fmt: Format, policy: Policy, limit: int, job: bool = False
+) -> None:
+    """422 before any game when the policy's keep conditions and selectors (counted with their
+    sizes, ``goldfish.cost``) take the run over ``limit`` (issue 37: one game with 100 keep
+    conditions held a worker, and the request loop, for minutes)."""
+    from deckcheck.goldfish.cost import run_work
+    from deckcheck.goldfish.policy import default_policy
+    from deckcheck.odds.setup import rules_of
+
+    cards = sum(entry.count for entry in deck.entries)
+    work = run_work(games, cards, rules_of(fmt).hand, policy, default_policy(fmt.game))
+    if work <= limit:
+        return
+    variable = "DECKCHECK_JOB_WORK" if job else "DECKCHECK_SYNC_WORK"  # i18n: machine
+    detail = _(
+        "{games} games of a {cards}-card deck with this policy's keep conditions and "
+        "selectors are {work} units of work, over the limit of {n} ({variable}); ask for "
+        "fewer games, or fewer or shorter conditions",
+        games=games,
+        cards=cards,
+        work=f"{work:,}",
+        n=f"{limit:,}",
+        variable=variable,
+    )
+    raise over_limit(detail, limit, "policy")  # i18n: machine
 
 
 def too_many_jobs(limit: int) -> Problem:

@@ -65,7 +65,15 @@ async def odds(
         ) from exc
 
 
-HAND_WORK = 1_000_000  # cards in the deck × hands asked for (a 60-card deck × 100 is 6,000)
+# hands × (cards in the deck × conditions, + the Hall sets a hand's keep check tests): a
+# 60-card deck × 100 hands with 3 conditions is 18,700
+HAND_WORK = 1_000_000
+
+
+def hand_work(count: int, cards: int, conditions: int) -> int:
+    """``/hand``'s work: each hand's deal is the deck's cards, each card matched against every
+    condition; a hand checked against them (``exact.holds``) tests each set of conditions."""
+    return count * (cards * max(1, conditions) + (1 << conditions) - 1)
 
 
 def deal(
@@ -81,23 +89,28 @@ def deal(
 @router.post("/hand", responses={429: {"description": "Busy: retry later"}})
 async def hand(
     body: HandBody,
+    settings: SettingsDep,
     registry: RegistryDep,
     index: CardIndexDep,
     workers: WorkersDep,
     extra: ExtraQueueDep,
 ) -> Any:
     """Dealt in a worker process, as ``/odds`` is: eight deals from huge decks in the server's
-    own threads cut ``/validate`` to 7 requests/s (issue 24, item 5)."""
+    own threads cut ``/validate`` to 7 requests/s (issue 24, item 5). Held to the work budget
+    and the deadline of the other synchronous answers (issue 37: one ran 10 minutes)."""
     deck = parse_deck(body.deck)
     fmt = format_of(registry, body.format, deck, body.as_of)
     cards = sum(e.count for e in deck.entries)
-    if cards * body.count > HAND_WORK:
+    work = hand_work(body.count, cards, len(body.want))
+    if work > HAND_WORK:
         raise over_limit(
             _(
-                "{count} hands from a deck of {cards} cards is over the limit of {limit} "
-                "cards dealt from",
+                "{count} hands from a deck of {cards} cards with {conditions} conditions are "
+                "{work} units of work, over the limit of {limit}",
                 count=body.count,
                 cards=cards,
+                conditions=len(body.want),
+                work=f"{work:,}",
                 limit=f"{HAND_WORK:,}",
             ),
             HAND_WORK,
@@ -105,4 +118,6 @@ async def hand(
         )
     refs = [e.ref for e in deck.entries] + ([body.aside] if body.aside else [])
     small = index.subset(fmt.game, refs)
-    return await workers.run(deal, deck, fmt, small, body, extra=extra)
+    return await workers.run(
+        deal, deck, fmt, small, body, extra=extra, deadline=settings.sync_seconds
+    )

@@ -64,7 +64,8 @@ def _verdict(body: ValidateBody, registry: FormatRegistry, index: CardIndex) -> 
 async def validate_deck(
     request: Request, body: ValidateBody, registry: RegistryDep, index: CardIndexDep
 ) -> Response:
-    verdict = await checks_of(request.app.state, body.deck).run(_verdict, body, registry, index)
+    lane = checks_of(request.app.state, body.deck, body.suggest)
+    verdict = await lane.run(_verdict, body, registry, index)
     return Response(verdict, media_type="application/json")
 
 

@@ -1081,7 +1081,7 @@ async function saveToService() {
   const key = $("api-key").value.trim();
   if (!key) { show(_("Enter an API key to save to the service"), "save"); return; }
   const body = { name: $("deck-name").value.trim() || _("deck"), format: state.format,
-    deck: deckText() };
+    deck: deckText(), visibility: $("visibility").value };
   const auth = { Authorization: `Bearer ${key}` };
   try {
     // If-Match: the version this page loaded, so another writer's change is never overwritten
@@ -1103,17 +1103,24 @@ async function saveToService() {
 }
 
 async function listSaved() {
+  // with a key: its own decks and the public ones; without: the public ones
+  const key = $("api-key").value.trim();
+  const auth = key ? { Authorization: `Bearer ${key}` } : {};
   try {
-    const decks = await api("GET", `/decks?format=${encodeURIComponent(state.format)}`);
+    const decks = await api("GET", `/decks?format=${encodeURIComponent(state.format)}`,
+      undefined, auth);
     $("saved").innerHTML = "";
     for (const d of decks) {
       const li = document.createElement("li");
-      li.append(button(d.name, _("Load saved deck {name}", { name: d.name }), async () => {
-        const full = await api("GET", `/decks/${d.id}`);
+      const label = d.yours ? d.name : _("{name} (another key's)", { name: d.name });
+      li.append(button(label, _("Load saved deck {name}", { name: d.name }), async () => {
+        const full = await api("GET", `/decks/${d.id}`, undefined, auth);
         const previous = deckSnapshot();
-        state.savedId = d.id;
+        // only the owner's key saves over it: a deck of another key is saved as a new one
+        state.savedId = d.yours ? d.id : null;
         state.savedVersion = full.version;
         $("deck-name").value = d.name;
+        $("visibility").value = full.visibility;
         await loadText(full.deck, previous);
       }));
       $("saved").append(li);
