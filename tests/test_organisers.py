@@ -138,7 +138,9 @@ def test_one_card_on_two_lines_is_the_same_deck(event: Path, db: str) -> None:
     copy = event / "b-copy.deck"
     text = copy.read_text(encoding="utf-8")
     assert "4 SAMPLE-C-001\n" in text
-    copy.write_text(text.replace("4 SAMPLE-C-001\n", "1 SAMPLE-C-001\n3 見本キャラ 01\n"))
+    copy.write_text(
+        text.replace("4 SAMPLE-C-001\n", "1 SAMPLE-C-001\n3 見本キャラ 01\n"), encoding="utf-8"
+    )
     _code, out, _err = run("validate", str(event), "--json", db=db)
     reports = {Path(r["path"]).name: r for r in json.loads(out)}
     same = [
