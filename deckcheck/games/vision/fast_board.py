@@ -10,6 +10,8 @@ loop's own references keep the arrays alive)."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from deckcheck.games.vision.layout import COLUMNS, MILESTONES
 from deckcheck.goldfish.compiling import njit
 
@@ -99,7 +101,7 @@ def _set_on(c, card, units, u_attack, u_equip, u_alive, u_ok, e, st, u_mana):  #
     u_mana[h] += card[MANA, c]
     if card[EQUIP, c]:
         u_equip[h] |= 1
-    _enter(c, -1, h, e, st, card)
+    _enter(c, np.int64(-1), h, e, st, card)
 
 
 @njit(_nrt=False)
@@ -140,7 +142,7 @@ def _leave(r, card, e, st, u, grave, users, user_ok):  # type: ignore[no-untyped
     h = e_unit[r]
     if h >= 0:
         u_alive[h] = 0
-        _users(c, users, user_ok, -1)
+        _users(c, users, user_ok, np.int64(-1))
         st[0] -= card[LEADER, c]
         for k in range(st[4]):
             if e_alive[k] and e_host[k] == h:
@@ -165,18 +167,18 @@ def _links(c, card, link_ok, hand, held, grave, st, units, u_card, u_alive, foun
         what = -1
         for i in range(st[5]):
             x = grave[i]
-            if link_ok[c, p, x] and not _used(found, p, 0, x):
+            if link_ok[c, p, x] and not _used(found, p, np.int64(0), np.int64(x)):
                 place, what = 0, x
                 break
         if place < 0:
             for i in range(held):
                 x = hand[i]
-                if x != c and link_ok[c, p, x] and not _used(found, p, 0, x):
+                if x != c and link_ok[c, p, x] and not _used(found, p, np.int64(0), np.int64(x)):
                     place, what = 1, x
                     break
         if place < 0:
             for h in range(units):
-                if u_alive[h] and link_ok[c, p, u_card[h]] and not _used(found, p, 2, h):
+                if u_alive[h] and link_ok[c, p, u_card[h]] and not _used(found, p, np.int64(2), h):
                     place, what = 2, h
                     break
         if place < 0:
