@@ -54,24 +54,35 @@ def validate_decks(
             formats.append(registry.resolve(ref, as_of or deck.date))
         except FormatError as exc:
             raise FormatError(f"{deck.path or _('deck')}: {exc}") from exc
-    for deck, fmt in zip(decks, formats, strict=True):  # every budget before any work
-        check_suggestions(deck, fmt.game, index, suggest_names)
+    # the whole batch with the collector paused: the duplicate check too, which makes a
+    # fingerprint a deck while every report is alive (with the collector on, its passes over
+    # them took half the check's time: benchmarks/validate_bench.py)
     with paused_gc():
+        known: dict[str, set[str]] = {}  # per game, the references found in the index
+        for deck, fmt in zip(decks, formats, strict=True):  # every budget before any work
+            check_suggestions(
+                deck, fmt.game, index, suggest_names, known.setdefault(fmt.game, set())
+            )
         reports = [
             validate_capped(deck, fmt, index, suggest_names)
             for deck, fmt in zip(decks, formats, strict=True)
         ]
-    if len(decks) > 1:  # a folder of lists: two that are the same deck are worth a warning
-        mark_duplicates(decks, [fmt.game for fmt in formats], reports, index)
+        if len(decks) > 1:  # a folder of lists: two that are the same deck are worth a warning
+            mark_duplicates(decks, [fmt.game for fmt in formats], reports, index)
     return reports
 
 
 def check_suggestions(
-    deck: DeckList, game: str, index: CardIndex, names: int = suggest.NAMES
+    deck: DeckList,
+    game: str,
+    index: CardIndex,
+    names: int = suggest.NAMES,
+    known: set[str] | None = None,
 ) -> int:
     """The work of the suggestions for ``deck``'s first ``names`` unknown names, found from
-    the index before doing it; a ``SuggestLimit`` past ``suggest.WORK_LIMIT``."""
-    keys = index.unknown_keys(game, (e.ref for e in deck.entries), names)
+    the index before doing it; a ``SuggestLimit`` past ``suggest.WORK_LIMIT``. ``known``:
+    a batch's references already found (``CardIndex.unknown_keys``)."""
+    keys = index.unknown_keys(game, (e.ref for e in deck.entries), names, known)
     return suggest.check_work(index.name_index(game), keys) if keys else 0
 
 

@@ -267,14 +267,23 @@ class CardIndex:
             hit = self._memo.put(memo_key, self._resolve(game, ref))
         return hit
 
-    def unknown_keys(self, game: Game, refs: Iterable[str], most: int) -> list[str]:
-        """The name keys of the first ``most`` distinct unknown references, in order."""
+    def unknown_keys(
+        self, game: Game, refs: Iterable[str], most: int, known: set[str] | None = None
+    ) -> list[str]:
+        """The name keys of the first ``most`` distinct unknown references, in order.
+        ``known``: references of ``game`` already found in this index, skipped at the cost of
+        a set look-up (a batch shares one), and the ones found here are added to it."""
         keys: dict[str, None] = {}
+        seen = set() if known is None else known
         for ref in refs:
             if len(keys) >= most:
                 break
-            if len(ref) <= MAX_REF and self.found(game, ref).unknown:
+            if ref in seen or len(ref) > MAX_REF:
+                continue
+            if self.found(game, ref).unknown:
                 keys[name_key(game, ref)] = None
+            else:
+                seen.add(ref)
         return list(keys)
 
     def _suggest(self, game: Game, ref: str) -> Resolution:

@@ -12,19 +12,37 @@ from deckcheck.resolve import CardIndex
 from deckcheck.wording import listing
 
 RULE = "deckcheck/duplicate-list"
-Fingerprint = tuple[Game, tuple[tuple[tuple[str, str], int], ...]]
+Fingerprint = tuple[Game, frozenset[tuple[tuple[str, str], int]]]
 
 
-def fingerprint(deck: DeckList, game: Game, index: CardIndex) -> Fingerprint | None:
+def fingerprint(deck: DeckList, game: Game, numbers: Numbers) -> Fingerprint | None:
     """The deck as the cards it holds: per section, each card's number (a name and a number
-    for one card are the same card) and its count. An unresolved line counts as what it says.
-    None for a list with no card."""
+    for one card are the same card) and its count, as a set (each key once, so equal sets
+    are the same cards). An unresolved line counts as what it says. None for a list with no
+    card. ``numbers``: the memo of references to numbers (``Numbers``)."""
     cards: dict[tuple[str, str], int] = {}
-    for entry in deck.entries:
-        card = index.found(game, entry.ref).card
-        key = (entry.section, card.number if card else nfkc(entry.ref).casefold())
-        cards[key] = cards.get(key, 0) + entry.count
-    return (game, tuple(sorted(cards.items()))) if cards else None
+    known = numbers.known
+    for section, count, ref, _line in deck.entries:  # unpacking beats attribute access
+        number = known.get(ref)
+        if number is None:
+            number = numbers.number(ref)
+        key = (section, number)
+        cards[key] = cards.get(key, 0) + count
+    return (game, frozenset(cards.items())) if cards else None
+
+
+class Numbers:
+    """A reference's card number in one game, memoised for a run: a folder of lists names the
+    same cards again and again, and this check walks every line of every list."""
+
+    def __init__(self, game: Game, index: CardIndex) -> None:
+        self.game, self.index = game, index
+        self.known: dict[str, str] = {}
+
+    def number(self, ref: str) -> str:
+        card = self.index.found(self.game, ref).card
+        number = self.known[ref] = card.number if card else nfkc(ref).casefold()
+        return number
 
 
 def mark_duplicates(
@@ -33,8 +51,9 @@ def mark_duplicates(
     """Add a ``deckcheck/duplicate-list`` warning to each report whose deck holds the same
     cards as another deck of the run, naming the others."""
     groups: dict[Fingerprint, list[int]] = {}
+    by_game = {game: Numbers(game, index) for game in set(games)}
     for i, (deck, game) in enumerate(zip(decks, games, strict=True)):
-        found = fingerprint(deck, game, index)
+        found = fingerprint(deck, game, by_game[game])
         if found is not None:
             groups.setdefault(found, []).append(i)
     for members in groups.values():

@@ -405,15 +405,22 @@ def test_iris_fast_engine_agrees_with_the_reference(
 def test_histogram_percentiles_equal_numpys() -> None:
     import numpy as np
 
-    from deckcheck.goldfish.histogram import percentile
+    from deckcheck.goldfish.histogram import percentile, quantiles
     from deckcheck.goldfish.run import BINS
 
     rng = np.random.default_rng(3)
-    for _ in range(100):
-        values = rng.integers(0, 40, size=int(rng.integers(1, 300)))
-        hist = np.bincount(values, minlength=BINS).astype(np.int64)
+    samples = [rng.integers(0, 40, size=int(rng.integers(1, 300))) for _ in range(100)]
+    hists = np.stack([np.bincount(v, minlength=BINS) for v in samples]).astype(np.int64)
+    for values, hist in zip(samples, hists, strict=True):
         for q in (10, 50, 90):
             assert percentile(hist, q) == pytest.approx(float(np.percentile(values, q)))
+    # all at once, as a run's statistics take them, with a histogram that counts nothing
+    table = quantiles(np.stack([hists, np.zeros_like(hists)]))
+    for i, values in enumerate(samples):
+        assert table["mean"][0, i] == pytest.approx(float(np.mean(values)))
+        for key, q in (("p10", 10), ("p50", 50), ("p90", 90)):
+            assert table[key][0, i] == pytest.approx(float(np.percentile(values, q)))
+    assert all(np.isnan(table[key][1]).all() for key in ("mean", "p10", "p50", "p90"))
 
 
 def test_a_slow_first_batch_chunk_is_explained_once(

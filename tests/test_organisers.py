@@ -134,6 +134,21 @@ def test_one_more_card_is_another_deck(event: Path, db: str) -> None:
     assert "deckcheck/duplicate-list" not in rules
 
 
+def test_one_card_on_two_lines_is_the_same_deck(event: Path, db: str) -> None:
+    copy = event / "b-copy.deck"
+    text = copy.read_text(encoding="utf-8")
+    assert "4 SAMPLE-C-001\n" in text
+    copy.write_text(
+        text.replace("4 SAMPLE-C-001\n", "1 SAMPLE-C-001\n3 見本キャラ 01\n"), encoding="utf-8"
+    )
+    _code, out, _err = run("validate", str(event), "--json", db=db)
+    reports = {Path(r["path"]).name: r for r in json.loads(out)}
+    same = [
+        v for v in reports["b-copy.deck"]["violations"] if v["rule"] == "deckcheck/duplicate-list"
+    ]
+    assert len(same) == 1 and "a-yamada.deck" in same[0]["message"]
+
+
 SUMMARY = (
     "3 decks: 2 legal, 1 illegal (5 errors, 2 warnings); 2 lists that are the same deck as another"
 )

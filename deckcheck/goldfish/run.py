@@ -324,12 +324,14 @@ def statistics(
         "loss_turn_mean": total.loss_turn_sum / lost if lost else None,
     }
     per_turn = []
+    table = {key: values.tolist() for key, values in quantiles(total.hist[:turns]).items()}
     for t in range(turns):
         row: dict[str, Any] = {"turn": t + 1, "alive": int(total.alive[t]) / n}
         for j, name in enumerate(setup.metrics):
             name = N_("hand_size") if name == "hand" else name  # a word people read, too
-            for key, value in quantiles(total.hist[t, j]).items():
-                row[f"{name}_{key}"] = value
+            for key, values in table.items():
+                value = values[t][j]
+                row[f"{name}_{key}"] = None if value != value else value  # NaN: no game left
         per_turn.append(row)
     reached: dict[str, Any] = {}
     for j, name in enumerate(setup.milestones):

@@ -1,9 +1,16 @@
 """The board of the compiled VISION loop (fast_core.py): the per-card table's rows, and the
 steps on characters, hosts, 冥界 and 連結 links that the loop takes (each the reference
 engine's step of the same name in engine.py). Apart from fast_core.py to keep each module
-readable; the cache of both is keyed on every module they import (goldfish/compiling.py)."""
+readable; the cache of both is keyed on every module they import (goldfish/compiling.py).
+
+Every step is compiled with ``_nrt=False``: it only reads and writes the loop's arrays, never
+allocates or keeps one, so it needs no reference counts; with them, each call paid an atomic
+increment and decrement per array argument, 84% of the loop's time in a perf profile (the
+loop's own references keep the arrays alive)."""
 
 from __future__ import annotations
+
+import numpy as np
 
 from deckcheck.games.vision.layout import COLUMNS, MILESTONES
 from deckcheck.goldfish.compiling import njit
@@ -18,7 +25,7 @@ FIRST_FREE = MILESTONES.index("first_free_spell")
 FIRST_LOSS = MILESTONES.index("first_upkeep_loss")
 
 
-@njit()
+@njit(_nrt=False)
 def _users(unit_card, users, user_ok, step):  # type: ignore[no-untyped-def]
     """A character of card ``unit_card`` enters (``step`` 1) or leaves (-1) the field:
     ``users[c]`` counts the characters on the field named after card ``c``'s 術者, so
@@ -27,13 +34,13 @@ def _users(unit_card, users, user_ok, step):  # type: ignore[no-untyped-def]
         users[c] += step * user_ok[c, unit_card]
 
 
-@njit()
+@njit(_nrt=False)
 def _free(c, card, users):  # type: ignore[no-untyped-def]
     """engine.free: a spell (or 幻想生物) whose 術者 is on the field."""
     return (card[ROLE, c] == SPELL or card[ROLE, c] == CREATURE) and users[c] > 0
 
 
-@njit()
+@njit(_nrt=False)
 def _host(c, card, units, u_attack, u_equip, u_alive, u_ok):  # type: ignore[no-untyped-def]
     """engine._host over the characters flagged in ``u_ok``: the strongest that may take the
     card (an 装備 only one without, a 神器 only a 伝説 one), the first on a tie; -1 if none.
@@ -49,7 +56,7 @@ def _host(c, card, units, u_attack, u_equip, u_alive, u_ok):  # type: ignore[no-
     return best
 
 
-@njit()
+@njit(_nrt=False)
 def _playable(  # type: ignore[no-untyped-def]
     c, card, users, nodes, active, st, units, u_attack, u_equip, u_alive, u_ok, name_turn, turn
 ):
@@ -74,7 +81,7 @@ def _playable(  # type: ignore[no-untyped-def]
     return not (card[ONCE_A_TURN, c] and name_turn[card[NAME_ID, c]] == turn)
 
 
-@njit()
+@njit(_nrt=False)
 def _enter(c, u, h, e, st, card):  # type: ignore[no-untyped-def]
     """Card ``c`` comes onto the field (row ``st[4]``, the next): as character row ``u`` (or
     -1), set on character ``h`` (or -1)."""
@@ -85,7 +92,7 @@ def _enter(c, u, h, e, st, card):  # type: ignore[no-untyped-def]
     st[4] = entries + 1
 
 
-@njit()
+@njit(_nrt=False)
 def _set_on(c, card, units, u_attack, u_equip, u_alive, u_ok, e, st, u_mana):  # type: ignore[no-untyped-def]
     """engine._put for a card set on a character: the host _host picks gets its +N and its
     マナチャージ."""
@@ -94,10 +101,10 @@ def _set_on(c, card, units, u_attack, u_equip, u_alive, u_ok, e, st, u_mana):  #
     u_mana[h] += card[MANA, c]
     if card[EQUIP, c]:
         u_equip[h] |= 1
-    _enter(c, -1, h, e, st, card)
+    _enter(c, np.int64(-1), h, e, st, card)
 
 
-@njit()
+@njit(_nrt=False)
 def _charges(charge, node_until, nodes):  # type: ignore[no-untyped-def]
     """limits.charges: 0 never, 1 while nodes are fewer than node_until (-1: always), 2 always."""
     if charge == 1:
@@ -105,14 +112,14 @@ def _charges(charge, node_until, nodes):  # type: ignore[no-untyped-def]
     return charge == 2
 
 
-@njit()
+@njit(_nrt=False)
 def _bury(c, grave, st):  # type: ignore[no-untyped-def]
     """Card ``c`` goes to 冥界 (engine.Board.grave, in order; ``st[5]`` cards there)."""
     grave[st[5]] = c
     st[5] += 1
 
 
-@njit()
+@njit(_nrt=False)
 def _unbury(c, grave, st):  # type: ignore[no-untyped-def]
     """The first card ``c`` in 冥界 leaves it (common.take)."""
     for i in range(st[5]):
@@ -123,7 +130,7 @@ def _unbury(c, grave, st):  # type: ignore[no-untyped-def]
             return
 
 
-@njit()
+@njit(_nrt=False)
 def _leave(r, card, e, st, u, grave, users, user_ok):  # type: ignore[no-untyped-def]
     """engine._leave: field row ``r`` goes to 冥界, a character with what is set on it.
     ``u`` = (attack, mana, equip, alive) of the characters."""
@@ -135,7 +142,7 @@ def _leave(r, card, e, st, u, grave, users, user_ok):  # type: ignore[no-untyped
     h = e_unit[r]
     if h >= 0:
         u_alive[h] = 0
-        _users(c, users, user_ok, -1)
+        _users(c, users, user_ok, np.int64(-1))
         st[0] -= card[LEADER, c]
         for k in range(st[4]):
             if e_alive[k] and e_host[k] == h:
@@ -148,7 +155,7 @@ def _leave(r, card, e, st, u, grave, users, user_ok):  # type: ignore[no-untyped
             u_equip[e_host[r]] &= 2
 
 
-@njit()
+@njit(_nrt=False)
 def _links(c, card, link_ok, hand, held, grave, st, units, u_card, u_alive, found):  # type: ignore[no-untyped-def]
     """engine._link_cards: for each 連結 part of card ``c``, in order, the first card that
     matches it in 冥界, then in hand (not a copy of ``c``), then on the field, none used
@@ -160,18 +167,18 @@ def _links(c, card, link_ok, hand, held, grave, st, units, u_card, u_alive, foun
         what = -1
         for i in range(st[5]):
             x = grave[i]
-            if link_ok[c, p, x] and not _used(found, p, 0, x):
+            if link_ok[c, p, x] and not _used(found, p, np.int64(0), np.int64(x)):
                 place, what = 0, x
                 break
         if place < 0:
             for i in range(held):
                 x = hand[i]
-                if x != c and link_ok[c, p, x] and not _used(found, p, 0, x):
+                if x != c and link_ok[c, p, x] and not _used(found, p, np.int64(0), np.int64(x)):
                     place, what = 1, x
                     break
         if place < 0:
             for h in range(units):
-                if u_alive[h] and link_ok[c, p, u_card[h]] and not _used(found, p, 2, h):
+                if u_alive[h] and link_ok[c, p, u_card[h]] and not _used(found, p, np.int64(2), h):
                     place, what = 2, h
                     break
         if place < 0:
@@ -180,7 +187,7 @@ def _links(c, card, link_ok, hand, held, grave, st, units, u_card, u_alive, foun
     return True
 
 
-@njit()
+@njit(_nrt=False)
 def _fuel(c, fuel_ok, grave, st):  # type: ignore[no-untyped-def]
     """engine.fuels: the first card of 冥界 オーバードライブ card ``c`` may remove; -1 if none."""
     for i in range(st[5]):
@@ -189,7 +196,7 @@ def _fuel(c, fuel_ok, grave, st):  # type: ignore[no-untyped-def]
     return -1
 
 
-@njit()
+@njit(_nrt=False)
 def _used(found, parts, place, what):  # type: ignore[no-untyped-def]
     """Whether the first ``parts`` links found take ``what``: a character row (place 2), or a
     card index in 冥界 or hand (places 0, 1: the same card either way)."""

@@ -107,6 +107,9 @@ def _games(  # type: ignore[no-untyped-def]
     u_all_rows = (u_attack, u_mana, u_equip, u_alive)
     node_score, play_score, rank_score = score[0], score[1], score[2]
     role = card[ROLE]
+    # typed int64, not numba's literal -1 and 0: each literal argument would compile the
+    # step it is passed to once more (python -m deckcheck.cli.warm)
+    none = np.int64(-1)
     for g in range(games):
         begin(g, rand)
         start(rand)
@@ -127,7 +130,7 @@ def _games(  # type: ignore[no-untyped-def]
                 hand[i] = _draw(deck, left, rand)
                 left -= 1
             mulligans[g] = 1
-        nodes = active = units = damage = 0
+        nodes = active = units = damage = np.int64(0)
         st[0] = st[3] = st[4] = st[5] = 0
         name_turn[:] = 0
         users[:] = 0
@@ -161,7 +164,7 @@ def _games(  # type: ignore[no-untyped-def]
                     hand[held] = _draw(deck, left, rand)
                     left -= 1
                     held += 1
-            until = node_until  # engine.upkeep_due on top of it, by default
+            until = np.int64(node_until)  # engine.upkeep_due on top of it, by default
             if until >= 0 and upkeep_nodes:
                 for r in range(st[4]):
                     c = e_card[r]
@@ -297,14 +300,14 @@ def _games(  # type: ignore[no-untyped-def]
                     u_equip[units] = 2 * card[LEGEND, c]
                     u_alive[units] = 1
                     u_card[units] = c
-                    _users(c, users, user_ok, 1)
-                    _enter(c, units, -1, e, st, card)
+                    _users(c, users, user_ok, np.int64(1))
+                    _enter(c, units, none, e, st, card)
                     units += 1
                     st[0] += card[LEADER, c]
                 elif card[ON_CHARACTER, c]:
                     _set_on(c, card, units, u_attack, u_equip, u_alive, u_all, e, st, u_mana)
                 elif card[ON_FIELD, c]:
-                    _enter(c, -1, -1, e, st, card)
+                    _enter(c, none, none, e, st, card)
                 else:
                     _bury(c, grave, st)
             for k in range(1, 8):
@@ -358,7 +361,7 @@ def _games(  # type: ignore[no-untyped-def]
                             )
                             hit += card[BONUS, c]
                         elif card[ON_FIELD, c]:
-                            _enter(c, -1, -1, e, st, card)
+                            _enter(c, none, none, e, st, card)
                         else:
                             hit += card[BONUS, c]
                             _bury(c, grave, st)

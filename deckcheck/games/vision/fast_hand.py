@@ -1,5 +1,7 @@
 """The hand of the compiled VISION loop (fast_core.py): a draw (one Fisher–Yates step of the
-deck, goldfish/shuffles.py), the keep rule (``Keep.meets``), removing a card in hand order."""
+deck, goldfish/shuffles.py), the keep rule (``Keep.meets``), removing a card in hand order.
+Compiled with ``_nrt=False`` for the reason fast_board.py gives: none allocates or keeps an
+array."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ from deckcheck.goldfish.compiling import njit
 from deckcheck.goldfish.shuffles import below
 
 
-@njit()
+@njit(_nrt=False)
 def _draw(deck, left, rand):  # type: ignore[no-untyped-def]
     """A uniform card of deck[:left], moved to deck[left - 1]: the Fisher–Yates step of
     position left - 1 (shuffles.shuffle's)."""
@@ -18,7 +20,7 @@ def _draw(deck, left, rand):  # type: ignore[no-untyped-def]
     return card
 
 
-@njit()
+@njit(_nrt=False)
 def _meets(hand, held, sig, bound_bit, bound_k, subset_mask, subset_need):  # type: ignore[no-untyped-def]
     """Keep.meets: the bounds, then Hall's condition on every subset of the demands."""
     for b in range(bound_bit.shape[0]):
@@ -37,7 +39,7 @@ def _meets(hand, held, sig, bound_bit, bound_k, subset_mask, subset_need):  # ty
     return True
 
 
-@njit()
+@njit(_nrt=False)
 def _remove(hand, held, i):  # type: ignore[no-untyped-def]
     for k in range(i, held - 1):
         hand[k] = hand[k + 1]
