@@ -56,7 +56,8 @@ class JobWorkflow(schema.as_state_machine()):  # type: ignore[misc]
         if case.method != "POST" or not isinstance(body, dict):
             return  # malformed bodies stay as generated
         body["deck"] = DECK
-        body["games"] = 21 + abs(int(body.get("games") or 0)) % 180
+        games = body.get("games")  # generated: any JSON value (a string such as '³\x02' too)
+        body["games"] = 21 + (abs(games) % 180 if type(games) is int else 0)
         if case.path == "/sweeps":
             for key in ("vary", "fill", "want", "best", "decks"):
                 body.pop(key, None)

@@ -102,3 +102,35 @@ def test_a_cancel_ends_a_job_whose_end_was_never_written(
     assert http.get(f"/jobs/{job_id}").json()["status"] in ("failed", "cancelled")
     assert job_id not in service.state.jobs.unwritten
     assert len(asked) >= jobs_module.FINISH_TRIES + 2  # the heartbeat may have tried too
+
+
+def test_a_locked_database_skips_a_progress_write_and_the_job_plays_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 38: with two service processes on one SQLite file under load, marking a job
+    running met "database is locked" and the job failed with that error. A progress write is
+    a report: a refused one is skipped, and the next write marks the job running with its
+    count and total."""
+    from deckcheck.service.jobstore import JobRef, Progress
+
+    url = f"sqlite:///{tmp_path / 'jobs.sqlite3'}"
+    store = JobStore(url, create=True)
+    store.create("job-1", "goldfish", 0)
+    progress = Progress(JobRef("job-1", url))
+    real = progress.store.progress
+    calls: list[int] = []
+
+    def locked_once(job_id: str, done: int, games: int | None = None) -> bool:
+        calls.append(done)
+        if len(calls) == 1:
+            raise OperationalError("UPDATE jobs", {}, Exception("database is locked"))
+        return real(job_id, done, games)
+
+    monkeypatch.setattr(progress.store, "progress", locked_once)
+    progress.start()  # refused: skipped, not raised
+    progress.total(10)
+    progress(10)
+    progress.flush()
+    row = store.get("job-1")
+    assert row is not None and row["status"] == "running", row
+    assert row["games"] == 10 and row["games_done"] == 10

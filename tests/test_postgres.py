@@ -11,13 +11,15 @@ from deckcheck.service.store import DeckStore
 
 def test_saved_decks_on_postgres(postgres_url: str) -> None:
     store = DeckStore(postgres_url)
-    row = store.create("pg deck", "iris-standard", "format: iris-standard\n4 SAMPLE-I-U01\n")
+    owner = "0" * 64  # a key's digest (decks have owners: issue 37)
+    deck = "format: iris-standard\n4 SAMPLE-I-U01\n"
+    row = store.create("pg deck", "iris-standard", deck, owner)
     assert store.get(row["id"])["name"] == "pg deck"
-    assert (
-        store.update(row["id"], "renamed", "iris-standard", "4 SAMPLE-I-U02\n")["name"] == "renamed"
-    )
-    assert [r["id"] for r in store.list("iris-standard")] == [row["id"]]
-    assert store.delete(row["id"]) and store.get(row["id"]) is None
+    renamed = store.update(row["id"], "renamed", "iris-standard", "4 SAMPLE-I-U02\n", owner=owner)
+    assert renamed is not None and renamed["name"] == "renamed"
+    assert [r["id"] for r in store.list("iris-standard", owner=owner)] == [row["id"]]
+    assert store.list("iris-standard") == []  # private: not listed for anyone else
+    assert store.delete(row["id"], owner=owner) and store.get(row["id"]) is None
 
 
 def test_card_pool_on_postgres(postgres_url: str, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

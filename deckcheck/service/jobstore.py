@@ -292,15 +292,30 @@ class Progress:
     def __init__(self, ref: JobRef) -> None:
         self.ref, self.store = ref, JobStore(ref.url)
         self.done, self.last = 0, 0.0
+        self.games: int | None = None  # a total not yet written
+
+    def _write(self) -> bool:
+        """Write the count (and a new total); True when a cancel was asked for. A write the
+        database refuses (locked, busy) is skipped: progress is a report, not the job's work,
+        and the next write catches up. Before, a locked SQLite file failed the job itself
+        ("database is locked" on marking it running: two service processes on one file under
+        load, issue 38)."""
+        try:
+            asked = self.store.progress(self.ref.id, self.done, self.games)
+        except SQLAlchemyError:
+            return False
+        self.games = None
+        return asked
 
     def start(self) -> None:
         self.last = time.monotonic()
-        if self.store.progress(self.ref.id, 0):
+        if self._write():
             raise Cancelled
 
     def total(self, games: int) -> None:
         """The games the job will play, once it knows (a sweep skips illegal variants)."""
-        if self.store.progress(self.ref.id, self.done, games):
+        self.games = games
+        if self._write():
             raise Cancelled
 
     def __call__(self, n: int) -> None:
@@ -308,8 +323,8 @@ class Progress:
         now = time.monotonic()
         if now - self.last >= FLUSH_EVERY:
             self.last = now
-            if self.store.progress(self.ref.id, self.done):
+            if self._write():
                 raise Cancelled
 
     def flush(self) -> None:
-        self.store.progress(self.ref.id, self.done)
+        self._write()
