@@ -17,6 +17,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from deckcheck import games
+from deckcheck.forking import drop_inherited_sockets
 from deckcheck.formats import Format
 from deckcheck.games.contract import RecordView
 from deckcheck.games.deal_contract import Aside
@@ -141,6 +142,7 @@ _WORKER: Setup | None = None
 
 def _worker_init(setup: Setup) -> None:
     global _WORKER
+    drop_inherited_sockets()  # a server in the forking process (the service, a test) keeps them
     _WORKER = setup
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
 

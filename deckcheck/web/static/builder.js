@@ -100,15 +100,15 @@ function show(message, near) {
 }
 
 // The service's answer, its body read as JSON or text (null for 204).
-async function api(method, path, body, headers) {
-  const response = await apiResponse(method, path, body, headers);
+async function api(method, path, body, headers, signal) {
+  const response = await apiResponse(method, path, body, headers, signal);
   if (response.status === 204) return null;
   const type = response.headers.get("content-type") || "";
   return type.includes("json") ? response.json() : response.text();
 }
 
 // The service's response, for a caller that reads its headers too; an Error when it fails.
-async function apiResponse(method, path, body, headers) {
+async function apiResponse(method, path, body, headers, signal) {
   let response;
   try {
     response = await fetch(path, {
@@ -116,8 +116,10 @@ async function apiResponse(method, path, body, headers) {
       headers: { "Content-Type": "application/json", "Accept-Language": LANG,
         ...(headers || {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
     });
   } catch (err) {
+    if (err.name === "AbortError") throw err; // the caller's own timeout: it decides
     throw new Error(_("the service cannot be reached ({error}); your deck is kept",
       { error: err.message }));
   }

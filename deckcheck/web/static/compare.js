@@ -99,9 +99,25 @@ async function copyRange(card) {
   return [0, limit != null ? limit : inMain(card).count + 1];
 }
 
+// A job's state; a poll with no answer in 15 s is asked again on a new request, so a lost
+// connection delays the page instead of stalling it (a run under load stayed at "Starting…").
+async function pollJob(location) {
+  for (;;) {
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), 15000);
+    try {
+      return await api("GET", location, undefined, undefined, abort.signal);
+    } catch (err) {
+      if (err.name !== "AbortError") throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
 async function waitFor(location) {
   for (;;) {
-    const job = await api("GET", location);
+    const job = await pollJob(location);
     if (job.status !== "queued" && job.status !== "running") return job;
     $("compare-status").textContent = _("Playing: {done} of {games} games",
       { done: job.games_done, games: job.games });
