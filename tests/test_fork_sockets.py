@@ -79,3 +79,40 @@ def test_a_connection_open_while_workers_fork_closes_when_idle(served: tuple[obj
     # waited for, not slept on: a loaded machine may close it late, never not at all (before
     # the fix no worker let the FIN out, and this read hung until the guard)
     assert browser.recv(65536) == b""
+
+
+def test_goldfish_workers_hold_none_of_a_serving_process_sockets(
+    served: tuple[object, int], index: object, registry: object
+) -> None:
+    """goldfish's own worker pool (``--workers``, goldfish/run.py) forks from whatever process
+    calls it: a server embedding deckcheck, or a pytest worker whose browser tests serve the
+    page from a thread (a fresh-clone run hung in Compare copies). Its workers dropped no
+    socket, so a keep-alive connection the server closed stayed open until they ended. The
+    FIN must come while they still play."""
+    import threading
+
+    from deckcheck import decklist
+    from deckcheck.goldfish.policy import default_policy
+    from deckcheck.goldfish.run import GoldfishRequest, goldfish
+
+    _app, port = served
+    before = {p.pid for p in multiprocessing.active_children()}
+    browser = socket.create_connection(("127.0.0.1", port))
+    browser.settimeout(HANG)
+    browser.sendall(_health(port))
+    assert browser.recv(65536).startswith(b"HTTP/1.1 200")
+    text = (EXAMPLES / "vision-standard-legal.deck").read_text(encoding="utf-8")
+    deck = decklist.parse(text, "vision-standard-legal.deck")
+    fmt = registry.get(deck.format or "")  # type: ignore[attr-defined]
+    req = GoldfishRequest(games=1_000_000, turns=30, seed=1, workers=2)  # seconds of play
+    policy = default_policy(fmt.game)
+    player = threading.Thread(target=goldfish, args=(deck, fmt, index, policy, req), daemon=True)
+    player.start()
+    deadline = time.monotonic() + HANG
+    while not (workers := [p.pid for p in multiprocessing.active_children() if p.pid not in before]):
+        assert player.is_alive() and time.monotonic() < deadline, "goldfish forked no worker"
+        time.sleep(0.01)
+    assert browser.recv(65536) == b""  # the idle connection closed: the FIN came
+    playing = [pid for pid in workers if os.path.exists(f"/proc/{pid}")]
+    assert playing, "the FIN came only once goldfish's workers had ended: they held the socket"
+    player.join(HANG)
