@@ -200,6 +200,11 @@ def _data(page: Page) -> list[str]:
     return [t for t in texts if t] + SWITCH + settings + list(SITES)
 
 
+# The page's language once it is there: a reload replaces the document, and a predicate run
+# between the two documents found documentElement null (a TypeError that ended the wait: a
+# fresh-clone run beside another, issue 38)
+LANG_IS = "(lang) => document.documentElement !== null && document.documentElement.lang === lang"
+
 def test_the_builder_in_japanese_then_english_then_japanese(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="ja-JP")
     page = context.new_page()
@@ -239,7 +244,7 @@ def test_the_builder_in_japanese_then_english_then_japanese(browser, server_url:
 
     # to English: the page's words, its language, the verdict
     page.click('#language button[data-lang="en"]')
-    page.wait_for_function("document.documentElement.lang === 'en'")
+    page.wait_for_function(LANG_IS, arg="en")
     expect(page.locator("#verdict")).to_have_text(re.compile("^ILLEGAL — [0-9]+ errors?$"))
     expect(page.locator("#search-title")).to_have_text("Cards")
     text = str(page.evaluate("document.body.innerText"))
@@ -247,13 +252,13 @@ def test_the_builder_in_japanese_then_english_then_japanese(browser, server_url:
     assert not re.search(r"[ぁ-んァ-ヶ]", _builders_text(page)), _builders_text(page)
     # the choice is remembered: a plain visit in this Japanese browser is English now
     page.goto(server_url + "/")
-    page.wait_for_function("document.documentElement.lang === 'en'")
+    page.wait_for_function(LANG_IS, arg="en")
     expect(page.locator("#deck-title")).to_have_text("Deck")
     shot(page, "i18n-2-builder-en")
 
     # back to 日本語, which a reload keeps
     page.click('#language button[data-lang="ja"]')
-    page.wait_for_function("document.documentElement.lang === 'ja'")
+    page.wait_for_function(LANG_IS, arg="ja")
     page.reload()
     assert page.evaluate("document.documentElement.lang") == "ja"
     expect(page.locator("#deck-title")).to_have_text("デッキ")
