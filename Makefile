@@ -53,17 +53,14 @@ test: $(STAMP) $(MO)
 	$(MAKE) --no-print-directory engines
 	$(BIN)/pytest -n $(TEST_WORKERS)
 
-# Every game's goldfish engine compiled into numba's cache once, rakuen (the longest) beside
-# the other three, before the suite: in a fresh clone the tests compiled them themselves, the
-# same engine in both pytest workers at once, and a first compile inside a service request
-# could reach its deadline (DECKCHECK_SYNC_SECONDS) on a loaded machine (issue 38). Loaded
-# from the cache when nothing changed.
+# Every game's goldfish engine compiled into numba's cache once, one game per process on both
+# cores, before the suite: in a fresh clone the tests compiled them themselves, the same engine
+# in both pytest workers at once, and a first compile inside a service request could reach its
+# deadline (DECKCHECK_SYNC_SECONDS) on a loaded machine (issue 38). Loaded from the cache when
+# nothing changed.
 engines: $(STAMP) $(MO)
 	mkdir -p build
-	$(BIN)/python -m deckcheck.cli.warm --db build/engines-1.sqlite3 --game rakuen & \
-	  first=$$!; \
-	  $(BIN)/python -m deckcheck.cli.warm --db build/engines-2.sqlite3 \
-	    --game chaos --game vision --game iris && wait $$first
+	$(BIN)/python -m deckcheck.cli.warm --db build/engines.sqlite3 --processes $(TEST_WORKERS)
 
 # Each benchmark prints its figures and keeps them in build/bench.json; the last step prints
 # them as one table (figure, plain-Python reference, ratio, goal, met).

@@ -149,3 +149,20 @@ def test_without_the_setting_the_service_warms_nothing(tmp_path: Path) -> None:
     with TestClient(create_app(Settings(db=tmp_path / "pool.sqlite3"))):
         assert not any(compiling.pending(game) for game in games.ids())
         assert not any(t.name == "deckcheck-warm" for t in threading.enumerate())
+
+
+def test_games_warm_in_processes_of_their_own(fresh_db: Path, tmp_path: Path) -> None:
+    """``--processes 2`` (what ``make engines`` runs): each game in a child process, two at
+    once, each child's line reported, exit 0 when all warmed; 0 processes is exit 2."""
+    done = subprocess.run(
+        [*warm.COMMAND, "--game", "iris", "--game", "iris", "--processes", "2",
+         "--db", str(fresh_db)],
+        env=_env(tmp_path / "cache"), capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("iris: goldfish engine ready") == 2, done.stdout
+    refused = subprocess.run(
+        [*warm.COMMAND, "--processes", "0", "--db", str(fresh_db)],
+        env=_env(tmp_path / "cache"), capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert refused.returncode == 2 and "--processes" in refused.stderr

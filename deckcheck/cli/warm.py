@@ -9,12 +9,13 @@ Exit status: 0 every engine warmed, 1 some did not (its line says why), 2 bad in
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from deckcheck import games
-from deckcheck.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, as_user_error
+from deckcheck.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, UsageError, as_user_error
 from deckcheck.i18n import _, activate, cli_language
 
 
@@ -36,6 +37,12 @@ def _parser() -> argparse.ArgumentParser:
         "--game", action="append", help=_("a game to warm (repeatable; default: every game)")
     )
     parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help=_("games warmed at once, each in a process of its own (default 1: in this one)"),
+    )
+    parser.add_argument(
         "--usage", action="store_true", help=_("then print how to run the deckcheck command")
     )
     return parser
@@ -44,14 +51,20 @@ def _parser() -> argparse.ArgumentParser:
 def run(argv: Sequence[str]) -> int:
     """Warm the engines the arguments name; the exit status."""
     from deckcheck.cli.common import open_pool
-    from deckcheck.goldfish.warm import batch_games, warm
+    from deckcheck.goldfish.warm import batch_games, warm, warm_apart
 
     args = _parser().parse_args(argv)
     todo = args.game or batch_games()
     for game in todo:
         games.get(game)  # an unknown game is exit 2, before any compile
-    with open_pool(args.db) as pool:
-        ok = warm(todo, pool.index_for, lambda line: print(line, flush=True))
+    if args.processes < 1:
+        raise UsageError(_("--processes must be 1 or more"))
+    report = functools.partial(print, flush=True)
+    with open_pool(args.db) as pool:  # built here first: the processes only read it
+        if args.processes == 1 or len(todo) == 1:
+            ok = warm(todo, pool.index_for, report)
+        else:
+            ok = warm_apart(todo, args.db, args.processes, report)
     if args.usage:
         print(how_to_run())
     return EXIT_OK if ok else EXIT_ILLEGAL

@@ -91,12 +91,33 @@ def warm(
     return ok
 
 
+def _child(game: str, db: Path | None) -> subprocess.CompletedProcess[str]:
+    command = [*COMMAND, "--game", game, *(["--db", str(db)] if db is not None else [])]
+    return subprocess.run(command, capture_output=True, text=True, env=os.environ.copy())
+
+
 def in_child(game: str, db: Path | None) -> bool:
     """Warm ``game``'s engine in a child process (``COMMAND``): the compile holds neither this
     process's GIL nor, were it to fork later, numba's locks. Whether it warmed."""
-    command = [*COMMAND, "--game", game, *(["--db", str(db)] if db is not None else [])]
-    done = subprocess.run(command, capture_output=True, env=os.environ.copy(), check=False)
-    return done.returncode == 0
+    return _child(game, db).returncode == 0
+
+
+def warm_apart(
+    games_: Sequence[str], db: Path | None, processes: int, report: Callable[[str], None]
+) -> bool:
+    """Warm ``games_`` in child processes, ``processes`` at once, in the registry's order
+    (``make test`` warms on both cores: a game's compile is one process's work), reporting
+    each child's lines as it ends; whether all warmed."""
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    ok = True
+    with ThreadPoolExecutor(max_workers=processes) as pool:
+        for child in as_completed([pool.submit(_child, game, db) for game in games_]):
+            done = child.result()
+            for line in (done.stdout + done.stderr).splitlines():
+                report(line)
+            ok = ok and done.returncode == 0
+    return ok
 
 
 def background(games_: Iterable[str], db: Path | None) -> threading.Thread:
