@@ -13,7 +13,7 @@ MO := $(PO:.po=.mo)
 POT := build/deckcheck.pot
 BABEL := $(BIN)/python -m babel.messages.frontend
 
-.PHONY: demo test engines lint bench clean messages
+.PHONY: demo test engines lint bench clean messages docs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -77,6 +77,11 @@ bench: $(STAMP) $(MO)
 	$(BIN)/python -m benchmarks.i18n_bench
 	$(BIN)/python benchmarks/load.py --seconds 5 --wrk
 	$(BIN)/python -m benchmarks.table
+
+# The documentation site (docs/, mkdocs.yml), English and Japanese page for page, into
+# build/site. --strict: any warning (a broken link or anchor, a page in one language only) fails.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache .hypothesis
