@@ -1,4 +1,6 @@
-"""Every ``deckcheck …`` command of README.md's ```sh blocks runs as printed (issue 23), with
+"""Every ``deckcheck …`` command of the ```sh blocks of the documentation's English pages
+(``docs/*.md``, where README.md's content moved in issue 34; the Japanese pages give the same
+commands: tests/test_docs.py) runs as printed (issue 23), with
 ``COLUMNS=80``, in a scratch folder holding the files the commands name, and:
 
 - exits with the documented status: 0, or 1 when the deck it leaves or names is illegal (the
@@ -33,7 +35,8 @@ import pytest
 
 from tests.conftest import ROOT
 
-README = ROOT / "README.md"
+# the English pages (page.md; page.ja.md is the Japanese twin)
+PAGES = sorted(p for p in (ROOT / "docs").glob("*.md") if not p.name.endswith(".ja.md"))
 
 # What cannot run offline or in a test, with why: a command containing one of these is skipped.
 SKIP = {
@@ -45,7 +48,7 @@ SKIP = {
 SKIP_BLOCKS = {"DECKCHECK_DATABASE_URL=postgresql": "needs a PostgreSQL server"}
 
 # The game a command is about, from words only that game's conditions and cards use; else rakuen
-# (the README's running example).
+# (the running example of the pages that were the README).
 HINTS = {
     "vision": ("type:spell", "--game vision", "vision-"),
     "chaos": ("見本キャラ", "--optional-draws", "type:set", "--game chaos", "chaos-"),
@@ -67,7 +70,7 @@ ASSIGNMENT = re.compile(r"^[A-Z_]+=\S*\s+")  # ``VAR=value deckcheck …``
 
 @dataclass(frozen=True)
 class Command:
-    line: str  # as printed in the README
+    line: str  # as printed on the page
     args: tuple[str, ...]  # after ``deckcheck``, one variant of the line
     skip: str | None = None
 
@@ -121,7 +124,7 @@ def _variants(line: str) -> list[tuple[str, ...]]:
 
 def readme_commands() -> list[Command]:
     commands = []
-    for lines in _blocks(README.read_text(encoding="utf-8")):
+    for lines in (b for page in PAGES for b in _blocks(page.read_text(encoding="utf-8"))):
         block = "\n".join(lines)
         skip_block = next((why for key, why in SKIP_BLOCKS.items() if key in block), None)
         for line in (s.strip() for s in lines):
@@ -254,8 +257,8 @@ def _wrote(output: str, path: str) -> bool:
 
 
 def test_the_readme_lists_its_commands() -> None:
-    """The parser finds the README's commands and expands them as documented (a README edit
-    that breaks the parsing fails here, not silently)."""
+    """The parser finds the pages' commands and expands them as documented (a page edit that
+    breaks the parsing fails here, not silently)."""
     lines = {c.line for c in COMMANDS}
     assert any(
         line.startswith("deckcheck sweep examples/rakuen-standard-legal.deck") for line in lines
