@@ -27,6 +27,7 @@ import pytest
 
 from mkdocs_hooks import unpaired
 from tests.conftest import ROOT
+from tests.test_readme_commands import pool_env, run_deckcheck
 
 DOCS = ROOT / "docs"
 LANG = {"en": "C.UTF-8", "ja": "ja_JP.UTF-8"}
@@ -104,26 +105,14 @@ def test_the_parser_reads_blocks_statuses_and_output() -> None:
 
 @pytest.fixture(scope="module")
 def docs_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """One card database for the module, built as a user's first command builds it."""
-    db = tmp_path_factory.mktemp("docs-db") / "pool.sqlite3"
-    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG", "DECKCHECK_"))}
-    env.update(PYTHONPATH=path, DECKCHECK_DB=str(db), COLUMNS="80")
-    init = [sys.executable, "-m", "deckcheck", "pool", "init"]
-    subprocess.run(init, env=env, cwd=ROOT, check=True, capture_output=True)
-    return env
+    """One card database for the module, the shipped one (``pool init``)."""
+    return pool_env(tmp_path_factory.mktemp("docs-db") / "pool.sqlite3")
 
 
 @pytest.mark.parametrize("line", LINES, ids=[f"{x.page}: {x.command}" for x in LINES])
 def test_console_command_runs(line: Line, docs_env: dict[str, str]) -> None:
-    args = shlex.split(line.command)[1:]
     env = {**docs_env, "LANG": LANG[line.language]}
-    done = subprocess.run(
-        [sys.executable, "-m", "deckcheck", *args],
-        cwd=ROOT, env=env, capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    said = f"$ {line.command}\n{done.stdout}\n{done.stderr}"
-    assert "Traceback" not in done.stderr, said
+    done, said = run_deckcheck(shlex.split(line.command)[1:], ROOT, env)
     assert done.returncode == line.status, said
     printed = {out.strip() for out in done.stdout.splitlines()}
     missing = [shown for shown in line.shown if shown.strip() not in printed]

@@ -145,13 +145,32 @@ COMMANDS = readme_commands()
 def readme_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """The environment of every command: one card database for the session (``pool init``),
     English, 80 columns, the repository importable."""
-    db = tmp_path_factory.mktemp("readme-db") / "pool.sqlite3"
+    return pool_env(tmp_path_factory.mktemp("readme-db") / "pool.sqlite3")
+
+
+def pool_env(db: Path) -> dict[str, str]:
+    """This process's environment without any language or deckcheck setting, the repository
+    importable, 80 columns, English, and a card database at ``db`` built by ``pool init``."""
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG", "DECKCHECK_"))}
     env.update(PYTHONPATH=path, DECKCHECK_DB=str(db), COLUMNS="80", LANG="C.UTF-8")
     init = [sys.executable, "-m", "deckcheck", "pool", "init", "--db", str(db)]
     subprocess.run(init, env=env, check=True, capture_output=True)
     return env
+
+
+def run_deckcheck(
+    args: list[str], cwd: Path, env: dict[str, str]
+) -> tuple[subprocess.CompletedProcess[str], str]:
+    """``python -m deckcheck ARGS``, and the whole exchange as a user saw it (for assertion
+    messages); it never prints a traceback."""
+    done = subprocess.run(
+        [sys.executable, "-m", "deckcheck", *args],
+        cwd=cwd, env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    shown = f"$ deckcheck {shlex.join(args)}\n{done.stdout}\n{done.stderr}"
+    assert "Traceback" not in done.stderr, shown
+    return done, shown
 
 
 def _format_of(command: Command) -> str:
@@ -232,12 +251,7 @@ def test_readme_command(command: Command, readme_env: dict[str, str], tmp_path: 
     _scratch(tmp_path, command, readme_env)
     args = _filled(command)
     before = _snapshot(tmp_path)
-    done = subprocess.run(
-        [sys.executable, "-m", "deckcheck", *args],
-        cwd=tmp_path, env=readme_env, capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    shown = f"$ deckcheck {shlex.join(args)}\n{done.stdout}\n{done.stderr}"
-    assert "Traceback" not in done.stderr, shown
+    done, shown = run_deckcheck(args, tmp_path, readme_env)
     assert done.returncode == _expected(command, args, tmp_path, readme_env), shown
     cut = [line for line in done.stdout.splitlines() if CUT.search(line)]
     assert not cut, f"table text cut at 80 columns: {cut}\n{shown}"
