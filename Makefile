@@ -83,7 +83,7 @@ bench: $(STAMP) $(MO)
 # The documentation site (docs/, mkdocs.yml), English and Japanese page for page, into
 # build/site. --strict: any warning (a broken link or anchor, a page in one language only) fails.
 docs: $(STAMP)
-	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache .hypothesis
