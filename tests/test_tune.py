@@ -3,12 +3,16 @@ answer on the issue's VISION deck, racing on shared shuffles, and Dask."""
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
 from deckcheck import decklist
+from deckcheck.cli import app
 from deckcheck.format_registry import FormatRegistry
 from deckcheck.resolve import CardIndex
 from deckcheck.tune.exact import brute_force, search
@@ -82,3 +86,91 @@ def test_exact_search_equals_brute_force(
     for number, delta in found[0].changes:  # a kept card is never cut
         assert delta > 0 or number not in keep
     assert sum(max(d, 0) for _n, d in found[0].changes) <= most
+
+
+# --- the command ----------------------------------------------------------------------------
+
+runner = CliRunner()
+CHARACTERS = ("N3", "N4", "N5", "N7")  # 大妖精, マエリベリー・ハーン, 宇佐見 蓮子, ルーミア
+OTHERS = FILLER[:14]  # commands
+
+
+def _vision_deck(tmp_path: Path) -> Path:
+    lines = ["format: vision-standard", "[main]"]
+    lines += [f"2 {ref}" for ref in CHARACTERS] + [f"3 {ref}" for ref in OTHERS]
+    path = tmp_path / "v.deck"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _tune(tmp_path: Path, *args: str) -> dict:  # type: ignore[type-arg]
+    db = str(tmp_path / "p.sqlite3")
+    result = runner.invoke(app, ["tune", *args, "--json", "--db", db])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert isinstance(data, dict)
+    return data
+
+
+def test_the_issue_deck_gets_one_more_of_each_character(tmp_path: Path) -> None:
+    deck = str(_vision_deck(tmp_path))
+    args = [deck, "--want", "type:キャラクター>=1", "--turn", "0", "--max-changes", "4"]
+    data = _tune(tmp_path, *args, "--games", "0")
+    best = data["variants"][0]
+    added = {c["number"]: c["delta"] for c in best["changes"] if c["delta"] > 0}
+    cut = {c["number"]: c["delta"] for c in best["changes"] if c["delta"] < 0}
+    assert added == dict.fromkeys(CHARACTERS, 1)
+    assert sum(cut.values()) == -4 and set(cut) <= set(OTHERS)
+    expected = 1 - math.comb(38, 7) / math.comb(50, 7)  # 12 characters in 50, 7 cards
+    assert math.isclose(best["value"], expected, abs_tol=1e-12)
+    assert best["low"] == best["high"] == best["value"]  # exact: the interval is the value
+    assert math.isclose(data["base"]["value"], 1 - math.comb(42, 7) / math.comb(50, 7))
+    assert data["method"] == "exact"
+    assert [v["value"] for v in data["variants"]] == sorted(
+        (v["value"] for v in data["variants"]), reverse=True
+    )
+    text = runner.invoke(app, ["tune", *args, "--games", "200", "--db", str(tmp_path / "p")])
+    assert text.exit_code == 0, text.output
+    assert "+1 大妖精" in text.stdout and "0.8737 (exact)" in text.stdout
+    assert "not a real opponent's game" in " ".join(text.stdout.split())
+
+
+def test_kept_cards_and_cards_from_a_file(tmp_path: Path) -> None:
+    deck = str(_vision_deck(tmp_path))
+    listed = tmp_path / "cands.txt"
+    listed.write_text("# more characters\nN8  # レティ・ホワイトロック\n", encoding="utf-8")
+    data = _tune(
+        tmp_path,
+        deck,
+        "--want",
+        "name:N8>=1",
+        "--turn",
+        "1",
+        "--max-changes",
+        "3",
+        "--candidates",
+        str(listed),
+        "--keep",
+        "N76",
+        "--games",
+        "0",
+    )
+    best = {c["number"]: c["delta"] for c in data["variants"][0]["changes"]}
+    assert best["N8"] == 3  # as many as the copy limit allows
+    assert all(n != "N76" for n, d in best.items() if d < 0)  # kept: never cut
+    assert data["base"]["value"] == 0.0
+
+
+def test_bad_options_are_exit_2(tmp_path: Path) -> None:
+    deck = str(_vision_deck(tmp_path))
+    db = ["--db", str(tmp_path / "p.sqlite3")]
+    cases = [
+        (["--want", "type:キャラクター>=1"], "--turn"),
+        (["--milestone", "no_such_thing", "--by", "2"], "no_such_thing"),
+        ([], "give a goal"),
+        (["--want", "type:キャラクター>=1", "--turn", "1", "--keep", "NOPE-1"], "NOPE-1"),
+    ]
+    for args, said in cases:
+        result = runner.invoke(app, ["tune", deck, *args, *db])
+        assert result.exit_code == 2, result.output
+        assert said in result.output and "Traceback" not in result.output

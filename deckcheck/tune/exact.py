@@ -30,7 +30,7 @@ class Found:
     alike: int  # concrete changes of the same class-level change (the same value)
 
 
-def _moves(lows: Sequence[int], highs: Sequence[int], most: int) -> Iterator[tuple[int, ...]]:
+def moves(lows: Sequence[int], highs: Sequence[int], most: int) -> Iterator[tuple[int, ...]]:
     """Every vector d with lows ≤ d ≤ highs, Σd = 0 and Σ max(d, 0) ≤ most (the copies moved),
     in a fixed order."""
 
@@ -58,7 +58,7 @@ def _classes(space: Space, values: OddsValues) -> list[list[Candidate]]:
     return list(groups.values())
 
 
-def _cards(space: Space, changes: Changes) -> list[tuple[Card, int]]:
+def variant_cards(space: Space, changes: Changes) -> list[tuple[Card, int]]:
     """The main deck's cards after ``changes``."""
     now = main_counts(space.deck, space.index, space.fmt.game)
     delta = dict(changes)
@@ -119,7 +119,7 @@ def search(space: Space, values: OddsValues, top: int) -> tuple[list[Found], lis
     highs = [sum(c.high - c.count for c in g) for g in classes]
     weights = [t.weight for t in values.terms]
     scored = []
-    for n, vector in enumerate(_moves(lows, highs, space.max_changes)):
+    for n, vector in enumerate(moves(lows, highs, space.max_changes)):
         if n >= MAX_CLASS_CHANGES:
             raise UsageError(
                 _(
@@ -128,7 +128,7 @@ def search(space: Space, values: OddsValues, top: int) -> tuple[list[Found], lis
                 )
             )
         first = next(_realise(classes, vector))
-        each = values.values(_cards(space, first))
+        each = values.values(variant_cards(space, first))
         value = sum(w * v for w, v in zip(weights, each, strict=True))
         moved = sum(max(d, 0) for d in vector)
         scored.append((-value, moved, n, vector, each))
@@ -166,7 +166,7 @@ def brute_force(space: Space, terms: Sequence[OddsTerm]) -> float | None:
     lows = [c.low - c.count for c in cands]
     highs = [c.high - c.count for c in cands]
     best: float | None = None
-    for vector in _moves(lows, highs, space.max_changes):
+    for vector in moves(lows, highs, space.max_changes):
         changes = tuple(sorted((c.card.number, d) for c, d in zip(cands, vector, strict=True) if d))
         deck = apply(space.deck, space.index, space.fmt.game, changes)
         if not legal(deck, space.fmt, space.index):

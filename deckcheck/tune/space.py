@@ -154,6 +154,12 @@ def build_space(
 
 def words(changes: Changes, cards: dict[str, Card]) -> str:
     """``−1 強引な取引, +1 霧雨 魔理沙``: the cuts, then the additions."""
-    cuts = [f"\u2212{-d} {cards[n].name}" for n, d in changes if d < 0]
-    adds = [f"+{d} {cards[n].name}" for n, d in changes if d > 0]
+    names = [c.name for c in cards.values()]
+
+    def name(number: str) -> str:  # printings that share a name are told apart by number
+        card = cards[number]
+        return f"{card.name} ({number})" if names.count(card.name) > 1 else card.name
+
+    cuts = [f"\u2212{-d} {name(n)}" for n, d in changes if d < 0]
+    adds = [f"+{d} {name(n)}" for n, d in changes if d > 0]
     return ", ".join(cuts + adds) or _("no change")

@@ -1,0 +1,313 @@
+"""Running a tune: the goal, the candidates and the limits in, the best legal variants out,
+each with its value (exact, or with a real 95% interval), what else moved and what the search
+never tried. Odds goals are searched exactly (``tune.exact``); a goal with a goldfish
+milestone races every legal variant within the limits (``tune.race``)."""
+
+from __future__ import annotations
+
+import statistics as stats
+from collections.abc import Sequence
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from deckcheck.formats import Format
+from deckcheck.goldfish.policy import default_policy
+from deckcheck.goldfish.run import MAX_TURNS, prepare
+from deckcheck.goldfish.setup import Setup
+from deckcheck.goldfish.tally import Tally
+from deckcheck.i18n import _
+from deckcheck.models import Card, DeckList
+from deckcheck.odds.simulate import wilson
+from deckcheck.resolve import CardIndex
+from deckcheck.sweep.run import Runner, in_process
+from deckcheck.tune import exact
+from deckcheck.tune.goal import Goal, make_goal
+from deckcheck.tune.race import by_turn, race
+from deckcheck.tune.space import Changes, Space, apply, build_space, legal, words
+from deckcheck.tune.values import OddsValues
+
+MAX_ARMS = 256  # variants raced in one tune
+MAX_ENUMERATED = 100_000  # concrete changes listed before the legal ones are picked
+
+
+class TuneRequest(BaseModel):
+    """The options of ``deckcheck tune``."""
+
+    want: list[str] = Field(default_factory=list)
+    turn: int | None = Field(None, ge=0, le=30)
+    milestone: list[str] = Field(default_factory=list)
+    by: int | None = Field(None, ge=1, le=MAX_TURNS)
+    weights: list[float] = Field(default_factory=list)
+    max_changes: int = Field(2, ge=1, le=8)
+    top: int = Field(5, ge=1, le=50)
+    games: int = Field(4000, ge=0, le=1_000_000)  # of each variant in the last round
+    seed: int = Field(0, ge=0)
+    on_play: bool = True
+    max_variants: int = Field(MAX_ARMS, ge=2, le=4096)
+
+
+class TermValue(BaseModel):
+    label: str
+    value: float
+    low: float
+    high: float
+
+
+class Change(BaseModel):
+    number: str
+    name: str
+    delta: int
+
+
+class VariantView(BaseModel):
+    changes: list[Change]
+    words: str
+    value: float
+    low: float
+    high: float
+    terms: list[TermValue]
+    alike: int = 1  # concrete changes with the same value (exact search shows one)
+    games: int = 0  # goldfish games this variant played
+    also: dict[str, float] = Field(default_factory=dict)  # what else moved (ids below)
+
+
+class TuneResult(BaseModel):
+    deck: str | None
+    format: str
+    game: str
+    goal: list[str]
+    method: Literal["exact", "raced"]
+    seed: int
+    base: VariantView
+    variants: list[VariantView]
+    never_tried: list[str]
+    games: int = 0  # goldfish games played in all
+    fixed_games: int = 0  # what comparing every variant on the last round's games would play
+    also_turn: int = 0
+    words: dict[str, str] = Field(default_factory=dict)  # ``also`` id → as people read it
+    assumptions: list[str] = Field(default_factory=list)
+
+
+def tune(
+    deck: DeckList,
+    fmt: Format,
+    index: CardIndex,
+    cards: Sequence[Card],
+    keep: Sequence[Card],
+    req: TuneRequest,
+    runner: Runner = in_process,
+) -> TuneResult:
+    """The best ``req.top`` legal variants of ``deck`` for the goal; ``cards`` are the
+    candidates (the deck's own and any others), ``keep`` those never cut."""
+    goal = make_goal(fmt.game, req.want, req.turn, req.milestone, req.by, req.weights)
+    space = build_space(deck, fmt, index, cards, keep, req.max_changes)
+    values = OddsValues(fmt, goal.odds, req.on_play)
+    if goal.exact:
+        return _exact(space, goal, values, req, runner)
+    return _raced(space, goal, values, req, runner)
+
+
+def _exact(
+    space: Space, goal: Goal, values: OddsValues, req: TuneRequest, runner: Runner
+) -> TuneResult:
+    found, skipped = exact.search(space, values, req.top + 1)
+    found = [f for f in found if f.changes][: req.top]  # the deck as it is comes first anyway
+    chosen: list[tuple[Changes, int]] = [((), 1), *((f.changes, f.alike) for f in found)]
+    turn = max(t.turn for t in goal.terms) or 1
+    decks = [apply(space.deck, space.index, space.fmt.game, c) for c, _n in chosen]
+    setups = _setups(decks, space) if req.games else []
+    played = (
+        race(setups, req.games, req.seed, turn, _none, len(setups), runner, False, req.on_play)
+        if setups
+        else None
+    )
+    views = []
+    for i, (changes, alike) in enumerate(chosen):
+        each = values.values(exact.variant_cards(space, changes))
+        view = _view(space, goal, changes, list(each), [], 0)
+        view.alike = alike
+        if played is not None and (tally := played.tallies[i]) is not None:
+            view.also, view.games = _also(setups[i], tally, turn), tally.games
+        views.append(view)
+    return _result(space, goal, req, "exact", views, [*space.skipped, *skipped], turn, setups)
+
+
+def _none(_i: int, _t: Tally) -> float:
+    return 0.0
+
+
+def _arms(space: Space) -> tuple[list[Changes], int]:
+    """The concrete changes within the limits, fewest copies moved first (the deck as it is
+    first), enumerated up to ``MAX_ENUMERATED``; and how many more there were."""
+    cands = space.candidates
+    lows = [c.low - c.count for c in cands]
+    highs = [c.high - c.count for c in cands]
+    every: list[Changes] = []
+    more = 0
+    for v in exact.moves(lows, highs, space.max_changes):
+        if len(every) >= MAX_ENUMERATED:
+            more += 1
+            continue
+        every.append(tuple(sorted((c.card.number, d) for c, d in zip(cands, v, strict=True) if d)))
+    every.sort(key=lambda ch: sum(max(d, 0) for _n, d in ch))
+    return every, more
+
+
+def _raced(
+    space: Space, goal: Goal, values: OddsValues, req: TuneRequest, runner: Runner
+) -> TuneResult:
+    every, more = _arms(space)
+    arms: list[Changes] = []
+    illegal = 0
+    for changes in every:
+        if len(arms) >= req.max_variants:
+            break
+        deck = apply(space.deck, space.index, space.fmt.game, changes)
+        if legal(deck, space.fmt, space.index):
+            arms.append(changes)
+        else:
+            illegal += 1
+    skipped = list(space.skipped)
+    left = len(every) - len(arms) - illegal + more
+    if left:
+        skipped.append(
+            _(
+                "{n} changes beyond the first {max} legal variants (--max-variants),"
+                " never validated",
+                n=left,
+                max=req.max_variants,
+            )
+        )
+    if illegal:
+        skipped.append(_("{n} changes the validator rejects", n=illegal))
+    decks = [apply(space.deck, space.index, space.fmt.game, c) for c in arms]
+    setups = _setups(decks, space)
+    exact_part = [values.values(exact.variant_cards(space, c)) for c in arms]
+    names = list(setups[0].milestones)
+    index_of = {t.name: names.index(t.name) for t in goal.milestones}
+
+    def score(i: int, tally: Tally) -> float:
+        odds = sum(t.weight * v for t, v in zip(goal.odds, exact_part[i], strict=True))
+        fish = sum(
+            t.weight * by_turn(tally, index_of[t.name], t.turn) / tally.games
+            for t in goal.milestones
+        )
+        return odds + fish
+
+    games = max(req.games, 1)
+    played = race(setups, games, req.seed, goal.turns, score, req.top, runner, True, req.on_play)
+    finished = [i for i in range(len(arms)) if played.played[i] == games]
+    order = sorted(finished, key=lambda i: (-score(i, _of(played.tallies[i])), i))
+    base = 0 if 0 in finished else None
+    views = []
+    for i in [*([base] if base is not None else []), *order[: req.top]]:
+        tally = _of(played.tallies[i])
+        shares = [(by_turn(tally, index_of[t.name], t.turn), tally.games) for t in goal.milestones]
+        view = _view(space, goal, arms[i], list(exact_part[i]), shares, tally.games)
+        view.also = _also(setups[i], tally, goal.turns)
+        views.append(view)
+    if base is None:  # the deck itself left the race early: its value on the games it played
+        tally = _of(played.tallies[0])
+        shares = [(by_turn(tally, index_of[t.name], t.turn), tally.games) for t in goal.milestones]
+        views.insert(0, _view(space, goal, (), list(exact_part[0]), shares, tally.games))
+    out = _result(space, goal, req, "raced", views, skipped, goal.turns, setups)
+    out.games, out.fixed_games = played.games, games * len(arms)
+    return out
+
+
+def _of(tally: Tally | None) -> Tally:
+    assert tally is not None
+    return tally
+
+
+def _setups(decks: Sequence[DeckList], space: Space) -> list[Setup]:
+    policy = default_policy(space.fmt.game)
+    return [prepare(d, space.fmt, space.index, policy) for d in decks]
+
+
+def _view(
+    space: Space,
+    goal: Goal,
+    changes: Changes,
+    odds: list[float],
+    shares: list[tuple[int, int]],
+    games: int,
+) -> VariantView:
+    """A variant's value: odds terms exact; milestone terms with Wilson intervals at
+    1 − 0.05/m each (m milestone terms, Bonferroni), so the sum's interval holds at 95%."""
+    z = stats.NormalDist().inv_cdf(1 - 0.025 / max(1, len(shares)))
+    terms = [
+        TermValue(label=t.label(), value=v, low=v, high=v)
+        for t, v in zip(goal.odds, odds, strict=True)
+    ]
+    for t, (hits, n) in zip(goal.milestones, shares, strict=True):
+        low, high = wilson(hits, n, z)
+        terms.append(TermValue(label=t.label(), value=hits / n, low=low, high=high))
+    weights = [t.weight for t in goal.odds] + [t.weight for t in goal.milestones]
+    cards = {c.card.number: c.card for c in space.candidates}
+    return VariantView(
+        changes=[Change(number=n, name=cards[n].name, delta=d) for n, d in changes],
+        words=words(changes, cards),
+        value=sum(w * t.value for w, t in zip(weights, terms, strict=True)),
+        low=sum(w * t.low for w, t in zip(weights, terms, strict=True)),
+        high=sum(w * t.high for w, t in zip(weights, terms, strict=True)),
+        terms=terms,
+        games=games,
+    )
+
+
+def _also(setup: Setup, tally: Tally, turn: int) -> dict[str, float]:
+    """What else moved, by ``turn``: each milestone's share, the mean hand size, the share of
+    games lost (deck-out among the game's losses)."""
+    out = {
+        f"milestone:{m}": by_turn(tally, j, turn) / tally.games
+        for j, m in enumerate(setup.milestones)
+    }
+    if "hand" in setup.metrics and turn >= 1:
+        hist = tally.hist[turn - 1, setup.metrics.index("hand")]
+        total = int(hist.sum())
+        if total:
+            out["hand"] = float((hist * range(len(hist))).sum() / total)
+    out["lost"] = float(tally.losses.sum()) / tally.games
+    return out
+
+
+def _result(
+    space: Space,
+    goal: Goal,
+    req: TuneRequest,
+    method: Literal["exact", "raced"],
+    views: list[VariantView],
+    skipped: list[str],
+    turn: int,
+    setups: Sequence[Setup],
+) -> TuneResult:
+    from deckcheck.goldfish.output import word
+
+    notes = list(values_notes(space.fmt, bool(setups)))
+    keys = {k for v in views for k in v.also}
+    names = {k: word(k.partition(":")[2]) for k in keys if k.startswith("milestone:")}
+    names |= {"hand": _("hand size"), "lost": _("games lost")}
+    return TuneResult(
+        deck=space.deck.path,
+        format=space.fmt.id,
+        game=space.fmt.game,
+        goal=[t.label() for t in goal.terms],
+        method=method,
+        seed=req.seed,
+        base=views[0],
+        variants=views[1:],
+        never_tried=skipped,
+        also_turn=turn,
+        words={k: v for k, v in names.items() if k in keys},
+        assumptions=notes,
+    )
+
+
+def values_notes(fmt: Format, played: bool) -> tuple[str, ...]:
+    """The deal's assumptions, and the goldfish pilot's when games were played."""
+    from deckcheck.odds.setup import assumed_params, rules_of
+
+    fish = assumed_params(fmt, frozenset({"goldfish"})) if played else ()
+    return tuple(dict.fromkeys([*rules_of(fmt).assumptions, *fish]))
