@@ -16,8 +16,10 @@ from deckcheck.cli import app
 from deckcheck.format_registry import FormatRegistry
 from deckcheck.resolve import CardIndex
 from deckcheck.tune.exact import brute_force, search
-from deckcheck.tune.goal import OddsTerm
-from deckcheck.tune.space import build_space
+from deckcheck.tune.field import field_of
+from deckcheck.tune.goal import OddsTerm, make_goal
+from deckcheck.tune.race import race
+from deckcheck.tune.space import build_space, default_candidates
 from deckcheck.tune.values import OddsValues
 
 # Real VISION cards: characters (PR.008 博麗 霊夢 carries デッキ1枚制限 and shares the name's
@@ -174,3 +176,57 @@ def test_bad_options_are_exit_2(tmp_path: Path) -> None:
         result = runner.invoke(app, ["tune", deck, *args, *db])
         assert result.exit_code == 2, result.output
         assert said in result.output and "Traceback" not in result.output
+
+
+# --- racing on shared shuffles, and where it runs -------------------------------------------
+
+
+def test_racing_names_the_fixed_sample_best_with_a_fifth_of_the_games(
+    index: CardIndex, registry: FormatRegistry, tmp_path: Path
+) -> None:
+    deck = decklist.parse(_vision_deck(tmp_path).read_text(encoding="utf-8"), "v.deck")
+    fmt = registry.get("vision-standard")
+    goal = make_goal("vision", [], None, ["first_character"], 1)
+    space = build_space(deck, fmt, index, default_candidates(deck, index, "vision", []), [], 1)
+    field = field_of(space, goal, OddsValues(fmt, goal.odds), 4096)
+    assert len(field.arms) > 40 and field.arms[0] == ()
+    runs = {}
+    for halve in (True, False):
+        played = race(field.setups, 2000, 3, 1, field.score, 1, halve=halve)
+        final = [i for i in range(len(field.arms)) if played.played[i] == 2000]
+        best = max(final, key=lambda i: (field.score(i, played.tallies[i]), -i))  # type: ignore[arg-type]
+        runs[halve] = (best, played)
+    (raced, fast), (fixed, slow) = runs[True], runs[False]
+    assert raced == fixed
+    assert fast.games * 5 <= slow.games == 2000 * len(field.arms)
+    # the survivors played exactly the fixed sample's games: the same tallies
+    assert (
+        fast.tallies[raced].milestone_turns.tolist() == slow.tallies[raced].milestone_turns.tolist()
+    )  # type: ignore[union-attr]
+    best = dict(field.arms[raced])
+    assert sum(d for d in best.values() if d > 0) == 1
+    assert any(n in CHARACTERS and d == 1 for n, d in best.items())  # one more character
+
+
+def test_a_raced_tune_reports_intervals_and_its_games(tmp_path: Path) -> None:
+    deck = str(_vision_deck(tmp_path))
+    args = [deck, "--milestone", "first_character", "--by", "2", "--max-changes", "1"]
+    data = _tune(tmp_path, *args, "--games", "1000", "--seed", "5", "--top", "3")
+    assert data["method"] == "raced" and len(data["variants"]) == 3
+    assert data["games"] * 5 <= data["fixed_games"]
+    for v in [data["base"], *data["variants"]]:
+        assert v["low"] < v["value"] < v["high"]  # a real Wilson interval
+    assert data["variants"][0]["value"] > data["base"]["value"]
+    assert set(data["variants"][0]["also"]) >= {"milestone:first_character", "hand", "lost"}
+    assert data == _tune(tmp_path, *args, "--games", "1000", "--seed", "5", "--top", "3")
+
+
+def test_the_same_tune_in_process_with_workers_and_on_dask(tmp_path: Path, scheduler: str) -> None:
+    deck = str(_vision_deck(tmp_path))
+    args = [deck, "--milestone", "first_character", "--by", "2", "--max-changes", "1"]
+    args += ["--want", "type:キャラクター>=1", "--turn", "1", "--weight", "0.5", "--weight", "0.5"]
+    args += ["--games", "2000", "--seed", "11"]
+    local = _tune(tmp_path, *args)
+    assert local["method"] == "raced"
+    assert _tune(tmp_path, *args, "--workers", "2") == local
+    assert _tune(tmp_path, *args, "--scheduler", scheduler) == local

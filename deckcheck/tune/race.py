@@ -25,15 +25,20 @@ from deckcheck.sweep.run import ChunkTask, Runner, in_process
 Score = Callable[[int, Tally], float]  # (variant, its games so far) → the goal's value
 
 
+FIRST = 16  # the first look: 1/16 of the last round's games
+
+
 def schedule(arms: int, games: int, keep: int = 1) -> list[tuple[int, int]]:
     """(games played by the end of the round, variants still playing in it) of each round:
-    ``games`` in the last round, halved back to the first; survivors halved, at least
-    ``keep``."""
+    ``games`` in the last round, halved back to the first but never below ``games / FIRST``
+    (a look at a handful of games would drop good variants by luck; such rounds only halve
+    again on the games already played); survivors halved, at least ``keep``."""
     rounds = max(0, math.ceil(math.log2(max(1, arms / max(1, keep)))))
+    floor = math.ceil(games / FIRST)
     out = []
     alive = arms
     for r in range(rounds + 1):
-        out.append((max(1, math.ceil(games / 2 ** (rounds - r))), alive))
+        out.append((min(games, max(floor, math.ceil(games / 2 ** (rounds - r)))), alive))
         alive = max(min(keep, arms), math.ceil(alive / 2))
     return out
 
@@ -73,6 +78,9 @@ def race(
         if halve and len(alive) > count:
             ranked = sorted(alive, key=lambda i: (-score(i, _tally(result, i)), i))
             alive = sorted(ranked[:count])
+        if end == start:
+            result.rounds.append((end, list(alive)))
+            continue  # no new games: this round only halved
         part = tuple(seeds[start:end])
         tasks = [ChunkTask(i, setups[i], start, part, turns, on_play) for i in alive]
         for task, tally in zip(tasks, runner(tasks, None), strict=True):

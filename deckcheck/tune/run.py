@@ -12,8 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from deckcheck.formats import Format
-from deckcheck.goldfish.policy import default_policy
-from deckcheck.goldfish.run import MAX_TURNS, prepare
+from deckcheck.goldfish.run import MAX_TURNS
 from deckcheck.goldfish.setup import Setup
 from deckcheck.goldfish.tally import Tally
 from deckcheck.i18n import _
@@ -22,13 +21,13 @@ from deckcheck.odds.simulate import wilson
 from deckcheck.resolve import CardIndex
 from deckcheck.sweep.run import Runner, in_process
 from deckcheck.tune import exact
+from deckcheck.tune.field import field_of, setups_of
 from deckcheck.tune.goal import Goal, make_goal
 from deckcheck.tune.race import by_turn, race
-from deckcheck.tune.space import Changes, Space, apply, build_space, legal, words
+from deckcheck.tune.space import Changes, Space, apply, build_space, words
 from deckcheck.tune.values import OddsValues
 
 MAX_ARMS = 256  # variants raced in one tune
-MAX_ENUMERATED = 100_000  # concrete changes listed before the legal ones are picked
 
 
 class TuneRequest(BaseModel):
@@ -116,7 +115,7 @@ def _exact(
     chosen: list[tuple[Changes, int]] = [((), 1), *((f.changes, f.alike) for f in found)]
     turn = max(t.turn for t in goal.terms) or 1
     decks = [apply(space.deck, space.index, space.fmt.game, c) for c, _n in chosen]
-    setups = _setups(decks, space) if req.games else []
+    setups = setups_of(decks, space) if req.games else []
     played = (
         race(setups, req.games, req.seed, turn, _none, len(setups), runner, False, req.on_play)
         if setups
@@ -137,93 +136,32 @@ def _none(_i: int, _t: Tally) -> float:
     return 0.0
 
 
-def _arms(space: Space) -> tuple[list[Changes], int]:
-    """The concrete changes within the limits, fewest copies moved first (the deck as it is
-    first), enumerated up to ``MAX_ENUMERATED``; and how many more there were."""
-    cands = space.candidates
-    lows = [c.low - c.count for c in cands]
-    highs = [c.high - c.count for c in cands]
-    every: list[Changes] = []
-    more = 0
-    for v in exact.moves(lows, highs, space.max_changes):
-        if len(every) >= MAX_ENUMERATED:
-            more += 1
-            continue
-        every.append(tuple(sorted((c.card.number, d) for c, d in zip(cands, v, strict=True) if d)))
-    every.sort(key=lambda ch: sum(max(d, 0) for _n, d in ch))
-    return every, more
-
-
 def _raced(
     space: Space, goal: Goal, values: OddsValues, req: TuneRequest, runner: Runner
 ) -> TuneResult:
-    every, more = _arms(space)
-    arms: list[Changes] = []
-    illegal = 0
-    for changes in every:
-        if len(arms) >= req.max_variants:
-            break
-        deck = apply(space.deck, space.index, space.fmt.game, changes)
-        if legal(deck, space.fmt, space.index):
-            arms.append(changes)
-        else:
-            illegal += 1
-    skipped = list(space.skipped)
-    left = len(every) - len(arms) - illegal + more
-    if left:
-        skipped.append(
-            _(
-                "{n} changes beyond the first {max} legal variants (--max-variants),"
-                " never validated",
-                n=left,
-                max=req.max_variants,
-            )
-        )
-    if illegal:
-        skipped.append(_("{n} changes the validator rejects", n=illegal))
-    decks = [apply(space.deck, space.index, space.fmt.game, c) for c in arms]
-    setups = _setups(decks, space)
-    exact_part = [values.values(exact.variant_cards(space, c)) for c in arms]
-    names = list(setups[0].milestones)
-    index_of = {t.name: names.index(t.name) for t in goal.milestones}
-
-    def score(i: int, tally: Tally) -> float:
-        odds = sum(t.weight * v for t, v in zip(goal.odds, exact_part[i], strict=True))
-        fish = sum(
-            t.weight * by_turn(tally, index_of[t.name], t.turn) / tally.games
-            for t in goal.milestones
-        )
-        return odds + fish
-
+    field = field_of(space, goal, values, req.max_variants)
     games = max(req.games, 1)
-    played = race(setups, games, req.seed, goal.turns, score, req.top, runner, True, req.on_play)
-    finished = [i for i in range(len(arms)) if played.played[i] == games]
-    order = sorted(finished, key=lambda i: (-score(i, _of(played.tallies[i])), i))
-    base = 0 if 0 in finished else None
+    played = race(
+        field.setups, games, req.seed, goal.turns, field.score, req.top + 1, runner, True,
+        req.on_play,
+    )  # fmt: skip
+    finished = [i for i in range(1, len(field.arms)) if played.played[i] == games]
+    order = sorted(finished, key=lambda i: (-field.score(i, _of(played.tallies[i])), i))
     views = []
-    for i in [*([base] if base is not None else []), *order[: req.top]]:
+    for i in [0, *order[: req.top]]:  # the deck as it is (on the games it played), then the best
         tally = _of(played.tallies[i])
-        shares = [(by_turn(tally, index_of[t.name], t.turn), tally.games) for t in goal.milestones]
-        view = _view(space, goal, arms[i], list(exact_part[i]), shares, tally.games)
-        view.also = _also(setups[i], tally, goal.turns)
+        odds = list(field.exact_part[i])
+        view = _view(space, goal, field.arms[i], odds, field.shares(tally), tally.games)
+        view.also = _also(field.setups[i], tally, goal.turns)
         views.append(view)
-    if base is None:  # the deck itself left the race early: its value on the games it played
-        tally = _of(played.tallies[0])
-        shares = [(by_turn(tally, index_of[t.name], t.turn), tally.games) for t in goal.milestones]
-        views.insert(0, _view(space, goal, (), list(exact_part[0]), shares, tally.games))
-    out = _result(space, goal, req, "raced", views, skipped, goal.turns, setups)
-    out.games, out.fixed_games = played.games, games * len(arms)
+    out = _result(space, goal, req, "raced", views, field.skipped, goal.turns, field.setups)
+    out.games, out.fixed_games = played.games, games * len(field.arms)
     return out
 
 
 def _of(tally: Tally | None) -> Tally:
     assert tally is not None
     return tally
-
-
-def _setups(decks: Sequence[DeckList], space: Space) -> list[Setup]:
-    policy = default_policy(space.fmt.game)
-    return [prepare(d, space.fmt, space.index, policy) for d in decks]
 
 
 def _view(
