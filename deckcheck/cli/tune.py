@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from deckcheck.models import Card, DeckList
     from deckcheck.pool.store import CardPool
     from deckcheck.resolve import CardIndex
+    from deckcheck.tune.run import TuneResult
 
 HELP = N_(
     "Search the legal changes of a deck (copies moved between cards) for the ones that raise"
@@ -53,6 +54,9 @@ def tune(
     ] = [],  # noqa: B006
     keep: Annotated[list[str], typer.Option("--keep", help=N_("A card never cut (repeat)."))] = [],  # noqa: B006
     top: Annotated[int, typer.Option("--top", min=1, max=50)] = 5,
+    max_variants: Annotated[
+        int, typer.Option("--max-variants", min=2, max=4096, help=N_("Most variants raced."))
+    ] = 256,
     games: Annotated[int, typer.Option("--games", "-n", min=0, max=1_000_000)] = 4000,
     seed: Annotated[int, typer.Option("--seed", min=0)] = 0,
     workers: Annotated[int, typer.Option("--workers", "-j", min=1, max=64)] = 1,
@@ -70,6 +74,7 @@ def tune(
     req = TuneRequest(
         want=want, turn=turn, milestone=milestone, by=by, weights=weight,
         max_changes=max_changes, top=top, games=games, seed=seed,
+        max_variants=max_variants,
     )  # fmt: skip
     the_deck, fmt, index = one_deck(deck, format, db)
     with open_pool(db) as pool:
@@ -79,6 +84,10 @@ def tune(
     kept = [_card(index, fmt.game, ref, "--keep") for ref in keep]
     with _tune_runner(workers, scheduler, cluster) as runner:
         result = run_tune(the_deck, fmt, index, cards, kept, req, runner)
+    _show(result, as_json)
+
+
+def _show(result: TuneResult, as_json: bool) -> None:
     if as_json:
         print_json(result.model_dump(mode="json"))
         return
