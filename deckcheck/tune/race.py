@@ -43,6 +43,15 @@ def schedule(arms: int, games: int, keep: int = 1) -> list[tuple[int, int]]:
     return out
 
 
+def budget(arms: int, games: int, keep: int = 1) -> int:
+    """The games a race of ``arms`` variants plays in all (the schedule fixes it)."""
+    total, start = 0, 0
+    for end, alive in schedule(arms, games, keep):
+        total += (end - start) * alive
+        start = end
+    return total
+
+
 @dataclass
 class Race:
     """The tallies of every variant (games 0 … ``played[i]``) and the order they left."""

@@ -6,7 +6,7 @@ milestone races every legal variant within the limits (``tune.race``)."""
 from __future__ import annotations
 
 import statistics as stats
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -23,7 +23,7 @@ from deckcheck.sweep.run import Runner, in_process
 from deckcheck.tune import exact
 from deckcheck.tune.field import field_of, setups_of
 from deckcheck.tune.goal import Goal, make_goal
-from deckcheck.tune.race import by_turn, race
+from deckcheck.tune.race import budget, by_turn, race
 from deckcheck.tune.space import Changes, Space, apply, build_space, words
 from deckcheck.tune.values import OddsValues
 
@@ -96,19 +96,26 @@ def tune(
     keep: Sequence[Card],
     req: TuneRequest,
     runner: Runner = in_process,
+    planned: Callable[[int], None] | None = None,
 ) -> TuneResult:
     """The best ``req.top`` legal variants of ``deck`` for the goal; ``cards`` are the
-    candidates (the deck's own and any others), ``keep`` those never cut."""
+    candidates (the deck's own and any others), ``keep`` those never cut. ``planned(games)``
+    hears how many goldfish games the tune will play, once it knows."""
     goal = make_goal(fmt.game, req.want, req.turn, req.milestone, req.by, req.weights)
     space = build_space(deck, fmt, index, cards, keep, req.max_changes)
     values = OddsValues(fmt, goal.odds, req.on_play)
     if goal.exact:
-        return _exact(space, goal, values, req, runner)
-    return _raced(space, goal, values, req, runner)
+        return _exact(space, goal, values, req, runner, planned)
+    return _raced(space, goal, values, req, runner, planned)
 
 
 def _exact(
-    space: Space, goal: Goal, values: OddsValues, req: TuneRequest, runner: Runner
+    space: Space,
+    goal: Goal,
+    values: OddsValues,
+    req: TuneRequest,
+    runner: Runner,
+    planned: Callable[[int], None] | None,
 ) -> TuneResult:
     found, skipped = exact.search(space, values, req.top + 1)
     found = [f for f in found if f.changes][: req.top]  # the deck as it is comes first anyway
@@ -116,6 +123,8 @@ def _exact(
     turn = max(t.turn for t in goal.terms) or 1
     decks = [apply(space.deck, space.index, space.fmt.game, c) for c, _n in chosen]
     setups = setups_of(decks, space) if req.games else []
+    if planned:
+        planned(len(setups) * req.games)
     played = (
         race(setups, req.games, req.seed, turn, _none, len(setups), runner, False, req.on_play)
         if setups
@@ -137,10 +146,17 @@ def _none(_i: int, _t: Tally) -> float:
 
 
 def _raced(
-    space: Space, goal: Goal, values: OddsValues, req: TuneRequest, runner: Runner
+    space: Space,
+    goal: Goal,
+    values: OddsValues,
+    req: TuneRequest,
+    runner: Runner,
+    planned: Callable[[int], None] | None,
 ) -> TuneResult:
     field = field_of(space, goal, values, req.max_variants)
     games = max(req.games, 1)
+    if planned:
+        planned(budget(len(field.arms), games, req.top + 1))
     played = race(
         field.setups, games, req.seed, goal.turns, field.score, req.top + 1, runner, True,
         req.on_play,
