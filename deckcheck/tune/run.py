@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import statistics as stats
 from collections.abc import Callable, Sequence
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, Field
 
@@ -88,6 +88,18 @@ class TuneResult(BaseModel):
     assumptions: list[str] = Field(default_factory=list)
 
 
+class Ask(NamedTuple):
+    """What a search is given: the space, the goal and its counts, the options, where the
+    games run and who hears their number."""
+
+    space: Space
+    goal: Goal
+    values: OddsValues
+    req: TuneRequest
+    runner: Runner
+    planned: Callable[[int], None] | None
+
+
 def tune(
     deck: DeckList,
     fmt: Format,
@@ -104,19 +116,12 @@ def tune(
     goal = make_goal(fmt.game, req.want, req.turn, req.milestone, req.by, req.weights)
     space = build_space(deck, fmt, index, cards, keep, req.max_changes)
     values = OddsValues(fmt, goal.odds, req.on_play)
-    if goal.exact:
-        return _exact(space, goal, values, req, runner, planned)
-    return _raced(space, goal, values, req, runner, planned)
+    ask = Ask(space, goal, values, req, runner, planned)
+    return _exact(ask) if goal.exact else _raced(ask)
 
 
-def _exact(
-    space: Space,
-    goal: Goal,
-    values: OddsValues,
-    req: TuneRequest,
-    runner: Runner,
-    planned: Callable[[int], None] | None,
-) -> TuneResult:
+def _exact(ask: Ask) -> TuneResult:
+    space, goal, values, req, runner, planned = ask
     found, skipped = exact.search(space, values, req.top + 1)
     found = [f for f in found if f.changes][: req.top]  # the deck as it is comes first anyway
     chosen: list[tuple[Changes, int]] = [((), 1), *((f.changes, f.alike) for f in found)]
@@ -145,14 +150,8 @@ def _none(_i: int, _t: Tally) -> float:
     return 0.0
 
 
-def _raced(
-    space: Space,
-    goal: Goal,
-    values: OddsValues,
-    req: TuneRequest,
-    runner: Runner,
-    planned: Callable[[int], None] | None,
-) -> TuneResult:
+def _raced(ask: Ask) -> TuneResult:
+    space, goal, values, req, runner, planned = ask
     field = field_of(space, goal, values, req.max_variants)
     games = max(req.games, 1)
     if planned:
