@@ -21,6 +21,7 @@ from deckcheck.tune.goal import OddsTerm, make_goal
 from deckcheck.tune.race import race
 from deckcheck.tune.space import build_space, default_candidates
 from deckcheck.tune.values import OddsValues
+from tests.conftest import EXAMPLES
 
 # Real VISION cards: characters (PR.008 博麗 霊夢 carries デッキ1枚制限 and shares the name's
 # limit of 3 with N317), commands, and commands that only fill the deck (never candidates).
@@ -230,3 +231,22 @@ def test_the_same_tune_in_process_with_workers_and_on_dask(tmp_path: Path, sched
     assert local["method"] == "raced"
     assert _tune(tmp_path, *args, "--workers", "2") == local
     assert _tune(tmp_path, *args, "--scheduler", scheduler) == local
+
+
+def test_changes_that_cannot_be_dealt_are_never_tried(tmp_path: Path) -> None:
+    """The chaos example's one partner card, cut, leaves a deck the deal refuses: those
+    changes are listed as never tried, the others searched (exit 2 before, the whole tune
+    refused)."""
+    chaos = str(EXAMPLES / "chaos-standard-legal.deck")
+    for goal in (["--want", "level<=1>=2", "--turn", "2"], ["--milestone", "partner_level_2"]):
+        data = _tune(tmp_path, chaos, *goal, "--by", "3", "--max-changes", "1", "--games", "500")
+        assert any("cannot be dealt" in why for why in data["never_tried"]), data["never_tried"]
+        cut = {c["number"] for v in data["variants"] for c in v["changes"] if c["delta"] < 0}
+        assert "SAMPLE-C-P01" not in cut and data["variants"]
+
+
+def test_the_deck_as_it_is_plays_the_best_variants_games(tmp_path: Path) -> None:
+    deck = str(_vision_deck(tmp_path))
+    args = [deck, "--milestone", "first_character", "--by", "2", "--max-changes", "1"]
+    data = _tune(tmp_path, *args, "--games", "1000", "--top", "2")
+    assert data["base"]["games"] == 1000 == data["variants"][0]["games"]

@@ -11,15 +11,23 @@ import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from deckcheck.errors import UsageError
+from deckcheck.errors import AsideError, UsageError
+from deckcheck.goldfish.common import GoldfishError
 from deckcheck.i18n import _
 from deckcheck.models import Card
+from deckcheck.odds.errors import OddsError
 from deckcheck.tune.goal import OddsTerm
 from deckcheck.tune.space import Candidate, Changes, Space, apply, legal, main_counts
 from deckcheck.tune.values import OddsValues
 
 MAX_CLASS_CHANGES = 200_000  # class-level changes counted in one tune
 MAX_TRIES = 200  # concrete changes validated for one class-level change
+# a variant the deal cannot start from (the game's spec refuses it): never a candidate
+UNDEALT = (AsideError, OddsError, GoldfishError)
+
+
+def cannot_deal(n: int, why: str) -> str:
+    return _("{n} changes after which the deck cannot be dealt: {why}", n=n, why=why)
 
 
 @dataclass(frozen=True)
@@ -119,6 +127,7 @@ def search(space: Space, values: OddsValues, top: int) -> tuple[list[Found], lis
     highs = [sum(c.high - c.count for c in g) for g in classes]
     weights = [t.weight for t in values.terms]
     scored = []
+    undealt: dict[str, int] = {}
     for n, vector in enumerate(moves(lows, highs, space.max_changes)):
         if n >= MAX_CLASS_CHANGES:
             raise UsageError(
@@ -128,13 +137,18 @@ def search(space: Space, values: OddsValues, top: int) -> tuple[list[Found], lis
                 )
             )
         first = next(_realise(classes, vector))
-        each = values.values(variant_cards(space, first))
+        try:
+            each = values.values(variant_cards(space, first))
+        except UNDEALT as exc:  # e.g. the card the game sets aside before the deal, cut
+            undealt.setdefault(str(exc), 0)
+            undealt[str(exc)] += 1
+            continue
         value = sum(w * v for w, v in zip(weights, each, strict=True))
         moved = sum(max(d, 0) for d in vector)
         scored.append((-value, moved, n, vector, each))
     scored.sort(key=lambda s: s[:3])
     found: list[Found] = []
-    skipped: list[str] = []
+    skipped = [cannot_deal(n, why) for why, n in undealt.items()]
     for negative, _moved, _n, vector, each in scored:
         if len(found) >= top:
             break
@@ -172,9 +186,12 @@ def brute_force(space: Space, terms: Sequence[OddsTerm]) -> float | None:
         if not legal(deck, space.fmt, space.index):
             continue
         value = 0.0
-        for term in terms:
-            ask = OddsRequest(want=list(term.wants), turns=term.turn)
-            rows = compute_odds(deck, space.fmt, space.index, ask).rows
-            value += term.weight * rows[term.turn].probability
+        try:
+            for term in terms:
+                ask = OddsRequest(want=list(term.wants), turns=term.turn)
+                rows = compute_odds(deck, space.fmt, space.index, ask).rows
+                value += term.weight * rows[term.turn].probability
+        except UNDEALT:
+            continue
         best = value if best is None else max(best, value)
     return best

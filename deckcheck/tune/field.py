@@ -75,17 +75,32 @@ def field_of(space: Space, goal: Goal, values: OddsValues, most: int) -> Field:
     """The first ``most`` legal variants (fewest copies moved first), ready to play."""
     every, more = _every(space)
     arms: list[Changes] = []
+    setups: list[Setup] = []
+    exact_part: list[tuple[float, ...]] = []
     illegal = 0
+    undealt: dict[str, int] = {}
+    policy = default_policy(space.fmt.game)
     for changes in every:
         if len(arms) >= most:
             break
         deck = apply(space.deck, space.index, space.fmt.game, changes)
-        if legal(deck, space.fmt, space.index):
-            arms.append(changes)
-        else:
-            illegal += 1
+        if changes and not legal(deck, space.fmt, space.index):
+            illegal += 1  # the deck as it is plays anyway: what the variants are measured by
+            continue
+        try:
+            odds = values.values(exact.variant_cards(space, changes))
+            setup = prepare(deck, space.fmt, space.index, policy)
+        except exact.UNDEALT as exc:
+            if not changes:
+                raise
+            undealt[str(exc)] = undealt.get(str(exc), 0) + 1
+            continue
+        arms.append(changes)
+        setups.append(setup)
+        exact_part.append(odds)
     skipped = list(space.skipped)
-    left = len(every) - len(arms) - illegal + more
+    skipped += [exact.cannot_deal(n, why) for why, n in undealt.items()]
+    left = len(every) - len(arms) - illegal - sum(undealt.values()) + more
     if left:
         skipped.append(
             _(
@@ -97,9 +112,6 @@ def field_of(space: Space, goal: Goal, values: OddsValues, most: int) -> Field:
         )
     if illegal:
         skipped.append(_("{n} changes the validator rejects", n=illegal))
-    decks = [apply(space.deck, space.index, space.fmt.game, c) for c in arms]
-    setups = setups_of(decks, space)
-    exact_part = [values.values(exact.variant_cards(space, c)) for c in arms]
     names = list(setups[0].milestones)
     index_of = {t.name: names.index(t.name) for t in goal.milestones}
     return Field(arms, setups, exact_part, index_of, goal, skipped)

@@ -52,6 +52,8 @@ def render(console: Console, result: TuneResult) -> None:
                 fixed=result.fixed_games,
             )
         )
+    if not any(v.value > base.value for v in result.variants):
+        console.print(_("No change within the limits raises the goal above the deck as it is."))
     if any(v.alike > 1 for v in result.variants):
         console.print(
             _("alike: other cards cut or added in the same places give the same exact value")

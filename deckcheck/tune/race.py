@@ -75,17 +75,19 @@ def race(
     runner: Runner = in_process,
     halve: bool = True,
     on_play: bool = True,
+    pin: int | None = None,
 ) -> Race:
     """Play the variants by the schedule; ``score`` ranks them after each round (larger is
     better; ties: the earlier variant). ``halve=False`` plays every variant every round: the
-    fixed-sample comparison on the very same games."""
+    fixed-sample comparison on the very same games. ``pin``: a variant that always plays on
+    (the deck as it is: what else moved is then read on the very games of the best)."""
     seeds = game_seeds(seed, games)
     alive = list(range(len(setups)))
     result = Race([None] * len(setups), [0] * len(setups))
     start = 0
     for end, count in schedule(len(setups), games, keep):
         if halve and len(alive) > count:
-            ranked = sorted(alive, key=lambda i: (-score(i, _tally(result, i)), i))
+            ranked = sorted(alive, key=lambda i: (i != pin, -score(i, _tally(result, i)), i))
             alive = sorted(ranked[:count])
         if end == start:
             result.rounds.append((end, list(alive)))

@@ -158,12 +158,12 @@ def _raced(ask: Ask) -> TuneResult:
         planned(budget(len(field.arms), games, req.top + 1))
     played = race(
         field.setups, games, req.seed, goal.turns, field.score, req.top + 1, runner, True,
-        req.on_play,
+        req.on_play, pin=0,
     )  # fmt: skip
     finished = [i for i in range(1, len(field.arms)) if played.played[i] == games]
     order = sorted(finished, key=lambda i: (-field.score(i, _of(played.tallies[i])), i))
     views = []
-    for i in [0, *order[: req.top]]:  # the deck as it is (on the games it played), then the best
+    for i in [0, *order[: req.top]]:  # the deck as it is (pinned: the same games), the best
         tally = _of(played.tallies[i])
         odds = list(field.exact_part[i])
         view = _view(space, goal, field.arms[i], odds, field.shares(tally), tally.games)
