@@ -239,9 +239,9 @@ def _result(
     from deckcheck.goldfish.output import word
 
     notes = list(values_notes(space.fmt, bool(setups)))
-    keys = {k for v in views for k in v.also}
-    names = {k: word(k.partition(":")[2]) for k in keys if k.startswith("milestone:")}
-    names |= {"hand": _("hand size"), "lost": _("games lost")}
+    keys = list(dict.fromkeys(k for v in views for k in v.also))  # in order: one JSON a seed
+    names = {"hand": _("hand size"), "lost": _("games lost")}
+    words = {k: names.get(k) or word(k.partition(":")[2]) for k in keys}
     return TuneResult(
         deck=space.deck.path,
         format=space.fmt.id,
@@ -253,7 +253,7 @@ def _result(
         variants=views[1:],
         never_tried=skipped,
         also_turn=turn,
-        words={k: v for k, v in names.items() if k in keys},
+        words=words,
         assumptions=notes,
     )
 
