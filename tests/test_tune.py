@@ -274,3 +274,18 @@ def test_a_seed_repeats_a_tune_in_a_new_process(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
         outputs.append(done.stdout)
     assert outputs[0] == outputs[1]
+
+
+def test_candidates_from_a_pool_search(tmp_path: Path) -> None:
+    deck = str(_vision_deck(tmp_path))
+    args = [deck, "--want", "name:霧雨 魔理沙>=1", "--turn", "1", "--max-changes", "2"]
+    args += ["--from", "name:霧雨 魔理沙", "--from", "type:character", "--games", "0"]
+    data = _tune(tmp_path, *args)
+    best = data["variants"][0]
+    added = [c for c in best["changes"] if c["delta"] > 0]
+    assert sum(c["delta"] for c in added) == 2 and all(c["name"] == "霧雨 魔理沙" for c in added)
+    assert data["base"]["value"] == 0.0 < best["value"]
+    bad = runner.invoke(
+        app, ["tune", *args[:-4], "--from", "nonsense", "--db", str(tmp_path / "p")]
+    )
+    assert bad.exit_code == 2 and "FILTER:VALUE" in bad.output
