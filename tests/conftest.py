@@ -218,6 +218,7 @@ def scheduler(tmp_path: Path) -> Iterator[str]:
                     "--nthreads",
                     "1",
                     "--no-dashboard",
+                    "--no-nanny",  # one process a worker: killed at the end, no orphan left
                     "--name",
                     f"w{i}",
                 ],
@@ -231,8 +232,13 @@ def scheduler(tmp_path: Path) -> Iterator[str]:
         _wait_for_workers(address, 2)
         yield address
     finally:
+        # the workers hold nothing to save: killed, not closed (a graceful close waited on
+        # the scheduler for 8 s of each test's teardown)
         for proc in reversed(procs):
-            proc.terminate()
+            if proc is procs[0]:
+                proc.terminate()
+            else:
+                proc.kill()
         for proc in procs:
             try:
                 proc.wait(timeout=20)
