@@ -30,6 +30,11 @@ from deckcheck.normalize import nfkc
 
 ParamValue = int | float | str | bool
 
+# The version of the plugin API (``deckcheck.sdk``), major.minor: a minor release only adds, so a
+# game written for 1.0 runs on 1.3; a major release may change or remove names, so the registry
+# refuses a game that declares another major version (``GameSpec.plugin_api``).
+PLUGIN_API = "1.0"
+
 
 @dataclass(frozen=True)
 class Param:
@@ -259,6 +264,10 @@ class GameSpec:
     # --- i20-columns: the game's own card columns and search filters (columns_contract.py) ---
     columns: tuple[CardColumn, ...] = ()  # kept in ``Card.extra``; stored, imported, searched
     search_hooks: tuple[SearchHook, ...] = ()  # filters the game works out itself
+    # the plugin API (``PLUGIN_API``, major.minor) the game is written for; the registry refuses
+    # another major version. "1.0", not ``PLUGIN_API``: a game that declares none was written
+    # before the version was declared, against 1.0
+    plugin_api: str = "1.0"
 
     @cached_property
     def type_words(self) -> dict[str, str]:

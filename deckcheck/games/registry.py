@@ -32,6 +32,7 @@ from importlib.metadata import EntryPoint, entry_points
 from deckcheck.errors import UnknownGame
 from deckcheck.games.contract import (
     COMMON_PARAMS,
+    PLUGIN_API,
     BatchEngine,
     Engine,
     GameSpec,
@@ -44,6 +45,7 @@ from deckcheck.normalize import CACHED_LENGTH, CACHED_NAMES, card_name_key
 
 __all__ = [  # the contract's names, for callers that import them from here
     "COMMON_PARAMS",
+    "PLUGIN_API",
     "BatchEngine",
     "Engine",
     "GameSpec",
@@ -97,6 +99,17 @@ def _load(point: EntryPoint) -> GameSpec:
                 cls=type(spec).__name__,
             )
         )
+    if not _api_fits(spec.plugin_api):
+        raise UnknownGame(
+            _(
+                "game {name} failed to load: {where} is written for plugin API {theirs}; this "
+                "deckcheck offers plugin API {ours}, another major version",
+                name=repr(point.name),
+                where=where,
+                theirs=repr(spec.plugin_api),
+                ours=repr(PLUGIN_API),
+            )
+        )
     if spec.id != point.name:
         raise UnknownGame(
             _(
@@ -108,6 +121,14 @@ def _load(point: EntryPoint) -> GameSpec:
             )
         )
     return spec
+
+
+def _api_fits(declared: str) -> bool:
+    """Whether a game written for plugin API ``declared`` (major.minor) runs on this one: the
+    same major version (a minor version only adds names)."""
+    major, dot, minor = declared.partition(".")
+    ours = PLUGIN_API.partition(".")[0]
+    return bool(dot) and major.isdigit() and minor.isdigit() and int(major) == int(ours)
 
 
 def _why(exc: BaseException) -> str:
