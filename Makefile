@@ -50,6 +50,7 @@ demo: $(STAMP) $(MO)
 test: $(STAMP) $(MO)
 	$(BIN)/ruff check deckcheck tests benchmarks
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 	$(MAKE) --no-print-directory engines
 	$(BIN)/pytest -n $(TEST_WORKERS)
 

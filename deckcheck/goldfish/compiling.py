@@ -126,7 +126,7 @@ def inputs(module: str) -> tuple[Path, ...]:
         if path is None:
             continue
         found[name] = path
-        todo.extend(_imported(name, path, top))
+        todo.extend(_imported(name, path, top, root))
     return tuple(sorted(set(found.values())))
 
 
@@ -151,9 +151,10 @@ def _source(name: str, top: str, root: Path) -> Path | None:
     return next((p for p in [*candidates, where / "__init__.py"] if p.is_file()), None)
 
 
-def _imported(name: str, path: Path, top: str) -> list[str]:
+def _imported(name: str, path: Path, top: str, root: Path) -> list[str]:
     """The modules of package ``top`` that module ``name`` (file ``path``) imports: for
-    ``from a import b``, both ``a`` and ``a.b`` (``_source`` drops ``a.b`` if not a module)."""
+    ``from a import b``, both ``a`` and ``a.b`` (``_source`` drops ``a.b`` if not a module),
+    and the module ``a`` loads ``b`` from on first use when ``a`` declares it lazy (``_lazy``)."""
     tree = ast.parse(path.read_bytes(), str(path))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out: list[str] = []
@@ -167,7 +168,26 @@ def _imported(name: str, path: Path, top: str) -> list[str]:
                 anchor = anchor[: len(anchor) - node.level + 1]
                 base = ".".join([*anchor, *([base] if base else [])])
             out += [base, *(f"{base}.{a.name}" for a in node.names)]
+            lazy = _lazy(base, top, root)
+            out += [lazy[a.name] for a in node.names if a.name in lazy]
     return [m for m in out if m == top or m.startswith(top + ".")]
+
+
+@functools.cache
+def _lazy(module: str, top: str, root: Path) -> dict[str, str]:
+    """The names ``module`` loads on first use (PEP 562), from its literal ``_LAZY`` table
+    (name → "module" or "module:attribute", as ``deckcheck.sdk`` declares them) → the module
+    each comes from; empty when it has none. Read from the source: nothing is imported."""
+    path = _source(module, top, root) if module == top or module.startswith(top + ".") else None
+    if path is None:
+        return {}
+    for node in ast.parse(path.read_bytes(), str(path)).body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "_LAZY" for t in node.targets
+        ):
+            table: dict[str, str] = ast.literal_eval(node.value)
+            return {k: v.partition(":")[0] for k, v in table.items()}
+    return {}
 
 
 def _runtime_nodes(tree: ast.AST) -> Iterator[ast.AST]:
