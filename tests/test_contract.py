@@ -148,6 +148,7 @@ NOT_GAME_WORDS: dict[str, set[str]] = {
     "deckcheck/service/schemas.py": {"link"},
     "deckcheck/service/store.py": {"link"},
     "deckcheck/web/templates/builder.html": {"link"},
+    "deckcheck/sdk/testing.py": {"class"},  # pytest's fixture scope "class"
 }
 
 # Columns deckcheck's core reads for every game: identity, the types, the words copy-limit

@@ -22,6 +22,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import Any, Protocol, Self
 
 from deckcheck.games.columns_contract import CardColumn, SearchHook
@@ -173,6 +174,9 @@ class Engine(Protocol):
 # A whole chunk of games at once (NumPy): (setup, first seed, games, turns, on_play) → the
 # arrays of ``goldfish.run.Chunk`` after ``start``.
 BatchEngine = Callable[[SetupView, int, int, int, bool], tuple[Any, ...]]
+# The same compiled engine reading its shuffles from a tape of fixed numbers: (setup, tape of
+# (games, rows, width) uint32, turns, on_play) → the same arrays (``goldfish.batch``)
+TapeEngine = Callable[[SetupView, Any, int, bool], tuple[Any, ...]]
 
 # (the row's fields, which it may fill in; the game's lookup tables) → reasons it is wrong
 CardCheck = Callable[[dict[str, Any], Mapping[str, Mapping[str, str]]], list[str]]
@@ -268,6 +272,16 @@ class GameSpec:
     # another major version. "1.0", not ``PLUGIN_API``: a game that declares none was written
     # before the version was declared, against 1.0
     plugin_api: str = "1.0"
+    # ``play_batch`` reading a tape of fixed numbers (``goldfish.batch.entry_points``): the
+    # conformance suite (``deckcheck.sdk.testing``) holds it to ``play`` game by game
+    play_tape: TapeEngine | None = None
+    # the folder of the game's own data, found through its entry point: ``formats/`` (format
+    # files, listed with the shipped ones), ``cards/`` (card lists ``pool init`` builds),
+    # ``examples/`` (``<format>-legal.deck`` and ``<format>-illegal.deck``, checked by the
+    # conformance suite) and ``locale/`` (``<lang>/LC_MESSAGES/<id>.po``: the game's messages
+    # and words, behind deckcheck's catalogue). None: the game ships none (the shipped games'
+    # data is deckcheck's own)
+    data: Path | None = None
 
     @cached_property
     def type_words(self) -> dict[str, str]:

@@ -40,7 +40,7 @@ from deckcheck.games.contract import (
     ParamValue,
     lazy,
 )
-from deckcheck.i18n import _
+from deckcheck.i18n import _, add_catalogue
 from deckcheck.normalize import CACHED_LENGTH, CACHED_NAMES, card_name_key
 
 __all__ = [  # the contract's names, for callers that import them from here
@@ -99,7 +99,7 @@ def _load(point: EntryPoint) -> GameSpec:
                 cls=type(spec).__name__,
             )
         )
-    if not _api_fits(spec.plugin_api):
+    if not api_fits(spec.plugin_api):
         raise UnknownGame(
             _(
                 "game {name} failed to load: {where} is written for plugin API {theirs}; this "
@@ -123,12 +123,19 @@ def _load(point: EntryPoint) -> GameSpec:
     return spec
 
 
-def _api_fits(declared: str) -> bool:
+def api_fits(declared: str) -> bool:
     """Whether a game written for plugin API ``declared`` (major.minor) runs on this one: the
     same major version (a minor version only adds names)."""
     major, dot, minor = declared.partition(".")
     ours = PLUGIN_API.partition(".")[0]
     return bool(dot) and major.isdigit() and minor.isdigit() and int(major) == int(ours)
+
+
+def _words(spec: GameSpec) -> GameSpec:
+    """A game that ships its own catalogue (``data/locale``): read behind deckcheck's."""
+    if spec.data is not None and (spec.data / "locale").is_dir():
+        add_catalogue(spec.data / "locale", spec.id)
+    return spec
 
 
 def _why(exc: BaseException) -> str:
@@ -149,7 +156,7 @@ def _discover(points: Iterable[EntryPoint]) -> None:
             continue
         seen.add(point.name)
         try:
-            _found[point.name] = _load(point)
+            _found[point.name] = _words(_load(point))
         except UnknownGame as exc:
             _broken[point.name] = str(exc)
 
@@ -193,7 +200,7 @@ def register(spec: GameSpec, *, replace: bool = False) -> GameSpec:
         known = _added.get(spec.id) or _found.get(spec.id)
         if known is not None and not replace and known is not spec:
             raise ValueError(_("game {id} is already registered", id=repr(spec.id)))
-        _added[spec.id] = spec
+        _added[spec.id] = _words(spec)
         _changed()
     return spec
 

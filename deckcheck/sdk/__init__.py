@@ -19,8 +19,8 @@ The spec (``deckcheck.games.contract``, ``columns_contract``, ``deal_contract``)
     ``Param``, ``ParamValue``, ``COMMON_PARAMS``: a format parameter a game's code reads, its
     value types, and the parameters every game has.
     ``lazy``: ``"module:function"`` as a function imported on first call (engines, tables).
-    ``Engine``, ``BatchEngine``, ``CardCheck``: the signatures of ``play``, ``play_batch`` and
-    ``check_card``.
+    ``Engine``, ``BatchEngine``, ``TapeEngine``, ``CardCheck``: the signatures of ``play``,
+    ``play_batch``, ``play_tape`` and ``check_card``.
     ``CardView``, ``FormatView``, ``PolicyView``, ``CompiledView``, ``SetupView``,
     ``RecordView``, ``CheckTableView``: what the core reads of the objects hooks get or return.
     ``CardColumn``, ``Search``, ``SearchHook``: a game's own card columns and search filters.
@@ -102,6 +102,7 @@ from deckcheck.games.contract import (
     PolicyView,
     RecordView,
     SetupView,
+    TapeEngine,
     lazy,
 )
 from deckcheck.games.deal_contract import COMMON_MULLIGANS, Aside, Draws, Loss, deck_out
@@ -221,7 +222,7 @@ def __getattr__(name: str) -> Any:
     """A lazy name, imported on first use and kept (PEP 562)."""
     target = _LAZY.get(name)
     if target is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")  # i18n: machine
     module, _sep, attribute = target.partition(":")
     value = getattr(importlib.import_module(module), attribute or name)
     globals()[name] = value
@@ -285,6 +286,7 @@ __all__ = [
     "Slot",
     "Tape",
     "TapeArray",
+    "TapeEngine",
     "Trace",
     "UnanswerableError",
     "Violation",

@@ -199,6 +199,7 @@ CHAOS = (  # the entry point of pyproject.toml
         play=lazy("deckcheck.games.chaos.engine:play"),
         # the same games, a chunk at a time, compiled (numba); encode.batch_ok says when
         play_batch=lazy("deckcheck.games.chaos.fast:play_batch"),
+        play_tape=lazy("deckcheck.games.chaos.fast:play_tape"),
         batch_ok=lazy("deckcheck.games.chaos.encode:batch_ok"),
         batch_size=25_000,
         metrics=METRICS,

@@ -72,6 +72,7 @@ IRIS = (  # the entry point of pyproject.toml
         ),
         play=lazy("deckcheck.games.iris.engine:play"),
         play_batch=lazy("deckcheck.games.iris.fast:play_batch"),
+        play_tape=lazy("deckcheck.games.iris.fast:play_tape"),
         metrics=METRICS,
         milestones=MILESTONES,
         losses=(

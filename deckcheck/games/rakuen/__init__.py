@@ -211,6 +211,7 @@ RAKUEN = (  # the entry point of pyproject.toml
         ),
         play=lazy("deckcheck.games.rakuen.engine:play"),
         play_batch=lazy("deckcheck.games.rakuen.fast:play_batch"),
+        play_tape=lazy("deckcheck.games.rakuen.fast:play_tape"),
         batch_ok=lazy("deckcheck.games.rakuen.fast:batch_ok"),
         batch_size=25_000,
         metrics=METRICS,

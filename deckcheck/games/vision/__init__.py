@@ -168,6 +168,7 @@ VISION = (  # the entry point of pyproject.toml
         ),
         play=lazy("deckcheck.games.vision.engine:play"),
         play_batch=lazy("deckcheck.games.vision.fast:play_batch"),
+        play_tape=lazy("deckcheck.games.vision.fast:play_tape"),
         batch_ok=lazy("deckcheck.games.vision.encode:batch_ok"),
         batch_size=25_000,
         metrics=METRICS,
