@@ -79,47 +79,34 @@ def _load(point: EntryPoint) -> GameSpec:
         name=repr(point.name),
         group=GROUP,
     )
+    said = {"name": repr(point.name), "where": where}
     try:
         spec = point.load()
     except Exception as exc:  # any import-time error of a third-party package
-        raise UnknownGame(
-            _(
-                "game {name} failed to load: {where}: {why}",
-                name=repr(point.name),
-                where=where,
-                why=_why(exc),
-            )
-        ) from exc
+        why = _why(exc)
+        raise UnknownGame(_("game {name} failed to load: {where}: {why}", **said, why=why)) from exc
     if not isinstance(spec, GameSpec):
+        cls = type(spec).__name__
         raise UnknownGame(
-            _(
-                "game {name} failed to load: {where} is a {cls}, not a GameSpec",
-                name=repr(point.name),
-                where=where,
-                cls=type(spec).__name__,
-            )
+            _("game {name} failed to load: {where} is a {cls}, not a GameSpec", **said, cls=cls)
         )
     if not api_fits(spec.plugin_api):
+        theirs, ours = repr(spec.plugin_api), repr(PLUGIN_API)
         raise UnknownGame(
             _(
                 "game {name} failed to load: {where} is written for plugin API {theirs}; this "
                 "deckcheck offers plugin API {ours}, another major version",
-                name=repr(point.name),
-                where=where,
-                theirs=repr(spec.plugin_api),
-                ours=repr(PLUGIN_API),
+                **said, theirs=theirs, ours=ours,
             )
-        )
+        )  # fmt: skip
     if spec.id != point.name:
         raise UnknownGame(
             _(
                 "game {name} failed to load: {where} gives the spec of {id}; the entry point's "
                 "name must be the game id",
-                name=repr(point.name),
-                where=where,
-                id=repr(spec.id),
+                **said, id=repr(spec.id),
             )
-        )
+        )  # fmt: skip
     return spec
 
 
