@@ -19,13 +19,9 @@ from deckcheck.sdk import (
 
 
 def play(
-    setup: Setup,
-    policy: Compiled,
-    rng: random.Random,
-    turns: int,
-    on_play: bool,
+    setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play: bool,
     trace: Trace | None = None,
-) -> Record:
+) -> Record:  # fmt: skip
     rules = setup.rules
     launch = bool(getattr(policy.policy, "launch", True))
     deck = shuffled(expand(setup.drawable), rng)  # the top is the end of the list
