@@ -78,6 +78,8 @@ def test_pool_init_validate_goldfish_and_replay(kite: tuple[Path, Path], tmp_pat
     cards = json.loads(_deckcheck(site, db, "pool", "search", "--game", "kite", "--json").stdout)
     assert len(cards) == 18 and {c["type"] for c in cards} == {"glider", "wind"}
     assert "kite-standard" in _deckcheck(site, db, "formats").stdout
+    template = _deckcheck(site, db, "pool", "template", "kite").stdout  # from its own cards
+    assert template.splitlines()[-1] == "game,number,name,type,cost"
 
     ok = _deckcheck(site, db, "validate", "--json", str(legal))
     assert ok.returncode == 0, ok.stdout + ok.stderr
