@@ -237,7 +237,10 @@ class GameSpec:
     # every keyword form of the game's cards: (form, status, source or reason), in the language
     # of the moment; printed by ``formats show`` for each format of the game. None: no table
     keywords: Callable[[], Sequence[tuple[str, str, str]]] | None = None
-    search_fields: tuple[str, ...] = ()  # card columns the web builder offers as filters
+    # the shared card columns (``models.Card``'s: ``cost``, ``level``...) whose filters the
+    # game offers (pool search, ``GET /cards``, the builder); its own columns' come from
+    # ``columns``
+    search_fields: tuple[str, ...] = ()
     # the card facts (a shared field, ``level``/``cost``, or a column of ``columns``) whose
     # counts the builder's deck statistics chart as the game's curve; empty: no curve
     curve: tuple[str, ...] = ()

@@ -60,10 +60,19 @@ Odds (``odds``)
     mulligan rule for the odds engine (NumPy) and the types it works with.
 
 Goldfish: the reference engine (``goldfish.common``, ``policy``, ``setup``, ``trace``)
-    ``Setup``: a deck ready to play (``setup.rules``: the format's deal parameters).
+    ``Setup``: a deck ready to play: ``drawable`` (the main deck as (card, copies), without
+    the cards set aside), ``aside``/``asides``, ``sections``, ``policy`` (the pilot), ``fast``
+    and ``rules``: ``hand`` (opening hand size), ``draw_per_turn``, ``first_player_draws``,
+    ``mulligan`` (the format's ``Mulligan``), ``forced`` (the forced-redraw selector or None),
+    ``draws`` (the draw timeline: ``draws.before_main(turn, on_play)`` lists the turn's draws),
+    ``params`` (every parameter the spec declares, the format's value else the default; read
+    with ``param_int``/``param_bool``) and ``assumptions``.
     ``per_setup``: a function memoised for the set-up being played.
-    ``Policy``, ``Compiled``, ``ranker``: the pilot's model a game subclasses, the pilot with
-    its selectors parsed, and a one-lookup rank function for hot loops.
+    ``Policy``, ``Compiled``, ``ranker``: the pilot's model a game subclasses (a frozen
+    pydantic model: ``name``, ``game``, ``keep``: conditions a kept hand meets, ``play_first``:
+    selectors, ``mulligan``: whether to mulligan; a game adds its switches, and its
+    ``SELECTORS`` names the keys ``Compiled`` parses), the pilot with its selectors parsed
+    (``policy.rank(card, policy.play_first)``), and a one-lookup rank function for hot loops.
     ``Record``, ``DeckOut``, ``Keep``, ``keep_of``: one game's record, the exception that ends
     a game with a loss, and the pilot's keep rule.
     ``expand``, ``shuffled``, ``shuffle``, ``redeal``, ``take``: the deck as a list of copies,
