@@ -158,12 +158,15 @@ class CheckTableView(Protocol):
 
 class Engine(Protocol):
     """One goldfish game, the same signature for every game; given a ``trace`` it tells it each
-    step and plays exactly as without one."""
+    step and plays exactly as without one. The core passes its own ``goldfish.setup.Setup``
+    and ``goldfish.policy.Compiled`` (``SetupView`` and ``CompiledView`` list what it
+    provides); they are typed loosely here so that a game annotates them with those classes
+    (``deckcheck.sdk.Setup``, ``deckcheck.sdk.Compiled``) and passes its ``play`` itself."""
 
     def __call__(
         self,
-        setup: SetupView,
-        policy: CompiledView,
+        setup: Any,
+        policy: Any,
         rng: random.Random,
         turns: int,
         on_play: bool,
