@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 import deckcheck.sdk as sdk
 from tests.conftest import ROOT
@@ -48,3 +51,18 @@ def test_importing_the_sdk_and_registering_the_games_imports_no_numpy() -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "[]", out.stderr
+
+
+def test_a_format_may_use_only_the_shared_sections_and_its_games_own(tmp_path: Path) -> None:
+    """``GameSpec.sections`` adds a game's own deck sections; any other name is refused, with
+    the sections the game has."""
+    from deckcheck.format_registry import FormatRegistry
+    from deckcheck.formats import FormatError
+
+    text = (ROOT / "formats" / "iris-standard.toml").read_text(encoding="utf-8")
+    (tmp_path / "x.toml").write_text(
+        text.replace('name = "main"\nlabel = "deck"', 'name = "reserve"\nlabel = "deck"'),
+        encoding="utf-8",
+    )
+    with pytest.raises(FormatError, match=r"sections: 'reserve' is not a section \(main, extra, gate, side\)"):
+        FormatRegistry([tmp_path]).get("x")

@@ -2,8 +2,8 @@
 
 "Kite Duel" (tests/plugins/kitegame: deckcheck's test fixture, outside the rulebooks) is copied
 into a temporary folder and installed from there with pip into a folder of its own (never into
-the venv). It has its own formats, cards, example decks, deck section word (リザーブ), Japanese
-catalogue and numba batch engine, all found through its entry point. Through the CLI in a
+the venv). It has its own formats, cards, example decks, deck section (``reserve``, headed
+リザーブ), Japanese catalogue and numba batch engine, all found through its entry point. Through the CLI in a
 process of its own: ``pool init`` builds its cards, it validates in English and Japanese,
 plays goldfish on its batch engine and replays a game in its own words; and its own tests
 (the SDK's conformance suite) pass."""
@@ -83,7 +83,15 @@ def test_pool_init_validate_goldfish_and_replay(kite: tuple[Path, Path], tmp_pat
 
     ok = _deckcheck(site, db, "validate", "--json", str(legal))
     assert ok.returncode == 0, ok.stdout + ok.stderr
-    assert json.loads(ok.stdout)["counts"] == {"main": 40, "side": 4}
+    assert json.loads(ok.stdout)["counts"] == {"main": 40, "reserve": 4}  # its own section
+    as_json = tmp_path / "legal.json"  # the JSON form keeps the section, and reads it back
+    assert _deckcheck(site, db, "convert", str(legal), "--to", "json", "-o", str(as_json)).returncode == 0
+    assert [c["card"] for c in json.loads(as_json.read_text(encoding="utf-8"))["reserve"]] == [
+        "KD-G08",
+        "KD-W08",
+    ]
+    again = _deckcheck(site, db, "validate", "--json", str(as_json))
+    assert json.loads(again.stdout)["counts"] == {"main": 40, "reserve": 4}, again.stderr
     bad = _deckcheck(site, db, "validate", "--json", str(illegal))
     assert bad.returncode == 1
     rules = [v["rule"] for v in json.loads(bad.stdout)["violations"]]

@@ -274,6 +274,10 @@ class GameSpec:
     # --- i20-columns: the game's own card columns and search filters (columns_contract.py) ---
     columns: tuple[CardColumn, ...] = ()  # kept in ``Card.extra``; stored, imported, searched
     search_hooks: tuple[SearchHook, ...] = ()  # filters the game works out itself
+    # deck sections of the game's own beyond the shared main, extra, gate and side: their
+    # names (a format's ``[[sections]]`` may use them; ``section_aliases`` gives the header
+    # words that open them, ``words`` their words)
+    sections: tuple[str, ...] = ()
     # the plugin API (``PLUGIN_API``, major.minor) the game is written for; the registry refuses
     # another major version. "1.0", not ``PLUGIN_API``: a game that declares none was written
     # before the version was declared, against 1.0

@@ -45,7 +45,7 @@ Cards and decks (``models``, ``resolve``, ``blank``, ``data``, ``checks``, ``slo
     ``Format``: a loaded format (its parameters, tables and check tables).
     ``Check``, ``CheckTable``, ``Row``, ``Placement``, ``SECTIONS``: a game's own check table
     (the TOML rows it reads; ``Placement``: where its cards go in the builder) and the core's
-    deck sections. ``CheckTable.order`` places it among the core's tables, which run in
+    deck sections (a game adds its own: ``GameSpec.sections``). ``CheckTable.order`` places it among the core's tables, which run in
     ascending order: sections 100, copies 200-210, pure 300, type_counts 400,
     attribute_limits 500, opening_checks 700, restrictions 800; the shipped games' own use
     600-699.

@@ -2,10 +2,10 @@
 fixture, not a real game; its rules are outside the rulebooks).
 
 Rules: a 40-card main deck of gliders and winds, 3 copies of a card at most, and a reserve of
-up to 5 cards (the deck section this game calls リザーブ); a 5-card opening hand, no mulligan,
-1 card drawn a turn (not by the first player on turn 1). Each turn the pilot launches one glider
-from the hand while fewer than ``gust`` (a parameter of the game's own) fly. A draw the deck
-cannot give loses.
+up to 5 cards (a deck section of this game's own, headed ``reserve`` or リザーブ); a 5-card
+opening hand, no mulligan, 1 card drawn a turn (not by the first player on turn 1). Each turn
+the pilot launches one glider from the hand while fewer than ``gust`` (a parameter of the
+game's own) fly. A draw the deck cannot give loses.
 
 The package ships its data (``data/``: formats, cards, example decks and its Japanese words),
 which deckcheck finds through ``GameSpec.data``.
@@ -35,7 +35,7 @@ def words() -> dict[str, str]:
         "glider": _p("kite", "glider"),
         "wind": _p("kite", "wind"),
         "main": _p("kite", "main"),
-        "side": _p("kite", "reserve"),
+        "reserve": _p("kite", "reserve"),
     }
 
 
@@ -44,7 +44,8 @@ KITE = GameSpec(
     name="Kite Duel",
     plugin_api=PLUGIN_API,
     card_types={"glider": ("グライダー",), "wind": ("風",)},
-    section_aliases={"reserve": "side", "リザーブ": "side"},
+    sections=("reserve",),
+    section_aliases={"reserve": "reserve", "リザーブ": "reserve"},
     params={"gust": Param(int, 3, N_("goldfish: gliders in the air at most"), minimum=1)},
     policy=KitePolicy,
     default_policy=KitePolicy(name="kite default", keep=("type:glider>=1",)),
