@@ -92,6 +92,13 @@ def test_pool_init_validate_goldfish_and_replay(kite: tuple[Path, Path], tmp_pat
     ]
     again = _deckcheck(site, db, "validate", "--json", str(as_json))
     assert json.loads(again.stdout)["counts"] == {"main": 40, "reserve": 4}, again.stderr
+    as_csv = tmp_path / "legal.csv"
+    assert _deckcheck(site, db, "convert", str(legal), "--to", "csv", "-o", str(as_csv)).returncode == 0
+    assert as_csv.read_text(encoding="utf-8").splitlines()[-1] == "reserve,2,KD-W08,海風"
+    fewer = tmp_path / "fewer.deck"
+    fewer.write_text(legal.read_text(encoding="utf-8").replace("2 KD-W08", "1 KD-W08"), "utf-8")
+    changed = _deckcheck(site, db, "diff", str(legal), str(fewer)).stdout
+    assert "[reserve]\n  -1 海風 (KD-W08)  2 → 1" in changed
     bad = _deckcheck(site, db, "validate", "--json", str(illegal))
     assert bad.returncode == 1
     rules = [v["rule"] for v in json.loads(bad.stdout)["violations"]]
