@@ -44,11 +44,11 @@ Cards and decks (``models``, ``resolve``, ``blank``, ``data``, ``checks``, ``slo
     ``card_pool_dir``: the folder of the shipped card lists.
     ``Format``: a loaded format (its parameters, tables and check tables).
     ``Check``, ``CheckTable``, ``Row``, ``Placement``, ``SECTIONS``: a game's own check table
-    (the TOML rows it reads; ``Placement``: where its cards go in the builder) and the core's
-    deck sections (a game adds its own: ``GameSpec.sections``). ``CheckTable.order`` places it among the core's tables, which run in
-    ascending order: sections 100, copies 200-210, pure 300, type_counts 400,
-    attribute_limits 500, opening_checks 700, restrictions 800; the shipped games' own use
-    600-699.
+    (the TOML rows it reads; ``Placement``: where its cards go in the builder) and the shared
+    deck sections (a game adds its own: ``GameSpec.sections``). ``CheckTable.order`` places a
+    table among the core's, which run in ascending order: sections 100, copies 200-210, pure
+    300, type_counts 400, attribute_limits 500, opening_checks 700, restrictions 800; the
+    shipped games' own use 600-699.
     ``Context``, ``Slot``, ``card_counts``, ``first_line``, ``slots_total``, ``plural``: what a
     check sees of a deck: its resolved slots, per-card counts, the first line, totals, and
     ``plural`` (a count with its noun).
