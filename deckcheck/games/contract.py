@@ -26,6 +26,7 @@ from typing import Any, Protocol, Self
 
 from deckcheck.games.columns_contract import CardColumn, SearchHook
 from deckcheck.games.deal_contract import Draws, FromHand, LayOut, Loss, SetAside
+from deckcheck.games.playtest_contract import Playtest
 from deckcheck.normalize import nfkc
 
 ParamValue = int | float | str | bool
@@ -173,7 +174,6 @@ BatchEngine = Callable[[SetupView, int, int, int, bool], tuple[Any, ...]]
 CardCheck = Callable[[dict[str, Any], Mapping[str, Mapping[str, str]]], list[str]]
 
 
-
 def lazy(target: str) -> Any:
     """``"module:function"`` as a function that imports its module on first call, so that
     registering a game (which ``deckcheck validate`` does) never imports NumPy or an engine."""
@@ -259,6 +259,9 @@ class GameSpec:
     # --- i20-columns: the game's own card columns and search filters (columns_contract.py) ---
     columns: tuple[CardColumn, ...] = ()  # kept in ``Card.extra``; stored, imported, searched
     search_hooks: tuple[SearchHook, ...] = ()  # filters the game works out itself
+    # --- issue 32: the builder's playtester (playtest_contract.py) ---
+    # the game's zones and turn steps in the language of the moment; None: no playtester
+    playtest: Callable[[], Playtest] | None = None
 
     @cached_property
     def type_words(self) -> dict[str, str]:

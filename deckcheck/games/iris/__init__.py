@@ -8,7 +8,7 @@ from deckcheck.formats import Format
 from deckcheck.games.columns_contract import CardColumn, Search
 from deckcheck.games.contract import GameSpec, Param, lazy
 from deckcheck.games.deal_contract import Aside, deck_out
-from deckcheck.games.iris import words
+from deckcheck.games.iris import playtest, words
 from deckcheck.goldfish.policy import Policy
 from deckcheck.i18n import N_
 from deckcheck.models import Card
@@ -47,6 +47,7 @@ IRIS = (  # the entry point of pyproject.toml
     GameSpec(
         id="iris",
         words=words.words,
+        playtest=playtest.playtest,  # the builder's playtester: zones and turn steps
         name="あいりすミスティリア! TCG",
         # 詳しい遊び方 §1 カードの種類
         card_types={

@@ -13,7 +13,7 @@ from deckcheck.formats import Format
 from deckcheck.games.columns_contract import CardColumn, Search
 from deckcheck.games.contract import GameSpec, Param, lazy
 from deckcheck.games.deal_contract import Aside, Draws, Loss
-from deckcheck.games.rakuen import words
+from deckcheck.games.rakuen import playtest, words
 from deckcheck.goldfish.policy import Policy
 from deckcheck.i18n import N_, _
 from deckcheck.models import Card
@@ -165,6 +165,7 @@ RAKUEN = (  # the entry point of pyproject.toml
     GameSpec(
         id="rakuen",
         words=words.words,
+        playtest=playtest.playtest,  # the builder's playtester: zones and turn steps
         name="ラクエンロジック",
         # ルールブック Ver1.0 ch.1 §1
         card_types={

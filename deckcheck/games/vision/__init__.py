@@ -10,7 +10,7 @@ from pydantic import Field
 from deckcheck.games.columns_contract import CardColumn, Search
 from deckcheck.games.contract import GameSpec, Param, lazy
 from deckcheck.games.deal_contract import deck_out
-from deckcheck.games.vision import words
+from deckcheck.games.vision import playtest, words
 from deckcheck.games.vision.layout import METRICS, MILESTONES
 from deckcheck.games.vision.names import vision_copy_name
 from deckcheck.goldfish.policy import Policy
@@ -178,6 +178,7 @@ VISION = (  # the entry point of pyproject.toml
         milestones=MILESTONES,
         check_tables=lazy("deckcheck.games.vision.checks:tables"),
         keywords=lazy("deckcheck.games.vision.keywords:table"),
+        playtest=playtest.playtest,  # the builder's playtester: zones and turn steps
         copy_keys={"vision-name": vision_copy_name},  # 符ノ壱“X” counts as X (names.py)
         # 東方VISIONオンライン rules: a draw from an empty deck loses, an empty deck alone does not
         losses=(deck_out(N_("東方VISIONオンライン rules (a draw the rules require, deck empty)")),),

@@ -632,6 +632,7 @@ async function chooseFormat(id, keepEntries) {
   for (const t of formatTypes()) types.append(new Option(typeName(t), t));
   const mulligan = (state.info.parameters.mulligan || {}).value || "none";
   $("mulligan").hidden = mulligan === "none";
+  if (typeof playtestFormat === "function") playtestFormat(); // playtest.js
   save();
   renderDeck();
   scheduleValidate();
