@@ -47,7 +47,12 @@ demo: $(STAMP) $(MO)
 	$(BIN)/deckcheck validate examples --db $(DEMO_DB); test $$? -eq 1
 	$(BIN)/python -m deckcheck.cli.warm --db $(DEMO_DB) --usage
 
-test: $(STAMP) $(MO)
+# axe-core for the browser tests' accessibility check (issue 32), from package-lock.json
+node_modules/.stamp: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+test: $(STAMP) $(MO) node_modules/.stamp
 	$(BIN)/ruff check deckcheck tests benchmarks
 	$(BIN)/mypy
 	$(MAKE) --no-print-directory engines
