@@ -31,7 +31,7 @@ function startSummary() {
   const watch = new MutationObserver(renderSummary);
   watch.observe($("sections"), { childList: true, subtree: true, characterData: true });
   watch.observe($("verdict"), { childList: true, characterData: true, subtree: true,
-    attributes: true, attributeFilter: ["class"] });
+    attributes: true }); // its class says legal, illegal or checking
   $("open-search").addEventListener("click", () => openSearch(true));
   $("close-search").addEventListener("click", () => openSearch(false));
   document.addEventListener("keydown", (ev) => {
