@@ -5,6 +5,7 @@ them), its other printings and its source note; deck lines show the facts of the
 from __future__ import annotations
 
 from playwright.sync_api import expect
+from starlette.testclient import TestClient
 
 from tests.conftest import EXAMPLES
 from tests.test_web import browser, expect_legal, open_builder, server_url, shot, web_app
@@ -60,3 +61,11 @@ def test_a_focused_card_shows_everything_the_pool_holds(browser, server_url: str
     shot(page, "32-card-details")
     assert violations == []
     context.close()
+
+
+def test_search_sorts_card_numbers_as_numbers(web_app) -> None:  # type: ignore[no-untyped-def]
+    with TestClient(web_app) as http:
+        found = http.get("/cards", params={"game": "vision", "q": "博麗 霊夢", "limit": 50}).json()
+    numbers = [c["number"] for c in found if c["number"].startswith("N")]
+    assert numbers == sorted(numbers, key=lambda n: int(n[1:])), numbers  # N31 before N178
+    assert numbers.index("N31") < numbers.index("N178") < numbers.index("N1130")

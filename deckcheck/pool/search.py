@@ -304,7 +304,9 @@ def search_query(
     where.params.update(limit=max(0, limit), offset=max(0, offset))
     sql = (
         f"SELECT {SELECT_LIST} FROM {table}{where.sql()} "
-        "ORDER BY game, number LIMIT :limit OFFSET :offset"
+        # numbers as numbers where they share a form: a shorter number first (N31, N178,
+        # N1130), then by its text (issue 32); SQLite and PostgreSQL both have length()
+        "ORDER BY game, length(number), number LIMIT :limit OFFSET :offset"
     )
     return sql, where.params
 
