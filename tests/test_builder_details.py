@@ -69,3 +69,14 @@ def test_search_sorts_card_numbers_as_numbers(web_app) -> None:  # type: ignore[
     numbers = [c["number"] for c in found if c["number"].startswith("N")]
     assert numbers == sorted(numbers, key=lambda n: int(n[1:])), numbers  # N31 before N178
     assert numbers.index("N31") < numbers.index("N178") < numbers.index("N1130")
+
+
+def test_a_name_search_finds_spells_by_their_user(web_app) -> None:  # type: ignore[no-untyped-def]
+    with TestClient(web_app) as http:
+        found = http.get("/cards", params={"game": "vision", "q": "霊夢", "limit": 200}).json()
+        spells = http.get(
+            "/cards", params={"game": "vision", "user": "霊夢", "type": "spell", "limit": 200}
+        ).json()
+    numbers = {c["number"] for c in found}
+    assert spells and {c["number"] for c in spells} <= numbers  # 霊夢's spells, by 術者
+    assert any("霊夢" not in c["name"] for c in found)  # found by 術者, not by name

@@ -52,6 +52,7 @@ COLUMNS = (
         Search("text"),
         label=N_("User (術者)"),
         summary=True,
+        by_name=True,  # searching 霊夢 finds the spells whose 術者 is 霊夢 (issue 32)
     ),
     CardColumn("class", "text", N_("種族 as printed"), Search("text"), label=N_("Class (種族)")),
     CardColumn(
