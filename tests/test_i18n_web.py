@@ -198,10 +198,12 @@ def _data(page: Page) -> list[str]:
     # a format parameter as its file writes it (an assumption line: ``mulligan = none``) and
     # the sites a fan source names are data too
     settings = re.findall(r"\b[a-z_]+ = [\w.]+", page.inner_text("body"))
-    # a focused card's facts and source note (issue 32), those with a letter (a bare number
+    # a focused card's facts and source note, a result's facts (a keyword such as Union: the
+    # name search finds spells by their 術者 since issue 32), those with a letter (a bare number
     # taken out of the text would split the words around it)
     card: list[str] = page.evaluate(
-        """() => [...document.querySelectorAll("#card-panel .data, #card-printings li")]
+        """() => [...document.querySelectorAll(
+            "#card-panel .data, #card-printings li, #results .meta span")]
           .map((e) => e.textContent.trim()).filter((t) => /[A-Za-z]/.test(t))"""
     )
     return [t for t in texts if t] + card + SWITCH + settings + list(SITES)
