@@ -79,7 +79,9 @@ def test_a_filtered_search_fits_the_screen_and_pages_with_a_total(  # type: igno
         "[...document.querySelectorAll('#results li')].map((li) => li.offsetHeight)"
     )
     line = page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
-    assert max(heights) <= 3.5 * line, heights  # one or two lines a row
+    # one or two lines a row; on a phone the first line is a 44 px touch target (issue 32)
+    most = 3.5 * line if size == "desktop" else 44 + 1.75 * line
+    assert max(heights) <= most, heights
     shot(page, f"22-search-results-{size}")
 
     page.click("#next")

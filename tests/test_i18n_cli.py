@@ -225,7 +225,7 @@ def test_pool_stats_and_search_are_japanese(db: str) -> None:
         found = pool.search("vision", "霊夢", None, limit=50, offset=0)
     from deckcheck.render import card_summary
 
-    data = [t for c in found for t in (c.name, c.number, c.type, card_summary(c))]
+    data = [t for c in found for t in (c.name, c.number, c.type, card_summary(c), *c.keywords)]
     words = prose(" ".join(out.split()), [*games.ids(), *data, *" ".join(data).split()])
     assert words == [], out
     code, out = deckcheck("pool", "search", "zzzz-none", "--db", db)

@@ -166,7 +166,8 @@ _NOT_BUILDERS = (
     "#format option, #sections .name, #sections .number, #sections .label, #results li, "
     "#errors .msg, #errors .fix, #errors .source, #warnings li, #assumptions li, "
     "#game-filters label, #hand li, #hand-note, #chart-note, "
-    "#compare-card option, #compare-fill option, #language"
+    "#compare-card option, #compare-fill option, #language, #card-printings li, "
+    "#card-panel .data, #card-title"
 )
 
 
@@ -197,7 +198,15 @@ def _data(page: Page) -> list[str]:
     # a format parameter as its file writes it (an assumption line: ``mulligan = none``) and
     # the sites a fan source names are data too
     settings = re.findall(r"\b[a-z_]+ = [\w.]+", page.inner_text("body"))
-    return [t for t in texts if t] + SWITCH + settings + list(SITES)
+    # a focused card's facts and source note, a result's facts (a keyword such as Union: the
+    # name search finds spells by their 術者 since issue 32), those with a letter (a bare number
+    # taken out of the text would split the words around it)
+    card: list[str] = page.evaluate(
+        """() => [...document.querySelectorAll(
+            "#card-panel .data, #card-printings li, #results .meta span")]
+          .map((e) => e.textContent.trim()).filter((t) => /[A-Za-z]/.test(t))"""
+    )
+    return [t for t in texts if t] + card + SWITCH + settings + list(SITES)
 
 
 # The page's language once it is there: a reload replaces the document, and a predicate run

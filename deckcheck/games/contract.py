@@ -27,6 +27,7 @@ from typing import Any, Protocol, Self
 
 from deckcheck.games.columns_contract import CardColumn, SearchHook
 from deckcheck.games.deal_contract import Draws, FromHand, LayOut, Loss, SetAside
+from deckcheck.games.playtest_contract import Playtest
 from deckcheck.normalize import nfkc
 
 ParamValue = int | float | str | bool
@@ -185,7 +186,6 @@ TapeEngine = Callable[[SetupView, Any, int, bool], tuple[Any, ...]]
 CardCheck = Callable[[dict[str, Any], Mapping[str, Mapping[str, str]]], list[str]]
 
 
-
 def lazy(target: str) -> Any:
     """``"module:function"`` as a function that imports its module on first call, so that
     registering a game (which ``deckcheck validate`` does) never imports NumPy or an engine."""
@@ -287,11 +287,14 @@ class GameSpec:
     play_tape: TapeEngine | None = None
     # the folder of the game's own data, found through its entry point: ``formats/`` (format
     # files, listed with the shipped ones), ``cards/`` (card lists ``pool init`` builds),
-    # ``examples/`` (``<format>-legal.deck`` and ``<format>-illegal.deck``, checked by the
+    # ``examples/`` (``examples/<format>-legal.deck``, ``examples/<format>-illegal.deck``: the
     # conformance suite) and ``locale/`` (``<lang>/LC_MESSAGES/<id>.po``: the game's messages
     # and words, behind deckcheck's catalogue). None: the game ships none (the shipped games'
     # data is deckcheck's own)
     data: Path | None = None
+    # --- issue 32: the builder's playtester (playtest_contract.py) ---
+    # the game's zones and turn steps in the language of the moment; None: no playtester
+    playtest: Callable[[], Playtest] | None = None
 
     @cached_property
     def type_words(self) -> dict[str, str]:

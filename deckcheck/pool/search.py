@@ -304,7 +304,8 @@ def search_query(
     where.params.update(limit=max(0, limit), offset=max(0, offset))
     sql = (
         f"SELECT {SELECT_LIST} FROM {table}{where.sql()} "
-        "ORDER BY game, number LIMIT :limit OFFSET :offset"
+        # numbers as numbers where they share a form: N31, N178, N1130 (issue 32)
+        "ORDER BY game, length(number), number LIMIT :limit OFFSET :offset"
     )
     return sql, where.params
 
@@ -345,6 +346,7 @@ def _search_where(
         ]
         ors.append(f"number_key LIKE {where.param(prefix + '%')} ESCAPE '\\'")
         ors.append(f"('{SEP}' || alias_keys) LIKE {where.param(f'%{SEP}{prefix}%')} ESCAPE '\\'")
+        ors += _by_name(where, game, name, json_text)
         where.add("(" + " OR ".join(ors) + ")")
     known = known_filters(game) if filters else {}
     for option, value in (filters or {}).items():
@@ -365,6 +367,13 @@ def _search_where(
                 ors.append(f"(game = {where.param(f.game)} AND {clause})")
         where.add(ors[0] if len(ors) == 1 else "(" + " OR ".join(ors) + ")")
     return where
+
+
+def _by_name(where: _Where, game: Game | None, name: str, json_text: JsonText) -> list[str]:
+    """A name search also finds a card by its game's ``by_name`` columns (a spell's 術者)."""
+    marked = sorted({c.filter or "" for c in games.get(game).columns if c.by_name} if game else [])
+    found = [f for o in marked for f in known_filters(game).get(o, []) if f.mode == "text"]
+    return [_game_clause(where, f, name, json_text) for f in found]
 
 
 def get_query(table: str, game: Game, number: str) -> tuple[str, dict[str, object]]:

@@ -27,6 +27,9 @@ The spec (``deckcheck.games.contract``, ``columns_contract``, ``deal_contract``)
     ``Aside``, ``Draws``, ``Loss``, ``deck_out``, ``COMMON_MULLIGANS``: the deal (cards set
     aside or laid out, the draw timeline), how a game is lost, the shipped mulligan rules.
     ``name_key``: the key under which two card names are one name in a game.
+    ``Playtest``, ``Zone``, ``Step``, ``deck_and_hand``, ``draw_step``, ``hand_limit_step``:
+    the builder's playtester (``GameSpec.playtest``): the game's zones and turn steps, each
+    step with its rule, and the zones and steps most games share.
 
 Words and errors (``deckcheck.i18n``, ``wording``, ``errors``, ``normalize``)
     ``_``, ``_n``, ``_p``, ``N_``: the message catalogue (a message, a plural, a game's own
@@ -119,6 +122,14 @@ from deckcheck.games.contract import (
     lazy,
 )
 from deckcheck.games.deal_contract import COMMON_MULLIGANS, Aside, Draws, Loss, deck_out
+from deckcheck.games.playtest_contract import (
+    Playtest,
+    Step,
+    Zone,
+    deck_and_hand,
+    draw_step,
+    hand_limit_step,
+)
 from deckcheck.i18n import N_, _, _n, _p
 from deckcheck.i18n import current as current_language
 from deckcheck.normalize import nfkc, title_key, word_key
@@ -283,6 +294,7 @@ __all__ = [
     "Param",
     "ParamValue",
     "Placement",
+    "Playtest",
     "Policy",
     "PolicyView",
     "Record",
@@ -297,12 +309,14 @@ __all__ = [
     "SetupView",
     "Severity",
     "Slot",
+    "Step",
     "Tape",
     "TapeArray",
     "TapeEngine",
     "Trace",
     "UnanswerableError",
     "Violation",
+    "Zone",
     "_",
     "_n",
     "_p",
@@ -316,10 +330,13 @@ __all__ = [
     "card_names",
     "card_pool_dir",
     "current_language",
+    "deck_and_hand",
     "deck_out",
+    "draw_step",
     "expand",
     "first_line",
     "gone",
+    "hand_limit_step",
     "is_blank",
     "keep_of",
     "lazy",

@@ -3,7 +3,7 @@
 A game package runs it on itself. In its tests::
 
     pytest_plugins = ["deckcheck.sdk.testing"]  # the fixtures below (in a test module or the
-                                                # top-level conftest.py)
+                                                # package's top-level conftest)
     from deckcheck.sdk.testing import Conformance
 
     class TestKite(Conformance):
@@ -15,8 +15,9 @@ and pytest collects the suite's tests for that game:
   it declares, its pilot, metrics, losses, parameters, engines);
 - ``test_every_format_loads``: the game has a format, and each of its formats (the shipped
   folders, ``$DECKCHECK_FORMATS`` and the game's own ``data/formats``) loads;
-- ``test_the_examples_have_their_verdicts``: each ``<format>-legal.deck`` example is legal and
-  each ``<format>-illegal.deck`` is not (the game's ``data/examples``, deckcheck's own);
+- ``test_the_examples_have_their_verdicts``: each ``examples/<format>-legal.deck`` is legal
+  and each ``examples/<format>-illegal.deck`` is not (the game's ``data/examples``,
+  deckcheck's own);
 - ``test_the_engines_agree_on_tapes``: on each legal example, on the play and on the draw, the
   batch engine (``play_tape``) plays the reference's games record for record from one tape of
   random numbers (``same_games``); skipped for a game with no batch engine;

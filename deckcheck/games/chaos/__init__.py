@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from deckcheck.games.chaos import os_table, partner, words
+from deckcheck.games.chaos import os_table, partner, playtest, words
 from deckcheck.sdk import (
     N_,
     CardColumn,
@@ -169,6 +169,7 @@ CHAOS = (  # the entry point of pyproject.toml
     GameSpec(
         id="chaos",
         words=words.words,
+        playtest=playtest.playtest,  # the builder's playtester: zones and turn steps
         name="ChaosTCG",
         # 総合ルール §2.2
         card_types={

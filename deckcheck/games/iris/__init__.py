@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from deckcheck.games.iris import words
+from deckcheck.games.iris import playtest, words
 from deckcheck.sdk import (
     N_,
     Aside,
@@ -53,6 +53,7 @@ IRIS = (  # the entry point of pyproject.toml
     GameSpec(
         id="iris",
         words=words.words,
+        playtest=playtest.playtest,  # the builder's playtester: zones and turn steps
         name="あいりすミスティリア! TCG",
         # 詳しい遊び方 §1 カードの種類
         card_types={

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
-from deckcheck.games.rakuen import words
+from deckcheck.games.rakuen import playtest, words
 from deckcheck.sdk import (
     N_,
     Aside,
@@ -173,6 +173,7 @@ RAKUEN = (  # the entry point of pyproject.toml
     GameSpec(
         id="rakuen",
         words=words.words,
+        playtest=playtest.playtest,  # the builder's playtester: zones and turn steps
         name="ラクエンロジック",
         # ルールブック Ver1.0 ch.1 §1
         card_types={

@@ -7,7 +7,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
-from deckcheck.games.vision import words
+from deckcheck.games.vision import playtest, words
 from deckcheck.games.vision.layout import METRICS, MILESTONES
 from deckcheck.games.vision.names import vision_copy_name
 from deckcheck.sdk import N_, CardColumn, GameSpec, Param, Policy, Search, deck_out, lazy
@@ -48,6 +48,7 @@ COLUMNS = (
         Search("text"),
         label=N_("User (術者)"),
         summary=True,
+        by_name=True,  # searching 霊夢 finds the spells whose 術者 is 霊夢 (issue 32)
     ),
     CardColumn("class", "text", N_("種族 as printed"), Search("text"), label=N_("Class (種族)")),
     CardColumn(
@@ -175,6 +176,7 @@ VISION = (  # the entry point of pyproject.toml
         milestones=MILESTONES,
         check_tables=lazy("deckcheck.games.vision.checks:tables"),
         keywords=lazy("deckcheck.games.vision.keywords:table"),
+        playtest=playtest.playtest,  # the builder's playtester: zones and turn steps
         copy_keys={"vision-name": vision_copy_name},  # 符ノ壱“X” counts as X (names.py)
         # 東方VISIONオンライン rules: a draw from an empty deck loses, an empty deck alone does not
         losses=(deck_out(N_("東方VISIONオンライン rules (a draw the rules require, deck empty)")),),

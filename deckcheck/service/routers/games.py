@@ -11,9 +11,11 @@ from fastapi import APIRouter
 
 from deckcheck import games
 from deckcheck.games.columns_contract import CardColumn
+from deckcheck.games.playtest_contract import Playtest
 from deckcheck.i18n import DEFAULT, N_, _, current
 from deckcheck.pool.columns import game_columns
 from deckcheck.pool.search import offered
+from deckcheck.service.problems import Problem
 from deckcheck.wording import label
 
 router = APIRouter(prefix="/games", tags=["games"])
@@ -41,6 +43,54 @@ def game_list() -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+@router.get("/{game}/playtest")
+def playtest(game: str) -> dict[str, Any]:
+    """The game's table for the builder's playtester, in the request's language: its zones, the
+    steps of its turn (each with its rule) and what the player follows alone. 404: no such
+    game, or a game without a playtester."""
+    spec = games.find(game)
+    if spec is None or spec.playtest is None:
+        detail = _("No playtester for game {game}", game=repr(game))
+        raise Problem(404, "not-found", detail)  # i18n: machine
+    return _table(spec.playtest())
+
+
+def _table(table: Playtest) -> dict[str, Any]:
+    return {
+        "deck": table.deck,
+        "hand": table.hand,
+        "zones": [
+            {
+                "name": z.name,
+                "label": z.label,
+                "hidden": z.hidden,
+                "sleeps": z.sleeps,
+                "sections": list(z.sections),
+                "types": list(z.types),
+                "take": z.take,
+                "rest": z.rest,
+                "rule": z.rule,
+            }
+            for z in table.zones
+        ],
+        "steps": [
+            {
+                "name": s.name,
+                "label": s.label,
+                "action": s.action,
+                "rule": s.rule,
+                "zones": list(s.zones),
+                "count": s.count,
+                "when": list(s.when) if s.when else None,
+                "first_turn": s.first_turn,
+                "param": s.param,
+            }
+            for s in table.steps
+        ],
+        "notes": list(table.notes),
+    }
 
 
 # the shared card fields a curve may chart, as the builder names them

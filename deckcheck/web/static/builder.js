@@ -632,8 +632,10 @@ async function chooseFormat(id, keepEntries) {
   for (const t of formatTypes()) types.append(new Option(typeName(t), t));
   const mulligan = (state.info.parameters.mulligan || {}).value || "none";
   $("mulligan").hidden = mulligan === "none";
+  if (typeof playtestFormat === "function") playtestFormat(); // playtest.js
   save();
   renderDeck();
+  restoreOdds();
   scheduleValidate();
   scheduleSearch();
 }
@@ -699,16 +701,36 @@ async function plot() {
       api("POST", "/odds", { ...body, on_play: false }),
     ]);
     show("", "plot");
-    // when the first player draws too, the two curves are one: drawn once, labelled as one
-    const same = play.rows.every((r, k) => r.probability === (draw.rows[k] || {}).probability);
-    drawChart(same ? [{ label: _("play = draw"), rows: play.rows }]
-      : [{ label: _("on the play"), rows: play.rows }, { label: _("on the draw"), rows: draw.rows }]);
-    const method = play.method === "exact" ? _("exact") : _("monte-carlo");
-    $("chart-note").textContent = _("{method}; mulligan: {mulligan}",
-      { method, mulligan: play.mulligan });
+    const odds = { deck: body.deck, want, turns, play: play.rows, draw: draw.rows,
+      method: play.method, mulligan: play.mulligan };
+    drawOdds(odds);
+    try { sessionStorage.setItem(ODDS_KEY, JSON.stringify(odds)); } catch (err) { /* not kept */ }
   } catch (err) {
     show(_("Could not compute the odds: {error}", { error: err.message }), "plot");
   }
+}
+
+// The odds plotted last in this tab, kept over a reload or a language switch (issue 32): drawn
+// again, in the page's language, while the deck is the one they were computed for.
+const ODDS_KEY = "deckcheck.odds.v1";
+
+function drawOdds(odds) {
+  // when the first player draws too, the two curves are one: drawn once, labelled as one
+  const same = odds.play.every((r, k) => r.probability === (odds.draw[k] || {}).probability);
+  drawChart(same ? [{ label: _("play = draw"), rows: odds.play }]
+    : [{ label: _("on the play"), rows: odds.play }, { label: _("on the draw"), rows: odds.draw }]);
+  const method = odds.method === "exact" ? _("exact") : _("monte-carlo");
+  $("chart-note").textContent = _("{method}; mulligan: {mulligan}",
+    { method, mulligan: odds.mulligan });
+}
+
+function restoreOdds() {
+  let odds = null;
+  try { odds = JSON.parse(sessionStorage.getItem(ODDS_KEY) || "null"); } catch (err) { odds = null; }
+  if (!odds || odds.deck !== deckText() || $("chart").childElementCount) return;
+  $("want").value = odds.want.join("\n");
+  $("turns").value = String(odds.turns);
+  drawOdds(odds);
 }
 
 // --- charts -----------------------------------------------------------------------------------
