@@ -186,7 +186,6 @@ class _Fixed:
     text: str
     done: list[str]
     choices: list[str]
-    notes: list[str]
 
 
 def _fixed(
@@ -206,7 +205,7 @@ def _fixed(
     # what the fixes leave behind is what still needs a person to choose
     _fixes, choices = edit.propose_fixes(decklist.parse(fixed, str(path)), fmt, index)
     done = [s.describe() for s in spellings] + [f.describe() for f in fixes]
-    return text, _Fixed(fixed, done, [*found.choices, *choices], found.notes), fmt, index
+    return text, _Fixed(fixed, done, [*found.choices, *choices]), fmt, index
 
 
 def fix(
@@ -214,7 +213,7 @@ def fix(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help=N_("Show the changes as a diff; write nothing."))
     ] = False,
-    # what v0.1.0 needed to write (its README: ``deckcheck fix my.deck --apply``); writing is
+    # what v0.1.0 needed to write (its README: ``deckcheck fix FILE --apply``); writing is
     # the default now, so it changes nothing, and scripts that pass it keep working
     _apply: Annotated[bool, typer.Option("--apply", hidden=True)] = False,
     format: FormatOption = None,
@@ -225,12 +224,14 @@ def fix(
     from deckcheck import decklist
 
     text, found, fmt, index = _fixed(path, format, db)
+    report = _verdict(decklist.parse(text if dry_run else found.text, str(path)), fmt, index)
     for fix_text in found.done:
         print(_("fix: {fix}", fix=fix_text) if dry_run else _("applied: {fix}", fix=fix_text))
     for choice in found.choices:
         print(_("needs a choice: {choice}", choice=choice))
-    for note in found.notes:
-        print(_("note: {note}", note=note))
+    for note in report.notes:  # the printing that stands for a name, as validate says
+        shown = _("line {n}: {text}", n=note.line, text=note.message) if note.line else note.message
+        print(_("note: {note}", note=shown))
     if dry_run:
         sys.stdout.writelines(
             difflib.unified_diff(
@@ -242,7 +243,6 @@ def fix(
         )
     elif found.done:
         _save(path, found.text)
-    report = _verdict(decklist.parse(text if dry_run else found.text, str(path)), fmt, index)
     print(_one_line(report))
     raise typer.Exit(EXIT_OK if report.legal else EXIT_ILLEGAL)
 
