@@ -37,7 +37,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import SQLAlchemyError
 
 from deckcheck.i18n import DEFAULT, _, override
-from deckcheck.service.store import create_tables, engine_for, metadata
+from deckcheck.service.store import create_tables, engine_for, metadata, writing
 from deckcheck.text import lone_surrogate, printable
 
 ENDED = ("done", "failed", "cancelled")
@@ -139,8 +139,12 @@ class JobRef:
 
 
 class JobStore:
-    def __init__(self, url: str, create: bool = False) -> None:
-        self.url = url
+    """The jobs table. ``wait``: seconds a write waits for another writer's SQLite lock before
+    it fails (``store.writing``); the service's own store, written from request threads, sets
+    ``store.REQUEST_WAIT``; a worker's progress keeps the engine's long wait."""
+
+    def __init__(self, url: str, create: bool = False, wait: float | None = None) -> None:
+        self.url, self.wait = url, wait
         self.engine = engine_for(url)
         if create:
             create_tables(self.engine)
@@ -173,7 +177,7 @@ class JobStore:
             "created": time.time(),
             "beat": time.time(),
         }
-        with self.engine.begin() as conn:
+        with writing(self.engine, self.wait) as conn:
             conn.execute(jobs.insert().values(**row))
 
     def get(self, job_id: str) -> dict[str, Any] | None:
@@ -200,7 +204,7 @@ class JobStore:
 
     def beat(self, job_ids: list[str]) -> None:
         """The owner's sign of life on its open jobs."""
-        with self.engine.begin() as conn:
+        with writing(self.engine, self.wait) as conn:
             conn.execute(
                 update(jobs)
                 .where(jobs.c.id.in_(job_ids) & jobs.c.status.in_(OPEN))
@@ -208,7 +212,12 @@ class JobStore:
             )
 
     def request_cancel(self, job_id: str) -> dict[str, Any] | None:
-        with self.engine.begin() as conn:
+        """Flag an open job for cancelling; its row (None: no such job). A job that is not
+        open is not written to: a DELETE of an unknown or ended job needs no lock."""
+        row = self.get(job_id)
+        if row is None or row["status"] not in OPEN:
+            return row
+        with writing(self.engine, self.wait) as conn:
             conn.execute(
                 update(jobs)
                 .where((jobs.c.id == job_id) & jobs.c.status.in_(OPEN))
@@ -226,7 +235,7 @@ class JobStore:
             values["status"] = "running"
         if games is not None:
             values["games"] = games
-        with self.engine.begin() as conn:
+        with writing(self.engine, self.wait) as conn:
             conn.execute(
                 update(jobs).where((jobs.c.id == job_id) & jobs.c.status.in_(OPEN)).values(values)
             )
@@ -250,7 +259,7 @@ class JobStore:
         values["error"] = None if error is None else printable(error)
         still_open = (jobs.c.id == job_id) & jobs.c.status.in_(OPEN)
         ended = 0
-        with self.engine.begin() as conn:
+        with writing(self.engine, self.wait) as conn:
             if status == "done":  # it ended on its own after a late cancel
                 cancelled = {**values, "status": "cancelled"}
                 query = update(jobs).where(still_open & jobs.c.cancel_requested).values(cancelled)
@@ -259,12 +268,12 @@ class JobStore:
         return ended > 0
 
     def delete(self, job_id: str) -> None:
-        with self.engine.begin() as conn:
+        with writing(self.engine, self.wait) as conn:
             conn.execute(delete(jobs).where(jobs.c.id == job_id))
 
     def evict(self, ttl: float, now: float | None = None) -> None:
         now = time.time() if now is None else now
-        with self.engine.begin() as conn:
+        with writing(self.engine, self.wait) as conn:
             conn.execute(delete(jobs).where(jobs.c.ended.is_not(None) & (jobs.c.ended < now - ttl)))
 
 
