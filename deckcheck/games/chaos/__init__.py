@@ -191,7 +191,6 @@ CHAOS = (  # the entry point of pyproject.toml
         # the same games, a chunk at a time, compiled (numba); encode.batch_ok says when
         play_batch=lazy("deckcheck.games.chaos.fast:play_batch"),
         batch_ok=lazy("deckcheck.games.chaos.encode:batch_ok"),
-        batch_size=25_000,
         metrics=METRICS,
         milestones=MILESTONES,
         set_aside=partner.set_aside,

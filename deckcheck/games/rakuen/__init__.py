@@ -204,7 +204,6 @@ RAKUEN = (  # the entry point of pyproject.toml
         play=lazy("deckcheck.games.rakuen.engine:play"),
         play_batch=lazy("deckcheck.games.rakuen.fast:play_batch"),
         batch_ok=lazy("deckcheck.games.rakuen.fast:batch_ok"),
-        batch_size=25_000,
         metrics=METRICS,
         milestones=MILESTONES,
         lay_out=lay_out_gates,
