@@ -12,7 +12,7 @@ from pathlib import Path
 
 import psutil
 
-from benchmarks.memory_load import distinct_odds, hostile_keywords
+from benchmarks.memory_load import distinct_odds, hostile_keywords, rss_mb
 from deckcheck import normalize
 from deckcheck.odds import exact, keep
 from deckcheck.service.app import create_app
@@ -26,17 +26,6 @@ MEMOS = exact.PREFIX_BYTES + 2 * exact.STEP_BYTES + keep.KEEP_BYTES + 2 * normal
 SLACK = 64 * MB  # the allocator's own fragments, and a replaced worker's start-up
 
 
-def _rss(process: psutil.Process) -> int:
-    """The process's and its children's resident memory, in bytes."""
-    total = 0
-    for proc in [process, *process.children(recursive=True)]:
-        try:
-            total += proc.memory_info().rss
-        except psutil.NoSuchProcess:  # a worker replaced meanwhile
-            continue
-    return total
-
-
 def test_distinct_odds_and_hostile_keywords_keep_the_memory_bounded(tmp_path: Path) -> None:
     settings = Settings(db=tmp_path / "pool.sqlite3", warm=False)
     service = create_app(settings)
@@ -44,14 +33,14 @@ def test_distinct_odds_and_hostile_keywords_keep_the_memory_bounded(tmp_path: Pa
     with serve_in_thread(service) as port:
         url = f"http://127.0.0.1:{port}"
         assert distinct_odds(url, 2) == Counter({200: 2})  # the request workers start
-        before = _rss(me)
+        before = rss_mb(me)
         assert distinct_odds(url, 100) == Counter({200: 100})
-        after_odds = _rss(me)
+        after_odds = rss_mb(me)
         assert hostile_keywords(url, 1_000) == Counter({422: 1_000})
-        after_keywords = _rss(me)
-    bound = (1 + settings.workers) * MEMOS + SLACK  # the service and each worker
-    grown = max(after_odds, after_keywords) - before
+        after_keywords = rss_mb(me)
+    bound = ((1 + settings.workers) * MEMOS + SLACK) / 1e6  # the service and each worker
+    grown = max(after_odds, after_keywords) - before  # MB, as rss_mb gives them
     assert grown < bound, (
-        f"RSS {before / MB:.0f} MB, after 100 exact /odds {after_odds / MB:.0f} MB, after "
-        f"1,000 keywords {after_keywords / MB:.0f} MB; bound: {bound / MB:.0f} MB of growth"
+        f"RSS {before:.0f} MB, after 100 exact /odds {after_odds:.0f} MB, after 1,000 "
+        f"keywords {after_keywords:.0f} MB; bound: {bound:.0f} MB of growth"
     )
