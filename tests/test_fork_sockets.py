@@ -69,7 +69,10 @@ def test_a_connection_open_while_workers_fork_closes_when_idle(served: tuple[obj
         while http.get(job).json()["status"] in {"queued", "running"}:
             assert time.monotonic() < deadline
             time.sleep(0.1)
-    workers = [p.pid for p in multiprocessing.active_children() if p.pid not in before]
+    app = _app
+    pools = (app.state.workers, app.state.jobs.workers)  # type: ignore[attr-defined]
+    workers = [pid for pool in pools for pid in pool.processes()]
+    workers += [p.pid for p in multiprocessing.active_children() if p.pid not in before]
     assert workers, "the sweep ran in no worker process"
     ours = _sockets(os.getpid())
     for pid in workers:

@@ -21,6 +21,7 @@ from babel.messages.pofile import read_po
 from prose import english_words
 
 from deckcheck import games, i18n
+from deckcheck.checks import naming
 from deckcheck.checks.table import check_tables
 from deckcheck.decklist import SYNTAX_SOURCE
 from deckcheck.format_registry import FormatRegistry, default_registry
@@ -196,7 +197,10 @@ def test_formats_show_sources_in_japanese(format_id: str, formats: FormatRegistr
     allowed = [*SITES, fmt.id, fmt.name, *(f.id for f in formats.family(format_id))]
     allowed += [f"{key} = {p.value}" for key, p in fmt.parameters.items()]
     allowed += [*fmt.parameters, *games.ids(), "[TST ゲージ]"]  # an OS (ChaosTCG 総合ルール §13)
-    with i18n.override("ja"):  # the rule table's own words (section and type ids) are not sources
+    labels = {s.name: s.label for s in fmt.sections}
+    # the rule table's own words (section and type ids, in brackets after their words) are not
+    # sources: as formats show prints them (deckcheck/checks/naming.py)
+    with i18n.override("ja"), naming.showing(fmt.game, labels):
         allowed += [" ".join(row.what.split()) for check_table in check_tables(fmt.game)
                     for entry in check_table.of(fmt) for row in check_table.describe(entry)]
     # rich wraps long cells: compare the words, not the lines

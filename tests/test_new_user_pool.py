@@ -58,10 +58,11 @@ def test_a_game_without_real_cards_shows_its_samples(db: str) -> None:
     assert code == 0 and "SAMPLE-C-001" in out
 
 
-def test_stats_count_the_vision_list_as_the_readme_does(db: str) -> None:
+def test_stats_count_the_vision_list_as_the_docs_do(db: str) -> None:
     code, out, _ = run("pool", "stats", db=db)
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    assert "2,223 cards" in readme
+    docs = Path(__file__).parent.parent / "docs"
+    assert "2,223 cards" in (docs / "card-pool.md").read_text(encoding="utf-8")
+    assert "2,223枚" in (docs / "card-pool.ja.md").read_text(encoding="utf-8")
     assert code == 0 and "vision: 2223 cards, 1 rulebook example, 23 sample cards" in out
     code, out, _ = run("pool", "stats", "--json", db=db)
     stats = json.loads(out)

@@ -72,10 +72,9 @@ def test_a_running_job_leaves_odds_its_own_pool(
 
 
 def _kill_a_request_worker(http: TestClient) -> int:
-    before = _children()
-    assert http.post("/odds", json=ODDS).status_code == 200  # starts the request pool
-    pool = _children() - before
-    assert pool, "the odds ran in no worker process"
+    assert http.post("/odds", json=ODDS).status_code == 200
+    pool = set(http.app.state.workers.processes()) & _children()  # type: ignore[attr-defined]
+    assert pool, "the service started no request worker"
     victim = min(pool)
     os.kill(victim, signal.SIGKILL)
     return victim
@@ -115,15 +114,16 @@ def test_a_job_whose_worker_is_killed_fails_and_the_next_job_runs(
     http: TestClient, service: FastAPI, tmp_path: Path
 ) -> None:
     jobs: Jobs = service.state.jobs
-    before = _children()
     flag = tmp_path / "release"
     started = jobs.start(1, _wait_for_flag, str(flag))
     assert started is not None
+    pool = jobs.workers.processes()  # one process: the job runs in it
+    assert len(pool) == 1
     deadline = time.monotonic() + HANG
-    while not (pool := _children() - before):
+    while jobs.get(started["id"])["status"] != "running":  # type: ignore[index]
         assert time.monotonic() < deadline
         time.sleep(0.01)
-    os.kill(min(pool), signal.SIGKILL)
+    os.kill(pool[0], signal.SIGKILL)
     failed = jobs.wait(started["id"], timeout=HANG)
     assert failed is not None and failed["status"] == "failed", failed
     assert "worker process stopped" in failed["error"]

@@ -1,4 +1,6 @@
-"""Every ``deckcheck …`` command of README.md's ```sh blocks runs as printed (issue 23), with
+"""Every ``deckcheck …`` command of the ```sh blocks of the documentation's English pages
+(``docs/*.md``, where README.md's content moved in issue 34; the Japanese pages give the same
+commands: tests/test_docs.py) runs as printed (issue 23), with
 ``COLUMNS=80``, in a scratch folder holding the files the commands name, and:
 
 - exits with the documented status: 0, or 1 when the deck it leaves or names is illegal (the
@@ -33,7 +35,8 @@ import pytest
 
 from tests.conftest import ROOT
 
-README = ROOT / "README.md"
+# the English pages (page.md; page.ja.md is the Japanese twin)
+PAGES = sorted(p for p in (ROOT / "docs").glob("*.md") if not p.name.endswith(".ja.md"))
 
 # What cannot run offline or in a test, with why: a command containing one of these is skipped.
 SKIP = {
@@ -45,7 +48,7 @@ SKIP = {
 SKIP_BLOCKS = {"DECKCHECK_DATABASE_URL=postgresql": "needs a PostgreSQL server"}
 
 # The game a command is about, from words only that game's conditions and cards use; else rakuen
-# (the README's running example).
+# (the running example of the pages that were the README).
 HINTS = {
     "vision": ("type:spell", "--game vision", "vision-"),
     "chaos": ("見本キャラ", "--optional-draws", "type:set", "--game chaos", "chaos-"),
@@ -67,7 +70,7 @@ ASSIGNMENT = re.compile(r"^[A-Z_]+=\S*\s+")  # ``VAR=value deckcheck …``
 
 @dataclass(frozen=True)
 class Command:
-    line: str  # as printed in the README
+    line: str  # as printed on the page
     args: tuple[str, ...]  # after ``deckcheck``, one variant of the line
     skip: str | None = None
 
@@ -121,7 +124,7 @@ def _variants(line: str) -> list[tuple[str, ...]]:
 
 def readme_commands() -> list[Command]:
     commands = []
-    for lines in _blocks(README.read_text(encoding="utf-8")):
+    for lines in (b for page in PAGES for b in _blocks(page.read_text(encoding="utf-8"))):
         block = "\n".join(lines)
         skip_block = next((why for key, why in SKIP_BLOCKS.items() if key in block), None)
         for line in (s.strip() for s in lines):
@@ -142,13 +145,32 @@ COMMANDS = readme_commands()
 def readme_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """The environment of every command: one card database for the session (``pool init``),
     English, 80 columns, the repository importable."""
-    db = tmp_path_factory.mktemp("readme-db") / "pool.sqlite3"
+    return pool_env(tmp_path_factory.mktemp("readme-db") / "pool.sqlite3")
+
+
+def pool_env(db: Path) -> dict[str, str]:
+    """This process's environment without any language or deckcheck setting, the repository
+    importable, 80 columns, English, and a card database at ``db`` built by ``pool init``."""
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG", "DECKCHECK_"))}
     env.update(PYTHONPATH=path, DECKCHECK_DB=str(db), COLUMNS="80", LANG="C.UTF-8")
     init = [sys.executable, "-m", "deckcheck", "pool", "init", "--db", str(db)]
     subprocess.run(init, env=env, check=True, capture_output=True)
     return env
+
+
+def run_deckcheck(
+    args: list[str], cwd: Path, env: dict[str, str]
+) -> tuple[subprocess.CompletedProcess[str], str]:
+    """``python -m deckcheck ARGS``, and the whole exchange as a user saw it (for assertion
+    messages); it never prints a traceback."""
+    done = subprocess.run(
+        [sys.executable, "-m", "deckcheck", *args],
+        cwd=cwd, env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    shown = f"$ deckcheck {shlex.join(args)}\n{done.stdout}\n{done.stderr}"
+    assert "Traceback" not in done.stderr, shown
+    return done, shown
 
 
 def _format_of(command: Command) -> str:
@@ -229,12 +251,7 @@ def test_readme_command(command: Command, readme_env: dict[str, str], tmp_path: 
     _scratch(tmp_path, command, readme_env)
     args = _filled(command)
     before = _snapshot(tmp_path)
-    done = subprocess.run(
-        [sys.executable, "-m", "deckcheck", *args],
-        cwd=tmp_path, env=readme_env, capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    shown = f"$ deckcheck {shlex.join(args)}\n{done.stdout}\n{done.stderr}"
-    assert "Traceback" not in done.stderr, shown
+    done, shown = run_deckcheck(args, tmp_path, readme_env)
     assert done.returncode == _expected(command, args, tmp_path, readme_env), shown
     cut = [line for line in done.stdout.splitlines() if CUT.search(line)]
     assert not cut, f"table text cut at 80 columns: {cut}\n{shown}"
@@ -254,8 +271,8 @@ def _wrote(output: str, path: str) -> bool:
 
 
 def test_the_readme_lists_its_commands() -> None:
-    """The parser finds the README's commands and expands them as documented (a README edit
-    that breaks the parsing fails here, not silently)."""
+    """The parser finds the pages' commands and expands them as documented (a page edit that
+    breaks the parsing fails here, not silently)."""
     lines = {c.line for c in COMMANDS}
     assert any(
         line.startswith("deckcheck sweep examples/rakuen-standard-legal.deck") for line in lines

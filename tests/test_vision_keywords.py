@@ -277,12 +277,12 @@ def test_the_replay_tells_every_rule_step(
     assert "field: “サニーミルク”, “霧符「ガシングガーデン」”" in turns[3].state
 
 
-@pytest.mark.parametrize("readme", ["README.md", "README.ja.md"])
-def test_the_readmes_print_the_keyword_table(readme: str) -> None:
+@pytest.mark.parametrize("page", ["docs/goldfish.md", "docs/goldfish.ja.md"])
+def test_the_goldfish_pages_print_the_keyword_table(page: str) -> None:
     from deckcheck.games.vision import keywords
     from tests.conftest import ROOT
 
-    text = (ROOT / readme).read_text(encoding="utf-8")
+    text = (ROOT / page).read_text(encoding="utf-8")
     rows = {line.split(" | ")[0].removeprefix("| ") for line in text.splitlines()}
     assert all(f in rows for f, _, _ in keywords.ROWS)
 

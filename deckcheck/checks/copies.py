@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from deckcheck.checks import naming
 from deckcheck.checks.copy_tables import Copies as Copies
 from deckcheck.checks.copy_tables import LimitOverride as LimitOverride
 from deckcheck.checks.copy_tables import Match as Match
@@ -154,8 +155,8 @@ def _describe(c: Copies) -> Iterable[Row]:
     what = _(
         "at most {limit} of one {key} in {sections}",
         limit=c.limit,
-        key=c.key,
-        sections="+".join(c.sections),
+        key=naming.key(c.key),
+        sections=naming.sections(c.sections),
     )
     yield Row(c.rule, what, c.source)
 

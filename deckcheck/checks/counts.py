@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from pydantic import Field
 
+from deckcheck.checks import naming
 from deckcheck.checks.table import Check, CheckTable, Row, register_table
 from deckcheck.i18n import _, _n
 from deckcheck.models import Violation
@@ -265,30 +266,31 @@ def _describe_type_count(t: TypeCount) -> Iterable[Row]:
     bounds = f"{t.min if t.min is not None else 0}..{t.max if t.max is not None else '∞'}"
     what = _(
         "{types} in {sections}: {bounds}",
-        types="/".join(t.types),
-        sections="+".join(t.sections),
+        types=naming.types(t.types, "/"),
+        sections=naming.sections(t.sections),
         bounds=bounds,
     )
     yield Row(t.rule, what, t.source)
 
 
 def _describe_attribute_limit(a: AttributeLimit) -> Iterable[Row]:
+    attribute = naming.key(a.attribute)
     if a.required_for:
         what = _(
             "at most {limit} per {attribute}; every {types} card has one",
             limit=a.limit,
-            attribute=a.attribute,
-            types="/".join(a.required_for),
+            attribute=attribute,
+            types=naming.types(a.required_for, "/"),
         )
     else:
-        what = _("at most {limit} per {attribute}", limit=a.limit, attribute=a.attribute)
+        what = _("at most {limit} per {attribute}", limit=a.limit, attribute=attribute)
     yield Row(a.rule, what, a.source)
 
 
 def _describe_opening(oc: OpeningCheck) -> Iterable[Row]:
     what = _(
         "warn if P(no {types} in {size}) > {share}",
-        types="/".join(oc.types),
+        types=naming.types(oc.types, "/"),
         size=oc.hand,
         share=f"{oc.max_miss:.0%}",
     )

@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from deckcheck.checks import naming
 from deckcheck.checks.table import Check, CheckTable, Row, Strict, register_table
 from deckcheck.i18n import _, _n
 from deckcheck.models import Severity, Violation
@@ -201,14 +202,15 @@ def _describe(s: Section) -> Iterable[Row]:
     upper = _("no limit") if s.size.max is None else str(s.size.max)
     span = upper if s.size.min == s.size.max else _("{min} to {max}", min=s.size.min, max=upper)
     if s.size.optional and s.size.min:
-        size = _("{section}: none or {span} cards", section=s.name, span=span)
+        size = _("{section}: none or {span} cards", section=naming.section(s.name), span=span)
     else:
-        size = _("{section}: {span} cards", section=s.name, span=span)
+        size = _("{section}: {span} cards", section=naming.section(s.name), span=span)
     yield Row(s.size.rule, size, s.size.source)
-    allowed = _("{section}: only {types}", section=s.name, types=", ".join(s.types.allowed))
+    shown = naming.section(s.name)
+    allowed = _("{section}: only {types}", section=shown, types=naming.types(s.types.allowed))
     yield Row(s.types.rule, allowed, s.types.source)
     for f in s.forbidden:
-        no = _("{section}: no {types}", section=s.name, types=", ".join(f.types))
+        no = _("{section}: no {types}", section=shown, types=naming.types(f.types))
         yield Row(f.rule, no, f.source)
 
 

@@ -64,8 +64,6 @@ def format_list(console: Console, formats: Sequence[Format]) -> None:
 
 def format_detail(console: Console, fmt: Format, family: Sequence[Format] = ()) -> None:
     """A format's rules; ``family``: every version of it, newest first, with its dates."""
-    from deckcheck.checks.table import check_tables
-
     name = escape(label(fmt.game, fmt.name))
     console.print(f"[bold]{escape(fmt.id)}[/]: {name} ({fmt.game})")  # i18n: machine (markup)
     if fmt.description:
@@ -79,16 +77,7 @@ def format_detail(console: Console, fmt: Format, family: Sequence[Format] = ()) 
         console.print("  " + escape(_("dates: {source}", source=dates)))
     for source in fmt.sources:
         console.print("  " + escape(_("source: {source}", source=label(fmt.game, source))))
-    for check_table in check_tables(fmt.game):  # each describes its own tables
-        for entry in check_table.of(fmt):
-            for row in check_table.describe(entry):
-                # a line each, not a table: sources quote the rulebook at length, without the
-                # spaces a narrow column would wrap at
-                rule = escape(row.rule or "-")
-                console.print(f"  [bold]{rule}[/]  {escape(row.what)}")  # i18n: machine
-                if row.source:
-                    source = _("source: {source}", source=label(fmt.game, row.source))
-                    console.print(f"      [dim]{escape(source)}[/]")  # i18n: machine (markup)
+    _rules(console, fmt)
     for key, param in fmt.parameters.items():
         flag = " [yellow]" + escape(_("(assumption)")) + "[/]" if param.assumption else ""
         source = escape(label(fmt.game, param.source))
@@ -102,6 +91,25 @@ def format_detail(console: Console, fmt: Format, family: Sequence[Format] = ()) 
         for form, status, why in table():
             console.print(f"  [bold]{escape(form)}[/]  {escape(status)}")  # i18n: machine
             console.print(f"      [dim]{escape(why)}[/]")  # i18n: machine (markup)
+
+
+def _rules(console: Console, fmt: Format) -> None:
+    """A line per rule of the format's check tables, each with its source; ids in the
+    language's words (``naming``)."""
+    from deckcheck.checks.naming import showing
+    from deckcheck.checks.table import check_tables
+
+    with showing(fmt.game, {s.name: s.label for s in fmt.sections}):
+        for check_table in check_tables(fmt.game):  # each describes its own tables
+            for entry in check_table.of(fmt):
+                for row in check_table.describe(entry):
+                    # a line each, not a table: sources quote the rulebook at length, without
+                    # the spaces a narrow column would wrap at
+                    rule = escape(row.rule or "-")
+                    console.print(f"  [bold]{rule}[/]  {escape(row.what)}")  # i18n: machine
+                    if row.source:
+                        source = _("source: {source}", source=label(fmt.game, row.source))
+                        console.print(f"      [dim]{escape(source)}[/]")  # i18n: machine (markup)
 
 
 def cards(console: Console, found: Sequence[Card]) -> None:

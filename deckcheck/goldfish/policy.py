@@ -1,6 +1,6 @@
 """Pilots as data: keep rules, play priorities and switches, per game, from TOML or YAML.
 
-The default pilot of each game (its spec's ``default_policy``) is documented in the README.
+The default pilot of each game (its spec's ``default_policy``) is documented in docs/goldfish.md.
 A policy file
 overrides any key; an unknown key or a bad value is an error naming the key.
 """

@@ -12,7 +12,7 @@ different cards already make 4¹⁰ vectors, and sixteen groups asked for a 384 
   chance, the vectors × (cards drawn + 1)²; with a mulligan or a forced redraw, one chance for
   each opening hand the groups can make.
 
-On the 2-core machine of the README, 10¹⁰ of this work took about 8 s."""
+On the 2-core machine of docs/performance.md, 10¹⁰ of this work took about 8 s."""
 
 from __future__ import annotations
 

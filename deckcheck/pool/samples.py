@@ -1,11 +1,11 @@
 """Which cards are samples, and the pool's counts of them (``pool stats``).
 
 The shipped sample cards (card_pool/*/sample.csv: made up, no printed card) are numbered
-``SAMPLE-…`` and the cards the rulebooks name without a number ``RB-…`` (README, "Shipped
-data"). The number is the mark: no stored flag, so pools made before need no upgrade and a
-card file imported later follows the same rule. A game "has real cards" when its pool holds a
-card that is neither (a published card list, or one a community imported): there the samples
-are hidden from searches and from name resolution unless asked for.
+``SAMPLE-…`` and the cards the rulebooks name without a number ``RB-…`` (docs/card-pool.md,
+"Shipped data"). The number is the mark: no stored flag, so pools made before need no upgrade
+and a card file imported later follows the same rule. A game "has real cards" when its pool
+holds a card that is neither (a published card list, or one a community imported): there the
+samples are hidden from searches and from name resolution unless asked for.
 """
 
 from __future__ import annotations

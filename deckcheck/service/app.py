@@ -103,6 +103,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # a 20,000-card pool that is a second or two the first /validate would otherwise pay
         await asyncio.to_thread(app.state.cards.warm)
         await asyncio.to_thread(start_lanes, app.state)  # forks after the index is built
+        for pool in (workers, job_workers):  # forked before any request's thread runs
+            pool.start()
         if settings.warm:
             _warm_engines(settings)
         yield

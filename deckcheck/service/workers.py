@@ -175,6 +175,18 @@ class Workers:
             self._replace(pool)
             return self._pool().submit(fn, *args)
 
+    def start(self) -> None:
+        """Fork the worker processes now: at start-up, before the service runs other threads.
+
+        A process forked while another thread held a lock keeps it held, by a thread it does
+        not have. The pool used to start on the first heavy request, while the server's other
+        threads answered requests and imported modules on first use: a worker forked during
+        such an import waited for the module's lock forever, and every task sent to it stayed
+        queued (issue 38: all 12 jobs of one ``serve`` worker, 600 s;
+        tests/test_fork_locks.py). Forking all of them (the pool forks every process at its
+        first task) when nothing else runs leaves no lock to inherit."""
+        self._submit(os.getpid)  # the pool forks its processes in this call
+
     def _pool(self) -> ProcessPoolExecutor:
         with self._lock:
             if self.pool is None:
@@ -201,6 +213,12 @@ class Workers:
             pool = self.pool
             if pool is not None and is_broken(pool):
                 self._replace(pool)
+
+    def processes(self) -> list[int]:
+        """The process ids of the pool's workers (none before it starts). ``_processes`` is
+        the executor's own table; there is no public accessor."""
+        pool = self.pool
+        return sorted(getattr(pool, "_processes", None) or {}) if pool is not None else []
 
     @property
     def size(self) -> int:

@@ -1,8 +1,8 @@
 """Every keyword form printed on VISION's cards, and what the goldfish does with it: modelled
 (with its source), not relevant to solitaire play (with the reason), or not modelled yet (with
 what a user loses). A form is a keyword with its number written X (抵抗(3) → 抵抗(X)): ``form``.
-README.md and README.ja.md print the same table; tests/test_vision_keywords.py checks that
-every form in card_pool/vision/cards.csv has a row."""
+docs/goldfish.md and docs/goldfish.ja.md print the same table; tests/test_vision_keywords.py
+checks that every form in card_pool/vision/cards.csv has a row."""
 
 from __future__ import annotations
 
