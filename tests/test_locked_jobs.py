@@ -1,5 +1,5 @@
 """A decks database another process holds locked (issue 37, item 4a): ``DELETE /jobs/{id}`` and
-saved-deck writes wait for the lock a bounded time (``store.REQUEST_WAIT``), then answer 503
+saved-deck writes wait for the lock a bounded time (``store.REQUEST_WAIT``, 5 s), then answer 503
 with ``Retry-After``; an unknown job needs no lock at all. Before, a request's thread waited
 up to 30 s for the lock, and 60 anonymous ``DELETE /jobs/x`` starved the service.
 

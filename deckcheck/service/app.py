@@ -26,7 +26,7 @@ from deckcheck.service.middleware import BodyLimit, Language, SecurityHeaders, U
 from deckcheck.service.problems import install
 from deckcheck.service.routers import ROUTERS, docs
 from deckcheck.service.settings import Settings
-from deckcheck.service.store import REQUEST_WAIT, DeckStore
+from deckcheck.service.store import DeckStore
 from deckcheck.service.validating import close_lanes, start_lanes
 from deckcheck.service.workers import JOB_NICE, Workers
 from deckcheck.web import STATIC
@@ -89,7 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     processes = min(settings.max_jobs, settings.workers)
     job_workers = Workers(processes, settings.max_jobs - processes, nice=JOB_NICE, name="jobs")
     jobs = Jobs(
-        JobStore(settings.decks_url, create=True, wait=REQUEST_WAIT),
+        JobStore(settings.decks_url, create=True),
         job_workers,
         settings.max_jobs,
         settings.job_ttl,

@@ -37,7 +37,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import SQLAlchemyError
 
 from deckcheck.i18n import DEFAULT, _, override
-from deckcheck.service.store import create_tables, engine_for, metadata, writing
+from deckcheck.service.store import REQUEST_WAIT, create_tables, engine_for, metadata, writing
 from deckcheck.text import lone_surrogate, printable
 
 ENDED = ("done", "failed", "cancelled")
@@ -139,12 +139,13 @@ class JobRef:
 
 
 class JobStore:
-    """The jobs table. ``wait``: seconds a write waits for another writer's SQLite lock before
-    it fails (``store.writing``); the service's own store, written from request threads, sets
-    ``store.REQUEST_WAIT``; a worker's progress keeps the engine's long wait."""
+    """The jobs table. The writes a request's thread makes (create, cancel, the end of a job
+    whose owner is gone, eviction) wait at most ``store.REQUEST_WAIT`` for another writer's
+    SQLite lock, then fail (503 with Retry-After); the ones made in the background (progress,
+    heartbeats, a job's end) keep the engine's long wait (``store.writing``)."""
 
-    def __init__(self, url: str, create: bool = False, wait: float | None = None) -> None:
-        self.url, self.wait = url, wait
+    def __init__(self, url: str, create: bool = False) -> None:
+        self.url = url
         self.engine = engine_for(url)
         if create:
             create_tables(self.engine)
@@ -177,7 +178,7 @@ class JobStore:
             "created": time.time(),
             "beat": time.time(),
         }
-        with writing(self.engine, self.wait) as conn:
+        with writing(self.engine, REQUEST_WAIT) as conn:
             conn.execute(jobs.insert().values(**row))
 
     def get(self, job_id: str) -> dict[str, Any] | None:
@@ -192,7 +193,7 @@ class JobStore:
             with override(row["language"] or DEFAULT):  # the job's words stay in its language
                 why = lost(row["owner"], row["beat"], time.time())
             if why is not None:
-                self.finish(job_id, "failed", None, why)
+                self.finish(job_id, "failed", None, why, REQUEST_WAIT)
                 return self.get(job_id)
         return dict(row)
 
@@ -204,7 +205,7 @@ class JobStore:
 
     def beat(self, job_ids: list[str]) -> None:
         """The owner's sign of life on its open jobs."""
-        with writing(self.engine, self.wait) as conn:
+        with self.engine.begin() as conn:
             conn.execute(
                 update(jobs)
                 .where(jobs.c.id.in_(job_ids) & jobs.c.status.in_(OPEN))
@@ -217,7 +218,7 @@ class JobStore:
         row = self.get(job_id)
         if row is None or row["status"] not in OPEN:
             return row
-        with writing(self.engine, self.wait) as conn:
+        with writing(self.engine, REQUEST_WAIT) as conn:
             conn.execute(
                 update(jobs)
                 .where((jobs.c.id == job_id) & jobs.c.status.in_(OPEN))
@@ -235,7 +236,7 @@ class JobStore:
             values["status"] = "running"
         if games is not None:
             values["games"] = games
-        with writing(self.engine, self.wait) as conn:
+        with self.engine.begin() as conn:
             conn.execute(
                 update(jobs).where((jobs.c.id == job_id) & jobs.c.status.in_(OPEN)).values(values)
             )
@@ -245,11 +246,16 @@ class JobStore:
         return bool(asked)
 
     def finish(
-        self, job_id: str, status: str, result: dict[str, Any] | None, error: str | None
+        self,
+        job_id: str,
+        status: str,
+        result: dict[str, Any] | None,
+        error: str | None,
+        wait: float | None = None,
     ) -> bool:
         """End an open job; False when it had already ended. The end is a compare-and-set on
         the status: a job reported failed (its owner seemed gone) or cancelled stays so when
-        a late result comes in."""
+        a late result comes in. ``wait``: a request's bound on the lock (``store.writing``)."""
         stored = None if result is None else json.dumps(result, ensure_ascii=False)
         bad = lone_surrogate(stored) if stored is not None else None
         if bad is not None:  # no database stores it, and the job would stay open for ever
@@ -259,7 +265,7 @@ class JobStore:
         values["error"] = None if error is None else printable(error)
         still_open = (jobs.c.id == job_id) & jobs.c.status.in_(OPEN)
         ended = 0
-        with writing(self.engine, self.wait) as conn:
+        with writing(self.engine, wait) as conn:
             if status == "done":  # it ended on its own after a late cancel
                 cancelled = {**values, "status": "cancelled"}
                 query = update(jobs).where(still_open & jobs.c.cancel_requested).values(cancelled)
@@ -268,12 +274,12 @@ class JobStore:
         return ended > 0
 
     def delete(self, job_id: str) -> None:
-        with writing(self.engine, self.wait) as conn:
+        with self.engine.begin() as conn:
             conn.execute(delete(jobs).where(jobs.c.id == job_id))
 
     def evict(self, ttl: float, now: float | None = None) -> None:
         now = time.time() if now is None else now
-        with writing(self.engine, self.wait) as conn:
+        with writing(self.engine, REQUEST_WAIT) as conn:  # called by requests
             conn.execute(delete(jobs).where(jobs.c.ended.is_not(None) & (jobs.c.ended < now - ttl)))
 
 

@@ -88,7 +88,7 @@ def engine_for(url: str) -> Engine:
 # ``DELETE /jobs/x``, and 60 of them starved ``/formats`` (issue 37). Our write transactions
 # last milliseconds, so a lock held longer is held by something else.
 WRITER_WAIT = 30.0
-REQUEST_WAIT = 2.0
+REQUEST_WAIT = 5.0
 
 
 def _options(url: str) -> dict[str, Any]:
