@@ -51,6 +51,7 @@ demo: $(STAMP) $(MO)
 test: $(STAMP) $(MO)
 	$(BIN)/ruff check deckcheck tests benchmarks mkdocs_hooks.py
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 	$(MAKE) --no-print-directory docs
 	$(MAKE) --no-print-directory engines
 	$(BIN)/pytest -n $(TEST_WORKERS)

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from deckcheck import decklist
 from deckcheck.csvsafe import escape
 from deckcheck.decklist_parts import merge_repeats
-from deckcheck.models import SECTIONS, DeckList, Game
+from deckcheck.models import DeckList, Game, section_order
 from deckcheck.resolve import CardIndex
 
 CSV_COLUMNS = decklist.CSV_COLUMNS
@@ -44,7 +44,7 @@ def render(deck: DeckList, form: str, index: CardIndex, game: Game) -> str:
         out.write("# samples: yes\n")  # i18n: machine
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    for section in SECTIONS:
+    for section in section_order(e.section for e in deck.entries):
         for e in (e for e in deck.entries if e.section == section):
             card = index.resolve(game, e.ref).card
             # unresolved: keep the reference as the name so nothing is lost
@@ -92,7 +92,7 @@ def diff(a: DeckList, b: DeckList, index: CardIndex, game: Game) -> DeckDiff:
     references resolve to one number)."""
     ta, tb = _totals(a, index, game), _totals(b, index, game)
     sections: dict[str, list[Change]] = {}
-    for section in SECTIONS:
+    for section in section_order([*ta, *tb]):
         left, right = ta.get(section, {}), tb.get(section, {})
         changes = [
             Change(number=k.number, name=k.name, before=left.get(k, 0), after=right.get(k, 0))

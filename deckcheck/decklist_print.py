@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from deckcheck.models import SECTIONS, DeckEntry, DeckList
+from deckcheck.models import DeckEntry, DeckList, section_order
 
 
 def print_text(deck: DeckList) -> str:
@@ -22,7 +22,7 @@ def print_text(deck: DeckList) -> str:
         lines.append(f"name: {deck.name}")
     if deck.samples:
         lines.append("samples: yes")
-    for section in SECTIONS:
+    for section in section_order(e.section for e in deck.entries):
         entries = [e for e in deck.entries if e.section == section]
         if not entries:
             continue
@@ -52,7 +52,7 @@ def to_json(deck: DeckList) -> dict[str, Any]:
         data["name"] = deck.name
     if deck.samples:
         data["samples"] = True
-    for section in SECTIONS:
+    for section in section_order(e.section for e in deck.entries):
         entries = [e for e in deck.entries if e.section == section]
         if entries:
             data[section] = [{"count": e.count, "card": e.ref} for e in entries]

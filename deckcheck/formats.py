@@ -195,17 +195,21 @@ class Format(Strict):
                         )
                     )
 
+        sections = (*SECTIONS, *spec.sections)
+
         def known_sections(where: str, names: tuple[str, ...]) -> None:
             for name in names:
-                if name not in SECTIONS:
+                if name not in sections:
                     raise ValueError(
                         _(
                             "{where}: {name} is not a section ({sections})",
                             where=where,
                             name=repr(name),
-                            sections=", ".join(SECTIONS),
+                            sections=", ".join(sections),
                         )
                     )
+
+        known_sections("sections", tuple(section_names))
 
         for s in self.sections:
             known_types(f"sections.{s.name}.types.allowed", s.types.allowed)

@@ -45,13 +45,36 @@ def _po_path(lang: str) -> Path:
     return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
+# Installed games' own catalogues, (locale folder, domain): consulted where deckcheck's has no
+# entry (a game's messages, and its words under its id as msgctxt). The registry adds them.
+_GAME_CATALOGUES: list[tuple[Path, str]] = []
+
+
+def add_catalogue(folder: Path, domain: str) -> None:
+    """Read ``folder/<lang>/LC_MESSAGES/<domain>.po`` (or its ``.mo``) behind deckcheck's own
+    catalogue from now on: an installed game's messages and words (``GameSpec.data``)."""
+    if (folder, domain) not in _GAME_CATALOGUES:
+        _GAME_CATALOGUES.append((folder, domain))
+        translations.cache_clear()
+
+
 @cache
 def translations(lang: str) -> gettext.NullTranslations:
     """The catalogue of ``lang``: the compiled ``.mo`` when it is as new as the ``.po``; else
-    the ``.po`` compiled in memory by Babel (a checkout where ``make`` has not run yet)."""
+    the ``.po`` compiled in memory by Babel (a checkout where ``make`` has not run yet); then
+    each installed game's, behind it."""
     if lang == DEFAULT or lang not in LANGUAGES:
         return gettext.NullTranslations()
-    po = _po_path(lang)
+    found = _catalogue(_po_path(lang), lang, DOMAIN)
+    for folder, domain in _GAME_CATALOGUES:
+        po = folder / lang / "LC_MESSAGES" / f"{domain}.po"
+        found.add_fallback(_catalogue(po, lang, domain))
+    return found
+
+
+def _catalogue(po: Path, lang: str, domain: str) -> gettext.NullTranslations:
+    """One catalogue: its ``.mo`` when as new as its ``.po``, else the ``.po`` through Babel;
+    an empty one when neither is there."""
     mo = po.with_suffix(".mo")
     if mo.is_file() and (not po.is_file() or mo.stat().st_mtime >= po.stat().st_mtime):
         with mo.open("rb") as handle:
@@ -62,7 +85,7 @@ def translations(lang: str) -> gettext.NullTranslations:
     from babel.messages.pofile import read_po
 
     with po.open("rb") as handle:
-        catalog = read_po(handle, locale=lang, domain=DOMAIN)
+        catalog = read_po(handle, locale=lang, domain=domain)
     buffer = io.BytesIO()
     write_mo(buffer, catalog)
     buffer.seek(0)

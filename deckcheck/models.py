@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable
 from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import (
@@ -22,7 +23,15 @@ from deckcheck.i18n import _
 # models, the CLI). Nothing here names a game or asks the registry.
 Game = str
 
+# The deck sections every game may use; a game adds its own (``GameSpec.sections``).
 SECTIONS: tuple[str, ...] = ("main", "extra", "gate", "side")
+
+
+def section_order(names: Iterable[str]) -> list[str]:
+    """The sections among ``names`` in the order lists write them: the shared ones in
+    ``SECTIONS`` order, then a game's own in the order they first come."""
+    given = list(dict.fromkeys(names))
+    return [s for s in SECTIONS if s in given] + [s for s in given if s not in SECTIONS]
 
 Severity = Literal["error", "warning"]
 

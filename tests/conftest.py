@@ -27,6 +27,13 @@ from deckcheck.pool.store import Pool
 from deckcheck.resolve import CardIndex
 from deckcheck.validate import validate
 
+# The SDK's conformance suite and its fixtures (deckcheck_index, deckcheck_formats), as a game
+# package loads them; its asserts and the engine harness's are rewritten as tests' are.
+pytest_plugins = ["deckcheck.sdk.testing"]
+# The game packages under tests/plugins/ carry their own tests, run against the installed
+# package by the tests that install it (test_sdk_plugin.py), never collected from here.
+collect_ignore = ["plugins"]
+
 # No test reads or writes the user's own card database (modules such as service.asgi open the
 # default pool when imported). Under pytest-xdist each worker has its own: the workers inherit
 # the controller's environment, and two processes building one pool file would race.
@@ -218,6 +225,7 @@ def scheduler(tmp_path: Path) -> Iterator[str]:
                     "--nthreads",
                     "1",
                     "--no-dashboard",
+                    "--no-nanny",  # one process a worker: killed at the end, no orphan left
                     "--name",
                     f"w{i}",
                 ],
@@ -231,8 +239,13 @@ def scheduler(tmp_path: Path) -> Iterator[str]:
         _wait_for_workers(address, 2)
         yield address
     finally:
+        # the workers hold nothing to save: killed, not closed (a graceful close waited on
+        # the scheduler for 8 s of each test's teardown)
         for proc in reversed(procs):
-            proc.terminate()
+            if proc is procs[0]:
+                proc.terminate()
+            else:
+                proc.kill()
         for proc in procs:
             try:
                 proc.wait(timeout=20)

@@ -32,7 +32,9 @@ def deckcheck(*args: str, lang: str | None = "ja_JP.UTF-8", **env: str) -> tuple
     """``python -m deckcheck ARGS`` under ``LANG=lang``: exit status, stdout and stderr."""
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG"))}
     environ.pop("DECKCHECK_LANG", None)
-    environ.update({"COLUMNS": "200", "PYTHONPATH": str(ROOT), **env})
+    # this checkout first, then whatever the tests run with (a plugin installed beside deckcheck)
+    path = os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    environ.update({"COLUMNS": "200", "PYTHONPATH": path, **env})
     if lang is not None:
         environ["LANG"] = lang
     done = subprocess.run(

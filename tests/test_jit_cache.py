@@ -113,3 +113,51 @@ def test_every_compiled_function_uses_that_key() -> None:
                 assert not (isinstance(node.value, ast.Name) and node.value.id == "numba"), path
             if isinstance(node, ast.ImportFrom) and node.module == "numba":
                 assert not {a.name for a in node.names} & {"njit", "jit"}, path
+
+
+def test_a_plugin_engine_is_keyed_on_the_deckcheck_modules_it_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game package's engine (a plugin, another top-level package) compiles in deckcheck's
+    shuffle through the SDK: an edit of goldfish/shuffles.py must recompile it too, so its key
+    holds that file, reached through the SDK's lazy names, beside the plugin's own modules."""
+    package = tmp_path / "sdkengine"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "values.py").write_text("LEVEL = 3\n", encoding="utf-8")
+    (package / "core.py").write_text(
+        "from deckcheck.sdk import batch_shuffle, njit\n"
+        "from sdkengine.values import LEVEL\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "sdkengine", raising=False)
+    __import__("sdkengine")
+    files = {
+        str(p.relative_to(ROOT / "deckcheck") if p.is_relative_to(ROOT) else p.relative_to(tmp_path))
+        for p in compiling.inputs("sdkengine.core")
+    }
+    assert {"sdkengine/core.py", "sdkengine/values.py", "sdk/__init__.py"} <= files
+    assert {"goldfish/shuffles.py", "goldfish/compiling.py"} <= files
+    assert "models.py" not in files
+    sys.modules.pop("sdkengine", None)
+
+
+def test_numba_is_in_the_declared_range_with_the_private_names_njit_uses() -> None:
+    """pyproject pins numba below the next minor: the installed one is in the range, and the
+    private names ``njit`` relies on are where it looks for them."""
+    import tomllib
+    from importlib.metadata import version
+
+    import numba
+    from packaging.requirements import Requirement
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    declared = [r for r in config["project"]["optional-dependencies"]["sim"] if "numba" in r]
+    specifier = Requirement(declared[0]).specifier
+    assert any(s.operator == "<" for s in specifier)  # an upper bound
+    assert specifier.contains(version("numba")), (version("numba"), str(specifier))
+    from numba.core.caching import CompileResultCacheImpl, FunctionCache
+
+    assert callable(CompileResultCacheImpl) and callable(FunctionCache)
+    assert hasattr(numba.njit(cache=True)(lambda x: x), "_cache")

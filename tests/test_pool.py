@@ -24,14 +24,17 @@ def write(path: Path, text: str) -> Path:
 
 
 def test_new_pool_is_filled_from_card_pool(fresh_db: Path) -> None:
+    """From card_pool/ and every installed game's own card lists (a plugin's data/cards)."""
     with Pool(fresh_db) as pool:
         stats = pool.stats()
         by_game = stats["by_game"]
         assert isinstance(by_game, dict) and set(by_game) == set(games.ids())
+        assert data.card_dirs()[0] == data.card_pool_dir()
         shipped = sum(  # data lines: not the header, not the leading # comment
             len([x for x in path.read_text(encoding="utf-8").strip().splitlines() if x[:1] != "#"])
             - 1
-            for path in card_files(data.card_pool_dir())
+            for folder in data.card_dirs()
+            for path in card_files(folder)
         )
         assert stats["total"] == shipped > 100
         assert all(n > 0 for n in by_game.values())

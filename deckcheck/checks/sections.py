@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cached_property
-from typing import Literal
 
 from pydantic import Field
 
@@ -45,7 +44,7 @@ class ForbiddenTypes(Check):
 
 
 class Section(Strict):
-    name: Literal["main", "extra", "gate", "side"]
+    name: str  # a shared section (models.SECTIONS) or the game's own: formats.py checks
     label: str | None = None
     size: SizeCheck
     types: TypeCheck

@@ -18,7 +18,7 @@ from typing import Annotated, Any
 import typer
 from typer._click.exceptions import ClickException
 
-from deckcheck.cli import files, goldfish, localize, odds, serve, sheet, sweep, validate
+from deckcheck.cli import files, goldfish, localize, odds, serve, sheet, sweep, tune, validate
 from deckcheck.cli.formats import formats_app
 from deckcheck.cli.localize import Command, Group
 from deckcheck.cli.options import Globals, LangOption, ServerOption
@@ -125,6 +125,7 @@ for _command, _help in (
     (goldfish.goldfish, goldfish.HELP),
     (serve.serve, serve.HELP),
     (sweep.sweep, sweep.HELP),
+    (tune.tune, tune.HELP),
     (sheet.sheet, sheet.HELP),
 ):
     app.command(cls=Command, help=_help)(_command)

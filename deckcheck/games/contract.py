@@ -22,6 +22,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import Any, Protocol, Self
 
 from deckcheck.games.columns_contract import CardColumn, SearchHook
@@ -29,6 +30,11 @@ from deckcheck.games.deal_contract import Draws, FromHand, LayOut, Loss, SetAsid
 from deckcheck.normalize import nfkc
 
 ParamValue = int | float | str | bool
+
+# The version of the plugin API (``deckcheck.sdk``), major.minor: a minor release only adds, so a
+# game written for 1.0 runs on 1.3; a major release may change or remove names, so the registry
+# refuses a game that declares another major version (``GameSpec.plugin_api``).
+PLUGIN_API = "1.0"
 
 
 @dataclass(frozen=True)
@@ -152,12 +158,15 @@ class CheckTableView(Protocol):
 
 class Engine(Protocol):
     """One goldfish game, the same signature for every game; given a ``trace`` it tells it each
-    step and plays exactly as without one."""
+    step and plays exactly as without one. The core passes its own ``goldfish.setup.Setup``
+    and ``goldfish.policy.Compiled`` (``SetupView`` and ``CompiledView`` list what it
+    provides); they are typed loosely here so that a game annotates them with those classes
+    (``deckcheck.sdk.Setup``, ``deckcheck.sdk.Compiled``) and passes its ``play`` itself."""
 
     def __call__(
         self,
-        setup: SetupView,
-        policy: CompiledView,
+        setup: Any,
+        policy: Any,
         rng: random.Random,
         turns: int,
         on_play: bool,
@@ -168,6 +177,9 @@ class Engine(Protocol):
 # A whole chunk of games at once (NumPy): (setup, first seed, games, turns, on_play) → the
 # arrays of ``goldfish.run.Chunk`` after ``start``.
 BatchEngine = Callable[[SetupView, int, int, int, bool], tuple[Any, ...]]
+# The same compiled engine reading its shuffles from a tape of fixed numbers: (setup, tape of
+# (games, rows, width) uint32, turns, on_play) → the same arrays (``goldfish.batch``)
+TapeEngine = Callable[[SetupView, Any, int, bool], tuple[Any, ...]]
 
 # (the row's fields, which it may fill in; the game's lookup tables) → reasons it is wrong
 CardCheck = Callable[[dict[str, Any], Mapping[str, Mapping[str, str]]], list[str]]
@@ -233,7 +245,10 @@ class GameSpec:
     # every keyword form of the game's cards: (form, status, source or reason), in the language
     # of the moment; printed by ``formats show`` for each format of the game. None: no table
     keywords: Callable[[], Sequence[tuple[str, str, str]]] | None = None
-    search_fields: tuple[str, ...] = ()  # card columns the web builder offers as filters
+    # the shared card columns (``models.Card``'s: ``cost``, ``level``...) whose filters the
+    # game offers (pool search, ``GET /cards``, the builder); its own columns' come from
+    # ``columns``
+    search_fields: tuple[str, ...] = ()
     # the card facts (a shared field, ``level``/``cost``, or a column of ``columns``) whose
     # counts the builder's deck statistics chart as the game's curve; empty: no curve
     curve: tuple[str, ...] = ()
@@ -264,6 +279,24 @@ class GameSpec:
     # --- i20-columns: the game's own card columns and search filters (columns_contract.py) ---
     columns: tuple[CardColumn, ...] = ()  # kept in ``Card.extra``; stored, imported, searched
     search_hooks: tuple[SearchHook, ...] = ()  # filters the game works out itself
+    # deck sections of the game's own beyond the shared main, extra, gate and side: their
+    # names (a format's ``[[sections]]`` may use them; ``section_aliases`` gives the header
+    # words that open them, ``words`` their words)
+    sections: tuple[str, ...] = ()
+    # the plugin API (``PLUGIN_API``, major.minor) the game is written for; the registry refuses
+    # another major version. "1.0", not ``PLUGIN_API``: a game that declares none was written
+    # before the version was declared, against 1.0
+    plugin_api: str = "1.0"
+    # ``play_batch`` reading a tape of fixed numbers (``goldfish.batch.entry_points``): the
+    # conformance suite (``deckcheck.sdk.testing``) holds it to ``play`` game by game
+    play_tape: TapeEngine | None = None
+    # the folder of the game's own data, found through its entry point: ``formats/`` (format
+    # files, listed with the shipped ones), ``cards/`` (card lists ``pool init`` builds),
+    # ``examples/`` (``<format>-legal.deck`` and ``<format>-illegal.deck``, checked by the
+    # conformance suite) and ``locale/`` (``<lang>/LC_MESSAGES/<id>.po``: the game's messages
+    # and words, behind deckcheck's catalogue). None: the game ships none (the shipped games'
+    # data is deckcheck's own)
+    data: Path | None = None
 
     @cached_property
     def type_words(self) -> dict[str, str]:

@@ -32,6 +32,7 @@ from importlib.metadata import EntryPoint, entry_points
 from deckcheck.errors import UnknownGame
 from deckcheck.games.contract import (
     COMMON_PARAMS,
+    PLUGIN_API,
     BatchEngine,
     Engine,
     GameSpec,
@@ -39,11 +40,12 @@ from deckcheck.games.contract import (
     ParamValue,
     lazy,
 )
-from deckcheck.i18n import _
+from deckcheck.i18n import _, add_catalogue
 from deckcheck.normalize import CACHED_LENGTH, CACHED_NAMES, card_name_key
 
 __all__ = [  # the contract's names, for callers that import them from here
     "COMMON_PARAMS",
+    "PLUGIN_API",
     "BatchEngine",
     "Engine",
     "GameSpec",
@@ -77,36 +79,49 @@ def _load(point: EntryPoint) -> GameSpec:
         name=repr(point.name),
         group=GROUP,
     )
+    said = {"name": repr(point.name), "where": where}
     try:
         spec = point.load()
     except Exception as exc:  # any import-time error of a third-party package
-        raise UnknownGame(
-            _(
-                "game {name} failed to load: {where}: {why}",
-                name=repr(point.name),
-                where=where,
-                why=_why(exc),
-            )
-        ) from exc
+        why = _why(exc)
+        raise UnknownGame(_("game {name} failed to load: {where}: {why}", **said, why=why)) from exc
     if not isinstance(spec, GameSpec):
+        cls = type(spec).__name__
+        raise UnknownGame(
+            _("game {name} failed to load: {where} is a {cls}, not a GameSpec", **said, cls=cls)
+        )
+    if not api_fits(spec.plugin_api):
+        theirs, ours = repr(spec.plugin_api), repr(PLUGIN_API)
         raise UnknownGame(
             _(
-                "game {name} failed to load: {where} is a {cls}, not a GameSpec",
-                name=repr(point.name),
-                where=where,
-                cls=type(spec).__name__,
+                "game {name} failed to load: {where} is written for plugin API {theirs}; this "
+                "deckcheck offers plugin API {ours}, another major version",
+                **said, theirs=theirs, ours=ours,
             )
-        )
+        )  # fmt: skip
     if spec.id != point.name:
         raise UnknownGame(
             _(
                 "game {name} failed to load: {where} gives the spec of {id}; the entry point's "
                 "name must be the game id",
-                name=repr(point.name),
-                where=where,
-                id=repr(spec.id),
+                **said, id=repr(spec.id),
             )
-        )
+        )  # fmt: skip
+    return spec
+
+
+def api_fits(declared: str) -> bool:
+    """Whether a game written for plugin API ``declared`` (major.minor) runs on this one: the
+    same major version (a minor version only adds names)."""
+    major, dot, minor = declared.partition(".")
+    ours = PLUGIN_API.partition(".")[0]
+    return bool(dot) and major.isdigit() and minor.isdigit() and int(major) == int(ours)
+
+
+def _words(spec: GameSpec) -> GameSpec:
+    """A game that ships its own catalogue (``data/locale``): read behind deckcheck's."""
+    if spec.data is not None and (spec.data / "locale").is_dir():
+        add_catalogue(spec.data / "locale", spec.id)
     return spec
 
 
@@ -128,7 +143,7 @@ def _discover(points: Iterable[EntryPoint]) -> None:
             continue
         seen.add(point.name)
         try:
-            _found[point.name] = _load(point)
+            _found[point.name] = _words(_load(point))
         except UnknownGame as exc:
             _broken[point.name] = str(exc)
 
@@ -172,7 +187,7 @@ def register(spec: GameSpec, *, replace: bool = False) -> GameSpec:
         known = _added.get(spec.id) or _found.get(spec.id)
         if known is not None and not replace and known is not spec:
             raise ValueError(_("game {id} is already registered", id=repr(spec.id)))
-        _added[spec.id] = spec
+        _added[spec.id] = _words(spec)
         _changed()
     return spec
 

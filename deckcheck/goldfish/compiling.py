@@ -106,39 +106,59 @@ def njit(**options: Any) -> Callable[[Callable[..., Any]], Any]:
     return decorate
 
 
-def inputs(module: str) -> tuple[Path, ...]:
-    """The source files whose bytes key ``module``'s compiled functions: the module and every
-    module of its top-level package it imports, at any depth, deferred imports included and
-    ``if TYPE_CHECKING:`` blocks left out (they never run)."""
+# deckcheck's own package: a game package's engine (a plugin) imports deckcheck's compiled
+# helpers (the SDK's shuffle), whose edits must recompile it too
+_CORE = __name__.partition(".")[0]
+
+
+def _root(top: str) -> Path | None:
+    file = getattr(sys.modules.get(top), "__file__", None)
+    return Path(file).parent if file else None
+
+
+def _inputs(module: str) -> dict[str, Path]:
+    """``inputs`` by label: a file's path in its package, prefixed ``<package>:`` for a file
+    of deckcheck's package when ``module`` is another's (a plugin's engine)."""
     top = module.partition(".")[0]
-    package = sys.modules[top]
-    file = getattr(package, "__file__", None)
-    if file is None:
-        return ()
-    root = Path(file).parent
+    roots = {t: r for t in (top, _CORE) if (r := _root(t)) is not None}
+    if top not in roots:
+        return {}
     found: dict[str, Path] = {}
     todo = [module]
     while todo:
         name = todo.pop()
-        if name in found:
+        at = name.partition(".")[0]
+        if name in found or at not in roots:
             continue
-        path = _source(name, top, root)
+        path = _source(name, at, roots[at])
         if path is None:
             continue
         found[name] = path
-        todo.extend(_imported(name, path, top))
-    return tuple(sorted(set(found.values())))
+        todo.extend(_imported(name, path, roots))
+    labels = {}
+    for name, path in found.items():
+        at = name.partition(".")[0]
+        label = str(path.relative_to(roots[at]))
+        labels[label if at == top else f"{at}:{label}"] = path
+    return labels
+
+
+def inputs(module: str) -> tuple[Path, ...]:
+    """The source files whose bytes key ``module``'s compiled functions: the module and every
+    module of its top-level package or of deckcheck's it imports, at any depth (through the
+    SDK's lazy names too), deferred imports included and ``if TYPE_CHECKING:`` blocks left
+    out (they never run)."""
+    return tuple(sorted(set(_inputs(module).values())))
 
 
 def stamp(module: str) -> str:
-    """A hash of ``inputs(module)``: their paths in the package and their bytes."""
-    files = inputs(module)
+    """A hash of ``inputs(module)``: their paths in their package and their bytes."""
+    files = _inputs(module)
     if not files:
         return ""
-    root = Path(sys.modules[module.partition(".")[0]].__file__ or "").parent
     digest = hashlib.sha256()
-    for path in files:
-        digest.update(str(path.relative_to(root)).encode() + b"\0")
+    for label, path in sorted(files.items(), key=lambda item: item[1]):
+        digest.update(label.encode() + b"\0")
         digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()
 
@@ -151,9 +171,11 @@ def _source(name: str, top: str, root: Path) -> Path | None:
     return next((p for p in [*candidates, where / "__init__.py"] if p.is_file()), None)
 
 
-def _imported(name: str, path: Path, top: str) -> list[str]:
-    """The modules of package ``top`` that module ``name`` (file ``path``) imports: for
-    ``from a import b``, both ``a`` and ``a.b`` (``_source`` drops ``a.b`` if not a module)."""
+def _imported(name: str, path: Path, roots: dict[str, Path]) -> list[str]:
+    """The modules of the packages ``roots`` holds (package → its folder) that module ``name``
+    (file ``path``) imports: for
+    ``from a import b``, both ``a`` and ``a.b`` (``_source`` drops ``a.b`` if not a module),
+    and the module ``a`` loads ``b`` from on first use when ``a`` declares it lazy (``_lazy``)."""
     tree = ast.parse(path.read_bytes(), str(path))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out: list[str] = []
@@ -167,7 +189,28 @@ def _imported(name: str, path: Path, top: str) -> list[str]:
                 anchor = anchor[: len(anchor) - node.level + 1]
                 base = ".".join([*anchor, *([base] if base else [])])
             out += [base, *(f"{base}.{a.name}" for a in node.names)]
-    return [m for m in out if m == top or m.startswith(top + ".")]
+            top = base.partition(".")[0]
+            lazy = _lazy(base, roots[top]) if top in roots else {}
+            out += [lazy[a.name] for a in node.names if a.name in lazy]
+    return [m for m in out if m.partition(".")[0] in roots]
+
+
+@functools.cache
+def _lazy(module: str, root: Path) -> dict[str, str]:
+    """The names ``module`` (of the package at ``root``) loads on first use (PEP 562), from its
+    literal ``_LAZY`` table (name → "module" or "module:attribute", as ``deckcheck.sdk``
+    declares them) → the module each comes from; empty when it has none. Read from the
+    source: nothing is imported."""
+    path = _source(module, module.partition(".")[0], root)
+    if path is None:
+        return {}
+    for node in ast.parse(path.read_bytes(), str(path)).body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "_LAZY" for t in node.targets
+        ):
+            table: dict[str, str] = ast.literal_eval(node.value)
+            return {k: v.partition(":")[0] for k, v in table.items()}
+    return {}
 
 
 def _runtime_nodes(tree: ast.AST) -> Iterator[ast.AST]:

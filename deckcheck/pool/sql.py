@@ -83,7 +83,7 @@ class SqlPool:
         self._check_columns()
         metadata.create_all(self.engine)
         if not self.stats()["total"]:
-            self.import_files(list(card_files(data.card_pool_dir())))
+            self.import_files([p for folder in data.card_dirs() for p in card_files(folder)])
 
     def _check_columns(self) -> None:
         """A table made by another deckcheck version lacks columns: say so (create_all would

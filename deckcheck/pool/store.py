@@ -66,8 +66,8 @@ _SCHEMA = _schema()
 _shipped: dict[tuple[tuple[str, int, int], ...], list[tuple[object, ...]]] = {}
 
 
-def _shipped_rows(folder: Path) -> list[tuple[object, ...]]:
-    files = list(card_files(folder))
+def _shipped_rows(folders: list[Path]) -> list[tuple[object, ...]]:
+    files = [path for folder in folders for path in card_files(folder)]
     stamp = tuple((str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in files)
     if stamp not in _shipped:
         try:
@@ -151,7 +151,7 @@ class Pool:
                 self.conn.execute(statement)
             self.conn.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
             if fill:
-                self.conn.executemany(_UPSERT, _shipped_rows(data.card_pool_dir()))
+                self.conn.executemany(_UPSERT, _shipped_rows(data.card_dirs()))
 
     def _check_version(self) -> None:
         row = self.conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()

@@ -45,12 +45,14 @@ def used_columns(game: str) -> list[str]:
     model order, the required ones always; then every column of the game's own."""
     spec = games.get(game)
     used = {c.name for c in COLUMNS if c.required} | set(spec.search_fields)
-    folder = card_pool_dir() / game
-    for path in sorted(folder.glob("*.csv")) if folder.is_dir() else ():
+    # the shipped cards of the game, and a plugin's own (GameSpec.data: its rows of this game)
+    folders = [card_pool_dir() / game, *([spec.data / "cards"] if spec.data else [])]
+    for path in sorted(p for f in folders if f.is_dir() for p in f.glob("*.csv")):
         with path.open(encoding="utf-8", newline="") as f:
             rows = csv.DictReader(line for line in f if not line.startswith("#"))
             for row in rows:
-                used |= {k for k, v in row.items() if k and v}
+                if row.get("game", game) == game:
+                    used |= {k for k, v in row.items() if k and v}
     shared = [c.name for c in COLUMNS if c.name in used or _filter_name(c) in used]
     return shared + list(game_columns(game))
 

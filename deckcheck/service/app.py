@@ -80,6 +80,15 @@ def _warm_engines(settings: Settings) -> None:
     background(batch_games(), None if settings.database_url else settings.db)
 
 
+def _start_processes(state: Any, pools: tuple[Workers, ...]) -> None:
+    """Fork every worker process at start-up, before any request's thread runs: the long
+    decks' check process (after the card index is built, so it inherits the index), then the
+    pools' workers (``Workers.start``)."""
+    start_lanes(state)
+    for pool in pools:
+        pool.start()
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     workers = Workers(settings.workers, settings.queue)
@@ -102,9 +111,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # the card index and its name tables are built before the first request, not in it: on
         # a 20,000-card pool that is a second or two the first /validate would otherwise pay
         await asyncio.to_thread(app.state.cards.warm)
-        await asyncio.to_thread(start_lanes, app.state)  # forks after the index is built
-        for pool in (workers, job_workers):  # forked before any request's thread runs
-            pool.start()
+        await asyncio.to_thread(_start_processes, app.state, (workers, job_workers))
         if settings.warm:
             _warm_engines(settings)
         yield

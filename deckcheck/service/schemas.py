@@ -15,6 +15,7 @@ from deckcheck.i18n import N_, _
 from deckcheck.models import DeckList
 from deckcheck.service.problems import Problem, over_limit
 from deckcheck.sweep.run import SweepRequest
+from deckcheck.tune.run import TuneRequest
 
 MAX_LINES = 500
 
@@ -167,3 +168,24 @@ class SweepBody(SweepRequest):
 
     def request(self) -> SweepRequest:
         return SweepRequest(**self.model_dump(include=set(SweepRequest.model_fields)))
+
+
+class TuneBody(TuneRequest):
+    """``deckcheck tune``'s options (``want``, ``turn``, ``milestone``, ``by``, ``weights``,
+    ``max_changes``, ``top``, ``games``, ``seed``, ``max_variants``), the deck, the further
+    candidate cards and the cards never cut."""
+
+    model_config = ConfigDict(extra="forbid")
+    deck: DeckInput
+    format: str | None = Field(None, description=N_("Format id; overrides the deck's format line."))
+    candidates: list[str] = Field(
+        default_factory=list,
+        max_length=500,
+        description=N_("Cards (numbers or names) that may be added, beside the deck's own."),
+    )
+    keep: list[str] = Field(
+        default_factory=list, max_length=100, description=N_("Cards never cut.")
+    )
+
+    def request(self) -> TuneRequest:
+        return TuneRequest(**self.model_dump(include=set(TuneRequest.model_fields)))

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from deckcheck.odds.api import OddsRequest
     from deckcheck.service.jobstore import JobRef, Progress
     from deckcheck.sweep.run import Runner, SweepRequest
+    from deckcheck.tune.run import TuneRequest
 
 
 def goldfish(
@@ -111,3 +112,30 @@ def odds(deck: DeckList, fmt: Format, index: CardIndex, req: OddsRequest) -> dic
     from deckcheck.odds.api import compute_odds
 
     return compute_odds(deck, fmt, index, req).model_dump(mode="json")
+
+
+def tune(
+    progress: Progress,
+    deck: DeckList,
+    fmt: Format,
+    index: CardIndex,
+    candidates: list[str],
+    keep: list[str],
+    req: TuneRequest,
+) -> dict[str, Any]:
+    """A tune job: the ``TuneResult`` as JSON; goldfish rounds in-process or on the
+    cluster, each round's games counted (a cancel is heard between tasks)."""
+    from deckcheck.tune.run import tune as run
+    from deckcheck.tune.space import default_candidates
+
+    extra = [c for ref in candidates if (c := index.resolve(fmt.game, ref).card) is not None]
+    kept = [c for ref in keep if (c := index.resolve(fmt.game, ref).card) is not None]
+    cards = default_candidates(deck, index, fmt.game, extra)
+    with _runner(progress.ref) as runner:
+
+        def counted(chunks: Any, _hears: Any = None) -> Any:
+            progress(0)  # a cancel is heard before each round
+            return runner(chunks, lambda _, games: progress(games))
+
+        result = run(deck, fmt, index, cards, kept, req, counted, progress.total)
+    return result.model_dump(mode="json")

@@ -11,12 +11,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from deckcheck.games.chaos import os_table, partner, words
-from deckcheck.games.columns_contract import CardColumn, Search, SearchHook
-from deckcheck.games.contract import GameSpec, Param, lazy
-from deckcheck.games.deal_contract import Draws, deck_out
-from deckcheck.goldfish.policy import Policy
-from deckcheck.i18n import N_, _
-from deckcheck.normalize import nfkc, title_key
+from deckcheck.sdk import (
+    N_,
+    CardColumn,
+    Draws,
+    GameSpec,
+    Param,
+    Policy,
+    Search,
+    SearchHook,
+    _,
+    deck_out,
+    lazy,
+    nfkc,
+    title_key,
+)
 
 # the goldfish engine's per-turn metrics and milestones (engine.py); their ids are the words
 # people read (goldfish/output.py shows each through the catalogue)
@@ -190,6 +199,7 @@ CHAOS = (  # the entry point of pyproject.toml
         play=lazy("deckcheck.games.chaos.engine:play"),
         # the same games, a chunk at a time, compiled (numba); encode.batch_ok says when
         play_batch=lazy("deckcheck.games.chaos.fast:play_batch"),
+        play_tape=lazy("deckcheck.games.chaos.fast:play_tape"),
         batch_ok=lazy("deckcheck.games.chaos.encode:batch_ok"),
         metrics=METRICS,
         milestones=MILESTONES,

@@ -9,17 +9,27 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from deckcheck.checks.table import CheckTable, Row
 from deckcheck.games.chaos.os_table import os_table
 from deckcheck.games.chaos.partner import may_partner
 from deckcheck.games.chaos.tables import OsPolicy as OsPolicy
 from deckcheck.games.chaos.tables import Partner as Partner
 from deckcheck.games.chaos.tables import os_policy_of, partner_of
-from deckcheck.i18n import N_, _, _n
-from deckcheck.models import Violation
-from deckcheck.normalize import title_key, word_key
-from deckcheck.slots import Context, Slot, card_counts, first_line, total
-from deckcheck.wording import listing
+from deckcheck.sdk import (
+    N_,
+    CheckTable,
+    Context,
+    Row,
+    Slot,
+    Violation,
+    _,
+    _n,
+    card_counts,
+    first_line,
+    listing,
+    title_key,
+    word_key,
+)
+from deckcheck.sdk import slots_total as total
 
 
 def partner_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:

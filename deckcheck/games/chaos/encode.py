@@ -41,11 +41,7 @@ from deckcheck.games.chaos.layout import (
     SET,
     TST_SET,
 )
-from deckcheck.goldfish.common import keep_of
-from deckcheck.goldfish.policy import Compiled
-from deckcheck.goldfish.setup import Setup, per_setup
-from deckcheck.models import Card
-from deckcheck.normalize import word_key
+from deckcheck.sdk import Card, Compiled, Setup, keep_of, per_setup, word_key
 
 if TYPE_CHECKING:
     from deckcheck.games.chaos import ChaosPolicy

@@ -41,15 +41,25 @@ import random
 import re
 from typing import TYPE_CHECKING, cast
 
-from deckcheck.games import name_key
 from deckcheck.games.chaos import MILESTONES, telling
 from deckcheck.games.chaos.layout import MAX_LEVEL
-from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, redeal, shuffled, take
-from deckcheck.goldfish.policy import Compiled
-from deckcheck.goldfish.setup import Setup
-from deckcheck.goldfish.trace import Trace, gone
-from deckcheck.models import Card
-from deckcheck.normalize import nfkc, word_key
+from deckcheck.sdk import (
+    Card,
+    Compiled,
+    DeckOut,
+    Record,
+    Setup,
+    Trace,
+    expand,
+    gone,
+    keep_of,
+    name_key,
+    nfkc,
+    redeal,
+    shuffled,
+    take,
+    word_key,
+)
 
 if TYPE_CHECKING:
     from deckcheck.games.chaos import ChaosPolicy

@@ -8,8 +8,9 @@ from __future__ import annotations
 from deckcheck.games.chaos.encode import encoded
 from deckcheck.games.chaos.fast_core import _games
 from deckcheck.games.chaos.layout import INTS
-from deckcheck.goldfish.batch import Result, Tape, entry_points
-from deckcheck.goldfish.setup import Setup
+from deckcheck.sdk import Result, Setup
+from deckcheck.sdk import TapeArray as Tape
+from deckcheck.sdk import batch_engines as entry_points
 
 
 def _play(setup: Setup, seed: int, games: int, turns: int, on_play: bool, tape: Tape) -> Result:

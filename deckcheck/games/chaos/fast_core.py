@@ -26,8 +26,9 @@ from deckcheck.games.chaos.layout import (
     SET,
     TST_SET,
 )
-from deckcheck.goldfish.compiling import njit
-from deckcheck.goldfish.shuffles import begin, shuffle
+from deckcheck.sdk import batch_begin as begin
+from deckcheck.sdk import batch_shuffle as shuffle
+from deckcheck.sdk import njit
 
 
 @njit()

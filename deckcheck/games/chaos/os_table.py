@@ -11,8 +11,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from deckcheck.data import card_pool_dir
-from deckcheck.normalize import title_key
+from deckcheck.sdk import card_pool_dir, title_key
 
 
 class OsEntry(BaseModel):

@@ -11,18 +11,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from deckcheck.errors import AsideError, UnanswerableError
-from deckcheck.games import name_key
 from deckcheck.games.chaos.tables import Partner, partner_of
-from deckcheck.games.deal_contract import Aside
-from deckcheck.i18n import N_, _, current
-from deckcheck.models import Card
-from deckcheck.normalize import word_key
-from deckcheck.resolve import number_key
-from deckcheck.wording import a_an, word, words
+from deckcheck.sdk import (
+    N_,
+    Aside,
+    AsideError,
+    Card,
+    UnanswerableError,
+    _,
+    a_an,
+    name_key,
+    number_key,
+    word,
+    word_key,
+    words,
+)
+from deckcheck.sdk import current_language as current
 
 if TYPE_CHECKING:
-    from deckcheck.formats import Format
+    from deckcheck.sdk import Format
 
 
 _MEMO: dict[tuple[int, int], tuple[Partner, Card, bool]] = {}

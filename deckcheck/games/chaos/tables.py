@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from deckcheck.checks.base import Check
-from deckcheck.games.contract import FormatView
+from deckcheck.sdk import Check, FormatView
 
 
 class Partner(Check):

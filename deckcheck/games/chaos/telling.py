@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from deckcheck.goldfish.trace import names
-from deckcheck.i18n import _p
-from deckcheck.models import Card
+from deckcheck.sdk import Card, _p
+from deckcheck.sdk import card_names as names
 
 
 def partner(card: Card) -> str:

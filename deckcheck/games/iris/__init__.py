@@ -4,14 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from deckcheck.formats import Format
-from deckcheck.games.columns_contract import CardColumn, Search
-from deckcheck.games.contract import GameSpec, Param, lazy
-from deckcheck.games.deal_contract import Aside, deck_out
 from deckcheck.games.iris import words
-from deckcheck.goldfish.policy import Policy
-from deckcheck.i18n import N_
-from deckcheck.models import Card
+from deckcheck.sdk import (
+    N_,
+    Aside,
+    Card,
+    CardColumn,
+    Format,
+    GameSpec,
+    Param,
+    Policy,
+    Search,
+    deck_out,
+    lazy,
+)
 
 # the goldfish engine's per-turn metrics and milestones (engine.py); their ids are the words
 # people read (goldfish/output.py shows each through the catalogue)
@@ -33,7 +39,7 @@ def main_unit(hand: Sequence[Card], fmt: Format) -> list[Aside[Card]]:
     selector = fmt.parameter("forced_redraw")
     if selector is None:
         return []
-    from deckcheck.odds.conditions import parse_condition  # only sample hands need it
+    from deckcheck.sdk import parse_condition
 
     ends = parse_condition(f"{selector.value}>=1", fmt.game)
     unit = next((c for c in hand if ends.matches(c)), None)
@@ -66,6 +72,7 @@ IRIS = (  # the entry point of pyproject.toml
         ),
         play=lazy("deckcheck.games.iris.engine:play"),
         play_batch=lazy("deckcheck.games.iris.fast:play_batch"),
+        play_tape=lazy("deckcheck.games.iris.fast:play_tape"),
         metrics=METRICS,
         milestones=MILESTONES,
         losses=(

@@ -17,12 +17,21 @@ import random
 from typing import TYPE_CHECKING, cast
 
 from deckcheck.games.iris import MILESTONES, telling
-from deckcheck.goldfish.common import DeckOut, GoldfishError, Record, expand, redeal, shuffled, take
-from deckcheck.goldfish.policy import Compiled
-from deckcheck.goldfish.setup import Setup
-from deckcheck.goldfish.trace import Redeal, Trace
-from deckcheck.i18n import _
-from deckcheck.models import Card
+from deckcheck.sdk import (
+    Card,
+    Compiled,
+    DeckOut,
+    GoldfishError,
+    Record,
+    Redeal,
+    Setup,
+    Trace,
+    _,
+    expand,
+    redeal,
+    shuffled,
+    take,
+)
 
 if TYPE_CHECKING:
     from deckcheck.games.iris import IrisPolicy

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from deckcheck.goldfish.batch import Result, Tape, entry_points
-from deckcheck.goldfish.setup import Setup
+from deckcheck.sdk import Result, Setup
+from deckcheck.sdk import TapeArray as Tape
+from deckcheck.sdk import batch_engines as entry_points
 
 if TYPE_CHECKING:
     from deckcheck.games.iris import IrisPolicy

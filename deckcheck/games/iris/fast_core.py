@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from deckcheck.goldfish.compiling import njit
-from deckcheck.goldfish.shuffles import begin, shuffle
+from deckcheck.sdk import batch_begin as begin
+from deckcheck.sdk import batch_shuffle as shuffle
+from deckcheck.sdk import njit
 
 
 @njit()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from deckcheck.i18n import _p
+from deckcheck.sdk import _p
 
 
 def words() -> dict[str, str]:

@@ -9,15 +9,23 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
-from deckcheck.formats import Format
-from deckcheck.games.columns_contract import CardColumn, Search
-from deckcheck.games.contract import GameSpec, Param, lazy
-from deckcheck.games.deal_contract import Aside, Draws, Loss
 from deckcheck.games.rakuen import words
-from deckcheck.goldfish.policy import Policy
-from deckcheck.i18n import N_, _
-from deckcheck.models import Card
-from deckcheck.normalize import nfkc
+from deckcheck.sdk import (
+    N_,
+    Aside,
+    Card,
+    CardColumn,
+    Draws,
+    Format,
+    GameSpec,
+    Loss,
+    Param,
+    Policy,
+    Search,
+    _,
+    lazy,
+    nfkc,
+)
 
 # the goldfish engine's per-turn metrics and milestones (engine.py); their ids are the words
 # people read (goldfish/output.py shows each through the catalogue)
@@ -94,7 +102,7 @@ def lay_out_gates(
     """ch.2 §2: the gate deck is shuffled and its top cards go face down onto the circles."""
     gates = [card for card, n in sections.get("gate", []) for _ in range(n)]
     rng.shuffle(gates)
-    from deckcheck.odds.setup import params_of  # the format's value, else the spec's default
+    from deckcheck.sdk import params_of
 
     laid = tuple(gates[: int(params_of(fmt)["circles"])])
     rule = N_("ラクエンロジック ルールブック Ver1.0 ch.2 §2")  # a citation; its chapter is worded
@@ -203,6 +211,7 @@ RAKUEN = (  # the entry point of pyproject.toml
         ),
         play=lazy("deckcheck.games.rakuen.engine:play"),
         play_batch=lazy("deckcheck.games.rakuen.fast:play_batch"),
+        play_tape=lazy("deckcheck.games.rakuen.fast:play_tape"),
         batch_ok=lazy("deckcheck.games.rakuen.fast:batch_ok"),
         metrics=METRICS,
         milestones=MILESTONES,

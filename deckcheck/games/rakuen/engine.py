@@ -51,11 +51,21 @@ from typing import TYPE_CHECKING, cast
 
 from deckcheck.games.rakuen import MILESTONES, telling
 from deckcheck.games.rakuen.table import PENALTY_LOSS, Table, territory
-from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, shuffle, shuffled, take
-from deckcheck.goldfish.policy import Compiled, ranker
-from deckcheck.goldfish.setup import Setup
-from deckcheck.goldfish.trace import Trace, gone
-from deckcheck.models import Card
+from deckcheck.sdk import (
+    Card,
+    Compiled,
+    DeckOut,
+    Record,
+    Setup,
+    Trace,
+    expand,
+    gone,
+    keep_of,
+    ranker,
+    shuffle,
+    shuffled,
+    take,
+)
 
 __all__ = ["PENALTY_LOSS", "Table", "play", "territory"]  # the zones live in table.py
 

@@ -23,11 +23,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from deckcheck.goldfish.batch import Result, Tape, entry_points
-from deckcheck.goldfish.common import Keep
-from deckcheck.goldfish.policy import Compiled
-from deckcheck.goldfish.setup import Setup, per_setup
-from deckcheck.models import Card
+from deckcheck.sdk import Card, Compiled, Keep, Result, Setup, per_setup
+from deckcheck.sdk import TapeArray as Tape
+from deckcheck.sdk import batch_engines as entry_points
 
 KINDS = {"定理者": 1, "使者": 2, "合理体": 3}
 MAX_KEEP_TABLE = 1 << 20  # opening hands the keep rule tells apart, at most

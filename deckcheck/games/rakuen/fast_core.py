@@ -30,8 +30,9 @@ from deckcheck.games.rakuen.fast_deck import (
     _remove,
     _settle,
 )
-from deckcheck.goldfish.compiling import njit
-from deckcheck.goldfish.shuffles import begin, shuffle
+from deckcheck.sdk import batch_begin as begin
+from deckcheck.sdk import batch_shuffle as shuffle
+from deckcheck.sdk import njit
 
 # c[...]: the card arrays' rows (fast.Encoded.cards)
 MEMBER, KIND, LEVEL, COST, TERR, PLAY, LA_RANK, NUM = 0, 1, 2, 3, 4, 5, 6, 7

@@ -4,8 +4,8 @@ follow the action (engine.Table's ``_top``, ``refresh``, ``settle``, ``draw``), 
 
 from __future__ import annotations
 
-from deckcheck.goldfish.compiling import njit
-from deckcheck.goldfish.shuffles import shuffle
+from deckcheck.sdk import batch_shuffle as shuffle
+from deckcheck.sdk import njit
 
 # s[...]: the counts and scalars of one game
 NDECK, NHAND, NSTOCK, NDROP, NLEVEL, NFIELD = 0, 1, 2, 3, 4, 5

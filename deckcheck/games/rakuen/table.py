@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import random
 
-from deckcheck.goldfish.common import DeckOut, shuffle, take
-from deckcheck.models import Card
+from deckcheck.sdk import Card, DeckOut, shuffle, take
 
 PENALTY_LOSS = 2
 

@@ -7,14 +7,10 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
-from deckcheck.games.columns_contract import CardColumn, Search
-from deckcheck.games.contract import GameSpec, Param, lazy
-from deckcheck.games.deal_contract import deck_out
 from deckcheck.games.vision import words
 from deckcheck.games.vision.layout import METRICS, MILESTONES
 from deckcheck.games.vision.names import vision_copy_name
-from deckcheck.goldfish.policy import Policy
-from deckcheck.i18n import N_
+from deckcheck.sdk import N_, CardColumn, GameSpec, Param, Policy, Search, deck_out, lazy
 
 # The words people read for the goldfish metrics and milestones of layout.py (which imports
 # nothing: the compiled loop's cache key): goldfish/output.py shows each id through the
@@ -172,6 +168,7 @@ VISION = (  # the entry point of pyproject.toml
         ),
         play=lazy("deckcheck.games.vision.engine:play"),
         play_batch=lazy("deckcheck.games.vision.fast:play_batch"),
+        play_tape=lazy("deckcheck.games.vision.fast:play_tape"),
         batch_ok=lazy("deckcheck.games.vision.encode:batch_ok"),
         metrics=METRICS,
         milestones=MILESTONES,

@@ -12,10 +12,7 @@ from deckcheck.games.vision import telling
 from deckcheck.games.vision.cards import Facts, facts, fuels
 from deckcheck.games.vision.layout import MILESTONES
 from deckcheck.games.vision.limits import Limits, charges
-from deckcheck.goldfish.common import take
-from deckcheck.goldfish.trace import Trace
-from deckcheck.models import Card
-from deckcheck.normalize import nfkc
+from deckcheck.sdk import Card, Trace, nfkc, take
 
 if TYPE_CHECKING:
     pass

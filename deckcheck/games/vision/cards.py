@@ -7,9 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from deckcheck.blank import is_blank
-from deckcheck.models import Card
-from deckcheck.normalize import nfkc
+from deckcheck.sdk import Card, is_blank, nfkc
 
 _NUMBER = re.compile(r"[0-9]+")
 _BONUS = re.compile(r"\+[0-9]+")

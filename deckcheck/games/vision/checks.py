@@ -7,14 +7,27 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from deckcheck.checks.sections import SECTIONS
-from deckcheck.checks.table import Check, CheckTable, Placement, Row
 from deckcheck.games.vision.names import vision_copy_name
-from deckcheck.i18n import N_, _
-from deckcheck.models import Severity, Violation
-from deckcheck.normalize import nfkc, word_key
-from deckcheck.slots import Context, Slot, card_counts, first_line
-from deckcheck.wording import listing, section_label, word
+from deckcheck.sdk import (
+    N_,
+    SECTIONS,
+    Check,
+    CheckTable,
+    Context,
+    Placement,
+    Row,
+    Severity,
+    Slot,
+    Violation,
+    _,
+    card_counts,
+    first_line,
+    listing,
+    nfkc,
+    section_label,
+    word,
+    word_key,
+)
 
 # a severity as ``formats show`` words it
 _SEVERITY = {"error": N_("error"), "warning": N_("warning")}

@@ -19,11 +19,7 @@ from numpy.typing import NDArray
 from deckcheck.games.vision.cards import facts, fuels
 from deckcheck.games.vision.layout import COLUMNS
 from deckcheck.games.vision.limits import limits
-from deckcheck.goldfish.common import Keep
-from deckcheck.goldfish.policy import Compiled
-from deckcheck.goldfish.setup import Setup
-from deckcheck.models import Card
-from deckcheck.normalize import nfkc
+from deckcheck.sdk import Card, Compiled, Keep, Setup, nfkc
 
 if TYPE_CHECKING:
     from deckcheck.games.vision import VisionPolicy

@@ -35,13 +35,21 @@ from deckcheck.games.vision.board import Board, _put, charge, free, playable, up
 from deckcheck.games.vision.cards import facts
 from deckcheck.games.vision.layout import MILESTONES
 from deckcheck.games.vision.limits import limits, slot_free
-from deckcheck.goldfish.common import Record, expand, keep_of, redeal, shuffled, take
-from deckcheck.goldfish.policy import Compiled, ranker
-from deckcheck.goldfish.setup import Setup
-from deckcheck.goldfish.trace import Trace
-from deckcheck.models import Card
-from deckcheck.normalize import nfkc
-from deckcheck.odds.conditions import Atom
+from deckcheck.sdk import (
+    Atom,
+    Card,
+    Compiled,
+    Record,
+    Setup,
+    Trace,
+    expand,
+    keep_of,
+    nfkc,
+    ranker,
+    redeal,
+    shuffled,
+    take,
+)
 
 if TYPE_CHECKING:
     from deckcheck.games.vision import VisionPolicy

@@ -13,8 +13,9 @@ import numpy as np
 from deckcheck.games.vision.encode import Encoded, encode
 from deckcheck.games.vision.fast_core import _games
 from deckcheck.games.vision.layout import COLUMNS, METRICS, MILESTONES
-from deckcheck.goldfish.batch import Result, Tape, entry_points
-from deckcheck.goldfish.setup import Setup, per_setup
+from deckcheck.sdk import Result, Setup, per_setup
+from deckcheck.sdk import TapeArray as Tape
+from deckcheck.sdk import batch_engines as entry_points
 
 _encoded: Callable[[Setup], Encoded] = per_setup(encode)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from deckcheck.games.vision.layout import COLUMNS, MILESTONES
-from deckcheck.goldfish.compiling import njit
+from deckcheck.sdk import njit
 
 CHARACTER, CREATURE, SPELL, COMMAND = range(4)
 # rows of the per-card table, as encode.COLUMNS orders them

@@ -56,8 +56,9 @@ from deckcheck.games.vision.fast_board import (
     _users,
 )
 from deckcheck.games.vision.fast_hand import _draw, _meets, _remove
-from deckcheck.goldfish.compiling import njit
-from deckcheck.goldfish.shuffles import begin, start
+from deckcheck.sdk import batch_begin as begin
+from deckcheck.sdk import batch_start as start
+from deckcheck.sdk import njit
 
 
 @njit()

@@ -5,8 +5,8 @@ array."""
 
 from __future__ import annotations
 
-from deckcheck.goldfish.compiling import njit
-from deckcheck.goldfish.shuffles import below
+from deckcheck.sdk import batch_below as below
+from deckcheck.sdk import njit
 
 
 @njit(_nrt=False)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from deckcheck.i18n import N_, _, _p
+from deckcheck.sdk import N_, _, _p
 
 MODELLED = N_("modelled")
 IRRELEVANT = N_("not relevant to solitaire play")

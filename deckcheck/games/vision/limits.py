@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 from deckcheck.games.vision.cards import Facts, facts
-from deckcheck.goldfish.setup import Setup
-from deckcheck.models import Card
+from deckcheck.sdk import Card, Setup
 
 if TYPE_CHECKING:
     from deckcheck.games.vision import VisionPolicy

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from deckcheck.normalize import nfkc
+from deckcheck.sdk import nfkc
 
 _FU_ICHI = re.compile(r"^符ノ壱\s*[“\"「『”](?P<base>.+?)[”\"」』“]\s*$")
 

@@ -13,6 +13,7 @@ from deckcheck.service.routers import (
     health,
     odds,
     sweeps,
+    tunes,
     validate,
     web,
 )
@@ -26,6 +27,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     odds.router,
     goldfish.router,
     sweeps.router,
+    tunes.router,
     decks.router,
     web.router,
 )

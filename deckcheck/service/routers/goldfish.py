@@ -39,6 +39,14 @@ JOB_LINKS = {
         ("CancelJob", "job_cancel"),  # i18n: machine
     )
 }
+# The answers of a POST that starts a job (sweeps, tunes): 202 with the links, or 429.
+JOB_RESPONSES: dict[int | str, dict[str, object]] = {
+    202: {
+        "description": "A job started; GET its Location for progress and the result",
+        "links": JOB_LINKS,
+    },
+    429: {"description": "Busy: retry later"},
+}
 
 
 @router.post(

@@ -15,7 +15,7 @@ from deckcheck.resolve import CardIndex
 from deckcheck.service import tasks
 from deckcheck.service.deps import CardIndexDep, JobsDep, RegistryDep, SettingsDep
 from deckcheck.service.problems import Problem, over_limit
-from deckcheck.service.routers.goldfish import JOB_LINKS, too_many_jobs
+from deckcheck.service.routers.goldfish import JOB_RESPONSES, too_many_jobs
 from deckcheck.service.schemas import SweepBody, format_of, parse_deck
 from deckcheck.sweep.blank import wants_blank
 from deckcheck.sweep.run import SweepRequest
@@ -27,13 +27,7 @@ router = APIRouter(tags=["sweeps"])
     "/sweeps",
     status_code=202,
     operation_id="post_sweep",
-    responses={
-        202: {
-            "description": "A job started; GET its Location for progress and the result",
-            "links": JOB_LINKS,
-        },
-        429: {"description": "Busy: retry later"},
-    },
+    responses=JOB_RESPONSES,
 )
 async def post_sweep(
     body: SweepBody,

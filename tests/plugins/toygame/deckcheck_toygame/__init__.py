@@ -14,15 +14,28 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from deckcheck.errors import AsideError
-from deckcheck.games import GameSpec, Param
-from deckcheck.games.columns_contract import CardColumn, Search
-from deckcheck.games.contract import lazy
-from deckcheck.games.deal_contract import Aside, Loss, deck_out
-from deckcheck.goldfish.common import DeckOut, Record, expand, keep_of, redeal, shuffled, take
-from deckcheck.goldfish.policy import Compiled, Policy
-from deckcheck.goldfish.setup import Setup
-from deckcheck.models import Card
+from deckcheck.sdk import (
+    Aside,
+    AsideError,
+    Card,
+    CardColumn,
+    Compiled,
+    DeckOut,
+    GameSpec,
+    Loss,
+    Param,
+    Policy,
+    Record,
+    Search,
+    Setup,
+    deck_out,
+    expand,
+    keep_of,
+    lazy,
+    redeal,
+    shuffled,
+    take,
+)
 
 METRICS = ("hand", "creatures", "deck")
 MILESTONES = ("first_creature",)

@@ -9,10 +9,18 @@ from typing import Any
 
 from pydantic import Field
 
-from deckcheck.checks.table import Check, CheckTable, Row
-from deckcheck.models import Violation
-from deckcheck.normalize import nfkc
-from deckcheck.slots import Context, card_counts, first_line, plural, total
+from deckcheck.sdk import (
+    Check,
+    CheckTable,
+    Context,
+    Row,
+    Violation,
+    card_counts,
+    first_line,
+    nfkc,
+    plural,
+)
+from deckcheck.sdk import slots_total as total
 
 
 class WordLimit(Check):

@@ -11,7 +11,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from deckcheck.odds.mulligan import Counting, Dealt, Floats, Ints, Mulligan, Sampling
+from deckcheck.sdk import Counting, Dealt, Floats, Ints, Mulligan, Sampling
 
 UNDER = 2  # cards put under the deck
 C = TypeVar("C")
