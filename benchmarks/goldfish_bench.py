@@ -8,6 +8,9 @@ figure: a plain-Python reference timed in the same run, the least a goldfish doe
 deck with random.shuffle, draw the opening hand and one card a turn for 10 turns, count the
 cards of one type in hand), as games per second. The output says which engine ran.
 
+Then the time of one batch chunk (``GameSpec.batch_size`` games) of ``MAX_TURNS`` turns: a
+cancelled job stops at the end of its chunk, so this bounds how long it plays on.
+
 Then, unless ``--no-compile``, ``deckcheck goldfish`` of 1,000 games as a user runs it (a new
 process) for each numba engine, with an empty numba cache (what the first run on a machine
 waits for: the engine's compilation) and again with the cache that run filled.
@@ -26,7 +29,8 @@ from pathlib import Path
 from benchmarks.common import DECKCHECK, ROOT, machine, record
 from deckcheck import decks, games
 from deckcheck.format_registry import default_registry
-from deckcheck.goldfish.run import GoldfishRequest, goldfish, prepare
+from deckcheck.goldfish.run import MAX_TURNS, GoldfishRequest, chunks, goldfish, play_chunk, prepare
+from deckcheck.goldfish.setup import Setup
 from deckcheck.pool.store import Pool
 
 FORMATS = ("chaos-standard", "rakuen-standard", "vision-standard", "iris-standard")
@@ -92,8 +96,22 @@ def main() -> None:
             label = f"goldfish {fmt.game}" + (f" ({engine})" if engine else "")
             record(f"{label}, 1 worker", rates[0], "games/s", GOALS[fmt_id], plain)
             record(f"{label}, 2 workers", rates[1], "games/s", None, plain)
+            if spec.play_batch is not None:
+                chunk_time(fmt.game, setup)
         if not args.no_compile:
             compile_times(Path(tmp))
+
+
+def chunk_time(game: str, setup: Setup) -> None:
+    """One batch chunk of ``MAX_TURNS`` turns, best of three: what a cancel may wait for."""
+    start, seeds = chunks(setup, setup.spec.batch_size, 1)[0]
+    best = float("inf")
+    for _ in range(3):
+        began = time.perf_counter()
+        play_chunk(setup, start, seeds, MAX_TURNS, True)
+        best = min(best, time.perf_counter() - began)
+    label = f"goldfish {game}: one chunk of {len(seeds):,} games, {MAX_TURNS} turns"
+    record(label, best, "s", lower_is_better=True)
 
 
 def compile_times(folder: Path) -> None:

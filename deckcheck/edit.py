@@ -20,7 +20,7 @@ from deckcheck.formats import Format
 from deckcheck.i18n import _
 from deckcheck.models import DeckEntry, DeckList
 from deckcheck.resolve import CardIndex
-from deckcheck.validate import _read
+from deckcheck.validate import _read, validate
 from deckcheck.wording import label, word
 
 Same = Callable[[str], bool]  # does this deck-list reference mean the card being edited?
@@ -222,7 +222,18 @@ def propose_fixes(deck: DeckList, fmt: Format, index: CardIndex) -> tuple[list[F
     limit written on one line, a paradox (type) count off by some when one line of that type
     can absorb it, a section over its maximum when it has one line. Moves to the one section
     that takes a card come first, and the rest is worked out on the deck as moved. Anything
-    else is listed as needing a choice."""
+    else is listed as needing a choice. Only the rules the validator finds broken are
+    considered: the copy groups here cannot tell every game's limits apart (VISION's
+    「デッキ1枚制限」 on one printing of a name), and a legal deck needs no choice."""
+    fixes, choices = _proposed(deck, fmt, index)
+    broken = {v.rule for v in validate(deck, fmt, index).violations}
+    return [f for f in fixes if f.rule in broken], [c for r, c in choices if r in broken]
+
+
+def _proposed(
+    deck: DeckList, fmt: Format, index: CardIndex
+) -> tuple[list[Fix], list[tuple[str, str]]]:
+    """``propose_fixes``'s changes, and its choices each with its rule."""
     ctx = _read(deck, fmt, index)
     moves = section_moves(ctx)
     if moves:
@@ -230,7 +241,7 @@ def propose_fixes(deck: DeckList, fmt: Format, index: CardIndex) -> tuple[list[F
         ctx = _read(deck, fmt, index)
     by_line = {e.line: e for e in deck.entries if e.line is not None}
     fixes: list[Fix] = list(moves)
-    choices: list[str] = []
+    choices: list[tuple[str, str]] = []
 
     def single(slot_line: int | None, total: int) -> DeckEntry | None:
         entry = by_line.get(slot_line) if slot_line is not None else None
@@ -250,12 +261,15 @@ def propose_fixes(deck: DeckList, fmt: Format, index: CardIndex) -> tuple[list[F
         entry = single(items[0].line, items[0].count) if len(items) == 1 else None
         if entry is None:
             choices.append(
-                _(
-                    "{rule}: {n} copies of {card} on several lines; keep {limit} of them",
-                    rule=rule,
-                    n=n,
-                    card=items[0].card.name,
-                    limit=limit,
+                (
+                    rule,
+                    _(
+                        "{rule}: {n} copies of {card} on several lines; keep {limit} of them",
+                        rule=rule,
+                        n=n,
+                        card=items[0].card.name,
+                        limit=limit,
+                    ),
                 )
             )
             continue
@@ -289,23 +303,17 @@ def propose_fixes(deck: DeckList, fmt: Format, index: CardIndex) -> tuple[list[F
                 )
                 continue
         if change > 0:
-            choices.append(
-                _(
-                    "{rule}: add {n} {what} card(s); choose which",
-                    rule=tc.rule,
-                    n=change,
-                    what=what,
-                )
+            choice = _(
+                "{rule}: add {n} {what} card(s); choose which", rule=tc.rule, n=change, what=what
             )
         else:
-            choices.append(
-                _(
-                    "{rule}: remove {n} {what} card(s); choose which",
-                    rule=tc.rule,
-                    n=-change,
-                    what=what,
-                )
+            choice = _(
+                "{rule}: remove {n} {what} card(s); choose which",
+                rule=tc.rule,
+                n=-change,
+                what=what,
             )
+        choices.append((tc.rule, choice))
     for section in fmt.sections:
         slots = ctx.slots.get(section.name, [])
         n = ctx.counts.get(section.name, 0)
@@ -327,14 +335,13 @@ def propose_fixes(deck: DeckList, fmt: Format, index: CardIndex) -> tuple[list[F
                     )
                 )
                 continue
-        choices.append(
-            _(
-                "{rule}: remove {n} card(s) from [{section}]; choose which",
-                rule=section.size.rule,
-                n=over,
-                section=word(fmt.game, section.name),
-            )
+        choice = _(
+            "{rule}: remove {n} card(s) from [{section}]; choose which",
+            rule=section.size.rule,
+            n=over,
+            section=word(fmt.game, section.name),
         )
+        choices.append((section.size.rule, choice))
     return fixes, choices
 
 

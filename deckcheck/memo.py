@@ -100,6 +100,13 @@ def array_bytes(_args: Any, value: Any) -> int:
     return int(value.nbytes) + ENTRY
 
 
+def ints_bytes(args: tuple[tuple[int, ...], ...], value: tuple[int, ...]) -> int:
+    """An entry holding a tuple of whole numbers under a key of such tuples (each number
+    counted as an int object of its own: the small ones are shared, so this is an upper
+    bound)."""
+    return sum(sys.getsizeof(t) + 32 * len(t) for t in (*args, value)) + ENTRY
+
+
 def strings_bytes(args: tuple[str, ...], value: str) -> int:
     """An entry holding a string under a key of strings."""
     return str_bytes(*args, value)

@@ -161,6 +161,20 @@ class Violation(BaseModel):
     fix: str | None = None
 
 
+class Note(BaseModel):
+    """What the reader decided for the user where the list left it open and legality does not
+    depend on it (``deck/printing``: which printing stands for a name): no problem, said so.
+    Frozen: the validator hands the same note to every report of the same line."""
+
+    model_config = ConfigDict(frozen=True)
+
+    rule: str
+    message: str
+    line: int | None = None
+    cards: list[CardCount] = Field(default_factory=list)
+    source: str
+
+
 class DeckList(BaseModel):
     """A parsed, not yet resolved deck list.
 
@@ -225,6 +239,7 @@ class Report(BaseModel):
     violations: list[Violation]
     assumptions: list[str] = Field(default_factory=list)
     format_version: FormatVersion | None = None
+    notes: list[Note] = Field(default_factory=list)
 
     @property
     def errors(self) -> list[Violation]:

@@ -62,6 +62,10 @@ def report(console: Console, rep: Report, fmt: Format | None = None) -> None:
         console.print(f"      [dim]{source}[/]")  # i18n: machine (markup)
         if v.fix:
             console.print("      " + _("fix: {fix}", fix=escape(v.fix)))
+    for note in rep.notes:  # what the reader chose where legality does not depend on it
+        line = " " + _("line {n}", n=note.line) if note.line else ""
+        rule = f"[dim]{escape(note.rule)}{line}[/]"  # i18n: machine (markup)
+        console.print(f"  [cyan]i[/] {rule}  {escape(note.message)}")  # i18n: machine (markup)
 
 
 def version(console: Console, found: FormatVersion | None) -> None:

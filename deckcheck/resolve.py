@@ -61,6 +61,9 @@ class Resolution:
     # no card as the index shows them, but a sample card it hides (pool.samples): the name
     # of a made-up card in a game whose pool holds real ones
     sample: Card | None = None
+    # the name stands for this many printings that legality treats alike (``_signature``):
+    # ``card``, the lowest number, stands for them all; 0 when the reference names one card
+    alike: int = 0
 
 
 _UNKNOWN = Resolution(unknown=True)
@@ -83,7 +86,7 @@ def _signature(card: Card) -> tuple[object, ...]:
 
 def _by_name(matches: list[Card]) -> Resolution:
     if len({_signature(c) for c in matches}) == 1:
-        return Resolution(card=matches[0])
+        return Resolution(card=matches[0], alike=len(matches) if len(matches) > 1 else 0)
     return Resolution(ambiguous=list(matches))
 
 
@@ -206,11 +209,6 @@ class CardIndex:
             extra = [c for c in self.hidden.values() if (c.game, c.number) not in known]
             self._revealed = CardIndex([*self._cards, *extra], self._names)
         return self._revealed
-
-    def printings(self, game: Game, card: Card) -> int:
-        """How many cards of ``game`` share ``card``'s name."""
-        self._index(game)
-        return len(self.by_name.get((game, name_key(game, card.name)), ()))
 
     def subset(self, game: Game, refs: Iterable[str], *extra: Card) -> CardIndex:
         """The cards ``refs`` may mean (and ``extra``), as a small index of their own: cheap to

@@ -5,7 +5,8 @@ Certain: a name matched only without its spaces, quotes or corner brackets, by e
 card name (博麗霊夢 → 博麗 霊夢: ``Resolution.spelling``); a name that matches as written
 only once width and case are set aside (ﾁﾙﾉ → チルノ); an unknown name with exactly one
 suggestion (霧雨 魔里沙 → 霧雨 魔理沙). A choice: several suggestions, or a name whose printings
-differ in what legality depends on (each printing with what tells it apart). deckcheck's
+differ in what legality depends on (each printing with what tells it apart); a name whose
+printings legality treats alike is the validator's note (``Report.notes``). deckcheck's
 reading, outside the rulebooks.
 """
 
@@ -17,7 +18,6 @@ from deckcheck import decklist
 from deckcheck.games import name_key
 from deckcheck.i18n import _
 from deckcheck.models import Card, DeckList, Game
-from deckcheck.normalize import loose_name_key
 from deckcheck.printings import printing_lines
 from deckcheck.resolve import CardIndex, numbered_parts
 from deckcheck.text import quote
@@ -42,15 +42,12 @@ class Respelling:
 class Spellings:
     fixes: list[Respelling]
     choices: list[str]  # the lines that need a choice
-    notes: list[str]  # names whose printings legality treats alike: which one was taken
 
 
 def respellings(deck: DeckList, game: Game, index: CardIndex) -> Spellings:
-    """The certain corrections of ``deck``'s references, the lines that need a choice, and
-    the names that stand for printings legality treats alike."""
+    """The certain corrections of ``deck``'s references, and the lines that need a choice."""
     fixes: list[Respelling] = []
     choices: list[str] = []
-    notes: list[str] = []
     for entry in deck.entries:
         found = index.resolve(game, entry.ref)
         card = found.card or (found.ambiguous[0] if found.ambiguous else None)
@@ -70,21 +67,6 @@ def respellings(deck: DeckList, game: Game, index: CardIndex) -> Spellings:
                 )
                 + "".join(f"\n    {line}" for line in printing_lines(found.ambiguous))
             )
-        elif (
-            found.card is not None
-            and _by_name(entry.ref, found.card)
-            and (alike := index.printings(game, found.card)) > 1
-        ):
-            notes.append(
-                _(
-                    "line {n}: {ref} has {count} printings that legality treats alike; "
-                    "{number} stands for them (write another number if you meant it)",
-                    n=entry.line or "?",
-                    ref=quote(new or entry.ref),
-                    count=alike,
-                    number=found.card.number,
-                )
-            )
         elif found.unknown and len(found.suggestions) > 1:
             choices.append(
                 _(
@@ -94,12 +76,7 @@ def respellings(deck: DeckList, game: Game, index: CardIndex) -> Spellings:
                     names=" / ".join(quote(s) for s in found.suggestions),
                 )
             )
-    return Spellings(fixes, choices, notes)
-
-
-def _by_name(ref: str, card: Card) -> bool:
-    """``ref`` names ``card`` (not its number, nor its number and name)."""
-    return loose_name_key(ref) == loose_name_key(card.name)
+    return Spellings(fixes, choices)
 
 
 def _certain(

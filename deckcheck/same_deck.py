@@ -3,7 +3,7 @@ one list (``deckcheck/duplicate-list``, a warning; outside the rulebooks)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from deckcheck.i18n import _
 from deckcheck.models import DeckList, Game, Report, Violation
@@ -33,16 +33,39 @@ def fingerprint(deck: DeckList, game: Game, numbers: Numbers) -> Fingerprint | N
 
 class Numbers:
     """A reference's card number in one game, memoised for a run: a folder of lists names the
-    same cards again and again, and this check walks every line of every list."""
+    same cards again and again, and this check walks every line of every list. Without an
+    index (``--server``), ``known`` holds what the service resolved; a reference that names
+    no one card stands for itself either way."""
 
-    def __init__(self, game: Game, index: CardIndex) -> None:
+    def __init__(
+        self, game: Game, index: CardIndex | None, known: dict[str, str] | None = None
+    ) -> None:
         self.game, self.index = game, index
-        self.known: dict[str, str] = {}
+        self.known: dict[str, str] = known if known is not None else {}
 
     def number(self, ref: str) -> str:
-        card = self.index.found(self.game, ref).card
+        card = self.index.found(self.game, ref).card if self.index is not None else None
         number = self.known[ref] = card.number if card else nfkc(ref).casefold()
         return number
+
+
+def section_totals(deck: DeckList) -> frozenset[tuple[str, int]]:
+    """The copies of each section as listed: two lists whose totals differ are never the same
+    deck (their fingerprints hold the same sums), so only lists that share them need their
+    cards resolved (``--server``: one ``/resolve`` a list)."""
+    totals: dict[str, int] = {}
+    for section, count, _ref, _line in deck.entries:
+        totals[section] = totals.get(section, 0) + count
+    return frozenset(totals.items())
+
+
+def may_match(decks: Sequence[DeckList], games: Sequence[Game]) -> Iterable[int]:
+    """The decks that share their game and ``section_totals`` with another deck of the run."""
+    groups: dict[tuple[Game, frozenset[tuple[str, int]]], list[int]] = {}
+    for i, (deck, game) in enumerate(zip(decks, games, strict=True)):
+        if deck.entries:
+            groups.setdefault((game, section_totals(deck)), []).append(i)
+    return sorted(i for members in groups.values() if len(members) > 1 for i in members)
 
 
 def mark_duplicates(
@@ -50,8 +73,17 @@ def mark_duplicates(
 ) -> None:
     """Add a ``deckcheck/duplicate-list`` warning to each report whose deck holds the same
     cards as another deck of the run, naming the others."""
+    mark_same(decks, games, reports, {game: Numbers(game, index) for game in set(games)})
+
+
+def mark_same(
+    decks: Sequence[DeckList],
+    games: Sequence[Game],
+    reports: Sequence[Report],
+    by_game: Mapping[Game, Numbers],
+) -> None:
+    """``mark_duplicates`` with each game's references to numbers in ``by_game``."""
     groups: dict[Fingerprint, list[int]] = {}
-    by_game = {game: Numbers(game, index) for game in set(games)}
     for i, (deck, game) in enumerate(zip(decks, games, strict=True)):
         found = fingerprint(deck, game, by_game[game])
         if found is not None:

@@ -11,7 +11,7 @@ from deckcheck import games
 from deckcheck.checks.copy_tables import Copies, LimitOverride, Match
 from deckcheck.games.contract import FormatView
 from deckcheck.memo import str_bytes
-from deckcheck.models import Card, CardCount, DeckList, Violation
+from deckcheck.models import Card, CardCount, DeckList, Note, Violation
 from deckcheck.normalize import nfkc, word_key
 from deckcheck.resolve import CardIndex, Resolution
 
@@ -43,11 +43,12 @@ class CardFacts:
 
 
 REFS_BYTES = 16 << 20  # per format: the reference memo's bound
+NOTES_KEPT = 4096  # per format: the printing notes' memo (a note is under 1 KB: 4 MB at most)
 
 # A resolved reference as the validator's loop reads it: the card, its facts, and the facts the
 # loop needs for every line (its identity, type, copy key, whether it has append words),
 # unpacked once per reference instead of looked up once per line.
-Hit = tuple[Card, "CardFacts", int, str, tuple[str, ...], bool]
+Hit = tuple[Card, "CardFacts", int, str, tuple[str, ...], bool, int]
 
 
 @dataclass(slots=True)
@@ -66,6 +67,10 @@ class FormatFacts:
     # the checks of the registered check tables that apply to the format, worked out on first use
     checks: tuple[Callable[[Context, dict[str, int]], list[Violation]], ...] | None = None
     _index_ref: CardIndex | None = None
+    # the printing notes made (``validate._picked``) by (id(card), line, copies, language):
+    # building one is 7 µs, ten of them made a VISION deck's check 1.7 times as long; valid
+    # for one index, at most ``NOTES_KEPT`` of a few hundred bytes each
+    notes: dict[tuple[int, int | None, int, str], Note] = field(default_factory=dict)
 
     def refs_for(self, index: CardIndex) -> dict[str, Hit]:
         """The reference memo, emptied first if ``index`` is not the one it was built on."""
@@ -73,6 +78,7 @@ class FormatFacts:
         if stamp != self._index:
             self.refs.clear()
             self.refs_bytes = 0
+            self.notes.clear()
             self._index = stamp
             self._index_ref = index  # keeps the id from being reused while memoised
         return self.refs
@@ -95,6 +101,7 @@ class FormatFacts:
             facts.type,
             facts.copy_key,
             bool(facts.append_keys),
+            found.alike,
         )
         return hit
 
@@ -235,6 +242,9 @@ class Context:
     copy_shared: dict[tuple[str, ...], list[Slot]] = field(default_factory=dict)
     has_appends: bool = False
     violations: list[Violation] = field(default_factory=list)
+    # (line, card, printings, copies): a name that stands for printings legality treats alike,
+    # and the card that was taken for them (``Resolution.alike``), at its first line
+    picked: list[tuple[int | None, Card, int, int]] = field(default_factory=list)
 
     def copy_groups(self) -> Iterator[list[Slot]]:
         """The slots counted together by the copy limit, one list per copy key."""

@@ -11,15 +11,16 @@ from deckcheck.checks.table import CheckFn, check_tables
 from deckcheck.decklist import SYNTAX, SYNTAX_SOURCE
 from deckcheck.decklist_parts import card_hint
 from deckcheck.formats import Format
-from deckcheck.i18n import N_, _
-from deckcheck.models import Card, CardCount, DeckList, Report, Violation
+from deckcheck.i18n import N_, _, current
+from deckcheck.models import Card, CardCount, DeckList, Note, Report, Violation
 from deckcheck.printings import printing_lines
 from deckcheck.resolve import CardIndex, Resolution
-from deckcheck.slots import CheckedFormat, Context, Slot, copy_limit, format_facts
+from deckcheck.slots import NOTES_KEPT, CheckedFormat, Context, Slot, copy_limit, format_facts
 from deckcheck.text import quote
 from deckcheck.wording import a_an, cited, listing, word
 
 RESOLVE_SOURCE = N_("deckcheck deck list format (README: Deck lists); outside the rulebooks")
+PRINTING = "deck/printing"  # a note: the printing that stands for a name (``Report.notes``)
 
 
 def validate(deck: DeckList, fmt: Format, index: CardIndex) -> Report:
@@ -47,6 +48,39 @@ def validate(deck: DeckList, fmt: Format, index: CardIndex) -> Report:
         violations=violations,
         assumptions=fmt.assumptions,
         format_version=fmt.version,
+        notes=_notes(ctx) if ctx.picked else [],
+    )
+
+
+def _notes(ctx: Context) -> list[Note]:
+    """The deck's printing notes, each made once per card, line, copies and language."""
+    made, language = ctx.facts.notes, current()
+    if len(made) > NOTES_KEPT:
+        made.clear()
+    out = []
+    for line, card, alike, count in ctx.picked:
+        key = (id(card), line, count, language)
+        note = made.get(key)
+        if note is None:
+            note = made[key] = _picked(line, card, alike, count)
+        out.append(note)
+    return out
+
+
+def _picked(line: int | None, card: Card, alike: int, count: int) -> Note:
+    """A name whose printings legality treats alike: which one was taken, and why."""
+    return Note(
+        rule=PRINTING,
+        message=_(
+            "{name} has {count} printings that legality treats alike; {number} stands for "
+            "them (write another number if you meant it)",
+            name=quote(card.name),
+            count=alike,
+            number=card.number,
+        ),
+        line=line,
+        cards=[CardCount(number=card.number, name=card.name, count=count)],
+        source=_(RESOLVE_SOURCE),
     )
 
 
@@ -75,6 +109,7 @@ def _read(deck: DeckList, fmt: Format, index: CardIndex) -> Context:
     in_copies = False
     counts = ctx.counts
     foreign: list[tuple[Card, int, str, int | None, str]] = []
+    picked: dict[int, tuple[int | None, Card, int, int]] = {}  # by id(card): its first line
     for section, count, ref, line in deck.entries:  # unpacking beats attribute access
         if section != current:
             if section not in counts:
@@ -95,7 +130,12 @@ def _read(deck: DeckList, fmt: Format, index: CardIndex) -> Context:
                 ctx.violations.append(_resolution_violation(fmt, section, ref, count, line, found))
                 continue
             hit = found
-        card, facts, key, type_name, copy_key, appends = hit
+        card, facts, key, type_name, copy_key, appends, alike = hit
+        if alike:  # the name's copies on every line, noted at its first line
+            prior = picked.get(key)
+            picked[key] = (
+                (line, card, alike, count) if prior is None else (*prior[:3], prior[3] + count)
+            )
         types[type_name] = types.get(type_name, 0) + count
         slot = Slot(card, count, line, section, facts)
         if in_copies:
@@ -112,6 +152,8 @@ def _read(deck: DeckList, fmt: Format, index: CardIndex) -> Context:
             ctx.has_appends = True
     if foreign:
         ctx.violations.append(_wrong_game(fmt, foreign))
+    if picked:
+        ctx.picked.extend(picked.values())
     if deck.problems:
         _game_hints(ctx)
     return ctx

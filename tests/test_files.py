@@ -98,11 +98,12 @@ def test_fix_applies_only_unambiguous_changes(tmp_path: Path, db: list[str]) -> 
     deck = tmp_path / "f.deck"
     legal = (EXAMPLES / "chaos-standard-legal.deck").read_text(encoding="utf-8")
     deck.write_text(legal.replace("4 SAMPLE-C-005", "6 SAMPLE-C-005"), encoding="utf-8")
-    code, out, _ = run("fix", str(deck), *db)
+    code, out, _ = run("fix", str(deck), "--dry-run", *db)
     assert code == 1 and "fix: line 10: SAMPLE-C-005: 6 → 4 (chaos/copies)" in out
-    assert "6 SAMPLE-C-005" in deck.read_text(encoding="utf-8")  # listing changes nothing
-    code, out, _ = run("fix", str(deck), "--apply", *db)
-    assert code == 0 and "LEGAL" in out
+    assert "6 SAMPLE-C-005" in deck.read_text(encoding="utf-8")  # a dry run changes nothing
+    code, out, _ = run("fix", str(deck), *db)  # writing is the default
+    assert code == 0 and "applied: line 10: SAMPLE-C-005: 6 → 4 (chaos/copies)" in out
+    assert "LEGAL" in out
     assert deck.read_text(encoding="utf-8") == legal
     paradox = tmp_path / "p.deck"
     paradox.write_text(
@@ -111,8 +112,10 @@ def test_fix_applies_only_unambiguous_changes(tmp_path: Path, db: list[str]) -> 
         .replace("4 SAMPLE-R-P02\n", ""),
         encoding="utf-8",
     )
+    before = paradox.read_text(encoding="utf-8")
     code, out, _ = run("fix", str(paradox), *db)
     assert "needs a choice: rakuen/paradox-count: add 4 paradox" in out and code == 1
+    assert paradox.read_text(encoding="utf-8") == before  # a choice is never made for the user
 
 
 @pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.deck")))

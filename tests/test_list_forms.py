@@ -217,7 +217,7 @@ def test_fix_applies_every_certain_spelling_and_the_list_becomes_legal(tmp_path:
         assert line in result.stdout.splitlines() or any(
             out.startswith(line) for out in result.stdout.splitlines()
         ), line
-    result = runner.invoke(app, ["fix", str(deck), "--apply", "--db", db])
+    result = runner.invoke(app, ["fix", str(deck), "--db", db])  # writing is the default
     assert result.exit_code == 0 and "LEGAL" in result.stdout
     written = deck.read_text(encoding="utf-8")
     assert "魔里沙" not in written and "ﾁﾙﾉ" not in written and "博麗霊夢" not in written
@@ -226,7 +226,7 @@ def test_fix_applies_every_certain_spelling_and_the_list_becomes_legal(tmp_path:
 def test_fix_lists_a_name_with_printings_that_differ_as_a_choice(tmp_path: Path) -> None:
     deck, db = tmp_path / "memory.deck", str(tmp_path / "pool.sqlite3")
     deck.write_text("format: vision-standard\nキャラクター\n博麗霊夢 ×3\n", encoding="utf-8")
-    result = runner.invoke(app, ["fix", str(deck), "--apply", "--db", db])
+    result = runner.invoke(app, ["fix", str(deck), "--db", db])
     assert "applied: line 3: '博麗霊夢' → '博麗 霊夢'" in result.stdout
     assert "needs a choice: line 3: '博麗 霊夢' is one of 13 printings" in result.stdout
     # what tells them apart: the number, the type, 必要ノード, cost, set, keywords

@@ -141,7 +141,7 @@ def test_fix_moves_the_gate_card_before_removing_anything(db: str, tmp_path: Pat
     gate 10, so no card is removed from main for its size."""
     deck = tmp_path / "r.deck"
     deck.write_text((EXAMPLES / "rakuen-standard-illegal.deck").read_text(encoding="utf-8"))
-    _code, out, _ = run("fix", str(deck), "--apply", db=db)
+    _code, out, _ = run("fix", str(deck), db=db)
     assert "applied: line 17: SAMPLE-R-G06: move to [gate] (rakuen/main-no-gate)" in out
     assert "rakuen/main-size" not in out and "(main 50, gate 10)" in out
     text = deck.read_text(encoding="utf-8")

@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -215,3 +216,51 @@ def test_bad_sheet_and_summary_targets_are_exit_2_with_a_message(tmp_path: Path,
         code, _out, err = run(*args, db=db)
         assert code == 2 and "deckcheck: error:" in err and "Traceback" not in err, args
     assert a_file.read_text(encoding="utf-8") == "keep me"
+
+
+# --- the same through a service (issue 31, item 6: --server) -------------------------------
+
+
+@pytest.fixture
+def remote(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """``--server`` answered by a service in this process, on a pool of its own."""
+    from starlette.testclient import TestClient
+
+    from deckcheck import client
+    from deckcheck.service.app import create_app
+    from deckcheck.service.settings import Settings
+
+    service = create_app(Settings(db=tmp_path / "service.sqlite3"))
+    with TestClient(service) as started:
+        monkeypatch.setattr(
+            client, "http_client", lambda base_url: TestClient(started.app, base_url=base_url)
+        )
+        yield "http://deckcheck.test"
+
+
+def test_a_folder_through_the_service_has_the_same_duplicate_warnings(
+    event: Path, db: str, remote: str
+) -> None:
+    # b-copy.deck writes two lines by number that a-yamada.deck writes by name: only the
+    # card numbers the service resolves show they are the same deck
+    copy = event / "b-copy.deck"
+    copy.write_text(
+        copy.read_text(encoding="utf-8").replace(
+            "4 SAMPLE-C-001\n", "1 SAMPLE-C-001\n3 見本キャラ 01\n"
+        ),
+        encoding="utf-8",
+    )
+    _code, out, _err = run("validate", str(event), "--json", db=db)
+    local = json.loads(out)
+    served = runner.invoke(app, ["--server", remote, "validate", str(event), "--json"])
+    assert served.exit_code == 1, served.output
+    assert json.loads(served.stdout) == local
+    same = {
+        Path(r["path"]).name
+        for r in local
+        for v in r["violations"]
+        if v["rule"] == "deckcheck/duplicate-list"
+    }
+    assert same == {"a-yamada.deck", "b-copy.deck"}
+    text = runner.invoke(app, ["--server", remote, "validate", str(event)]).stdout
+    assert "2 lists that are the same deck as another" in text

@@ -207,7 +207,30 @@ class RemoteBackend:
             notes = [v for v in local.problems if v.rule == "deck/encoding"]
             report.violations[len(report.errors) : len(report.errors)] = notes  # after errors
             reports.append(report)
+        if len(decks) > 1:  # a folder of lists: the same duplicate warnings as locally
+            self._mark_duplicates(files, decks, reports, format, as_of)
         return reports
+
+    def _mark_duplicates(
+        self,
+        files: list[Path],
+        decks: list[DeckList],
+        reports: list[Report],
+        format: str | None,
+        as_of: Day,
+    ) -> None:
+        """``api.validate_decks``' duplicate check, on the card numbers the service resolves
+        (``/resolve``), asked only for the lists that could be the same deck as another."""
+        from deckcheck.client import post
+        from deckcheck.same_deck import Numbers, mark_same, may_match
+
+        games = [r.game for r in reports]
+        by_game = {game: Numbers(game, None) for game in set(games)}
+        for i in may_match(decks, games):
+            answer = post(self.server, "/resolve", self._body(files[i], format, as_of))
+            known = by_game[games[i]].known
+            known.update((e["ref"], e["number"]) for e in answer["entries"] if e["number"])
+        mark_same(decks, games, reports, by_game)
 
     def format_of(self, ref: str, override: str | None) -> Format:
         if ref not in self._formats:

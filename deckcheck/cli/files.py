@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -170,25 +171,26 @@ def remove(
 
 
 FIX_HELP = N_(
-    "List the certain changes: a card's own spelling where only one card can be meant "
-    "(博麗霊夢 → 博麗 霊夢, ﾁﾙﾉ → チルノ, a typo with one suggestion), then the counts and moves "
-    "only one change can make; the rest are listed as choices. --apply writes the changes; "
-    "--dry-run also shows them as a diff.\n\n"
-    "Exit status: 0 legal (after --apply), 1 still illegal, 2 input error."
+    "Apply the certain changes to the file: a card's own spelling where only one card can be "
+    "meant (博麗霊夢 → 博麗 霊夢, ﾁﾙﾉ → チルノ, a typo with one suggestion), then the counts and "
+    "moves only one change can make; the rest are listed as choices. --dry-run shows the "
+    "changes as a diff and writes nothing.\n\n"
+    "Exit status: 0 legal, 1 still illegal, 2 input error."
 )
 
 
-def fix(
-    path: Annotated[Path, typer.Argument(metavar="FILE")],
-    apply: Annotated[bool, typer.Option("--apply", help=N_("Write the changes."))] = False,
-    dry_run: Annotated[
-        bool, typer.Option("--dry-run", help=N_("Show the changes as a diff; write nothing."))
-    ] = False,
-    format: FormatOption = None,
-    db: DbOption = None,
-) -> None:
-    import difflib
+@dataclass(frozen=True)
+class _Fixed:
+    """``fix``'s work on one deck text: the text as fixed, the changes made, what is left."""
 
+    text: str
+    done: list[str]
+    choices: list[str]
+
+
+def _fixed(
+    path: Path, format: str | None, db: Path | None
+) -> tuple[str, _Fixed, Format, CardIndex]:
     from deckcheck import decklist, edit, respell
 
     text, deck, fmt, index = _load(path, format, db)
@@ -203,25 +205,44 @@ def fix(
     # what the fixes leave behind is what still needs a person to choose
     _fixes, choices = edit.propose_fixes(decklist.parse(fixed, str(path)), fmt, index)
     done = [s.describe() for s in spellings] + [f.describe() for f in fixes]
-    write = apply and not dry_run
-    for fix_text in done:
-        print(_("applied: {fix}", fix=fix_text) if write else _("fix: {fix}", fix=fix_text))
-    for choice in [*found.choices, *choices]:
+    return text, _Fixed(fixed, done, [*found.choices, *choices]), fmt, index
+
+
+def fix(
+    path: Annotated[Path, typer.Argument(metavar="FILE")],
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help=N_("Show the changes as a diff; write nothing."))
+    ] = False,
+    # what v0.1.0 needed to write (its README: ``deckcheck fix FILE --apply``); writing is
+    # the default now, so it changes nothing, and scripts that pass it keep working
+    _apply: Annotated[bool, typer.Option("--apply", hidden=True)] = False,
+    format: FormatOption = None,
+    db: DbOption = None,
+) -> None:
+    import difflib
+
+    from deckcheck import decklist
+
+    text, found, fmt, index = _fixed(path, format, db)
+    report = _verdict(decklist.parse(text if dry_run else found.text, str(path)), fmt, index)
+    for fix_text in found.done:
+        print(_("fix: {fix}", fix=fix_text) if dry_run else _("applied: {fix}", fix=fix_text))
+    for choice in found.choices:
         print(_("needs a choice: {choice}", choice=choice))
-    for note in found.notes:
-        print(_("note: {note}", note=note))
+    for note in report.notes:  # the printing that stands for a name, as validate says
+        shown = _("line {n}: {text}", n=note.line, text=note.message) if note.line else note.message
+        print(_("note: {note}", note=shown))
     if dry_run:
         sys.stdout.writelines(
             difflib.unified_diff(
                 text.splitlines(keepends=True),
-                fixed.splitlines(keepends=True),
+                found.text.splitlines(keepends=True),
                 str(path),
                 str(path),
             )
         )
-    if write and done:
-        _save(path, fixed)
-    report = _verdict(decklist.parse(fixed if write else text, str(path)), fmt, index)
+    elif found.done:
+        _save(path, found.text)
     print(_one_line(report))
     raise typer.Exit(EXIT_OK if report.legal else EXIT_ILLEGAL)
 

@@ -12,7 +12,8 @@ from deckcheck.goldfish.policy import Compiled
 from deckcheck.i18n import _
 from deckcheck.models import Card
 from deckcheck.odds.conditions import Condition
-from deckcheck.odds.exact import Problem, kept_cards
+from deckcheck.odds.exact import Problem
+from deckcheck.odds.keep import kept_cards
 
 if TYPE_CHECKING:
     import numpy as np

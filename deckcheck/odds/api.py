@@ -17,7 +17,8 @@ from deckcheck.i18n import _
 from deckcheck.models import Card, DeckList, FormatVersion, Game
 from deckcheck.odds.conditions import Condition, ConditionError, parse_conditions
 from deckcheck.odds.cost import check_cost, cost_of, simulation_cost
-from deckcheck.odds.exact import OddsError, Problem, exact_rows, kept_cards
+from deckcheck.odds.exact import OddsError, Problem, exact_rows
+from deckcheck.odds.keep import kept_cards
 from deckcheck.odds.known import check_known
 from deckcheck.odds.mulligan import NONE, Dealt
 from deckcheck.odds.setup import Rules, drawable, problem_of, rules_of, timeline_of

@@ -19,7 +19,6 @@ import itertools
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import numpy as np
 from numpy.typing import NDArray
@@ -28,6 +27,7 @@ from deckcheck.i18n import _
 from deckcheck.memo import array_bytes, byte_cache
 from deckcheck.odds.conditions import Condition
 from deckcheck.odds.errors import OddsError as OddsError
+from deckcheck.odds.keep import clear_cache, kept_cards
 from deckcheck.odds.mulligan import Mulligan
 from deckcheck.odds.timeline import Timeline
 
@@ -47,6 +47,7 @@ class Problem:
     sigs: tuple[int, ...]
     rest: int
     caps: tuple[int, ...] = field(init=False)
+    demands: tuple[int, ...] = field(init=False)  # each condition's demand (``kept_cards``)
 
     def __post_init__(self) -> None:
         caps = []
@@ -56,6 +57,7 @@ class Problem:
             over = max((c.bound + 1 for c in mine if c.bound is not None), default=0)
             caps.append(min(n, max(need, over)))
         object.__setattr__(self, "caps", tuple(caps))
+        object.__setattr__(self, "demands", tuple(c.demand for c in self.conditions))
 
     @property
     def total(self) -> int:
@@ -243,37 +245,6 @@ def _hand_weight(sizes: Sequence[int], rest: int, k1: Sequence[int], hand: int) 
     return w / math.comb(sum(sizes) + rest, hand)
 
 
-@lru_cache(maxsize=65536)
-def kept_cards(problem: Problem, k1: tuple[int, ...]) -> tuple[int, ...]:
-    """The bottom mulligan's keep: the largest set of cards that can each fill a slot
-    of a ``>=``/``==`` condition (at most its K), preferring cards that fit more conditions;
-    everything else goes to the bottom."""
-    width = (1 << len(problem.conditions)) - 1
-    fits = [bin(problem.sigs[g] & width).count("1") for g in range(len(k1))]
-    candidates = sorted(
-        itertools.product(*(range(k + 1) for k in k1)),
-        key=lambda kv: (sum(kv), sum(k * f for k, f in zip(kv, fits, strict=True)), kv),
-        reverse=True,
-    )
-    # the best keep is the first that can be assigned; the empty keep always can
-    return next(kv for kv in candidates if _assignable(problem, kv))
-
-
-def _assignable(problem: Problem, kv: Sequence[int]) -> bool:
-    """Each of these cards can take its own slot (Hall's condition from the cards' side)."""
-    conds = problem.conditions
-    live = [g for g, k in enumerate(kv) if k]
-    for r in range(1, len(live) + 1):
-        for subset in itertools.combinations(live, r):
-            reach = 0
-            for g in subset:
-                reach |= problem.sigs[g]
-            slots = sum(c.demand for i, c in enumerate(conds) if reach >> i & 1)
-            if sum(kv[g] for g in subset) > slots:
-                return False
-    return True
-
-
 # The tables hold sums of products of binomials as float64. Each sum is at most C(deck, cards
 # drawn) (Vandermonde's identity), so that one number bounds them all; a margin under the
 # float range leaves room for rounding.
@@ -394,5 +365,6 @@ def exact_rows(
 
 def clear_caches() -> None:
     """Forget the memoised tables (benchmarks time cold questions with it)."""
-    for cached in (_group_step, _rest_step, _prefix, kept_cards):
+    for cached in (_group_step, _rest_step, _prefix):
         cached.cache_clear()
+    clear_cache()

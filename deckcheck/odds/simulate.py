@@ -26,7 +26,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from deckcheck.i18n import _
-from deckcheck.odds.exact import OddsError, Predicate, Problem, good_rows, kept_cards
+from deckcheck.odds.exact import OddsError, Predicate, Problem, good_rows
+from deckcheck.odds.keep import kept_cards
 from deckcheck.odds.mulligan import Mulligan, group_counts
 from deckcheck.odds.setup import Rules
 from deckcheck.odds.timeline import pattern

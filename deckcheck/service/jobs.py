@@ -23,6 +23,7 @@ from deckcheck.errors import DeckcheckError
 from deckcheck.i18n import DEFAULT, _, current, override
 from deckcheck.service import jobstore
 from deckcheck.service.jobstore import ENDED, JobRef, JobStore, Progress, view
+from deckcheck.service.store import REQUEST_WAIT
 from deckcheck.service.workers import Workers
 
 # A job's work: called as fn(progress, *args) where it runs; returns plain JSON data.
@@ -75,7 +76,10 @@ class Jobs:
     def evict(self, now: float | None = None) -> None:
         """Forget jobs that ended more than ``ttl`` seconds (wall clock) ago."""
         self.evicted = time.monotonic()
-        self.store.evict(self.ttl, now)
+        # housekeeping on a request's path: a database locked by another writer leaves the
+        # ended jobs to the next eviction rather than fail the request
+        with contextlib.suppress(SQLAlchemyError):
+            self.store.evict(self.ttl, now)
 
     def _maybe_evict(self) -> None:
         if time.monotonic() - self.evicted >= EVICT_EVERY:
@@ -230,7 +234,7 @@ class Jobs:
             if unwritten is not None:
                 self._write_end(job_id, *unwritten)
             with override(row["language"] or DEFAULT):
-                self.store.finish(job_id, "cancelled", None, None)
+                self.store.finish(job_id, "cancelled", None, None, REQUEST_WAIT)
             with self.lock:
                 self.unwritten.pop(job_id, None)
             row = self.store.get(job_id) or row

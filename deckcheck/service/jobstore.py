@@ -37,7 +37,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import SQLAlchemyError
 
 from deckcheck.i18n import DEFAULT, _, override
-from deckcheck.service.store import create_tables, engine_for, metadata
+from deckcheck.service.store import REQUEST_WAIT, create_tables, engine_for, metadata, writing
 from deckcheck.text import lone_surrogate, printable
 
 ENDED = ("done", "failed", "cancelled")
@@ -139,6 +139,11 @@ class JobRef:
 
 
 class JobStore:
+    """The jobs table. The writes a request's thread makes (create, cancel, the end of a job
+    whose owner is gone, eviction) wait at most ``store.REQUEST_WAIT`` for another writer's
+    SQLite lock, then fail (503 with Retry-After); the ones made in the background (progress,
+    heartbeats, a job's end) keep the engine's long wait (``store.writing``)."""
+
     def __init__(self, url: str, create: bool = False) -> None:
         self.url = url
         self.engine = engine_for(url)
@@ -173,7 +178,7 @@ class JobStore:
             "created": time.time(),
             "beat": time.time(),
         }
-        with self.engine.begin() as conn:
+        with writing(self.engine, REQUEST_WAIT) as conn:
             conn.execute(jobs.insert().values(**row))
 
     def get(self, job_id: str) -> dict[str, Any] | None:
@@ -188,7 +193,7 @@ class JobStore:
             with override(row["language"] or DEFAULT):  # the job's words stay in its language
                 why = lost(row["owner"], row["beat"], time.time())
             if why is not None:
-                self.finish(job_id, "failed", None, why)
+                self.finish(job_id, "failed", None, why, REQUEST_WAIT)
                 return self.get(job_id)
         return dict(row)
 
@@ -208,7 +213,12 @@ class JobStore:
             )
 
     def request_cancel(self, job_id: str) -> dict[str, Any] | None:
-        with self.engine.begin() as conn:
+        """Flag an open job for cancelling; its row (None: no such job). A job that is not
+        open is not written to: a DELETE of an unknown or ended job needs no lock."""
+        row = self.get(job_id)
+        if row is None or row["status"] not in OPEN:
+            return row
+        with writing(self.engine, REQUEST_WAIT) as conn:
             conn.execute(
                 update(jobs)
                 .where((jobs.c.id == job_id) & jobs.c.status.in_(OPEN))
@@ -236,11 +246,16 @@ class JobStore:
         return bool(asked)
 
     def finish(
-        self, job_id: str, status: str, result: dict[str, Any] | None, error: str | None
+        self,
+        job_id: str,
+        status: str,
+        result: dict[str, Any] | None,
+        error: str | None,
+        wait: float | None = None,
     ) -> bool:
         """End an open job; False when it had already ended. The end is a compare-and-set on
         the status: a job reported failed (its owner seemed gone) or cancelled stays so when
-        a late result comes in."""
+        a late result comes in. ``wait``: a request's bound on the lock (``store.writing``)."""
         stored = None if result is None else json.dumps(result, ensure_ascii=False)
         bad = lone_surrogate(stored) if stored is not None else None
         if bad is not None:  # no database stores it, and the job would stay open for ever
@@ -250,7 +265,7 @@ class JobStore:
         values["error"] = None if error is None else printable(error)
         still_open = (jobs.c.id == job_id) & jobs.c.status.in_(OPEN)
         ended = 0
-        with self.engine.begin() as conn:
+        with writing(self.engine, wait) as conn:
             if status == "done":  # it ended on its own after a late cancel
                 cancelled = {**values, "status": "cancelled"}
                 query = update(jobs).where(still_open & jobs.c.cancel_requested).values(cancelled)
@@ -264,7 +279,7 @@ class JobStore:
 
     def evict(self, ttl: float, now: float | None = None) -> None:
         now = time.time() if now is None else now
-        with self.engine.begin() as conn:
+        with writing(self.engine, REQUEST_WAIT) as conn:  # called by requests
             conn.execute(delete(jobs).where(jobs.c.ended.is_not(None) & (jobs.c.ended < now - ttl)))
 
 

@@ -15,6 +15,8 @@ import os
 import threading
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -80,9 +82,43 @@ def engine_for(url: str) -> Engine:
         return engine
 
 
+# Seconds a write waits for another writer's SQLite lock. Job progress, written by worker
+# processes, waits long rather than fail at once; a request's thread waits briefly, then the
+# request is a 503 with Retry-After: a locked file held a thread 30 s per anonymous
+# ``DELETE /jobs/x``, and 60 of them starved ``/formats`` (issue 37). Our write transactions
+# last milliseconds, so a lock held longer is held by something else.
+WRITER_WAIT = 30.0
+REQUEST_WAIT = 5.0
+
+
 def _options(url: str) -> dict[str, Any]:
     # several processes write job progress: wait for SQLite's lock instead of failing at once
-    return {"connect_args": {"timeout": 30}} if url.startswith("sqlite") else {}
+    return {"connect_args": {"timeout": WRITER_WAIT}} if url.startswith("sqlite") else {}
+
+
+@contextmanager
+def writing(engine: Engine, wait: float | None) -> Iterator[Connection]:
+    """``engine.begin()``; with ``wait``, another writer's lock is waited for at most that
+    many seconds (SQLite's busy timeout on this connection, put back after), then the write
+    fails with "database is locked". PostgreSQL locks rows, not the file: unchanged."""
+    if wait is None or engine.dialect.name != "sqlite":
+        with engine.begin() as conn:
+            yield conn
+        return
+    with engine.connect() as conn:
+        raw = conn.connection.dbapi_connection
+        _busy(raw, wait)
+        try:
+            with conn.begin():
+                yield conn
+        finally:
+            _busy(raw, WRITER_WAIT)
+
+
+def _busy(raw: Any, seconds: float) -> None:
+    cursor = raw.cursor()  # the DBAPI's own: a PRAGMA begins no transaction there
+    cursor.execute(f"PRAGMA busy_timeout = {round(seconds * 1000)}")
+    cursor.close()
 
 
 def _sqlite_pragmas(conn: Any, _: Any) -> None:
@@ -151,7 +187,7 @@ class DeckStore:
             "owner": owner,
             "visibility": visibility,
         }
-        with self.engine.begin() as conn:
+        with writing(self.engine, REQUEST_WAIT) as conn:  # writes come from requests only
             conn.execute(decks.insert().values(**row))
         return row
 
@@ -178,7 +214,7 @@ class DeckStore:
         }
         if visibility is not None:
             values["visibility"] = visibility
-        with self.engine.begin() as conn:
+        with writing(self.engine, REQUEST_WAIT) as conn:
             where = self._where(deck_id, expected, owner)
             done = conn.execute(
                 decks.update().where(where).values(version=decks.c.version + 1, **values)
@@ -193,7 +229,7 @@ class DeckStore:
         self, deck_id: str, expected: set[int] | None = None, owner: str | None = None
     ) -> bool:
         """False when there is no such deck; ``Stale`` and ``NotOwner`` as for ``update``."""
-        with self.engine.begin() as conn:
+        with writing(self.engine, REQUEST_WAIT) as conn:
             if conn.execute(decks.delete().where(self._where(deck_id, expected, owner))).rowcount:
                 return True
             self._missing_or_stale(conn, deck_id, owner)

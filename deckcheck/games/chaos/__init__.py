@@ -202,7 +202,6 @@ CHAOS = (  # the entry point of pyproject.toml
         play_batch=lazy("deckcheck.games.chaos.fast:play_batch"),
         play_tape=lazy("deckcheck.games.chaos.fast:play_tape"),
         batch_ok=lazy("deckcheck.games.chaos.encode:batch_ok"),
-        batch_size=25_000,
         metrics=METRICS,
         milestones=MILESTONES,
         set_aside=partner.set_aside,

@@ -214,7 +214,6 @@ RAKUEN = (  # the entry point of pyproject.toml
         play_batch=lazy("deckcheck.games.rakuen.fast:play_batch"),
         play_tape=lazy("deckcheck.games.rakuen.fast:play_tape"),
         batch_ok=lazy("deckcheck.games.rakuen.fast:batch_ok"),
-        batch_size=25_000,
         metrics=METRICS,
         milestones=MILESTONES,
         lay_out=lay_out_gates,

@@ -171,7 +171,6 @@ VISION = (  # the entry point of pyproject.toml
         play_batch=lazy("deckcheck.games.vision.fast:play_batch"),
         play_tape=lazy("deckcheck.games.vision.fast:play_tape"),
         batch_ok=lazy("deckcheck.games.vision.encode:batch_ok"),
-        batch_size=25_000,
         metrics=METRICS,
         milestones=MILESTONES,
         check_tables=lazy("deckcheck.games.vision.checks:tables"),
