@@ -37,6 +37,29 @@ def _health(port: int) -> bytes:
     return f"GET /health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
 
 
+def _response(sock: socket.socket) -> bytes:
+    """One whole HTTP response (headers and a ``Content-Length`` body): a loaded machine
+    may send the body in a segment of its own, which a later read would take for the
+    answer to something else (a fresh-clone run beside another read it where the test
+    waits for the end of the connection)."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        assert chunk, f"the connection ended inside the headers: {data!r}"
+        data += chunk
+    head, _sep, body = data.partition(b"\r\n\r\n")
+    length = next(
+        int(line.split(b":", 1)[1])
+        for line in head.split(b"\r\n")
+        if line.lower().startswith(b"content-length:")
+    )
+    while len(body) < length:
+        chunk = sock.recv(65536)
+        assert chunk, "the connection ended inside the body"
+        body += chunk
+    return head + b"\r\n\r\n" + body
+
+
 def _sockets(pid: int) -> set[str]:
     """The sockets process ``pid`` holds, past its standard streams (``socket:[inode]``)."""
     found = set()
@@ -57,7 +80,7 @@ def test_a_connection_open_while_workers_fork_closes_when_idle(served: tuple[obj
     browser = socket.create_connection(("127.0.0.1", port))  # a page's keep-alive connection
     browser.settimeout(HANG)
     browser.sendall(_health(port))
-    assert browser.recv(65536).startswith(b"HTTP/1.1 200")
+    assert _response(browser).startswith(b"HTTP/1.1 200")
     deck = (EXAMPLES / "vision-standard-legal.deck").read_text(encoding="utf-8")
     with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=HANG) as http:
         started = http.post(
@@ -103,7 +126,7 @@ def test_goldfish_workers_hold_none_of_a_serving_process_sockets(
     browser = socket.create_connection(("127.0.0.1", port))
     browser.settimeout(HANG)
     browser.sendall(_health(port))
-    assert browser.recv(65536).startswith(b"HTTP/1.1 200")
+    assert _response(browser).startswith(b"HTTP/1.1 200")
     text = (EXAMPLES / "vision-standard-legal.deck").read_text(encoding="utf-8")
     deck = decklist.parse(text, "vision-standard-legal.deck")
     fmt = registry.get(deck.format or "")  # type: ignore[attr-defined]
@@ -119,3 +142,27 @@ def test_goldfish_workers_hold_none_of_a_serving_process_sockets(
     playing = [pid for pid in workers if os.path.exists(f"/proc/{pid}")]
     assert playing, "the FIN came only once goldfish's workers had ended: they held the socket"
     player.join(HANG)
+
+
+
+def test_a_response_split_in_two_segments_is_read_whole() -> None:
+    """What failed a fresh-clone run (issue 38): the health answer's body came in a segment of
+    its own, the test's single read took only the headers, and its wait for the end of the
+    connection read the body instead of the FIN."""
+    import threading
+
+    server, client = socket.socketpair()
+    with server, client:
+        client.settimeout(HANG)
+        server.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\n")
+
+        def rest() -> None:
+            time.sleep(0.05)  # the body in a segment of its own (not a deadline)
+            server.sendall(b'{"ok":true}')
+            server.shutdown(socket.SHUT_WR)
+
+        sender = threading.Thread(target=rest)
+        sender.start()
+        assert _response(client).endswith(b'{"ok":true}')
+        assert client.recv(65536) == b""  # the next read is the end, not the body
+        sender.join()
