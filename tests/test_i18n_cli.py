@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from deckcheck import games
 from deckcheck.checks.table import check_tables
 from deckcheck.cli import app
+from deckcheck.format_params import param_value
 from deckcheck.format_registry import default_registry
 from deckcheck.i18n import _, override
 from deckcheck.pool.search import known_filters
@@ -188,7 +189,7 @@ def _shown_as_written(format_id: str) -> list[str]:
     texts: list[str] = [*games.ids(), *SITES, "[TST ゲージ]"]  # an OS (ChaosTCG §13)
     texts += [f.id for f in family]
     for key, param in fmt.parameters.items():
-        texts += [key, str(param.value)]
+        texts += [key, param_value(param.value)]  # as the file writes it: true, not True
     with override("ja"):
         for check_table in check_tables(fmt.game):
             for entry in check_table.of(fmt):
