@@ -255,3 +255,34 @@ def test_babel_compiles_the_catalogue_without_error() -> None:
         (str(message.id), [str(e) for e in errors]) for message, errors in _catalog().check()
     ]
     assert problems == []
+
+
+# One punctuation rule for Japanese entries (issue 34): a colon after Japanese text is the
+# full-width ：. ASCII stays in what is typed or printed as data (``format:``, ``type:unit``,
+# ``{cls}: {error}`` between fields) and inside a rulebook's words quoted as written (「…」).
+_AFTER_JAPANESE = re.compile("[\u3040-\u30ff\u4e00-\u9fff々ー」』）】]:")
+
+
+def half_width_colons(text: str) -> list[str]:
+    """The half-width colons after Japanese text in ``text``, outside 「…」 quotes."""
+    outside = re.sub(r"「[^「」]*(?:「[^「」]*」[^「」]*)*」", "「」", text)
+    return _AFTER_JAPANESE.findall(outside)
+
+
+def test_the_punctuation_rule_catches_a_half_width_colon() -> None:
+    assert half_width_colons("警告: {problem}")
+    assert half_width_colons("キーワード（一人回し）:")
+    assert half_width_colons("警告：{problem}") == []
+    assert half_width_colons("デッキに format: 行がなく、type:unit>=1（{cls}: {error}）") == []
+    assert half_width_colons("用語集「リーダー:最大1枚」による") == []  # quoted as written
+
+
+def test_japanese_entries_put_a_full_width_colon_after_japanese() -> None:
+    wrong = [
+        (ids[0], text)
+        for message in _messages()
+        for ids, strs in [_texts(message)]
+        for text in strs
+        if half_width_colons(text)
+    ]
+    assert wrong == [], wrong[:10]

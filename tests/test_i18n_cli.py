@@ -110,7 +110,7 @@ def test_every_help_is_japanese(path: tuple[str, ...]) -> None:
     code, out = deckcheck(*path, "--help")
     assert code == 0, out
     assert (
-        "使い方:" in out and "オプション" in out and "このメッセージを表示して終了します。" in out
+        "使い方：" in out and "オプション" in out and "このメッセージを表示して終了します。" in out
     )
     allowed = [*CODE_WORDS, *(_game_words() if path == ("pool", "search") else ())]
     assert prose(out, allowed) == [], out
@@ -133,7 +133,7 @@ def test_language_from_the_environment_and_after_the_command() -> None:
         (("formats", "--lang=ja", "--help"), {"LANG": "C"}),
     ):
         code, out = deckcheck(*args, lang=None, **env)
-        assert code == 0 and "使い方: deckcheck formats" in out, (args, out)
+        assert code == 0 and "使い方：deckcheck formats" in out, (args, out)
 
 
 def test_an_unknown_language_exits_2_with_a_message() -> None:
@@ -147,7 +147,7 @@ def test_an_unknown_language_exits_2_with_a_message() -> None:
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        (("validate", "--bogus"), "そのようなオプションはありません: --bogus"),
+        (("validate", "--bogus"), "そのようなオプションはありません：--bogus"),
         (("odds",), "引数 'DECK' がありません。"),
         (("pool", "search", "--limit", "0"), "1 以上である必要があります"),
         (("pool", "searc"), "コマンド 'searc' はありません。"),
@@ -216,7 +216,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 def test_pool_stats_and_search_are_japanese(db: str) -> None:
     code, out = deckcheck("pool", "stats", "--db", db)
-    assert code == 0 and "のカード:" in out and "枚" in out
+    assert code == 0 and "のカード：" in out and "枚" in out
     assert prose(out, games.ids()) == [], out
     code, out = deckcheck("pool", "search", "霊夢", "--game", "vision", "--db", db)
     assert code == 0 and "番号" in out and "名前" in out

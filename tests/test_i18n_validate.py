@@ -208,7 +208,7 @@ def test_fix_words_its_changes_and_choices_in_japanese(
     # last, the verdict; the cards they name are written as the deck writes them
     refs = [line.split(maxsplit=1)[1].split("#")[0].strip() for line in _card_lines(deck)]
     for en, ja in zip(english[:-1], japanese[:-1], strict=True):
-        shown = ja.split(": ", 1)[1]
+        shown = re.split(": |：", ja, maxsplit=1)[1]  # 適用：… (a full-width colon after 適用)
         assert english_words(shown, refs) == [], ja
         if "line" in en or "copies" in en or "choose" in en:
             assert shown != en.split(": ", 1)[1]
