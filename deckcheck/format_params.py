@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from deckcheck import games
 from deckcheck.checks.table import Strict
+from deckcheck.games.contract import ParamValue
 from deckcheck.games.deal_contract import COMMON_MULLIGANS
 from deckcheck.i18n import _
 from deckcheck.wording import a_an, cited, label
@@ -31,17 +32,36 @@ def assumed(source: str) -> bool:
     return source.casefold().startswith(ASSUMED)
 
 
-def param_note(game: str, key: str, p: Parameter) -> str:
-    """``hand_limit = 8 (source; note)``: an assumed parameter, as reports list it."""
-    if p.note:
+def param_name(game: str, key: str) -> str:
+    """A parameter as a message names it: its label in the language with its id after it, for
+    those who edit format files (``opening hand (opening_hand)``, ``初手の枚数（opening_hand）``:
+    issue 34); the id alone when the game gives it no label."""
+    declared = games.get(game).all_params().get(key)
+    if declared is None or not declared.label:
+        return key
+    return _("{label} ({key})", label=label(game, declared.label), key=key)
+
+
+def param_value(value: ParamValue) -> str:
+    """A value as a format file writes it (TOML: ``false``, not Python's ``False``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def param_note(game: str, key: str, p: Parameter, with_note: bool = True) -> str:
+    """``hand limit (hand_limit) = 8 (source; note)``: an assumed parameter, as reports list
+    it; ``with_note=False``: without the format's note (odds and goldfish)."""
+    name, value, source = param_name(game, key), param_value(p.value), cited(game, p.source)
+    if p.note and with_note:
         return _(
             "{key} = {value} ({source}; {note})",
-            key=key,
-            value=p.value,
-            source=cited(game, p.source),
+            key=name,
+            value=value,
+            source=source,
             note=label(game, p.note),
         )
-    return _("{key} = {value} ({source})", key=key, value=p.value, source=cited(game, p.source))
+    return _("{key} = {value} ({source})", key=name, value=value, source=source)
 
 
 def check_parameters(parameters: dict[str, Parameter], spec: games.GameSpec) -> None:

@@ -133,7 +133,7 @@ def test_a_folder_of_five_vision_decks_prints_each_assumption_once(
 def test_odds_lists_no_goldfish_only_assumption(db: Path) -> None:
     deck = str(EXAMPLES / "vision-standard-legal.deck")
     out = _run("en", "odds", deck, "-w", "type:character>=1", "--db", str(db)).stdout
-    assert "opening_hand = 7" in out and "life = 25" not in out and "hand_limit" not in out
+    assert "opening hand (opening_hand) = 7" in out and "life = 25" not in out and "hand_limit" not in out
 
 
 def test_goldfish_prints_only_the_losses_the_game_has(db: Path) -> None:

@@ -86,7 +86,7 @@ def test_as_of_before_the_hand_limit_uses_ver1_0(command: tuple[str, ...], db: s
         "supersedes": None,
         "superseded_by": "rakuen-standard",
     }
-    assert not any(a.startswith("hand_limit = ") for a in old["assumptions"])
+    assert not any(a.startswith("hand limit (hand_limit) = ") for a in old["assumptions"])
     code, text, _ = run(*command, "--as-of", BEFORE, db=db)
     assert code == 0 and f"format version: {VER_1_0}" in text
 
@@ -100,11 +100,11 @@ def test_today_uses_the_hand_limit_version(command: tuple[str, ...], db: str) ->
     assert version["supersedes"] == "rakuen-standard-1.0"
     # the limit's number is the fan wiki's: an output that plays by it says it is an
     # assumption; issue 23: odds (which plays no game) and validate's text do not list it
-    noted = any(a.startswith("hand_limit = 8") for a in now["assumptions"])
+    noted = any(a.startswith("hand limit (hand_limit) = 8") for a in now["assumptions"])
     assert noted == (command[0] != "odds")
     code, text, _ = run(*command, db=db)
     assert code == 0 and f"format version: {CURRENT}" in text
-    assert ("assumption: hand_limit = 8" in text) == (command[0] == "goldfish")
+    assert ("assumption: hand limit (hand_limit) = 8" in text) == (command[0] == "goldfish")
 
 
 def test_goldfish_hand_capped_at_8_today_uncapped_in_2016(db: str) -> None:

@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 import string
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.catalog import Catalog, Message
@@ -74,34 +75,100 @@ def _game_of(message: Message) -> str | None:
     return None
 
 
-def _glossary() -> list[dict[str, object]]:
+def _glossary() -> list[dict[str, Any]]:
     return list(tomllib.loads(GLOSSARY.read_text(encoding="utf-8"))["term"])
 
 
-def test_catalogue_uses_each_games_rule_words() -> None:
-    wrong = []
-    for message in _messages():
-        ids, strs = _texts(message)
-        game = _game_of(message)
-        for term in _glossary():
-            words: dict[str, str] = term["ja"]  # type: ignore[assignment]
-            pattern = re.compile(rf"\b{re.escape(str(term['en']))}s?\b", re.IGNORECASE)
-            if not pattern.search(ids[0]):
+def _term(en: str) -> re.Pattern[str]:
+    return re.compile(rf"\b{re.escape(en)}s?\b", re.IGNORECASE)
+
+
+def _without_longer_terms(text: str, en: str, terms: list[str]) -> str:
+    """``text`` without the longer terms that hold ``en`` ("opening hand" is one term, 初手,
+    not "hand", 手札)."""
+    for longer in terms:
+        if longer != en and _term(en).search(longer):
+            text = _term(longer).sub(" ", text)
+    return text
+
+
+Entry = tuple[list[str], list[str], str | None]  # English forms, Japanese forms, the game
+
+
+def _accepted(words: dict[str, str | list[str]], game: str) -> set[str]:
+    word = words[game]
+    return {word} if isinstance(word, str) else set(word)
+
+
+def glossary_problems(entries: Iterable[Entry], glossary: list[dict[str, Any]]) -> list[tuple]:
+    """What breaks the glossary: an entry of a game whose English holds a term and whose
+    Japanese holds none of that game's words for it; a shared entry whose term not every game
+    words alike; an entry of a game holding a word the glossary says that game avoids (登場 for
+    a ラクエンロジック play, ストラテジー for an あいりす card: one term, one word)."""
+    wrong: list[tuple] = []
+    terms = [str(term["en"]) for term in glossary]
+    for ids, strs, game in entries:
+        for term in glossary:
+            words: dict[str, str | list[str]] = term["ja"]
+            avoid: dict[str, list[str]] = term.get("avoid", {})
+            for text in strs if game in avoid else ():
+                wrong += [(term["en"], game, ids[0], w) for w in avoid[game] if w in text]
+            en = str(term["en"])
+            if not _term(en).search(_without_longer_terms(ids[0], en, terms)):
                 continue
-            values = set(words.values())
+            if game is None and term.get("other_senses"):
+                continue  # the English word has other senses in deckcheck's own text
             if game is not None:
                 if game not in words:
                     continue
-                expected = {words[game]}
-            elif set(words) == set(GAMES) and len(values) == 1:
-                expected = values
-            else:  # a term that differs by game, in text every game shares: use _p(game, ...)
+                expected = _accepted(words, game)
+            elif set(words) == set(GAMES):  # shared: a word every game accepts
+                expected = set.intersection(*(_accepted(words, g) for g in GAMES))
+            else:
+                expected = set()
+            if not expected:  # a term that differs by game, in shared text: use _p(game, ...)
                 wrong.append((term["en"], "shared", ids[0], "needs a game's context"))
                 continue
             for text in strs:
                 if not any(word in text for word in expected):
                     wrong.append((term["en"], game, ids[0], text))
+    return wrong
+
+
+def test_catalogue_uses_each_games_rule_words() -> None:
+    entries = [(*_texts(m), _game_of(m)) for m in _messages()]
+    wrong = glossary_problems(entries, _glossary())
     assert wrong == [], wrong[:20]
+
+
+def test_the_glossary_test_catches_a_word_a_game_does_not_use() -> None:
+    """A self-test on fake entries: 登場 for a ラクエンロジック play, ストラテジー for an あいりす
+    card, 開始フェイズ for ChaosTCG's beginning phase fail; the rulebooks' words pass."""
+    glossary = _glossary()
+    bad: list[Entry] = [
+        (["deploys {card}"], ["{card}を登場"], "rakuen"),
+        (["plays the strategy {card}"], ["ストラテジー{card}を使用"], "iris"),
+        (["the beginning phase's draw"], ["開始フェイズのドロー"], "chaos"),
+        (["{card} face down as the main unit"], ["{card}をメインユニットとして裏向きに置く"], "iris"),
+    ]
+    for entry in bad:
+        assert glossary_problems([entry], glossary), entry
+    good: list[Entry] = [
+        (["deploys {card}"], ["{card}を出撃"], "rakuen"),
+        (["plays the strategy {card}"], ["戦略{card}を使用"], "iris"),
+        (["the beginning phase's draw"], ["ビギニングフェイズのドロー"], "chaos"),
+        (["hand {hand}, deck {deck}"], ["手札{hand}枚、山札{deck}枚"], "rakuen"),
+    ]
+    assert glossary_problems(good, glossary) == []
+
+
+def test_every_glossary_term_cites_its_rulebook() -> None:
+    """A term of some games' rules, or one with words to avoid, names the rulebook (title and
+    section) that uses its word."""
+    for term in _glossary():
+        words = term["ja"]
+        if set(words) != set(GAMES) or "avoid" in term:
+            assert str(term.get("source", "")).strip(), term
 
 
 def test_code_marks_every_user_facing_string() -> None:
@@ -188,3 +255,34 @@ def test_babel_compiles_the_catalogue_without_error() -> None:
         (str(message.id), [str(e) for e in errors]) for message, errors in _catalog().check()
     ]
     assert problems == []
+
+
+# One punctuation rule for Japanese entries (issue 34): a colon after Japanese text is the
+# full-width ：. ASCII stays in what is typed or printed as data (``format:``, ``type:unit``,
+# ``{cls}: {error}`` between fields) and inside a rulebook's words quoted as written (「…」).
+_AFTER_JAPANESE = re.compile("[\u3040-\u30ff\u4e00-\u9fff々ー」』）】]:")
+
+
+def half_width_colons(text: str) -> list[str]:
+    """The half-width colons after Japanese text in ``text``, outside 「…」 quotes."""
+    outside = re.sub(r"「[^「」]*(?:「[^「」]*」[^「」]*)*」", "「」", text)
+    return _AFTER_JAPANESE.findall(outside)
+
+
+def test_the_punctuation_rule_catches_a_half_width_colon() -> None:
+    assert half_width_colons("警告: {problem}")
+    assert half_width_colons("キーワード（一人回し）:")
+    assert half_width_colons("警告：{problem}") == []
+    assert half_width_colons("デッキに format: 行がなく、type:unit>=1（{cls}: {error}）") == []
+    assert half_width_colons("用語集「リーダー:最大1枚」による") == []  # quoted as written
+
+
+def test_japanese_entries_put_a_full_width_colon_after_japanese() -> None:
+    wrong = [
+        (ids[0], text)
+        for message in _messages()
+        for ids, strs in [_texts(message)]
+        for text in strs
+        if half_width_colons(text)
+    ]
+    assert wrong == [], wrong[:10]

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from deckcheck import games
 from deckcheck.checks.table import check_tables
 from deckcheck.cli import app
+from deckcheck.format_params import param_value
 from deckcheck.format_registry import default_registry
 from deckcheck.i18n import _, override
 from deckcheck.pool.search import known_filters
@@ -111,7 +112,7 @@ def test_every_help_is_japanese(path: tuple[str, ...]) -> None:
     code, out = deckcheck(*path, "--help")
     assert code == 0, out
     assert (
-        "使い方:" in out and "オプション" in out and "このメッセージを表示して終了します。" in out
+        "使い方：" in out and "オプション" in out and "このメッセージを表示して終了します。" in out
     )
     allowed = [*CODE_WORDS, *(_game_words() if path == ("pool", "search") else ())]
     assert prose(out, allowed) == [], out
@@ -134,7 +135,7 @@ def test_language_from_the_environment_and_after_the_command() -> None:
         (("formats", "--lang=ja", "--help"), {"LANG": "C"}),
     ):
         code, out = deckcheck(*args, lang=None, **env)
-        assert code == 0 and "使い方: deckcheck formats" in out, (args, out)
+        assert code == 0 and "使い方：deckcheck formats" in out, (args, out)
 
 
 def test_an_unknown_language_exits_2_with_a_message() -> None:
@@ -148,7 +149,7 @@ def test_an_unknown_language_exits_2_with_a_message() -> None:
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        (("validate", "--bogus"), "そのようなオプションはありません: --bogus"),
+        (("validate", "--bogus"), "そのようなオプションはありません：--bogus"),
         (("odds",), "引数 'DECK' がありません。"),
         (("pool", "search", "--limit", "0"), "1 以上である必要があります"),
         (("pool", "searc"), "コマンド 'searc' はありません。"),
@@ -190,7 +191,7 @@ def _shown_as_written(format_id: str) -> list[str]:
     texts: list[str] = [*games.ids(), *SITES, "[TST ゲージ]"]  # an OS (ChaosTCG §13)
     texts += [f.id for f in family]
     for key, param in fmt.parameters.items():
-        texts += [key, str(param.value)]
+        texts += [key, param_value(param.value)]  # as the file writes it: true, not True
     with override("ja"):
         for check_table in check_tables(fmt.game):
             for entry in check_table.of(fmt):
@@ -217,7 +218,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 def test_pool_stats_and_search_are_japanese(db: str) -> None:
     code, out = deckcheck("pool", "stats", "--db", db)
-    assert code == 0 and "のカード:" in out and "枚" in out
+    assert code == 0 and "のカード：" in out and "枚" in out
     assert prose(out, games.ids()) == [], out
     code, out = deckcheck("pool", "search", "霊夢", "--game", "vision", "--db", db)
     assert code == 0 and "番号" in out and "名前" in out

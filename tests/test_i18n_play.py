@@ -30,9 +30,9 @@ DECKS = {
     "iris": ("iris-standard-legal.deck", "type:unit>=1"),
 }
 # Values a person types, quoted as such in the goldfish notes (VISION's node_until and
-# node_ready values, its `leaders` parameter), and card text as printed ([TST ゲージ]): data,
+# node_ready values, its leaders parameter, in brackets after its word), and card text as printed ([TST ゲージ]): data,
 # not prose.
-TYPED = ['"all"', "'maintenance'", "'never'", "`leaders`", "[TST ゲージ]"]
+TYPED = ['"all"', "'maintenance'", "'never'", "（leaders）", "[TST ゲージ]"]
 
 
 @pytest.fixture(scope="module")
@@ -79,9 +79,9 @@ def _commands(game: str, db: Path, tmp: Path) -> dict[str, list[str]]:
 
 def _data(game: str, db: Path) -> list[str]:
     """What is data in the output: the game's card names and numbers, each format parameter
-    as its file writes it (``opening_hand = 7``, the head of an assumption line; its source is
-    prose, translated around the citation), the sites a fan source names, and the format
-    version line."""
+    as its file writes it (the id and ``= 7`` of ``opening hand (opening_hand) = 7``, the head
+    of an assumption line; its label and source are prose, translated), the sites a fan source
+    names, and the format version line."""
     with sqlite3.connect(db) as con:
         rows = con.execute("select name, number from cards where game = ?", (game,)).fetchall()
     deck, _want = DECKS[game]
@@ -90,7 +90,8 @@ def _data(game: str, db: Path) -> list[str]:
         _run("en", "goldfish", str(EXAMPLES / deck), "-n", "5", "-t", "1", "--db", str(db),
              "--json")
     )  # fmt: skip
-    settings = [m[0] for a in answer["assumptions"] if (m := re.match(r"^\w+ = \S+", a))]
+    heads = (re.match(r"^[^(]+\((\w+)\) = (\S+)", a) for a in answer["assumptions"])
+    settings = [text for m in heads if m for text in (m[1], f"= {m[2]}")]
     version = answer.get("format_version")
     data = [*(n for row in rows for n in row), *settings, *SITES, *TYPED]
     return [*data, *_version_lines(version)]

@@ -24,6 +24,7 @@ from deckcheck import games, i18n
 from deckcheck.checks import naming
 from deckcheck.checks.table import check_tables
 from deckcheck.decklist import SYNTAX_SOURCE
+from deckcheck.format_params import param_value
 from deckcheck.format_registry import FormatRegistry, default_registry
 from deckcheck.i18n_extract import _ENGLISH, game_of, source_texts
 from deckcheck.pool.store import Pool
@@ -38,7 +39,7 @@ FORMAT_FILES = sorted((ROOT / "formats").glob("*.toml"))
 SITES = (
     "luck-and-logic.com/information/170201_blog/", "Game_preparation_and_goal", "Game_flow",
     "README.ja.md", "atwiki", "thvision", "wikiwiki", "rueren", "Wiki", "Q&A",
-    "node_ready = never",  # a parameter setting a source names
+    "node_ready = never", "first_turn_attack = false",  # parameter settings a source names
 )
 # deckcheck's fixed words for what a source is (the plan's glossary for sources)
 FIXED = {"fan source": "ファン情報", "deckcheck's reading": "deckcheckの解釈",
@@ -134,14 +135,14 @@ def _run(*args: str, lang: str) -> subprocess.CompletedProcess[str]:
 def _data(reports: list[dict[str, Any]], formats: FormatRegistry) -> list[str]:
     """What a report may show in Latin letters that is not prose: card names and numbers,
     the format's id and name, the deck's path, the parameters as the file sets them
-    (``mulligan = none``) and cited sites.
+    (``（mulligan） = none``, after its label) and cited sites.
     Sources are not here: they are prose now."""
     out: list[str] = list(SITES)
     for report in reports:
         fmt = formats.get(report["format"])
         out += [fmt.id, fmt.name, report["path"] or ""]
         for key, p in fmt.parameters.items():
-            out.append(f"{key} = {p.value}")
+            out.append(f"（{key}） = {param_value(p.value)}")
             out += re.findall(r"\S+\.toml", p.note or "")  # a path, before the id inside it
         for v in report["violations"]:
             out += [t for c in v["cards"] for t in (c["name"], c["number"] or "")]
@@ -195,7 +196,7 @@ def test_formats_show_sources_in_japanese(format_id: str, formats: FormatRegistr
     assert done.returncode == 0, done.stderr
     fmt = formats.get(format_id)
     allowed = [*SITES, fmt.id, fmt.name, *(f.id for f in formats.family(format_id))]
-    allowed += [f"{key} = {p.value}" for key, p in fmt.parameters.items()]
+    allowed += [f"（{key}） = {param_value(p.value)}" for key, p in fmt.parameters.items()]
     allowed += [*fmt.parameters, *games.ids(), "[TST ゲージ]"]  # an OS (ChaosTCG 総合ルール §13)
     labels = {s.name: s.label for s in fmt.sections}
     # the rule table's own words (section and type ids, in brackets after their words) are not
@@ -228,6 +229,6 @@ def test_service_gives_sources_in_the_requests_language(db: Path) -> None:
         done = http.post("/validate", json=body, headers={"Accept-Language": "ja"}).json()
     sources = [v["source"] for v in done["violations"]]
     assert any("ファン情報 (wikiwiki rueren)" in s for s in sources)
-    settings = [f"{key} = {p.value}" for key, p in default_registry().get(
+    settings = [f"（{key}） = {param_value(p.value)}" for key, p in default_registry().get(
         "vision-standard").parameters.items()]
     assert source_prose("\n".join(sources + done["assumptions"]), [*SITES, *settings]) == []

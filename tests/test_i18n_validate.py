@@ -21,6 +21,7 @@ from prose import english_words
 from test_i18n_sources import QUOTED, SITES, source_prose
 
 from deckcheck import i18n
+from deckcheck.format_params import param_value
 from deckcheck.format_registry import FormatRegistry, default_registry
 from deckcheck.pool.store import Pool
 from deckcheck.wording import a_an, word
@@ -57,7 +58,7 @@ def _run(*args: str, lang: str | None = None) -> subprocess.CompletedProcess[str
 
 def _data(report: dict[str, Any], formats: FormatRegistry) -> Iterator[str]:
     """What a Japanese report may show in Latin letters: card names and numbers, the format's
-    id and name, the format's parameters as its file writes them (``mulligan = none``) and the
+    id and name, the format's parameters as its file writes them (``（mulligan） = none``, after its label) and the
     sites a source names. Sources themselves are prose: Japanese but for their citations."""
     fmt = formats.get(report["format"])
     yield from (*SITES, fmt.id, fmt.name, report["path"] or "")
@@ -66,7 +67,7 @@ def _data(report: dict[str, Any], formats: FormatRegistry) -> Iterator[str]:
             yield c["name"]
             yield c["number"] or ""
     for key, p in fmt.assumed_parts[1]:
-        yield f"{key} = {p.value}"
+        yield f"（{key}） = {param_value(p.value)}"
         yield from re.findall(r"\S+\.toml", p.note or "")  # a path, before the id inside it
 
 
@@ -210,7 +211,7 @@ def test_fix_words_its_changes_and_choices_in_japanese(
     # last, the verdict; the cards they name are written as the deck writes them
     refs = [line.split(maxsplit=1)[1].split("#")[0].strip() for line in _card_lines(deck)]
     for en, ja in zip(english[:-1], japanese[:-1], strict=True):
-        shown = ja.split(": ", 1)[1]
+        shown = re.split(": |：", ja, maxsplit=1)[1]  # 適用：… (a full-width colon after 適用)
         assert english_words(shown, refs) == [], ja
         if "line" in en or "copies" in en or "choose" in en:
             assert shown != en.split(": ", 1)[1]

@@ -428,7 +428,7 @@ def test_iris_forced_redraw_note_in_odds_hand_and_goldfish(
     [
         (
             "vision-standard",
-            ("node_ready = maintenance", "hand_limit = 7", "必要ノード", "コスト", "維持コスト", "術者"),
+            ("(node_ready) = maintenance", "(hand_limit) = 7", "必要ノード", "コスト", "維持コスト", "術者"),
         ),
         ("rakuen-standard", ("合体", "luck drive", "2 × 2")),
         (

@@ -298,6 +298,6 @@ def test_the_hand_is_cut_to_seven_in_the_discard_phase(
 def test_opening_hand_and_hand_limit_are_labelled_assumptions(registry: FormatRegistry) -> None:
     fmt = registry.get("vision-standard")
     text = "\n".join(fmt.assumptions)
-    for key in ("opening_hand = 7", "hand_limit = 7", "node_ready = maintenance"):
+    for key in ("(opening_hand) = 7", "(hand_limit) = 7", "(node_ready) = maintenance"):
         assert key in text
     assert "fan source" in text and "deckcheck's reading" in text

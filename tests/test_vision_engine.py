@@ -86,5 +86,5 @@ def test_goldfish_on_the_real_example_reports_node_and_play_curves(
     assert result.milestones["first_character"]["rate"] > 0.9
     for note in games.get("vision").notes:  # every assumption is printed with the result
         assert note in result.assumptions
-    assert any("node_ready = maintenance" in a for a in result.assumptions)
-    assert any("opening_hand = 7" in a for a in result.assumptions)
+    assert any("(node_ready) = maintenance" in a for a in result.assumptions)
+    assert any("(opening_hand) = 7" in a for a in result.assumptions)

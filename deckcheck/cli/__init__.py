@@ -18,6 +18,7 @@ from typing import Annotated, Any
 import typer
 from typer._click.exceptions import ClickException
 
+from deckcheck import kinsoku
 from deckcheck.cli import files, goldfish, localize, odds, serve, sheet, sweep, tune, validate
 from deckcheck.cli.formats import formats_app
 from deckcheck.cli.localize import Command, Group
@@ -58,6 +59,7 @@ class _Root(Group):
         if not standalone_mode:
             return run(standalone_mode=False)
         localize.translate_tree(self)
+        kinsoku.install()  # Japanese help and tables wrap by display width, with 禁則
         try:
             # typer returns an Exit's status instead of exiting; the commands return None
             code = run(standalone_mode=False)

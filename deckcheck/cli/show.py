@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from rich.markup import escape
 from rich.table import Table
 
+from deckcheck.format_params import param_name, param_value
 from deckcheck.i18n import DEFAULT, _, current
 from deckcheck.wording import label, word
 
@@ -81,8 +82,8 @@ def format_detail(console: Console, fmt: Format, family: Sequence[Format] = ()) 
     for key, param in fmt.parameters.items():
         flag = " [yellow]" + escape(_("(assumption)")) + "[/]" if param.assumption else ""
         source = escape(label(fmt.game, param.source))
-        line = f"  {key} = {param.value}{flag}  [dim]{source}[/]"  # i18n: machine
-        console.print(line)
+        name, value = escape(param_name(fmt.game, key)), escape(param_value(param.value))
+        console.print(f"  {name} = {value}{flag}  [dim]{source}[/]")  # i18n: machine
     from deckcheck import games
 
     table = games.get(fmt.game).keywords

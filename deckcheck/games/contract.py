@@ -28,6 +28,7 @@ from typing import Any, Protocol, Self
 from deckcheck.games.columns_contract import CardColumn, SearchHook
 from deckcheck.games.deal_contract import Draws, FromHand, LayOut, Loss, SetAside
 from deckcheck.games.playtest_contract import Playtest
+from deckcheck.i18n import N_
 from deckcheck.normalize import nfkc
 
 ParamValue = int | float | str | bool
@@ -51,18 +52,35 @@ class Param:
     read_by: str
     minimum: int | None = None  # the least value a format may give (a count: 0)
     choices: tuple[str, ...] = ()  # the values a text parameter may take; empty: any
+    # what messages call it (``N_``-marked English, shown in the language of the moment, the id
+    # after it: format_params.param_name); empty: the id alone
+    label: str = ""
 
 
 # Read by the odds engine, sample hands and every goldfish engine, whatever the game.
 COMMON_PARAMS: Mapping[str, Param] = {
-    "opening_hand": Param(int, 5, "odds, hand, goldfish: cards in the opening hand"),
-    # one of COMMON_MULLIGANS or of the game's own ``GameSpec.mulligans`` (formats.py checks)
-    "mulligan": Param(str, "none", "odds, hand, goldfish: the mulligan rule"),
-    "draw_per_turn": Param(int, 1, "odds, goldfish: cards drawn in each draw phase"),
-    "first_player_draws": Param(
-        bool, True, "odds, goldfish: whether the first player draws on turn 1"
+    "opening_hand": Param(
+        int, 5, "odds, hand, goldfish: cards in the opening hand", label=N_("opening hand")
     ),
-    "forced_redraw": Param(str, None, "odds, hand, goldfish: a selector the hand must contain"),
+    # one of COMMON_MULLIGANS or of the game's own ``GameSpec.mulligans`` (formats.py checks)
+    "mulligan": Param(
+        str, "none", "odds, hand, goldfish: the mulligan rule", label=N_("mulligan rule")
+    ),
+    "draw_per_turn": Param(
+        int, 1, "odds, goldfish: cards drawn in each draw phase", label=N_("cards drawn a turn")
+    ),
+    "first_player_draws": Param(
+        bool,
+        True,
+        "odds, goldfish: whether the first player draws on turn 1",
+        label=N_("first player draws on turn 1"),
+    ),
+    "forced_redraw": Param(
+        str,
+        None,
+        "odds, hand, goldfish: a selector the hand must contain",
+        label=N_("forced redraw"),
+    ),
 }
 
 

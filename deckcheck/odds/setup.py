@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from deckcheck import games
 from deckcheck.errors import AsideError
+from deckcheck.format_params import param_note
 from deckcheck.formats import Format
 from deckcheck.games.contract import Param
 from deckcheck.games.deal_contract import Aside, Draws
@@ -20,7 +21,6 @@ from deckcheck.odds.conditions import Condition, parse_condition
 from deckcheck.odds.exact import Problem
 from deckcheck.odds.mulligan import Mulligan, find_mulligan
 from deckcheck.odds.timeline import Timeline, timeline
-from deckcheck.wording import cited
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ def assumed_params(fmt: Format, commands: frozenset[str]) -> tuple[str, ...]:
     does not list what only goldfish plays by."""
     declared = games.get(fmt.game).all_params()
     return tuple(
-        f"{key} = {p.value} ({cited(fmt.game, p.source)})"
+        param_note(fmt.game, key, p, with_note=False)
         for key, p in fmt.parameters.items()
         if p.assumption and readers(declared.get(key)) & commands
     )

@@ -182,13 +182,26 @@ CHAOS = (  # the entry point of pyproject.toml
         names_ignore_spaces=True,  # §2.1: spaces in a card name are not part of it
         section_aliases={"extra": "extra", "エクストラ": "extra", "エクストラデッキ": "extra"},
         params={
-            "hand_limit": Param(int, 7, N_("goldfish: cards kept at the end of a turn (§7.6)")),
-            "friend_areas": Param(int, 4, N_("goldfish: friend areas in the arena (§5.7)")),
+            "hand_limit": Param(
+                int,
+                7,
+                N_("goldfish: cards kept at the end of a turn (§7.6)"),
+                label=N_("hand limit"),
+            ),
+            "friend_areas": Param(
+                int, 4, N_("goldfish: friend areas in the arena (§5.7)"), label=N_("friend areas")
+            ),
             "attack_draw": Param(
-                bool, False, N_("odds, goldfish: the partner's attack draw (§8.3)")
+                bool,
+                False,
+                N_("odds, goldfish: the partner's attack draw (§8.3)"),
+                label=N_("attack draw"),
             ),
             "first_player_first_turn_attack": Param(
-                bool, True, N_("odds, goldfish: whether the first player may attack on turn 1")
+                bool,
+                True,
+                N_("odds, goldfish: whether the first player may attack on turn 1"),
+                label=N_("first player attacks on turn 1"),
             ),
         },
         policy=ChaosPolicy,

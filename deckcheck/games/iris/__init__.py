@@ -64,7 +64,10 @@ IRIS = (  # the entry point of pyproject.toml
         },
         params={
             "standby_slots": Param(
-                int, 4, N_("goldfish: standby slots for units (an assumption: Q&A Q2)")
+                int,
+                4,
+                N_("goldfish: standby slots for units (an assumption: Q&A Q2)"),
+                label=N_("standby areas"),
             ),
         },
         policy=IrisPolicy,

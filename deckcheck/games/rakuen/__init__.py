@@ -193,14 +193,28 @@ RAKUEN = (  # the entry point of pyproject.toml
         },
         params={
             "stock_per_turn": Param(
-                int, 0, N_("odds, goldfish: cards put to stock each turn (ch.2 §4)")
+                int,
+                0,
+                N_("odds, goldfish: cards put to stock each turn (ch.2 §4)"),
+                label=N_("cards put to stock a turn"),
             ),
-            "level_area_max": Param(int, 4, N_("goldfish: cards the level area holds (ch.2 §5)")),
-            "circles": Param(int, 6, N_("hand, goldfish: circles, one gate each (ch.2 §2)")),
+            "level_area_max": Param(
+                int,
+                4,
+                N_("goldfish: cards the level area holds (ch.2 §5)"),
+                label=N_("level area size"),
+            ),
+            "circles": Param(
+                int, 6, N_("hand, goldfish: circles, one gate each (ch.2 §2)"), label=N_("circles")
+            ),
             # none in ルールブック Ver1.0 (ch.1 §3 2 手札, ch.2 §4, ch.4 Q38: 「手札の上限は
             # ありません」); the format in force from 2017-02-26 gives one
             "hand_limit": Param(
-                int, None, N_("goldfish: cards kept at the end phase (unset: no hand limit)"), 0
+                int,
+                None,
+                N_("goldfish: cards kept at the end phase (unset: no hand limit)"),
+                0,
+                label=N_("hand limit"),
             ),
         },
         policy=RakuenPolicy,

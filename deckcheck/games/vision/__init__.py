@@ -145,22 +145,48 @@ VISION = (  # the entry point of pyproject.toml
             "サイドボード": "side",
         },
         params={
-            "life": Param(int, 25, N_("goldfish: the opponent's life, for the kill turn")),
-            "node_per_turn": Param(int, None, N_("goldfish: nodes set a turn (else the pilot's)")),
-            "characters_per_turn": Param(
-                int, 1, N_("goldfish: character cards played a turn (奇襲 and 人形 aside)")
+            "life": Param(
+                int, 25, N_("goldfish: the opponent's life, for the kill turn"), label=N_("life")
             ),
-            "dolls_per_turn": Param(int, 1, N_("goldfish: 人形 characters played a turn")),
-            "hand_limit": Param(int, 7, N_("goldfish: cards kept at the discard phase")),
+            "node_per_turn": Param(
+                int,
+                None,
+                N_("goldfish: nodes set a turn (else the pilot's)"),
+                label=N_("nodes set a turn"),
+            ),
+            "characters_per_turn": Param(
+                int,
+                1,
+                N_("goldfish: character cards played a turn (奇襲 and 人形 aside)"),
+                label=N_("characters played a turn"),
+            ),
+            "dolls_per_turn": Param(
+                int,
+                1,
+                N_("goldfish: 人形 characters played a turn"),
+                label=N_("人形 characters played a turn"),
+            ),
+            "hand_limit": Param(
+                int, 7, N_("goldfish: cards kept at the discard phase"), label=N_("hand limit")
+            ),
             "node_ready": Param(
                 str,
                 "maintenance",
                 N_("goldfish: when nodes become active again"),
                 choices=NODE_READY,
+                label=N_("when nodes become active again"),
             ),
-            "leaders": Param(int, 1, N_("goldfish: cards with 【リーダー】 on one player's field")),
+            "leaders": Param(
+                int,
+                1,
+                N_("goldfish: cards with 【リーダー】 on one player's field"),
+                label=N_("【リーダー】 cards on a field"),
+            ),
             "first_turn_attack": Param(
-                bool, True, N_("goldfish: whether the first player may attack on turn 1")
+                bool,
+                True,
+                N_("goldfish: whether the first player may attack on turn 1"),
+                label=N_("first player attacks on turn 1"),
             ),
         },
         policy=VisionPolicy,
