@@ -223,8 +223,8 @@ def propose_fixes(deck: DeckList, fmt: Format, index: CardIndex) -> tuple[list[F
     can absorb it, a section over its maximum when it has one line. Moves to the one section
     that takes a card come first, and the rest is worked out on the deck as moved. Anything
     else is listed as needing a choice. Only the rules the validator finds broken are
-    considered: the copy groups here cannot tell every game's limits apart (VISION's
-    「デッキ1枚制限」 on one printing of a name), and a legal deck needs no choice."""
+    considered: the copy groups here cannot tell every game's limits apart (a limit
+    a game puts on one printing of a name), and a legal deck needs no choice."""
     fixes, choices = _proposed(deck, fmt, index)
     broken = {v.rule for v in validate(deck, fmt, index).violations}
     return [f for f in fixes if f.rule in broken], [c for r, c in choices if r in broken]

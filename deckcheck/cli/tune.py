@@ -140,7 +140,7 @@ def _listed(path: Path | None) -> list[str]:
 
 def _searched(pool: CardPool, game: str, terms: Sequence[str]) -> list[str]:
     """The numbers of the cards a pool search finds: ``name:TEXT``, ``type:TYPE`` and the
-    game's filters (``user:霧雨 魔理沙``), all of them at once."""
+    game's own filters (``FILTER:VALUE``), all of them at once."""
     if not terms:
         return []
     from deckcheck.pool.search import parse_filters
