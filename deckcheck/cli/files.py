@@ -172,7 +172,8 @@ def remove(
 
 FIX_HELP = N_(
     "Apply the certain changes to the file: a card's own spelling where only one card can be "
-    "meant (a name without its space, in half-width kana, or a typo with one suggestion), then the counts and "
+    "meant (a name without its space, in half-width kana, or a typo with one suggestion), "
+    "then the counts and "
     "moves only one change can make; the rest are listed as choices. --dry-run shows the "
     "changes as a diff and writes nothing.\n\n"
     "Exit status: 0 legal, 1 still illegal, 2 input error."

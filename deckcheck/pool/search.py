@@ -370,7 +370,7 @@ def _search_where(
 
 
 def _by_name(where: _Where, game: Game | None, name: str, json_text: JsonText) -> list[str]:
-    """A name search also finds a card by its game's ``by_name`` columns (a column that names another card)."""
+    """A name search also finds a card by its game's ``by_name`` columns (one naming a card)."""
     marked = sorted({c.filter or "" for c in games.get(game).columns if c.by_name} if game else [])
     found = [f for o in marked for f in known_filters(game).get(o, []) if f.mode == "text"]
     return [_game_clause(where, f, name, json_text) for f in found]
