@@ -559,8 +559,7 @@ function typeName(type) {
 // The game's filters, compact: the common ones shown (the shared columns the game's spec
 // chose, and those of the columns its spec puts in a card's summary), the rest behind "More
 // filters".
-async function renderFilters(game) {
-  const spec = await gameSpecOf(game);
+function renderFilters(spec) {
   gameFilters = spec.filters.filter((f) => f.param !== "type");
   gameColumns = spec.columns || [];
   typeWords = spec.card_types || {};
@@ -611,19 +610,33 @@ function updateMoreFilters() {
 
 // --- format ---------------------------------------------------------------------------------
 
+// Each choice of format is numbered: a choice made while an earlier one still loads (the
+// page's first format, asked at start, and the user's pick a moment later) wins, and the
+// earlier one stops at its next await instead of laying its game's filters over the later
+// one's (a fresh-clone test run found the filters of the start-up format under the chosen
+// one, issue 38).
+let formatSeq = 0;
+
 async function chooseFormat(id, keepEntries) {
+  const seq = ++formatSeq;
   state.format = id;
   $("format").value = id;
+  let info;
   try {
-    state.info = await api("GET", `/formats/${encodeURIComponent(id)}`);
+    info = await api("GET", `/formats/${encodeURIComponent(id)}`);
   } catch (err) {
-    show(_("Could not load the format: {error}", { error: err.message }), "format");
+    if (seq === formatSeq) show(_("Could not load the format: {error}", { error: err.message }), "format");
     return;
   }
+  if (seq !== formatSeq) return;
+  state.info = info;
   if (!keepEntries) { state.entries = []; state.savedId = null; state.savedVersion = null; }
   try {
-    await renderFilters(state.info.game);
+    const spec = await gameSpecOf(info.game);
+    if (seq !== formatSeq) return;
+    renderFilters(spec);
   } catch (err) {
+    if (seq !== formatSeq) return;
     show(_("Could not load the search filters: {error}", { error: err.message }), "format");
   }
   const types = $("type");

@@ -1,0 +1,51 @@
+"""A format chosen while the page's first format still loads wins (issue 38).
+
+The page asks for its first format at start-up; a user (or a test) who picks another format
+before that answer arrives used to get the later game's filters overwritten by the start-up
+format's when its answer came last: a fresh-clone run waited 600 s for the chosen game's filter
+field, whose label it had already seen. Here the start-up format's answer is held until the
+chosen format is in place, then let through."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Route
+
+from tests.test_web import WAIT_MS, _watch, browser, server_url, web_app  # noqa: F401  (fixtures)
+
+
+def test_a_late_answer_for_the_start_up_format_does_not_replace_the_chosen_one(
+    browser, server_url: str  # type: ignore[no-untyped-def]  # noqa: F811
+) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    violations = _watch(page)
+    page.set_default_timeout(WAIT_MS)
+    held: list[Route] = []
+
+    def hold_the_first(route: Route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)  # answered below, after the user's choice
+
+    page.route("**/formats/*", hold_the_first)
+    with page.expect_request("**/formats/*") as first:
+        page.goto(server_url + "/")
+    start_up = first.value.url.rsplit("/", 1)[-1]
+    chosen = "iris-standard" if start_up != "iris-standard" else "rakuen-standard"
+    page.select_option("#format", chosen)
+    page.wait_for_function(
+        "f => typeof state !== 'undefined' && state.info && state.info.id === f", arg=chosen
+    )
+    filters = page.locator("#game-filters").inner_html()
+    with page.expect_response(first.value.url) as late:
+        held[0].continue_()
+    late.value.finished()
+    # the start-up choice's continuation runs after its answer's body is read: a few turns of
+    # the page's event loop, which this lets pass before reading the page again
+    page.evaluate("() => new Promise((done) => setTimeout(done, 300))")
+    assert page.locator("#format").input_value() == chosen
+    assert page.evaluate("() => state.info.id") == chosen
+    assert page.locator("#game-filters").inner_html() == filters
+    assert violations == []
+    context.close()
