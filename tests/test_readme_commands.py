@@ -27,7 +27,7 @@ import shlex
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -180,24 +180,48 @@ def _format_of(command: Command) -> str:
     return DEFAULT_FORMAT[command.game]
 
 
-def _scratch(folder: Path, command: Command, env: dict[str, str]) -> None:
-    """The files the README's commands name, for the command's game."""
-    fmt = _format_of(command)
+@pytest.fixture(scope="session")
+def scratch_templates(
+    tmp_path_factory: pytest.TempPathFactory, readme_env: dict[str, str]
+) -> Callable[[str, str], Path]:
+    """One scratch folder per format, made at its first use and copied for each command: making
+    one runs ``deckcheck convert`` and four git commands, which cost more than most of the
+    commands tested (issue 35)."""
+    made: dict[str, Path] = {}
+
+    def template(fmt: str, game: str) -> Path:
+        key = f"{fmt}-{game}"
+        if key not in made:
+            made[key] = tmp_path_factory.mktemp(f"scratch-{key}")
+            _make_scratch(made[key], fmt, game, readme_env)
+        return made[key]
+
+    return template
+
+
+def _scratch(folder: Path, command: Command, templates: Callable[[str, str], Path]) -> None:
+    """The files the README's commands name, for the command's game: a copy of the format's
+    template (a git repository with an ``origin/main``, so ``.git`` is copied too)."""
+    template = templates(_format_of(command), command.game)
+    shutil.copytree(template, folder, dirs_exist_ok=True, symlinks=True)
+    if command.args[0] == "new":
+        (folder / "my.deck").unlink()  # ``new`` makes it
+
+
+def _make_scratch(folder: Path, fmt: str, game: str, env: dict[str, str]) -> None:
     legal = ROOT / "examples" / f"{fmt}-legal.deck"
     shutil.copytree(ROOT / "examples", folder / "examples")
     (folder / "docs").mkdir()
     (folder / "decks").mkdir()
     for name in ("my.deck", "a.deck", "old.deck", "new.deck", "decks/one.deck"):
         shutil.copy(legal, folder / name)
-    if command.args[0] == "new":
-        (folder / "my.deck").unlink()  # ``new`` makes it
     (folder / "event.toml").write_text(
         f'extends = "{fmt}"\nid = "readme-event"\nname = "README event"\n'
         'sources = ["outside the rulebooks: a test event"]\n',
         encoding="utf-8",
     )
     (folder / "pilot.toml").write_text('name = "README pilot"\n', encoding="utf-8")
-    _cards(folder, command.game)
+    _cards(folder, game)
     convert = [sys.executable, "-m", "deckcheck", "convert", "a.deck", "--to", "json"]
     done = subprocess.run(convert, cwd=folder, env=env, capture_output=True, text=True, check=True)
     (folder / "b.json").write_text(done.stdout, encoding="utf-8")
@@ -245,10 +269,15 @@ def _expected(command: Command, args: list[str], folder: Path, env: dict[str, st
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=[" ".join(c.args) or c.line for c in COMMANDS])
-def test_readme_command(command: Command, readme_env: dict[str, str], tmp_path: Path) -> None:
+def test_readme_command(
+    command: Command,
+    readme_env: dict[str, str],
+    scratch_templates: Callable[[str, str], Path],
+    tmp_path: Path,
+) -> None:
     if command.skip:
         pytest.skip(command.skip)
-    _scratch(tmp_path, command, readme_env)
+    _scratch(tmp_path, command, scratch_templates)
     args = _filled(command)
     before = _snapshot(tmp_path)
     done, shown = run_deckcheck(args, tmp_path, readme_env)
