@@ -176,10 +176,9 @@ def _imported(name: str, path: Path, roots: dict[str, Path]) -> list[str]:
     (file ``path``) imports: for
     ``from a import b``, both ``a`` and ``a.b`` (``_source`` drops ``a.b`` if not a module),
     and the module ``a`` loads ``b`` from on first use when ``a`` declares it lazy (``_lazy``)."""
-    tree = ast.parse(path.read_bytes(), str(path))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out: list[str] = []
-    for node in _runtime_nodes(tree):
+    for node in _import_nodes(path):
         if isinstance(node, ast.Import):
             out += [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -213,16 +212,29 @@ def _lazy(module: str, root: Path) -> dict[str, str]:
     return {}
 
 
-def _runtime_nodes(tree: ast.AST) -> Iterator[ast.AST]:
-    """Every node of ``tree`` but the bodies of ``if TYPE_CHECKING:``."""
-    todo = [tree]
+@functools.cache
+def _import_nodes(path: Path) -> tuple[ast.Import | ast.ImportFrom, ...]:
+    """The import statements of file ``path`` that run, once a process: the modules of one
+    engine share most of their imports, and each process stamps several (issue 35)."""
+    tree = ast.parse(path.read_bytes(), str(path))
+    return tuple(n for n in _runtime_nodes(tree) if isinstance(n, ast.Import | ast.ImportFrom))
+
+
+# what can hold an import statement: statements, and the clauses of try and match
+_HOLDERS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
+def _runtime_nodes(tree: ast.Module) -> Iterator[ast.AST]:
+    """Every statement of ``tree`` but those in the bodies of ``if TYPE_CHECKING:``. An import
+    is a statement, so expressions are not walked (most of a module's nodes)."""
+    todo: list[ast.AST] = list(tree.body)
     while todo:
         node = todo.pop()
         yield node
         if isinstance(node, ast.If) and _is_type_checking(node.test):
             todo.extend(node.orelse)
             continue
-        todo.extend(ast.iter_child_nodes(node))
+        todo.extend(c for c in ast.iter_child_nodes(node) if isinstance(c, _HOLDERS))
 
 
 def _is_type_checking(test: ast.expr) -> bool:
