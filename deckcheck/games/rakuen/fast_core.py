@@ -176,6 +176,7 @@ def _level_phase(c, cmask, lmask, colbit, hand, level, s, level_max, swap):
 def _main(turn, c, cmask, p, z, s, ms):
     """Deploy members in the pilot's order while they fit; returns how many."""
     _deck, hand, stock, drop, _level, field, souls, nsouls, victims, buf, soul = z
+    none = np.int64(-1)  # no slot; int64, not a literal: see _gattai
     m = 0
     for i in range(s[NHAND]):  # the members of the hand, stably sorted by the play order
         card = hand[i]
@@ -191,11 +192,12 @@ def _main(turn, c, cmask, p, z, s, ms):
         card = buf[i]
         if not _conditions(card, c, cmask, s):
             continue
-        nv = _room(card, -1, -1, p[P_OVER], c, field, s, p[P_CIRCLES], p[P_BLOCKS], victims)
+        nv = _room(card, none, none, p[P_OVER], c, field, s, p[P_CIRCLES], p[P_BLOCKS], victims)
         if nv < 0:
             continue
         s[NHAND] = _remove(hand, s[NHAND], card)
-        _deploy(card, victims, nv, -1, -1, soul, 0, c, stock, drop, field, souls, nsouls, s)
+        _deploy(card, victims, nv, none, none, soul, np.int64(0), c, stock, drop, field, souls,
+                nsouls, s)  # fmt: skip
         _deployed(card, turn, c, ms)
         count += 1
     return count
@@ -217,11 +219,14 @@ def _lowest(c, field, s, kind):
 def _gattai(c, cmask, p, z, s, rand):
     """(status, the 合理体 deployed or -1), as engine._gattai."""
     deck, hand, stock, drop, _level, field, souls, nsouls, victims, _buf, soul = z
-    ta, ea = _lowest(c, field, s, THEORIST), _lowest(c, field, s, ENVOY)
+    ta, ea = np.int64(_lowest(c, field, s, THEORIST)), np.int64(_lowest(c, field, s, ENVOY))
     if ta < 0 or ea < 0:
         return 0, -1
     over, circles, blocks = p[P_OVER], p[P_CIRCLES], p[P_BLOCKS]
-    best, source = -1, 0
+    # int64 values, not literals: numba compiles a callee again for each literal argument (and
+    # for ``best``'s -1 before it unifies with a card), three times _room and _deploy each,
+    # 14 s of the warm step's 76 s on a loaded machine (benchmarks/compile_bench.py, issue 35)
+    best, source = np.int64(-1), 0
     for source in range(2):
         pile = hand if source == 0 else deck
         n = s[NHAND] if source == 0 else s[NDECK]
@@ -247,7 +252,8 @@ def _gattai(c, cmask, p, z, s, rand):
         s[NHAND] = _remove(hand, s[NHAND], best)
     soul[0], soul[1] = field[ta], field[ea]  # a 定理者 and a 使者 carry no soul of their own
     victims[nv], victims[nv + 1] = ta, ea
-    _deploy(best, victims, nv + 2, ta, ea, soul, 2, c, stock, drop, field, souls, nsouls, s)
+    _deploy(best, victims, nv + 2, ta, ea, soul, np.int64(SOUL), c, stock, drop, field, souls,
+            nsouls, s)  # fmt: skip
     return _settle(deck, drop, s, rand), best
 
 
