@@ -78,6 +78,8 @@ Goldfish: the reference engine (``goldfish.common``, ``policy``, ``setup``, ``tr
     (``policy.rank(card, policy.play_first)``), and a one-lookup rank function for hot loops.
     ``Record``, ``DeckOut``, ``Keep``, ``keep_of``: one game's record, the exception that ends
     a game with a loss, and the pilot's keep rule.
+    ``deal``, ``Opening``: the deal every reference engine opens with (shuffle, opening hand,
+    redeal mulligans, the trace told) and what it leaves: the deck, the hand, the record.
     ``expand``, ``shuffled``, ``shuffle``, ``redeal``, ``take``: the deck as a list of copies,
     shuffles (a ``Tape`` replays fixed numbers: the exact tests), a redeal, a card taken out.
     ``Tape``: a ``random.Random`` that plays a row of fixed numbers per shuffle.
@@ -158,6 +160,7 @@ if TYPE_CHECKING:  # the lazy names' types, for mypy (the table below loads them
         take,
     )
     from deckcheck.goldfish.compiling import njit
+    from deckcheck.goldfish.deal import Opening, deal
     from deckcheck.goldfish.policy import Compiled, Policy, ranker
     from deckcheck.goldfish.setup import Setup, per_setup
     from deckcheck.goldfish.shuffles import begin as batch_begin
@@ -211,6 +214,8 @@ _LAZY = {
     "batch_below": "deckcheck.goldfish.shuffles:below",
     "batch_shuffle": "deckcheck.goldfish.shuffles:shuffle",
     "batch_start": "deckcheck.goldfish.shuffles:start",
+    "Opening": "deckcheck.goldfish.deal",
+    "deal": "deckcheck.goldfish.deal",
     "Redeal": "deckcheck.goldfish.trace",
     "Trace": "deckcheck.goldfish.trace",
     "gone": "deckcheck.goldfish.trace",
@@ -291,6 +296,7 @@ __all__ = [
     "Keep",
     "Loss",
     "Mulligan",
+    "Opening",
     "Param",
     "ParamValue",
     "Placement",
@@ -330,6 +336,7 @@ __all__ = [
     "card_names",
     "card_pool_dir",
     "current_language",
+    "deal",
     "deck_and_hand",
     "deck_out",
     "draw_step",

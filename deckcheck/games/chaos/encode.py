@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from deckcheck.games.chaos.engine import (
+from deckcheck.games.chaos.cardrules import (
     MITSUKI,
     TST,
     _has,
