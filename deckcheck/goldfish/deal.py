@@ -34,12 +34,12 @@ def deal(
     short: bool = False,
 ) -> Opening:
     """Shuffle ``setup.drawable``, draw ``rules.hand`` cards, then while ``redeal_while(hand)``
-    holds, up to ``most`` times: the hand goes back, the deck is shuffled and a new hand drawn (``common.redeal``), each one a mulligan. With ``bottom``
-    instead, the bottom mulligan once when the hand fails that keep rule: the cards that fill
-    no unmet slot go to the bottom of the deck, as many are drawn (``Keep.bottom``). The trace
-    gets the opening hand and each mulligan's cards returned and drawn. A deck too small for
-    the hand raises IndexError (``goldfish.run`` words it), unless ``short``: then the hand is
-    what there is."""
+    holds, up to ``most`` times: the hand goes back, the deck is shuffled and a new hand drawn
+    (``common.redeal``), each one a mulligan. With ``bottom`` instead, the bottom mulligan once
+    when the hand fails that keep rule: the cards that fill no unmet slot go to the bottom of
+    the deck, as many are drawn (``Keep.bottom``). The trace gets the opening hand and each
+    mulligan's cards returned and drawn. A deck too small for the hand raises IndexError
+    (``goldfish.run`` words it), unless ``short``: then the hand is what there is."""
     size = setup.rules.hand
     deck = shuffled(expand(setup.drawable), rng)
     record = Record(milestones=[0] * milestones)
