@@ -54,7 +54,8 @@ Cards and decks (``models``, ``resolve``, ``blank``, ``data``, ``checks``, ``slo
     shipped games' own use 600-699.
     ``Context``, ``Slot``, ``card_counts``, ``first_line``, ``slots_total``, ``plural``: what a
     check sees of a deck: its resolved slots, per-card counts, the first line, totals, and
-    ``plural`` (a count with its noun).
+    ``plural`` (a count with its noun). ``breach``: the ``Violation`` of a rule by some slots
+    (their cards named, the first of their lines), the one way a check reports.
 
 Odds (``odds``)
     ``Atom``, ``parse_condition``: a parsed card selector (``name:X>=2``) and its parser.
@@ -174,7 +175,7 @@ if TYPE_CHECKING:  # the lazy names' types, for mypy (the table below loads them
     from deckcheck.odds.mulligan import Counting, Dealt, Floats, Ints, Mulligan, Sampling
     from deckcheck.odds.setup import params_of
     from deckcheck.resolve import number_key
-    from deckcheck.slots import Context, Slot, card_counts, first_line, plural
+    from deckcheck.slots import Context, Slot, breach, card_counts, first_line, plural
     from deckcheck.slots import total as slots_total
     from deckcheck.wording import a_an, listing, section_label, word, words
 
@@ -235,6 +236,7 @@ _LAZY = {
     "number_key": "deckcheck.resolve",
     "Context": "deckcheck.slots",
     "Slot": "deckcheck.slots",
+    "breach": "deckcheck.slots",
     "card_counts": "deckcheck.slots",
     "first_line": "deckcheck.slots",
     "plural": "deckcheck.slots",
@@ -332,6 +334,7 @@ __all__ = [
     "batch_engines",
     "batch_shuffle",
     "batch_start",
+    "breach",
     "card_counts",
     "card_names",
     "card_pool_dir",
