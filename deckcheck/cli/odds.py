@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from deckcheck.cli.backend import backend
+from deckcheck.cli.backend import DeckFile, HandRequest, backend
 from deckcheck.cli.common import as_of_day, console, print_json
 from deckcheck.cli.options import (
     AsideOption,
@@ -101,7 +101,7 @@ def odds(
         seed=seed,
         table=table,
     )
-    result = backend(ctx, db).odds(deck_path, format, req, as_of_day(as_of))
+    result = backend(ctx, db).odds(DeckFile(deck_path, format, as_of_day(as_of)), req)
     write_files(
         result,
         [
@@ -151,8 +151,8 @@ def hand(
     as_of: AsOfOption = None,
     db: DbOption = None,
 ) -> None:
-    day = as_of_day(as_of)
-    result = backend(ctx, db).hand(deck_path, format, count, seed, want or [], aside, day)
+    deck = DeckFile(deck_path, format, as_of_day(as_of))
+    result = backend(ctx, db).hand(deck, HandRequest(count, seed, want or [], aside))
     if as_json:
         print_json(result.model_dump(mode="json"))
         return
