@@ -9,6 +9,7 @@ from types import EllipsisType
 from typing import Protocol
 
 from deckcheck import games
+from deckcheck.checks.base import Check
 from deckcheck.checks.copy_tables import Copies, LimitOverride, Match
 from deckcheck.games.contract import FormatView
 from deckcheck.memo import str_bytes
@@ -281,19 +282,8 @@ def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n} {word if n == 1 else (words or word + 's')}"
 
 
-class Rule(Protocol):
-    """What a violation names of the rule it breaks (``checks.base.Check`` and its kin)."""
-
-    @property
-    def rule(self) -> str: ...
-    @property
-    def source(self) -> str: ...
-    @property
-    def severity(self) -> Severity: ...
-
-
 def breach(
-    rule: Rule,
+    rule: Check,
     message: str,
     slots: Sequence[Slot],
     fix: str | None,
