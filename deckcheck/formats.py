@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Collection, Sequence
-from functools import cached_property, partial
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from pydantic import (
@@ -90,30 +90,24 @@ class Effective(Strict):
         return self
 
 
-def _known_types(game: str, types: Collection[str], where: str, names: Sequence[str]) -> None:
+def _known(where: str, names: Sequence[str], known: Collection[str], game: str | None) -> None:
+    """Each of ``names`` is one of ``known``: the game's card types (``game`` given), else the
+    sections."""
     for name in names:
-        if name not in types:
-            raise ValueError(
-                _(
-                    "{where}: {name} is not {a_game} card type",
-                    where=where,
-                    name=repr(name),
-                    a_game=a_an(word(game, game)),
-                )
+        if name in known:
+            continue
+        if game is not None:
+            a_game = a_an(word(game, game))
+            message = _(
+                "{where}: {name} is not {a_game} card type",
+                where=where, name=repr(name), a_game=a_game,
             )
-
-
-def _known_sections(sections: Sequence[str], where: str, names: Sequence[str]) -> None:
-    for name in names:
-        if name not in sections:
-            raise ValueError(
-                _(
-                    "{where}: {name} is not a section ({sections})",
-                    where=where,
-                    name=repr(name),
-                    sections=", ".join(sections),
-                )
+        else:
+            message = _(
+                "{where}: {name} is not a section ({sections})",
+                where=where, name=repr(name), sections=", ".join(known),
             )
+        raise ValueError(message)
 
 
 class Format(Strict):
@@ -231,8 +225,13 @@ class Format(Strict):
     def _known_names(self, spec: GameSpec) -> None:
         """Every card type and section the format names is one of its game's."""
         types, sections = spec.card_types, (*SECTIONS, *spec.sections)
-        known_types = partial(_known_types, self.game, types)
-        known_sections = partial(_known_sections, sections)
+
+        def known_types(where: str, names: Sequence[str]) -> None:
+            _known(where, names, types, self.game)
+
+        def known_sections(where: str, names: Sequence[str]) -> None:
+            _known(where, names, sections, None)
+
         known_sections("sections", tuple(s.name for s in self.sections))
         for s in self.sections:
             known_types(f"sections.{s.name}.types.allowed", s.types.allowed)

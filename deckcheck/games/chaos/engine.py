@@ -41,19 +41,8 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
-from deckcheck.games.chaos import MILESTONES, telling
-from deckcheck.games.chaos.cardrules import (
-    MITSUKI,
-    TST,
-    _has,
-    _key,
-    _meets,
-    charges,
-    levels_up,
-    may_enter,
-    names,
-    plays_as_extra,
-)
+from deckcheck.games.chaos import MILESTONES, cardrules, telling
+from deckcheck.games.chaos.cardrules import _key, _meets, levels_up, may_enter, names
 from deckcheck.games.chaos.layout import MAX_LEVEL
 from deckcheck.sdk import (
     Card,
@@ -124,9 +113,10 @@ def play(
     record = g.record
     partner_key = _key(partner_card.name)
     can_level = "beta" not in {word_key(a) for a in partner_card.items_of("append")}
-    extra_deck = [c for c in expand(setup.section("extra")) if plays_as_extra(c)]
+    extra_deck = [c for c in expand(setup.section("extra")) if cardrules.plays_as_extra(c)]
     # §13 [ソルラルチャージ]: back face down at the end of each turn, so the same every turn
-    covers = pol.solral_charge and any(charges(c, partner_card) for c, _ in setup.section("extra"))
+    extras = setup.section("extra")
+    covers = pol.solral_charge and any(cardrules.charges(c, partner_card) for c, _ in extras)
     first_attack = rules.param_bool("first_player_first_turn_attack")
     excess = -99
     for turn in range(1, turns + 1):
@@ -328,10 +318,10 @@ def _sets(hand: list[Card], arena: list[Chara]) -> None:
         taken = _arena_names(arena)
         if names(card) & taken:
             continue  # §11.4 would send a card to the 控え室
-        tst = _has(card, TST)
+        tst = cardrules._has(card, cardrules.TST)
         for chara in arena:
             if tst:
-                ok = MITSUKI in names(chara.card) and chara.tst == len(chara.sets)
+                ok = cardrules.MITSUKI in names(chara.card) and chara.tst == len(chara.sets)
             else:
                 ok = not chara.sets
             if ok:

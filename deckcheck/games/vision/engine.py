@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 from deckcheck.games.vision import telling
@@ -87,6 +88,7 @@ def play(
     node_key = _node_key(policy, policy.atoms["node_first"])
     rank = ranker(policy, policy.play_first)
     board = Board()
+    side = _Side(hand, deck, board, lim, rank)
     damage = 0
     for turn in range(1, turns + 1):
         if trace is not None:
@@ -111,7 +113,7 @@ def play(
         board.world_played = False
         board.names.clear()
         ready = sum(playable(c, hand, board, lim.leaders) for c in hand)
-        _main_phase(hand, deck, board, lim, rank, turn, record, trace)
+        _main_phase(side, turn, record, trace)
         for k in range(1, NODE_MILESTONES + 1):
             if board.nodes >= k and not record.milestones[1 + k]:
                 record.milestones[1 + k] = turn
@@ -120,7 +122,7 @@ def play(
         # attacks, in the main phase (総合ルール §4.1.1 names no battle phase); the first
         # player's on turn 1 only if the format's first_turn_attack allows them
         if not (turn == 1 and on_play and not lim.first_attack):
-            damage += _attack(hand, deck, board, lim, rank, turn, damage, trace)
+            damage += _attack(side, turn, damage, trace)
             if damage >= lim.life and not record.milestones[1]:
                 record.milestones[1] = turn
         while len(hand) > lim.hand_limit:  # discard phase: what the pilot would set as a node
@@ -175,18 +177,21 @@ def _set_nodes(
     return until
 
 
-def _main_phase(
-    hand: list[Card],
-    deck: list[Card],
-    board: Board,
-    lim: Limits,
-    rank: Callable[[Card], tuple[object, ...]],
-    turn: int,
-    record: Record,
-    trace: Trace | None,
-) -> None:
+@dataclass
+class _Side:
+    """The pilot's side of the table: what the main phase and the attacks read and change."""
+
+    hand: list[Card]
+    deck: list[Card]
+    board: Board
+    lim: Limits
+    rank: Callable[[Card], tuple[object, ...]]  # the pilot's play_first order
+
+
+def _main_phase(side: _Side, turn: int, record: Record, trace: Trace | None) -> None:
     """The main phase: the pilot's first choice among what can be played, until nothing can
     (``board``'s counts of the turn start at 0)."""
+    hand, deck, board, lim, rank = side.hand, side.deck, side.board, side.lim, side.rank
     characters = dolls = 0
     while True:
         options = [
@@ -222,18 +227,10 @@ def _main_phase(
             trace.step("hold", telling.held(card))
 
 
-def _attack(
-    hand: list[Card],
-    deck: list[Card],
-    board: Board,
-    lim: Limits,
-    rank: Callable[[Card], tuple[object, ...]],
-    turn: int,
-    damage: int,
-    trace: Trace | None,
-) -> int:
+def _attack(side: _Side, turn: int, damage: int, trace: Trace | None) -> int:
     """The characters that may attack do, with the commands that add attack played on them
     while nodes pay; returns the damage dealt (``damage``: dealt before this turn)."""
+    hand, deck, board, lim, rank = side.hand, side.deck, side.board, side.lim, side.rank
     attackers = [
         u for u in board.units if u.attacks and u.charged != turn and (u.turn < turn or u.haste)
     ]
