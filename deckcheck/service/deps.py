@@ -71,6 +71,25 @@ JobsDep = Annotated[Jobs, Depends(get_jobs)]
 WorkersDep = Annotated[Workers, Depends(get_workers)]
 
 
+@dataclass(frozen=True)
+class JobContext:
+    """What a route that starts a job reads: the limits, the formats, the cards, the jobs."""
+
+    settings: Settings
+    registry: FormatRegistry
+    index: CardIndex
+    jobs: Jobs
+
+
+async def get_job_context(
+    settings: SettingsDep, registry: RegistryDep, index: CardIndexDep, jobs: JobsDep
+) -> JobContext:
+    return JobContext(settings, registry, index, jobs)
+
+
+JobContextDep = Annotated[JobContext, Depends(get_job_context)]
+
+
 # Declared as a security scheme, so the OpenAPI document says which routes need a key.
 bearer = HTTPBearer(auto_error=False, description=N_("An API key from DECKCHECK_API_KEYS"))
 
