@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -24,6 +25,8 @@ from deckcheck.service.problems import Problem
 from deckcheck.service.settings import Settings
 from deckcheck.service.store import DeckStore
 from deckcheck.service.workers import Workers
+
+T = TypeVar("T")
 
 
 async def get_settings(request: Request) -> Settings:
@@ -189,3 +192,34 @@ async def extra_queue(request: Request, settings: SettingsDep) -> int:
 
 
 ExtraQueueDep = Annotated[int, Depends(extra_queue)]
+
+
+@dataclass(frozen=True)
+class SyncContext:
+    """What a route answered at once in a worker process reads: the limits, the formats, the
+    cards, the workers and the caller's further queue places."""
+
+    settings: Settings
+    registry: FormatRegistry
+    index: CardIndex
+    workers: Workers
+    extra: int
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a worker, within the synchronous answers' deadline."""
+        deadline = self.settings.sync_seconds
+        return await self.workers.run(fn, *args, extra=self.extra, deadline=deadline)
+
+
+async def get_sync_context(
+    settings: SettingsDep,
+    registry: RegistryDep,
+    index: CardIndexDep,
+    workers: WorkersDep,
+    extra: ExtraQueueDep,
+) -> SyncContext:
+    return SyncContext(settings, registry, index, workers, extra)
+
+
+SyncContextDep = Annotated[SyncContext, Depends(get_sync_context)]
+

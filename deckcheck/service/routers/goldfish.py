@@ -11,13 +11,11 @@ from starlette.concurrency import run_in_threadpool
 from deckcheck.i18n import _
 from deckcheck.service import tasks
 from deckcheck.service.deps import (
-    CardIndexDep,
     ExtraQueueDep,
     JobContext,
     JobContextDep,
     JobsDep,
-    RegistryDep,
-    SettingsDep,
+    SyncContextDep,
     WorkersDep,
 )
 from deckcheck.service.problems import Problem, over_limit
@@ -116,20 +114,14 @@ async def start_job(
 
 
 @router.post("/goldfish/replay", operation_id="post_goldfish_replay")
-async def goldfish_replay(
-    body: ReplayBody,
-    settings: SettingsDep,
-    registry: RegistryDep,
-    index: CardIndexDep,
-    workers: WorkersDep,
-    extra: ExtraQueueDep,
-) -> Any:
+async def goldfish_replay(body: ReplayBody, ctx: SyncContextDep) -> Any:
     """Game ``game`` of a run, turn by turn, in the request's language: the reference engine's
     game ``game`` of ``/goldfish`` with ``engine: reference`` and the same seed, turns and side
     (``deckcheck goldfish DECK --replay N``)."""
     from deckcheck.goldfish.replay import ReplayRequest
     from deckcheck.goldfish.run import prepare
 
+    settings = ctx.settings
     if body.game > settings.job_games:  # a run the service plays has no such game
         raise over_limit(
             _("game is over the limit of {n} games a run may have", n=settings.job_games),
@@ -138,13 +130,12 @@ async def goldfish_replay(
         )
     deck = parse_deck(body.deck)
     check_work(1, deck, settings.sync_work)  # one game
-    fmt = format_of(registry, body.format, deck, body.as_of)
+    fmt = format_of(ctx.registry, body.format, deck, body.as_of)
     policy = _policy(body.policy, fmt)
     check_policy_work(1, deck, fmt, policy, settings.sync_work)
     req = ReplayRequest(game=body.game, turns=body.turns, seed=body.seed, on_play=body.on_play)
-    setup = await run_in_threadpool(prepare, deck, fmt, index, policy)
-    args = (tasks.replay, None, setup, fmt, req)
-    return await workers.run(*args, extra=extra, deadline=settings.sync_seconds)
+    setup = await run_in_threadpool(prepare, deck, fmt, ctx.index, policy)
+    return await ctx.run(tasks.replay, None, setup, fmt, req)
 
 
 def check_work(games: int, deck: DeckList, limit: int, job: bool = False) -> None:
