@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
 
@@ -29,40 +29,29 @@ from deckcheck.service.workers import Workers
 T = TypeVar("T")
 
 
-async def get_settings(request: Request) -> Settings:
-    settings: Settings = request.app.state.settings
-    return settings
+def _app_state(name: str, of: type[T]) -> Callable[[Request], Coroutine[Any, Any, T]]:
+    """A dependency that reads ``app.state.<name>`` (``create_app`` puts it there) as ``of``."""
+
+    async def get(request: Request) -> T:
+        value: T = getattr(request.app.state, name)
+        return value
+
+    get.__name__ = f"get_{name}"
+    return get
 
 
-async def get_registry(request: Request) -> FormatRegistry:
-    registry: FormatRegistry = request.app.state.registry
-    return registry
-
-
-async def get_cards(request: Request) -> Cards:
-    cards: Cards = request.app.state.cards
-    return cards
+get_settings = _app_state("settings", Settings)
+get_registry = _app_state("registry", FormatRegistry)
+get_cards = _app_state("cards", Cards)
+get_store = _app_state("store", DeckStore)
+get_workers = _app_state("workers", Workers)
+get_jobs = _app_state("jobs", Jobs)
 
 
 async def get_card_index(cards: Annotated[Cards, Depends(get_cards)]) -> CardIndex:
     """Every card, in memory (rebuilt when the pool changed); a broken pool is a
     ``PoolError``, answered 503 by the exception handler."""
     return cards.cache.index()
-
-
-async def get_store(request: Request) -> DeckStore:
-    store: DeckStore = request.app.state.store
-    return store
-
-
-async def get_workers(request: Request) -> Workers:
-    workers: Workers = request.app.state.workers
-    return workers
-
-
-async def get_jobs(request: Request) -> Jobs:
-    jobs: Jobs = request.app.state.jobs
-    return jobs
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
