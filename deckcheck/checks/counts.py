@@ -261,32 +261,16 @@ def _describe_opening(oc: OpeningCheck) -> Iterable[Row]:
 
 
 PURE = register_table(
-    CheckTable(name="pure", model=Pure, check=_pure, describe=_describe_pure, order=300)
+    CheckTable("pure", Pure, _pure, _describe_pure, 300)
 )
 TYPE_COUNTS = register_table(
-    CheckTable(
-        name="type_counts",
-        model=TypeCount,
-        check=_type_counts,
-        describe=_describe_type_count,
-        order=400,
-    )
+    CheckTable("type_counts", TypeCount, _type_counts, _describe_type_count, 400)
 )
 ATTRIBUTE_LIMITS = register_table(
     CheckTable(
-        name="attribute_limits",
-        model=AttributeLimit,
-        check=_attribute_limits,
-        describe=_describe_attribute_limit,
-        order=500,
+        "attribute_limits", AttributeLimit, _attribute_limits, _describe_attribute_limit, 500
     )
 )
 OPENING_CHECKS = register_table(
-    CheckTable(
-        name="opening_checks",
-        model=OpeningCheck,
-        check=_opening,
-        describe=_describe_opening,
-        order=700,
-    )
+    CheckTable("opening_checks", OpeningCheck, _opening, _describe_opening, 700)
 )

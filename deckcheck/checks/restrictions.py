@@ -108,11 +108,5 @@ def _describe(r: Restriction) -> Iterable[Row]:
 
 
 RESTRICTIONS = register_table(
-    CheckTable(
-        name="restrictions",
-        model=Restriction,
-        check=_restrictions,
-        describe=_describe,
-        order=800,
-    )
+    CheckTable("restrictions", Restriction, _restrictions, _describe, 800)
 )

@@ -210,12 +210,5 @@ def _cites(s: Section) -> Iterable[Check]:
 
 
 SECTIONS = register_table(
-    CheckTable(
-        name="sections",
-        model=Section,
-        check=_sections,
-        describe=_describe,
-        order=100,
-        cites=_cites,
-    )
+    CheckTable("sections", Section, _sections, _describe, 100, cites=_cites)
 )

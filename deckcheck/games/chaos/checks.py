@@ -179,22 +179,10 @@ def _partner_types(rule: Partner) -> Iterable[tuple[str, Sequence[str]]]:
 
 
 PARTNER = CheckTable(
-    name="partner",
-    model=Partner,
-    check=partner_check,
-    describe=_describe_partner,
-    order=600,
-    many=False,
-    types=_partner_types,
+    "partner", Partner, partner_check, _describe_partner, 600, many=False, types=_partner_types
 )
 OS_POLICY = CheckTable(
-    name="os_policy",
-    model=OsPolicy,
-    check=os_check,
-    describe=_describe_os,
-    order=610,
-    many=False,
-    active=_os_active,
+    "os_policy", OsPolicy, os_check, _describe_os, 610, many=False, active=_os_active
 )
 
 

@@ -136,12 +136,7 @@ def _places(rule: SpellBreak) -> Iterable[Placement]:
 
 
 SPELL_BREAK = CheckTable(
-    name="spell_break",
-    model=SpellBreak,
-    check=spell_break_check,
-    describe=_describe,
-    order=620,
-    places=_places,
+    "spell_break", SpellBreak, spell_break_check, _describe, 620, places=_places
 )
 
 
