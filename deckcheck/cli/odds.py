@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from deckcheck.cli.backend import DeckFile, HandRequest, backend
-from deckcheck.cli.common import as_of_day, console, print_json
+from deckcheck.cli.common import as_of_day
 from deckcheck.cli.options import (
     AsideOption,
     AsOfOption,
@@ -19,11 +19,13 @@ from deckcheck.cli.options import (
     SeedOption,
     WantOption,
 )
-from deckcheck.cli.outputs import QuietOption, assumptions, write_files
+from deckcheck.cli.outputs import QuietOption, show, write_files
 from deckcheck.errors import UsageError
 from deckcheck.i18n import N_, _
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from deckcheck.odds.api import OddsRequest
 
 SimulateOption = Annotated[
@@ -109,12 +111,7 @@ def odds(
             (plot, output.write_plot, _("plot of the probability by turn")),
         ],
     )
-    if as_json:
-        print_json(result.model_dump(mode="json"))
-    elif not quiet:
-        out = console()
-        output.render(out, result)
-        assumptions(out, result.assumptions)
+    show(result, as_json, None if quiet else lambda out: output.render(out, result))
 
 
 def _request(**fields: object) -> OddsRequest:
@@ -153,11 +150,9 @@ def hand(
 ) -> None:
     deck = DeckFile(deck_path, format, as_of_day(as_of))
     result = backend(ctx, db).hand(deck, HandRequest(count, seed, want or [], aside))
-    if as_json:
-        print_json(result.model_dump(mode="json"))
-        return
-    from deckcheck.odds.output import render_hands
+    def render(out: Console) -> None:
+        from deckcheck.odds.output import render_hands
 
-    out = console()
-    render_hands(out, result)
-    assumptions(out, result.assumptions)
+        render_hands(out, result)
+
+    show(result, as_json, render)
