@@ -22,6 +22,7 @@ from __future__ import annotations
 import datetime
 import json
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from deckcheck.decklist_csv import CSV_COLUMNS as CSV_COLUMNS
@@ -62,18 +63,116 @@ _CARD = re.compile(
 _COMMENT = re.compile(r"(?:^|\s)#.*$")
 
 
-def parse_text(text: str, path: str | None = None) -> DeckList:
-    section = "main"
-    unknown_section = False  # cards below an unknown header are reported, not counted
+@dataclass
+class _Reading:
+    """What ``parse_text`` has read so far, but the cards: the section a card line goes to,
+    the header lines' values, and the problems."""
+
+    section: str = "main"
+    unknown_section: bool = False  # cards below an unknown header are reported, not counted
     fmt: str | None = None
     day: datetime.date | None = None
-    samples = False
+    samples: bool = False
+    problems: list[Violation] = field(default_factory=list)
+    section_lines: dict[str, int] = field(default_factory=dict)
+    quoted: list[int] = field(default_factory=list)  # problems that quote a line
+
+    @property
+    def card_section(self) -> str | None:
+        """The section a problem of a card line names (none under an unknown header)."""
+        return None if self.unknown_section else self.section
+
+    def header(self, line: str, header: str, number: int) -> None:
+        """A ``[...]`` line: a section, a card type's group, or an unknown section."""
+        name = section_name(header)
+        if name is None and heading(line) is not None:  # [TYPE]: a card type's group
+            return
+        self.unknown_section = name is None
+        if name is None:
+            self.quoted.append(len(self.problems))
+            self.problems.append(
+                syntax(
+                    _("unknown section [{header}]", header=clip(header)),
+                    number,
+                    _("use one of [main], [extra], [gate], [side]"),
+                )
+            )
+        else:
+            self.section = name
+            self.section_lines.setdefault(name, number)
+
+    def directive(self, line: str, number: int) -> bool:
+        """A format:, date: or samples: line, or a heading; False for anything else."""
+        if (m := _FORMAT.match(line)) is not None:
+            if self.fmt is not None and self.fmt != m["id"]:
+                self.problems.append(
+                    syntax(
+                        _(
+                            "second format line names {new}, the first named {old}",
+                            new=quote(m["id"]),
+                            old=quote(self.fmt),
+                        ),
+                        number,
+                        _("keep one format: line"),
+                    )
+                )
+            else:
+                self.fmt = m["id"]
+        elif (m := _DATE.match(line)) is not None:
+            found, problem = read_day(m["day"], self.day, number)
+            self.day = found or self.day
+            if problem is not None:
+                self.problems.append(problem)
+        elif (m := _SAMPLES.match(line)) is not None:
+            allowed = _YES.get(m["value"].casefold())
+            if allowed is None:
+                self.problems.append(
+                    syntax(
+                        _("samples line: {value} is not yes or no", value=quote(m["value"])),
+                        number,
+                        _("write samples: yes (the list names the shipped sample cards)"),
+                    )
+                )
+            self.samples = bool(allowed)
+        elif (head := heading(line)) is not None:  # TYPE, 【SECTION】, ■TYPE 6
+            if head.section is not None:
+                self.section, self.unknown_section = head.section, False
+                self.section_lines.setdefault(head.section, number)
+        else:
+            return False
+        return True
+
+    def not_a_card(self, line: str, number: int) -> None:
+        self.quoted.append(len(self.problems))
+        self.problems.append(
+            syntax(
+                _("not a card line: {line}", line=quote(clip(line))),
+                number,
+                card_hint(None),
+                section=self.card_section,
+            )
+        )
+
+    def bad_count(self, written: str, number: int) -> None:
+        self.problems.append(
+            syntax(
+                _(
+                    "count {count} is not a whole number from 1 to {most}",
+                    count=clip(written, 20),
+                    most=MAX_COUNT,
+                ),
+                number,
+                _("write a positive count"),
+                section=self.card_section,
+            )
+        )
+
+
+def parse_text(text: str, path: str | None = None) -> DeckList:
+    r = _Reading()
     first_line: int | None = None
-    problems: list[Violation] = []
-    section_lines: dict[str, int] = {}
     seen: dict[tuple[str, str], list[int]] = {}  # (section, ref) → [count, first line]
     card_match = _CARD.match
-    quoted: list[int] = []  # problems that quote a line
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line:
@@ -91,115 +190,43 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
         if m is not None:
             written, ref = m["count"], m["ref"]
         elif first == "[" and (header := header_word(line)) is not None:
-            name = section_name(header)
-            if name is None and heading(line) is not None:  # [TYPE]: a card type's group
-                continue
-            unknown_section = name is None
-            if name is None:
-                quoted.append(len(problems))
-                problems.append(
-                    syntax(
-                        _("unknown section [{header}]", header=clip(header)),
-                        number,
-                        _("use one of [main], [extra], [gate], [side]"),
-                    )
-                )
-            else:
-                section = name
-                section_lines.setdefault(name, number)
+            r.header(line, header, number)
             continue
-        elif (m := _FORMAT.match(line)) is not None:
-            if fmt is not None and fmt != m["id"]:
-                problems.append(
-                    syntax(
-                        _(
-                            "second format line names {new}, the first named {old}",
-                            new=quote(m["id"]),
-                            old=quote(fmt),
-                        ),
-                        number,
-                        _("keep one format: line"),
-                    )
-                )
-            else:
-                fmt = m["id"]
+        elif r.directive(line, number):
             continue
-        elif (m := _DATE.match(line)) is not None:
-            found, problem = read_day(m["day"], day, number)
-            day = found or day
-            if problem is not None:
-                problems.append(problem)
-            continue
-        elif (m := _SAMPLES.match(line)) is not None:
-            allowed = _YES.get(m["value"].casefold())
-            if allowed is None:
-                problems.append(
-                    syntax(
-                        _("samples line: {value} is not yes or no", value=quote(m["value"])),
-                        number,
-                        _("write samples: yes (the list names the shipped sample cards)"),
-                    )
-                )
-            samples = bool(allowed)
-            continue
-        elif (head := heading(line)) is not None:  # TYPE, 【SECTION】, ■TYPE 6
-            if head.section is not None:
-                section, unknown_section = head.section, False
-                section_lines.setdefault(head.section, number)
+        elif (form := card_line(line)) is None:  # NAME ×3, ×3 NAME, 3枚 NAME
+            r.not_a_card(line, number)
             continue
         else:
-            form = card_line(line)  # NAME ×3, ×3 NAME, 3枚 NAME
-            if form is None:
-                quoted.append(len(problems))
-                problems.append(
-                    syntax(
-                        _("not a card line: {line}", line=quote(clip(line))),
-                        number,
-                        card_hint(None),
-                        section=None if unknown_section else section,
-                    )
-                )
-                continue
             written, ref = form
         # int() of thousands of digits is slow, and over 4,300 a ValueError
         count = int(written) if len(written) <= 12 else 0
         if not 0 < count <= MAX_COUNT:
-            problems.append(
-                syntax(
-                    _(
-                        "count {count} is not a whole number from 1 to {most}",
-                        count=clip(written, 20),
-                        most=MAX_COUNT,
-                    ),
-                    number,
-                    _("write a positive count"),
-                    section=None if unknown_section else section,
-                )
-            )
+            r.bad_count(written, number)
             continue
-        if unknown_section:
+        if r.unknown_section:
             continue
-        key = (section, ref)
+        key = (r.section, ref)
         tally = seen.get(key)
         if tally is not None:  # repeated cards add up; the first line stays
             tally[0] += count
         else:
             seen[key] = [count, number]
-    if not seen and not section_lines and fmt is None:
+    if not seen and not r.section_lines and r.fmt is None:
         # Not a deck list at all (a key file, say): echo none of its text.
-        for i in quoted:
-            problems[i] = problems[i].model_copy(
+        for i in r.quoted:
+            r.problems[i] = r.problems[i].model_copy(
                 update={"message": _("not a card line (the file has no deck line to show)")}
             )
     # Every field is built here from checked values: construct without re-validating.
     return DeckList.model_construct(
         path=path,
-        format=fmt,
-        date=day,
-        samples=samples,
-        entries=[DeckEntry(s, n, r, line) for (s, r), (n, line) in seen.items()],
-        problems=problems,
-        section_lines=section_lines,
+        format=r.fmt,
+        date=r.day,
+        samples=r.samples,
+        entries=[DeckEntry(s, n, ref, line) for (s, ref), (n, line) in seen.items()],
+        problems=r.problems,
+        section_lines=r.section_lines,
         first_line=first_line,
     )
 
@@ -227,9 +254,40 @@ def parse_json(text: str, path: str | None = None) -> DeckList:
             syntax(_("a JSON deck must be an object"), 1, _('use {"main": [...]}'))
         )
         return deck
+    _json_header(data, deck)
     # Lines of the entries, in document order: the n-th "card" key is the n-th entry.
     card_lines = [text.count("\n", 0, m.start()) + 1 for m in _CARD_KEY.finditer(text)]
     index = 0
+    for key, value in data.items():
+        if key in ("format", "date", "samples", *META_WORDS.values()):
+            continue
+        section = section_name(key) if isinstance(key, str) else None
+        if section is None:
+            deck.problems.append(
+                syntax(
+                    _("unknown key {key}", key=quote(str(key))),
+                    1,
+                    _("use format, date, samples, player, name, main, extra, gate, side"),
+                )
+            )
+            continue
+        if not isinstance(value, list):
+            deck.problems.append(
+                syntax(_("{key} must be a list", key=key), 1, _("write {key}: [...]", key=key))
+            )
+            continue
+        for position, item in enumerate(value):
+            line = card_lines[index] if index < len(card_lines) else None
+            if isinstance(item, dict) and "card" in item:
+                index += 1
+            entry = _json_entry(f"{key}[{position}]", item, section, line, deck.problems)
+            if entry is not None:
+                deck.entries.append(entry)
+    return merge_repeats(deck)
+
+
+def _json_header(data: dict[str, Any], deck: DeckList) -> None:
+    """The JSON deck's format, date, player, name and samples into ``deck``."""
     fmt = data.get("format")
     if fmt is not None:
         if isinstance(fmt, str) and fmt.strip():
@@ -257,69 +315,49 @@ def parse_json(text: str, path: str | None = None) -> DeckList:
         deck.samples = samples
     else:
         deck.problems.append(syntax(_("samples must be true or false"), 1, _("fix samples")))
-    for key, value in data.items():
-        if key in ("format", "date", "samples", *META_WORDS.values()):
-            continue
-        section = section_name(key) if isinstance(key, str) else None
-        if section is None:
-            deck.problems.append(
-                syntax(
-                    _("unknown key {key}", key=quote(str(key))),
-                    1,
-                    _("use format, date, samples, player, name, main, extra, gate, side"),
-                )
+
+
+def _json_entry(
+    where: str, item: object, section: str, line: int | None, problems: list[Violation]
+) -> DeckEntry | None:
+    """One item of a JSON section list, or None with its problem added to ``problems``."""
+    if not isinstance(item, dict):
+        problems.append(
+            syntax(
+                _("{where} must be an object", where=where),
+                line,
+                '{"count": N, "card": REF}',  # i18n: machine
             )
-            continue
-        if not isinstance(value, list):
-            deck.problems.append(
-                syntax(_("{key} must be a list", key=key), 1, _("write {key}: [...]", key=key))
+        )
+        return None
+    count, ref = item.get("count", 1), item.get("card")
+    if not isinstance(ref, str | int) or isinstance(ref, bool) or not str(ref).strip():
+        problems.append(
+            syntax(
+                _("{where}.card must be a card number or name", where=where),
+                line,
+                _("set card"),
             )
-            continue
-        for position, item in enumerate(value):
-            line = card_lines[index] if index < len(card_lines) else None
-            if isinstance(item, dict) and "card" in item:
-                index += 1
-            where = f"{key}[{position}]"
-            if not isinstance(item, dict):
-                deck.problems.append(
-                    syntax(
-                        _("{where} must be an object", where=where),
-                        line,
-                        '{"count": N, "card": REF}',  # i18n: machine
-                    )
-                )
-                continue
-            count, ref = item.get("count", 1), item.get("card")
-            if not isinstance(ref, str | int) or isinstance(ref, bool) or not str(ref).strip():
-                deck.problems.append(
-                    syntax(
-                        _("{where}.card must be a card number or name", where=where),
-                        line,
-                        _("set card"),
-                    )
-                )
-                continue
-            if isinstance(ref, str) and (what := lone_surrogate(ref)) is not None:
-                deck.problems.append(_not_unicode(f"{where}.card", what, line))
-                continue
-            if isinstance(count, bool) or not isinstance(count, int) or not 0 < count <= MAX_COUNT:
-                deck.problems.append(
-                    syntax(
-                        _(
-                            "{where}.count must be a whole number from 1 to {most}",
-                            where=where,
-                            most=MAX_COUNT,
-                        ),
-                        line,
-                        _("write a positive count"),
-                        section=section,
-                    )
-                )
-                continue
-            deck.entries.append(
-                DeckEntry(section=section, count=count, ref=str(ref).strip(), line=line)
+        )
+        return None
+    if isinstance(ref, str) and (what := lone_surrogate(ref)) is not None:
+        problems.append(_not_unicode(f"{where}.card", what, line))
+        return None
+    if isinstance(count, bool) or not isinstance(count, int) or not 0 < count <= MAX_COUNT:
+        problems.append(
+            syntax(
+                _(
+                    "{where}.count must be a whole number from 1 to {most}",
+                    where=where,
+                    most=MAX_COUNT,
+                ),
+                line,
+                _("write a positive count"),
+                section=section,
             )
-    return merge_repeats(deck)
+        )
+        return None
+    return DeckEntry(section=section, count=count, ref=str(ref).strip(), line=line)
 
 
 def looks_like_json(text: str) -> bool:

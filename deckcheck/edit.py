@@ -20,6 +20,7 @@ from deckcheck.formats import Format
 from deckcheck.i18n import _
 from deckcheck.models import DeckEntry, DeckList
 from deckcheck.resolve import CardIndex
+from deckcheck.slots import Context
 from deckcheck.validate import _read, validate
 from deckcheck.wording import label, word
 
@@ -242,23 +243,37 @@ def _proposed(
     by_line = {e.line: e for e in deck.entries if e.line is not None}
     fixes: list[Fix] = list(moves)
     choices: list[tuple[str, str]] = []
+    _copy_fixes(ctx, fmt, by_line, fixes, choices)
+    _type_fixes(ctx, fmt, by_line, fixes, choices)
+    _size_fixes(ctx, fmt, by_line, fixes, choices)
+    return fixes, choices
 
-    def single(slot_line: int | None, total: int) -> DeckEntry | None:
-        entry = by_line.get(slot_line) if slot_line is not None else None
-        return entry if entry is not None and entry.count == total else None
 
-    general = fmt.copies.limit
+# the deck's entries by line number: a fix edits one line, so only a slot that is one whole line
+# can be fixed by itself (else the user chooses)
+ByLine = dict[int, DeckEntry]
+
+
+def _single(by_line: ByLine, slot_line: int | None, total: int) -> DeckEntry | None:
+    entry = by_line.get(slot_line) if slot_line is not None else None
+    return entry if entry is not None and entry.count == total else None
+
+
+def _copy_fixes(
+    ctx: Context, fmt: Format, by_line: ByLine, fixes: list[Fix], choices: list[tuple[str, str]]
+) -> None:
+    """Copies over the limit: a card on one line comes down to it, else the user chooses."""
     for items in ctx.copy_groups():
         n = sum(s.count for s in items)
         limits = [s.facts.limit for s in items if s.facts.limit is not None and s.facts.limit >= 0]
         unlimited = all(s.facts.limit is not None and s.facts.limit < 0 for s in items)
-        limit = min(limits) if limits else general
+        limit = min(limits) if limits else fmt.copies.limit
         if unlimited or n <= limit:
             continue
         rule = (
             items[0].facts.override.rule if limits and items[0].facts.override else fmt.copies.rule
         ) or fmt.copies.rule
-        entry = single(items[0].line, items[0].count) if len(items) == 1 else None
+        entry = _single(by_line, items[0].line, items[0].count) if len(items) == 1 else None
         if entry is None:
             choices.append(
                 (
@@ -274,6 +289,12 @@ def _proposed(
             )
             continue
         fixes.append(Fix(rule, entry.section, entry.ref, entry.line, entry.count, limit))
+
+
+def _type_fixes(
+    ctx: Context, fmt: Format, by_line: ByLine, fixes: list[Fix], choices: list[tuple[str, str]]
+) -> None:
+    """Type counts out of range: one line of the type takes the change when it can."""
     for tc in fmt.type_counts:
         slots = [s for s in ctx.in_sections(tc.sections) if s.facts.type in tc.types]
         n = sum(s.count for s in slots)
@@ -288,19 +309,11 @@ def _proposed(
         fixed = [s for s in slots if s.count + change >= 0]
         if len(slots) == 1 and fixed:
             slot = slots[0]
-            entry = single(slot.line, slot.count)
-            room = slot.facts.limit if slot.facts.limit is not None else general
+            entry = _single(by_line, slot.line, slot.count)
+            room = slot.facts.limit if slot.facts.limit is not None else fmt.copies.limit
             if entry is not None and (change < 0 or room < 0 or slot.count + change <= room):
-                fixes.append(
-                    Fix(
-                        tc.rule,
-                        entry.section,
-                        entry.ref,
-                        entry.line,
-                        entry.count,
-                        entry.count + change,
-                    )
-                )
+                new = entry.count + change
+                fixes.append(Fix(tc.rule, entry.section, entry.ref, entry.line, entry.count, new))
                 continue
         if change > 0:
             choice = _(
@@ -314,6 +327,12 @@ def _proposed(
                 what=what,
             )
         choices.append((tc.rule, choice))
+
+
+def _size_fixes(
+    ctx: Context, fmt: Format, by_line: ByLine, fixes: list[Fix], choices: list[tuple[str, str]]
+) -> None:
+    """Sections over their size: a section of one line not yet touched loses the excess."""
     for section in fmt.sections:
         slots = ctx.slots.get(section.name, [])
         n = ctx.counts.get(section.name, 0)
@@ -322,18 +341,10 @@ def _proposed(
         over = n - section.size.max
         touched = {f.line for f in fixes}
         if len(slots) == 1 and slots[0].line not in touched:
-            entry = single(slots[0].line, slots[0].count)
+            entry = _single(by_line, slots[0].line, slots[0].count)
             if entry is not None:
-                fixes.append(
-                    Fix(
-                        section.size.rule,
-                        entry.section,
-                        entry.ref,
-                        entry.line,
-                        entry.count,
-                        entry.count - over,
-                    )
-                )
+                rule, new = section.size.rule, entry.count - over
+                fixes.append(Fix(rule, entry.section, entry.ref, entry.line, entry.count, new))
                 continue
         choice = _(
             "{rule}: remove {n} card(s) from [{section}]; choose which",
@@ -342,7 +353,6 @@ def _proposed(
             section=word(fmt.game, section.name),
         )
         choices.append((section.size.rule, choice))
-    return fixes, choices
 
 
 def apply_fixes(text: str, fixes: list[Fix]) -> str:

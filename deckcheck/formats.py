@@ -14,9 +14,9 @@ and so its check tables are known, before the format's tables are read.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import (
     BaseModel,
@@ -56,6 +56,10 @@ from deckcheck.i18n import _
 from deckcheck.models import SECTIONS, Card, FormatVersion
 from deckcheck.wording import a_an, cited, word
 
+if TYPE_CHECKING:
+    from deckcheck.games.contract import GameSpec
+
+
 # The copy-limit keys every game has; a game adds its own (GameSpec.copy_keys).
 COPY_KEYS = ("name", "name+type")
 
@@ -84,6 +88,26 @@ class Effective(Strict):
                 _("from {start} is after until {until}", start=self.start, until=self.until)
             )
         return self
+
+
+def _known(where: str, names: Sequence[str], known: Collection[str], game: str | None) -> None:
+    """Each of ``names`` is one of ``known``: the game's card types (``game`` given), else the
+    sections."""
+    for name in names:
+        if name in known:
+            continue
+        if game is not None:
+            a_game = a_an(word(game, game))
+            message = _(
+                "{where}: {name} is not {a_game} card type",
+                where=where, name=repr(name), a_game=a_game,
+            )
+        else:
+            message = _(
+                "{where}: {name} is not a section ({sections})",
+                where=where, name=repr(name), sections=", ".join(known),
+            )
+        raise ValueError(message)
 
 
 class Format(Strict):
@@ -162,7 +186,6 @@ class Format(Strict):
     @model_validator(mode="after")
     def _consistent(self) -> Format:
         spec = games.get(self.game)
-        types = spec.card_types
         check_parameters(self.parameters, spec)
         section_names = [s.name for s in self.sections]
         if len(set(section_names)) != len(section_names):
@@ -182,39 +205,38 @@ class Format(Strict):
                     keys=", ".join(copy_keys),
                 )
             )
-
-        def known_types(where: str, names: tuple[str, ...]) -> None:
-            for name in names:
-                if name not in types:
-                    raise ValueError(
-                        _(
-                            "{where}: {name} is not {a_game} card type",
-                            where=where,
-                            name=repr(name),
-                            a_game=a_an(word(self.game, self.game)),
-                        )
+        self._known_names(spec)
+        # a card column, shared or the game's own; not one every card has to itself
+        columns = {*Card.model_fields, *(c.name for c in spec.columns)} - {
+            "extra", "game", "number", "name"
+        }
+        for al in self.attribute_limits:
+            if al.attribute not in columns:
+                raise ValueError(
+                    _(
+                        "attribute_limits {rule}: {game} cards have no {attribute}",
+                        rule=al.rule,
+                        game=word(self.game, self.game),
+                        attribute=repr(al.attribute),
                     )
+                )
+        return self
 
-        sections = (*SECTIONS, *spec.sections)
+    def _known_names(self, spec: GameSpec) -> None:
+        """Every card type and section the format names is one of its game's."""
+        types, sections = spec.card_types, (*SECTIONS, *spec.sections)
 
-        def known_sections(where: str, names: tuple[str, ...]) -> None:
-            for name in names:
-                if name not in sections:
-                    raise ValueError(
-                        _(
-                            "{where}: {name} is not a section ({sections})",
-                            where=where,
-                            name=repr(name),
-                            sections=", ".join(sections),
-                        )
-                    )
+        def known_types(where: str, names: Sequence[str]) -> None:
+            _known(where, names, types, self.game)
 
-        known_sections("sections", tuple(section_names))
+        def known_sections(where: str, names: Sequence[str]) -> None:
+            _known(where, names, sections, None)
 
+        known_sections("sections", tuple(s.name for s in self.sections))
         for s in self.sections:
             known_types(f"sections.{s.name}.types.allowed", s.types.allowed)
-            partial = set(s.types.allowed) != set(types)
-            if partial and (s.types.rule is None or s.types.source is None):
+            some = set(s.types.allowed) != set(types)
+            if some and (s.types.rule is None or s.types.source is None):
                 raise ValueError(
                     _(
                         "sections.{section}.types: leaves out some types, so it needs rule and "
@@ -234,21 +256,6 @@ class Format(Strict):
             for table in check_table.of(self):
                 for where, names in check_table.types(table):
                     known_types(f"{check_table.name}.{where}", tuple(names))
-        # a card column, shared or the game's own; not one every card has to itself
-        columns = {*Card.model_fields, *(c.name for c in spec.columns)} - {
-            "extra", "game", "number", "name"
-        }
-        for al in self.attribute_limits:
-            if al.attribute not in columns:
-                raise ValueError(
-                    _(
-                        "attribute_limits {rule}: {game} cards have no {attribute}",
-                        rule=al.rule,
-                        game=word(self.game, self.game),
-                        attribute=repr(al.attribute),
-                    )
-                )
-        return self
 
     @cached_property
     def version(self) -> FormatVersion:

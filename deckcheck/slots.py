@@ -5,13 +5,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from types import EllipsisType
 from typing import Protocol
 
 from deckcheck import games
+from deckcheck.checks.base import Check
 from deckcheck.checks.copy_tables import Copies, LimitOverride, Match
 from deckcheck.games.contract import FormatView
 from deckcheck.memo import str_bytes
-from deckcheck.models import Card, CardCount, DeckList, Note, Violation
+from deckcheck.models import Card, CardCount, DeckList, Note, Severity, Violation
 from deckcheck.normalize import nfkc, word_key
 from deckcheck.resolve import CardIndex, Resolution
 
@@ -278,3 +280,27 @@ def card_counts(slots: Iterable[Slot]) -> list[CardCount]:
 
 def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def breach(
+    rule: Check,
+    message: str,
+    slots: Sequence[Slot],
+    fix: str | None,
+    line: int | EllipsisType | None = ...,
+    severity: Severity | None = None,
+    section: str | None = None,
+) -> Violation:
+    """``rule`` broken by the cards of ``slots``: they are named, and the first of their lines
+    is the violation's unless ``line`` is given; ``severity`` overrides the rule's."""
+    return Violation(
+        rule=rule.rule,
+        severity=severity or rule.severity,
+        message=message,
+        section=section,
+        cards=card_counts(slots),
+        line=first_line(slots) if isinstance(line, EllipsisType) else line,
+        source=rule.source,
+        fix=fix,
+    )
+

@@ -191,20 +191,13 @@ def _not_a_check(o: LimitOverride) -> bool:
 
 
 COPIES = register_table(
-    CheckTable(
-        name="copies", model=Copies, check=_copies, describe=_describe, order=200, many=False
-    )
+    CheckTable("copies", Copies, _copies, _describe, 200, many=False)
 )
 # Overrides change what the copy check counts (slots.CardFacts.limit); they run no check of
 # their own, but are their own TOML tables and lines of ``formats show``.
 LIMIT_OVERRIDES = register_table(
     CheckTable(
-        name="limit_overrides",
-        model=LimitOverride,
-        check=_no_check,
-        describe=_describe_override,
-        order=210,
-        active=_not_a_check,
-        cites=lambda o: (),
+        "limit_overrides", LimitOverride, _no_check, _describe_override, 210,
+        active=_not_a_check, cites=lambda o: (),
     )
 )

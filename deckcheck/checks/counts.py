@@ -13,7 +13,7 @@ from deckcheck.i18n import _, _n
 from deckcheck.models import Violation
 from deckcheck.normalize import word_key
 from deckcheck.odds.hypergeom import chance_of_none
-from deckcheck.slots import Context, Slot, card_counts, first_line, total
+from deckcheck.slots import Context, Slot, breach, first_line, total
 from deckcheck.wording import label, word, words
 
 
@@ -69,31 +69,23 @@ def _pure(ctx: Context, counts: dict[str, int]) -> list[Violation]:
         if not without:
             continue
         n, m = total(without), total(with_word)
-        out.append(
-            Violation(
-                rule=rule.rule,
-                severity=rule.severity,
-                message=_n(
-                    "the deck has {cards} with [{append}], so every card must have it; "
-                    "{n} card does not",
-                    "the deck has {cards} with [{append}], so every card must have it; "
-                    "{n} cards do not",
-                    n,
-                    cards=_n("{n} card", "{n} cards", m, n=m),
-                    append=rule.append,
-                    n=n,
-                ),
-                cards=card_counts(without),
-                line=first_line(without),
-                source=rule.source,
-                fix=_(
-                    "remove the {n} cards without [{append}], or the {m} [{append}] cards",
-                    n=n,
-                    m=m,
-                    append=rule.append,
-                ),
-            )
+        message = _n(
+            "the deck has {cards} with [{append}], so every card must have it; "
+            "{n} card does not",
+            "the deck has {cards} with [{append}], so every card must have it; "
+            "{n} cards do not",
+            n,
+            cards=_n("{n} card", "{n} cards", m, n=m),
+            append=rule.append,
+            n=n,
         )
+        fix = _(
+            "remove the {n} cards without [{append}], or the {m} [{append}] cards",
+            n=n,
+            m=m,
+            append=rule.append,
+        )
+        out.append(breach(rule, message, without, fix))
     return out
 
 
@@ -125,20 +117,9 @@ def _type_counts(ctx: Context, counts: dict[str, int]) -> list[Violation]:
         else:
             continue
         section = rule.sections[0]
-        out.append(
-            Violation(
-                rule=rule.rule,
-                severity=rule.severity,
-                message=message,
-                section=section if len(rule.sections) == 1 else None,
-                cards=card_counts(items),
-                line=first_line(items)
-                if items and rule.max is not None and n > rule.max
-                else ctx.section_line(section),
-                source=rule.source,
-                fix=fix,
-            )
-        )
+        over = items and rule.max is not None and n > rule.max
+        line = first_line(items) if over else ctx.section_line(section)
+        out.append(breach(rule, message, items, fix, line, section=_one_section(rule.sections)))
     return out
 
 
@@ -175,53 +156,42 @@ def _attribute_limits(ctx: Context, counts: dict[str, int]) -> list[Violation]:
                 continue
             name = word(ctx.fmt.game, rule.attribute.replace("_", " "))
             k = n - rule.limit
-            out.append(
-                Violation(
-                    rule=rule.rule,
-                    severity=rule.severity,
-                    message=_(
-                        "{n} cards with {attribute} {value}; at most {limit} allowed",
-                        n=n,
-                        attribute=name,
-                        value=value,
-                        limit=rule.limit,
-                    ),
-                    section=rule.sections[0] if len(rule.sections) == 1 else None,
-                    cards=card_counts(items),
-                    line=first_line(items),
-                    source=rule.source,
-                    fix=_n(
-                        "remove {n} card with {attribute} {value}",
-                        "remove {n} cards with {attribute} {value}",
-                        k, n=k, attribute=name, value=value,
-                    ),
-                )
+            message = _(
+                "{n} cards with {attribute} {value}; at most {limit} allowed",
+                n=n,
+                attribute=name,
+                value=value,
+                limit=rule.limit,
             )
+            fix = _n(
+                "remove {n} card with {attribute} {value}",
+                "remove {n} cards with {attribute} {value}",
+                k, n=k, attribute=name, value=value,
+            )
+            out.append(breach(rule, message, items, fix, section=_one_section(rule.sections)))
     return out
 
 
 def _missing_attribute(game: str, rule: AttributeLimit, missing: list[Slot]) -> Violation:
     name = word(game, rule.attribute.replace("_", " "))
     n = total(missing)
-    return Violation(
-        rule=rule.rule,
-        severity=rule.severity,
-        message=_n(
-            "{n} card has no {attribute}; every {types} card has one, so the limit of {limit} "
-            "per {attribute} cannot be checked",
-            "{n} cards have no {attribute}; every {types} card has one, so the limit of "
-            "{limit} per {attribute} cannot be checked",
-            n, n=n, attribute=name, types=words(game, rule.required_for, "/"), limit=rule.limit,
-        ),
-        section=rule.sections[0] if len(rule.sections) == 1 else None,
-        cards=card_counts(missing),
-        line=first_line(missing),
-        source=rule.source,
-        fix=_(
-            "give the cards their {attribute} in the card data, or write the right card numbers",
-            attribute=name,
-        ),
+    message = _n(
+        "{n} card has no {attribute}; every {types} card has one, so the limit of {limit} "
+        "per {attribute} cannot be checked",
+        "{n} cards have no {attribute}; every {types} card has one, so the limit of "
+        "{limit} per {attribute} cannot be checked",
+        n, n=n, attribute=name, types=words(game, rule.required_for, "/"), limit=rule.limit,
     )
+    fix = _(
+        "give the cards their {attribute} in the card data, or write the right card numbers",
+        attribute=name,
+    )
+    return breach(rule, message, missing, fix, section=_one_section(rule.sections))
+
+
+def _one_section(sections: tuple[str, ...]) -> str | None:
+    """The section a violation names: a rule's only section, else none."""
+    return sections[0] if len(sections) == 1 else None
 
 
 def _opening(ctx: Context, counts: dict[str, int]) -> list[Violation]:
@@ -235,26 +205,19 @@ def _opening(ctx: Context, counts: dict[str, int]) -> list[Violation]:
         if miss <= rule.max_miss:
             continue
         what = words(ctx.fmt.game, rule.types, "/")
-        out.append(
-            Violation(
-                rule=rule.rule,
-                severity=rule.severity,
-                message=_(
-                    "{miss} of opening hands of {hand} have no {types} ({hits} in {size} cards); "
-                    "above {most}",
-                    miss=f"{miss:.1%}",
-                    hand=rule.hand,
-                    types=what,
-                    hits=hits,
-                    size=deck_size,
-                    most=f"{rule.max_miss:.0%}",
-                ),
-                section=rule.section,
-                line=ctx.section_line(rule.section),
-                source=rule.source,
-                fix=_("add {types} cards", types=what),
-            )
+        message = _(
+            "{miss} of opening hands of {hand} have no {types} ({hits} in {size} cards); "
+            "above {most}",
+            miss=f"{miss:.1%}",
+            hand=rule.hand,
+            types=what,
+            hits=hits,
+            size=deck_size,
+            most=f"{rule.max_miss:.0%}",
         )
+        fix = _("add {types} cards", types=what)
+        line = ctx.section_line(rule.section)
+        out.append(breach(rule, message, [], fix, line, section=rule.section))
     return out
 
 
@@ -298,32 +261,16 @@ def _describe_opening(oc: OpeningCheck) -> Iterable[Row]:
 
 
 PURE = register_table(
-    CheckTable(name="pure", model=Pure, check=_pure, describe=_describe_pure, order=300)
+    CheckTable("pure", Pure, _pure, _describe_pure, 300)
 )
 TYPE_COUNTS = register_table(
-    CheckTable(
-        name="type_counts",
-        model=TypeCount,
-        check=_type_counts,
-        describe=_describe_type_count,
-        order=400,
-    )
+    CheckTable("type_counts", TypeCount, _type_counts, _describe_type_count, 400)
 )
 ATTRIBUTE_LIMITS = register_table(
     CheckTable(
-        name="attribute_limits",
-        model=AttributeLimit,
-        check=_attribute_limits,
-        describe=_describe_attribute_limit,
-        order=500,
+        "attribute_limits", AttributeLimit, _attribute_limits, _describe_attribute_limit, 500
     )
 )
 OPENING_CHECKS = register_table(
-    CheckTable(
-        name="opening_checks",
-        model=OpeningCheck,
-        check=_opening,
-        describe=_describe_opening,
-        order=700,
-    )
+    CheckTable("opening_checks", OpeningCheck, _opening, _describe_opening, 700)
 )

@@ -12,7 +12,7 @@ from deckcheck.games import name_key
 from deckcheck.i18n import N_, _, _n
 from deckcheck.models import Violation
 from deckcheck.normalize import nfkc
-from deckcheck.slots import Context, Slot, card_counts, first_line, total
+from deckcheck.slots import Context, Slot, breach, total
 
 
 class Restriction(Check):
@@ -58,30 +58,24 @@ def _restrictions(ctx: Context, counts: dict[str, int]) -> list[Violation]:
             )
             if n > rule.limit:
                 group = rule.group or "選抜"
-                out.append(
-                    Violation(
-                        rule=rule.rule,
-                        severity=rule.severity,
-                        message=_(
-                            "{n} copies from the group {group} of {list}; at most {limit} allowed",
-                            n=n, group=group, list=rule.list, limit=rule.limit,
-                        )
-                        if rule.count == "copies"
-                        else _(
-                            "{n} different cards from the group {group} of {list}; "
-                            "at most {limit} allowed",
-                            n=n, group=group, list=rule.list, limit=rule.limit,
-                        ),
-                        cards=card_counts(hit_slots),
-                        line=first_line(hit_slots),
-                        source=rule.source,
-                        fix=_("keep at most {limit} copies of the group", limit=rule.limit)
-                        if rule.count == "copies"
-                        else _(
-                            "keep at most {limit} different cards of the group", limit=rule.limit
-                        ),
+                message = (
+                    _(
+                        "{n} copies from the group {group} of {list}; at most {limit} allowed",
+                        n=n, group=group, list=rule.list, limit=rule.limit,
+                    )
+                    if rule.count == "copies"
+                    else _(
+                        "{n} different cards from the group {group} of {list}; "
+                        "at most {limit} allowed",
+                        n=n, group=group, list=rule.list, limit=rule.limit,
                     )
                 )
+                fix = (
+                    _("keep at most {limit} copies of the group", limit=rule.limit)
+                    if rule.count == "copies"
+                    else _("keep at most {limit} different cards of the group", limit=rule.limit)
+                )
+                out.append(breach(rule, message, hit_slots, fix))
             continue
         for _ref, hit in by_ref:
             n = total(hit)
@@ -97,23 +91,8 @@ def _restrictions(ctx: Context, counts: dict[str, int]) -> list[Violation]:
                 )
             )
             k = n - rule.limit
-            out.append(
-                Violation(
-                    rule=rule.rule,
-                    severity=rule.severity,
-                    message=message,
-                    cards=card_counts(hit),
-                    line=first_line(hit),
-                    source=rule.source,
-                    fix=_n(
-                        "remove {n} copy of {card}",
-                        "remove {n} copies of {card}",
-                        k,
-                        n=k,
-                        card=name,
-                    ),
-                )
-            )
+            fix = _n("remove {n} copy of {card}", "remove {n} copies of {card}", k, n=k, card=name)
+            out.append(breach(rule, message, hit, fix))
     return out
 
 
@@ -129,11 +108,5 @@ def _describe(r: Restriction) -> Iterable[Row]:
 
 
 RESTRICTIONS = register_table(
-    CheckTable(
-        name="restrictions",
-        model=Restriction,
-        check=_restrictions,
-        describe=_describe,
-        order=800,
-    )
+    CheckTable("restrictions", Restriction, _restrictions, _describe, 800)
 )

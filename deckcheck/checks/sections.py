@@ -15,7 +15,7 @@ from deckcheck.checks import naming
 from deckcheck.checks.table import Check, CheckTable, Row, Strict, register_table
 from deckcheck.i18n import _, _n
 from deckcheck.models import Severity, Violation
-from deckcheck.slots import Context, card_counts
+from deckcheck.slots import Context, breach, card_counts
 from deckcheck.wording import a_an, section_label, word, words
 
 
@@ -87,17 +87,8 @@ def _sizes(ctx: Context, counts: dict[str, int]) -> list[Violation]:
             )
         else:
             continue
-        out.append(
-            Violation(
-                rule=size.rule,
-                severity=size.severity,
-                message=message,
-                section=section.name,
-                line=ctx.section_line(section.name),
-                source=size.source,
-                fix=fix,
-            )
-        )
+        line = ctx.section_line(section.name)
+        out.append(breach(size, message, [], fix, line, section=section.name))
     return out
 
 
@@ -219,12 +210,5 @@ def _cites(s: Section) -> Iterable[Check]:
 
 
 SECTIONS = register_table(
-    CheckTable(
-        name="sections",
-        model=Section,
-        check=_sections,
-        describe=_describe,
-        order=100,
-        cites=_cites,
-    )
+    CheckTable("sections", Section, _sections, _describe, 100, cites=_cites)
 )

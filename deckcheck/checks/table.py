@@ -79,7 +79,9 @@ class CheckTable(Generic[T]):
     ``Format.checks()``. ``types`` gives the card types a table names, as (field, types): the
     loader refuses a type the format's game does not have. ``places`` gives where a table
     wants cards of a keyword (``placements``). ``order`` places the check table among the
-    others: checks run, and ``formats show`` lists them, in ascending order.
+    others: checks run, and ``formats show`` lists them, in ascending order. The five fields
+    every table has (``name``, ``model``, ``check``, ``describe``, ``order``) are given in that
+    order, the others by name.
     """
 
     name: str

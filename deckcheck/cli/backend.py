@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -26,9 +27,31 @@ if TYPE_CHECKING:
     from deckcheck.goldfish.run import GoldfishRequest, GoldfishResult
     from deckcheck.models import DeckList, Report
     from deckcheck.odds.api import HandsResult, OddsRequest, OddsResult
+    from deckcheck.resolve import CardIndex
 
 Progress = Callable[[int], None]
 Day = datetime.date | None  # --as-of: the day whose format version applies
+
+
+@dataclass(frozen=True)
+class DeckFile:
+    """The deck file a command asks about: ``format`` overrides its format line, ``as_of`` its
+    date line (the format version in force on that day is used)."""
+
+    path: Path
+    format: str | None = None
+    as_of: Day = None
+
+
+@dataclass(frozen=True)
+class HandRequest:
+    """``deckcheck hand``: ``count`` opening hands from ``seed``, kept only when they meet
+    ``want`` (else the game's mulligan), with ``aside`` the card chosen to set aside."""
+
+    count: int
+    seed: int | None = None
+    want: list[str] = field(default_factory=list)
+    aside: str | None = None
 
 
 class Backend(Protocol):
@@ -46,39 +69,15 @@ class Backend(Protocol):
         """The format a report names, for rendering it."""
         ...
 
-    def odds(
-        self, path: Path, format: str | None, req: OddsRequest, as_of: Day = None
-    ) -> OddsResult: ...
+    def odds(self, deck: DeckFile, req: OddsRequest) -> OddsResult: ...
 
-    def hand(
-        self,
-        path: Path,
-        format: str | None,
-        count: int,
-        seed: int | None,
-        want: list[str],
-        aside: str | None,
-        as_of: Day = None,
-    ) -> HandsResult: ...
+    def hand(self, deck: DeckFile, req: HandRequest) -> HandsResult: ...
 
     def goldfish(
-        self,
-        path: Path,
-        format: str | None,
-        policy: Path | None,
-        req: GoldfishRequest,
-        progress: Progress | None,
-        as_of: Day = None,
+        self, deck: DeckFile, policy: Path | None, req: GoldfishRequest, progress: Progress | None
     ) -> GoldfishResult: ...
 
-    def replay(
-        self,
-        path: Path,
-        format: str | None,
-        policy: Path | None,
-        req: ReplayRequest,
-        as_of: Day = None,
-    ) -> ReplayResult:
+    def replay(self, deck: DeckFile, policy: Path | None, req: ReplayRequest) -> ReplayResult:
         """Game ``req.game`` of a run, turn by turn (the reference engine's game)."""
         ...
 
@@ -118,61 +117,37 @@ class LocalBackend:
                 return fmt
         return self.registry.get(ref)
 
-    def odds(
-        self, path: Path, format: str | None, req: OddsRequest, as_of: Day = None
-    ) -> OddsResult:
+    def odds(self, deck: DeckFile, req: OddsRequest) -> OddsResult:
         from deckcheck.odds.api import compute_odds
 
-        deck, fmt, index = one_deck(path, format, self.db, as_of)
-        return compute_odds(deck, fmt, index, req)
+        return compute_odds(*self._read(deck), req)
 
-    def hand(
-        self,
-        path: Path,
-        format: str | None,
-        count: int,
-        seed: int | None,
-        want: list[str],
-        aside: str | None,
-        as_of: Day = None,
-    ) -> HandsResult:
+    def hand(self, deck: DeckFile, req: HandRequest) -> HandsResult:
         from deckcheck.odds.api import deal_hands
 
-        deck, fmt, index = one_deck(path, format, self.db, as_of)
-        return deal_hands(deck, fmt, index, count, seed, aside, want)
+        return deal_hands(*self._read(deck), req.count, req.seed, req.aside, req.want)
 
     def goldfish(
-        self,
-        path: Path,
-        format: str | None,
-        policy: Path | None,
-        req: GoldfishRequest,
-        progress: Progress | None,
-        as_of: Day = None,
+        self, deck: DeckFile, policy: Path | None, req: GoldfishRequest, progress: Progress | None
     ) -> GoldfishResult:
         from deckcheck.goldfish.policy import load_policy
         from deckcheck.goldfish.run import goldfish
 
-        deck, fmt, index = one_deck(path, format, self.db, as_of)
-        return goldfish(
-            deck, fmt, index, load_policy(policy, fmt.game), req, progress, notice=_notice
-        )
+        cards, fmt, index = self._read(deck)
+        pilot = load_policy(policy, fmt.game)
+        return goldfish(cards, fmt, index, pilot, req, progress, notice=_notice)
 
-    def replay(
-        self,
-        path: Path,
-        format: str | None,
-        policy: Path | None,
-        req: ReplayRequest,
-        as_of: Day = None,
-    ) -> ReplayResult:
+    def replay(self, deck: DeckFile, policy: Path | None, req: ReplayRequest) -> ReplayResult:
         from deckcheck.goldfish.policy import load_policy
         from deckcheck.goldfish.replay import replay
         from deckcheck.goldfish.run import prepare
 
-        deck, fmt, index = one_deck(path, format, self.db, as_of)
-        setup = prepare(deck, fmt, index, load_policy(policy, fmt.game))
-        return replay(setup, fmt, req, str(path))
+        cards, fmt, index = self._read(deck)
+        setup = prepare(cards, fmt, index, load_policy(policy, fmt.game))
+        return replay(setup, fmt, req, str(deck.path))
+
+    def _read(self, deck: DeckFile) -> tuple[DeckList, Format, CardIndex]:
+        return one_deck(deck.path, deck.format, self.db, deck.as_of)
 
 
 def _notice(message: str) -> None:
@@ -243,84 +218,55 @@ class RemoteBackend:
             self._formats[ref] = Format.model_validate(found)
         return self._formats[ref]
 
-    def odds(
-        self, path: Path, format: str | None, req: OddsRequest, as_of: Day = None
-    ) -> OddsResult:
+    def odds(self, deck: DeckFile, req: OddsRequest) -> OddsResult:
         from deckcheck.odds.api import OddsResult
 
         fields = req.model_dump(exclude={"max_work"})  # the service sets its own
-        result = OddsResult.model_validate(self._post(path, format, as_of, "/odds", fields))
-        result.deck = str(path)
+        result = OddsResult.model_validate(self._post(deck, "/odds", fields))
+        result.deck = str(deck.path)
         return result
 
-    def hand(
-        self,
-        path: Path,
-        format: str | None,
-        count: int,
-        seed: int | None,
-        want: list[str],
-        aside: str | None,
-        as_of: Day = None,
-    ) -> HandsResult:
+    def hand(self, deck: DeckFile, req: HandRequest) -> HandsResult:
         from deckcheck.odds.api import HandsResult
 
-        fields = {"count": count, "seed": seed, "want": want, "aside": aside}
-        result = HandsResult.model_validate(self._post(path, format, as_of, "/hand", fields))
-        result.deck = str(path)
+        fields = {"count": req.count, "seed": req.seed, "want": req.want, "aside": req.aside}
+        result = HandsResult.model_validate(self._post(deck, "/hand", fields))
+        result.deck = str(deck.path)
         return result
 
     def goldfish(
-        self,
-        path: Path,
-        format: str | None,
-        policy: Path | None,
-        req: GoldfishRequest,
-        progress: Progress | None,
-        as_of: Day = None,
+        self, deck: DeckFile, policy: Path | None, req: GoldfishRequest, progress: Progress | None
     ) -> GoldfishResult:
         from deckcheck import client
         from deckcheck.goldfish.policy import read_keys
         from deckcheck.goldfish.run import GoldfishResult
 
-        body = self._body(path, format, as_of)
         keys = read_keys(policy) if policy else None  # the service checks them
         fields = req.model_dump(include={"games", "turns", "seed", "on_play", "engine"})
-        result = GoldfishResult.model_validate(
-            client.goldfish(self.server, {**body, **fields, "policy": keys})
-        )
-        result.deck = str(path)
+        body = {**self._body(deck.path, deck.format, deck.as_of), **fields, "policy": keys}
+        result = GoldfishResult.model_validate(client.goldfish(self.server, body))
+        result.deck = str(deck.path)
         return result
 
-    def replay(
-        self,
-        path: Path,
-        format: str | None,
-        policy: Path | None,
-        req: ReplayRequest,
-        as_of: Day = None,
-    ) -> ReplayResult:
+    def replay(self, deck: DeckFile, policy: Path | None, req: ReplayRequest) -> ReplayResult:
         from deckcheck.goldfish.policy import read_keys
         from deckcheck.goldfish.replay import ReplayResult
 
         keys = read_keys(policy) if policy else None
         fields = {**req.model_dump(), "policy": keys}
-        result = ReplayResult.model_validate(
-            self._post(path, format, as_of, "/goldfish/replay", fields)
-        )
-        result.deck = str(path)
+        result = ReplayResult.model_validate(self._post(deck, "/goldfish/replay", fields))
+        result.deck = str(deck.path)
         return result
 
     def _body(self, path: Path, format: str | None, as_of: Day) -> dict[str, Any]:
         day = {"as_of": as_of.isoformat()} if as_of else {}
         return {"deck": read_text(path), "format": format, **day}
 
-    def _post(
-        self, path: Path, format: str | None, as_of: Day, route: str, fields: dict[str, Any]
-    ) -> Any:
+    def _post(self, deck: DeckFile, route: str, fields: dict[str, Any]) -> Any:
         from deckcheck.client import post
 
-        return post(self.server, route, {**self._body(path, format, as_of), **fields})
+        body = self._body(deck.path, deck.format, deck.as_of)
+        return post(self.server, route, {**body, **fields})
 
 
 def backend(ctx: typer.Context, db: Path | None) -> Backend:
@@ -330,4 +276,4 @@ def backend(ctx: typer.Context, db: Path | None) -> Backend:
     return RemoteBackend(server) if server else LocalBackend(db)
 
 
-__all__ = ["Backend", "LocalBackend", "RemoteBackend", "backend"]
+__all__ = ["Backend", "DeckFile", "HandRequest", "LocalBackend", "RemoteBackend", "backend"]

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from deckcheck.cli.backend import Progress, backend
+from deckcheck.cli.backend import DeckFile, Progress, backend
 from deckcheck.cli.common import as_of_day, console, print_json
 from deckcheck.cli.options import AsOfOption, DbOption, DeckArgument, FormatOption, JsonOption
 from deckcheck.cli.outputs import QuietOption, assumptions, write_files
@@ -104,15 +104,15 @@ def goldfish(
     req = GoldfishRequest(
         games=games, turns=turns, seed=seed, on_play=on_play, workers=workers, engine=engine.value
     )
-    day = as_of_day(as_of)
+    deck = DeckFile(deck_path, format, as_of_day(as_of))
     answers = backend(ctx, db)
     with _progress(games if answers.reports_progress else 0) as progress:
-        result = answers.goldfish(deck_path, format, policy_path, req, progress, day)
+        result = answers.goldfish(deck, policy_path, req, progress)
     other = None
     if both_sides and not result.interrupted:
         req = req.model_copy(update={"on_play": not on_play})
         with _progress(games if answers.reports_progress else 0) as progress:
-            other = answers.goldfish(deck_path, format, policy_path, req, progress, day)
+            other = answers.goldfish(deck, policy_path, req, progress)
     _output(result, other, as_json, (csv_path, parquet, plot), quiet)
 
 

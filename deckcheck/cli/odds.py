@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from deckcheck.cli.backend import backend
-from deckcheck.cli.common import as_of_day, console, print_json
+from deckcheck.cli.backend import DeckFile, HandRequest, backend
+from deckcheck.cli.common import as_of_day
 from deckcheck.cli.options import (
     AsideOption,
     AsOfOption,
@@ -19,11 +19,13 @@ from deckcheck.cli.options import (
     SeedOption,
     WantOption,
 )
-from deckcheck.cli.outputs import QuietOption, assumptions, write_files
+from deckcheck.cli.outputs import QuietOption, show, write_files
 from deckcheck.errors import UsageError
 from deckcheck.i18n import N_, _
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from deckcheck.odds.api import OddsRequest
 
 SimulateOption = Annotated[
@@ -101,7 +103,7 @@ def odds(
         seed=seed,
         table=table,
     )
-    result = backend(ctx, db).odds(deck_path, format, req, as_of_day(as_of))
+    result = backend(ctx, db).odds(DeckFile(deck_path, format, as_of_day(as_of)), req)
     write_files(
         result,
         [
@@ -109,12 +111,7 @@ def odds(
             (plot, output.write_plot, _("plot of the probability by turn")),
         ],
     )
-    if as_json:
-        print_json(result.model_dump(mode="json"))
-    elif not quiet:
-        out = console()
-        output.render(out, result)
-        assumptions(out, result.assumptions)
+    show(result, as_json, None if quiet else lambda out: output.render(out, result))
 
 
 def _request(**fields: object) -> OddsRequest:
@@ -151,13 +148,11 @@ def hand(
     as_of: AsOfOption = None,
     db: DbOption = None,
 ) -> None:
-    day = as_of_day(as_of)
-    result = backend(ctx, db).hand(deck_path, format, count, seed, want or [], aside, day)
-    if as_json:
-        print_json(result.model_dump(mode="json"))
-        return
-    from deckcheck.odds.output import render_hands
+    deck = DeckFile(deck_path, format, as_of_day(as_of))
+    result = backend(ctx, db).hand(deck, HandRequest(count, seed, want or [], aside))
+    def render(out: Console) -> None:
+        from deckcheck.odds.output import render_hands
 
-    out = console()
-    render_hands(out, result)
-    assumptions(out, result.assumptions)
+        render_hands(out, result)
+
+    show(result, as_json, render)

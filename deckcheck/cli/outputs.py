@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar
 
 import typer
 
@@ -53,3 +53,26 @@ def assumptions(console: Console, notes: Iterable[str]) -> None:
     for note in dict.fromkeys(notes):
         shown = _("assumption: {note}", note=escape(note))
         console.print(f"  [dim]{shown}[/]")  # i18n: machine (markup)
+
+
+class Answer(Protocol):
+    """A command's result: JSON for ``--json``, and the assumptions it rests on."""
+
+    @property
+    def assumptions(self) -> Sequence[str]: ...
+
+    def model_dump(self, *, mode: str) -> Any: ...
+
+
+def show(result: Answer, as_json: bool, render: Callable[[Console], None] | None) -> None:
+    """``result`` as JSON, or drawn by ``render`` and followed by its assumptions (``render``
+    None: ``--quiet``, nothing on stdout)."""
+    from deckcheck.cli.common import console, print_json
+
+    if as_json:
+        print_json(result.model_dump(mode="json"))
+    elif render is not None:
+        out = console()
+        render(out)
+        assumptions(out, result.assumptions)
+

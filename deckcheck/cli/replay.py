@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from deckcheck.cli.backend import backend
+from deckcheck.cli.backend import DeckFile, backend
 from deckcheck.cli.common import as_of_day, console, print_json
 from deckcheck.errors import UsageError
 from deckcheck.i18n import _
@@ -51,7 +51,7 @@ def replay(
     number, seed, turns, on_play = numbers
     req = ReplayRequest(game=number, seed=seed, turns=turns, on_play=on_play)
     answers = backend(ctx, db)
-    result = answers.replay(deck_path, format, policy_path, req, as_of_day(as_of))
+    result = answers.replay(DeckFile(deck_path, format, as_of_day(as_of)), policy_path, req)
     if as_json:
         print_json(result.model_dump(mode="json"))
     else:

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from deckcheck.cli.common import console, format_for, open_pool, print_json
+from deckcheck.cli.common import console, format_for, open_pool
 from deckcheck.cli.options import DbOption, FormatOption, JsonOption
-from deckcheck.cli.outputs import QuietOption, assumptions, write_files
+from deckcheck.cli.outputs import QuietOption, show, write_files
 from deckcheck.errors import UsageError
 from deckcheck.i18n import N_, _
 
@@ -113,12 +113,7 @@ def _write(
             (plot, lambda r, p: drawing.plot(r, p, best, names), _("plot of the variants")),
         ],
     )
-    if as_json:
-        print_json(result.model_dump(mode="json"))
-    elif not quiet:
-        out = console()
-        output.render(out, result, names)
-        assumptions(out, result.assumptions)
+    show(result, as_json, None if quiet else lambda out: output.render(out, result, names))
 
 
 def _decks(target: Path, format: str | None) -> list[tuple[str | None, DeckList]]:

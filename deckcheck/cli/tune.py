@@ -8,15 +8,17 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from deckcheck.cli.common import console, one_deck, open_pool, print_json, read_text
+from deckcheck.cli.common import one_deck, open_pool, read_text
 from deckcheck.cli.options import DbOption, DeckArgument, FormatOption, JsonOption
-from deckcheck.cli.outputs import assumptions
+from deckcheck.cli.outputs import show
 from deckcheck.cli.sweep import _runner
 from deckcheck.errors import UsageError
 from deckcheck.i18n import N_, _
 from deckcheck.text import as_written
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from deckcheck.models import Card, DeckList
     from deckcheck.pool.store import CardPool
     from deckcheck.resolve import CardIndex
@@ -88,14 +90,12 @@ def tune(
 
 
 def _show(result: TuneResult, as_json: bool) -> None:
-    if as_json:
-        print_json(result.model_dump(mode="json"))
-        return
-    from deckcheck.tune.output import render
+    def render(out: Console) -> None:
+        from deckcheck.tune.output import render
 
-    out = console()
-    render(out, result)
-    assumptions(out, result.assumptions)
+        render(out, result)
+
+    show(result, as_json, render)
 
 
 def _tune_runner(workers: int, scheduler: str | None, cluster: str | None):  # type: ignore[no-untyped-def]

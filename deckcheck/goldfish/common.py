@@ -79,6 +79,10 @@ class Keep:
         demands = [c.demand for c in self.conditions]
         return fills_every_slot([s for s, n in counts.items() for _ in range(n)], demands)
 
+    def unmet(self, hand: Sequence[Card]) -> bool:
+        """Whether ``hand`` fails the keep rule: a redeal mulligan's test (``deal``)."""
+        return not self.meets(hand)
+
     def bottom(self, hand: list[Card]) -> tuple[list[Card], list[Card]]:
         """The bottom-once mulligan: (kept, bottomed) — keep the cards that fill an unmet slot."""
         counts = self.counts(hand)

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from deckcheck import games
 from deckcheck.errors import InputError
 from deckcheck.files import read_limited
+from deckcheck.games.columns_contract import CardColumn
 from deckcheck.i18n import _
 from deckcheck.models import Card, Game
 from deckcheck.normalize import nfkc
@@ -226,9 +227,23 @@ def check_row(row: Row, ignored: set[str] | None = None) -> Card | list[str]:
         if ctype is None:
             known = ", ".join(spec.card_types)
             reasons.append(f"unknown type {fields['type']!r} for {game} (use {known})")
-    ints: dict[str, int | None] = {}
     int_columns = (*INT_COLUMNS, *(c.name for c in own.values() if c.type == "int"))
-    for int_column in int_columns:
+    ints = _whole_numbers(fields, int_columns, reasons)
+    if spec is not None and spec.check_card is not None:  # the game's own checks (OS, card kind)
+        tables = spec.card_tables() if spec.card_tables is not None else {}
+        reasons.extend(spec.check_card(fields, tables))
+    if reasons:
+        return reasons
+    assert game is not None and ctype is not None
+    return _card(values, fields, ints, own, game, ctype)
+
+
+def _whole_numbers(
+    fields: dict[str, str | None], columns: tuple[str, ...], reasons: list[str]
+) -> dict[str, int | None]:
+    """The integer columns' values (None when empty); a bad one adds its reason."""
+    ints: dict[str, int | None] = {}
+    for int_column in columns:
         text = fields[int_column]
         if text is None:
             ints[int_column] = None
@@ -241,12 +256,18 @@ def check_row(row: Row, ignored: set[str] | None = None) -> Card | list[str]:
         if not -INT_LIMIT <= number < INT_LIMIT:
             reasons.append(f"{int_column} {_short(text)!r} is out of range (64-bit integers)")
         ints[int_column] = number
-    if spec is not None and spec.check_card is not None:  # the game's own checks (OS, card kind)
-        tables = spec.card_tables() if spec.card_tables is not None else {}
-        reasons.extend(spec.check_card(fields, tables))
-    if reasons:
-        return reasons
-    assert game is not None and ctype is not None
+    return ints
+
+
+def _card(
+    values: Mapping[str, Any],
+    fields: dict[str, str | None],
+    ints: dict[str, int | None],
+    own: dict[str, CardColumn],
+    game: str,
+    ctype: str,
+) -> Card | list[str]:
+    """The checked row as a card: shared columns as fields, the game's own in ``extra``."""
     card: dict[str, object] = {}
     for column in CARD_COLUMNS:
         if column.name in _SPECIAL:

@@ -54,7 +54,8 @@ Cards and decks (``models``, ``resolve``, ``blank``, ``data``, ``checks``, ``slo
     shipped games' own use 600-699.
     ``Context``, ``Slot``, ``card_counts``, ``first_line``, ``slots_total``, ``plural``: what a
     check sees of a deck: its resolved slots, per-card counts, the first line, totals, and
-    ``plural`` (a count with its noun).
+    ``plural`` (a count with its noun). ``breach``: the ``Violation`` of a rule by some slots
+    (their cards named, the first of their lines), the one way a check reports.
 
 Odds (``odds``)
     ``Atom``, ``parse_condition``: a parsed card selector (``name:X>=2``) and its parser.
@@ -78,6 +79,8 @@ Goldfish: the reference engine (``goldfish.common``, ``policy``, ``setup``, ``tr
     (``policy.rank(card, policy.play_first)``), and a one-lookup rank function for hot loops.
     ``Record``, ``DeckOut``, ``Keep``, ``keep_of``: one game's record, the exception that ends
     a game with a loss, and the pilot's keep rule.
+    ``deal``, ``Opening``: the deal every reference engine opens with (shuffle, opening hand,
+    redeal mulligans, the trace told) and what it leaves: the deck, the hand, the record.
     ``expand``, ``shuffled``, ``shuffle``, ``redeal``, ``take``: the deck as a list of copies,
     shuffles (a ``Tape`` replays fixed numbers: the exact tests), a redeal, a card taken out.
     ``Tape``: a ``random.Random`` that plays a row of fixed numbers per shuffle.
@@ -158,6 +161,7 @@ if TYPE_CHECKING:  # the lazy names' types, for mypy (the table below loads them
         take,
     )
     from deckcheck.goldfish.compiling import njit
+    from deckcheck.goldfish.deal import Opening, deal
     from deckcheck.goldfish.policy import Compiled, Policy, ranker
     from deckcheck.goldfish.setup import Setup, per_setup
     from deckcheck.goldfish.shuffles import begin as batch_begin
@@ -171,7 +175,7 @@ if TYPE_CHECKING:  # the lazy names' types, for mypy (the table below loads them
     from deckcheck.odds.mulligan import Counting, Dealt, Floats, Ints, Mulligan, Sampling
     from deckcheck.odds.setup import params_of
     from deckcheck.resolve import number_key
-    from deckcheck.slots import Context, Slot, card_counts, first_line, plural
+    from deckcheck.slots import Context, Slot, breach, card_counts, first_line, plural
     from deckcheck.slots import total as slots_total
     from deckcheck.wording import a_an, listing, section_label, word, words
 
@@ -211,6 +215,8 @@ _LAZY = {
     "batch_below": "deckcheck.goldfish.shuffles:below",
     "batch_shuffle": "deckcheck.goldfish.shuffles:shuffle",
     "batch_start": "deckcheck.goldfish.shuffles:start",
+    "Opening": "deckcheck.goldfish.deal",
+    "deal": "deckcheck.goldfish.deal",
     "Redeal": "deckcheck.goldfish.trace",
     "Trace": "deckcheck.goldfish.trace",
     "gone": "deckcheck.goldfish.trace",
@@ -230,6 +236,7 @@ _LAZY = {
     "number_key": "deckcheck.resolve",
     "Context": "deckcheck.slots",
     "Slot": "deckcheck.slots",
+    "breach": "deckcheck.slots",
     "card_counts": "deckcheck.slots",
     "first_line": "deckcheck.slots",
     "plural": "deckcheck.slots",
@@ -291,6 +298,7 @@ __all__ = [
     "Keep",
     "Loss",
     "Mulligan",
+    "Opening",
     "Param",
     "ParamValue",
     "Placement",
@@ -326,10 +334,12 @@ __all__ = [
     "batch_engines",
     "batch_shuffle",
     "batch_start",
+    "breach",
     "card_counts",
     "card_names",
     "card_pool_dir",
     "current_language",
+    "deal",
     "deck_and_hand",
     "deck_out",
     "draw_step",

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -25,41 +26,32 @@ from deckcheck.service.settings import Settings
 from deckcheck.service.store import DeckStore
 from deckcheck.service.workers import Workers
 
-
-async def get_settings(request: Request) -> Settings:
-    settings: Settings = request.app.state.settings
-    return settings
+T = TypeVar("T")
 
 
-async def get_registry(request: Request) -> FormatRegistry:
-    registry: FormatRegistry = request.app.state.registry
-    return registry
+def _app_state(name: str, of: type[T]) -> Callable[[Request], Coroutine[Any, Any, T]]:
+    """A dependency that reads ``app.state.<name>`` (``create_app`` puts it there) as ``of``."""
+
+    async def get(request: Request) -> T:
+        value: T = getattr(request.app.state, name)
+        return value
+
+    get.__name__ = f"get_{name}"
+    return get
 
 
-async def get_cards(request: Request) -> Cards:
-    cards: Cards = request.app.state.cards
-    return cards
+get_settings = _app_state("settings", Settings)
+get_registry = _app_state("registry", FormatRegistry)
+get_cards = _app_state("cards", Cards)
+get_store = _app_state("store", DeckStore)
+get_workers = _app_state("workers", Workers)
+get_jobs = _app_state("jobs", Jobs)
 
 
 async def get_card_index(cards: Annotated[Cards, Depends(get_cards)]) -> CardIndex:
     """Every card, in memory (rebuilt when the pool changed); a broken pool is a
     ``PoolError``, answered 503 by the exception handler."""
     return cards.cache.index()
-
-
-async def get_store(request: Request) -> DeckStore:
-    store: DeckStore = request.app.state.store
-    return store
-
-
-async def get_workers(request: Request) -> Workers:
-    workers: Workers = request.app.state.workers
-    return workers
-
-
-async def get_jobs(request: Request) -> Jobs:
-    jobs: Jobs = request.app.state.jobs
-    return jobs
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
@@ -69,6 +61,25 @@ CardIndexDep = Annotated[CardIndex, Depends(get_card_index)]
 StoreDep = Annotated[DeckStore, Depends(get_store)]
 JobsDep = Annotated[Jobs, Depends(get_jobs)]
 WorkersDep = Annotated[Workers, Depends(get_workers)]
+
+
+@dataclass(frozen=True)
+class JobContext:
+    """What a route that starts a job reads: the limits, the formats, the cards, the jobs."""
+
+    settings: Settings
+    registry: FormatRegistry
+    index: CardIndex
+    jobs: Jobs
+
+
+async def get_job_context(
+    settings: SettingsDep, registry: RegistryDep, index: CardIndexDep, jobs: JobsDep
+) -> JobContext:
+    return JobContext(settings, registry, index, jobs)
+
+
+JobContextDep = Annotated[JobContext, Depends(get_job_context)]
 
 
 # Declared as a security scheme, so the OpenAPI document says which routes need a key.
@@ -170,3 +181,34 @@ async def extra_queue(request: Request, settings: SettingsDep) -> int:
 
 
 ExtraQueueDep = Annotated[int, Depends(extra_queue)]
+
+
+@dataclass(frozen=True)
+class SyncContext:
+    """What a route answered at once in a worker process reads: the limits, the formats, the
+    cards, the workers and the caller's further queue places."""
+
+    settings: Settings
+    registry: FormatRegistry
+    index: CardIndex
+    workers: Workers
+    extra: int
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a worker, within the synchronous answers' deadline."""
+        deadline = self.settings.sync_seconds
+        return await self.workers.run(fn, *args, extra=self.extra, deadline=deadline)
+
+
+async def get_sync_context(
+    settings: SettingsDep,
+    registry: RegistryDep,
+    index: CardIndexDep,
+    workers: WorkersDep,
+    extra: ExtraQueueDep,
+) -> SyncContext:
+    return SyncContext(settings, registry, index, workers, extra)
+
+
+SyncContextDep = Annotated[SyncContext, Depends(get_sync_context)]
+

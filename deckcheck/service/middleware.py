@@ -26,7 +26,27 @@ def scope_language(scope: Scope) -> str:
 _FIXED = ("/static/", "/docs/assets/")
 
 
-class Language:
+class HttpMiddleware:
+    """An ASGI middleware of HTTP requests (``http``): any other scope it ``handles`` not
+    (lifespan, websockets) goes to the app untouched."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    def handles(self, scope: Scope) -> bool:
+        return bool(scope["type"] == "http")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not self.handles(scope):
+            await self.app(scope, receive, send)
+            return
+        await self.http(scope, receive, send)
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        raise NotImplementedError
+
+
+class Language(HttpMiddleware):
     """Answers each request in its language: the language context variable is set around the
     app (so handlers, the exception handlers and the worker threads starlette copies the
     context into all write in it), and the answer says which language it is in
@@ -34,13 +54,7 @@ class Language:
     it depends on ``Accept-Language`` (``Vary``). Outermost, so that the other middleware's
     problem documents are translated too."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         lang = scope_language(scope)
         if str(scope.get("path", "")).startswith(_FIXED):
             with override(lang):
@@ -63,17 +77,15 @@ class Language:
             await self.app(scope, receive, send_with_language)
 
 
-class BodyLimit:
+class BodyLimit(HttpMiddleware):
     """413 for bodies over the limit, decided from Content-Length before anything is parsed
     (and by counting, for chunked bodies)."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app, self.limit = app, limit
+        super().__init__(app)
+        self.limit = limit
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         length = dict(scope.get("headers") or []).get(b"content-length")
         too_big = problem_response(
             413,
@@ -116,18 +128,15 @@ def _lone_surrogate(body: bytes) -> tuple[str, str] | None:
     return find_surrogate(data)
 
 
-class UnicodeCheck:
+class UnicodeCheck(HttpMiddleware):
     """422 for a JSON body with a lone surrogate (``"\\ud800"``): it is not Unicode text, and
     would otherwise fail wherever it is encoded (a 500, or a job that never ends). Runs inside
     ``BodyLimit``, so the body it reads whole is bounded."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+    def handles(self, scope: Scope) -> bool:
+        return super().handles(scope) and scope.get("method") in ("POST", "PUT", "PATCH")
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope.get("method") not in ("POST", "PUT", "PATCH"):
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         chunks, more = [], True
         try:
             while more:
@@ -185,16 +194,10 @@ HEADERS = [
 ]
 
 
-class SecurityHeaders:
+class SecurityHeaders(HttpMiddleware):
     """Content-Security-Policy, nosniff, Referrer-Policy and framing rules on every answer."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         policy = DOCS_CSP if str(scope.get("path", "")).startswith("/docs") else CSP
 
         async def send_with_headers(message: Message) -> None:

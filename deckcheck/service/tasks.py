@@ -34,11 +34,20 @@ def goldfish(
     req: GoldfishRequest,
     setup: Setup,
 ) -> dict[str, Any]:
-    """Play a prepared deck; a background job's ``progress`` receives progress and cancels."""
+    """Play a prepared deck; a background job's ``progress`` receives progress and cancels.
+    On a cluster, the chunks ``simulate`` would play are played there: the same numbers; a
+    cancel drops the chunks still pending, and the result with them."""
     from deckcheck.goldfish.run import goldfish as run
 
     if progress is not None and progress.ref.scheduler:
-        return _goldfish_on_cluster(progress, deck, fmt, policy, req, setup)
+        from deckcheck.goldfish.run import result_of
+        from deckcheck.sweep.run import chunk_tasks
+
+        tick = progress
+        tasks = chunk_tasks(0, setup, req.games, req.seed, req.turns, req.on_play)
+        with _runner(progress.ref) as runner:
+            tallies = runner(tasks, lambda _, games: tick(games))
+        return result_of(deck, fmt, policy, req, setup, tallies, False).model_dump(mode="json")
     result = run(deck, fmt, CardIndex(), policy, req, progress, setup)  # the setup has the cards
     return result.model_dump(mode="json")
 
@@ -50,25 +59,6 @@ def replay(
     from deckcheck.goldfish.replay import replay as run
 
     return run(setup, fmt, req).model_dump(mode="json")
-
-
-def _goldfish_on_cluster(
-    progress: Progress,
-    deck: DeckList,
-    fmt: Format,
-    policy: Policy,
-    req: GoldfishRequest,
-    setup: Setup,
-) -> dict[str, Any]:
-    """The chunks ``simulate`` would play, played on the cluster: the same numbers. A cancel
-    drops the chunks still pending, and the result with them."""
-    from deckcheck.goldfish.run import result_of
-    from deckcheck.sweep.run import chunk_tasks
-
-    tasks = chunk_tasks(0, setup, req.games, req.seed, req.turns, req.on_play)
-    with _runner(progress.ref) as runner:
-        tallies = runner(tasks, lambda _, games: progress(games))
-    return result_of(deck, fmt, policy, req, setup, tallies, False).model_dump(mode="json")
 
 
 def sweep(

@@ -23,7 +23,7 @@ from deckcheck.sdk import (
     Violation,
     _,
     _n,
-    card_counts,
+    breach,
     first_line,
     listing,
     title_key,
@@ -82,18 +82,8 @@ def partner_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
         )
         fix = _("add a partner card or a chara card that may be partner")
         named = pool
-    return [
-        Violation(
-            rule=rule.rule,
-            severity=rule.severity,
-            message=message,
-            section="main",
-            cards=card_counts(named),
-            line=first_line(named) or ctx.section_line("main"),
-            source=rule.source,
-            fix=fix,
-        )
-    ]
+    line = first_line(named) or ctx.section_line("main")
+    return [breach(rule, message, named, fix, line, section="main")]
 
 
 def os_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
@@ -118,21 +108,12 @@ def os_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
         by_os[key].append(slot)
     out: list[Violation] = []
     if unknown:
-        out.append(
-            Violation(
-                rule=policy.rule,
-                severity="warning",
-                message=_(
-                    "{cards} have no OS in the pool, so the single-OS rule cannot be checked "
-                    "for them",
-                    cards=_n("{n} card", "{n} cards", total(unknown), n=total(unknown)),
-                ),
-                cards=card_counts(unknown),
-                line=first_line(unknown),
-                source=policy.source,
-                fix=_("import the cards with their title or os"),
-            )
+        message = _(
+            "{cards} have no OS in the pool, so the single-OS rule cannot be checked for them",
+            cards=_n("{n} card", "{n} cards", total(unknown), n=total(unknown)),
         )
+        fix = _("import the cards with their title or os")
+        out.append(breach(policy, message, unknown, fix, severity="warning"))
     if len(by_os) <= 1:
         return out
     present = set(by_os)
@@ -150,28 +131,20 @@ def os_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
         ]
     )
     keep = " / ".join(f"OS:{display[k]}" for k in sorted(best))
-    out.append(
-        Violation(
-            rule=policy.rule,
-            severity=policy.severity,
-            message=_(
-                "the deck mixes {n} OS: {summary}; this format allows one OS (or one group of OS "
-                "that may be mixed)",
-                n=len(present),
-                summary=summary,
-            ),
-            cards=card_counts(off),
-            line=first_line(off),
-            source=policy.source,
-            fix=_n(
-                "remove the {n} card not of {keep}",
-                "remove the {n} cards not of {keep}",
-                total(off),
-                n=total(off),
-                keep=keep,
-            ),
-        )
+    message = _(
+        "the deck mixes {n} OS: {summary}; this format allows one OS (or one group of OS "
+        "that may be mixed)",
+        n=len(present),
+        summary=summary,
     )
+    fix = _n(
+        "remove the {n} card not of {keep}",
+        "remove the {n} cards not of {keep}",
+        total(off),
+        n=total(off),
+        keep=keep,
+    )
+    out.append(breach(policy, message, off, fix))
     return out
 
 
@@ -206,22 +179,10 @@ def _partner_types(rule: Partner) -> Iterable[tuple[str, Sequence[str]]]:
 
 
 PARTNER = CheckTable(
-    name="partner",
-    model=Partner,
-    check=partner_check,
-    describe=_describe_partner,
-    order=600,
-    many=False,
-    types=_partner_types,
+    "partner", Partner, partner_check, _describe_partner, 600, many=False, types=_partner_types
 )
 OS_POLICY = CheckTable(
-    name="os_policy",
-    model=OsPolicy,
-    check=os_check,
-    describe=_describe_os,
-    order=610,
-    many=False,
-    active=_os_active,
+    "os_policy", OsPolicy, os_check, _describe_os, 610, many=False, active=_os_active
 )
 
 

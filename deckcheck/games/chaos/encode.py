@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from deckcheck.games.chaos.engine import (
+from deckcheck.games.chaos.cardrules import (
     MITSUKI,
     TST,
     _has,
@@ -41,7 +41,7 @@ from deckcheck.games.chaos.layout import (
     SET,
     TST_SET,
 )
-from deckcheck.sdk import Card, Compiled, Setup, keep_of, per_setup, word_key
+from deckcheck.sdk import Card, Compiled, Keep, Setup, keep_of, per_setup, word_key
 
 if TYPE_CHECKING:
     from deckcheck.games.chaos import ChaosPolicy
@@ -106,39 +106,8 @@ def _encode(setup: Setup) -> Encoded | None:
     keys: dict[str, int] = {}
     ranks = [policy.rank(c, policy.play_first) for c in cards]
     order = {r: i for i, r in enumerate(sorted(set(ranks)))}
-    flags = []
-    for card in cards:
-        flag = CHARA if card.type == "chara" else SET if card.type == "set" else 0
-        flag |= EVENT if card.type == "event" else 0
-        flag |= TST_SET if card.type == "set" and _has(card, TST) else 0
-        flag |= MITSUKI_NAME if MITSUKI in names(card) else 0
-        flag |= LEVEL_UP if levels_up(card, partner_key) else 0
-        flag |= 0 if may_enter(card) else NO_ENTRY
-        flags.append(flag)
-    # the extra deck in the reference's order; copies of one card behave alike, so one entry
-    extra_card: list[int] = []
-    extra_count: list[int] = []
-    for card, n in extras:
-        i = index[id(card)]
-        if i in extra_card:
-            extra_count[extra_card.index(i)] += n
-        else:
-            extra_card.append(i)
-            extra_count.append(n)
-    costs = [cards[e].text_of("extra_cost") or "" for e in extra_card]
-    parts = [[_key(p) for p in cost.split("&")] for cost in costs]
-    most = max((len(p) for p in parts), default=1)
-    meets = np.zeros((len(cards), len(extra_card), most), dtype=np.uint8)
-    for e, cost in enumerate(parts):
-        for j, part in enumerate(cost):
-            for i, card in enumerate(cards):
-                meets[i, e, j] = _meets(card, part)
+    extra_card, extra_count, parts = _extra_deck(extras, index, cards)
     bounds = [(1 << i, c.bound) for i, c in enumerate(keep.conditions) if c.bound is not None]
-    hall = []
-    for r in range(1, len(demands) + 1):
-        for subset in itertools.combinations(demands, r):
-            mask = sum(1 << i for i in subset)
-            hall.append((mask, sum(keep.conditions[i].demand for i in subset)))
     covered = pol.solral_charge and any(charges(c, partner_card) for c, _ in setup.section("extra"))
     can_level = "beta" not in {word_key(a) for a in partner_card.items_of("append")}
     ints = {
@@ -155,20 +124,71 @@ def _encode(setup: Setup) -> Encoded | None:
     }
     return Encoded(
         deck=np.array([index[id(c)] for c, n in setup.drawable for _ in range(n)], dtype=np.int32),
-        flags=np.array(flags, dtype=np.int32),
+        flags=np.array([_flags(c, partner_key) for c in cards], dtype=np.int32),
         names=np.array([sum(bit[n] for n in names(c)) for c in cards], dtype=np.uint64),
         rank=np.array([order[r] for r in ranks], dtype=np.int32),
         key=np.array([keys.setdefault(_key(c.name), len(keys)) for c in cards], dtype=np.int32),
         sig=np.array([keep.signature(c) for c in cards], dtype=np.int64),
         bounds=np.array(bounds, dtype=np.int64).reshape(-1, 2),
-        hall=np.array(hall, dtype=np.int64).reshape(-1, 2),
+        hall=np.array(_hall(keep, demands), dtype=np.int64).reshape(-1, 2),
         extra_card=np.array(extra_card, dtype=np.int32),
         extra_count=np.array(extra_count, dtype=np.int32),
-        meets=meets,
+        meets=_meets_table(cards, parts),
         nparts=np.array([len(p) for p in parts], dtype=np.int32),
         partner=index[id(partner_card)],
         ints=np.array([int(ints[k]) for k in INTS], dtype=np.int64),
     )
+
+
+def _flags(card: Card, partner_key: str) -> int:
+    """The card's rule flags (layout.py), as the reference engine reads the card."""
+    flag = CHARA if card.type == "chara" else SET if card.type == "set" else 0
+    flag |= EVENT if card.type == "event" else 0
+    flag |= TST_SET if card.type == "set" and _has(card, TST) else 0
+    flag |= MITSUKI_NAME if MITSUKI in names(card) else 0
+    flag |= LEVEL_UP if levels_up(card, partner_key) else 0
+    flag |= 0 if may_enter(card) else NO_ENTRY
+    return flag
+
+
+def _extra_deck(
+    extras: list[tuple[Card, int]], index: dict[int, int], cards: list[Card]
+) -> tuple[list[int], list[int], list[list[str]]]:
+    """The extra deck in the reference's order, one entry per card (copies behave alike):
+    (its card indices, its copies, each entry's extra cost parts)."""
+    extra_card: list[int] = []
+    extra_count: list[int] = []
+    for card, n in extras:
+        i = index[id(card)]
+        if i in extra_card:
+            extra_count[extra_card.index(i)] += n
+        else:
+            extra_card.append(i)
+            extra_count.append(n)
+    costs = [cards[e].text_of("extra_cost") or "" for e in extra_card]
+    return extra_card, extra_count, [[_key(p) for p in cost.split("&")] for cost in costs]
+
+
+def _meets_table(cards: list[Card], parts: list[list[str]]) -> NDArray[np.uint8]:
+    """[card, extra entry, part]: 1 when the card meets that part of the entry's cost."""
+    most = max((len(p) for p in parts), default=1)
+    meets = np.zeros((len(cards), len(parts), most), dtype=np.uint8)
+    for e, cost in enumerate(parts):
+        for j, part in enumerate(cost):
+            for i, card in enumerate(cards):
+                meets[i, e, j] = _meets(card, part)
+    return meets
+
+
+def _hall(keep: Keep, demands: list[int]) -> list[tuple[int, int]]:
+    """Hall's condition of the keep rule: (mask of a set of demanding conditions, their total
+    demand) for every non-empty set."""
+    hall = []
+    for r in range(1, len(demands) + 1):
+        for subset in itertools.combinations(demands, r):
+            mask = sum(1 << i for i in subset)
+            hall.append((mask, sum(keep.conditions[i].demand for i in subset)))
+    return hall
 
 
 encoded: Callable[[Setup], Encoded | None] = per_setup(_encode)

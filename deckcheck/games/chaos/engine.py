@@ -38,10 +38,11 @@ events first (it never plays them), then the cards its play_first order ranks la
 from __future__ import annotations
 
 import random
-import re
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
-from deckcheck.games.chaos import MILESTONES, telling
+from deckcheck.games.chaos import MILESTONES, cardrules, telling
+from deckcheck.games.chaos.cardrules import _key, _meets, levels_up, may_enter, names
 from deckcheck.games.chaos.layout import MAX_LEVEL
 from deckcheck.sdk import (
     Card,
@@ -50,13 +51,10 @@ from deckcheck.sdk import (
     Record,
     Setup,
     Trace,
+    deal,
     expand,
     gone,
     keep_of,
-    name_key,
-    nfkc,
-    redeal,
-    shuffled,
     take,
     word_key,
 )
@@ -65,74 +63,8 @@ if TYPE_CHECKING:
     from deckcheck.games.chaos import ChaosPolicy
 
 
-def _key(name: str) -> str:
-    return name_key("chaos", name)
-
-
 # Record.invariants: the most (set cards without [TST ゲージ]) exceeded charas in play
 SETS_EXCESS = "sets_over_charas"
-TST = "TST ゲージ"
-MITSUKI = "神前美月"  # §13 [TST ゲージ]: its sets go only on a chara of this ネーム
-ARAGAMI, SOLRAL = "アラガミ", "ソルラルチャージ"  # §13 append rules on how a card enters
-
-
-def _quoted(text: str) -> list[str]:
-    """The 「…」 parts of ``text``, left to right, in linear time (a regular expression for
-    this backtracks quadratically on a long run of 「)."""
-    out, start = [], text.find("「")
-    while start >= 0:
-        end = text.find("」", start + 1)
-        if end < 0:
-            break
-        if end > start + 1:  # as re.findall(r"「([^」]+)」") would, without its backtracking
-            out.append(text[start + 1 : end])
-        start = text.find("「", end + 1)
-    return out
-
-
-_SPACE = re.compile(r"\s+")  # spaces are not part of a name (§2.1)
-_NAMES: dict[int, tuple[Card, frozenset[str]]] = {}
-
-
-def names(card: Card) -> frozenset[str]:
-    """The ネーム of a card (§2.1): its 「…」 parts; none with [はるかさん] (§13, §11.4)."""
-    hit = _NAMES.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
-    found = frozenset(_SPACE.sub("", n).casefold() for n in _quoted(nfkc(card.name)))
-    if word_key("はるかさん") in {word_key(a) for a in card.items_of("append")}:
-        found = frozenset()
-    _NAMES[id(card)] = (card, found)
-    return found
-
-
-def _has(card: Card, append: str) -> bool:
-    return word_key(append) in {word_key(a) for a in card.items_of("append")}
-
-
-def levels_up(card: Card, partner_key: str) -> bool:
-    """§10.3: 「手札からパートナーと同じカード名のキャラカードを 1 枚」: a chara card only."""
-    return card.type == "chara" and _key(card.name) == partner_key
-
-
-def may_enter(card: Card) -> bool:
-    """§13 [アラガミ]: 「アペンドルール[アラガミ]を持つカードを登場させようとする場合それは
-    何もしません」: such a card never enters, as a friend or as an extra chara."""
-    return not _has(card, ARAGAMI)
-
-
-def plays_as_extra(card: Card) -> bool:
-    """An extra card the pilot plays by §10.1: it has an extra cost (without one its way in is
-    card text, not played), it may enter, and it has no [ソルラルチャージ] (§13: 「このカードが
-    エクストラデッキにある間アペンドルール[ソルラルチャージ]の効果によってのみ…エクストラ
-    デッキから他の領域に移動したりできま」)."""
-    return bool(card.text_of("extra_cost")) and may_enter(card) and not _has(card, SOLRAL)
-
-
-def charges(card: Card, partner: Card) -> bool:
-    """§13 [ソルラルチャージ]: ``card`` in the extra deck may cover ``partner`` at the start of
-    the battle phase (it shares a ネーム with the partner)."""
-    return _has(card, SOLRAL) and may_enter(card) and bool(names(card) & names(partner))
 
 
 class Chara:
@@ -146,6 +78,21 @@ class Chara:
         self.tst = 0  # how many of ``sets`` carry [TST ゲージ]
 
 
+@dataclass
+class _Game:
+    """One game's state between the steps of a turn."""
+
+    policy: Compiled
+    pol: ChaosPolicy
+    deck: list[Card]
+    hand: list[Card]
+    record: Record
+    partner: Chara
+    trace: Trace | None
+    level: int = 1
+    friends: list[Chara] = field(default_factory=list)  # the friend areas' charas, extras too
+
+
 def play(
     setup: Setup,
     policy: Compiled,
@@ -156,119 +103,146 @@ def play(
 ) -> Record:
     pol = cast("ChaosPolicy", policy.policy)
     rules = setup.rules
-    friend_areas = rules.param_int("friend_areas")
-    hand_limit = rules.param_int("hand_limit")
     (partner_card,) = setup.aside  # chosen once by the partner rule (partner.py)
-    deck = shuffled(expand(setup.drawable), rng)  # top of the deck = end of the list
-    record = Record(milestones=[0] * len(MILESTONES))
-    hand = [deck.pop() for _ in range(rules.hand)]
-    first = list(hand)
-    keep = keep_of(policy)
-    if pol.mulligan and not keep.meets(hand):
-        hand = redeal(deck, hand, rules.hand, rng)
-        record.mulligans = 1
     if trace is not None:
         trace.step("play", telling.partner(partner_card))
-        trace.opening(first, [(first, hand)] if record.mulligans else [])
+    dealt = deal(
+        setup, rng, len(MILESTONES), trace, keep_of(policy).unmet if pol.mulligan else None
+    )
+    g = _Game(policy, pol, dealt.deck, dealt.hand, dealt.record, Chara(partner_card, True), trace)
+    record = g.record
     partner_key = _key(partner_card.name)
     can_level = "beta" not in {word_key(a) for a in partner_card.items_of("append")}
-    level = 1
-    partner = Chara(partner_card, partner=True)
-    friends: list[Chara] = []  # the charas of the friend areas, extra charas among them
-    extra_deck = [c for c in expand(setup.section("extra")) if plays_as_extra(c)]
+    extra_deck = [c for c in expand(setup.section("extra")) if cardrules.plays_as_extra(c)]
     # §13 [ソルラルチャージ]: back face down at the end of each turn, so the same every turn
-    covers = pol.solral_charge and any(charges(c, partner_card) for c, _ in setup.section("extra"))
+    extras = setup.section("extra")
+    covers = pol.solral_charge and any(cardrules.charges(c, partner_card) for c, _ in extras)
+    first_attack = rules.param_bool("first_player_first_turn_attack")
     excess = -99
     for turn in range(1, turns + 1):
         if trace is not None:
             trace.turn(turn)
         try:
-            if not deck:
-                raise DeckOut("deck-out")
-            hand.append(deck.pop())
-            if trace is not None:
-                trace.draw(hand[-1:])
-            # level-up: once a turn, a chara card of the partner's name from hand (§10.3)
-            if can_level and level < MAX_LEVEL:
-                same = next((c for c in hand if levels_up(c, partner_key)), None)
-                if same is not None:
-                    take(hand, same)
-                    level += 1
-                    if trace is not None:
-                        trace.step("play", telling.level_up(same, level))
-                    for lv, index in ((2, 0), (3, 1)):
-                        if level >= lv and not record.milestones[index]:
-                            record.milestones[index] = turn
-            arena = [partner, *friends]
-            # one normal friend play into a free friend area, never one that a ネーム clash
-            # would send (or whose ネーム would send another card) to the 控え室 (§11.4)
-            if len(friends) < friend_areas:
-                taken = _arena_names(arena)
-                charas = [
-                    c
-                    for c in hand
-                    if c.type == "chara"
-                    and may_enter(c)
-                    and (level >= MAX_LEVEL or not levels_up(c, partner_key))
-                    and not names(c) & taken
-                ]
-                if charas:
-                    best = min(charas, key=lambda c: policy.rank(c, policy.play_first))
-                    take(hand, best)
-                    friends.append(Chara(best))
-                    if trace is not None:
-                        trace.step("play", telling.friend(best))
-            # one extra chara a turn, when its extra cost can be paid (§10.1)
+            _draw(g)
+            if can_level:
+                _level_up(g, partner_key, turn)
+            if len(g.friends) < rules.param_int("friend_areas"):
+                _friend(g, partner_key)
             if pol.play_extras and extra_deck:
-                before = (list(extra_deck), list(hand)) if trace is not None else ([], [])
-                played = _extra(extra_deck, hand, friends, partner)
-                if trace is not None and played:
-                    (card,) = gone(before[0], extra_deck)
-                    trace.step("play", telling.extra(card, gone(before[1], hand)))
-                if played and not record.milestones[2]:
-                    record.milestones[2] = turn
+                _play_extra(g, extra_deck, turn)
             if pol.play_sets:
-                held = list(hand) if trace is not None else []
-                _sets(hand, [partner, *friends])
-                if trace is not None and len(hand) < len(held):
-                    trace.step("play", telling.sets(gone(held, hand)))
+                held = list(g.hand) if trace is not None else []
+                _sets(g.hand, [g.partner, *g.friends])
+                if trace is not None and len(g.hand) < len(held):
+                    trace.step("play", telling.sets(gone(held, g.hand)))
             # battle: [ソルラルチャージ] on the partner (the policy decides); the chara of the
             # partner area is the partner (§5.7), so it attacks (not on the first player's
             # first turn, §8.3) and draws (アタックドロー, §8.3), covered or not
             if covers and not record.milestones[2]:
                 record.milestones[2] = turn
-            first_attack = rules.param_bool("first_player_first_turn_attack")
-            attack = not (turn == 1 and on_play and not first_attack)
-            if pol.attack_draw and attack and deck:
-                hand.append(deck.pop())
-                if trace is not None:
-                    trace.step("attack", telling.attack(hand[-1:]))
-            elif trace is not None and attack:
-                trace.step("attack", telling.attack([]))
-            # end: down to the hand limit (§7.6), keeping what the pilot can use: events (never
-            # played) go first, then the cards the pilot's play_first order ranks last
-            if len(hand) > hand_limit:
-                hand.sort(key=lambda c: (c.type == "event", *policy.rank(c, policy.play_first)))
-                if trace is not None:
-                    trace.step("discard", telling.discard(hand[hand_limit:]))
-                del hand[hand_limit:]
+            if not (turn == 1 and on_play and not first_attack):
+                _attack(g)
+            _hand_limit(g, rules.param_int("hand_limit"))
         except DeckOut as out:
             record.loss, record.loss_turn = out.reason, turn
             break
-        plain = extras = sets = tst = 0
-        for chara in friends:
-            extras += chara.extra
-            plain += not chara.extra
-        for chara in (partner, *friends):
-            sets += len(chara.sets)
-            tst += chara.tst
-        excess = max(excess, sets - tst - 1 - len(friends))
-        if trace is not None:
-            cards = [f.card for f in friends]
-            trace.state(telling.state(partner.card, level, cards, sets, len(hand), len(deck)))
-        record.metrics.append((len(hand), level, plain, extras, sets, len(deck)))
+        excess = max(excess, _tally(g))
     record.invariants[SETS_EXCESS] = max(excess, 0)
     return record
+
+
+def _draw(g: _Game) -> None:
+    """Draw phase (§7.3): an empty deck at this draw loses (§1.2)."""
+    if not g.deck:
+        raise DeckOut("deck-out")
+    g.hand.append(g.deck.pop())
+    if g.trace is not None:
+        g.trace.draw(g.hand[-1:])
+
+
+def _level_up(g: _Game, partner_key: str, turn: int) -> None:
+    """Once a turn, a chara card of the partner's name from hand (§10.3)."""
+    if g.level >= MAX_LEVEL:
+        return
+    same = next((c for c in g.hand if levels_up(c, partner_key)), None)
+    if same is None:
+        return
+    take(g.hand, same)
+    g.level += 1
+    if g.trace is not None:
+        g.trace.step("play", telling.level_up(same, g.level))
+    for lv, index in ((2, 0), (3, 1)):
+        if g.level >= lv and not g.record.milestones[index]:
+            g.record.milestones[index] = turn
+
+
+def _friend(g: _Game, partner_key: str) -> None:
+    """One normal friend play into a free friend area, never one that a ネーム clash would send
+    (or whose ネーム would send another card) to the 控え室 (§11.4)."""
+    taken = _arena_names([g.partner, *g.friends])
+    charas = [
+        c
+        for c in g.hand
+        if c.type == "chara"
+        and may_enter(c)
+        and (g.level >= MAX_LEVEL or not levels_up(c, partner_key))
+        and not names(c) & taken
+    ]
+    if charas:
+        best = min(charas, key=lambda c: g.policy.rank(c, g.policy.play_first))
+        take(g.hand, best)
+        g.friends.append(Chara(best))
+        if g.trace is not None:
+            g.trace.step("play", telling.friend(best))
+
+
+def _play_extra(g: _Game, extra_deck: list[Card], turn: int) -> None:
+    """One extra chara a turn, when its extra cost can be paid (§10.1)."""
+    before = (list(extra_deck), list(g.hand)) if g.trace is not None else ([], [])
+    played = _extra(extra_deck, g.hand, g.friends, g.partner)
+    if g.trace is not None and played:
+        (card,) = gone(before[0], extra_deck)
+        g.trace.step("play", telling.extra(card, gone(before[1], g.hand)))
+    if played and not g.record.milestones[2]:
+        g.record.milestones[2] = turn
+
+
+def _attack(g: _Game) -> None:
+    """The partner's attack and its アタックドロー (§8.3), when the pilot takes it."""
+    if g.pol.attack_draw and g.deck:
+        g.hand.append(g.deck.pop())
+        if g.trace is not None:
+            g.trace.step("attack", telling.attack(g.hand[-1:]))
+    elif g.trace is not None:
+        g.trace.step("attack", telling.attack([]))
+
+
+def _hand_limit(g: _Game, limit: int) -> None:
+    """End: down to the hand limit (§7.6), keeping what the pilot can use: events (never
+    played) go first, then the cards the pilot's play_first order ranks last."""
+    if len(g.hand) > limit:
+        g.hand.sort(key=lambda c: (c.type == "event", *g.policy.rank(c, g.policy.play_first)))
+        if g.trace is not None:
+            g.trace.step("discard", telling.discard(g.hand[limit:]))
+        del g.hand[limit:]
+
+
+def _tally(g: _Game) -> int:
+    """The turn's metrics into the record (and the trace); returns how far the set cards
+    without [TST ゲージ] exceed the charas in play (``SETS_EXCESS``)."""
+    plain = extras = sets = tst = 0
+    for chara in g.friends:
+        extras += chara.extra
+        plain += not chara.extra
+    for chara in (g.partner, *g.friends):
+        sets += len(chara.sets)
+        tst += chara.tst
+    if g.trace is not None:
+        cards = [f.card for f in g.friends]
+        state = telling.state(g.partner.card, g.level, cards, sets, len(g.hand), len(g.deck))
+        g.trace.state(state)
+    g.record.metrics.append((len(g.hand), g.level, plain, extras, sets, len(g.deck)))
+    return sets - tst - 1 - len(g.friends)
 
 
 def _arena_names(arena: list[Chara]) -> frozenset[str]:
@@ -279,10 +253,6 @@ def _arena_names(arena: list[Chara]) -> frozenset[str]:
         for s in chara.sets:
             out |= names(s)
     return frozenset(out)
-
-
-def _meets(card: Card, part: str) -> bool:
-    return bool(part) and part in _key(card.name)
 
 
 def _extra(extra_deck: list[Card], hand: list[Card], friends: list[Chara], partner: Chara) -> bool:
@@ -348,10 +318,10 @@ def _sets(hand: list[Card], arena: list[Chara]) -> None:
         taken = _arena_names(arena)
         if names(card) & taken:
             continue  # §11.4 would send a card to the 控え室
-        tst = _has(card, TST)
+        tst = cardrules._has(card, cardrules.TST)
         for chara in arena:
             if tst:
-                ok = MITSUKI in names(chara.card) and chara.tst == len(chara.sets)
+                ok = cardrules.MITSUKI in names(chara.card) and chara.tst == len(chara.sets)
             else:
                 ok = not chara.sets
             if ok:

@@ -23,13 +23,10 @@ from deckcheck.sdk import (
     DeckOut,
     GoldfishError,
     Record,
-    Redeal,
     Setup,
     Trace,
     _,
-    expand,
-    redeal,
-    shuffled,
+    deal,
     take,
 )
 
@@ -37,6 +34,10 @@ if TYPE_CHECKING:
     from deckcheck.games.iris import IrisPolicy
 
 MAX_REDRAWS = 100_000
+
+
+def _no_unit(hand: list[Card]) -> bool:
+    return not any(c.type == "unit" for c in hand)
 
 
 class SetupError(GoldfishError):
@@ -54,25 +55,17 @@ def play(
     pol = cast("IrisPolicy", policy.policy)
     rules = setup.rules
     standby_slots = rules.param_int("standby_slots")
-    deck = shuffled(expand(setup.drawable), rng)
-    if not any(c.type == "unit" for c in deck):
+    if not any(c.type == "unit" and n > 0 for c, n in setup.drawable):
         raise SetupError(_("the deck has no unit: the opening hand can never be kept"))
-    record = Record(milestones=[0] * len(MILESTONES))
-    hand = [deck.pop() for _ in range(rules.hand)]
-    first, redraws = list(hand), list[Redeal]()
-    while not any(c.type == "unit" for c in hand):
-        returned = hand
-        hand = redeal(deck, hand, rules.hand, rng)  # revealed, shuffled back, drawn again
-        record.mulligans += 1
-        if trace is not None:
-            redraws.append((returned, list(hand)))
-        if record.mulligans > MAX_REDRAWS:  # pragma: no cover - needs a unit to be impossible
-            raise SetupError(_("no unit after 100,000 redraws"))
+    # a hand with no unit is revealed, shuffled back and drawn again (each a mulligan)
+    dealt = deal(setup, rng, len(MILESTONES), trace, _no_unit, MAX_REDRAWS)
+    deck, hand, record = dealt.deck, dealt.hand, dealt.record
+    if _no_unit(hand):  # pragma: no cover - needs a unit to be impossible
+        raise SetupError(_("no unit after 100,000 redraws"))
     units_in_hand = [c for c in hand if c.type == "unit"]
     main_unit = min(units_in_hand, key=lambda c: policy.rank(c, policy.play_first))
     take(hand, main_unit)
     if trace is not None:
-        trace.opening(first, redraws)
         trace.step("play", telling.main_unit(main_unit))
     standby: list[Card] = []
     charges = commands = 0
@@ -105,28 +98,7 @@ def play(
             if len(standby) >= standby_slots and not record.milestones[0]:
                 record.milestones[0] = turn
             if pol.use_commands:
-                strategy = next((c for c in hand if c.type == "strategy"), None)
-                if strategy is not None:  # one strategy a turn
-                    take(hand, strategy)
-                    commands += 1
-                    if trace is not None:
-                        trace.step("play", telling.command(strategy, "strategy"))
-                for card in [c for c in hand if c.type == "tactic"]:  # any number
-                    take(hand, card)
-                    commands += 1
-                    if trace is not None:
-                        trace.step("play", telling.command(card, "tactic"))
-                if turn > 1:  # nobody sets on their own first turn
-                    # by position: a deck's copies of a unit are one object, each its own unit
-                    targets = [main_unit, *standby[: len(standby) - entered]]
-                    for card in [c for c in hand if c.type == "enhancement"]:
-                        if not targets:
-                            break
-                        targets.pop(0)  # one enhancement per unit per turn
-                        take(hand, card)
-                        commands += 1
-                        if trace is not None:
-                            trace.step("play", telling.command(card, "enhancement"))
+                commands += _commands(hand, [main_unit, *standby], entered, turn, trace)
             if pol.retreat and standby:  # at most once a turn: the main unit swaps out
                 main_unit, standby[0] = standby[0], main_unit
                 if trace is not None:
@@ -141,3 +113,34 @@ def play(
             (len(hand), 1 + len(standby), len(standby), charges, commands, len(deck))
         )
     return record
+
+
+def _commands(
+    hand: list[Card], units: list[Card], entered: int, turn: int, trace: Trace | None
+) -> int:
+    """The main phase's commands: one strategy a turn, any tactics, and enhancements on units
+    that did not enter this turn (the last ``entered`` of ``units``); returns how many."""
+    commands = 0
+    strategy = next((c for c in hand if c.type == "strategy"), None)
+    if strategy is not None:  # one strategy a turn
+        take(hand, strategy)
+        commands += 1
+        if trace is not None:
+            trace.step("play", telling.command(strategy, "strategy"))
+    for card in [c for c in hand if c.type == "tactic"]:  # any number
+        take(hand, card)
+        commands += 1
+        if trace is not None:
+            trace.step("play", telling.command(card, "tactic"))
+    if turn > 1:  # nobody sets on their own first turn
+        # by position: a deck's copies of a unit are one object, each its own unit
+        targets = units[: len(units) - entered]
+        for card in [c for c in hand if c.type == "enhancement"]:
+            if not targets:
+                break
+            targets.pop(0)  # one enhancement per unit per turn
+            take(hand, card)
+            commands += 1
+            if trace is not None:
+                trace.step("play", telling.command(card, "enhancement"))
+    return commands

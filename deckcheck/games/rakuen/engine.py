@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
 from deckcheck.games.rakuen import MILESTONES, telling
@@ -58,12 +59,11 @@ from deckcheck.sdk import (
     Record,
     Setup,
     Trace,
-    expand,
+    deal,
     gone,
     keep_of,
     ranker,
     shuffle,
-    shuffled,
     take,
 )
 
@@ -76,6 +76,47 @@ if TYPE_CHECKING:
 LEVEL_EXCESS = "level_over_level_area"
 
 
+@dataclass
+class _Game:
+    """One game's table, record and pilot, and the deploys it tells."""
+
+    table: Table
+    record: Record
+    policy: Compiled
+    trace: Trace | None
+    excess: int = -99  # the most a deployed level exceeded the level area
+    rank: Callable[[Card], tuple[int, int, int, str]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.rank = ranker(self.policy, self.policy.play_first)  # cards live all game: ids hold
+
+    def deployed(self, card: Card, turn: int) -> None:
+        self.excess = max(self.excess, (card.level or 0) - len(self.table.level))
+        for index, lv in ((0, 2), (1, 3)):
+            if (card.level or 0) >= lv and not self.record.milestones[index]:
+                self.record.milestones[index] = turn
+        if card.kind == "合理体" and not self.record.milestones[2]:
+            self.record.milestones[2] = turn
+
+    def main_phase(self, turn: int) -> int:
+        """Deploy members in the pilot's order while they fit; returns how many."""
+        table, over = self.table, cast("RakuenPolicy", self.policy.policy).deploy_over
+        count = 0
+        for card in sorted([c for c in table.hand if c.type == "member"], key=self.rank):
+            if not table.conditions(card):
+                continue
+            victims = table.room(card, (), over)
+            if victims is None:
+                continue
+            take(table.hand, card)
+            if self.trace is not None:
+                self.trace.step("play", telling.deploy(card, len(table.level), victims))
+            table.deploy(card, victims)
+            self.deployed(card, turn)
+            count += 1
+        return count
+
+
 def play(
     setup: Setup,
     policy: Compiled,
@@ -86,57 +127,14 @@ def play(
 ) -> Record:
     pol = cast("RakuenPolicy", policy.policy)
     rules = setup.rules
-    circles = rules.param_int("circles")
     # the gate deck's top cards go face down onto the circles (ch.2 §2); nothing here reads a
     # gate, so it is not shuffled (every shuffle of a game is one of its main deck)
-    table = Table(
-        shuffled(expand(setup.drawable), rng), rng, circles, rules.param_int("level_area_max")
-    )
-    record = Record(milestones=[0] * len(MILESTONES))
-    table.draw(rules.hand)
-    first, bottom = list(table.hand), list[Card]()
-    keep = keep_of(policy)
-    if pol.mulligan and not keep.meets(table.hand):
-        kept, bottom = keep.bottom(table.hand)
-        table.hand = kept
-        table.deck[:0] = bottom  # to the bottom, in any order
-        table.draw(len(bottom))
-        record.mulligans = 1
-    if trace is not None:
-        drawn = table.hand[len(table.hand) - len(bottom) :]
-        trace.opening(first, [(bottom, drawn)] if bottom else [])
-    excess = -99  # the most a deployed level exceeded the level area
-
-    def deployed(card: Card, turn: int) -> None:
-        nonlocal excess
-        excess = max(excess, (card.level or 0) - len(table.level))
-        for index, lv in ((0, 2), (1, 3)):
-            if (card.level or 0) >= lv and not record.milestones[index]:
-                record.milestones[index] = turn
-        if card.kind == "合理体" and not record.milestones[2]:
-            record.milestones[2] = turn
-
-    play_rank = ranker(policy, policy.play_first)  # cards stay alive for the game: ids hold
-    over = pol.deploy_over
+    bottom = keep_of(policy) if pol.mulligan else None  # the bottom mulligan, once (ch.2 §2)
+    dealt = deal(setup, rng, len(MILESTONES), trace, bottom=bottom)
+    table = Table(dealt.deck, rng, rules.param_int("circles"), rules.param_int("level_area_max"))
+    table.hand, record = dealt.hand, dealt.record
+    g = _Game(table, record, policy, trace)
     limit = rules.params.get("hand_limit")  # None: no hand limit
-
-    def main_phase(turn: int) -> int:
-        """Deploy members in the pilot's order while they fit; returns how many."""
-        count = 0
-        for card in sorted([c for c in table.hand if c.type == "member"], key=play_rank):
-            if not table.conditions(card):
-                continue
-            victims = table.room(card, (), over)
-            if victims is None:
-                continue
-            take(table.hand, card)
-            if trace is not None:
-                trace.step("play", telling.deploy(card, len(table.level), victims))
-            table.deploy(card, victims)
-            deployed(card, turn)
-            count += 1
-        return count
-
     for turn in range(1, turns + 1):
         refreshes = table.refreshes
         if trace is not None:
@@ -151,25 +149,17 @@ def play(
                     trace.step("resource", telling.stock(table.stock[-1]))
                 table.settle()
             _level_phase(table, policy, not (turn == 1 and on_play), trace)
-            count = main_phase(turn)
+            count = g.main_phase(turn)
             if pol.gattai:
-                merged = _gattai(table, policy, over)
+                merged = _gattai(table, policy, pol.deploy_over)
                 if merged is not None:
-                    deployed(merged, turn)
+                    g.deployed(merged, turn)
                     if trace is not None:
                         trace.step("play", telling.gattai(merged, table.souls[-1]))
-            for _ in range(pol.luck_drive_times if pol.luck_drive else 0):
-                if len(table.stock) < 3 or (count and pol.luck_drive_when_stuck):
-                    break
-                for _ in range(3):
-                    table.drop.append(table.stock.pop())
-                table.draw(1)
-                if trace is not None:
-                    trace.step("draw", telling.luck_drive(table.hand[-1:]))
-                count += main_phase(turn)
+            _luck_drive(g, pol, count, turn)
             if limit is not None:
                 held = list(table.hand) if trace is not None else []
-                _end_phase(table, int(limit), play_rank)
+                _end_phase(table, int(limit), g.rank)
                 if trace is not None and len(table.hand) < len(held):
                     trace.step("discard", telling.discard(gone(held, table.hand)))
         except DeckOut as out:
@@ -179,20 +169,36 @@ def play(
             if table.refreshes > refreshes:
                 trace.step("resource", telling.refresh(table.refreshes, table.penalties))
             trace.state(_state(table))
-        record.metrics.append(
-            (
-                len(table.hand),
-                len(table.level),
-                len(table.stock),
-                len(table.field),
-                len(table.level),
-                table.refreshes,
-                table.penalties,
-                len(table.deck),
-            )
-        )
-    record.invariants[LEVEL_EXCESS] = max(excess, 0)
+        record.metrics.append(_metrics(table))
+    record.invariants[LEVEL_EXCESS] = max(g.excess, 0)
     return record
+
+
+def _luck_drive(g: _Game, pol: RakuenPolicy, count: int, turn: int) -> None:
+    """Luck drive (ch.2 §6): pay 3 stock, draw 1, then deploy again, as the pilot decides."""
+    table = g.table
+    for _ in range(pol.luck_drive_times if pol.luck_drive else 0):
+        if len(table.stock) < 3 or (count and pol.luck_drive_when_stuck):
+            break
+        for _ in range(3):
+            table.drop.append(table.stock.pop())
+        table.draw(1)
+        if g.trace is not None:
+            g.trace.step("draw", telling.luck_drive(table.hand[-1:]))
+        count += g.main_phase(turn)
+
+
+def _metrics(table: Table) -> tuple[int, ...]:
+    return (
+        len(table.hand),
+        len(table.level),
+        len(table.stock),
+        len(table.field),
+        len(table.level),
+        table.refreshes,
+        table.penalties,
+        len(table.deck),
+    )
 
 
 def _state(table: Table) -> str:

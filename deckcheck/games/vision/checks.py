@@ -20,8 +20,7 @@ from deckcheck.sdk import (
     Slot,
     Violation,
     _,
-    card_counts,
-    first_line,
+    breach,
     listing,
     nfkc,
     section_label,
@@ -63,35 +62,28 @@ def _label(ctx: Context, section: str) -> str:
 def _misplaced(ctx: Context, rule: SpellBreak) -> list[Violation]:
     deck, side = _label(ctx, rule.deck), _label(ctx, rule.side)
     found = [s for s in ctx.slots.get(rule.deck, ()) if _has(s, rule.second)]
-    return [
-        Violation(
-            rule=rule.rule,
-            severity=rule.severity,
-            message=_(
-                "{card} ({number}) has 「{second}」: it enters play only by the spell break of "
-                "a 「{first}」 character, which takes it from the {side_label}; played or put into "
-                "play from the {deck_label} it is removed from the game",
-                card=s.card.name,
-                number=s.card.number,
-                second=rule.second,
-                first=rule.first,
-                side_label=side,
-                deck_label=deck,
-            ),
-            section=rule.deck,
-            cards=card_counts([s]),
-            line=s.line,
-            source=rule.source,
-            fix=_(
-                "move it to the {side_label}, with a 「{first}」 card of its name in the "
-                "{deck_label}",
-                side_label=side,
-                first=rule.first,
-                deck_label=deck,
-            ),
-        )
-        for s in found
-    ]
+    return [_misplaced_card(rule, s, deck, side) for s in found]
+
+
+def _misplaced_card(rule: SpellBreak, s: Slot, deck: str, side: str) -> Violation:
+    message = _(
+        "{card} ({number}) has 「{second}」: it enters play only by the spell break of "
+        "a 「{first}」 character, which takes it from the {side_label}; played or put into "
+        "play from the {deck_label} it is removed from the game",
+        card=s.card.name,
+        number=s.card.number,
+        second=rule.second,
+        first=rule.first,
+        side_label=side,
+        deck_label=deck,
+    )
+    fix = _(
+        "move it to the {side_label}, with a 「{first}」 card of its name in the {deck_label}",
+        side_label=side,
+        first=rule.first,
+        deck_label=deck,
+    )
+    return breach(rule, message, [s], fix, s.line, section=rule.deck)
 
 
 def _unreachable(ctx: Context, rule: SpellBreak) -> list[Violation]:
@@ -108,30 +100,21 @@ def _unreachable(ctx: Context, rule: SpellBreak) -> list[Violation]:
     lost = [s for s in seconds if not any(b and b in nfkc(s.card.name) for b in bases)]
     if not lost:
         return []
-    return [
-        Violation(
-            rule=rule.rule,
-            severity=rule.severity,
-            message=_(
-                "no 「{first}」 card of the {deck_label} can spell break into {cards}: "
-                "a 「{first}」 character brings in only a 「{second}」 card whose name contains "
-                "its own “B”",
-                first=rule.first,
-                deck_label=deck,
-                cards=listing(f"{s.card.name} ({s.card.number})" for s in lost),
-                second=rule.second,
-            ),
-            section=rule.side,
-            cards=card_counts(lost),
-            line=first_line(lost),
-            source=rule.source,
-            fix=_(
-                "add the matching 「{first}」 character to the {deck_label}, or remove the card",
-                first=rule.first,
-                deck_label=deck,
-            ),
-        )
-    ]
+    message = _(
+        "no 「{first}」 card of the {deck_label} can spell break into {cards}: "
+        "a 「{first}」 character brings in only a 「{second}」 card whose name contains "
+        "its own “B”",
+        first=rule.first,
+        deck_label=deck,
+        cards=listing(f"{s.card.name} ({s.card.number})" for s in lost),
+        second=rule.second,
+    )
+    fix = _(
+        "add the matching 「{first}」 character to the {deck_label}, or remove the card",
+        first=rule.first,
+        deck_label=deck,
+    )
+    return [breach(rule, message, lost, fix, section=rule.side)]
 
 
 def _describe(rule: SpellBreak) -> Iterable[Row]:
@@ -153,12 +136,7 @@ def _places(rule: SpellBreak) -> Iterable[Placement]:
 
 
 SPELL_BREAK = CheckTable(
-    name="spell_break",
-    model=SpellBreak,
-    check=spell_break_check,
-    describe=_describe,
-    order=620,
-    places=_places,
+    "spell_break", SpellBreak, spell_break_check, _describe, 620, places=_places
 )
 
 

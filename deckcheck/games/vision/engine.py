@@ -28,13 +28,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 from deckcheck.games.vision import telling
 from deckcheck.games.vision.board import Board, _put, charge, free, playable, upkeep, upkeep_due
 from deckcheck.games.vision.cards import facts
 from deckcheck.games.vision.layout import MILESTONES
-from deckcheck.games.vision.limits import limits, slot_free
+from deckcheck.games.vision.limits import Limits, limits, slot_free
 from deckcheck.sdk import (
     Atom,
     Card,
@@ -42,12 +43,11 @@ from deckcheck.sdk import (
     Record,
     Setup,
     Trace,
+    deal,
     expand,
     keep_of,
     nfkc,
     ranker,
-    redeal,
-    shuffled,
     take,
 )
 
@@ -80,31 +80,21 @@ def play(
 ) -> Record:
     pol = cast("VisionPolicy", policy.policy)
     rules = setup.rules
-    deck = shuffled(expand(setup.drawable), rng)
-    lim = limits(setup, deck)
-    record = Record(milestones=[0] * len(MILESTONES))
-    hand = [deck.pop() for _ in range(min(rules.hand, len(deck)))]
-    redeals = rules.mulligan.name == "return-all-once"
-    first = list(hand)
-    if pol.mulligan and redeals and not keep_of(policy).meets(hand):
-        hand = redeal(deck, hand, rules.hand, rng)
-        record.mulligans = 1
-    if trace is not None:
-        trace.opening(first, [(first, hand)] if record.mulligans else [])
+    mulligan = pol.mulligan and rules.mulligan.name == "return-all-once"
+    redeal_while = keep_of(policy).unmet if mulligan else None
+    dealt = deal(setup, rng, len(MILESTONES), trace, redeal_while, short=True)
+    deck, hand, record = dealt.deck, dealt.hand, dealt.record
+    lim = limits(setup, expand(setup.drawable))  # of the whole deck, the hand's cards too
     node_key = _node_key(policy, policy.atoms["node_first"])
     rank = ranker(policy, policy.play_first)
     board = Board()
+    side = _Side(hand, deck, board, lim, rank)
     damage = 0
     for turn in range(1, turns + 1):
-        before = list(board.placed) if trace is not None else []
         if trace is not None:
             trace.turn(turn)
             trace.step("hand", telling.hand(hand))
-        if lim.ready_nodes:  # maintenance phase: nodes first, then 維持コスト
-            board.active = board.nodes
-        lost = upkeep(board, trace)
-        if trace is not None and lost:
-            trace.step("resource", telling.lost([e.card for e in before if e not in board.placed]))
+        lost = _maintenance(board, lim, trace)
         if lost and not record.milestones[FIRST_LOSS]:
             record.milestones[FIRST_LOSS] = turn
         if not (turn == 1 and on_play and not rules.first_player_draws):
@@ -116,57 +106,14 @@ def play(
                 trace.draw(hand[len(hand) - rules.draw_per_turn :])
         elif trace is not None:
             trace.step("draw", telling.no_draw())
-        # the pilot's node target; by default the nodes 維持コスト takes come on top of it
-        until = lim.node_until
-        if until is not None and lim.upkeep_nodes:
-            until += upkeep_due(board)
-        for _ in range(lim.node_per_turn):
-            if not hand or (until is not None and board.nodes >= until):
-                break
-            card = max(hand, key=node_key)
-            take(hand, card)
-            if trace is not None:
-                trace.step("resource", telling.node(card))
-            board.nodes += 1
-            board.active += 1  # deckcheck's reading: a node set this turn pays this turn
+        until = _set_nodes(hand, board, lim, node_key, trace)
         active, asleep = board.active, board.nodes - board.active
         charge(board, deck, turn, lim, until, trace)
-        board.played = board.free_played = characters = dolls = 0
+        board.played = board.free_played = 0
         board.world_played = False
         board.names.clear()
         ready = sum(playable(c, hand, board, lim.leaders) for c in hand)
-        while True:  # main phase: the pilot's first choice among what can be played
-            options = [
-                c
-                for c in hand
-                if (facts(c).role != "command" or (lim.field_commands and facts(c).field_equip))
-                and slot_free(facts(c), characters, dolls, lim)
-                and playable(c, hand, board, lim.leaders)
-            ]
-            if not options:
-                break
-            card = min(
-                options,
-                key=lambda c: (
-                    not (lim.free_first and free(c, board)),
-                    facts(c).role != "character",
-                    facts(c).role == "command",
-                    rank(c),
-                ),
-            )
-            f = facts(card)
-            if f.role == "character" and not f.surprise:
-                dolls += f.doll
-                characters += not f.doll
-            if f.role == "character" and not record.milestones[0]:
-                record.milestones[0] = turn
-            if trace is not None:
-                trace.step("play", telling.play(card, free(card, board), True))
-            _put(card, hand, deck, board, turn)
-        if trace is not None:
-            held = {nfkc(c.name): c for c in hand if facts(c).dash and facts(c).never}
-            for card in held.values():  # why the pilot keeps it
-                trace.step("hold", telling.held(card))
+        _main_phase(side, turn, record, trace)
         for k in range(1, NODE_MILESTONES + 1):
             if board.nodes >= k and not record.milestones[1 + k]:
                 record.milestones[1 + k] = turn
@@ -175,25 +122,7 @@ def play(
         # attacks, in the main phase (総合ルール §4.1.1 names no battle phase); the first
         # player's on turn 1 only if the format's first_turn_attack allows them
         if not (turn == 1 and on_play and not lim.first_attack):
-            attackers = [
-                u
-                for u in board.units
-                if u.attacks and u.charged != turn and (u.turn < turn or u.haste)
-            ]
-            hit = sum(u.attack for u in attackers)
-            if attackers:  # commands that add attack, on the attackers, while nodes pay
-                for card in sorted(hand, key=rank):
-                    f = facts(card)
-                    if f.role != "command" or f.bonus <= 0:
-                        continue
-                    if playable(card, hand, board, lim.leaders, attackers):
-                        if trace is not None:
-                            trace.step("play", telling.command(card, f.bonus))
-                        hit += _put(card, hand, deck, board, turn, attackers)
-            damage += hit
-            if trace is not None and attackers:
-                cards = [u.card for u in attackers]
-                trace.step("attack", telling.attack(cards, hit, damage, lim.life))
+            damage += _attack(side, turn, damage, trace)
             if damage >= lim.life and not record.milestones[1]:
                 record.milestones[1] = turn
         while len(hand) > lim.hand_limit:  # discard phase: what the pilot would set as a node
@@ -207,19 +136,115 @@ def play(
             trace.state(
                 telling.state(board.active, board.nodes, field, len(hand), len(deck), damage)
             )
-        record.metrics.append(
-            (
-                len(hand),
-                board.nodes,
-                active,
-                asleep,
-                len(board.units),
-                ready,
-                board.played,
-                board.free_played,
-                lost,
-                damage,
-                len(deck),
-            )
-        )
+        metrics = (active, asleep, len(board.units), ready, board.played, board.free_played)
+        record.metrics.append((len(hand), board.nodes, *metrics, lost, damage, len(deck)))
     return record
+
+
+def _maintenance(board: Board, lim: Limits, trace: Trace | None) -> int:
+    """Maintenance phase: nodes first (when the format readies them), then 維持コスト; returns
+    how many cards it cost."""
+    before = list(board.placed) if trace is not None else []
+    if lim.ready_nodes:
+        board.active = board.nodes
+    lost = upkeep(board, trace)
+    if trace is not None and lost:
+        trace.step("resource", telling.lost([e.card for e in before if e not in board.placed]))
+    return lost
+
+
+def _set_nodes(
+    hand: list[Card],
+    board: Board,
+    lim: Limits,
+    node_key: Callable[[Card], tuple[object, ...]],
+    trace: Trace | None,
+) -> int | None:
+    """The turn's nodes from hand, up to the pilot's node target, which it returns (None: no
+    target); by default the nodes 維持コスト takes come on top of it."""
+    until = lim.node_until
+    if until is not None and lim.upkeep_nodes:
+        until += upkeep_due(board)
+    for _ in range(lim.node_per_turn):
+        if not hand or (until is not None and board.nodes >= until):
+            break
+        card = max(hand, key=node_key)
+        take(hand, card)
+        if trace is not None:
+            trace.step("resource", telling.node(card))
+        board.nodes += 1
+        board.active += 1  # deckcheck's reading: a node set this turn pays this turn
+    return until
+
+
+@dataclass
+class _Side:
+    """The pilot's side of the table: what the main phase and the attacks read and change."""
+
+    hand: list[Card]
+    deck: list[Card]
+    board: Board
+    lim: Limits
+    rank: Callable[[Card], tuple[object, ...]]  # the pilot's play_first order
+
+
+def _main_phase(side: _Side, turn: int, record: Record, trace: Trace | None) -> None:
+    """The main phase: the pilot's first choice among what can be played, until nothing can
+    (``board``'s counts of the turn start at 0)."""
+    hand, deck, board, lim, rank = side.hand, side.deck, side.board, side.lim, side.rank
+    characters = dolls = 0
+    while True:
+        options = [
+            c
+            for c in hand
+            if (facts(c).role != "command" or (lim.field_commands and facts(c).field_equip))
+            and slot_free(facts(c), characters, dolls, lim)
+            and playable(c, hand, board, lim.leaders)
+        ]
+        if not options:
+            break
+        card = min(
+            options,
+            key=lambda c: (
+                not (lim.free_first and free(c, board)),
+                facts(c).role != "character",
+                facts(c).role == "command",
+                rank(c),
+            ),
+        )
+        f = facts(card)
+        if f.role == "character" and not f.surprise:
+            dolls += f.doll
+            characters += not f.doll
+        if f.role == "character" and not record.milestones[0]:
+            record.milestones[0] = turn
+        if trace is not None:
+            trace.step("play", telling.play(card, free(card, board), True))
+        _put(card, hand, deck, board, turn)
+    if trace is not None:
+        held = {nfkc(c.name): c for c in hand if facts(c).dash and facts(c).never}
+        for card in held.values():  # why the pilot keeps it
+            trace.step("hold", telling.held(card))
+
+
+def _attack(side: _Side, turn: int, damage: int, trace: Trace | None) -> int:
+    """The characters that may attack do, with the commands that add attack played on them
+    while nodes pay; returns the damage dealt (``damage``: dealt before this turn)."""
+    hand, deck, board, lim, rank = side.hand, side.deck, side.board, side.lim, side.rank
+    attackers = [
+        u for u in board.units if u.attacks and u.charged != turn and (u.turn < turn or u.haste)
+    ]
+    hit = sum(u.attack for u in attackers)
+    if attackers:
+        for card in sorted(hand, key=rank):
+            f = facts(card)
+            if f.role != "command" or f.bonus <= 0:
+                continue
+            if playable(card, hand, board, lim.leaders, attackers):
+                if trace is not None:
+                    trace.step("play", telling.command(card, f.bonus))
+                hit += _put(card, hand, deck, board, turn, attackers)
+    if trace is not None and attackers:
+        cards = [u.card for u in attackers]
+        trace.step("attack", telling.attack(cards, hit, damage + hit, lim.life))
+    return hit

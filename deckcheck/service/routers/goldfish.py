@@ -11,11 +11,11 @@ from starlette.concurrency import run_in_threadpool
 from deckcheck.i18n import _
 from deckcheck.service import tasks
 from deckcheck.service.deps import (
-    CardIndexDep,
     ExtraQueueDep,
+    JobContext,
+    JobContextDep,
     JobsDep,
-    RegistryDep,
-    SettingsDep,
+    SyncContextDep,
     WorkersDep,
 )
 from deckcheck.service.problems import Problem, over_limit
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from deckcheck.goldfish.policy import Policy
     from deckcheck.models import DeckList
     from deckcheck.service.jobs import Jobs
+    from deckcheck.service.settings import Settings
 
 router = APIRouter(tags=["goldfish"])
 
@@ -60,29 +61,22 @@ JOB_RESPONSES: dict[int | str, dict[str, object]] = {
 async def goldfish(
     body: GoldfishBody,
     response: Response,
-    settings: SettingsDep,
-    registry: RegistryDep,
-    index: CardIndexDep,
-    jobs: JobsDep,
+    ctx: JobContextDep,
     workers: WorkersDep,
     extra: ExtraQueueDep,
 ) -> Any:
     """Games are played in the worker processes: at once up to ``sync_games``, else as a job."""
+    settings = ctx.settings
     from deckcheck.goldfish.run import GoldfishRequest, prepare
 
-    if body.games > settings.job_games:
-        raise over_limit(
-            _("games is over the limit of {n}", n=settings.job_games),
-            settings.job_games,
-            "games",  # i18n: machine
-        )
+    limit_games(body.games, settings, _("games is over the limit of {n}", n=settings.job_games))
     deck = parse_deck(body.deck)
     sync = body.games <= settings.sync_games
     if sync:
         check_work(body.games, deck, settings.sync_work)
     else:
         check_work(body.games, deck, settings.job_work, job=True)
-    fmt = format_of(registry, body.format, deck, body.as_of)
+    fmt = format_of(ctx.registry, body.format, deck, body.as_of)
     policy = _policy(body.policy, fmt)
     limit = settings.sync_work if sync else settings.job_work
     check_policy_work(body.games, deck, fmt, policy, limit, job=not sync)
@@ -90,37 +84,44 @@ async def goldfish(
         games=body.games, turns=body.turns, seed=body.seed, on_play=body.on_play, engine=body.engine
     )
     # a deck that cannot play is a 422 now, not later; its one game off the event loop
-    setup = await run_in_threadpool(prepare, deck, fmt, index, policy)
+    setup = await run_in_threadpool(prepare, deck, fmt, ctx.index, policy)
     if body.engine == "reference":  # every path (here, a job, a cluster) plays game by game
         setup = dataclasses.replace(setup, fast=False)
     if sync:
         args = (tasks.goldfish, None, deck, fmt, policy, req, setup)
         return await workers.run(*args, extra=extra, deadline=settings.sync_seconds)
-    job = await run_in_threadpool(
-        jobs.start, body.games, tasks.goldfish, deck, fmt, policy, req, setup
-    )
-    if job is None:
-        raise too_many_jobs(settings.max_jobs)
     response.status_code = 202
+    return await start_job(ctx, response, body.games, tasks.goldfish, deck, fmt, policy, req, setup)
+
+
+def limit_games(games: int, settings: Settings, message: str) -> None:
+    """A request for more than ``job_games`` games is a 422 (``message`` says which)."""
+    if games > settings.job_games:
+        raise over_limit(message, settings.job_games, "games")  # i18n: machine
+
+
+async def start_job(
+    ctx: JobContext, response: Response, games: int, *task: Any, **named: Any
+) -> Any:
+    """``task`` (a function of service/tasks.py and its arguments) started as a job of
+    ``games`` games, off the event loop; the answer's Location is the job, a 429 when the
+    service already runs ``max_jobs``."""
+    job = await run_in_threadpool(ctx.jobs.start, games, *task, **named)
+    if job is None:
+        raise too_many_jobs(ctx.settings.max_jobs)
     response.headers["Location"] = f"/jobs/{job['id']}"
     return job
 
 
 @router.post("/goldfish/replay", operation_id="post_goldfish_replay")
-async def goldfish_replay(
-    body: ReplayBody,
-    settings: SettingsDep,
-    registry: RegistryDep,
-    index: CardIndexDep,
-    workers: WorkersDep,
-    extra: ExtraQueueDep,
-) -> Any:
+async def goldfish_replay(body: ReplayBody, ctx: SyncContextDep) -> Any:
     """Game ``game`` of a run, turn by turn, in the request's language: the reference engine's
     game ``game`` of ``/goldfish`` with ``engine: reference`` and the same seed, turns and side
     (``deckcheck goldfish DECK --replay N``)."""
     from deckcheck.goldfish.replay import ReplayRequest
     from deckcheck.goldfish.run import prepare
 
+    settings = ctx.settings
     if body.game > settings.job_games:  # a run the service plays has no such game
         raise over_limit(
             _("game is over the limit of {n} games a run may have", n=settings.job_games),
@@ -129,13 +130,12 @@ async def goldfish_replay(
         )
     deck = parse_deck(body.deck)
     check_work(1, deck, settings.sync_work)  # one game
-    fmt = format_of(registry, body.format, deck, body.as_of)
+    fmt = format_of(ctx.registry, body.format, deck, body.as_of)
     policy = _policy(body.policy, fmt)
     check_policy_work(1, deck, fmt, policy, settings.sync_work)
     req = ReplayRequest(game=body.game, turns=body.turns, seed=body.seed, on_play=body.on_play)
-    setup = await run_in_threadpool(prepare, deck, fmt, index, policy)
-    args = (tasks.replay, None, setup, fmt, req)
-    return await workers.run(*args, extra=extra, deadline=settings.sync_seconds)
+    setup = await run_in_threadpool(prepare, deck, fmt, ctx.index, policy)
+    return await ctx.run(tasks.replay, None, setup, fmt, req)
 
 
 def check_work(games: int, deck: DeckList, limit: int, job: bool = False) -> None:

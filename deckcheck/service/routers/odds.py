@@ -9,13 +9,7 @@ from fastapi import APIRouter
 from deckcheck.i18n import _
 from deckcheck.resolve import CardIndex
 from deckcheck.service import tasks
-from deckcheck.service.deps import (
-    CardIndexDep,
-    ExtraQueueDep,
-    RegistryDep,
-    SettingsDep,
-    WorkersDep,
-)
+from deckcheck.service.deps import SyncContextDep
 from deckcheck.service.problems import Problem, over_limit
 from deckcheck.service.schemas import HandBody, OddsBody, format_of, parse_deck
 
@@ -27,18 +21,12 @@ router = APIRouter(tags=["odds"])
 
 
 @router.post("/odds", responses={429: {"description": "Busy: retry later"}})
-async def odds(
-    body: OddsBody,
-    settings: SettingsDep,
-    registry: RegistryDep,
-    index: CardIndexDep,
-    workers: WorkersDep,
-    extra: ExtraQueueDep,
-) -> Any:
+async def odds(body: OddsBody, ctx: SyncContextDep) -> Any:
     """Computed in a worker process: a large simulation never holds the request loop."""
     from deckcheck.odds.api import ConditionError, OddsRequest
     from deckcheck.odds.cost import OddsTooLarge
 
+    settings = ctx.settings
     if body.simulate is not None and body.simulate > settings.sync_simulate:
         raise over_limit(
             _("simulate is over the limit of {n}", n=settings.sync_simulate),
@@ -46,14 +34,13 @@ async def odds(
             "simulate",  # i18n: machine
         )
     deck = parse_deck(body.deck)
-    fmt = format_of(registry, body.format, deck, body.as_of)
+    fmt = format_of(ctx.registry, body.format, deck, body.as_of)
     fields = body.model_dump(exclude={"deck", "format", "as_of"})
     req = OddsRequest(**fields, max_work=settings.odds_work)
     refs = [e.ref for e in deck.entries] + ([body.aside] if body.aside else [])
-    small = index.subset(fmt.game, refs)
+    small = ctx.index.subset(fmt.game, refs)
     try:
-        args = (tasks.odds, deck, fmt, small, req)
-        return await workers.run(*args, extra=extra, deadline=settings.sync_seconds)
+        return await ctx.run(tasks.odds, deck, fmt, small, req)
     except OddsTooLarge as exc:  # known before any counting
         raise over_limit(str(exc), exc.limit, "want") from exc  # i18n: machine
     except ConditionError as exc:  # the generic answer, plus the field at fault
@@ -87,19 +74,12 @@ def deal(
 
 
 @router.post("/hand", responses={429: {"description": "Busy: retry later"}})
-async def hand(
-    body: HandBody,
-    settings: SettingsDep,
-    registry: RegistryDep,
-    index: CardIndexDep,
-    workers: WorkersDep,
-    extra: ExtraQueueDep,
-) -> Any:
+async def hand(body: HandBody, ctx: SyncContextDep) -> Any:
     """Dealt in a worker process, as ``/odds`` is: eight deals from huge decks in the server's
     own threads cut ``/validate`` to 7 requests/s (issue 24, item 5). Held to the work budget
     and the deadline of the other synchronous answers (issue 37: one ran 10 minutes)."""
     deck = parse_deck(body.deck)
-    fmt = format_of(registry, body.format, deck, body.as_of)
+    fmt = format_of(ctx.registry, body.format, deck, body.as_of)
     cards = sum(e.count for e in deck.entries)
     work = hand_work(body.count, cards, len(body.want))
     if work > HAND_WORK:
@@ -117,7 +97,5 @@ async def hand(
             "count",  # i18n: machine
         )
     refs = [e.ref for e in deck.entries] + ([body.aside] if body.aside else [])
-    small = index.subset(fmt.game, refs)
-    return await workers.run(
-        deal, deck, fmt, small, body, extra=extra, deadline=settings.sync_seconds
-    )
+    small = ctx.index.subset(fmt.game, refs)
+    return await ctx.run(deal, deck, fmt, small, body)

@@ -6,16 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Response
-from starlette.concurrency import run_in_threadpool
 
 from deckcheck.formats import Format
 from deckcheck.i18n import _
 from deckcheck.models import DeckList
 from deckcheck.resolve import CardIndex
 from deckcheck.service import tasks
-from deckcheck.service.deps import CardIndexDep, JobsDep, RegistryDep, SettingsDep
-from deckcheck.service.problems import Problem, over_limit
-from deckcheck.service.routers.goldfish import JOB_RESPONSES, too_many_jobs
+from deckcheck.service.deps import JobContextDep
+from deckcheck.service.problems import Problem
+from deckcheck.service.routers.goldfish import JOB_RESPONSES, limit_games, start_job
 from deckcheck.service.schemas import SweepBody, format_of, parse_deck
 from deckcheck.sweep.blank import wants_blank
 from deckcheck.sweep.run import SweepRequest
@@ -23,45 +22,25 @@ from deckcheck.sweep.run import SweepRequest
 router = APIRouter(tags=["sweeps"])
 
 
-@router.post(
-    "/sweeps",
-    status_code=202,
-    operation_id="post_sweep",
-    responses=JOB_RESPONSES,
-)
-async def post_sweep(
-    body: SweepBody,
-    response: Response,
-    settings: SettingsDep,
-    registry: RegistryDep,
-    index: CardIndexDep,
-    jobs: JobsDep,
-) -> Any:
+@router.post("/sweeps", status_code=202, operation_id="post_sweep", responses=JOB_RESPONSES)
+async def post_sweep(body: SweepBody, response: Response, ctx: JobContextDep) -> Any:
     """Variants of the deck (or of each deck), each validated, then its odds and goldfish
     milestones. Bad variants, policy keys or a sweep over ``job_games`` are a 422 now."""
     decks = _decks(body)
-    fmt = format_of(registry, body.format, decks[0][1])
+    fmt = format_of(ctx.registry, body.format, decks[0][1])
     req = body.request()
-    small = index.subset(fmt.game, _refs(decks, req))
+    small = ctx.index.subset(fmt.game, _refs(decks, req))
     variants = _check(decks, fmt, small, req)
-    if variants * req.games > settings.job_games:
-        raise over_limit(
-            _(
-                "{variants} variants × {games} games is over the limit of {n}",
-                variants=variants,
-                games=req.games,
-                n=settings.job_games,
-            ),
-            settings.job_games,
-            "games",  # i18n: machine
-        )
-    job = await run_in_threadpool(
-        jobs.start, variants * req.games, tasks.sweep, decks, fmt, small, req, task="sweep"
+    n = ctx.settings.job_games
+    message = _(
+        "{variants} variants × {games} games is over the limit of {n}",
+        variants=variants,
+        games=req.games,
+        n=n,
     )
-    if job is None:
-        raise too_many_jobs(settings.max_jobs)
-    response.headers["Location"] = f"/jobs/{job['id']}"
-    return job
+    limit_games(variants * req.games, ctx.settings, message)
+    games = variants * req.games
+    return await start_job(ctx, response, games, tasks.sweep, decks, fmt, small, req, task="sweep")
 
 
 def _decks(body: SweepBody) -> list[tuple[str | None, DeckList]]:

@@ -1,0 +1,81 @@
+"""How ChaosTCG's rules read a card (ChaosTCG 総合ルール 2016-05-17): its ネーム (§2.1), its
+append rules (§13), whether it levels up the partner (§10.3), enters (§13 [アラガミ]) or is played
+from the extra deck (§10.1). The reference engine and the batch engine's encoding share them."""
+
+from __future__ import annotations
+
+import re
+
+from deckcheck.sdk import Card, name_key, nfkc, word_key
+
+
+def _key(name: str) -> str:
+    return name_key("chaos", name)
+
+
+TST = "TST ゲージ"
+MITSUKI = "神前美月"  # §13 [TST ゲージ]: its sets go only on a chara of this ネーム
+ARAGAMI, SOLRAL = "アラガミ", "ソルラルチャージ"  # §13 append rules on how a card enters
+
+
+def _quoted(text: str) -> list[str]:
+    """The 「…」 parts of ``text``, left to right, in linear time (a regular expression for
+    this backtracks quadratically on a long run of 「)."""
+    out, start = [], text.find("「")
+    while start >= 0:
+        end = text.find("」", start + 1)
+        if end < 0:
+            break
+        if end > start + 1:  # as re.findall(r"「([^」]+)」") would, without its backtracking
+            out.append(text[start + 1 : end])
+        start = text.find("「", end + 1)
+    return out
+
+
+_SPACE = re.compile(r"\s+")  # spaces are not part of a name (§2.1)
+_NAMES: dict[int, tuple[Card, frozenset[str]]] = {}
+
+
+def names(card: Card) -> frozenset[str]:
+    """The ネーム of a card (§2.1): its 「…」 parts; none with [はるかさん] (§13, §11.4)."""
+    hit = _NAMES.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    found = frozenset(_SPACE.sub("", n).casefold() for n in _quoted(nfkc(card.name)))
+    if word_key("はるかさん") in {word_key(a) for a in card.items_of("append")}:
+        found = frozenset()
+    _NAMES[id(card)] = (card, found)
+    return found
+
+
+def _has(card: Card, append: str) -> bool:
+    return word_key(append) in {word_key(a) for a in card.items_of("append")}
+
+
+def levels_up(card: Card, partner_key: str) -> bool:
+    """§10.3: 「手札からパートナーと同じカード名のキャラカードを 1 枚」: a chara card only."""
+    return card.type == "chara" and _key(card.name) == partner_key
+
+
+def may_enter(card: Card) -> bool:
+    """§13 [アラガミ]: 「アペンドルール[アラガミ]を持つカードを登場させようとする場合それは
+    何もしません」: such a card never enters, as a friend or as an extra chara."""
+    return not _has(card, ARAGAMI)
+
+
+def plays_as_extra(card: Card) -> bool:
+    """An extra card the pilot plays by §10.1: it has an extra cost (without one its way in is
+    card text, not played), it may enter, and it has no [ソルラルチャージ] (§13: 「このカードが
+    エクストラデッキにある間アペンドルール[ソルラルチャージ]の効果によってのみ…エクストラ
+    デッキから他の領域に移動したりできま」)."""
+    return bool(card.text_of("extra_cost")) and may_enter(card) and not _has(card, SOLRAL)
+
+
+def charges(card: Card, partner: Card) -> bool:
+    """§13 [ソルラルチャージ]: ``card`` in the extra deck may cover ``partner`` at the start of
+    the battle phase (it shares a ネーム with the partner)."""
+    return _has(card, SOLRAL) and may_enter(card) and bool(names(card) & names(partner))
+
+
+def _meets(card: Card, part: str) -> bool:
+    return bool(part) and part in _key(card.name)
