@@ -86,6 +86,15 @@ def deckcheck(site: Path, db: Path, *args: str) -> subprocess.CompletedProcess[s
     )  # fmt: skip
 
 
+def package_tests(source: Path, site: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """The package's own tests (``source/tests``: the SDK's conformance suite) run by pytest in
+    a process of its own, against the package installed in ``site``."""
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", str(source / "tests")],
+        cwd=cwd, env=env(site, cwd / "pool.sqlite3"), capture_output=True, text=True, check=False,
+    )  # fmt: skip
+
+
 def main(argv: list[str]) -> int:
     if len(argv) != 2:
         print("usage: python -m tests.extra_game PACKAGE_FOLDER SITE_FOLDER", file=sys.stderr)

@@ -20,8 +20,7 @@ import pytest
 
 from tests.conftest import ROOT
 from tests.extra_game import deckcheck as _deckcheck
-from tests.extra_game import deckcheck_imports
-from tests.extra_game import env as _env
+from tests.extra_game import deckcheck_imports, package_tests
 
 KITE = ROOT / "tests" / "plugins" / "kitegame"
 
@@ -108,10 +107,6 @@ def test_the_game_passes_the_conformance_suite(kite: tuple[Path, Path], tmp_path
     """The package's own tests (its tests/: the SDK's Conformance, loaded as a pytest plugin),
     run against the installed package from outside the repository."""
     source, site = kite
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", str(source / "tests")],
-        cwd=tmp_path, env=_env(site, tmp_path / "pool.sqlite3"),
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+    run = package_tests(source, site, tmp_path)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "5 passed" in run.stdout

@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import ROOT
-from tests.extra_game import deckcheck, deckcheck_imports, env, install
+from tests.extra_game import deckcheck, deckcheck_imports, install, package_tests
 
 PAGES = {"en": ROOT / "docs" / "write-a-game.md", "ja": ROOT / "docs" / "write-a-game.ja.md"}
 FILE_BLOCK = re.compile(r'^```[\w-]+ title="([^"]+)"\n(.*?)^```$', flags=re.S | re.M)
@@ -47,7 +45,10 @@ def test_the_reader_takes_titled_blocks_only() -> None:
         '```python title="pkg/__init__.py"\nX = 1\n```\n\n```bash\npip install .\n```\n'
         '```csv title="pkg/data/cards.csv"\na,b\n1,2\n```\n'
     )
-    assert tutorial_files(page) == {"pkg/__init__.py": "X = 1\n", "pkg/data/cards.csv": "a,b\n1,2\n"}
+    assert tutorial_files(page) == {
+        "pkg/__init__.py": "X = 1\n",
+        "pkg/data/cards.csv": "a,b\n1,2\n",
+    }
 
 
 def test_both_pages_give_the_same_files() -> None:
@@ -79,9 +80,10 @@ def test_validate_goldfish_and_replay(game: tuple[Path, Path], tmp_path: Path) -
     assert deckcheck(site, db, "pool", "init", "--force").returncode == 0
     cards = json.loads(deckcheck(site, db, "pool", "search", "--game", "lantern", "--json").stdout)
     assert len(cards) == 10 and {c["type"] for c in cards} == {"lamp", "spark"}
-    assert "no more spark cards than lamp cards" in deckcheck(
-        site, db, "formats", "show", "lantern-standard"
-    ).stdout
+    assert (
+        "no more spark cards than lamp cards"
+        in deckcheck(site, db, "formats", "show", "lantern-standard").stdout
+    )
 
     ok = deckcheck(site, db, "validate", "--json", legal)
     assert ok.returncode == 0, ok.stdout + ok.stderr
@@ -113,16 +115,14 @@ def test_validate_goldfish_and_replay(game: tuple[Path, Path], tmp_path: Path) -
     replay = deckcheck(site, db, "goldfish", legal, "--turns", "3", "--replay", "1")
     assert replay.returncode == 0, replay.stderr
     assert "lights “" in replay.stdout and "lamps lit" in replay.stdout
-    replay_ja = deckcheck(site, db, "goldfish", legal, "--turns", "3", "--replay", "1", "--lang", "ja")
+    replay_ja = deckcheck(
+        site, db, "goldfish", legal, "--turns", "3", "--replay", "1", "--lang", "ja"
+    )
     assert "」に火を灯す" in replay_ja.stdout and "が点灯中" in replay_ja.stdout
 
 
 def test_the_game_passes_the_conformance_suite(game: tuple[Path, Path], tmp_path: Path) -> None:
     source, site = game
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", str(source / "tests")],
-        cwd=tmp_path, env=env(site, tmp_path / "pool.sqlite3"),
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+    run = package_tests(source, site, tmp_path)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "4 passed, 1 skipped" in run.stdout  # the tape test: the game has no batch engine
