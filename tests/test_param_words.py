@@ -13,6 +13,7 @@ import pytest
 from deckcheck import decklist, games
 from deckcheck.format_registry import default_registry
 from deckcheck.formats import Format
+from deckcheck.games.registry import SHIPPED as SHIPPED_GAMES
 from deckcheck.goldfish.policy import default_policy
 from deckcheck.goldfish.run import GoldfishRequest, goldfish
 from deckcheck.i18n import override
@@ -61,7 +62,7 @@ def test_the_check_finds_a_bare_parameter_id() -> None:
 def test_every_parameter_has_a_label_in_each_language() -> None:
     from deckcheck.format_params import param_name
 
-    for spec in games.specs():
+    for spec in map(games.get, SHIPPED_GAMES):  # a plugin labels its own, or shows the id
         for key in spec.all_params():
             with override("en"):
                 english = param_name(spec.id, key)

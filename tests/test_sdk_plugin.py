@@ -10,9 +10,7 @@ plays goldfish on its batch engine and replays a game in its own words; and its 
 
 from __future__ import annotations
 
-import ast
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -21,6 +19,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
+from tests.extra_game import deckcheck as _deckcheck
+from tests.extra_game import deckcheck_imports, package_tests
 
 KITE = ROOT / "tests" / "plugins" / "kitegame"
 
@@ -41,31 +41,8 @@ def kite(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return source, site
 
 
-def _env(site: Path, db: Path) -> dict[str, str]:
-    return {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)]),
-        "DECKCHECK_DB": str(db),
-        "NUMBA_CACHE_DIR": str(db.parent / "numba"),
-    }
-
-
-def _deckcheck(site: Path, db: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "deckcheck", *args],
-        cwd=db.parent, env=_env(site, db), capture_output=True, text=True, check=False,
-    )  # fmt: skip
-
-
 def test_the_game_imports_nothing_of_deckcheck_but_the_sdk(kite: tuple[Path, Path]) -> None:
-    modules = set()
-    for path in (kite[1] / "kite_duel").glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.module:
-                modules.add(node.module)
-            elif isinstance(node, ast.Import):
-                modules.update(alias.name for alias in node.names)
-    assert {m for m in modules if m.split(".")[0] == "deckcheck"} == {"deckcheck.sdk"}
+    assert deckcheck_imports(kite[1] / "kite_duel") == {"deckcheck.sdk"}
 
 
 def test_pool_init_validate_goldfish_and_replay(kite: tuple[Path, Path], tmp_path: Path) -> None:
@@ -130,10 +107,6 @@ def test_the_game_passes_the_conformance_suite(kite: tuple[Path, Path], tmp_path
     """The package's own tests (its tests/: the SDK's Conformance, loaded as a pytest plugin),
     run against the installed package from outside the repository."""
     source, site = kite
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", str(source / "tests")],
-        cwd=tmp_path, env=_env(site, tmp_path / "pool.sqlite3"),
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+    run = package_tests(source, site, tmp_path)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "5 passed" in run.stdout

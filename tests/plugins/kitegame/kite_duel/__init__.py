@@ -46,7 +46,12 @@ KITE = GameSpec(
     card_types={"glider": ("グライダー",), "wind": ("風",)},
     sections=("reserve",),
     section_aliases={"reserve": "reserve", "リザーブ": "reserve"},
-    params={"gust": Param(int, 3, N_("goldfish: gliders in the air at most"), minimum=1)},
+    params={
+        "gust": Param(
+            int, 3, N_("goldfish: gliders in the air at most"), minimum=1,
+            label=N_("gliders in the air at most"),
+        )
+    },
     policy=KitePolicy,
     default_policy=KitePolicy(name="kite default", keep=("type:glider>=1",)),
     play=lazy("kite_duel.engine:play"),
