@@ -34,10 +34,15 @@ def test_a_late_answer_for_the_start_up_format_does_not_replace_the_chosen_one(
     start_up = first.value.url.rsplit("/", 1)[-1]
     chosen = "iris-standard" if start_up != "iris-standard" else "rakuen-standard"
     page.select_option("#format", chosen)
+    # the chosen game's filters drawn: they come after its format (the game's entry of GET
+    # /games is awaited in between), so the format alone is too early to read them
     page.wait_for_function(
-        "f => typeof state !== 'undefined' && state.info && state.info.id === f", arg=chosen
+        "f => typeof state !== 'undefined' && state.info && state.info.id === f"
+        " && document.querySelector('#game-filters input') !== null",
+        arg=chosen,
     )
     filters = page.locator("#game-filters").inner_html()
+    assert 'id="filter-' in filters
     with page.expect_response(first.value.url) as late:
         held[0].continue_()
     late.value.finished()
