@@ -67,15 +67,17 @@ test: $(STAMP) $(MO) node_modules/.stamp
 	$(BIN)/pytest -n $(TEST_WORKERS)
 
 # The suite with a sixth game installed (issue 33: the core's tests hold for any set of installed
-# games): Kite Duel (tests/plugins/kitegame) copied into build/extra-game beside a hand-written
+# games): the test plugin that is a whole game package (the one under tests/plugins/ with tests
+# of its own; EXTRA_GAME_PACKAGE names another) copied into build/extra-game beside a hand-written
 # dist-info with its entry point (tests/extra_game.py) and put on PYTHONPATH, so deckcheck finds
 # it as an installed game while the venv stays as it is. Not part of `make test` (it runs the
 # whole suite again); TESTS narrows it: make test-extra-game TESTS=tests/test_registry.py
 EXTRA_GAME := build/extra-game
+EXTRA_GAME_PACKAGE ?= $(patsubst %/tests/,%,$(firstword $(wildcard tests/plugins/*/tests/)))
 TESTS ?=
 test-extra-game: $(STAMP) $(MO) node_modules/.stamp
 	rm -rf $(EXTRA_GAME)
-	$(BIN)/python -m tests.extra_game tests/plugins/kitegame $(EXTRA_GAME)
+	$(BIN)/python -m tests.extra_game $(EXTRA_GAME_PACKAGE) $(EXTRA_GAME)
 	PYTHONPATH=$(CURDIR)/$(EXTRA_GAME):$(CURDIR) $(BIN)/pytest -n $(TEST_WORKERS) $(TESTS)
 
 # Every game's goldfish engine compiled into numba's cache once, one game per process on both

@@ -5,9 +5,10 @@ declares. ``importlib.metadata`` finds distributions on ``sys.path``, so with th
 ``PYTHONPATH`` deckcheck's registry loads the game as it loads an installed one.
 
 Used by tests/test_tutorial.py (the tutorial's game, taken out of docs/write-a-game.md) and by
-``make test-extra-game``, which runs the suite with Kite Duel installed this way::
+``make test-extra-game``, which runs the suite with the test plugin that is a whole game package
+(under tests/plugins/) installed this way::
 
-    python -m tests.extra_game tests/plugins/kitegame build/extra-game
+    python -m tests.extra_game tests/plugins/PACKAGE build/extra-game
 """
 
 from __future__ import annotations
