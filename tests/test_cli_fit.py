@@ -7,13 +7,13 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from deckcheck.cli import app
+from tests.cli_run import deckcheck
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -30,10 +30,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _run(lang: str, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "COLUMNS": "80", "DECKCHECK_LANG": lang}
     env.pop("LINES", None)
-    return subprocess.run(
-        [sys.executable, "-m", "deckcheck", *args], capture_output=True, text=True, env=env,
-        cwd=ROOT,
-    )  # fmt: skip
+    return deckcheck(args, env=env, cwd=ROOT)
 
 
 def _commands(db: Path, tmp: Path) -> dict[str, list[str]]:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +20,7 @@ from deckcheck.format_registry import default_registry
 from deckcheck.i18n import _, override
 from deckcheck.pool.search import known_filters
 from deckcheck.pool.store import Pool
+from tests.cli_run import deckcheck as run_cli
 from tests.prose import english_words
 from tests.test_i18n_sources import SITES, source_prose
 
@@ -30,7 +29,8 @@ runner = CliRunner()
 
 
 def deckcheck(*args: str, lang: str | None = "ja_JP.UTF-8", **env: str) -> tuple[int, str]:
-    """``python -m deckcheck ARGS`` under ``LANG=lang``: exit status, stdout and stderr."""
+    """``deckcheck ARGS`` under ``LANG=lang`` (in this process, as the process would answer:
+    tests/cli_run.py): exit status, stdout and stderr."""
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG"))}
     environ.pop("DECKCHECK_LANG", None)
     # this checkout first, then whatever the tests run with (a plugin installed beside deckcheck)
@@ -38,15 +38,7 @@ def deckcheck(*args: str, lang: str | None = "ja_JP.UTF-8", **env: str) -> tuple
     environ.update({"COLUMNS": "200", "PYTHONPATH": path, **env})
     if lang is not None:
         environ["LANG"] = lang
-    done = subprocess.run(
-        [sys.executable, "-m", "deckcheck", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        env=environ,
-        cwd=ROOT,
-        check=False,
-    )
+    done = run_cli(args, env=environ, cwd=ROOT)
     return done.returncode, done.stdout + done.stderr
 
 
@@ -171,6 +163,9 @@ def test_in_process_lang_ja_does_not_leak_into_the_next_run() -> None:
     assert ja.exit_code == 0 and "デッキリストをそのフォーマットで検査し" in ja.output
     en = runner.invoke(app, ["validate", "--help"])
     assert "Check deck lists against their format" in en.output and "使い方" not in en.output
+    assert "[default: text]" in en.output  # typer's own words, not the last run's Japanese
+    bad = runner.invoke(app, ["validate", "--no-such"])
+    assert "Error" in bad.output and "エラー" not in bad.output
 
 
 def test_formats_list_is_japanese() -> None:

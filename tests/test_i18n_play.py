@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from deckcheck.i18n import override
+from tests.cli_run import deckcheck
 from tests.conftest import EXAMPLES
 from tests.test_i18n_sources import SITES, source_prose
 
@@ -38,12 +39,7 @@ TYPED = ['"all"', "'maintenance'", "'never'", "（leaders）", "[TST ゲージ]"
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("play") / "pool.sqlite3"
-    subprocess.run(
-        [sys.executable, "-m", "deckcheck", "pool", "init", "--db", str(path)],
-        check=True,
-        capture_output=True,
-        env=_env("en"),
-    )
+    assert deckcheck(["pool", "init", "--db", str(path)], env=_env("en")).returncode == 0
     return path
 
 
@@ -55,13 +51,7 @@ def _env(lang: str) -> dict[str, str]:
 
 
 def _run(lang: str, *args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "deckcheck", *args],
-        capture_output=True,
-        text=True,
-        env=_env(lang),
-        cwd=ROOT,
-    )
+    done = deckcheck(args, env=_env(lang), cwd=ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
 

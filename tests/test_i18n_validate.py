@@ -10,7 +10,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,6 +24,7 @@ from deckcheck.format_params import param_value
 from deckcheck.format_registry import FormatRegistry, default_registry
 from deckcheck.pool.store import Pool
 from deckcheck.wording import a_an, word
+from tests.cli_run import deckcheck
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.deck"))
@@ -50,10 +50,7 @@ def _run(*args: str, lang: str | None = None) -> subprocess.CompletedProcess[str
     env["COLUMNS"] = "1000"  # no wrapping inside a path or a card name
     if lang is not None:
         env["LANG"] = lang
-    return subprocess.run(
-        [sys.executable, "-m", "deckcheck", *args],
-        capture_output=True, text=True, env=env, cwd=ROOT, check=False,
-    )
+    return deckcheck(args, env=env, cwd=ROOT)  # in process, as the process answers
 
 
 def _data(report: dict[str, Any], formats: FormatRegistry) -> Iterator[str]:

@@ -183,10 +183,10 @@ def show_error(exc: ClickException) -> None:
     """A usage error as typer shows it (usage line, hint, error panel), in the language."""
     from typer import rich_utils
 
+    use_rich_words()  # in English too: an earlier Japanese run in this process set them
     if current() == DEFAULT or isinstance(exc, NoArgsIsHelpError):
         rich_utils.rich_format_error(exc)
         return
-    use_rich_words()
     ctx = getattr(exc, "ctx", None)
     text = error_text(exc)
     rich_utils.rich_format_error(UsageError(text, ctx) if ctx is not None else ClickException(text))
@@ -235,8 +235,7 @@ class _Localized:
         return option
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
-        if current() != DEFAULT:
-            use_rich_words()
+        use_rich_words()  # in English too: an earlier Japanese run in this process set them
         super().format_help(ctx, formatter)  # type: ignore[misc]
 
 
