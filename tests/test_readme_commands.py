@@ -26,13 +26,13 @@ import re
 import shlex
 import shutil
 import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from tests.cli_run import deckcheck
 from tests.conftest import ROOT
 
 # the English pages (page.md; page.ja.md is the Japanese twin)
@@ -154,20 +154,16 @@ def pool_env(db: Path) -> dict[str, str]:
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG", "DECKCHECK_"))}
     env.update(PYTHONPATH=path, DECKCHECK_DB=str(db), COLUMNS="80", LANG="C.UTF-8")
-    init = [sys.executable, "-m", "deckcheck", "pool", "init", "--db", str(db)]
-    subprocess.run(init, env=env, check=True, capture_output=True)
+    assert deckcheck(["pool", "init", "--db", str(db)], env=env).returncode == 0
     return env
 
 
 def run_deckcheck(
     args: list[str], cwd: Path, env: dict[str, str]
 ) -> tuple[subprocess.CompletedProcess[str], str]:
-    """``python -m deckcheck ARGS``, and the whole exchange as a user saw it (for assertion
-    messages); it never prints a traceback."""
-    done = subprocess.run(
-        [sys.executable, "-m", "deckcheck", *args],
-        cwd=cwd, env=env, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+    """``deckcheck ARGS`` (in this process, as the process answers: tests/cli_run.py), and
+    the whole exchange as a user saw it (for assertion messages); it never prints a traceback."""
+    done = deckcheck(args, env=env, cwd=cwd)
     shown = f"$ deckcheck {shlex.join(args)}\n{done.stdout}\n{done.stderr}"
     assert "Traceback" not in done.stderr, shown
     return done, shown
@@ -222,8 +218,8 @@ def _make_scratch(folder: Path, fmt: str, game: str, env: dict[str, str]) -> Non
     )
     (folder / "pilot.toml").write_text('name = "README pilot"\n', encoding="utf-8")
     _cards(folder, game)
-    convert = [sys.executable, "-m", "deckcheck", "convert", "a.deck", "--to", "json"]
-    done = subprocess.run(convert, cwd=folder, env=env, capture_output=True, text=True, check=True)
+    done = deckcheck(["convert", "a.deck", "--to", "json"], env=env, cwd=folder)
+    assert done.returncode == 0, done.stderr
     (folder / "b.json").write_text(done.stdout, encoding="utf-8")
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
     for step in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "scratch"],
@@ -256,8 +252,7 @@ def _snapshot(folder: Path) -> dict[str, bytes]:
 
 def _verdict(folder: Path, files: list[str], env: dict[str, str]) -> int:
     """``deckcheck validate``'s status for ``files`` (0 legal, 1 illegal)."""
-    command = [sys.executable, "-m", "deckcheck", "validate", *files]
-    return subprocess.run(command, cwd=folder, env=env, capture_output=True).returncode
+    return deckcheck(["validate", *files], env=env, cwd=folder).returncode
 
 
 def _expected(command: Command, args: list[str], folder: Path, env: dict[str, str]) -> int:
