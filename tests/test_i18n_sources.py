@@ -9,7 +9,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,6 +28,7 @@ from deckcheck.format_registry import FormatRegistry, default_registry
 from deckcheck.i18n_extract import _ENGLISH, game_of, source_texts
 from deckcheck.pool.store import Pool
 from deckcheck.wording import cited
+from tests.cli_run import deckcheck
 
 ROOT = Path(__file__).resolve().parent.parent
 PO = ROOT / "deckcheck" / "locale" / "ja" / "LC_MESSAGES" / "deckcheck.po"
@@ -126,10 +126,7 @@ def _run(*args: str, lang: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items()
            if k not in ("LC_ALL", "LC_MESSAGES", "LANG", "DECKCHECK_LANG")}
     env.update(PYTHONPATH=str(ROOT), COLUMNS="1000", LANG=lang)
-    return subprocess.run(
-        [sys.executable, "-m", "deckcheck", *args],
-        capture_output=True, text=True, env=env, cwd=ROOT, check=False,
-    )
+    return deckcheck(args, env=env, cwd=ROOT)  # in process, as the process answers
 
 
 def _data(reports: list[dict[str, Any]], formats: FormatRegistry) -> list[str]:
