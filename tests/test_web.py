@@ -277,7 +277,7 @@ def test_phone_width_and_failures_keep_the_deck(browser, server_url: str) -> Non
 
 def _open_paste(page: Page) -> None:
     """Open the paste panel once the page has settled: the page may reload itself in the
-    browser's language first (builder.js settleLanguage), and a click on the old page's
+    browser's language first (i18n.js settleLanguage), and a click on the old page's
     summary was lost with it (the fill then waited for a textarea that never showed)."""
     page.wait_for_load_state("networkidle")
     summary = page.locator("summary", has_text="Paste a deck list")

@@ -193,6 +193,14 @@ export function keyEdit(ev, card, section) {
   }
 }
 
+const GROUP_KEY = "deckcheck.builder.group"; // "group by type", as this browser last left it
+
 export function startDeckView() {
   on("changed", () => renderDeck());
+  const group = input("group-by-type");
+  try { group.checked = localStorage.getItem(GROUP_KEY) === "1"; } catch (err) { /* private mode */ }
+  group.addEventListener("change", () => {
+    try { localStorage.setItem(GROUP_KEY, group.checked ? "1" : "0"); } catch (err) { /* private mode */ }
+    renderDeck();
+  });
 }
