@@ -58,7 +58,7 @@ export class ApiError extends Error {
 function urlOf(route, call) {
   const path = ROUTES[route][1].replace(/\{(\w+)\}/g, (_whole, k) => {
     const value = call.params ? call.params[k] : undefined;
-    if (value === undefined) throw new Error(`${route}: no ${k}`);
+    if (value === undefined) throw new Error(_("the page asked for {route} without its {field}", { route, field: k }));
     return encodeURIComponent(value);
   });
   const query = call.query ? new URLSearchParams(call.query).toString() : "";
@@ -100,7 +100,9 @@ export function apiResponse(route, call = {}) {
  */
 export async function fetchAt(route, url, call = {}) {
   const pattern = ROUTES[route][1].replace(/\{\w+\}/g, "[^/?#]+");
-  if (!new RegExp(`^${pattern}$`).test(url)) throw new Error(`${route}: not its URL: ${url}`);
+  if (!new RegExp(`^${pattern}$`).test(url)) {
+    throw new Error(_("the service gave {url} where the page expected {route}", { url, route }));
+  }
   return bodyOf(await send(ROUTES[route][0], url, call));
 }
 

@@ -1,5 +1,6 @@
 // The page's small DOM helpers: elements by id (typed, so tsc checks what is read of them), a
 // message beside a control, a button, a download.
+import { _ } from "./i18n.js";
 
 /**
  * The element with this id, of this class; a missing or other element is the page's own bug,
@@ -11,7 +12,7 @@
  */
 export function el(id, type) {
   const found = document.getElementById(id);
-  if (!(found instanceof type)) throw new Error(`#${id}: no such element of that type`);
+  if (!(found instanceof type)) throw new Error(_("the page lacks the element #{id} it expects", { id }));
   return found;
 }
 
