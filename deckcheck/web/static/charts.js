@@ -3,6 +3,7 @@
 // a row, so nothing covers a curve at any width.
 import { _ } from "./i18n.js";
 
+/** A series' colour by its place (compare.js colours its variants alike). */
 export const CHART_COLOURS = ["#1d4ed8", "#b91c1c", "#047857", "#b45309", "#7c3aed", "#0e7490"];
 const MARKERS = ["circle", "square", "triangle", "diamond", "down", "cross"];
 

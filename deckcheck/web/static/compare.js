@@ -295,6 +295,7 @@ function drawMilestone() {
     { milestone: word, level: "95%", rates: rates.join("; ") });
 }
 
+/** Sets this part of the page going, once, when the page starts (builder.js). */
 export function startCompare() {
   $("compare").addEventListener("click", runCompare);
   $("compare-milestone").addEventListener("change", drawMilestone);

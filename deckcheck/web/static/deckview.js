@@ -195,6 +195,7 @@ export function keyEdit(ev, card, section) {
 
 const GROUP_KEY = "deckcheck.builder.group"; // "group by type", as this browser last left it
 
+/** Sets this part of the page going, once, when the page starts (builder.js). */
 export function startDeckView() {
   on("changed", () => renderDeck());
   const group = input("group-by-type");

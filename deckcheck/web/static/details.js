@@ -106,6 +106,7 @@ async function markCurves() {
   }
 }
 
+/** Sets this part of the page going, once, when the page starts (builder.js). */
 export function startDetails() {
   for (const id of ["results", "sections"]) {
     $(id).addEventListener("focusin", (ev) => {

@@ -85,6 +85,7 @@ async function readText(text, previous) {
   }
 }
 
+/** Sets this part of the page going, once, when the page starts (builder.js). */
 export function startExchange() {
   for (const [id, fileType] of /** @type {const} */ ([["export-text", "text"],
     ["export-json", "json"], ["export-csv", "csv"]])) {

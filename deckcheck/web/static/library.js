@@ -257,6 +257,7 @@ async function importLibrary(file) {
   await renderLibrary();
 }
 
+/** Sets this part of the page going, once, when the page starts (builder.js). */
 export function startLibrary() {
   $("lib-save").addEventListener("click", () => saveVersion(false));
   $("lib-save-new").addEventListener("click", () => saveVersion(true));

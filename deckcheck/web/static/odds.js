@@ -135,6 +135,7 @@ export function restoreOdds() {
   drawOdds(odds);
 }
 
+/** Sets this part of the page going, once, when the page starts (builder.js). */
 export function startOdds() {
   $("deal").addEventListener("click", () => deal(false));
   $("mulligan").addEventListener("click", () => deal(true));

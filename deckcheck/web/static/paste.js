@@ -157,6 +157,7 @@ async function takeSuggestion(entry, name, item) {
   }
 }
 
+/** Sets this part of the page going, once, when the page starts (builder.js). */
 export function startPaste() {
   $("fix-typos").addEventListener("click", fixCertainTypos);
 }

@@ -29,6 +29,7 @@ function openSearch(open) {
   if (open) input("q").focus(); else $("open-search").focus();
 }
 
+/** Sets this part of the page going, once, when the page starts (builder.js). */
 export function startSummary() {
   on("drawn", renderSummary);
   new MutationObserver(renderSummary).observe($("verdict"), { childList: true,

@@ -41,6 +41,8 @@ import { param, state } from "./store.js";
 /** @typedef {{ label: string, rule: string, done: string }} DoneStep */
 
 /**
+ * The playtest on the table: the game's table, the cards in each zone, the turn, the shuffle's
+ * seed and state, the moves' history and the cards chosen.
  * @type {{ table: Table | null, game: string | null, format: string | null,
  *   zones: Record<string, PlayCard[]>, turn: number, seed: number, rng: number, onPlay: boolean,
  *   mulliganed: boolean, steps: DoneStep[], note: string, history: string[], selected: string[] }}
@@ -59,7 +61,7 @@ function nextRandom() {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 }
 
-/** @template T @param {T[]} cards */
+/** The cards shuffled in place by the seeded generator. @template T @param {T[]} cards */
 export function shuffle(cards) {
   for (let i = cards.length - 1; i > 0; i--) {
     const j = Math.floor(nextRandom() * (i + 1));
@@ -68,7 +70,7 @@ export function shuffle(cards) {
   return cards;
 }
 
-/** @param {string} game @returns {Promise<Table>} */
+/** The game's table, asked once per game. @param {string} game @returns {Promise<Table>} */
 export async function tableOf(game) {
   if (!pt.table || pt.game !== game) {
     pt.table = /** @type {Table} */ (await api("playtest", { params: { game } }));
@@ -77,11 +79,13 @@ export async function tableOf(game) {
   return pt.table;
 }
 
+/** The table as it stands, as a history entry (JSON). */
 export function snapshot() {
   return JSON.stringify({ zones: pt.zones, turn: pt.turn, rng: pt.rng, mulliganed: pt.mulliganed,
     steps: pt.steps, note: pt.note });
 }
 
+/** The table as it stands, kept for Undo move (the last 500 moves). */
 export function remember() {
   pt.history.push(snapshot());
   if (pt.history.length > 500) pt.history.shift();
@@ -89,7 +93,7 @@ export function remember() {
 
 // --- the deal ------------------------------------------------------------------------------------
 
-/** @param {string[]} sections */
+/** One card a copy, of the deck's lines in these sections. @param {string[]} sections */
 export function copiesIn(sections) {
   let id = 0;
   /** @type {PlayCard[]} */

@@ -308,6 +308,7 @@ function onCardClick(ev) {
   renderPlaytest(id);
 }
 
+/** Sets this part of the page going, once, when the page starts (builder.js). */
 export function startPlaytest() {
   $("pt-deal").addEventListener("click", () => dealPlaytest(false));
   $("pt-restart").addEventListener("click", () => dealPlaytest(true));

@@ -63,6 +63,7 @@ async function listSaved() {
   }
 }
 
+/** Sets this part of the page going, once, when the page starts (builder.js). */
 export function startSaved() {
   $("save").addEventListener("click", saveToService);
   $("list-saved").addEventListener("click", listSaved);

@@ -11,7 +11,7 @@ import { state } from "./store.js";
 /** @typedef {import("./games.js").Filter} Filter */
 /** @typedef {import("./games.js").GameSpec} GameSpec */
 
-export const PAGE = 30; // search results a page
+const PAGE = 30; // search results a page
 
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let searchTimer;
@@ -147,6 +147,7 @@ function updateMoreFilters() {
     : _("More filters");
 }
 
+/** Sets this part of the page going, once, when the page starts (builder.js). */
 export function startSearch() {
   for (const id of ["q", "type"]) $(id).addEventListener("input", () => scheduleSearch());
   $("prev").addEventListener("click", () => {

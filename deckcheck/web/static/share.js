@@ -85,6 +85,7 @@ async function copyText() {
   $("copy-note").textContent = copied ? _("Deck list copied to the clipboard.") : "";
 }
 
+/** Sets this part of the page going, once, when the page starts (builder.js). */
 export function startShare() {
   $("share").addEventListener("click", share);
   $("copy").addEventListener("click", copyText);

@@ -162,6 +162,7 @@ function curveFigure(fact, lines) {
   return figure;
 }
 
+/** Sets this part of the page going, once, when the page starts (builder.js). */
 export function startStats() {
   $("stats-section").addEventListener("change", renderStats);
   on("drawn", deckChanged);

@@ -89,6 +89,7 @@ export function commit(now = false) {
   emit("changed", now);
 }
 
+/** The deck kept in this browser (localStorage), for the next visit. */
 export function save() {
   localStorage.setItem(STORE, JSON.stringify({ format: state.format, entries: state.entries,
     savedId: state.savedId, savedVersion: state.savedVersion }));
@@ -105,6 +106,7 @@ export function kept() {
 /** @type {Promise<unknown>} */
 let loading = Promise.resolve();
 
+/** Resolves once the deck on its way in (if any) is in place. */
 export function settled() {
   return loading;
 }
@@ -141,6 +143,7 @@ export function copiesOf(lines) {
   return lines.reduce((n, e) => n + e.count, 0);
 }
 
+/** The format's sections, in order (main alone before a format is in). */
 export function sectionNames() {
   return state.info ? state.info.sections.map((s) => s.name) : ["main"];
 }

@@ -106,6 +106,7 @@ function applySuggestion(v) {
   $("suggest-status").textContent = _("Applied. Suggest again for the changed deck.");
 }
 
+/** Sets this part of the page going, once, when the page starts (builder.js). */
 export function startSuggest() {
   $("suggest").addEventListener("click", runSuggest);
 }

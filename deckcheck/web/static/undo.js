@@ -83,6 +83,7 @@ async function undoDeck() {
   commit(true);
 }
 
+/** Sets this part of the page going, once, when the page starts (builder.js). */
 export function startUndo() {
   $("clear").addEventListener("click", clearDeck);
   $("undo").addEventListener("click", undoDeck);

@@ -23,6 +23,7 @@ import { deckText, on, state } from "./store.js";
 let validateTimer;
 let validateSeq = 0;
 
+/** The deck checked a moment after the last of a run of changes. */
 export function scheduleValidate() {
   clearTimeout(validateTimer);
   checking();
@@ -115,6 +116,7 @@ function fill(list, violations) {
   }
 }
 
+/** Sets this part of the page going, once, when the page starts (builder.js). */
 export function startVerdict() {
   on("changed", (now) => (now ? validateNow() : scheduleValidate()));
 }

@@ -82,6 +82,7 @@ function stepTurn(delta) {
   renderWatch();
 }
 
+/** Sets this part of the page going, once, when the page starts (builder.js). */
 export function startWatch() {
   $("watch").addEventListener("click", runWatch);
   $("watch-prev").addEventListener("click", () => stepTurn(-1));
