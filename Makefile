@@ -18,7 +18,7 @@ MO := $(PO:.po=.mo)
 POT := build/deckcheck.pot
 BABEL := $(BIN)/python -m babel.messages.frontend
 
-.PHONY: demo test test-extra-game engines lint bench clean messages docs
+.PHONY: demo test test-extra-game engines typecheck-page lint bench clean messages docs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -52,7 +52,8 @@ demo: $(STAMP) $(MO)
 	$(BIN)/deckcheck validate examples --db $(DEMO_DB); test $$? -eq 1
 	$(BIN)/python -m deckcheck.cli.warm --db $(DEMO_DB) --usage
 
-# axe-core for the browser tests' accessibility check (issue 32), from package-lock.json
+# axe-core for the browser tests' accessibility check (issue 32) and TypeScript for
+# typecheck-page, from package-lock.json
 node_modules/.stamp: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
@@ -64,6 +65,7 @@ test: $(STAMP) $(MO) node_modules/.stamp
 	$(BIN)/lint-imports
 	$(MAKE) --no-print-directory docs
 	$(MAKE) --no-print-directory engines
+	$(MAKE) --no-print-directory typecheck-page
 	$(BIN)/pytest -n $(TEST_WORKERS)
 
 # The suite with a sixth game installed (issue 33: the core's tests hold for any set of installed
@@ -79,6 +81,12 @@ test-extra-game: $(STAMP) $(MO) node_modules/.stamp
 	rm -rf $(EXTRA_GAME)
 	$(BIN)/python -m tests.extra_game $(EXTRA_GAME_PACKAGE) $(EXTRA_GAME)
 	PYTHONPATH=$(CURDIR)/$(EXTRA_GAME):$(CURDIR) $(BIN)/pytest -n $(TEST_WORKERS) $(TESTS)
+
+# The page's scripts (deckcheck/web/static/*.js, ES modules) checked against their JSDoc types
+# by TypeScript (tsc --checkJs, strict: tsconfig.json; issue 33). Nothing is emitted: the
+# browser runs the files as they are.
+typecheck-page: node_modules/.stamp
+	node_modules/.bin/tsc -p tsconfig.json
 
 # Every game's goldfish engine compiled into numba's cache once, one game per process on both
 # cores, before the suite: in a fresh clone the tests compiled them themselves, the same engine

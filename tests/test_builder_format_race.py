@@ -12,6 +12,11 @@ from playwright.sync_api import Browser, Route
 
 from tests.test_web import WAIT_MS, _watch, browser, server_url, web_app  # noqa: F401  (fixtures)
 
+# the type menu's types, sorted: the format whose rules the page holds lists its own
+TYPE_MENU = (
+    "[...document.querySelectorAll('#type option')].map((o) => o.value).filter(Boolean).sort()"
+)
+
 
 def test_a_late_answer_for_the_start_up_format_does_not_replace_the_chosen_one(
     browser: Browser,  # noqa: F811
@@ -39,13 +44,16 @@ def test_a_late_answer_for_the_start_up_format_does_not_replace_the_chosen_one(
     chosen = next(
         f for f in reversed(offered) if game_of.get(f, game_of[start_up]) != game_of[start_up]
     )
+    # the chosen format's card types, which its type menu lists once its rules are in
+    rules = page.request.get(f"{server_url}/formats/{chosen}").json()
+    types = sorted({t for s in rules["sections"] for t in s["types"]["allowed"]})
     page.select_option("#format", chosen)
     # the chosen game's filters drawn: they come after its format (the game's entry of GET
     # /games is awaited in between), so the format alone is too early to read them
     page.wait_for_function(
-        "f => typeof state !== 'undefined' && state.info && state.info.id === f"
+        f"types => JSON.stringify({TYPE_MENU}) === JSON.stringify(types)"
         " && document.querySelector('#game-filters input') !== null",
-        arg=chosen,
+        arg=types,
     )
     filters = page.locator("#game-filters").inner_html()
     assert 'id="filter-' in filters
@@ -56,7 +64,7 @@ def test_a_late_answer_for_the_start_up_format_does_not_replace_the_chosen_one(
     # the page's event loop, which this lets pass before reading the page again
     page.evaluate("() => new Promise((done) => setTimeout(done, 300))")
     assert page.locator("#format").input_value() == chosen
-    assert page.evaluate("() => state.info.id") == chosen
+    assert page.evaluate(f"() => {TYPE_MENU}") == types  # the chosen format's rules stand
     assert page.locator("#game-filters").inner_html() == filters
     assert violations == []
     context.close()

@@ -65,7 +65,25 @@ def test_page_is_server_rendered_with_labels(web_app) -> None:  # type: ignore[n
         labelled = set(re.findall(r'<label for="([^"]+)"', html))
         assert ids and ids <= labelled  # every control has a label
         assert 'name="viewport"' in html
-        assert http.get("/static/builder.js").status_code == 200
+        # one entry module, and every module it reaches is served as JavaScript (a module
+        # script of another type is refused, nosniff or not)
+        assert re.findall(r"<script\b[^>]*\bsrc=[^>]*>", html) == [
+            '<script type="module" src="/static/builder.js">'
+        ]
+        seen: set[str] = set()
+        todo = ["builder.js"]
+        while todo:
+            name = todo.pop()
+            seen.add(name)
+            answer = http.get(f"/static/{name}")
+            assert answer.status_code == 200, name
+            assert "javascript" in answer.headers["content-type"], name
+            todo += [
+                m
+                for m in re.findall(r'^import [^;]*? from "\./([\w-]+\.js)";', answer.text, re.M)
+                if m not in seen
+            ]
+        assert len(seen) > 10
         assert http.get("/static/builder.css").status_code == 200
         assert "/" not in http.get("/openapi.json").json()["paths"]  # the page is not API
 
@@ -259,7 +277,7 @@ def test_phone_width_and_failures_keep_the_deck(browser, server_url: str) -> Non
 
 def _open_paste(page: Page) -> None:
     """Open the paste panel once the page has settled: the page may reload itself in the
-    browser's language first (builder.js settleLanguage), and a click on the old page's
+    browser's language first (i18n.js settleLanguage), and a click on the old page's
     summary was lost with it (the fill then waited for a textarea that never showed)."""
     page.wait_for_load_state("networkidle")
     summary = page.locator("summary", has_text="Paste a deck list")
@@ -461,10 +479,12 @@ def test_games_lists_each_games_filters_and_the_page_names_no_game(web_app) -> N
                 value = next(iter(game["card_types"])) if f["param"] == "type" else "1"
                 asked = http.get("/cards", params={f["param"]: value, "limit": 1})
                 assert asked.status_code == 200, (f, asked.text)
-    script = (Path(__file__).resolve().parent.parent / "deckcheck/web/static/builder.js").read_text()
-    assert not any(f'"{g}"' in script or f"'{g}'" in script for g in games.ids())
-    # what a deal sets aside is the spec's data, rendered by its label (no game's roles here)
-    assert not re.search(r"partner|gate|main.unit", script, re.IGNORECASE)
+    static = Path(__file__).resolve().parent.parent / "deckcheck/web/static"
+    for path in sorted(static.glob("*.js")):  # the page's modules
+        script = path.read_text(encoding="utf-8")
+        assert not any(f'"{g}"' in script or f"'{g}'" in script for g in games.ids()), path.name
+        # what a deal sets aside is the spec's data, rendered by its label (no game's roles here)
+        assert not re.search(r"partner|gate|main.unit", script, re.IGNORECASE), path.name
 
 
 def test_compare_copies_draws_a_curve_per_legal_variant(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]

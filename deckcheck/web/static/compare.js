@@ -1,35 +1,74 @@
 // "Compare copies": the odds and goldfish milestones of the current deck with each legal number
-// of copies of one card (0 up to the most the format allows of it, from POST /resolve), from a sweep
-// job (POST /sweeps, then GET /jobs/{id} until it ends, then the result at its result_url).
-// The fill keeps the deck's size: a blank card that counts for nothing (the sweep's device,
-// outside the rulebooks), a card of the deck, or any card of the pool. Loaded after
-// builder.js, whose state, api(), apiResponse(), show(), deckText(), settled(), copiesOf() and drawChart()
-// it uses.
-"use strict";
+// of copies of one card (0 up to the most the format allows of it, from POST /resolve), from a
+// sweep job (POST /sweeps, followed until it ends, then its result). The fill keeps the deck's
+// size: a blank card that counts for nothing (the sweep's device, outside the rulebooks), a
+// card of the deck, or any card of the pool.
+import { api, runJob } from "./api.js";
+import { CHART_COLOURS, drawChart, percent } from "./charts.js";
+import { $, el, errorText, input, select, show, whileRunning } from "./dom.js";
+import { _ } from "./i18n.js";
+import { copiesOf, deckText, on, settled, state } from "./store.js";
+
+/** @typedef {import("./store.js").Entry} Entry */
+/** @typedef {import("./charts.js").Series} Series */
+
+/**
+ * @typedef {object} Milestone a goldfish milestone of a variant
+ * @property {number[]} by_turn
+ * @property {number[]} low
+ * @property {number[]} high
+ * @property {number} rate
+ * @property {[number, number]} rate_interval
+ */
+
+/**
+ * @typedef {object} Variant a variant of a sweep's result
+ * @property {Record<string, number>} keys
+ * @property {boolean} legal
+ * @property {{ message: string }[]} violations
+ * @property {Record<string, number[]>} odds
+ * @property {Record<string, Milestone>} milestones
+ */
+
+/** @typedef {{ variants: Variant[], words?: Record<string, string>, games: number }} Sweep */
+
+/**
+ * @typedef {object} Asked what the shown comparison was asked for
+ * @property {string} card
+ * @property {string | null} fill
+ * @property {boolean} onPlay
+ * @property {string} cardName
+ * @property {number} cardCount
+ * @property {string | null} fillName
+ * @property {number} fillCount
+ */
 
 const BLANK = "blank"; // the sweep's fill value for the blank card
 const LEAST = ""; // the fill value for "the deck's least wanted card"
+/** @type {{ result: Sweep | null, asked: Asked | null }} */
 const compare = { result: null, asked: null };
-const pool = new Map(); // fill cards found in the pool: number → {number, name}
+/** @type {Map<string, { number: string, name: string }>} fill cards found in the pool */
+const pool = new Map();
 
 function mainCards() {
   return state.entries.filter((e) => e.section === "main" && e.count > 0 && (e.number || e.ref));
 }
 
+/** @param {{ number?: string | null, ref?: string | null, name?: string, count: number }} e */
 function cardOption(e) {
-  const value = e.number || e.ref;
+  const value = e.number || e.ref || "";
   const count = e.count ? ` ×${e.count}` : "";
   return new Option(`${e.name || value} (${value})${count}`, value);
 }
 
 function refreshCards() {
   const cards = mainCards();
-  const card = $("compare-card");
+  const card = select("compare-card");
   const kept = card.value;
   card.innerHTML = "";
   for (const e of cards) card.append(cardOption(e));
   if ([...card.options].some((o) => o.value === kept)) card.value = kept;
-  const fill = $("compare-fill");
+  const fill = select("compare-fill");
   const keptFill = fill.value;
   fill.innerHTML = "";
   fill.append(new Option(_("a blank card (counts for nothing)"), BLANK),
@@ -46,83 +85,64 @@ function refreshCards() {
 }
 
 // Any card of the pool as the fill: a search as the card search does it, by name or number.
-let fillTimer = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let fillTimer;
 function scheduleFillSearch() {
   clearTimeout(fillTimer);
   fillTimer = setTimeout(searchFill, 150);
 }
 
 async function searchFill() {
-  const q = $("compare-fill-q").value.trim();
+  const q = input("compare-fill-q").value.trim();
   if (!q || !state.info) return;
   try {
-    const params = new URLSearchParams({ game: state.info.game, q, limit: "10" });
-    const cards = await api("GET", "/cards?" + params);
+    /** @type {import("./store.js").Card[]} */
+    const cards = await api("cards", { query: { game: state.info.game, q, limit: "10" } });
     pool.clear();
     for (const c of cards) pool.set(c.number, { number: c.number, name: c.name });
     refreshCards();
-    if (cards.length) $("compare-fill").value = cards[0].number;
+    if (cards.length) select("compare-fill").value = cards[0].number;
     $("compare-fill-note").textContent = cards.length ? ""
       : _("no cards found");
   } catch (err) {
-    show(_("Search failed: {error}", { error: err.message }), "compare-fill-q");
+    show(_("Search failed: {error}", { error: errorText(err) }), "compare-fill-q");
   }
 }
 
-// The copies one card line of the main deck holds, and its name, by number.
+/** The copies one card line of the main deck holds, and its name, by number. @param {string} number */
 function inMain(number) {
   const rows = mainCards().filter((e) => (e.number || e.ref) === number);
-  return { count: copiesOf(rows), name: rows.length ? rows[0].name : null };
+  return { count: copiesOf(rows), name: rows.length ? rows[0].name || null : null };
 }
 
-// The fill keeps the deck's size: the other main-deck card the list holds fewest copies of
-// (the last such line), which the builder wanted least.
+/**
+ * The fill keeps the deck's size: the other main-deck card the list holds fewest copies of
+ * (the last such line), which the builder wanted least.
+ * @param {string} card
+ */
 function leastWanted(card) {
   const others = mainCards().filter((e) => (e.number || e.ref) !== card);
   if (!others.length) return null;
   const fewest = Math.min(...others.map((e) => e.count));
-  const found = others.filter((e) => e.count === fewest).pop();
-  return found.number || found.ref;
+  const found = /** @type {Entry} */ (others.filter((e) => e.count === fewest).pop());
+  return found.number || found.ref || null;
 }
 
-// 0 up to the most copies the format allows of this card: its own limit where an override of
-// the format gives one (POST /resolve answers it per line), else the format's limit; without
-// either, up to one more than the deck holds now.
+/**
+ * 0 up to the most copies the format allows of this card: its own limit where an override of
+ * the format gives one (POST /resolve answers it per line), else the format's limit; without
+ * either, up to one more than the deck holds now.
+ * @param {string} card
+ * @returns {Promise<[number, number]>}
+ */
 async function copyRange(card) {
-  const general = state.info && state.info.copies ? state.info.copies.limit : null;
-  let limit = general;
+  let limit = state.info && state.info.copies ? state.info.copies.limit : null;
   try {
-    const resolved = await api("POST", "/resolve", { deck: `format: ${state.format}\n1 ${card}\n` });
+    const resolved = await api("resolve", { body: { deck: `format: ${state.format}\n1 ${card}\n` } });
     const entry = resolved.entries[0];
     if (entry && entry.number) limit = entry.limit;
   } catch (err) { /* the format's limit, as before: the sweep still marks an illegal variant */ }
   return [0, limit != null ? limit : inMain(card).count + 1];
-}
-
-// A job's state; a poll with no answer in 15 s is asked again on a new request, so a lost
-// connection delays the page instead of stalling it (a run under load stayed at "Starting…").
-async function pollJob(location) {
-  for (;;) {
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), 15000);
-    try {
-      return await api("GET", location, undefined, undefined, abort.signal);
-    } catch (err) {
-      if (err.name !== "AbortError") throw err;
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-}
-
-async function waitFor(location) {
-  for (;;) {
-    const job = await pollJob(location);
-    if (job.status !== "queued" && job.status !== "running") return job;
-    $("compare-status").textContent = _("Playing: {done} of {games} games",
-      { done: job.games_done, games: job.games });
-    await new Promise((done) => setTimeout(done, 400));
-  }
 }
 
 async function runCompare() {
@@ -130,7 +150,7 @@ async function runCompare() {
   // this one
   $("compare-status").textContent = _("Starting…");
   await settled(); // a deck being pasted is the deck compared
-  const card = $("compare-card").value;
+  const card = select("compare-card").value;
   if (!card) {
     $("compare-status").textContent = "";
     const main = state.info && state.info.sections.find((s) => s.name === "main");
@@ -138,37 +158,43 @@ async function runCompare() {
       { section: main ? main.label || main.name : "main" }), "compare-card");
     return;
   }
-  const chosen = $("compare-fill").value;
+  const chosen = select("compare-fill").value;
   const fill = chosen === LEAST ? leastWanted(card) : chosen;
-  const onPlay = $("compare-side").value !== "draw";
-  const turns = Math.max(1, Math.min(15, Number($("turns").value) || 6));
-  const games = Math.max(100, Math.min(20000, Number($("compare-games").value) || 2000));
-  const deck = deckText();
-  $("compare").disabled = true;
-  try {
-    const [low, high] = await copyRange(card);
-    const body = { deck, vary: [`name:${card}=${low}..${high}`],
-      want: [`number:${card}>=1`], sides: [onPlay], turns, games, seed: 1 };
-    if (fill) body.fill = fill;
-    const response = await apiResponse("POST", "/sweeps", body); // 202: the job's Location
-    const job = await waitFor(response.headers.get("Location"));
-    if (job.status === "cancelled") throw new Error(_("the sweep was cancelled"));
-    if (job.status !== "done") {
-      throw new Error(_("the sweep failed: {error}", { error: job.error || "" }));
-    }
-    show("", "compare");
-    compare.result = await api("GET", job.result_url);
-    compare.asked = { card, fill, onPlay, cardName: inMain(card).name || card,
-      cardCount: inMain(card).count, fillName: fillName(fill), fillCount: fillCount(fill) };
-    drawCompare();
-  } catch (err) {
-    $("compare-status").textContent = "";
-    show(_("Could not compare copies: {error}", { error: err.message }), "compare");
-  } finally {
-    $("compare").disabled = false;
-  }
+  const onPlay = select("compare-side").value !== "draw";
+  const turns = Math.max(1, Math.min(15, Number(input("turns").value) || 6));
+  const games = Math.max(100, Math.min(20000, Number(input("compare-games").value) || 2000));
+  const body = { deck: deckText(), sides: [onPlay], turns, games, seed: 1 };
+  await whileRunning("compare", "compare-status",
+    (error) => _("Could not compare copies: {error}", { error }),
+    () => sweepCopies(card, fill, body));
 }
 
+/**
+ * The sweep of the card's copies (the fill keeping the deck's size), drawn when it is done.
+ * @param {string} card
+ * @param {string | null} fill
+ * @param {{ deck: string, sides: boolean[], turns: number, games: number, seed: number }} asked
+ */
+async function sweepCopies(card, fill, asked) {
+  const [low, high] = await copyRange(card);
+  const body = { ...asked, vary: [`name:${card}=${low}..${high}`], want: [`number:${card}>=1`],
+    ...(fill ? { fill } : {}) };
+  compare.result = await runJob("sweep", body, {
+    every: 400,
+    progress: (job) => {
+      $("compare-status").textContent = _("Playing: {done} of {games} games",
+        { done: job.games_done, games: job.games });
+    },
+    cancelled: _("the sweep was cancelled"),
+    failed: (error) => _("the sweep failed: {error}", { error }),
+  });
+  show("", "compare");
+  compare.asked = { card, fill, onPlay: asked.sides[0], cardName: inMain(card).name || card,
+    cardCount: inMain(card).count, fillName: fillName(fill), fillCount: fillCount(fill) };
+  drawCompare();
+}
+
+/** @param {string | null} fill */
 function fillName(fill) {
   if (!fill) return null;
   if (fill === BLANK) return _("blank");
@@ -176,13 +202,17 @@ function fillName(fill) {
   return inMain(fill).name || (found && found.name) || fill;
 }
 
+/** @param {string | null} fill */
 function fillCount(fill) {
   return fill && fill !== BLANK ? inMain(fill).count : 0;
 }
 
-// A variant as a player says it: "3 × NAME + 0 × blank, on the play".
-function variantLabel(v) {
-  const a = compare.asked;
+/**
+ * A variant as a player says it: "3 × NAME + 0 × blank, on the play".
+ * @param {Variant} v
+ * @param {Asked} a
+ */
+function variantLabel(v, a) {
   const n = v.keys[`name:${a.card}`];
   const side = a.onPlay ? _("on the play") : _("on the draw");
   if (!a.fill) return _("{n} × {card}, {side}", { n, card: a.cardName, side });
@@ -191,37 +221,48 @@ function variantLabel(v) {
     { n, card: a.cardName, m: Math.max(m, 0), fill: a.fillName, side });
 }
 
-function series(pick) {
+/**
+ * A curve per legal variant, of what pick reads of it.
+ * @param {Sweep} result
+ * @param {Asked} asked
+ * @param {(v: Variant) => Omit<Series, "label"> | null} pick
+ * @returns {Series[]}
+ */
+function series(result, asked, pick) {
+  /** @type {Series[]} */
   const out = [];
-  compare.result.variants.forEach((v, i) => {
+  result.variants.forEach((v, i) => {
     const found = v.legal ? pick(v) : null;
-    if (found) out.push({ label: variantLabel(v), colour: CHART_COLOURS[i % CHART_COLOURS.length], ...found });
+    if (found) {
+      out.push({ label: variantLabel(v, asked), colour: CHART_COLOURS[i % CHART_COLOURS.length],
+        ...found });
+    }
   });
   return out;
 }
 
-
 function drawCompare() {
-  const result = compare.result;
-  const a = compare.asked;
+  const { result, asked: a } = compare;
+  if (!result || !a) return;
   const want = `number:${a.card}>=1`;
   const illegal = $("compare-illegal");
   illegal.innerHTML = "";
   for (const v of result.variants.filter((v) => !v.legal)) {
     const li = document.createElement("li");
-    li.textContent = `${variantLabel(v)}: ` + v.violations.map((x) => x.message).join("; ");
+    li.textContent = `${variantLabel(v, a)}: ` + v.violations.map((x) => x.message).join("; ");
     illegal.append(li);
   }
-  const odds = series((v) => ({ rows: v.odds[want].map((p, turn) => ({ turn, probability: p })) }));
-  drawChart(odds, $("compare-odds"), { x: _("turn"), y: _("probability") });
+  const odds = series(result, a,
+    (v) => ({ rows: v.odds[want].map((p, turn) => ({ turn, probability: p })) }));
+  drawChart(odds, el("compare-odds", SVGSVGElement), { x: _("turn"), y: _("probability") });
   $("compare-odds-note").textContent = _("Odds of {card} in hand by turn (exact: no interval)",
     { card: a.cardName });
   const names = Object.keys((result.variants.find((v) => v.legal) || { milestones: {} }).milestones);
-  const select = $("compare-milestone");
-  const kept = select.value;
-  select.innerHTML = "";
-  for (const n of names) select.append(new Option((result.words || {})[n] || n, n));
-  if (names.includes(kept)) select.value = kept;
+  const menu = select("compare-milestone");
+  const kept = menu.value;
+  menu.innerHTML = "";
+  for (const n of names) menu.append(new Option((result.words || {})[n] || n, n));
+  if (names.includes(kept)) menu.value = kept;
   drawMilestone();
   const legal = result.variants.filter((v) => v.legal).length;
   $("compare-status").textContent = _("Done: {legal} of {variants} variants played, {games} games each",
@@ -229,23 +270,24 @@ function drawCompare() {
 }
 
 function drawMilestone() {
-  const name = $("compare-milestone").value;
-  if (!compare.result || !name) return;
-  const lines = series((v) => {
+  const name = select("compare-milestone").value;
+  const { result, asked } = compare;
+  if (!result || !asked || !name) return;
+  const lines = series(result, asked, (v) => {
     const m = v.milestones[name];
     if (!m) return null;
     const rows = [{ turn: 0, probability: 0 },
       ...m.by_turn.map((p, i) => ({ turn: i + 1, probability: p }))];
     const band = [{ turn: 0, low: 0, high: 0 },
-      ...m.by_turn.map((p, i) => ({ turn: i + 1, low: m.low[i], high: m.high[i] }))];
+      ...m.by_turn.map((_p, i) => ({ turn: i + 1, low: m.low[i], high: m.high[i] }))];
     return { rows, band };
   });
-  const word = (compare.result.words || {})[name] || name;
-  drawChart(lines, $("compare-milestones"), { x: _("turn"), y: _("share of games") });
-  const rates = compare.result.variants.filter((v) => v.legal && v.milestones[name]).map((v) => {
+  const word = (result.words || {})[name] || name;
+  drawChart(lines, el("compare-milestones", SVGSVGElement), { x: _("turn"), y: _("share of games") });
+  const rates = result.variants.filter((v) => v.legal && v.milestones[name]).map((v) => {
     const m = v.milestones[name];
     const [low, high] = m.rate_interval;
-    return _("{variant}: {rate} ({low}–{high})", { variant: variantLabel(v),
+    return _("{variant}: {rate} ({low}–{high})", { variant: variantLabel(v, asked),
       rate: percent(m.rate), low: percent(low), high: percent(high) });
   });
   $("compare-milestone-note").textContent = _(
@@ -253,8 +295,11 @@ function drawMilestone() {
     { milestone: word, level: "95%", rates: rates.join("; ") });
 }
 
-$("compare").addEventListener("click", runCompare);
-$("compare-milestone").addEventListener("change", drawMilestone);
-$("compare-fill-q").addEventListener("input", scheduleFillSearch);
-new MutationObserver(refreshCards).observe($("sections"), { childList: true, subtree: true });
-refreshCards();
+/** Sets this part of the page going, once, when the page starts (builder.js). */
+export function startCompare() {
+  $("compare").addEventListener("click", runCompare);
+  $("compare-milestone").addEventListener("change", drawMilestone);
+  $("compare-fill-q").addEventListener("input", scheduleFillSearch);
+  on("drawn", refreshCards);
+  refreshCards();
+}

@@ -1,7 +1,8 @@
 // The summary bar (issue 32, item 4): the deck's section counts and the verdict, kept on screen
 // on a phone while cards are added (the CSS shows it on narrow screens only), and the search
-// opened as a sheet over the page. It mirrors what builder.js draws (#sections, #verdict).
-"use strict";
+// opened as a sheet over the page. It mirrors the deck store and what verdict.js draws.
+import { $, input } from "./dom.js";
+import { copiesOf, on, sectionLabel, state } from "./store.js";
 
 function renderSummary() {
   const sections = state.info ? state.info.sections : [];
@@ -16,6 +17,7 @@ function renderSummary() {
   $("summary-verdict").className = verdict.className;
 }
 
+/** @param {boolean} open */
 function openSearch(open) {
   document.body.classList.toggle("searching", open);
   // the sheet starts below the bar (fixed on top while it is open), whose height depends on
@@ -24,14 +26,14 @@ function openSearch(open) {
   document.documentElement.style.setProperty("--summary-bar", `${Math.ceil(bar)}px`);
   $("open-search").setAttribute("aria-expanded", open ? "true" : "false");
   $("close-search").hidden = !open;
-  if (open) $("q").focus(); else $("open-search").focus();
+  if (open) input("q").focus(); else $("open-search").focus();
 }
 
-function startSummary() {
-  const watch = new MutationObserver(renderSummary);
-  watch.observe($("sections"), { childList: true, subtree: true, characterData: true });
-  watch.observe($("verdict"), { childList: true, characterData: true, subtree: true,
-    attributes: true }); // its class says legal, illegal or checking
+/** Sets this part of the page going, once, when the page starts (builder.js). */
+export function startSummary() {
+  on("drawn", renderSummary);
+  new MutationObserver(renderSummary).observe($("verdict"), { childList: true,
+    characterData: true, subtree: true, attributes: true }); // its class says legal, illegal or checking
   $("open-search").addEventListener("click", () => openSearch(true));
   $("close-search").addEventListener("click", () => openSearch(false));
   document.addEventListener("keydown", (ev) => {
@@ -39,5 +41,3 @@ function startSummary() {
   });
   renderSummary();
 }
-
-startSummary();

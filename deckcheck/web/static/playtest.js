@@ -1,56 +1,20 @@
 // The playtester (issue 32): the deck dealt onto the game's zones, played by hand. The zones and
 // the turn's steps come from the game (GET /games/{game}/playtest); the page applies what they
 // declare (the deal, each turn's draw, readying, a card to the stock) and shows the rest as
-// reminders. Loaded after builder.js, whose $, state, _, api() and show() it uses.
-"use strict";
+// reminders. Its model (the cards on the table, the shuffle, the steps) is playstate.js.
+import { $, buttonOf, errorText, input, select, show } from "./dom.js";
+import { typeName } from "./games.js";
+import { _, _n } from "./i18n.js";
+import {
+  applyStep, copiesIn, draw, fillStep, forcedType, pt, remember, shuffle, snapshot, tableOf, zoneOf,
+} from "./playstate.js";
+import { on, param, settled, state } from "./store.js";
+
+/** @typedef {import("./playstate.js").Table} Table */
+/** @typedef {import("./playstate.js").Zone} Zone */
+/** @typedef {import("./playstate.js").PlayCard} PlayCard */
 
 const PT_KEY = "deckcheck.playtest.v1"; // this tab's playtest, kept over a reload or a language switch
-const pt = {
-  table: null, game: null, format: null, zones: {}, turn: 0, seed: 0, rng: 0, onPlay: true, mulliganed: false,
-  steps: [], note: "", history: [], selected: [],
-};
-
-// mulberry32: a small seeded generator, so "Restart (same shuffle)" deals the same cards
-function nextRandom() {
-  pt.rng = (pt.rng + 0x6d2b79f5) | 0;
-  let t = pt.rng;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-
-function shuffle(cards) {
-  for (let i = cards.length - 1; i > 0; i--) {
-    const j = Math.floor(nextRandom() * (i + 1));
-    [cards[i], cards[j]] = [cards[j], cards[i]];
-  }
-  return cards;
-}
-
-function param(name) {
-  const p = state.info && state.info.parameters ? state.info.parameters[name] : undefined;
-  return p === undefined ? undefined : p.value;
-}
-
-async function tableOf(game) {
-  if (!pt.table || pt.game !== game) {
-    pt.table = await api("GET", `/games/${encodeURIComponent(game)}/playtest`);
-    pt.game = game;
-  }
-  return pt.table;
-}
-
-// --- history: every move can be undone ---------------------------------------------------------
-
-function snapshot() {
-  return JSON.stringify({ zones: pt.zones, turn: pt.turn, rng: pt.rng, mulliganed: pt.mulliganed,
-    steps: pt.steps, note: pt.note });
-}
-
-function remember() {
-  pt.history.push(snapshot());
-  if (pt.history.length > 500) pt.history.shift();
-}
 
 function undoMove() {
   const last = pt.history.pop();
@@ -60,57 +24,29 @@ function undoMove() {
   renderPlaytest();
 }
 
-// --- the deal ------------------------------------------------------------------------------------
-
-function copiesIn(sections) {
-  let id = 0;
-  const out = [];
-  for (const e of state.entries.filter((x) => sections.includes(x.section))) {
-    for (let k = 0; k < e.count; k++) {
-      out.push({ id: `${e.section}-${e.number || e.ref}-${id++}`, number: e.number || e.ref,
-        name: e.name || e.number || e.ref, type: e.type || "", asleep: false });
-    }
-  }
-  return out;
-}
-
-function draw(n) {
-  const deck = pt.zones[pt.table.deck];
-  const drawn = deck.splice(0, Math.min(n, deck.length));
-  pt.zones[pt.table.hand].push(...drawn);
-  return drawn;
-}
-
-// The format's forced redraw, when it names a card type (type:X): the hand goes back and is
-// dealt again until it holds one.
-function forcedType() {
-  const forced = param("forced_redraw");
-  const m = typeof forced === "string" ? /^type:(\S+)$/.exec(forced) : null;
-  return m ? m[1] : null;
-}
-
+/** @param {boolean} sameShuffle */
 async function dealPlaytest(sameShuffle) {
   await settled();
   let table;
   try {
-    table = await tableOf(state.info.game);
+    table = await tableOf(state.info ? state.info.game : "");
   } catch (err) {
-    show(_("Could not load the playtester: {error}", { error: err.message }), "pt-deal");
+    show(_("Could not load the playtester: {error}", { error: errorText(err) }), "pt-deal");
     return;
   }
   const deckZone = table.zones.find((z) => z.name === table.deck);
-  const pile = copiesIn(deckZone.sections);
+  const pile = copiesIn(deckZone ? deckZone.sections : []);
   const size = Number(param("opening_hand")) || 5;
   if (pile.length < size) {
     show(_("The deck has {n} cards; a hand needs {hand}", { n: pile.length, hand: size }), "pt-deal");
     return;
   }
   show("", "pt-deal");
-  const typed = Number.parseInt($("pt-seed").value, 10);
+  const typed = Number.parseInt(input("pt-seed").value, 10);
   if (!sameShuffle) pt.seed = Number.isInteger(typed) ? typed : Math.floor(Math.random() * 1e9);
-  $("pt-seed").value = String(pt.seed);
+  input("pt-seed").value = String(pt.seed);
   pt.rng = pt.seed;
-  pt.onPlay = $("pt-side").value === "play";
+  pt.onPlay = select("pt-side").value === "play";
   pt.format = state.format;
   pt.zones = Object.fromEntries(table.zones.map((z) => [z.name, []]));
   pt.history = [];
@@ -125,10 +61,10 @@ async function dealPlaytest(sameShuffle) {
   pt.zones[table.deck] = shuffle(pile);
   for (const z of table.zones.filter((x) => x.name !== table.deck && x.sections.length)) {
     const cards = copiesIn(z.sections);
-    if (z.take === null) { pt.zones[z.name].push(...cards); continue; }
+    if (z.take === null || z.take === undefined) { pt.zones[z.name].push(...cards); continue; }
     shuffle(cards);
     pt.zones[z.name].push(...cards.slice(0, z.take));
-    pt.zones[z.rest].push(...cards.slice(z.take));
+    pt.zones[z.rest || z.name].push(...cards.slice(z.take));
   }
   draw(size);
   const type = forcedType();
@@ -151,19 +87,20 @@ async function dealPlaytest(sameShuffle) {
 // back and deals again; "bottom-once" puts the chosen cards at the bottom and draws as many.
 function mulliganPlaytest() {
   const rule = param("mulligan");
-  const hand = pt.zones[pt.table.hand];
-  const deck = pt.zones[pt.table.deck];
+  const table = /** @type {Table} */ (pt.table);
+  const hand = pt.zones[table.hand];
+  const deck = pt.zones[table.deck];
   if (rule === "bottom-once") {
     const chosen = hand.filter((c) => pt.selected.includes(c.id));
     if (!chosen.length) { show(_("Choose the cards to put at the bottom of the deck"), "pt-mulligan"); return; }
     remember();
-    pt.zones[pt.table.hand] = hand.filter((c) => !pt.selected.includes(c.id));
+    pt.zones[table.hand] = hand.filter((c) => !pt.selected.includes(c.id));
     deck.push(...chosen);
     draw(chosen.length);
   } else {
     remember();
-    pt.zones[pt.table.deck] = shuffle(deck.concat(hand));
-    pt.zones[pt.table.hand] = [];
+    pt.zones[table.deck] = shuffle(deck.concat(hand));
+    pt.zones[table.hand] = [];
     draw(hand.length);
   }
   show("", "pt-mulligan");
@@ -172,14 +109,9 @@ function mulliganPlaytest() {
   renderPlaytest();
 }
 
-// --- moves ---------------------------------------------------------------------------------------
-
-function zoneOf(id) {
-  return Object.keys(pt.zones).find((z) => pt.zones[z].some((c) => c.id === id));
-}
-
+/** @param {string} target a zone */
 function moveSelected(target) {
-  if (!pt.selected.length) return;
+  if (!pt.selected.length || !pt.table) return;
   remember();
   for (const id of pt.selected) {
     const from = zoneOf(id);
@@ -195,7 +127,12 @@ function moveSelected(target) {
 }
 
 function sleepSelected() {
-  const cards = pt.selected.map((id) => pt.zones[zoneOf(id)].find((c) => c.id === id));
+  /** @type {PlayCard[]} */
+  const cards = [];
+  for (const id of pt.selected) {
+    const card = (pt.zones[zoneOf(id)] || []).find((c) => c.id === id);
+    if (card) cards.push(card);
+  }
   if (!cards.length) return;
   remember();
   const wake = cards.every((c) => c.asleep);
@@ -213,6 +150,7 @@ function drawOne() {
 
 // The next turn, its steps in the game's order: applied when the page can, else shown.
 function passTurn() {
+  if (!pt.table) return;
   remember();
   pt.turn += 1;
   pt.selected = [];
@@ -222,38 +160,9 @@ function passTurn() {
   renderPlaytest();
 }
 
-function fillStep(step) {
-  const value = step.param ? param(step.param) : undefined;
-  return step.param && value === undefined ? step.label : fields(step.label, { n: value });
-}
-
-// What a step did, or "" for a reminder.
-function applyStep(step, firstTurn) {
-  if (step.when && param(step.when[0]) !== step.when[1]) return _("not in this format");
-  if (step.action === "remind") return "";
-  if (firstTurn && step.first_turn && param(step.first_turn) === false) {
-    return _("not on the first player's first turn");
-  }
-  const n = typeof step.count === "number" ? step.count : Number(param(step.count)) || 0;
-  if (step.action === "draw") {
-    const drawn = draw(n);
-    return drawn.length < n ? _("the deck is empty: drew {n}", { n: drawn.length })
-      : _n("drew {n} card", "drew {n} cards", n, { n });
-  }
-  if (step.action === "stock") {
-    const moved = pt.zones[pt.table.deck].splice(0, n);
-    pt.zones[step.zones[0]].push(...moved);
-    return _n("{n} card moved", "{n} cards moved", moved.length, { n: moved.length });
-  }
-  let woken = 0;
-  for (const z of step.zones) {
-    for (const c of pt.zones[z]) { if (c.asleep) woken++; c.asleep = false; }
-  }
-  return _n("{n} card woke", "{n} cards woke", woken, { n: woken });
-}
-
 // --- the table on the page -------------------------------------------------------------------------
 
+/** @param {PlayCard} card @param {Zone} zone */
 function cardButton(card, zone) {
   const b = document.createElement("button");
   b.type = "button";
@@ -266,10 +175,11 @@ function cardButton(card, zone) {
   return b;
 }
 
-function renderZones(keep) {
+/** @param {Table} table @param {string} [keep] the card to focus */
+function renderZones(table, keep) {
   const root = $("pt-zones");
   root.innerHTML = "";
-  pt.table.zones.forEach((zone, k) => {
+  table.zones.forEach((zone, k) => {
     const cards = pt.zones[zone.name] || [];
     const box = document.createElement("div");
     box.className = "pt-zone";
@@ -279,7 +189,7 @@ function renderZones(keep) {
     title.textContent = _("{zone} ({n})", { zone: zone.label, n: cards.length });
     if (k < 9) title.append(" ", Object.assign(document.createElement("kbd"), { textContent: String(k + 1) }));
     box.append(title);
-    if (zone.name !== pt.table.deck) {
+    if (zone.name !== table.deck) {
       const list = document.createElement("ul");
       list.setAttribute("aria-labelledby", title.id);
       for (const card of cards) {
@@ -292,18 +202,19 @@ function renderZones(keep) {
     root.append(box);
   });
   const again = keep && root.querySelector(`.pt-card[data-id="${CSS.escape(keep)}"]`);
-  if (again) again.focus();
+  if (again instanceof HTMLElement) again.focus();
 }
 
-function renderActions() {
+/** @param {Table} table */
+function renderActions(table) {
   const root = $("pt-actions");
   root.innerHTML = "";
   const none = !pt.selected.length;
-  for (const zone of pt.table.zones) {
+  for (const zone of table.zones) {
     const b = document.createElement("button");
     b.type = "button";
     b.dataset.zone = zone.name;
-    b.textContent = zone.name === pt.table.deck ? _("To the top of {zone}", { zone: zone.label })
+    b.textContent = zone.name === table.deck ? _("To the top of {zone}", { zone: zone.label })
       : _("To {zone}", { zone: zone.label });
     b.disabled = none;
     b.addEventListener("click", () => moveSelected(zone.name));
@@ -318,18 +229,20 @@ function renderActions() {
   root.append(sleep);
 }
 
+/** @param {string} [keep] the card to focus */
 function renderPlaytest(keep) {
-  const dealt = Boolean(pt.table && Object.keys(pt.zones).length);
+  const table = pt.table;
+  const dealt = Boolean(table && Object.keys(pt.zones).length);
   $("pt-board").hidden = !dealt;
-  for (const id of ["pt-draw", "pt-pass", "pt-undo", "pt-restart", "pt-new"]) $(id).disabled = !dealt;
-  if (!dealt) return;
+  for (const id of ["pt-draw", "pt-pass", "pt-undo", "pt-restart", "pt-new"]) buttonOf(id).disabled = !dealt;
+  if (!table || !dealt) return;
   const rule = param("mulligan");
-  $("pt-mulligan").hidden = !(["return-all-once", "bottom-once"].includes(rule) &&
+  $("pt-mulligan").hidden = !(["return-all-once", "bottom-once"].includes(String(rule)) &&
     pt.turn === 0 && !pt.mulliganed);
-  $("pt-undo").disabled = !pt.history.length;
+  buttonOf("pt-undo").disabled = !pt.history.length;
   $("pt-turn").textContent = pt.turn === 0 ? _("Set-up") : _("Turn {n}", { n: pt.turn });
   $("pt-deck-count").textContent = _n("{n} card in the deck", "{n} cards in the deck",
-    pt.zones[pt.table.deck].length, { n: pt.zones[pt.table.deck].length });
+    pt.zones[table.deck].length, { n: pt.zones[table.deck].length });
   const steps = $("pt-steps");
   steps.innerHTML = "";
   for (const s of pt.steps) {
@@ -340,9 +253,9 @@ function renderPlaytest(keep) {
     li.append(Object.assign(document.createElement("span"), { className: "dim rule", textContent: s.rule }));
     steps.append(li);
   }
-  $("pt-note").textContent = [pt.note, ...pt.table.notes].filter(Boolean).join(" · ");
-  renderZones(keep);
-  renderActions();
+  $("pt-note").textContent = [pt.note, ...table.notes].filter(Boolean).join(" · ");
+  renderZones(table, keep);
+  renderActions(table);
   keepPlaytest();
 }
 
@@ -353,7 +266,7 @@ function keepPlaytest() {
   } catch (err) { /* storage full or off: the playtest is not kept */ }
 }
 
-// Called when a format is chosen (builder.js): a playtest of another format is put away; one of
+// Called when a format is chosen (format.js's event): a playtest of another format is put away; one of
 // this format kept in this tab (a reload, another language) comes back.
 async function playtestFormat() {
   if (pt.format === state.format) return;
@@ -366,43 +279,46 @@ async function playtestFormat() {
   try { await tableOf(state.info.game); } catch (err) { return; }
   Object.assign(pt, JSON.parse(kept.now), { seed: kept.seed, onPlay: kept.onPlay,
     format: kept.format, history: kept.history || [], selected: [] });
-  $("pt-seed").value = String(pt.seed);
-  $("pt-side").value = pt.onPlay ? "play" : "draw";
+  input("pt-seed").value = String(pt.seed);
+  select("pt-side").value = pt.onPlay ? "play" : "draw";
   renderPlaytest();
 }
 
 // Click or tap a card to choose it (again to let it go); on a card, 1–9 moves it (with the
 // other chosen cards) to that zone and S sleeps or wakes it.
+/** @param {KeyboardEvent} ev */
 function onCardKey(ev) {
-  const card = ev.target.closest(".pt-card");
-  if (!card || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const card = ev.target instanceof Element ? ev.target.closest(".pt-card") : null;
+  if (!(card instanceof HTMLElement) || !pt.table || ev.ctrlKey || ev.metaKey || ev.altKey) return;
   const k = Number.parseInt(ev.key, 10);
   const zone = Number.isInteger(k) && k >= 1 ? pt.table.zones[k - 1] : null;
   if (!zone && ev.key.toLowerCase() !== "s") return;
   ev.preventDefault();
-  if (!pt.selected.includes(card.dataset.id)) pt.selected.push(card.dataset.id);
+  const id = card.dataset.id || "";
+  if (!pt.selected.includes(id)) pt.selected.push(id);
   if (zone) moveSelected(zone.name); else sleepSelected();
 }
 
+/** @param {MouseEvent} ev */
 function onCardClick(ev) {
-  const card = ev.target.closest(".pt-card");
-  if (!card) return;
-  const id = card.dataset.id;
+  const card = ev.target instanceof Element ? ev.target.closest(".pt-card") : null;
+  if (!(card instanceof HTMLElement)) return;
+  const id = card.dataset.id || "";
   pt.selected = pt.selected.includes(id) ? pt.selected.filter((x) => x !== id) : [...pt.selected, id];
   renderPlaytest(id);
 }
 
-function startPlaytest() {
+/** Sets this part of the page going, once, when the page starts (builder.js). */
+export function startPlaytest() {
   $("pt-deal").addEventListener("click", () => dealPlaytest(false));
   $("pt-restart").addEventListener("click", () => dealPlaytest(true));
-  $("pt-new").addEventListener("click", () => { $("pt-seed").value = ""; dealPlaytest(false); });
+  $("pt-new").addEventListener("click", () => { input("pt-seed").value = ""; dealPlaytest(false); });
   $("pt-mulligan").addEventListener("click", mulliganPlaytest);
   $("pt-draw").addEventListener("click", drawOne);
   $("pt-pass").addEventListener("click", passTurn);
   $("pt-undo").addEventListener("click", undoMove);
   $("pt-zones").addEventListener("click", onCardClick);
   $("pt-zones").addEventListener("keydown", onCardKey);
+  on("format", playtestFormat);
   renderPlaytest();
 }
-
-startPlaytest();

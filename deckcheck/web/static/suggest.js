@@ -1,58 +1,63 @@
 // "Suggest changes": the legal changes of the main deck that raise the odds of the page's
-// conditions by its turn (POST /tunes, an exact search: then GET /jobs/{id} until it ends, then
-// the result at its result_url), best first. Apply puts one in the deck; Undo (deck.js) takes
-// it back. Loaded after builder.js (state, api(), apiResponse(), show(), deckText(), settled(),
-// button(), percent(), formatTypes()), compare.js (pollJob()) and deck.js (deckSnapshot(),
-// offerUndo()).
-"use strict";
+// conditions by its turn (POST /tunes, an exact search, followed until it ends, then its
+// result), best first. Apply puts one in the deck; Undo (undo.js) takes it back.
+import { runJob } from "./api.js";
+import { percent } from "./charts.js";
+import { $, button, input, select, show, whileRunning } from "./dom.js";
+import { _ } from "./i18n.js";
+import { askConditions } from "./odds.js";
+import { commit, deckText, settled, state } from "./store.js";
+import { deckSnapshot, offerUndo } from "./undo.js";
 
-const suggestion = { result: null };
+/**
+ * @typedef {object} Change a card's copies up or down
+ * @property {string} number
+ * @property {string} [name]
+ * @property {number} delta
+ */
 
-async function waitForTune(location) {
-  for (;;) {
-    const job = await pollJob(location);
-    if (job.status !== "queued" && job.status !== "running") return job;
-    $("suggest-status").textContent = _("Searching…");
-    await new Promise((done) => setTimeout(done, 300));
-  }
-}
+/**
+ * @typedef {object} Tuned a variant of a tune's result
+ * @property {string} words the changes as a player says them
+ * @property {Change[]} changes
+ * @property {number} value
+ * @property {number} alike how many variants reach the same value
+ */
+
+/** @typedef {{ variants: Tuned[], never_tried: string[], goal: string[], base: { value: number } }} Tune */
 
 async function runSuggest() {
   $("suggest-status").textContent = _("Starting…");
   $("suggest-list").innerHTML = "";
   $("suggest-never").innerHTML = "";
   await settled(); // a deck being pasted is the deck tuned
-  const want = $("want").value.split("\n").map((s) => s.trim()).filter(Boolean);
-  if (!want.length) {
+  const want = askConditions();
+  if (!want) {
     $("suggest-status").textContent = "";
-    const example = "type:" + ([...formatTypes()][0] || "TYPE") + ">=1";
-    show(_("Write at least one condition, e.g. {example}", { example }), "want");
     return;
   }
-  const turn = Math.max(0, Math.min(15, Number($("turns").value) || 0));
+  const turn = Math.max(0, Math.min(15, Number(input("turns").value) || 0));
   const body = { deck: deckText(), want, turn, top: 5, games: 0,
-    max_changes: Number($("suggest-max").value) || 2 };
-  $("suggest").disabled = true;
-  try {
-    const response = await apiResponse("POST", "/tunes", body); // 202: the job's Location
-    const job = await waitForTune(response.headers.get("Location"));
-    if (job.status === "cancelled") throw new Error(_("the search was cancelled"));
-    if (job.status !== "done") {
-      throw new Error(_("the search failed: {error}", { error: job.error || "" }));
-    }
-    show("", "suggest");
-    suggestion.result = await api("GET", job.result_url);
-    drawSuggestions();
-  } catch (err) {
-    $("suggest-status").textContent = "";
-    show(_("Could not suggest changes: {error}", { error: err.message }), "suggest");
-  } finally {
-    $("suggest").disabled = false;
-  }
+    max_changes: Number(select("suggest-max").value) || 2 };
+  await whileRunning("suggest", "suggest-status",
+    (error) => _("Could not suggest changes: {error}", { error }), () => tune(body));
 }
 
-function drawSuggestions() {
-  const result = suggestion.result;
+/** The tune job of the deck, its suggestions drawn when it is done. @param {unknown} body */
+async function tune(body) {
+  /** @type {Tune} */
+  const result = await runJob("tune", body, {
+    every: 300,
+    progress: () => { $("suggest-status").textContent = _("Searching…"); },
+    cancelled: _("the search was cancelled"),
+    failed: (error) => _("the search failed: {error}", { error }),
+  });
+  show("", "suggest");
+  drawSuggestions(result);
+}
+
+/** @param {Tune} result */
+function drawSuggestions(result) {
   const list = $("suggest-list");
   list.innerHTML = "";
   for (const v of result.variants) {
@@ -75,7 +80,10 @@ function drawSuggestions() {
     : _("No legal change within the limit raises it");
 }
 
-// The variant's changes on a copy of the deck's lines: Undo gives back the lines as they were.
+/**
+ * The variant's changes on a copy of the deck's lines: Undo gives back the lines as they were.
+ * @param {Tuned} v
+ */
 function applySuggestion(v) {
   const previous = deckSnapshot();
   state.entries = state.entries.map((e) => ({ ...e }));
@@ -91,14 +99,14 @@ function applySuggestion(v) {
     }
   }
   state.entries = state.entries.filter((e) => e.count > 0);
-  save();
-  renderDeck();
-  scheduleValidate();
+  commit();
   offerUndo(previous, _("Changed: {changes}", { changes: v.words }));
-  suggestion.result = null;
   $("suggest-list").innerHTML = "";
   $("suggest-never").innerHTML = "";
   $("suggest-status").textContent = _("Applied. Suggest again for the changed deck.");
 }
 
-$("suggest").addEventListener("click", runSuggest);
+/** Sets this part of the page going, once, when the page starts (builder.js). */
+export function startSuggest() {
+  $("suggest").addEventListener("click", runSuggest);
+}

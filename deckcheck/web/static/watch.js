@@ -1,13 +1,23 @@
 // "Watch a game": one goldfish game of the current deck, turn by turn (POST /goldfish/replay:
 // game N of the run of that seed, played by the reference engine, as `deckcheck goldfish DECK
-// --replay N` prints it). Loaded after builder.js, whose $, state, _, api(), show() and
-// deckText() and settled() it uses.
-"use strict";
+// --replay N` prints it).
+import { api } from "./api.js";
+import { $, buttonOf, errorText, input, select, show } from "./dom.js";
+import { _ } from "./i18n.js";
+import { deckText, settled, state } from "./store.js";
 
+/**
+ * @typedef {object} Replay POST /goldfish/replay's answer
+ * @property {{ turn: number, steps: { text: string, action: string }[], state?: string }[]} log
+ * @property {string} final the state the game ended in
+ */
+
+/** @type {{ replay: Replay | null, at: number }} the game shown, and its turn shown */
 const watch = { replay: null, at: 0 };
 
+/** The field's whole number within [low, high], else null. @param {string} id @param {number} low @param {number} high */
 function whole(id, low, high) {
-  const value = Number($(id).value);
+  const value = Number(input(id).value);
   return Number.isInteger(value) && value >= low && value <= high ? value : null;
 }
 
@@ -26,18 +36,18 @@ async function runWatch() {
   }
   show("", "watch");
   $("watch-status").textContent = _("Playing game {n}…", { n: game });
-  $("watch").disabled = true;
+  buttonOf("watch").disabled = true;
   try {
-    watch.replay = await api("POST", "/goldfish/replay",
-      { deck: deckText(), game, seed, turns, on_play: $("watch-side").value === "play" });
+    watch.replay = await api("replay", { body:
+      { deck: deckText(), game, seed, turns, on_play: select("watch-side").value === "play" } });
     watch.at = 0;
     $("watch-status").textContent = _("Game {n} of seed {seed}", { n: game, seed });
   } catch (err) {
     watch.replay = null;
     $("watch-status").textContent = "";
-    show(err.message, "watch");
+    show(errorText(err), "watch");
   } finally {
-    $("watch").disabled = false;
+    buttonOf("watch").disabled = false;
   }
   renderWatch();
 }
@@ -58,19 +68,23 @@ function renderWatch() {
     $("watch-steps").append(li);
   }
   if (turn.state) $("watch-state").textContent = _("End of the turn: {state}", { state: turn.state });
-  $("watch-prev").disabled = watch.at === 0;
-  $("watch-next").disabled = watch.at === replay.log.length - 1;
+  buttonOf("watch-prev").disabled = watch.at === 0;
+  buttonOf("watch-next").disabled = watch.at === replay.log.length - 1;
   if (watch.at === replay.log.length - 1) {
     $("watch-final").textContent = _("Final state: {state}", { state: replay.final });
   }
 }
 
+/** @param {number} delta */
 function stepTurn(delta) {
   if (!watch.replay) return;
   watch.at = Math.max(0, Math.min(watch.replay.log.length - 1, watch.at + delta));
   renderWatch();
 }
 
-$("watch").addEventListener("click", runWatch);
-$("watch-prev").addEventListener("click", () => stepTurn(-1));
-$("watch-next").addEventListener("click", () => stepTurn(1));
+/** Sets this part of the page going, once, when the page starts (builder.js). */
+export function startWatch() {
+  $("watch").addEventListener("click", runWatch);
+  $("watch-prev").addEventListener("click", () => stepTurn(-1));
+  $("watch-next").addEventListener("click", () => stepTurn(1));
+}
