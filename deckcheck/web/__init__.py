@@ -1,4 +1,4 @@
-"""The deck builder page at ``/``: a Jinja2 template and a little plain JavaScript.
+"""The deck builder page at ``/``: a Jinja2 template and JavaScript ES modules.
 
 Every rule comes from the service's endpoints (``/validate``, ``/hand``, ``/odds``); the page
 only edits a list of cards and shows what the service answers. The route is
