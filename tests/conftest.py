@@ -329,3 +329,33 @@ def postgres_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             capture_output=True,
             check=False,
         )
+
+
+# --- the browser tests' Chromium ------------------------------------------------------------
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():  # type: ignore[no-untyped-def]
+    """One Chromium for the pytest worker's whole session: each test opens its own context
+    and page, so nothing carries over; launching it per module cost 1.5 CPU-s each (issue 35)."""
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("DECKCHECK_REQUIRE_BROWSER"):
+            pytest.fail(f"{CHROMIUM} is missing (install Debian's chromium)")
+        pytest.skip("no Chromium installed (Debian package chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield instance
+        instance.close()

@@ -12,9 +12,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.conftest import EXAMPLES, ROOT
-from tests.test_web import SIZES, browser, expect_legal, open_builder, server_url, shot, web_app
+from tests.test_web import SIZES, expect_legal, open_builder, server_url, shot, web_app
 
-__all__ = ["browser", "server_url", "web_app"]  # the browser tests' fixtures, reused
+__all__ = ["server_url", "web_app"]  # the browser tests' fixtures, reused (browser: conftest)
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 DECK = EXAMPLES / "vision-standard-hangonchou.deck"

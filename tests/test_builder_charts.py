@@ -16,7 +16,6 @@ from tests.conftest import EXAMPLES
 from tests.test_web import (
     ARTIFACTS,
     SIZES,
-    browser,
     expect_legal,
     open_builder,
     server_url,
@@ -24,7 +23,7 @@ from tests.test_web import (
     web_app,
 )
 
-__all__ = ["browser", "server_url", "web_app"]  # the browser tests' fixtures, reused
+__all__ = ["server_url", "web_app"]  # the browser tests' fixtures, reused (browser: conftest)
 
 # each legend entry's text, swatch and marker, and its line's stroke, as the browser paints them
 LEGEND_AND_LINES = """svg => [...svg.parentNode.querySelectorAll('.legend-item')].map(item => {

@@ -20,7 +20,6 @@ from tests.test_web import (
     SIZES,
     WAIT_MS,
     _watch,
-    browser,
     expect_legal,
     open_builder,
     server_url,
@@ -28,7 +27,7 @@ from tests.test_web import (
     web_app,
 )
 
-__all__ = ["browser", "server_url", "web_app"]  # the browser tests' fixtures, reused
+__all__ = ["server_url", "web_app"]  # the browser tests' fixtures, reused (browser: conftest)
 
 POOL = Path(__file__).resolve().parent.parent / "card_pool" / "vision" / "cards.csv"
 LEGAL = EXAMPLES / "vision-standard-legal.deck"

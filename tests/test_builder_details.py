@@ -8,9 +8,9 @@ from playwright.sync_api import expect
 from starlette.testclient import TestClient
 
 from tests.conftest import EXAMPLES
-from tests.test_web import browser, expect_legal, open_builder, server_url, shot, web_app
+from tests.test_web import expect_legal, open_builder, server_url, shot, web_app
 
-__all__ = ["browser", "server_url", "web_app"]  # the browser tests' fixtures, reused
+__all__ = ["server_url", "web_app"]  # the browser tests' fixtures, reused (browser: conftest)
 
 
 def test_a_focused_card_shows_everything_the_pool_holds(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Route
 
-from tests.test_web import WAIT_MS, _watch, browser, server_url, web_app  # noqa: F401  (fixtures)
+from tests.test_web import WAIT_MS, _watch, server_url, web_app  # noqa: F401  (fixtures)
 
 # the type menu's types, sorted: the format whose rules the page holds lists its own
 TYPE_MENU = (
@@ -19,7 +19,7 @@ TYPE_MENU = (
 
 
 def test_a_late_answer_for_the_start_up_format_does_not_replace_the_chosen_one(
-    browser: Browser,  # noqa: F811
+    browser: Browser,
     server_url: str,  # noqa: F811
 ) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 900})

@@ -11,9 +11,9 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from tests.conftest import EXAMPLES
-from tests.test_web import browser, expect_legal, open_builder, server_url, shot, web_app
+from tests.test_web import expect_legal, open_builder, server_url, shot, web_app
 
-__all__ = ["browser", "server_url", "web_app"]  # the browser tests' fixtures, reused
+__all__ = ["server_url", "web_app"]  # the browser tests' fixtures, reused (browser: conftest)
 
 DECKS = {
     "反魂蝶": EXAMPLES / "vision-standard-hangonchou.deck",

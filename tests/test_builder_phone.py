@@ -7,9 +7,9 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from tests.conftest import EXAMPLES
-from tests.test_web import ARTIFACTS, browser, expect_legal, server_url, shot, web_app
+from tests.test_web import ARTIFACTS, expect_legal, server_url, shot, web_app
 
-__all__ = ["browser", "server_url", "web_app"]  # the browser tests' fixtures, reused
+__all__ = ["server_url", "web_app"]  # the browser tests' fixtures, reused (browser: conftest)
 
 PHONE = {"width": 390, "height": 844}
 TARGET = 44  # px, WCAG 2.5.5 (target size, enhanced)

@@ -11,9 +11,9 @@ from starlette.testclient import TestClient
 
 from deckcheck import games
 from tests.conftest import EXAMPLES
-from tests.test_web import browser, expect_legal, open_builder, server_url, shot, web_app
+from tests.test_web import expect_legal, open_builder, server_url, shot, web_app
 
-__all__ = ["browser", "server_url", "web_app"]  # the browser tests' fixtures, reused
+__all__ = ["server_url", "web_app"]  # the browser tests' fixtures, reused (browser: conftest)
 
 VISION = EXAMPLES / "vision-standard-hangonchou.deck"  # a real tournament list
 RAKUEN = EXAMPLES / "rakuen-standard-legal.deck"

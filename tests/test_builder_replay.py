@@ -10,9 +10,9 @@ from typer.testing import CliRunner
 
 from deckcheck.cli import app
 from tests.conftest import EXAMPLES
-from tests.test_web import SIZES, browser, expect_legal, open_builder, server_url, shot, web_app
+from tests.test_web import SIZES, expect_legal, open_builder, server_url, shot, web_app
 
-__all__ = ["browser", "server_url", "web_app"]  # the browser tests' fixtures, reused
+__all__ = ["server_url", "web_app"]  # the browser tests' fixtures, reused (browser: conftest)
 
 DECK = EXAMPLES / "rakuen-standard-legal.deck"
 GAME, SEED, TURNS = 3, 7, 5

@@ -10,9 +10,9 @@ import httpx
 from playwright.sync_api import expect
 
 from tests.conftest import EXAMPLES
-from tests.test_web import browser, open_builder, server_url, web_app
+from tests.test_web import open_builder, server_url, web_app
 
-__all__ = ["browser", "server_url", "web_app"]  # the browser tests' fixtures, reused
+__all__ = ["server_url", "web_app"]  # the browser tests' fixtures, reused (browser: conftest)
 
 KEY = "web-key"  # test_web's app accepts it
 RAKUEN = (EXAMPLES / "rakuen-standard-legal.deck").read_text(encoding="utf-8")

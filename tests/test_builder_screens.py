@@ -9,9 +9,9 @@ from playwright.sync_api import expect
 
 from tests.conftest import ROOT
 from tests.test_builder_axe import use_every_panel
-from tests.test_web import SIZES, browser, open_builder, server_url, web_app
+from tests.test_web import SIZES, open_builder, server_url, web_app
 
-__all__ = ["browser", "server_url", "web_app"]  # the browser tests' fixtures, reused
+__all__ = ["server_url", "web_app"]  # the browser tests' fixtures, reused (browser: conftest)
 
 SCREENS = ROOT / "docs" / "screens"
 # the page's panels (builder.html), as the README lists them

@@ -11,9 +11,9 @@ import pytest
 from playwright.sync_api import Page, expect
 from starlette.testclient import TestClient
 
-from tests.test_web import SIZES, browser, open_builder, server_url, shot, web_app
+from tests.test_web import SIZES, open_builder, server_url, shot, web_app
 
-__all__ = ["browser", "server_url", "web_app"]  # the browser tests' fixtures, reused
+__all__ = ["server_url", "web_app"]  # the browser tests' fixtures, reused (browser: conftest)
 
 
 def _open(browser, server_url: str, size: str) -> tuple[object, Page, list[str]]:  # type: ignore[no-untyped-def]

@@ -6,9 +6,9 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from tests.conftest import EXAMPLES
-from tests.test_web import browser, expect_legal, open_builder, server_url, shot, web_app
+from tests.test_web import expect_legal, open_builder, server_url, shot, web_app
 
-__all__ = ["browser", "server_url", "web_app"]  # the browser tests' fixtures, reused
+__all__ = ["server_url", "web_app"]  # the browser tests' fixtures, reused (browser: conftest)
 
 
 def test_the_odds_plot_survives_a_language_switch(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]

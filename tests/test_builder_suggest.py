@@ -9,9 +9,9 @@ from playwright.sync_api import expect
 
 from tests.test_builder_deck import _deck, _fits, _paste_vision, _total
 from tests.test_tune import CHARACTERS, OTHERS
-from tests.test_web import SIZES, browser, expect_legal, open_builder, server_url, shot, web_app
+from tests.test_web import SIZES, expect_legal, open_builder, server_url, shot, web_app
 
-__all__ = ["browser", "server_url", "web_app"]  # the browser tests' fixtures, reused
+__all__ = ["server_url", "web_app"]  # the browser tests' fixtures, reused (browser: conftest)
 
 DECK = "\n".join(
     ["format: vision-standard", "[main]"]

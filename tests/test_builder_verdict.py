@@ -12,9 +12,9 @@ from playwright.sync_api import Page, expect
 from starlette.testclient import TestClient
 
 from tests.conftest import EXAMPLES
-from tests.test_web import SIZES, browser, expect_legal, open_builder, server_url, shot, web_app
+from tests.test_web import SIZES, expect_legal, open_builder, server_url, shot, web_app
 
-__all__ = ["browser", "server_url", "web_app"]  # the browser tests' fixtures, reused
+__all__ = ["server_url", "web_app"]  # the browser tests' fixtures, reused (browser: conftest)
 
 # one name, six printings that differ in what legality depends on (keywords): N6 has 奇襲 and
 # 速攻, the others none (card_pool/vision/cards.csv)

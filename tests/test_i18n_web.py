@@ -18,9 +18,9 @@ from deckcheck.web import STATIC, TEMPLATES, script_ids, script_messages
 from tests.conftest import EXAMPLES
 from tests.prose import english_words
 from tests.test_i18n_sources import SITES
-from tests.test_web import WAIT_MS, _watch, browser, server_url, shot, web_app
+from tests.test_web import WAIT_MS, _watch, server_url, shot, web_app
 
-__all__ = ["browser", "server_url", "web_app"]  # the browser tests' fixtures, reused
+__all__ = ["server_url", "web_app"]  # the browser tests' fixtures, reused (browser: conftest)
 
 PO = Path(__file__).resolve().parent.parent / "deckcheck/locale/ja/LC_MESSAGES/deckcheck.po"
 SWITCH = ["日本語", "English"]  # each language named in itself, as a language switch does

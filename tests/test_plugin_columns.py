@@ -24,7 +24,7 @@ from deckcheck.pool.store import Pool
 from deckcheck.service.app import create_app
 from deckcheck.service.settings import Settings
 from tests.conftest import TOY, on_path, plugins_on_path
-from tests.test_web import WAIT_MS, _watch, browser, server_url  # noqa: F401  (fixtures)
+from tests.test_web import WAIT_MS, _watch, server_url  # noqa: F401  (fixtures)
 
 FIRE = ["TOY-1", "TOY-2", "TOY-3"]  # cards.csv: element 火
 runner = CliRunner()

@@ -4,9 +4,7 @@ state go to tests/artifacts/."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import socket
 import threading
 import time
@@ -30,16 +28,6 @@ WAIT_MS = HANG * 1000
 expect.set_options(timeout=WAIT_MS)
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @pytest.fixture(scope="module")
@@ -107,18 +95,6 @@ def server_url(web_app) -> Iterator[str]:  # type: ignore[no-untyped-def]
     thread.join(timeout=HANG)
 
 
-@pytest.fixture(scope="module")
-def browser():  # type: ignore[no-untyped-def]
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("DECKCHECK_REQUIRE_BROWSER"):
-            pytest.fail(f"{CHROMIUM} is missing (install Debian's chromium)")
-        pytest.skip("no Chromium installed (Debian package chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        yield instance
-        instance.close()
 
 
 LEGAL_RAKUEN = {

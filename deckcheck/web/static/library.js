@@ -6,6 +6,7 @@ import { $, button, download, errorText, input, select, show } from "./dom.js";
 import { LANG, _, _n } from "./i18n.js";
 import { chooseFormat } from "./format.js";
 import { deckText, settled, state } from "./store.js";
+import { checking } from "./verdict.js";
 
 /** @typedef {import("./store.js").Entry} Entry */
 /** @typedef {{ legal: boolean, errors: number }} Verdict */
@@ -124,6 +125,7 @@ async function openDeck(id, version) {
   state.entries = v.entries.map((e) => ({ ...e }));
   state.savedId = null;
   state.savedVersion = null;
+  checking(); // the shown deck and its verdict are the last one's until the format is in
   input("deck-name").value = v.name;
   library.open = id;
   await chooseFormat(v.format, true);
