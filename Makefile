@@ -60,10 +60,12 @@ node_modules/.stamp: package.json package-lock.json
 
 # make docs adds about 2 s (measured 1.6-2.1 s on the 2-core VM), so the suite's run includes it
 # The checks (one process at a time) and the engines' compile (one game per process) run side
-# by side on the two cores, each one's output kept together (-O), then the tests (issue 35).
+# by side on the two cores, each one's output kept together (-O), then the tests; a worker
+# that runs out of tests takes some of the other's (--dist worksteal), so neither core idles
+# while the other ends a long module (issue 35).
 test: $(STAMP) $(MO) node_modules/.stamp
 	$(MAKE) --no-print-directory -j2 -O checks engines
-	$(BIN)/pytest -n $(TEST_WORKERS)
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
 
 checks: $(STAMP) node_modules/.stamp
 	$(BIN)/ruff check deckcheck tests benchmarks mkdocs_hooks.py
