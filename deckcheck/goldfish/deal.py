@@ -1,16 +1,53 @@
-"""The deal every reference engine opens with: shuffle the main deck, draw the opening hand, take
-the mulligans the game's rule or the pilot asks for, and tell the trace (``sdk.deal``)."""
+"""What every reference engine opens with: its arguments as one ``Play`` (``reference_engine``
+gives a function of it the contract's ``play`` signature), and the deal: shuffle the main deck,
+draw the opening hand, take the mulligans the game's rule or the pilot asks for, and tell the
+trace (``sdk.deal``)."""
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from deckcheck.goldfish.common import Keep, Record, expand, redeal, shuffled
+from deckcheck.goldfish.policy import Compiled
 from deckcheck.goldfish.setup import Setup
 from deckcheck.goldfish.trace import Redeal, Trace
 from deckcheck.models import Card
+from deckcheck.odds.setup import Rules
+
+
+@dataclass(frozen=True)
+class Play:
+    """One goldfish game to play: the arguments of a reference engine's ``play``
+    (``contract.Engine``): the set-up, the pilot, the random source (a ``Tape`` in the exact
+    tests), how many turns, whether the deck goes first, and the trace a replay tells (None:
+    none)."""
+
+    setup: Setup
+    policy: Compiled
+    rng: random.Random
+    turns: int
+    on_play: bool
+    trace: Trace | None = None
+
+    @property
+    def rules(self) -> Rules:
+        """The format's rules and parameters (``setup.rules``)."""
+        return self.setup.rules
+
+
+def reference_engine(body: Callable[[Play], Record]) -> Callable[..., Record]:
+    """A game's ``play`` (``GameSpec.play``, ``contract.Engine``) from a function of one
+    ``Play``: the arguments every reference engine takes are listed once, by ``Play``."""
+
+    @functools.wraps(body)
+    def play(*args: Any, **kwargs: Any) -> Record:
+        return body(Play(*args, **kwargs))
+
+    return play
 
 
 @dataclass

@@ -81,6 +81,8 @@ Goldfish: the reference engine (``goldfish.common``, ``policy``, ``setup``, ``tr
     a game with a loss, and the pilot's keep rule.
     ``deal``, ``Opening``: the deal every reference engine opens with (shuffle, opening hand,
     redeal mulligans, the trace told) and what it leaves: the deck, the hand, the record.
+    ``reference_engine``, ``Play``: a game's ``play`` written as a function of one ``Play``
+    (its arguments: setup, policy, rng, turns, on_play, trace), given the contract's signature.
     ``expand``, ``shuffled``, ``shuffle``, ``redeal``, ``take``: the deck as a list of copies,
     shuffles (a ``Tape`` replays fixed numbers: the exact tests), a redeal, a card taken out.
     ``Tape``: a ``random.Random`` that plays a row of fixed numbers per shuffle.
@@ -161,7 +163,7 @@ if TYPE_CHECKING:  # the lazy names' types, for mypy (the table below loads them
         take,
     )
     from deckcheck.goldfish.compiling import njit
-    from deckcheck.goldfish.deal import Opening, deal
+    from deckcheck.goldfish.deal import Opening, Play, deal, reference_engine
     from deckcheck.goldfish.policy import Compiled, Policy, ranker
     from deckcheck.goldfish.setup import Setup, per_setup
     from deckcheck.goldfish.shuffles import begin as batch_begin
@@ -216,7 +218,9 @@ _LAZY = {
     "batch_shuffle": "deckcheck.goldfish.shuffles:shuffle",
     "batch_start": "deckcheck.goldfish.shuffles:start",
     "Opening": "deckcheck.goldfish.deal",
+    "Play": "deckcheck.goldfish.deal",
     "deal": "deckcheck.goldfish.deal",
+    "reference_engine": "deckcheck.goldfish.deal",
     "Redeal": "deckcheck.goldfish.trace",
     "Trace": "deckcheck.goldfish.trace",
     "gone": "deckcheck.goldfish.trace",
@@ -302,6 +306,7 @@ __all__ = [
     "Param",
     "ParamValue",
     "Placement",
+    "Play",
     "Playtest",
     "Policy",
     "PolicyView",
@@ -361,6 +366,7 @@ __all__ = [
     "plural",
     "ranker",
     "redeal",
+    "reference_engine",
     "section_label",
     "shuffle",
     "shuffled",

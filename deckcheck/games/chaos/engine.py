@@ -37,7 +37,6 @@ events first (it never plays them), then the cards its play_first order ranks la
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
@@ -46,21 +45,21 @@ from deckcheck.games.chaos.cardrules import _key, _meets, levels_up, may_enter, 
 from deckcheck.games.chaos.layout import MAX_LEVEL
 from deckcheck.sdk import (
     Card,
-    Compiled,
     DeckOut,
+    Play,
     Record,
-    Setup,
-    Trace,
     deal,
     expand,
     gone,
     keep_of,
+    reference_engine,
     take,
     word_key,
 )
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # annotations only
     from deckcheck.games.chaos import ChaosPolicy
+    from deckcheck.sdk import Compiled, Trace
 
 
 # Record.invariants: the most (set cards without [TST ゲージ]) exceeded charas in play
@@ -93,16 +92,10 @@ class _Game:
     friends: list[Chara] = field(default_factory=list)  # the friend areas' charas, extras too
 
 
-def play(
-    setup: Setup,
-    policy: Compiled,
-    rng: random.Random,
-    turns: int,
-    on_play: bool,
-    trace: Trace | None = None,
-) -> Record:
+@reference_engine
+def play(game: Play) -> Record:
+    setup, rules, policy, rng, trace = game.setup, game.rules, game.policy, game.rng, game.trace
     pol = cast("ChaosPolicy", policy.policy)
-    rules = setup.rules
     (partner_card,) = setup.aside  # chosen once by the partner rule (partner.py)
     if trace is not None:
         trace.step("play", telling.partner(partner_card))
@@ -119,7 +112,7 @@ def play(
     covers = pol.solral_charge and any(cardrules.charges(c, partner_card) for c, _ in extras)
     first_attack = rules.param_bool("first_player_first_turn_attack")
     excess = -99
-    for turn in range(1, turns + 1):
+    for turn in range(1, game.turns + 1):
         if trace is not None:
             trace.turn(turn)
         try:
@@ -140,7 +133,7 @@ def play(
             # first turn, §8.3) and draws (アタックドロー, §8.3), covered or not
             if covers and not record.milestones[2]:
                 record.milestones[2] = turn
-            if not (turn == 1 and on_play and not first_attack):
+            if not (turn == 1 and game.on_play and not first_attack):
                 _attack(g)
             _hand_limit(g, rules.param_int("hand_limit"))
         except DeckOut as out:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from deckcheck.games.chaos.encode import encoded
 from deckcheck.games.chaos.fast_core import _games
+from deckcheck.games.chaos.fast_state import I_FIRST_ATTACK
 from deckcheck.games.chaos.layout import INTS
 from deckcheck.sdk import Result, Setup
 from deckcheck.sdk import TapeArray as Tape
@@ -19,12 +20,12 @@ def _play(setup: Setup, seed: int, games: int, turns: int, on_play: bool, tape: 
         raise ValueError(
             "the batch engine does not play this set-up (see encode.batch_ok)"  # i18n: machine
         )
-    assert len(INTS) == len(enc.ints)
-    out = _games(
-        seed, games, turns, on_play, enc.deck, enc.flags, enc.names, enc.rank, enc.key,
-        enc.sig, enc.bounds, enc.hall, enc.extra_card, enc.extra_count, enc.meets, enc.nparts,
-        enc.partner, enc.ints, tape,
-    )  # fmt: skip
+    assert len(INTS) == len(enc.ints) == I_FIRST_ATTACK + 1  # fast_state.py names each
+    cards = (enc.flags, enc.names, enc.rank, enc.key)
+    keep = (enc.sig, enc.bounds, enc.hall)
+    extras = (enc.extra_card, enc.extra_count, enc.meets, enc.nparts)
+    run = (seed, games, turns, on_play)
+    out = _games(run, enc.deck, cards, keep, extras, enc.partner, enc.ints, tape)
     metrics, milestones, mulligans, loss, loss_turn = out
     return metrics, milestones, mulligans, loss, loss_turn
 

@@ -13,20 +13,19 @@ nothing attacks).
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING, cast
 
 from deckcheck.games.iris import MILESTONES, telling
 from deckcheck.sdk import (
     Card,
-    Compiled,
     DeckOut,
     GoldfishError,
+    Play,
     Record,
-    Setup,
     Trace,
     _,
     deal,
+    reference_engine,
     take,
 )
 
@@ -44,16 +43,10 @@ class SetupError(GoldfishError):
     """A deck without units can never start a game."""
 
 
-def play(
-    setup: Setup,
-    policy: Compiled,
-    rng: random.Random,
-    turns: int,
-    on_play: bool,
-    trace: Trace | None = None,
-) -> Record:
+@reference_engine
+def play(game: Play) -> Record:
+    setup, rules, policy, rng, trace = game.setup, game.rules, game.policy, game.rng, game.trace
     pol = cast("IrisPolicy", policy.policy)
-    rules = setup.rules
     standby_slots = rules.param_int("standby_slots")
     if not any(c.type == "unit" and n > 0 for c, n in setup.drawable):
         raise SetupError(_("the deck has no unit: the opening hand can never be kept"))
@@ -69,11 +62,11 @@ def play(
         trace.step("play", telling.main_unit(main_unit))
     standby: list[Card] = []
     charges = commands = 0
-    for turn in range(1, turns + 1):
+    for turn in range(1, game.turns + 1):
         if trace is not None:
             trace.turn(turn)
         try:
-            drawn = len(rules.draws.before_main(turn, on_play))
+            drawn = len(rules.draws.before_main(turn, game.on_play))
             if len(deck) < drawn:
                 raise DeckOut("deck-out")
             hand.extend(deck.pop() for _ in range(drawn))

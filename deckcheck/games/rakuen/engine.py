@@ -45,7 +45,6 @@ simplification: the rulebook has no such loss).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
@@ -56,13 +55,14 @@ from deckcheck.sdk import (
     Card,
     Compiled,
     DeckOut,
+    Play,
     Record,
-    Setup,
     Trace,
     deal,
     gone,
     keep_of,
     ranker,
+    reference_engine,
     shuffle,
     take,
 )
@@ -117,16 +117,10 @@ class _Game:
         return count
 
 
-def play(
-    setup: Setup,
-    policy: Compiled,
-    rng: random.Random,
-    turns: int,
-    on_play: bool,
-    trace: Trace | None = None,
-) -> Record:
+@reference_engine
+def play(game: Play) -> Record:
+    setup, rules, policy, rng, trace = game.setup, game.rules, game.policy, game.rng, game.trace
     pol = cast("RakuenPolicy", policy.policy)
-    rules = setup.rules
     # the gate deck's top cards go face down onto the circles (ch.2 §2); nothing here reads a
     # gate, so it is not shuffled (every shuffle of a game is one of its main deck)
     bottom = keep_of(policy) if pol.mulligan else None  # the bottom mulligan, once (ch.2 §2)
@@ -135,7 +129,7 @@ def play(
     table.hand, record = dealt.hand, dealt.record
     g = _Game(table, record, policy, trace)
     limit = rules.params.get("hand_limit")  # None: no hand limit
-    for turn in range(1, turns + 1):
+    for turn in range(1, game.turns + 1):
         refreshes = table.refreshes
         if trace is not None:
             trace.turn(turn)
@@ -148,7 +142,7 @@ def play(
                 if trace is not None:
                     trace.step("resource", telling.stock(table.stock[-1]))
                 table.settle()
-            _level_phase(table, policy, not (turn == 1 and on_play), trace)
+            _level_phase(table, policy, not (turn == 1 and game.on_play), trace)
             count = g.main_phase(turn)
             if pol.gattai:
                 merged = _gattai(table, policy, pol.deploy_over)
@@ -212,9 +206,7 @@ def _state(table: Table) -> str:
     )
 
 
-def _level_phase(
-    table: Table, policy: Compiled, face_up: bool, trace: Trace | None = None
-) -> None:
+def _level_phase(table: Table, policy: Compiled, face_up: bool, trace: Trace | None = None) -> None:
     if not table.hand:
         return
     if len(table.level) < table.level_max:

@@ -26,7 +26,6 @@ The board and its rule steps are in board.py."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
@@ -40,14 +39,15 @@ from deckcheck.sdk import (
     Atom,
     Card,
     Compiled,
+    Play,
     Record,
-    Setup,
     Trace,
     deal,
     expand,
     keep_of,
     nfkc,
     ranker,
+    reference_engine,
     take,
 )
 
@@ -70,16 +70,10 @@ def _node_key(policy: Compiled, node_first: list[Atom]) -> Callable[[Card], tupl
     return key
 
 
-def play(
-    setup: Setup,
-    policy: Compiled,
-    rng: random.Random,
-    turns: int,
-    on_play: bool,
-    trace: Trace | None = None,
-) -> Record:
+@reference_engine
+def play(game: Play) -> Record:
+    setup, rules, policy, rng, trace = game.setup, game.rules, game.policy, game.rng, game.trace
     pol = cast("VisionPolicy", policy.policy)
-    rules = setup.rules
     mulligan = pol.mulligan and rules.mulligan.name == "return-all-once"
     redeal_while = keep_of(policy).unmet if mulligan else None
     dealt = deal(setup, rng, len(MILESTONES), trace, redeal_while, short=True)
@@ -90,14 +84,14 @@ def play(
     board = Board()
     side = _Side(hand, deck, board, lim, rank)
     damage = 0
-    for turn in range(1, turns + 1):
+    for turn in range(1, game.turns + 1):
         if trace is not None:
             trace.turn(turn)
             trace.step("hand", telling.hand(hand))
         lost = _maintenance(board, lim, trace)
         if lost and not record.milestones[FIRST_LOSS]:
             record.milestones[FIRST_LOSS] = turn
-        if not (turn == 1 and on_play and not rules.first_player_draws):
+        if not (turn == 1 and game.on_play and not rules.first_player_draws):
             if len(deck) < rules.draw_per_turn:
                 record.loss, record.loss_turn = "deck-out", turn
                 break
@@ -121,7 +115,7 @@ def play(
             record.milestones[FIRST_FREE] = turn
         # attacks, in the main phase (総合ルール §4.1.1 names no battle phase); the first
         # player's on turn 1 only if the format's first_turn_attack allows them
-        if not (turn == 1 and on_play and not lim.first_attack):
+        if not (turn == 1 and game.on_play and not lim.first_attack):
             damage += _attack(side, turn, damage, trace)
             if damage >= lim.life and not record.milestones[1]:
                 record.milestones[1] = turn

@@ -10,14 +10,17 @@ from collections.abc import Callable
 
 import numpy as np
 
-from deckcheck.games.vision.encode import Encoded, encode
+from deckcheck.games.vision.encode import PARAMS, Encoded, encode
 from deckcheck.games.vision.fast_core import _games
+from deckcheck.games.vision.fast_state import PARAM_COUNT
 from deckcheck.games.vision.layout import COLUMNS, METRICS, MILESTONES
 from deckcheck.sdk import Result, Setup, per_setup
 from deckcheck.sdk import TapeArray as Tape
 from deckcheck.sdk import batch_engines as entry_points
 
 _encoded: Callable[[Setup], Encoded] = per_setup(encode)
+assert len(PARAMS) == PARAM_COUNT  # fast_state.py names each number of encode.PARAMS
+
 
 def _play(setup: Setup, seed: int, games: int, turns: int, on_play: bool, tape: Tape) -> Result:
     enc = _encoded(setup)
@@ -30,22 +33,8 @@ def _play(setup: Setup, seed: int, games: int, turns: int, on_play: bool, tape: 
     loss_turn = np.zeros(games, dtype=np.int16)
     keep = (enc.sig, enc.bound_bit, enc.bound_k, enc.subset_mask, enc.subset_need)
     out = (metrics, milestones, mulligans, loss, loss_turn)
-    _games(
-        seed,
-        games,
-        turns,
-        on_play,
-        enc.deck,
-        card,
-        score.astype(np.int32),
-        enc.user_ok,
-        enc.link_ok,
-        enc.fuel_ok,
-        keep,
-        enc.params,
-        out,
-        tape,
-    )
+    tables = (card, score.astype(np.int32), enc.user_ok, enc.link_ok, enc.fuel_ok)
+    _games(seed, on_play, enc.deck, tables, keep, enc.params, out, tape)
     return metrics, milestones, mulligans, loss, loss_turn
 
 

@@ -1,7 +1,8 @@
 """The board of the compiled VISION loop (fast_core.py): the per-card table's rows, and the
 steps on characters, hosts, 冥界 and 連結 links that the loop takes (each the reference
-engine's step of the same name in engine.py). Apart from fast_core.py to keep each module
-readable; the cache of both is keyed on every module they import (goldfish/compiling.py).
+engine's step of the same name in engine.py), on the game's state as fast_state.py names it.
+Apart from fast_core.py to keep each module readable; the cache of both is keyed on every
+module they import (goldfish/compiling.py).
 
 Every step is compiled with ``_nrt=False``: it only reads and writes the loop's arrays, never
 allocates or keeps one, so it needs no reference counts; with them, each call paid an atomic
@@ -12,6 +13,27 @@ from __future__ import annotations
 
 import numpy as np
 
+from deckcheck.games.vision.fast_state import (
+    ACTIVE,
+    E_ALIVE,
+    E_CARD,
+    E_HOST,
+    E_UNIT,
+    ENTRIES,
+    FIELD_EQUIPPED,
+    HELD,
+    IN_GRAVE,
+    LEADER_LIMIT,
+    LEADERS,
+    NODES,
+    U_ALIVE,
+    U_ATTACK,
+    U_CARD,
+    U_EQUIP,
+    U_MANA,
+    UNITS,
+    WORLD_PLAYED,
+)
 from deckcheck.games.vision.layout import COLUMNS, MILESTONES
 from deckcheck.sdk import njit
 
@@ -21,6 +43,9 @@ CHARACTER, CREATURE, SPELL, COMMAND = range(4)
  EQUIP, ON_FIELD, WORLD, FIELD_EQUIP, ONCE_A_TURN, UPKEEP, MANA, SURPRISE, DOLL,
  NAME_ID, DASH, NO_ATTACK, LEGEND, SACRED, LINKS, OVERDRIVE) = range(27)  # fmt: skip
 assert len(COLUMNS) == 27
+FIRST_CHARACTER = MILESTONES.index("first_character")
+OPPONENT_AT_0 = MILESTONES.index("opponent_at_0")
+NODE_1 = MILESTONES.index("node_1")  # … node_7 follow it
 FIRST_FREE = MILESTONES.index("first_free_spell")
 FIRST_LOSS = MILESTONES.index("first_upkeep_loss")
 
@@ -41,67 +66,65 @@ def _free(c, card, users):  # type: ignore[no-untyped-def]
 
 
 @njit(_nrt=False)
-def _host(c, card, units, u_attack, u_equip, u_alive, u_ok):  # type: ignore[no-untyped-def]
-    """engine._host over the characters flagged in ``u_ok``: the strongest that may take the
-    card (an 装備 only one without, a 神器 only a 伝説 one), the first on a tie; -1 if none.
-    ``u_equip[u]``: bit 1 holds an 装備, bit 2 is 伝説."""
+def _host(c, card, s, u, ok):  # type: ignore[no-untyped-def]
+    """engine._host over the characters flagged in row ``ok`` of ``u``: the strongest that may
+    take the card (an 装備 only one without, a 神器 only a 伝説 one), the first on a tie; -1
+    if none."""
     best = -1
-    for u in range(units):
-        if not u_alive[u] or not u_ok[u] or (card[EQUIP, c] and u_equip[u] & 1):
+    for x in range(s[UNITS]):
+        if not u[U_ALIVE, x] or not u[ok, x] or (card[EQUIP, c] and u[U_EQUIP, x] & 1):
             continue
-        if card[SACRED, c] and not u_equip[u] & 2:
+        if card[SACRED, c] and not u[U_EQUIP, x] & 2:
             continue
-        if best < 0 or u_attack[u] > u_attack[best]:
-            best = u
+        if best < 0 or u[U_ATTACK, x] > u[U_ATTACK, best]:
+            best = x
     return best
 
 
 @njit(_nrt=False)
-def _playable(  # type: ignore[no-untyped-def]
-    c, card, users, nodes, active, st, units, u_attack, u_equip, u_alive, u_ok, name_turn, turn
-):
-    """engine.playable for a deck without 連結. ``st`` = (leaders in play, the leader limit,
-    a 世界呪符 played this turn, an 装備/場 on the field)."""
+def _playable(c, card, users, s, u, ok, name_turn, turn):  # type: ignore[no-untyped-def]
+    """engine.playable for a deck without 連結, its host one of the characters flagged in row
+    ``ok`` of ``u``."""
     if card[NEVER, c]:
         return False
     if not _free(c, card, users) and (
-        card[DASH, c] or card[NODE, c] > nodes or card[COST, c] > active
+        card[DASH, c] or card[NODE, c] > s[NODES] or card[COST, c] > s[ACTIVE]
     ):
         return False
-    if card[LEADER, c] and st[0] >= st[1]:
+    if card[LEADER, c] and s[LEADERS] >= s[LEADER_LIMIT]:
         return False
     if card[NEEDS_USER, c] and users[c] == 0:
         return False
-    if card[ON_CHARACTER, c] and _host(c, card, units, u_attack, u_equip, u_alive, u_ok) < 0:
+    if card[ON_CHARACTER, c] and _host(c, card, s, u, ok) < 0:
         return False
-    if card[WORLD, c] and st[2]:
+    if card[WORLD, c] and s[WORLD_PLAYED]:
         return False
-    if card[FIELD_EQUIP, c] and st[3]:
+    if card[FIELD_EQUIP, c] and s[FIELD_EQUIPPED]:
         return False
     return not (card[ONCE_A_TURN, c] and name_turn[card[NAME_ID, c]] == turn)
 
 
 @njit(_nrt=False)
-def _enter(c, u, h, e, st, card):  # type: ignore[no-untyped-def]
-    """Card ``c`` comes onto the field (row ``st[4]``, the next): as character row ``u`` (or
-    -1), set on character ``h`` (or -1)."""
-    e_card, e_unit, e_host, e_alive, entries = e[0], e[1], e[2], e[3], st[4]
-    e_card[entries], e_unit[entries], e_host[entries], e_alive[entries] = c, u, h, 1
+def _enter(c, x, h, e, s, card):  # type: ignore[no-untyped-def]
+    """Card ``c`` comes onto the field (the next row of ``e``): as character ``x`` (or -1), set
+    on character ``h`` (or -1)."""
+    r = s[ENTRIES]
+    e[E_CARD, r], e[E_UNIT, r], e[E_HOST, r], e[E_ALIVE, r] = c, x, h, 1
     if card[FIELD_EQUIP, c]:
-        st[3] = 1
-    st[4] = entries + 1
+        s[FIELD_EQUIPPED] = 1
+    s[ENTRIES] = r + 1
 
 
 @njit(_nrt=False)
-def _set_on(c, card, units, u_attack, u_equip, u_alive, u_ok, e, st, u_mana):  # type: ignore[no-untyped-def]
-    """engine._put for a card set on a character: the host _host picks gets its +N and its
-    マナチャージ."""
-    h = _host(c, card, units, u_attack, u_equip, u_alive, u_ok)
-    u_attack[h] += card[BONUS, c]
-    u_mana[h] += card[MANA, c]
+def _set_on(c, card, s, u, ok, e):  # type: ignore[no-untyped-def]
+    """engine._put for a card set on a character: the host _host picks (of row ``ok``) gets its
+    +N and its マナチャージ."""
+    h = _host(c, card, s, u, ok)
+    u[U_ATTACK, h] += card[BONUS, c]
+    u[U_MANA, h] += card[MANA, c]
     if card[EQUIP, c]:
-        u_equip[h] |= 1
-    _enter(c, np.int64(-1), h, e, st, card)
+        u[U_EQUIP, h] |= 1
+    _enter(c, np.int64(-1), h, e, s, card)
 
 
 @njit(_nrt=False)
@@ -113,50 +136,48 @@ def _charges(charge, node_until, nodes):  # type: ignore[no-untyped-def]
 
 
 @njit(_nrt=False)
-def _bury(c, grave, st):  # type: ignore[no-untyped-def]
-    """Card ``c`` goes to 冥界 (engine.Board.grave, in order; ``st[5]`` cards there)."""
-    grave[st[5]] = c
-    st[5] += 1
+def _bury(c, grave, s):  # type: ignore[no-untyped-def]
+    """Card ``c`` goes to 冥界 (engine.Board.grave, in order)."""
+    grave[s[IN_GRAVE]] = c
+    s[IN_GRAVE] += 1
 
 
 @njit(_nrt=False)
-def _unbury(c, grave, st):  # type: ignore[no-untyped-def]
+def _unbury(c, grave, s):  # type: ignore[no-untyped-def]
     """The first card ``c`` in 冥界 leaves it (common.take)."""
-    for i in range(st[5]):
+    for i in range(s[IN_GRAVE]):
         if grave[i] == c:
-            for k in range(i, st[5] - 1):
+            for k in range(i, s[IN_GRAVE] - 1):
                 grave[k] = grave[k + 1]
-            st[5] -= 1
+            s[IN_GRAVE] -= 1
             return
 
 
 @njit(_nrt=False)
-def _leave(r, card, e, st, u, grave, users, user_ok):  # type: ignore[no-untyped-def]
-    """engine._leave: field row ``r`` goes to 冥界, a character with what is set on it.
-    ``u`` = (attack, mana, equip, alive) of the characters."""
-    e_card, e_unit, e_host, e_alive = e[0], e[1], e[2], e[3]
-    u_attack, u_mana, u_equip, u_alive = u
-    c = e_card[r]
-    e_alive[r] = 0
-    _bury(c, grave, st)
-    h = e_unit[r]
-    if h >= 0:
-        u_alive[h] = 0
+def _leave(r, card, e, s, u, grave, users, user_ok):  # type: ignore[no-untyped-def]
+    """engine._leave: field row ``r`` goes to 冥界, a character with what is set on it."""
+    c = e[E_CARD, r]
+    e[E_ALIVE, r] = 0
+    _bury(c, grave, s)
+    x = e[E_UNIT, r]
+    if x >= 0:
+        u[U_ALIVE, x] = 0
         _users(c, users, user_ok, np.int64(-1))
-        st[0] -= card[LEADER, c]
-        for k in range(st[4]):
-            if e_alive[k] and e_host[k] == h:
-                e_alive[k] = 0
-                _bury(e_card[k], grave, st)
-    elif e_host[r] >= 0:
-        u_attack[e_host[r]] -= card[BONUS, c]
-        u_mana[e_host[r]] -= card[MANA, c]
+        s[LEADERS] -= card[LEADER, c]
+        for k in range(s[ENTRIES]):
+            if e[E_ALIVE, k] and e[E_HOST, k] == x:
+                e[E_ALIVE, k] = 0
+                _bury(e[E_CARD, k], grave, s)
+    elif e[E_HOST, r] >= 0:
+        h = e[E_HOST, r]
+        u[U_ATTACK, h] -= card[BONUS, c]
+        u[U_MANA, h] -= card[MANA, c]
         if card[EQUIP, c]:
-            u_equip[e_host[r]] &= 2
+            u[U_EQUIP, h] &= 2
 
 
 @njit(_nrt=False)
-def _links(c, card, link_ok, hand, held, grave, st, units, u_card, u_alive, found):  # type: ignore[no-untyped-def]
+def _links(c, card, link_ok, hand, grave, s, u, found):  # type: ignore[no-untyped-def]
     """engine._link_cards: for each 連結 part of card ``c``, in order, the first card that
     matches it in 冥界, then in hand (not a copy of ``c``), then on the field, none used
     twice (a card by its index, as the reference's identity: copies are one object). Fills
@@ -165,20 +186,21 @@ def _links(c, card, link_ok, hand, held, grave, st, units, u_card, u_alive, foun
     for p in range(card[LINKS, c]):
         place = -1
         what = -1
-        for i in range(st[5]):
+        for i in range(s[IN_GRAVE]):
             x = grave[i]
             if link_ok[c, p, x] and not _used(found, p, np.int64(0), np.int64(x)):
                 place, what = 0, x
                 break
         if place < 0:
-            for i in range(held):
+            for i in range(s[HELD]):
                 x = hand[i]
                 if x != c and link_ok[c, p, x] and not _used(found, p, np.int64(0), np.int64(x)):
                     place, what = 1, x
                     break
         if place < 0:
-            for h in range(units):
-                if u_alive[h] and link_ok[c, p, u_card[h]] and not _used(found, p, np.int64(2), h):
+            for h in range(s[UNITS]):
+                on = u[U_ALIVE, h] and link_ok[c, p, u[U_CARD, h]]
+                if on and not _used(found, p, np.int64(2), h):
                     place, what = 2, h
                     break
         if place < 0:
@@ -188,9 +210,9 @@ def _links(c, card, link_ok, hand, held, grave, st, units, u_card, u_alive, foun
 
 
 @njit(_nrt=False)
-def _fuel(c, fuel_ok, grave, st):  # type: ignore[no-untyped-def]
+def _fuel(c, fuel_ok, grave, s):  # type: ignore[no-untyped-def]
     """engine.fuels: the first card of 冥界 オーバードライブ card ``c`` may remove; -1 if none."""
-    for i in range(st[5]):
+    for i in range(s[IN_GRAVE]):
         if fuel_ok[c, grave[i]]:
             return grave[i]
     return -1
