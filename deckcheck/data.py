@@ -26,9 +26,9 @@ def game_dirs(part: str) -> list[Path]:
     """The ``part`` folder (``formats``, ``cards``, ``examples``, ``locale``) of each installed
     game that ships its own data (``GameSpec.data``, found through its entry point), in the
     registry's order."""
-    from deckcheck import games  # deferred: the registry loads the games' packages
+    from deckcheck import plugins  # deferred: the registry loads the games' packages
 
-    found = [spec.data / part for spec in games.specs() if spec.data is not None]
+    found = [spec.data / part for spec in plugins.specs() if spec.data is not None]
     return [folder for folder in found if folder.is_dir()]
 
 

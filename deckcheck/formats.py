@@ -32,7 +32,7 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails
 
-from deckcheck import format_versions, games
+from deckcheck import format_versions, plugins
 from deckcheck.checks.copies import Copies as Copies
 from deckcheck.checks.copies import LimitOverride as LimitOverride
 from deckcheck.checks.copies import Match as Match
@@ -57,7 +57,7 @@ from deckcheck.models import SECTIONS, Card, FormatVersion
 from deckcheck.wording import a_an, cited, word
 
 if TYPE_CHECKING:
-    from deckcheck.games.contract import GameSpec
+    from deckcheck.plugins.contract import GameSpec
 
 
 # The copy-limit keys every game has; a game adds its own (GameSpec.copy_keys).
@@ -112,7 +112,7 @@ def _known(where: str, names: Sequence[str], known: Collection[str], game: str |
 
 class Format(Strict):
     id: str
-    game: games.KnownGame
+    game: plugins.KnownGame
     name: str
     date: str | None = None
     description: str | None = None
@@ -185,7 +185,7 @@ class Format(Strict):
 
     @model_validator(mode="after")
     def _consistent(self) -> Format:
-        spec = games.get(self.game)
+        spec = plugins.get(self.game)
         check_parameters(self.parameters, spec)
         section_names = [s.name for s in self.sections]
         if len(set(section_names)) != len(section_names):

@@ -15,8 +15,8 @@ from pydantic import (
     model_validator,
 )
 
-from deckcheck.games.columns_contract import Search
 from deckcheck.i18n import _
+from deckcheck.plugins.columns import Search
 
 # A game id. Checked against the game registry (deckcheck.games) where ids come in: format
 # files (formats.py), card rows (pool/importer.py, pool/columns.py), requests (the service's

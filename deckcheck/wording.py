@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from deckcheck.games.registry import find
 from deckcheck.i18n import _, _p, current
+from deckcheck.plugins.registry import find
 
 # words spelt with a vowel letter that sound as "you" or "won" take "a" (a unit, a user)
 _CONSONANT_SOUND = ("uni", "use", "usu", "uti", "eu", "one")

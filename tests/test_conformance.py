@@ -10,23 +10,23 @@ from typing import Any
 import numpy as np
 import pytest
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.format_registry import FormatRegistry
-from deckcheck.games.registry import SHIPPED
 from deckcheck.resolve import CardIndex
 from deckcheck.sdk import GameSpec
 from deckcheck.sdk.testing import Conformance, spec_problems
+from tests.conftest import SHIPPED
 
 
 def test_the_shipped_games_are_installed() -> None:
-    assert set(SHIPPED) <= set(games.ids())
+    assert set(SHIPPED) <= set(plugins.ids())
 
 
 class TestEveryInstalledGame(Conformance):
-    @pytest.fixture(scope="class", params=games.ids())
+    @pytest.fixture(scope="class", params=plugins.ids())
     @classmethod
     def game_spec(cls, request: pytest.FixtureRequest) -> GameSpec:
-        return games.get(str(request.param))
+        return plugins.get(str(request.param))
 
 
 # --- the suite can fail: a game whose engines break a rule it checks -----------------------
@@ -39,7 +39,7 @@ def _suite() -> Conformance:
 def test_a_game_that_never_loses_fails_the_deck_out_check(
     deckcheck_formats: FormatRegistry, deckcheck_index: CardIndex
 ) -> None:
-    iris = games.get("iris")
+    iris = plugins.get("iris")
 
     def never_loses(*args: Any) -> Any:
         record = iris.play(*args)
@@ -55,7 +55,7 @@ def test_a_game_that_never_loses_fails_the_deck_out_check(
 def test_a_batch_engine_that_differs_fails_the_tape_check(
     deckcheck_formats: FormatRegistry, deckcheck_index: CardIndex
 ) -> None:
-    iris = games.get("iris")
+    iris = plugins.get("iris")
     assert iris.play_tape is not None
     play_tape = iris.play_tape
 
@@ -70,7 +70,7 @@ def test_a_batch_engine_that_differs_fails_the_tape_check(
 
 
 def test_spec_problems_names_what_is_wrong() -> None:
-    iris = games.get("iris")
+    iris = plugins.get("iris")
     assert spec_problems(iris) == []
     bad = replace(iris, id="Bad Id", plugin_api="2.0", play_tape=None, metrics=("a", "a"))
     assert spec_problems(bad) == [

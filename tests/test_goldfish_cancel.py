@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from deckcheck import decks, games
+from deckcheck import decks, plugins
 from deckcheck.format_registry import FormatRegistry
 from deckcheck.goldfish.run import GoldfishRequest, goldfish, prepare
 from deckcheck.resolve import CardIndex
@@ -23,7 +23,7 @@ def test_a_cancel_during_the_first_chunk_stops_after_it(
 ) -> None:
     deck = decks.read(EXAMPLES / f"{format_id}-legal.deck")
     fmt = registry.get(format_id)
-    policy = games.get(fmt.game).default_policy
+    policy = plugins.get(fmt.game).default_policy
     setup = prepare(deck, fmt, index, policy)
     played: list[int] = []
 

@@ -42,9 +42,9 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
 def test_importing_the_sdk_and_registering_the_games_imports_no_numpy() -> None:
     code = (
         "import sys\n"
-        "from deckcheck import games\n"
+        "from deckcheck import plugins\n"
         "import deckcheck.sdk\n"
-        "games.ids()\n"
+        "plugins.ids()\n"
         "print(sorted(m for m in ('numpy', 'numba') if m in sys.modules))\n"
     )
     out = subprocess.run(

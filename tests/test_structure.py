@@ -129,7 +129,7 @@ def test_no_import_cycle_in_cli_or_service() -> None:
 # "kind" as a word or a part of an identifier (snake_case, CamelCase, UPPER), not "kindly"
 KIND_WORD = re.compile(r"(?:(?<![A-Za-z])[Kk]ind|(?<=[a-z])Kind|(?<![A-Za-z])KIND)[sS]?(?![a-z])")
 # the only classes with such a field: (module, class, field)
-CARD_KIND_FIELDS = {("models.py", "Card", "kind"), ("games/contract.py", "GameSpec", "kinds")}
+CARD_KIND_FIELDS = {("models.py", "Card", "kind"), ("plugins/contract.py", "GameSpec", "kinds")}
 CARD_KIND_KEYWORDS = {("Card", "kind"), ("GameSpec", "kinds")}  # (callee, keyword)
 # other identifiers and one-word strings, by module; each holds a card's kind (or kinds)
 CARD_KIND_NAMES: dict[str, set[str]] = {
@@ -298,7 +298,7 @@ def test_the_kind_guard_can_fail() -> None:
     """Each way a second meaning could come back is reported; the card's kind is not."""
     second = {  # module → (its text, how many uses are reported)
         "checks/table.py": ("class CheckKind:\n    pass\n", 1),  # a class
-        "games/contract.py": ("class Param:\n    kind: type\n", 1),  # a field of another class
+        "plugins/contract.py": ("class Param:\n    kind: type\n", 1),  # a field of another class
         # a parameter, an attribute written, the parameter read
         "service/problems.py": ("def f(self, kind: str) -> None:\n    self.kind = kind\n", 3),
         "service/jobstore.py": ('row = {"kind": task}\n', 1),  # a key

@@ -12,8 +12,8 @@ from numpy.typing import NDArray
 from pydantic import BaseModel
 
 from deckcheck.errors import GameContractError
-from deckcheck.games.registry import GameSpec
 from deckcheck.i18n import _
+from deckcheck.plugins.registry import GameSpec
 
 
 class LossReason(BaseModel):

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.errors import UsageError
 from deckcheck.files import read_limited
 from deckcheck.i18n import _
@@ -51,7 +51,7 @@ class Policy(BaseModel):
 
 
 def default_policy(game: str) -> Policy:
-    return _pilot(game, games.get(game).default_policy)
+    return _pilot(game, plugins.get(game).default_policy)
 
 
 def _pilot(game: str, policy: object) -> Policy:
@@ -73,7 +73,7 @@ def policy_from_keys(
 ) -> Policy:
     """The game's default pilot with ``keys`` replaced (and ``name``, when given); errors name
     ``where`` and the key."""
-    spec = games.get(game)
+    spec = plugins.get(game)
     base = spec.default_policy.model_dump()
     try:
         found = spec.policy.model_validate({**base, **({"name": name} if name else {}), **keys})

@@ -16,12 +16,9 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, Field
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.forking import drop_inherited_sockets
 from deckcheck.formats import Format
-from deckcheck.games.contract import RecordView
-from deckcheck.games.deal_contract import Aside
-from deckcheck.games.registry import BatchEngine
 from deckcheck.goldfish import losses
 from deckcheck.goldfish.common import GoldfishError, Tick, ticking
 from deckcheck.goldfish.compiling import first_chunk, pending
@@ -37,6 +34,9 @@ from deckcheck.models import Card, DeckList, FormatVersion, Game
 from deckcheck.odds.api import AsideView, deck_sections, main_deck_empty, view
 from deckcheck.odds.exact import OddsError
 from deckcheck.odds.setup import assumed_params, rules_of
+from deckcheck.plugins.contract import RecordView
+from deckcheck.plugins.deal import Aside
+from deckcheck.plugins.registry import BatchEngine
 from deckcheck.resolve import CardIndex
 
 CHUNK = 2_000
@@ -51,7 +51,7 @@ def prepare(deck: DeckList, fmt: Format, index: CardIndex, policy: Policy) -> Se
         raise GoldfishError(str(exc)) from exc
     if not sections.get("main"):
         raise GoldfishError(main_deck_empty(fmt))
-    spec = games.get(fmt.game)
+    spec = plugins.get(fmt.game)
     main = sections["main"]
     drawable, asides = list(main), list[Aside[Card]]()
     if spec.set_aside is not None:

@@ -281,7 +281,7 @@ class BottomOnce(Mulligan):
 
 
 NONE = NoMulligan()
-# deal_contract.COMMON_MULLIGANS holds these names for the format loader, which needs no NumPy
+# plugins/deal.py COMMON_MULLIGANS holds these names for the format loader, which needs no NumPy
 COMMON: dict[str, Mulligan] = {m.name: m for m in (NONE, ReturnAllOnce(), BottomOnce())}
 
 

@@ -1,7 +1,7 @@
 """deckcheck's plugin SDK: everything a game may use, and the only door a game imports through.
 
 A game is a package that builds a ``GameSpec`` and declares it as an entry point of the
-``deckcheck.games`` group (``deckcheck.games.registry``); it imports from deckcheck only this
+``deckcheck.games`` group (``deckcheck.plugins.registry``); it imports from deckcheck only this
 module (the shipped games are held to that by import-linter, ``[tool.importlinter]`` in
 pyproject.toml). ``PLUGIN_API`` is the version of the names below: a game declares the version it
 is written for in ``GameSpec.plugin_api``, and the registry refuses another major version.
@@ -13,7 +13,7 @@ cache key covers the module each name it imports from here comes from.
 
 The names, by what a game uses them for:
 
-The spec (``deckcheck.games.contract``, ``columns_contract``, ``deal_contract``)
+The spec (``deckcheck.plugins``: ``contract``, ``columns``, ``deal``, ``playtest``)
     ``PLUGIN_API``: this SDK's version, major.minor.
     ``GameSpec``: everything deckcheck knows about a game (each field documented there).
     ``Param``, ``ParamValue``, ``COMMON_PARAMS``: a format parameter a game's code reads, its
@@ -104,8 +104,11 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from deckcheck.errors import AsideError, UnanswerableError
-from deckcheck.games.columns_contract import CardColumn, Search, SearchHook
-from deckcheck.games.contract import (
+from deckcheck.i18n import N_, _, _n, _p
+from deckcheck.i18n import current as current_language
+from deckcheck.normalize import nfkc, title_key, word_key
+from deckcheck.plugins.columns import CardColumn, Search, SearchHook
+from deckcheck.plugins.contract import (
     COMMON_PARAMS,
     PLUGIN_API,
     BatchEngine,
@@ -124,8 +127,8 @@ from deckcheck.games.contract import (
     TapeEngine,
     lazy,
 )
-from deckcheck.games.deal_contract import COMMON_MULLIGANS, Aside, Draws, Loss, deck_out
-from deckcheck.games.playtest_contract import (
+from deckcheck.plugins.deal import COMMON_MULLIGANS, Aside, Draws, Loss, deck_out
+from deckcheck.plugins.playtest import (
     Playtest,
     Step,
     Zone,
@@ -133,9 +136,6 @@ from deckcheck.games.playtest_contract import (
     draw_step,
     hand_limit_step,
 )
-from deckcheck.i18n import N_, _, _n, _p
-from deckcheck.i18n import current as current_language
-from deckcheck.normalize import nfkc, title_key, word_key
 
 if TYPE_CHECKING:  # the lazy names' types, for mypy (the table below loads them at run time)
     from deckcheck.blank import is_blank
@@ -143,7 +143,6 @@ if TYPE_CHECKING:  # the lazy names' types, for mypy (the table below loads them
     from deckcheck.checks.table import Check, CheckTable, Placement, Row
     from deckcheck.data import card_pool_dir
     from deckcheck.formats import Format
-    from deckcheck.games.registry import name_key
     from deckcheck.goldfish.batch import Result
     from deckcheck.goldfish.batch import Tape as TapeArray
     from deckcheck.goldfish.batch import entry_points as batch_engines
@@ -174,6 +173,7 @@ if TYPE_CHECKING:  # the lazy names' types, for mypy (the table below loads them
     from deckcheck.odds.conditions import Atom, parse_condition
     from deckcheck.odds.mulligan import Counting, Dealt, Floats, Ints, Mulligan, Sampling
     from deckcheck.odds.setup import params_of
+    from deckcheck.plugins.registry import name_key
     from deckcheck.resolve import number_key
     from deckcheck.slots import Context, Slot, breach, card_counts, first_line, plural
     from deckcheck.slots import total as slots_total
@@ -190,7 +190,7 @@ _LAZY = {
     "Row": "deckcheck.checks.table",
     "card_pool_dir": "deckcheck.data",
     "Format": "deckcheck.formats",
-    "name_key": "deckcheck.games.registry",
+    "name_key": "deckcheck.plugins.registry",
     "Result": "deckcheck.goldfish.batch",
     "TapeArray": "deckcheck.goldfish.batch:Tape",
     "batch_engines": "deckcheck.goldfish.batch:entry_points",

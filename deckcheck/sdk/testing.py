@@ -43,16 +43,16 @@ from typing import ClassVar
 
 import pytest
 
-from deckcheck import data, decklist, games
+from deckcheck import data, decklist, plugins
 from deckcheck.format_registry import FormatRegistry, read_raw
 from deckcheck.formats import Format
-from deckcheck.games.contract import COMMON_PARAMS, PLUGIN_API, GameSpec
-from deckcheck.games.registry import api_fits
 from deckcheck.goldfish.common import Record
 from deckcheck.goldfish.policy import Compiled, Policy, default_policy
 from deckcheck.goldfish.run import prepare
 from deckcheck.goldfish.setup import Setup
 from deckcheck.models import DeckList
+from deckcheck.plugins.contract import COMMON_PARAMS, PLUGIN_API, GameSpec
+from deckcheck.plugins.registry import api_fits
 from deckcheck.pool.store import Pool
 from deckcheck.resolve import CardIndex
 from deckcheck.sdk.agreement import (
@@ -174,7 +174,7 @@ class Conformance:
     @pytest.fixture(scope="class")
     @classmethod
     def game_spec(cls) -> GameSpec:
-        return games.get(cls.game)
+        return plugins.get(cls.game)
 
     def _legal(self, spec: GameSpec, registry: FormatRegistry) -> list[tuple[Format, Path]]:
         found = [(f, p) for f in formats_of(spec, registry) for p, ok in examples(f) if ok]

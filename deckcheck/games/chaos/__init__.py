@@ -168,6 +168,7 @@ class ChaosPolicy(Policy):
 CHAOS = (  # the entry point of pyproject.toml
     GameSpec(
         id="chaos",
+        list_rank=1,  # where lists show it: outside the rulebooks (deckcheck's own order)
         words=words.words,
         playtest=playtest.playtest,  # the builder's playtester: zones and turn steps
         name="ChaosTCG",

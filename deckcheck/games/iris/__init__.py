@@ -52,6 +52,7 @@ def main_unit(hand: Sequence[Card], fmt: Format) -> list[Aside[Card]]:
 IRIS = (  # the entry point of pyproject.toml
     GameSpec(
         id="iris",
+        list_rank=4,  # where lists show it: outside the rulebooks (deckcheck's own order)
         words=words.words,
         playtest=playtest.playtest,  # the builder's playtester: zones and turn steps
         name="あいりすミスティリア! TCG",

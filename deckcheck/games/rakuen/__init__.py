@@ -172,6 +172,7 @@ def check_card(fields: dict[str, Any], tables: Mapping[str, Mapping[str, str]]) 
 RAKUEN = (  # the entry point of pyproject.toml
     GameSpec(
         id="rakuen",
+        list_rank=2,  # where lists show it: outside the rulebooks (deckcheck's own order)
         words=words.words,
         playtest=playtest.playtest,  # the builder's playtester: zones and turn steps
         name="ラクエンロジック",

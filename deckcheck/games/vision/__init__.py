@@ -130,6 +130,7 @@ class VisionPolicy(Policy):
 VISION = (  # the entry point of pyproject.toml
     GameSpec(
         id="vision",
+        list_rank=3,  # where lists show it: outside the rulebooks (deckcheck's own order)
         words=words.words,
         name="東方 Phantom Magic VISION",
         # keyword glossary

@@ -9,10 +9,10 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from deckcheck import games
-from deckcheck.games.columns_contract import CardColumn
-from deckcheck.games.playtest_contract import Playtest
+from deckcheck import plugins
 from deckcheck.i18n import DEFAULT, N_, _, current
+from deckcheck.plugins.columns import CardColumn
+from deckcheck.plugins.playtest import Playtest
 from deckcheck.pool.columns import game_columns
 from deckcheck.pool.search import offered
 from deckcheck.service.problems import Problem
@@ -24,7 +24,7 @@ router = APIRouter(prefix="/games", tags=["games"])
 @router.get("")
 def game_list() -> list[dict[str, Any]]:
     out = []
-    for spec in games.specs():
+    for spec in plugins.specs():
         out.append(
             {
                 "id": spec.id,
@@ -50,7 +50,7 @@ def playtest(game: str) -> dict[str, Any]:
     """The game's table for the builder's playtester, in the request's language: its zones, the
     steps of its turn (each with its rule) and what the player follows alone. 404: no such
     game, or a game without a playtester."""
-    spec = games.find(game)
+    spec = plugins.find(game)
     if spec is None or spec.playtest is None:
         detail = _("No playtester for game {game}", game=repr(game))
         raise Problem(404, "not-found", detail)  # i18n: machine

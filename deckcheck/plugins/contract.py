@@ -25,11 +25,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol, Self
 
-from deckcheck.games.columns_contract import CardColumn, SearchHook
-from deckcheck.games.deal_contract import Draws, FromHand, LayOut, Loss, SetAside
-from deckcheck.games.playtest_contract import Playtest
 from deckcheck.i18n import N_
 from deckcheck.normalize import nfkc
+from deckcheck.plugins.columns import CardColumn, SearchHook
+from deckcheck.plugins.deal import Draws, FromHand, LayOut, Loss, SetAside
+from deckcheck.plugins.playtest import Playtest
 
 ParamValue = int | float | str | bool
 
@@ -233,7 +233,8 @@ class GameSpec:
     play: Engine
     metrics: tuple[str, ...]
     milestones: tuple[str, ...]
-    # card names compare without spaces (ChaosTCG 総合ルール §2.1) or with runs of spaces as one
+    # card names compare without spaces (a game's rule: its package cites the rulebook) or with
+    # runs of spaces as one
     names_ignore_spaces: bool = False
     kinds: tuple[str, ...] = ()  # allowed ``kind`` values of a card; empty: any
     section_aliases: Mapping[str, str] = field(default_factory=dict)  # header word → section
@@ -252,7 +253,7 @@ class GameSpec:
     batch_ok: Callable[[SetupView], bool] | None = None
     # games a ``play_batch`` call plays: the chunk, seeded by its first game's seed. A job's
     # cancel is read between chunks, so a chunk's time bounds how long a cancelled job runs on:
-    # 25,000 rakuen games of 30 turns took 1.3 s, 5,000 take under 0.3 s in every game
+    # 25,000 games of 30 turns of a shipped game took 1.3 s, 5,000 take under 0.3 s in every game
     # (benchmarks/goldfish_bench.py prints each game's chunk time); games/s the same within
     # the bench's noise
     batch_size: int = 5_000
@@ -284,7 +285,7 @@ class GameSpec:
     # copy-limit keys the game adds to "name" and "name+type" (a format's ``copies.key``): key
     # → the name a card counts under, before the game's name comparison
     copy_keys: Mapping[str, Callable[[str], str]] = field(default_factory=dict)
-    # --- i20-deal: the deal and the end of a game (deal_contract) ---
+    # --- i20-deal: the deal and the end of a game (deal.py) ---
     # how a goldfish game can be lost; an engine's Record.loss must be one of these names
     losses: tuple[Loss, ...] = ()
     # cards of the dealt hand the deal marks (a face-down main unit), for sample hands
@@ -294,7 +295,7 @@ class GameSpec:
     # the game's own mulligan rules: name -> "module:attribute" of a deckcheck.odds.mulligan
     # Mulligan (imported when used: it needs NumPy); a format names one of these or a common one
     mulligans: Mapping[str, str] = field(default_factory=dict)
-    # --- i20-columns: the game's own card columns and search filters (columns_contract.py) ---
+    # --- i20-columns: the game's own card columns and search filters (columns.py) ---
     columns: tuple[CardColumn, ...] = ()  # kept in ``Card.extra``; stored, imported, searched
     search_hooks: tuple[SearchHook, ...] = ()  # filters the game works out itself
     # deck sections of the game's own beyond the shared main, extra, gate and side: their
@@ -315,7 +316,11 @@ class GameSpec:
     # and words, behind deckcheck's catalogue). None: the game ships none (the shipped games'
     # data is deckcheck's own)
     data: Path | None = None
-    # --- issue 32: the builder's playtester (playtest_contract.py) ---
+    # where lists of games show this one: the games with a rank first, by rank (the shipped
+    # games: 1 to 4, the order deckcheck always listed them in), then the others by id. None:
+    # after them
+    list_rank: int | None = None
+    # --- issue 32: the builder's playtester (playtest.py) ---
     # the game's zones and turn steps in the language of the moment; None: no playtester
     playtest: Callable[[], Playtest] | None = None
 
