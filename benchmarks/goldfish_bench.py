@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from benchmarks.common import DECKCHECK, ROOT, machine, record
-from deckcheck import decks, games
+from deckcheck import decks, plugins
 from deckcheck.format_registry import default_registry
 from deckcheck.goldfish.run import MAX_TURNS, GoldfishRequest, chunks, goldfish, play_chunk, prepare
 from deckcheck.goldfish.setup import Setup
@@ -68,7 +68,7 @@ def main() -> None:
             deck = decks.read(ROOT / "examples" / f"{fmt_id}-legal.deck")
             fmt = registry.get(fmt_id)
             index = pool.index_for([e.ref for e in deck.entries])
-            spec = games.get(fmt.game)
+            spec = plugins.get(fmt.game)
             policy = spec.default_policy
             setup = prepare(deck, fmt, index, policy)
             n = args.games * 25 if spec.play_batch is not None else args.games
