@@ -1,4 +1,4 @@
-"""Where the shipped data lives (a game's own tables load from its package: GameSpec.card_tables).
+"""Where the shipped data lives (a game's own tables load from its package: Cards.card_tables).
 
 A wheel carries ``card_pool/``, ``formats/`` and ``examples/`` inside the package
 (``deckcheck/_data``); a source checkout (editable install, tests) reads them from the

@@ -19,7 +19,7 @@ def _section_aliases() -> dict[str, str]:
     if _aliases is None:
         found = dict(_COMMON_ALIASES)
         for spec in plugins.specs():
-            found.update({k.casefold(): v for k, v in spec.section_aliases.items()})
+            found.update({k.casefold(): v for k, v in spec.construction.section_aliases.items()})
         _aliases = found
     return _aliases
 
@@ -52,7 +52,7 @@ _SUBTOTAL = re.compile(r"^(?P<word>[^\d\s]+)\s*[0-9]{1,3}$")  # a word, then a c
 def subtotal(line: str) -> bool:
     m = _SUBTOTAL.match(line)  # a card type word of some game, then the list's count of it
     word = None if m is None else nfkc(m["word"]).casefold()
-    return word is not None and any(word in s.type_words for s in plugins.specs())
+    return word is not None and any(word in s.cards.type_words for s in plugins.specs())
 
 
 # What an organiser collects from each list: the player and the deck's name, in the English

@@ -92,7 +92,7 @@ def heading(line: str) -> Heading | None:
     if section is not None:
         return Heading(section, word)
     folded = word.casefold()
-    if any(folded in spec.type_words for spec in plugins.specs()):
+    if any(folded in spec.cards.type_words for spec in plugins.specs()):
         return Heading(None, word)
     return None
 

@@ -60,7 +60,7 @@ if TYPE_CHECKING:
     from deckcheck.plugins.contract import GameSpec
 
 
-# The copy-limit keys every game has; a game adds its own (GameSpec.copy_keys).
+# The copy-limit keys every game has; a game adds its own (GameSpec.cards.copy_keys).
 COPY_KEYS = ("name", "name+type")
 
 
@@ -196,7 +196,7 @@ class Format(Strict):
             )
         if self.supersedes == self.id:
             raise ValueError(_("supersedes: a format cannot supersede itself"))
-        copy_keys = (*COPY_KEYS, *spec.copy_keys)
+        copy_keys = (*COPY_KEYS, *spec.cards.copy_keys)
         if self.copies.key not in copy_keys:
             raise ValueError(
                 _(
@@ -207,7 +207,7 @@ class Format(Strict):
             )
         self._known_names(spec)
         # a card column, shared or the game's own; not one every card has to itself
-        columns = {*Card.model_fields, *(c.name for c in spec.columns)} - {
+        columns = {*Card.model_fields, *(c.name for c in spec.cards.columns)} - {
             "extra", "game", "number", "name"
         }
         for al in self.attribute_limits:
@@ -224,7 +224,7 @@ class Format(Strict):
 
     def _known_names(self, spec: GameSpec) -> None:
         """Every card type and section the format names is one of its game's."""
-        types, sections = spec.card_types, (*SECTIONS, *spec.sections)
+        types, sections = spec.cards.card_types, (*SECTIONS, *spec.construction.sections)
 
         def known_types(where: str, names: Sequence[str]) -> None:
             _known(where, names, types, self.game)

@@ -23,7 +23,7 @@ from deckcheck.plugins.columns import Search
 # models, the CLI). Nothing here names a game or asks the registry.
 Game = str
 
-# The deck sections every game may use; a game adds its own (``GameSpec.sections``).
+# The deck sections every game may use; a game adds its own (``GameSpec.construction.sections``).
 SECTIONS: tuple[str, ...] = ("main", "extra", "gate", "side")
 
 

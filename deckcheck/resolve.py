@@ -80,7 +80,8 @@ def _names_bytes(key: tuple[Game, str], value: list[str]) -> int:
 def _signature(card: Card) -> tuple[object, ...]:
     """What legality depends on. Printings of one name that agree on it are interchangeable, so a
     name matching several of them is not ambiguous (the lowest number stands for them)."""
-    checked = tuple(card.extra.get(c.name) for c in plugins.get(card.game).columns if c.checked)
+    columns = plugins.get(card.game).cards.columns
+    checked = tuple(card.extra.get(c.name) for c in columns if c.checked)
     return (card.type, card.kind, card.keywords, checked)
 
 

@@ -145,8 +145,8 @@ def _copy_key(fmt: CheckedFormat, card: Card) -> tuple[str, ...]:
         groups = fmt.copies.type_groups
         group = next((g for g, types in groups.items() if card.type in types), card.type)
         return (plugins.name_key(fmt.game, card.name), group)
-    if key != "name":  # a key the game adds (GameSpec.copy_keys; the loader checked it)
-        return (plugins.name_key(fmt.game, plugins.get(fmt.game).copy_keys[key](card.name)),)
+    if key != "name":  # a key the game adds (GameSpec.cards.copy_keys; the loader checked it)
+        return (plugins.name_key(fmt.game, plugins.get(fmt.game).cards.copy_keys[key](card.name)),)
     return (plugins.name_key(fmt.game, card.name),)
 
 

@@ -1,5 +1,5 @@
 """Wording shared by deckcheck's messages: the English article, and each game's own words for
-its card types, deck sections and name, which the game gives (``GameSpec.words``: literal
+its card types, deck sections and name, which the game gives (``GameSpec.words.words``: literal
 ``_p(game id, ...)`` calls, so each game's Japanese is its rulebook's word)."""
 
 from __future__ import annotations
@@ -26,13 +26,13 @@ def a_an(word: str) -> str:
 def word(game: str, name: str) -> str:
     """``game``'s word for ``name``: a card type, a section (``main``, ``extra``,
     ``gate``, ``side``: the short word a deck-list header accepts) or the game id itself. An
-    The game gives its words (``GameSpec.words``); a name it does not word is shown as it is."""
+    The game gives its words (``Words.words``); a name it does not word is shown as it is."""
     if current() == "en":
         return name
     spec = find(game)
-    if spec is None or spec.words is None:
+    if spec is None or spec.words.words is None:
         return name
-    return spec.words().get(name, name)
+    return spec.words.words().get(name, name)
 
 
 def words(game: str, names: Iterable[str], sep: str = ", ") -> str:

@@ -153,7 +153,7 @@ def toy(toy_site: Path, plugin_path: list[Path]) -> plugins.GameSpec:
     """The toy game, installed and found through its entry point, for one test."""
     on_path(plugin_path, toy_site)
     spec = plugins.get("toy")
-    module = sys.modules[type(spec.default_policy).__module__]
+    module = sys.modules[type(spec.play.default_policy).__module__]
     assert Path(str(module.__file__)).is_relative_to(toy_site)  # the installed copy
     return spec
 

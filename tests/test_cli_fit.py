@@ -148,7 +148,7 @@ def test_goldfish_prints_only_the_losses_the_game_has(db: Path) -> None:
     from deckcheck.goldfish.run import GoldfishRequest, goldfish
     from deckcheck.pool.store import Pool
 
-    assert [loss.name for loss in plugins.get("vision").losses] == ["deck-out"]
+    assert [loss.name for loss in plugins.get("vision").play.losses] == ["deck-out"]
     deck = decklist.parse((EXAMPLES / "vision-standard-legal.deck").read_text(encoding="utf-8"))
     with Pool(db) as pool:
         index = pool.index_for([e.ref for e in deck.entries])

@@ -197,15 +197,15 @@ def game_words() -> dict[str, str]:
 
     for spec in specs:
         words[spec.id] = spec.id
-        words.update((w, spec.id) for w in re.findall(r"[^\x00-\x7f]+", spec.name))
-        for canonical, typed in spec.card_types.items():
+        words.update((w, spec.id) for w in re.findall(r"[^\x00-\x7f]+", spec.words.name))
+        for canonical, typed in spec.cards.card_types.items():
             words.update((w, spec.id) for w in (canonical, *typed) if w not in SECTIONS)
-        words.update((w, spec.id) for w in spec.section_aliases if w not in SECTIONS)
-        tables = spec.check_tables() if spec.check_tables is not None else ()
+        words.update((w, spec.id) for w in spec.construction.section_aliases if w not in SECTIONS)
+        tables = spec.construction.check_tables() if spec.construction.check_tables is not None else ()
         words.update((t.name, spec.id) for t in tables)
-        words.update((w, spec.id) for w in (*spec.kinds, *spec.copy_keys))
+        words.update((w, spec.id) for w in (*spec.cards.kinds, *spec.cards.copy_keys))
     words.update(
-        only_one({s.id: {*s.params, *s.policy.model_fields} - {*Policy.model_fields} for s in specs})
+        only_one({s.id: {*s.construction.params, *s.play.policy.model_fields} - {*Policy.model_fields} for s in specs})
     )
     columns = {c: g for c, g in _card_columns().items() if c not in CORE_COLUMNS}
     words.update((c, g.pop()) for c, g in columns.items() if len(g) == 1)

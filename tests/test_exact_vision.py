@@ -32,7 +32,7 @@ DECKS = sorted(p.name for p in EXAMPLES.glob("vision-*.deck"))
 
 def exact(setup: Setup, turns: int = 10, on_play: bool = True) -> Chunk:
     spec = plugins.get("vision")
-    assert spec.batch_ok is not None and spec.batch_ok(setup)
+    assert spec.play.batch_ok is not None and spec.play.batch_ok(setup)
     return same_games(play_tape, setup, GAMES, turns, on_play, seed=40, rows=2)
 
 
@@ -118,7 +118,7 @@ def test_example_decks_agree_until_deck_out(
     parsed = decklist.parse((EXAMPLES / name).read_text(encoding="utf-8"), name)
     setup = prepare(parsed, registry.get("vision-standard"), index, default_policy("vision"))
     spec = plugins.get("vision")
-    assert spec.batch_ok is not None and spec.batch_ok(setup)
+    assert spec.play.batch_ok is not None and spec.play.batch_ok(setup)
     fast = same_games(play_tape, setup, 300, 46, True, seed=41, rows=2)
     assert (fast.loss == 1).all()  # deck-out, the only loss (spec.losses)
     assert fast.loss_turn.max() == 45 and fast.loss_turn.min() >= 20

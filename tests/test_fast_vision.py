@@ -162,7 +162,7 @@ def test_production_streams_agree_with_the_reference(
     setup = with_rules(setup_of(index, registry, policy, text), **dict(rules))
     on_play = not rules or rule_set == 2
     spec = plugins.get("vision")
-    assert spec.batch_ok is not None and spec.batch_ok(setup)
+    assert spec.play.batch_ok is not None and spec.play.batch_ok(setup)
     seeds = list(range(1, GAMES + 1))
     fast = play_chunk(setup, 0, seeds, 10, on_play)
     slow = play_chunk(dataclasses.replace(setup, fast=False), 0, seeds, 10, on_play)
@@ -209,7 +209,7 @@ def test_a_union_deck_plays_on_the_batch_engine(index: CardIndex, registry: Form
     policy = default_policy("vision")
     setup = prepare(deck, fmt, index, policy)
     spec = plugins.get("vision")
-    assert spec.batch_ok is not None and spec.batch_ok(setup)
+    assert spec.play.batch_ok is not None and spec.play.batch_ok(setup)
     result = goldfish(deck, fmt, index, policy, GoldfishRequest(games=50, turns=6), setup=setup)
     assert result.engine == "batch"
 

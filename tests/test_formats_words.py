@@ -38,8 +38,8 @@ def _ids(fmt: Format) -> set[str]:
     spec = plugins.get(fmt.game)
     return (
         {s.name for s in fmt.sections} | {"main", "extra", "gate", "side"}
-        | set(spec.card_types) | {c.name for c in spec.columns}
-        | set(COPY_KEYS) | set(spec.copy_keys)
+        | set(spec.cards.card_types) | {c.name for c in spec.cards.columns}
+        | set(COPY_KEYS) | set(spec.cards.copy_keys)
     )  # fmt: skip
 
 

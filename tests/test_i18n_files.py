@@ -42,5 +42,5 @@ def test_the_card_list_template_explains_its_columns_in_japanese() -> None:
         explained = [line.removeprefix("# ") for line in out.splitlines() if line.startswith("#")]
         assert [line.partition("：")[0] for line in explained[1:]] == columns
         prose = "\n".join(line.partition("：")[2] for line in explained)
-        ids = [game, *plugins.get(game).card_types, "HP"]
+        ids = [game, *plugins.get(game).cards.card_types, "HP"]
         assert english_words(prose, allowed=ids) == [], prose

@@ -348,7 +348,7 @@ def test_formats_show_rows_leave_only_the_format_files_words(formats: FormatRegi
     seen = 0
     for fmt in formats.all():
         spec = plugins.get(fmt.game)
-        ids = [*SECTIONS, *spec.sections, *spec.card_types, fmt.copies.key, "name", "type"]
+        ids = [*SECTIONS, *spec.construction.sections, *spec.cards.card_types, fmt.copies.key, "name", "type"]
         for check_table in check_tables(fmt.game):
             for entry in check_table.of(fmt):
                 with i18n.override("ja"):

@@ -47,7 +47,7 @@ def bare_ids(text: str, ids: set[str]) -> list[str]:
 
 
 def _param_ids(game: str) -> set[str]:
-    return set(plugins.get(game).all_params())
+    return set(plugins.get(game).construction.all_params())
 
 
 def test_the_check_finds_a_bare_parameter_id() -> None:
@@ -63,7 +63,7 @@ def test_every_parameter_has_a_label_in_each_language() -> None:
     from deckcheck.format_params import param_name
 
     for spec in map(plugins.get, SHIPPED_GAMES):  # a plugin labels its own, or shows the id
-        for key in spec.all_params():
+        for key in spec.construction.all_params():
             with override("en"):
                 english = param_name(spec.id, key)
             with override("ja"):

@@ -165,7 +165,7 @@ def test_sample_hands_show_the_champion_and_take_bottom_two(setup: Any) -> None:
 def test_goldfish_reports_the_toy_loss_with_its_label(toy: plugins.GameSpec, setup: Any) -> None:
     deck, fmt, index = setup
     req = GoldfishRequest(games=200, turns=10, seed=2)
-    result = goldfish(deck, fmt, index, toy.default_policy, req)
+    result = goldfish(deck, fmt, index, toy.play.default_policy, req)
     # hand_max = 7: 4 cards, +1 a turn, at most 2 creatures played: 8 cards after turn 6
     assert set(result.summary["losses"]) == {"deck-out", "overflow"}
     assert result.summary["losses"]["overflow"] > 0.9
@@ -175,7 +175,7 @@ def test_goldfish_reports_the_toy_loss_with_its_label(toy: plugins.GameSpec, set
     }
     assert all("test fixture" in r.rule for r in result.loss_reasons)
     assert [(a.role, a.cards) for a in result.aside] == [("champion", ["大竜 (TOY-2)"])]
-    pilot = toy.default_policy.model_copy(update={"champion": "森の精"})  # the pilot's choice
+    pilot = toy.play.default_policy.model_copy(update={"champion": "森の精"})  # the pilot's choice
     chosen = goldfish(deck, fmt, index, pilot, GoldfishRequest(games=20, turns=2))
     assert chosen.aside[0].cards == ["森の精 (TOY-6)"]
 
@@ -184,9 +184,9 @@ def test_an_undeclared_loss_reason_names_the_game_and_reason(
     toy: plugins.GameSpec, setup: Any
 ) -> None:
     deck, fmt, index = setup
-    plugins.register(dataclasses.replace(toy, losses=(deck_out("toy"),)), replace=True)
+    plugins.register(dataclasses.replace(toy, play=dataclasses.replace(toy.play, losses=(deck_out("toy"),))), replace=True)
     with pytest.raises(GameContractError, match=r"game 'toy'.*'overflow'.*declared: deck-out"):
-        goldfish(deck, fmt, index, toy.default_policy, GoldfishRequest(games=20, turns=10))
+        goldfish(deck, fmt, index, toy.play.default_policy, GoldfishRequest(games=20, turns=10))
 
 
 def test_a_format_names_a_mulligan_its_game_has(toy: plugins.GameSpec, tmp_path: Path) -> None:
@@ -229,7 +229,7 @@ def test_cli_odds_hand_goldfish(toy: plugins.GameSpec, db: Path) -> None:
 
 
 def test_cli_undeclared_loss_is_exit_70_with_a_message(toy: plugins.GameSpec, db: Path) -> None:
-    plugins.register(dataclasses.replace(toy, losses=(deck_out("toy"),)), replace=True)
+    plugins.register(dataclasses.replace(toy, play=dataclasses.replace(toy.play, losses=(deck_out("toy"),))), replace=True)
     fish = _cli(["goldfish", str(DECK), "--games", "20"], db)
     assert fish.exit_code == 70
     assert "game 'toy': its engine ended a game with loss reason 'overflow'" in fish.stderr
@@ -275,7 +275,7 @@ def test_service_odds_hand_goldfish(http: TestClient) -> None:
 
 
 def test_service_undeclared_loss_is_a_500_that_says_why(toy: plugins.GameSpec, db: Path) -> None:
-    plugins.register(dataclasses.replace(toy, losses=(deck_out("toy"),)), replace=True)
+    plugins.register(dataclasses.replace(toy, play=dataclasses.replace(toy.play, losses=(deck_out("toy"),))), replace=True)
     service = create_app(Settings(db=db, workers=1))  # its worker starts with this spec
     service.state.registry = default_registry([TOY])
     body = {"deck": DECK.read_text(encoding="utf-8"), "format": "toy-standard", "games": 20}

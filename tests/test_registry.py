@@ -76,7 +76,7 @@ def test_a_fifth_game_from_outside_the_package(toy: plugins.GameSpec, tmp_path: 
     hands = deal_hands(deck, fmt, index, 3, seed=1)
     assert [len(h.hand) for h in hands.hands] == [4, 4, 4]
     result = goldfish(
-        deck, fmt, index, toy.default_policy, GoldfishRequest(games=300, turns=4, seed=3)
+        deck, fmt, index, toy.play.default_policy, GoldfishRequest(games=300, turns=4, seed=3)
     )
     assert result.game == "toy" and result.milestones["first_creature"]["rate"] > 0.9
     assert max(p90(result.per_turn)) == 2  # the format's board = 2
@@ -268,14 +268,14 @@ def _game_for_api(version: str) -> str:
     )
 
 
-@pytest.mark.parametrize("version", ["2.0", "0.9", "one", "1"])
+@pytest.mark.parametrize("version", ["1.0", "3.0", "0.9", "one", "1"])
 def test_a_plugin_for_another_major_api_is_refused_by_name(
     plugin_path: list[Path], tmp_path: Path, version: str
 ) -> None:
     """A game written for another major version of the plugin API (or declaring none that
     reads as major.minor) is left out with a message naming it and both versions; the other
-    games work."""
-    assert PLUGIN_API == "1.0"
+    games work. 1.0 is the flat spec before its parts (2.0)."""
+    assert PLUGIN_API == "2.0"
     on_path(
         plugin_path, _broken_plugin(tmp_path / "site", "broken_game:SPEC", _game_for_api(version))
     )
@@ -284,7 +284,7 @@ def test_a_plugin_for_another_major_api_is_refused_by_name(
     assert str(caught.value) == (
         "game 'broken' failed to load: plugin 'broken_game:SPEC' (entry point 'broken' of "
         f"deckcheck.games) is written for plugin API {version!r}; this deckcheck offers plugin "
-        "API '1.0', another major version"
+        "API '2.0', another major version"
     )
     assert shipped_first(plugins.ids()) and "broken" not in plugins.ids()
     assert plugins.get("iris").plugin_api == PLUGIN_API
@@ -292,11 +292,11 @@ def test_a_plugin_for_another_major_api_is_refused_by_name(
 
 def test_a_plugin_for_a_later_minor_api_loads(plugin_path: list[Path], tmp_path: Path) -> None:
     """Only the major version is checked (a minor version only adds names): a game written for
-    1.3 loads; one that uses a name 1.0 lacks fails at its import, named as any broken plugin."""
+    2.3 loads; one that uses a name 2.0 lacks fails at its import, named as any broken plugin."""
     on_path(
-        plugin_path, _broken_plugin(tmp_path / "site", "broken_game:SPEC", _game_for_api("1.3"))
+        plugin_path, _broken_plugin(tmp_path / "site", "broken_game:SPEC", _game_for_api("2.3"))
     )
-    assert plugins.get("broken").plugin_api == "1.3" and "broken" in plugins.ids()
+    assert plugins.get("broken").plugin_api == "2.3" and "broken" in plugins.ids()
 
 
 def test_games_are_discovered_once_across_threads(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -330,7 +330,7 @@ def test_check_tables_that_fail_to_load_name_the_game(tmp_path: Path) -> None:
         raise ImportError("no module named 'half_installed'")
 
     iris = plugins.get("iris")
-    spec = plugins.register(replace(iris, id="halfway", check_tables=tables))
+    spec = plugins.register(replace(iris, id="halfway", construction=replace(iris.construction, check_tables=tables)))
     try:
         text = (ROOT / "formats" / "iris-standard.toml").read_text(encoding="utf-8")
         path = tmp_path / "h.toml"

@@ -99,7 +99,7 @@ def test_a_pending_engine_leaves_goldfish_to_the_reference_engine(
 ) -> None:
     deck = decks.read(DECK)
     fmt = registry.get("iris-standard")
-    policy = plugins.get("iris").default_policy
+    policy = plugins.get("iris").play.default_policy
     req = GoldfishRequest(games=200)
     compiling.compiling(["iris"])
     result = goldfish(deck, fmt, index, policy, req)

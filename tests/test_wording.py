@@ -29,6 +29,6 @@ def test_a_an(word: str, phrase: str) -> None:
 def test_every_game_and_card_type_reads_right() -> None:
     """The words the messages put after an article: game ids and card types."""
     specs = [plugins.get(g) for g in ("chaos", "rakuen", "vision", "iris")]
-    words = {w for spec in specs for w in (spec.id, *spec.card_types)}
+    words = {w for spec in specs for w in (spec.id, *spec.cards.card_types)}
     vowels = {w for w in words if a_an(w).startswith("an ")}
     assert vowels == {"event", "extra", "iris", "enhancement"}

@@ -4,7 +4,7 @@ prints.
 
 formats.py (schema and ``Format.checks()``), validate.py (which checks run) and render.py
 (``formats show``) all walk ``check_tables(game)``: deckcheck's own (``register_table``, from
-checks/) and the ones the game's spec declares (``GameSpec.check_tables``), which a format of
+checks/) and the ones the game's spec declares (``Construction.check_tables``), which a format of
 that game may use and formats of other games may not.
 """
 
@@ -158,10 +158,10 @@ def check_tables(game: str | None = None) -> Sequence[CheckTable[Any]]:
 
 
 def _game_tables(spec: plugins.GameSpec) -> list[CheckTable[Any]]:
-    if spec.check_tables is None:
+    if spec.construction.check_tables is None:
         return []
     try:
-        declared = list(spec.check_tables())
+        declared = list(spec.construction.check_tables())
     except Exception as exc:  # a plugin's checks module that fails to import
         raise FormatError(
             _(

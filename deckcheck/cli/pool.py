@@ -182,7 +182,7 @@ def pool_search(
         chosen = spec.id
     if type is not None:
         specs = [plugins.get(chosen)] if chosen else list(plugins.specs())
-        if not any(type in s.card_types for s in specs):
+        if not any(type in s.cards.card_types for s in specs):
             raise UsageError(_("unknown card type {type}", type=repr(type)))
     from deckcheck.pool.search import parse_filters
 

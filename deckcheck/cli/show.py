@@ -86,7 +86,7 @@ def format_detail(console: Console, fmt: Format, family: Sequence[Format] = ()) 
         console.print(f"  {name} = {value}{flag}  [dim]{source}[/]")  # i18n: machine
     from deckcheck import plugins
 
-    table = plugins.get(fmt.game).keywords
+    table = plugins.get(fmt.game).cards.keywords
     if table is not None:
         console.print(escape(_("keywords (goldfish):")))
         for form, status, why in table():

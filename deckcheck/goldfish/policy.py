@@ -51,7 +51,7 @@ class Policy(BaseModel):
 
 
 def default_policy(game: str) -> Policy:
-    return _pilot(game, plugins.get(game).default_policy)
+    return _pilot(game, plugins.get(game).play.default_policy)
 
 
 def _pilot(game: str, policy: object) -> Policy:
@@ -74,9 +74,10 @@ def policy_from_keys(
     """The game's default pilot with ``keys`` replaced (and ``name``, when given); errors name
     ``where`` and the key."""
     spec = plugins.get(game)
-    base = spec.default_policy.model_dump()
+    base = spec.play.default_policy.model_dump()
     try:
-        found = spec.policy.model_validate({**base, **({"name": name} if name else {}), **keys})
+        named = {"name": name} if name else {}
+        found = spec.play.policy.model_validate({**base, **named, **keys})
     except ValidationError as exc:
         lines = [_("{where}: not a valid policy:", where=where)]
         for err in exc.errors():

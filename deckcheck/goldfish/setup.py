@@ -36,11 +36,11 @@ class Setup:
 
     @property
     def metrics(self) -> tuple[str, ...]:
-        return self.spec.metrics
+        return self.spec.play.metrics
 
     @property
     def milestones(self) -> tuple[str, ...]:
-        return self.spec.milestones
+        return self.spec.play.milestones
 
     def section(self, name: str) -> list[tuple[Card, int]]:
         return self.sections.get(name, [])

@@ -37,7 +37,7 @@ COMMAND = (sys.executable, "-m", "deckcheck.cli.warm")
 
 def batch_games() -> list[str]:
     """The games installed that have a batch engine, in the registry's order."""
-    return [game for game in plugins.ids() if plugins.get(game).play_batch is not None]
+    return [game for game in plugins.ids() if plugins.get(game).play.play_batch is not None]
 
 
 def example_deck(game: str, registry: FormatRegistry) -> DeckList | None:

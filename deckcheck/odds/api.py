@@ -317,10 +317,10 @@ def deal_hands(
             redraws += 1
         hand = order[: rules.hand]
         shown = list(before)
-        if spec.from_hand is not None:
-            shown += spec.from_hand(hand, fmt)
-        if spec.lay_out is not None:  # from other sections, after the shuffle (same draws)
-            shown += spec.lay_out(sections, fmt, rng)
+        if spec.deal.from_hand is not None:
+            shown += spec.deal.from_hand(hand, fmt)
+        if spec.deal.lay_out is not None:  # from other sections, after the shuffle (same draws)
+            shown += spec.deal.lay_out(sections, fmt, rng)
         dealt = DealtHand(
             hand=[_label(c) for c in hand],
             redraws=redraws,

@@ -1,5 +1,5 @@
-"""A game's own card columns and search filters, as its spec declares them (``GameSpec.columns``
-and ``GameSpec.search_hooks``).
+"""A game's own card columns and search filters, as its spec declares them (``Cards.columns``
+and ``Cards.search_hooks``).
 
 ``models.Card`` holds the columns every game shares; a game's other columns (a power, a colour, a
 requirement) live in ``Card.extra`` under the names declared here. The pool stores, imports and

@@ -277,10 +277,10 @@ def name_key(game: str, name: str) -> str:
     """Key under which two card names are the same card name in ``game`` (its spec says
     whether spaces count: ``normalize.card_name_key``)."""
     if len(name) > CACHED_LENGTH:  # kept out of the memo: it is bounded in bytes
-        return card_name_key(name, get(game).names_ignore_spaces)
+        return card_name_key(name, get(game).cards.names_ignore_spaces)
     return _name_key(game, name)
 
 
 @lru_cache(maxsize=CACHED_NAMES)
 def _name_key(game: str, name: str) -> str:
-    return card_name_key(name, get(game).names_ignore_spaces)
+    return card_name_key(name, get(game).cards.names_ignore_spaces)

@@ -3,7 +3,7 @@
 The columns come in two sets:
 
 - the shared ones, ``Card``'s fields (see ``deckcheck.models.Card``): one SQL column each;
-- a game's own, declared in its spec (``GameSpec.columns``, deckcheck/plugins/columns.py)
+- a game's own, declared in its spec (``GameSpec.cards.columns``, deckcheck/plugins/columns.py)
   and kept in ``Card.extra``: stored together as one JSON object in the text column ``extra``
   (lists ``;``-joined as in CSV, empty cells left out), with the normalised forms of its keyed
   columns in ``extra_keys``. JSON keeps one table for every game, including a game installed
@@ -107,8 +107,8 @@ def game_columns(game: str) -> dict[str, CardColumn]:
     hit = _checked.get(game)
     spec = plugins.get(game)
     if hit is None or hit[0] is not spec:
-        check_columns(spec.id, spec.columns, spec.search_hooks, RESERVED)
-        hit = _checked[game] = (spec, {c.name: c for c in spec.columns})
+        check_columns(spec.id, spec.cards.columns, spec.cards.search_hooks, RESERVED)
+        hit = _checked[game] = (spec, {c.name: c for c in spec.cards.columns})
     return hit[1]
 
 
@@ -191,8 +191,9 @@ def row_card(row: Mapping[Any, Any]) -> Card:
     spec = plugins.find(card.game)
     if spec is None:
         raise _bad_row(where, f"unknown game {card.game!r} (known: {', '.join(plugins.ids())})")
-    if card.type not in spec.card_types:
-        raise _bad_row(where, f"unknown type {card.type!r} (use {', '.join(spec.card_types)})")
+    if card.type not in spec.cards.card_types:
+        known = ", ".join(spec.cards.card_types)
+        raise _bad_row(where, f"unknown type {card.type!r} (use {known})")
     return card
 
 

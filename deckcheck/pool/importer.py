@@ -223,15 +223,16 @@ def check_row(row: Row, ignored: set[str] | None = None) -> Card | list[str]:
     if not fields["type"]:
         reasons.append("missing type")
     elif spec is not None:
-        ctype = spec.type_words.get(nfkc(fields["type"]).casefold())
+        ctype = spec.cards.type_words.get(nfkc(fields["type"]).casefold())
         if ctype is None:
-            known = ", ".join(spec.card_types)
+            known = ", ".join(spec.cards.card_types)
             reasons.append(f"unknown type {fields['type']!r} for {game} (use {known})")
     int_columns = (*INT_COLUMNS, *(c.name for c in own.values() if c.type == "int"))
     ints = _whole_numbers(fields, int_columns, reasons)
-    if spec is not None and spec.check_card is not None:  # the game's own checks (OS, card kind)
-        tables = spec.card_tables() if spec.card_tables is not None else {}
-        reasons.extend(spec.check_card(fields, tables))
+    # the game's own checks (OS, card kind)
+    if spec is not None and spec.cards.check_card is not None:
+        tables = spec.cards.card_tables() if spec.cards.card_tables is not None else {}
+        reasons.extend(spec.cards.check_card(fields, tables))
     if reasons:
         return reasons
     assert game is not None and ctype is not None

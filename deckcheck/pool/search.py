@@ -131,7 +131,7 @@ def game_filters(game: str) -> dict[str, Filter]:
             name=column.heading,
             about=column.description,
         )
-    for hook in spec.search_hooks:
+    for hook in spec.cards.search_hooks:
         found = Filter(hook.option, "hook", hook.label, hook.description, None, spec.id, hook)
         for name in (hook.option, *hook.aliases):
             out[name] = found
@@ -142,7 +142,7 @@ def offered(game: str) -> list[Filter]:
     """The filters the builder offers for a game: the shared ones its spec lists
     (``search_fields``, by column or filter name), then its own (a hook once, not per alias)."""
     spec = plugins.get(game)
-    wanted = set(spec.search_fields)
+    wanted = set(spec.cards.search_fields)
     shared = [f for f in SHARED_FILTERS.values() if wanted & {f.option, f.column}]
     own = list({id(f): f for f in game_filters(game).values()}.values())
     return shared + own

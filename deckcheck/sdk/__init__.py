@@ -15,7 +15,14 @@ The names, by what a game uses them for:
 
 The spec (``deckcheck.plugins``: ``contract``, ``columns``, ``deal``, ``playtest``)
     ``PLUGIN_API``: this SDK's version, major.minor.
-    ``GameSpec``: everything deckcheck knows about a game (each field documented there).
+    ``GameSpec``: everything deckcheck knows about a game, in parts (each field documented
+    in its part): ``GameSpec(id, cards=Cards(...), construction=Construction(...),
+    deal=Deal(...), play=Play(...), words=Words(...))``. ``Cards``: card types and card kinds,
+    name comparison, the game's columns, filters, copy keys, import checks, keywords and
+    curve. ``Construction``: its own sections, header words, check tables and parameters.
+    ``Deal``: cards set aside, laid out or marked, the draw timeline, mulligan rules, notes.
+    ``Play``: the pilot, the engines, metrics, milestones, losses, notes, the playtester.
+    ``Words``: the game's name and its words.
     ``Param``, ``ParamValue``, ``COMMON_PARAMS``: a format parameter a game's code reads, its
     value types, and the parameters every game has.
     ``lazy``: ``"module:function"`` as a function imported on first call (engines, tables).
@@ -28,7 +35,7 @@ The spec (``deckcheck.plugins``: ``contract``, ``columns``, ``deal``, ``playtest
     aside or laid out, the draw timeline), how a game is lost, the shipped mulligan rules.
     ``name_key``: the key under which two card names are one name in a game.
     ``Playtest``, ``Zone``, ``Step``, ``deck_and_hand``, ``draw_step``, ``hand_limit_step``:
-    the builder's playtester (``GameSpec.playtest``): the game's zones and turn steps, each
+    the builder's playtester (``GameSpec.play.playtest``): the game's zones and turn steps, each
     step with its rule, and the zones and steps most games share.
 
 Words and errors (``deckcheck.i18n``, ``wording``, ``errors``, ``normalize``)
@@ -48,7 +55,7 @@ Cards and decks (``models``, ``resolve``, ``blank``, ``data``, ``checks``, ``slo
     ``Format``: a loaded format (its parameters, tables and check tables).
     ``Check``, ``CheckTable``, ``Row``, ``Placement``, ``SECTIONS``: a game's own check table
     (the TOML rows it reads; ``Placement``: where its cards go in the builder) and the shared
-    deck sections (a game adds its own: ``GameSpec.sections``). ``CheckTable.order`` places a
+    deck sections (a game adds its own: ``Construction.sections``). ``CheckTable.order`` places a
     table among the core's, which run in ascending order: sections 100, copies 200-210, pure
     300, type_counts 400, attribute_limits 500, opening_checks 700, restrictions 800; the
     shipped games' own use 600-699.
@@ -113,18 +120,23 @@ from deckcheck.plugins.contract import (
     PLUGIN_API,
     BatchEngine,
     CardCheck,
+    Cards,
     CardView,
     CheckTableView,
     CompiledView,
+    Construction,
+    Deal,
     Engine,
     FormatView,
     GameSpec,
     Param,
     ParamValue,
+    Play,
     PolicyView,
     RecordView,
     SetupView,
     TapeEngine,
+    Words,
     lazy,
 )
 from deckcheck.plugins.deal import COMMON_MULLIGANS, Aside, Draws, Loss, deck_out
@@ -278,13 +290,16 @@ __all__ = [
     "CardCheck",
     "CardColumn",
     "CardView",
+    "Cards",
     "Check",
     "CheckTable",
     "CheckTableView",
     "Compiled",
     "CompiledView",
+    "Construction",
     "Context",
     "Counting",
+    "Deal",
     "Dealt",
     "DeckOut",
     "Draws",
@@ -302,6 +317,7 @@ __all__ = [
     "Param",
     "ParamValue",
     "Placement",
+    "Play",
     "Playtest",
     "Policy",
     "PolicyView",
@@ -324,6 +340,7 @@ __all__ = [
     "Trace",
     "UnanswerableError",
     "Violation",
+    "Words",
     "Zone",
     "_",
     "_n",

@@ -294,7 +294,7 @@ def check_request(req: SweepRequest, game: Game) -> None:
         return
     source, name, _turn = split_metric(req.best, req.want, req.turns)
     if source == "milestone":
-        known = game_spec(game).milestones
+        known = game_spec(game).play.milestones
         if name not in known:
             raise UsageError(
                 _(

@@ -82,7 +82,7 @@ def make_goal(
             raise UsageError(_("--want needs --turn N (0: the opening hand)"))
         conditions: list[Condition] = parse_conditions(list(wants), game)
         terms.append(OddsTerm(tuple(c.text for c in conditions), turn))
-    known = plugins.get(game).milestones
+    known = plugins.get(game).play.milestones
     for name in milestones:
         if name not in known:
             raise UsageError(

@@ -1,4 +1,4 @@
-"""This game's words for messages (``GameSpec.words``; see ``deckcheck.wording.word``)."""
+"""This game's words for messages (``GameSpec.words.words``; see ``deckcheck.wording.word``)."""
 
 from __future__ import annotations
 

@@ -40,7 +40,7 @@ def cards(
     value it cannot take, is a 422. A game with real cards hides its sample cards
     (``SAMPLE-…``) unless ``samples=true``. ``total=true``: the ``X-Total-Count`` header
     says how many cards the search finds in all (a pager's total; the body stays a list)."""
-    if type is not None and not any(type in s.card_types for s in plugins.specs()):
+    if type is not None and not any(type in s.cards.card_types for s in plugins.specs()):
         raise _bad("type", _("unknown card type {type!r}", type=type))
     filters: dict[str, str | int | None] = {}
     for key, value in request.query_params.multi_items():

@@ -28,8 +28,8 @@ def game_list() -> list[dict[str, Any]]:
         out.append(
             {
                 "id": spec.id,
-                "name": spec.name,
-                "card_types": {k: list(v) for k, v in spec.card_types.items()},
+                "name": spec.words.name,
+                "card_types": {k: list(v) for k, v in spec.cards.card_types.items()},
                 "filters": [
                     {
                         **f.describe(),
@@ -39,7 +39,7 @@ def game_list() -> list[dict[str, Any]]:
                     for f in offered(spec.id)
                 ],
                 "columns": [_column(spec.id, c) for c in game_columns(spec.id).values()],
-                "curve": [_curve(spec.id, name) for name in spec.curve],
+                "curve": [_curve(spec.id, name) for name in spec.cards.curve],
             }
         )
     return out
@@ -51,10 +51,10 @@ def playtest(game: str) -> dict[str, Any]:
     steps of its turn (each with its rule) and what the player follows alone. 404: no such
     game, or a game without a playtester."""
     spec = plugins.find(game)
-    if spec is None or spec.playtest is None:
+    if spec is None or spec.play.playtest is None:
         detail = _("No playtester for game {game}", game=repr(game))
         raise Problem(404, "not-found", detail)  # i18n: machine
-    return _table(spec.playtest())
+    return _table(spec.play.playtest())
 
 
 def _table(table: Playtest) -> dict[str, Any]:
