@@ -4,9 +4,9 @@ its card types, deck sections and name, which the game gives (``GameSpec.words.w
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 
-from deckcheck.i18n import _, _p, current
+from deckcheck.i18n import _, _p, current, override
 from deckcheck.plugins.registry import find
 
 # words spelt with a vowel letter that sound as "you" or "won" take "a" (a unit, a user)
@@ -69,3 +69,17 @@ def section_label(game: str, name: str, given: str | None) -> str:
 def listing(items: Iterable[str]) -> str:
     """Items after one another, as deckcheck's messages list them: ``a, b`` / ``a、b``."""
     return ("、" if current() == "ja" else ", ").join(items)
+
+
+def game_words(marked: Callable[[], Sequence[str]]) -> Callable[[], dict[str, str]]:
+    """A game's words (``Words.words``) from its literal ``_p(game id, word)`` calls alone:
+    ``game_words(lambda: (_p("x", "lamp"), _p("x", "main")))``. Each word is its own key (the
+    calls made in English give the keys, made now the words), so a key cannot drift from the
+    word the catalogue translates, and the calls stay literal for the catalogue's extraction."""
+
+    def words() -> dict[str, str]:
+        with override("en"):
+            keys = marked()
+        return dict(zip(keys, marked(), strict=True))
+
+    return words

@@ -42,7 +42,8 @@ Words and errors (``deckcheck.i18n``, ``wording``, ``errors``, ``normalize``)
     ``_``, ``_n``, ``_p``, ``N_``: the message catalogue (a message, a plural, a game's own
     word, a message marked for later translation); ``current_language``: "en" or "ja" now.
     ``word``, ``words``, ``section_label``, ``listing``, ``a_an``: a game's words in the
-    language of the moment, and lists and articles as the language writes them.
+    language of the moment, and lists and articles as the language writes them;
+    ``game_words``: a game's ``Words.words`` from its literal ``_p`` calls alone.
     ``AsideError``, ``UnanswerableError``, ``GoldfishError``: errors a game may raise (a bad
     ``--aside``, a question its rules cannot answer, a game that cannot be played).
     ``nfkc``, ``word_key``, ``title_key``: text normalisation used by names and keys.
@@ -91,8 +92,9 @@ Goldfish: the reference engine (``goldfish.common``, ``policy``, ``setup``, ``tr
     ``expand``, ``shuffled``, ``shuffle``, ``redeal``, ``take``: the deck as a list of copies,
     shuffles (a ``Tape`` replays fixed numbers: the exact tests), a redeal, a card taken out.
     ``Tape``: a ``random.Random`` that plays a row of fixed numbers per shuffle.
-    ``Trace``, ``Redeal``, ``gone``, ``card_names``: a replay's step log (``play(...,
-    trace=)``), a redeal step, the cards that left a zone, and card names as printed.
+    ``Trace``, ``Redeal``, ``gone``, ``card_names``, ``told``: a replay's step log
+    (``play(..., trace=)``), a redeal step, the cards that left a zone, card names as printed,
+    and a state line's fields shown alike (cards as their names, counts as they are).
 
 Goldfish: a batch engine (``goldfish.compiling``, ``shuffles``, ``batch``)
     ``njit``: numba's ``njit`` with a cache keyed on every module the engine imports.
@@ -179,7 +181,7 @@ if TYPE_CHECKING:  # the lazy names' types, for mypy (the table below loads them
     from deckcheck.goldfish.shuffles import below as batch_below
     from deckcheck.goldfish.shuffles import shuffle as batch_shuffle
     from deckcheck.goldfish.shuffles import start as batch_start
-    from deckcheck.goldfish.trace import Redeal, Trace, gone
+    from deckcheck.goldfish.trace import Redeal, Trace, gone, told
     from deckcheck.goldfish.trace import names as card_names
     from deckcheck.models import Card, Severity, Violation
     from deckcheck.odds.conditions import Atom, parse_condition
@@ -189,7 +191,7 @@ if TYPE_CHECKING:  # the lazy names' types, for mypy (the table below loads them
     from deckcheck.resolve import number_key
     from deckcheck.slots import Context, Slot, breach, card_counts, first_line, plural
     from deckcheck.slots import total as slots_total
-    from deckcheck.wording import a_an, listing, section_label, word, words
+    from deckcheck.wording import a_an, game_words, listing, section_label, word, words
 
 # name → "module" or "module:attribute" (where the attribute's name differs): the names loaded
 # on first use. A literal: goldfish.compiling reads it without importing this module.
@@ -232,6 +234,7 @@ _LAZY = {
     "Redeal": "deckcheck.goldfish.trace",
     "Trace": "deckcheck.goldfish.trace",
     "gone": "deckcheck.goldfish.trace",
+    "told": "deckcheck.goldfish.trace",
     "card_names": "deckcheck.goldfish.trace:names",
     "Card": "deckcheck.models",
     "Severity": "deckcheck.models",
@@ -254,6 +257,7 @@ _LAZY = {
     "plural": "deckcheck.slots",
     "slots_total": "deckcheck.slots:total",
     "a_an": "deckcheck.wording",
+    "game_words": "deckcheck.wording",
     "listing": "deckcheck.wording",
     "section_label": "deckcheck.wording",
     "word": "deckcheck.wording",
@@ -362,6 +366,7 @@ __all__ = [
     "draw_step",
     "expand",
     "first_line",
+    "game_words",
     "gone",
     "hand_limit_step",
     "is_blank",
@@ -384,6 +389,7 @@ __all__ = [
     "slots_total",
     "take",
     "title_key",
+    "told",
     "word",
     "word_key",
     "words",
