@@ -176,10 +176,7 @@ CHAOS = (  # the entry point of pyproject.toml
         id="chaos",
         list_rank=1,  # where lists show it: outside the rulebooks (deckcheck's own order)
         plugin_api=PLUGIN_API,
-        words=Words(
-            words=words.words,
-            name="ChaosTCG",
-        ),
+        words=Words(name="ChaosTCG", words=words.words),
         cards=Cards(
             # 総合ルール §2.2
             card_types={

@@ -60,10 +60,7 @@ IRIS = (  # the entry point of pyproject.toml
         id="iris",
         list_rank=4,  # where lists show it: outside the rulebooks (deckcheck's own order)
         plugin_api=PLUGIN_API,
-        words=Words(
-            words=words.words,
-            name="あいりすミスティリア! TCG",
-        ),
+        words=Words(name="あいりすミスティリア! TCG", words=words.words),
         cards=Cards(
             # 詳しい遊び方 §1 カードの種類
             card_types={

@@ -180,10 +180,7 @@ RAKUEN = (  # the entry point of pyproject.toml
         id="rakuen",
         list_rank=2,  # where lists show it: outside the rulebooks (deckcheck's own order)
         plugin_api=PLUGIN_API,
-        words=Words(
-            words=words.words,
-            name="ラクエンロジック",
-        ),
+        words=Words(name="ラクエンロジック", words=words.words),
         cards=Cards(
             # ルールブック Ver1.0 ch.1 §1
             card_types={

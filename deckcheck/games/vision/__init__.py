@@ -146,10 +146,7 @@ VISION = (  # the entry point of pyproject.toml
         id="vision",
         list_rank=3,  # where lists show it: outside the rulebooks (deckcheck's own order)
         plugin_api=PLUGIN_API,
-        words=Words(
-            words=words.words,
-            name="東方 Phantom Magic VISION",
-        ),
+        words=Words(name="東方 Phantom Magic VISION", words=words.words),
         cards=Cards(
             # keyword glossary
             card_types={
