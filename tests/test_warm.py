@@ -38,7 +38,7 @@ FIRST_RUN = (
     "import deckcheck.games.iris.fast_core as core;"
     "deck = decks.read(Path(sys.argv[1])); fmt = default_registry().get(deck.format);"
     "index = Pool(Path(sys.argv[2])).index_for([e.ref for e in deck.entries]);"
-    "r = goldfish(deck, fmt, index, plugins.get('iris').default_policy, GoldfishRequest(games=100));"
+    "r = goldfish(deck, fmt, index, plugins.get('iris').play.default_policy, GoldfishRequest(games=100));"
     "jits = [f for f in vars(core).values() if hasattr(f, 'stats')];"
     "print(r.engine, sum(sum(f.stats.cache_misses.values()) for f in jits),"
     " sum(sum(f.stats.cache_hits.values()) for f in jits))"
