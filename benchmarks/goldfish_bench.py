@@ -8,7 +8,7 @@ figure: a plain-Python reference timed in the same run, the least a goldfish doe
 deck with random.shuffle, draw the opening hand and one card a turn for 10 turns, count the
 cards of one type in hand), as games per second. The output says which engine ran.
 
-Then the time of one batch chunk (``GameSpec.batch_size`` games) of ``MAX_TURNS`` turns: a
+Then the time of one batch chunk (``GameSpec.play.batch_size`` games) of ``MAX_TURNS`` turns: a
 cancelled job stops at the end of its chunk, so this bounds how long it plays on.
 
 Then, unless ``--no-compile``, ``deckcheck goldfish`` of 1,000 games as a user runs it (a new
@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from benchmarks.common import DECKCHECK, ROOT, machine, record
-from deckcheck import decks, games
+from deckcheck import decks, plugins
 from deckcheck.format_registry import default_registry
 from deckcheck.goldfish.run import MAX_TURNS, GoldfishRequest, chunks, goldfish, play_chunk, prepare
 from deckcheck.goldfish.setup import Setup
@@ -68,10 +68,10 @@ def main() -> None:
             deck = decks.read(ROOT / "examples" / f"{fmt_id}-legal.deck")
             fmt = registry.get(fmt_id)
             index = pool.index_for([e.ref for e in deck.entries])
-            spec = games.get(fmt.game)
-            policy = spec.default_policy
+            spec = plugins.get(fmt.game)
+            policy = spec.play.default_policy
             setup = prepare(deck, fmt, index, policy)
-            n = args.games * 25 if spec.play_batch is not None else args.games
+            n = args.games * 25 if spec.play.play_batch is not None else args.games
             # the first batch call loads (or, in a new checkout, compiles) the numba engine:
             # a one-time cost, timed and reported apart from the games per second
             start = time.perf_counter()
@@ -96,7 +96,7 @@ def main() -> None:
             label = f"goldfish {fmt.game}" + (f" ({engine})" if engine else "")
             record(f"{label}, 1 worker", rates[0], "games/s", GOALS[fmt_id], plain)
             record(f"{label}, 2 workers", rates[1], "games/s", None, plain)
-            if spec.play_batch is not None:
+            if spec.play.play_batch is not None:
                 chunk_time(fmt.game, setup)
         if not args.no_compile:
             compile_times(Path(tmp))
@@ -104,7 +104,7 @@ def main() -> None:
 
 def chunk_time(game: str, setup: Setup) -> None:
     """One batch chunk of ``MAX_TURNS`` turns, best of three: what a cancel may wait for."""
-    start, seeds = chunks(setup, setup.spec.batch_size, 1)[0]
+    start, seeds = chunks(setup, setup.spec.play.batch_size, 1)[0]
     best = float("inf")
     for _ in range(3):
         began = time.perf_counter()

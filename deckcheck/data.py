@@ -1,4 +1,4 @@
-"""Where the shipped data lives (a game's own tables load from its package: GameSpec.card_tables).
+"""Where the shipped data lives (a game's own tables load from its package: Cards.card_tables).
 
 A wheel carries ``card_pool/``, ``formats/`` and ``examples/`` inside the package
 (``deckcheck/_data``); a source checkout (editable install, tests) reads them from the
@@ -26,9 +26,9 @@ def game_dirs(part: str) -> list[Path]:
     """The ``part`` folder (``formats``, ``cards``, ``examples``, ``locale``) of each installed
     game that ships its own data (``GameSpec.data``, found through its entry point), in the
     registry's order."""
-    from deckcheck import games  # deferred: the registry loads the games' packages
+    from deckcheck import plugins  # deferred: the registry loads the games' packages
 
-    found = [spec.data / part for spec in games.specs() if spec.data is not None]
+    found = [spec.data / part for spec in plugins.specs() if spec.data is not None]
     return [folder for folder in found if folder.is_dir()]
 
 

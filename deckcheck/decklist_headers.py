@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.normalize import nfkc
 
 # Header words every game shares; each game's spec adds its own (games/<game>/).
@@ -18,8 +18,8 @@ def _section_aliases() -> dict[str, str]:
     global _aliases
     if _aliases is None:
         found = dict(_COMMON_ALIASES)
-        for spec in games.specs():
-            found.update({k.casefold(): v for k, v in spec.section_aliases.items()})
+        for spec in plugins.specs():
+            found.update({k.casefold(): v for k, v in spec.construction.section_aliases.items()})
         _aliases = found
     return _aliases
 
@@ -29,7 +29,7 @@ def _forget_aliases() -> None:
     _aliases = None
 
 
-games.on_change(_forget_aliases)
+plugins.on_change(_forget_aliases)
 
 
 def header_word(line: str) -> str | None:
@@ -51,7 +51,8 @@ _SUBTOTAL = re.compile(r"^(?P<word>[^\d\s]+)\s*[0-9]{1,3}$")  # a word, then a c
 
 def subtotal(line: str) -> bool:
     m = _SUBTOTAL.match(line)  # a card type word of some game, then the list's count of it
-    return m is not None and any(nfkc(m["word"]).casefold() in s.type_words for s in games.specs())
+    word = None if m is None else nfkc(m["word"]).casefold()
+    return word is not None and any(word in s.cards.type_words for s in plugins.specs())
 
 
 # What an organiser collects from each list: the player and the deck's name, in the English

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.decklist_headers import section_name
 from deckcheck.normalize import nfkc
 
@@ -92,7 +92,7 @@ def heading(line: str) -> Heading | None:
     if section is not None:
         return Heading(section, word)
     folded = word.casefold()
-    if any(folded in spec.type_words for spec in games.specs()):
+    if any(folded in spec.cards.type_words for spec in plugins.specs()):
         return Heading(None, word)
     return None
 

@@ -1,13 +1,13 @@
 """A format's parameters (``[parameters]``: opening hand, mulligan, …): each a fact later tools
-need, with its source; checked against what the game's code reads (``GameSpec.all_params``)."""
+need, with its source; checked against what the game's code reads (``Construction.all_params``)."""
 
 from __future__ import annotations
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.checks.table import Strict
-from deckcheck.games.contract import ParamValue
-from deckcheck.games.deal_contract import COMMON_MULLIGANS
 from deckcheck.i18n import _
+from deckcheck.plugins.contract import ParamValue
+from deckcheck.plugins.deal import COMMON_MULLIGANS
 from deckcheck.wording import a_an, cited, label
 
 
@@ -36,7 +36,7 @@ def param_name(game: str, key: str) -> str:
     """A parameter as a message names it: its label in the language with its id after it, for
     those who edit format files (``opening hand (opening_hand)``, ``初手の枚数（opening_hand）``:
     issue 34); the id alone when the game gives it no label."""
-    declared = games.get(game).all_params().get(key)
+    declared = plugins.get(game).construction.all_params().get(key)
     if declared is None or not declared.label:
         return key
     return _("{label} ({key})", label=label(game, declared.label), key=key)
@@ -64,9 +64,9 @@ def param_note(game: str, key: str, p: Parameter, with_note: bool = True) -> str
     return _("{key} = {value} ({source})", key=name, value=value, source=source)
 
 
-def check_parameters(parameters: dict[str, Parameter], spec: games.GameSpec) -> None:
+def check_parameters(parameters: dict[str, Parameter], spec: plugins.GameSpec) -> None:
     """Every parameter a format declares must be one the game's code reads, of its type."""
-    known = spec.all_params()
+    known = spec.construction.all_params()
     for key, param in parameters.items():
         if key not in known:
             raise ValueError(
@@ -112,7 +112,7 @@ def check_parameters(parameters: dict[str, Parameter], spec: games.GameSpec) -> 
                     value=repr(value),
                 )
             )
-        mulligans = (*COMMON_MULLIGANS, *spec.mulligans) if key == "mulligan" else ()
+        mulligans = (*COMMON_MULLIGANS, *spec.deal.mulligans) if key == "mulligan" else ()
         if mulligans and value not in mulligans:  # the core's mulligans, then the game's own
             raise ValueError(
                 _(

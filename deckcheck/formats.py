@@ -32,7 +32,7 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails
 
-from deckcheck import format_versions, games
+from deckcheck import format_versions, plugins
 from deckcheck.checks.copies import Copies as Copies
 from deckcheck.checks.copies import LimitOverride as LimitOverride
 from deckcheck.checks.copies import Match as Match
@@ -57,10 +57,10 @@ from deckcheck.models import SECTIONS, Card, FormatVersion
 from deckcheck.wording import a_an, cited, word
 
 if TYPE_CHECKING:
-    from deckcheck.games.contract import GameSpec
+    from deckcheck.plugins.contract import GameSpec
 
 
-# The copy-limit keys every game has; a game adds its own (GameSpec.copy_keys).
+# The copy-limit keys every game has; a game adds its own (GameSpec.cards.copy_keys).
 COPY_KEYS = ("name", "name+type")
 
 
@@ -112,7 +112,7 @@ def _known(where: str, names: Sequence[str], known: Collection[str], game: str |
 
 class Format(Strict):
     id: str
-    game: games.KnownGame
+    game: plugins.KnownGame
     name: str
     date: str | None = None
     description: str | None = None
@@ -185,7 +185,7 @@ class Format(Strict):
 
     @model_validator(mode="after")
     def _consistent(self) -> Format:
-        spec = games.get(self.game)
+        spec = plugins.get(self.game)
         check_parameters(self.parameters, spec)
         section_names = [s.name for s in self.sections]
         if len(set(section_names)) != len(section_names):
@@ -196,7 +196,7 @@ class Format(Strict):
             )
         if self.supersedes == self.id:
             raise ValueError(_("supersedes: a format cannot supersede itself"))
-        copy_keys = (*COPY_KEYS, *spec.copy_keys)
+        copy_keys = (*COPY_KEYS, *spec.cards.copy_keys)
         if self.copies.key not in copy_keys:
             raise ValueError(
                 _(
@@ -207,7 +207,7 @@ class Format(Strict):
             )
         self._known_names(spec)
         # a card column, shared or the game's own; not one every card has to itself
-        columns = {*Card.model_fields, *(c.name for c in spec.columns)} - {
+        columns = {*Card.model_fields, *(c.name for c in spec.cards.columns)} - {
             "extra", "game", "number", "name"
         }
         for al in self.attribute_limits:
@@ -224,7 +224,7 @@ class Format(Strict):
 
     def _known_names(self, spec: GameSpec) -> None:
         """Every card type and section the format names is one of its game's."""
-        types, sections = spec.card_types, (*SECTIONS, *spec.sections)
+        types, sections = spec.cards.card_types, (*SECTIONS, *spec.construction.sections)
 
         def known_types(where: str, names: Sequence[str]) -> None:
             _known(where, names, types, self.game)

@@ -15,15 +15,15 @@ from pydantic import (
     model_validator,
 )
 
-from deckcheck.games.columns_contract import Search
 from deckcheck.i18n import _
+from deckcheck.plugins.columns import Search
 
 # A game id. Checked against the game registry (deckcheck.games) where ids come in: format
 # files (formats.py), card rows (pool/importer.py, pool/columns.py), requests (the service's
 # models, the CLI). Nothing here names a game or asks the registry.
 Game = str
 
-# The deck sections every game may use; a game adds its own (``GameSpec.sections``).
+# The deck sections every game may use; a game adds its own (``GameSpec.construction.sections``).
 SECTIONS: tuple[str, ...] = ("main", "extra", "gate", "side")
 
 

@@ -37,7 +37,7 @@ CACHED_NAMES = 16384
 def card_name_key(name: str, ignore_spaces: bool) -> str:
     """Key under which two card names are the same card name: NFKC (full/half width) and case
     folding, then runs of spaces as one, or no spaces when the game's spec says names ignore
-    them (``GameSpec.names_ignore_spaces``; the game-aware key is ``games.name_key``). A long
+    them (``Cards.names_ignore_spaces``; the game-aware key is ``plugins.name_key``). A long
     name is not memoised."""
     if len(name) > CACHED_LENGTH:
         return _card_name_key(name, ignore_spaces)

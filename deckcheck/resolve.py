@@ -12,13 +12,13 @@ import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from deckcheck import games, suggest
+from deckcheck import plugins, suggest
 from deckcheck.collector import paused_gc
 from deckcheck.decklist_parts import MAX_REF
-from deckcheck.games import name_key
 from deckcheck.memo import ByteMemo, str_bytes
 from deckcheck.models import Card, Game
 from deckcheck.normalize import loose_name_key, nfkc
+from deckcheck.plugins import name_key
 
 NameSource = Callable[[Game], dict[str, str]]
 # Bytes, not entries (issue 24, item 4); each memo holds what resolving again would find.
@@ -44,7 +44,7 @@ def number_key(number: str) -> str:
 
 def ref_keys(ref: str) -> set[str]:
     """Every name key ``ref`` may have in some game (a game's names may ignore spaces)."""
-    return {name_key(game, ref) for game in games.ids()}
+    return {name_key(game, ref) for game in plugins.ids()}
 
 
 @dataclass(slots=True)
@@ -80,7 +80,8 @@ def _names_bytes(key: tuple[Game, str], value: list[str]) -> int:
 def _signature(card: Card) -> tuple[object, ...]:
     """What legality depends on. Printings of one name that agree on it are interchangeable, so a
     name matching several of them is not ambiguous (the lowest number stands for them)."""
-    checked = tuple(card.extra.get(c.name) for c in games.get(card.game).columns if c.checked)
+    columns = plugins.get(card.game).cards.columns
+    checked = tuple(card.extra.get(c.name) for c in columns if c.checked)
     return (card.type, card.kind, card.keywords, checked)
 
 
@@ -336,7 +337,7 @@ class CardIndex:
         if sample is not None:
             return Resolution(unknown=True, sample=sample)
         elsewhere: list[Card] = []
-        for g in games.ids():
+        for g in plugins.ids():
             if g != game:
                 self._index(g)
                 numbered = self._number(g, number_key(ref))

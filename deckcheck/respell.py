@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from deckcheck import decklist
-from deckcheck.games import name_key
 from deckcheck.i18n import _
 from deckcheck.models import Card, DeckList, Game
+from deckcheck.plugins import name_key
 from deckcheck.printings import printing_lines
 from deckcheck.resolve import CardIndex, numbered_parts
 from deckcheck.text import quote

@@ -8,13 +8,13 @@ from dataclasses import dataclass, field
 from types import EllipsisType
 from typing import Protocol
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.checks.base import Check
 from deckcheck.checks.copy_tables import Copies, LimitOverride, Match
-from deckcheck.games.contract import FormatView
 from deckcheck.memo import str_bytes
 from deckcheck.models import Card, CardCount, DeckList, Note, Severity, Violation
 from deckcheck.normalize import nfkc, word_key
+from deckcheck.plugins.contract import FormatView
 from deckcheck.resolve import CardIndex, Resolution
 
 
@@ -144,10 +144,10 @@ def _copy_key(fmt: CheckedFormat, card: Card) -> tuple[str, ...]:
     if key == "name+type":
         groups = fmt.copies.type_groups
         group = next((g for g, types in groups.items() if card.type in types), card.type)
-        return (games.name_key(fmt.game, card.name), group)
-    if key != "name":  # a key the game adds (GameSpec.copy_keys; the loader checked it)
-        return (games.name_key(fmt.game, games.get(fmt.game).copy_keys[key](card.name)),)
-    return (games.name_key(fmt.game, card.name),)
+        return (plugins.name_key(fmt.game, card.name), group)
+    if key != "name":  # a key the game adds (GameSpec.cards.copy_keys; the loader checked it)
+        return (plugins.name_key(fmt.game, plugins.get(fmt.game).cards.copy_keys[key](card.name)),)
+    return (plugins.name_key(fmt.game, card.name),)
 
 
 _PATTERNS: dict[str, re.Pattern[str]] = {}

@@ -1,13 +1,13 @@
 """Wording shared by deckcheck's messages: the English article, and each game's own words for
-its card types, deck sections and name, which the game gives (``GameSpec.words``: literal
+its card types, deck sections and name, which the game gives (``GameSpec.words.words``: literal
 ``_p(game id, ...)`` calls, so each game's Japanese is its rulebook's word)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 
-from deckcheck.games.registry import find
-from deckcheck.i18n import _, _p, current
+from deckcheck.i18n import _, _p, current, override
+from deckcheck.plugins.registry import find
 
 # words spelt with a vowel letter that sound as "you" or "won" take "a" (a unit, a user)
 _CONSONANT_SOUND = ("uni", "use", "usu", "uti", "eu", "one")
@@ -26,13 +26,13 @@ def a_an(word: str) -> str:
 def word(game: str, name: str) -> str:
     """``game``'s word for ``name``: a card type, a section (``main``, ``extra``,
     ``gate``, ``side``: the short word a deck-list header accepts) or the game id itself. An
-    The game gives its words (``GameSpec.words``); a name it does not word is shown as it is."""
+    The game gives its words (``Words.words``); a name it does not word is shown as it is."""
     if current() == "en":
         return name
     spec = find(game)
-    if spec is None or spec.words is None:
+    if spec is None or spec.words.words is None:
         return name
-    return spec.words().get(name, name)
+    return spec.words.words().get(name, name)
 
 
 def words(game: str, names: Iterable[str], sep: str = ", ") -> str:
@@ -69,3 +69,17 @@ def section_label(game: str, name: str, given: str | None) -> str:
 def listing(items: Iterable[str]) -> str:
     """Items after one another, as deckcheck's messages list them: ``a, b`` / ``a、b``."""
     return ("、" if current() == "ja" else ", ").join(items)
+
+
+def game_words(marked: Callable[[], Sequence[str]]) -> Callable[[], dict[str, str]]:
+    """A game's words (``Words.words``) from its literal ``_p(game id, word)`` calls alone:
+    ``game_words(lambda: (_p("x", "lamp"), _p("x", "main")))``. Each word is its own key (the
+    calls made in English give the keys, made now the words), so a key cannot drift from the
+    word the catalogue translates, and the calls stay literal for the catalogue's extraction."""
+
+    def words() -> dict[str, str]:
+        with override("en"):
+            keys = marked()
+        return dict(zip(keys, marked(), strict=True))
+
+    return words

@@ -20,7 +20,7 @@ from pathlib import Path
 import hypothesis
 import pytest
 
-from deckcheck import decklist, games
+from deckcheck import decklist, plugins
 from deckcheck.format_registry import FormatRegistry, default_registry
 from deckcheck.models import Report
 from deckcheck.pool.store import Pool
@@ -52,6 +52,9 @@ ROOT = Path(__file__).resolve().parent.parent
 # processes at nice 10, which a machine loaded by other processes may starve for a long time.
 HANG = 600
 EXAMPLES = ROOT / "examples"
+# The games deckcheck ships, in the order their specs' ``list_rank`` lists them (the registry
+# names none: tests may, deckcheck/ outside each game's package may not).
+SHIPPED = ("chaos", "rakuen", "vision", "iris")
 DATA = Path(__file__).resolve().parent / "data"
 
 
@@ -128,7 +131,7 @@ def plugins_on_path() -> Iterator[list[Path]]:
             if any(str(folder) in module_file for folder in added):
                 del sys.modules[name]
         importlib.invalidate_caches()
-        games.rediscover()
+        plugins.rediscover()
 
 
 @pytest.fixture
@@ -142,15 +145,15 @@ def on_path(added: list[Path], folder: Path) -> None:
     sys.path.insert(0, str(folder))
     added.append(folder)
     importlib.invalidate_caches()
-    games.rediscover()
+    plugins.rediscover()
 
 
 @pytest.fixture
-def toy(toy_site: Path, plugin_path: list[Path]) -> games.GameSpec:
+def toy(toy_site: Path, plugin_path: list[Path]) -> plugins.GameSpec:
     """The toy game, installed and found through its entry point, for one test."""
     on_path(plugin_path, toy_site)
-    spec = games.get("toy")
-    module = sys.modules[type(spec.default_policy).__module__]
+    spec = plugins.get("toy")
+    module = sys.modules[type(spec.play.default_policy).__module__]
     assert Path(str(module.__file__)).is_relative_to(toy_site)  # the installed copy
     return spec
 

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from starlette.testclient import TestClient
 
-from deckcheck import games
+from deckcheck import plugins
 from tests.conftest import EXAMPLES
 from tests.test_web import expect_legal, open_builder, server_url, shot, web_app
 
@@ -21,7 +21,7 @@ RAKUEN = EXAMPLES / "rakuen-standard-legal.deck"
 
 def test_every_game_serves_its_table(web_app) -> None:  # type: ignore[no-untyped-def]
     with TestClient(web_app) as http:
-        for spec in games.specs():
+        for spec in plugins.specs():
             table = http.get(f"/games/{spec.id}/playtest").json()
             names = [z["name"] for z in table["zones"]]
             assert table["deck"] in names and table["hand"] in names

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.cli import app
 from tests.conftest import DATA, EXAMPLES
 
@@ -130,7 +130,7 @@ def test_pool_stats_json(db: str) -> None:
     stats = json.loads(out)
     # issue 23: the samples and the rulebook's examples are counted apart
     assert code == 0 and set(stats) == {"total", "by_game", "samples", "examples"}
-    assert set(stats["by_game"]) == set(games.ids())  # the shipped four and any plugin's
+    assert set(stats["by_game"]) == set(plugins.ids())  # the shipped four and any plugin's
     assert {"chaos", "rakuen", "vision", "iris"} <= set(stats["by_game"])
     assert stats["total"] == sum(stats["by_game"].values())
 

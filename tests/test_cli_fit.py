@@ -138,14 +138,14 @@ def test_goldfish_prints_only_the_losses_the_game_has(db: Path) -> None:
     name (rakuen's refresh penalty) is not the game's and is not printed."""
     from rich.console import Console
 
-    from deckcheck import decklist, games
+    from deckcheck import decklist, plugins
     from deckcheck.format_registry import default_registry
     from deckcheck.goldfish.output import render
     from deckcheck.goldfish.policy import default_policy
     from deckcheck.goldfish.run import GoldfishRequest, goldfish
     from deckcheck.pool.store import Pool
 
-    assert [loss.name for loss in games.get("vision").losses] == ["deck-out"]
+    assert [loss.name for loss in plugins.get("vision").play.losses] == ["deck-out"]
     deck = decklist.parse((EXAMPLES / "vision-standard-legal.deck").read_text(encoding="utf-8"))
     with Pool(db) as pool:
         index = pool.index_for([e.ref for e in deck.entries])

@@ -10,23 +10,23 @@ from typing import Any
 import numpy as np
 import pytest
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.format_registry import FormatRegistry
-from deckcheck.games.registry import SHIPPED
 from deckcheck.resolve import CardIndex
 from deckcheck.sdk import GameSpec
 from deckcheck.sdk.testing import Conformance, spec_problems
+from tests.conftest import SHIPPED
 
 
 def test_the_shipped_games_are_installed() -> None:
-    assert set(SHIPPED) <= set(games.ids())
+    assert set(SHIPPED) <= set(plugins.ids())
 
 
 class TestEveryInstalledGame(Conformance):
-    @pytest.fixture(scope="class", params=games.ids())
+    @pytest.fixture(scope="class", params=plugins.ids())
     @classmethod
     def game_spec(cls, request: pytest.FixtureRequest) -> GameSpec:
-        return games.get(str(request.param))
+        return plugins.get(str(request.param))
 
 
 # --- the suite can fail: a game whose engines break a rule it checks -----------------------
@@ -39,25 +39,25 @@ def _suite() -> Conformance:
 def test_a_game_that_never_loses_fails_the_deck_out_check(
     deckcheck_formats: FormatRegistry, deckcheck_index: CardIndex
 ) -> None:
-    iris = games.get("iris")
+    iris = plugins.get("iris")
 
     def never_loses(*args: Any) -> Any:
-        record = iris.play(*args)
+        record = iris.play.play(*args)
         record.loss, record.loss_turn = None, 0
         return record
 
     with pytest.raises(AssertionError, match="None"):
         _suite().test_games_end_by_a_declared_loss(
-            replace(iris, play=never_loses), deckcheck_formats, deckcheck_index
+            replace(iris, play=replace(iris.play, play=never_loses)), deckcheck_formats, deckcheck_index
         )
 
 
 def test_a_batch_engine_that_differs_fails_the_tape_check(
     deckcheck_formats: FormatRegistry, deckcheck_index: CardIndex
 ) -> None:
-    iris = games.get("iris")
-    assert iris.play_tape is not None
-    play_tape = iris.play_tape
+    iris = plugins.get("iris")
+    assert iris.play.play_tape is not None
+    play_tape = iris.play.play_tape
 
     def one_milestone_late(*args: Any) -> tuple[Any, ...]:
         metrics, milestones, *rest = play_tape(*args)
@@ -65,17 +65,18 @@ def test_a_batch_engine_that_differs_fails_the_tape_check(
 
     with pytest.raises(AssertionError, match="milestones differs"):
         _suite().test_the_engines_agree_on_tapes(
-            replace(iris, play_tape=one_milestone_late), deckcheck_formats, deckcheck_index
+            replace(iris, play=replace(iris.play, play_tape=one_milestone_late)), deckcheck_formats, deckcheck_index
         )
 
 
 def test_spec_problems_names_what_is_wrong() -> None:
-    iris = games.get("iris")
+    iris = plugins.get("iris")
     assert spec_problems(iris) == []
-    bad = replace(iris, id="Bad Id", plugin_api="2.0", play_tape=None, metrics=("a", "a"))
+    play = replace(iris.play, play_tape=None, metrics=("a", "a"))
+    bad = replace(iris, id="Bad Id", plugin_api="3.0", play=play)
     assert spec_problems(bad) == [
         "id 'Bad Id': a-z, 0-9, - and _, a letter first, at most 40",
-        "plugin_api '2.0': this deckcheck offers '1.0'",
+        "plugin_api '3.0': this deckcheck offers '2.0'",
         "metrics: a name given twice: ['a', 'a']",
         "play_batch without play_tape: the batch engine cannot be held to play",
     ]

@@ -1,5 +1,5 @@
 """The game contract holds: no import cycle anywhere in deckcheck (deferred and TYPE_CHECKING
-imports included), and no game's words outside deckcheck/games/ (a game is its package)."""
+imports included), and no game's words outside its own package (deckcheck/games/<id>/)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from collections.abc import Iterator, Mapping
 from functools import cache
 from pathlib import Path
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.goldfish.policy import Policy
 from deckcheck.models import SECTIONS
-from tests.conftest import ROOT
+from tests.conftest import ROOT, SHIPPED
 
 PACKAGE = ROOT / "deckcheck"
 
@@ -81,7 +81,7 @@ def find_cycle(graph: Mapping[str, set[str]]) -> list[str] | None:
 
 def test_the_import_graph_has_no_cycle() -> None:
     graph = import_graph()
-    assert "deckcheck.games.contract" in graph and len(graph) > 100
+    assert "deckcheck.plugins.contract" in graph and len(graph) > 100
     cycle = find_cycle(graph)
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
 
@@ -116,25 +116,25 @@ def test_contract_and_registry_import_only_the_bottom() -> None:
     graph = import_graph()
     assert graph["deckcheck.i18n"] == set()
     parts = {
-        "deckcheck.games.deal_contract",
-        "deckcheck.games.columns_contract",
-        "deckcheck.games.playtest_contract",  # issue 32: the playtester's zones and steps
+        "deckcheck.plugins.deal",
+        "deckcheck.plugins.columns",
+        "deckcheck.plugins.playtest",  # issue 32: the playtester's zones and steps
     }
     for part in parts:
         assert graph[part] <= {"deckcheck.i18n"}, part
     allowed = {
-        "deckcheck.errors", "deckcheck.normalize", "deckcheck.i18n", "deckcheck.games.contract",
+        "deckcheck.errors", "deckcheck.normalize", "deckcheck.i18n", "deckcheck.plugins.contract",
         *parts,
     }
-    assert graph["deckcheck.games.contract"] <= allowed
-    assert graph["deckcheck.games.registry"] <= allowed
+    assert graph["deckcheck.plugins.contract"] <= allowed
+    assert graph["deckcheck.plugins.registry"] <= allowed
     for low in ("deckcheck.models", "deckcheck.normalize", "deckcheck.errors"):
         # the contract's parts import nothing of deckcheck: models may use them (Search)
         games_used = {d for d in graph[low] if d.startswith("deckcheck.games")} - parts
         assert not games_used, (low, games_used)
 
 
-# --- game words outside deckcheck/games/ --------------------------------------------------------
+# --- game words outside each game's package ------------------------------------------------------
 
 # Files other branches of issue 20 are moving game words out of, with the words they hold
 # today: being moved by i20-columns / i20-deal. Empty it as their branches are merged (an entry
@@ -184,8 +184,8 @@ def game_words() -> dict[str, str]:
     """Every shipped game's words → the game: its id and name; its card type words and section
     words; its rule words (check tables, parameters and pilot keys only it has, member kinds,
     copy keys); its columns no other game's cards use."""
-    specs = [s for s in games.specs() if s.id in games.registry.SHIPPED]
-    assert [s.id for s in specs] == list(games.registry.SHIPPED)
+    specs = [s for s in plugins.specs() if s.id in SHIPPED]
+    assert [s.id for s in specs] == list(SHIPPED)
     words: dict[str, str] = {}
 
     def only_one(per_game: dict[str, set[str]]) -> Iterator[tuple[str, str]]:
@@ -197,15 +197,15 @@ def game_words() -> dict[str, str]:
 
     for spec in specs:
         words[spec.id] = spec.id
-        words.update((w, spec.id) for w in re.findall(r"[^\x00-\x7f]+", spec.name))
-        for canonical, typed in spec.card_types.items():
+        words.update((w, spec.id) for w in re.findall(r"[^\x00-\x7f]+", spec.words.name))
+        for canonical, typed in spec.cards.card_types.items():
             words.update((w, spec.id) for w in (canonical, *typed) if w not in SECTIONS)
-        words.update((w, spec.id) for w in spec.section_aliases if w not in SECTIONS)
-        tables = spec.check_tables() if spec.check_tables is not None else ()
+        words.update((w, spec.id) for w in spec.construction.section_aliases if w not in SECTIONS)
+        tables = spec.construction.check_tables() if spec.construction.check_tables is not None else ()
         words.update((t.name, spec.id) for t in tables)
-        words.update((w, spec.id) for w in (*spec.kinds, *spec.copy_keys))
+        words.update((w, spec.id) for w in (*spec.cards.kinds, *spec.cards.copy_keys))
     words.update(
-        only_one({s.id: {*s.params, *s.policy.model_fields} - {*Policy.model_fields} for s in specs})
+        only_one({s.id: {*s.construction.params, *s.play.policy.model_fields} - {*Policy.model_fields} for s in specs})
     )
     columns = {c: g for c, g in _card_columns().items() if c not in CORE_COLUMNS}
     words.update((c, g.pop()) for c, g in columns.items() if len(g) == 1)
@@ -229,9 +229,12 @@ def _pattern(word: str, ids: set[str]) -> re.Pattern[str]:
 
 
 def scanned() -> list[Path]:
-    """deckcheck's code outside deckcheck/games/, and the web builder's scripts and pages."""
+    """deckcheck's code outside each shipped game's own package (deckcheck/games/<id>/: no other
+    folder is exempt, deckcheck/games/__init__.py and the contract neither), and the web
+    builder's scripts and pages."""
     web = PACKAGE / "web"
-    files = [p for p in PACKAGE.rglob("*.py") if "games" not in p.relative_to(PACKAGE).parts[:1]]
+    own = [PACKAGE / "games" / game for game in SHIPPED]
+    files = [p for p in PACKAGE.rglob("*.py") if not any(p.is_relative_to(d) for d in own)]
     files += [p for p in web.rglob("*") if p.suffix in (".js", ".html", ".css")]
     return sorted(files)
 
@@ -253,13 +256,16 @@ def game_words_outside_games() -> dict[str, set[str]]:
 
 def test_no_game_word_outside_games() -> None:
     """The README's contributing check: a game is its package under deckcheck/games/."""
+    files = set(scanned())
+    assert {PACKAGE / "games" / "__init__.py", PACKAGE / "plugins" / "registry.py"} <= files
+    assert not {p for p in files if p.is_relative_to(PACKAGE / "games" / "chaos")}
     found = game_words_outside_games()
     new = {
         f: sorted(w - KNOWN_ELSEWHERE.get(f, set()))
         for f, w in found.items()
         if w - KNOWN_ELSEWHERE.get(f, set())
     }
-    assert new == {}, f"game words outside deckcheck/games/ (file: words): {new}"
+    assert new == {}, f"game words outside their game's package (file: words): {new}"
     stale = {
         f: sorted(w - found.get(f, set()))
         for f, w in KNOWN_ELSEWHERE.items()
@@ -288,7 +294,7 @@ def test_the_guard_knows_every_sort_of_game_word() -> None:
         ("main_unit", "iris"),
     ]:
         assert words.get(word) == game, word
-    ids = set(games.registry.SHIPPED)
+    ids = set(SHIPPED)
     hits = {
         "chaos": "from deckcheck.games.chaos import x",
         "vision": "def vision_copy_name(name): ...",

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from deckcheck import decklist, games
+from deckcheck import decklist, plugins
 from deckcheck.format_registry import FormatRegistry
 from deckcheck.games.vision import fast_core
 from deckcheck.games.vision.fast import play_batch, play_tape
@@ -31,8 +31,8 @@ DECKS = sorted(p.name for p in EXAMPLES.glob("vision-*.deck"))
 
 
 def exact(setup: Setup, turns: int = 10, on_play: bool = True) -> Chunk:
-    spec = games.get("vision")
-    assert spec.batch_ok is not None and spec.batch_ok(setup)
+    spec = plugins.get("vision")
+    assert spec.play.batch_ok is not None and spec.play.batch_ok(setup)
     return same_games(play_tape, setup, GAMES, turns, on_play, seed=40, rows=2)
 
 
@@ -117,8 +117,8 @@ def test_example_decks_agree_until_deck_out(
     every game on the same turn, and the games do get there."""
     parsed = decklist.parse((EXAMPLES / name).read_text(encoding="utf-8"), name)
     setup = prepare(parsed, registry.get("vision-standard"), index, default_policy("vision"))
-    spec = games.get("vision")
-    assert spec.batch_ok is not None and spec.batch_ok(setup)
+    spec = plugins.get("vision")
+    assert spec.play.batch_ok is not None and spec.play.batch_ok(setup)
     fast = same_games(play_tape, setup, 300, 46, True, seed=41, rows=2)
     assert (fast.loss == 1).all()  # deck-out, the only loss (spec.losses)
     assert fast.loss_turn.max() == 45 and fast.loss_turn.min() >= 20

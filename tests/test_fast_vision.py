@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from deckcheck import decklist, games
+from deckcheck import decklist, plugins
 from deckcheck.format_registry import FormatRegistry
 from deckcheck.goldfish.policy import Policy, default_policy, policy_from_keys
 from deckcheck.goldfish.run import Chunk, GoldfishRequest, goldfish, play_chunk, prepare
@@ -161,8 +161,8 @@ def test_production_streams_agree_with_the_reference(
     policy = policy_from_keys("vision", keys, "test") if keys else default_policy("vision")
     setup = with_rules(setup_of(index, registry, policy, text), **dict(rules))
     on_play = not rules or rule_set == 2
-    spec = games.get("vision")
-    assert spec.batch_ok is not None and spec.batch_ok(setup)
+    spec = plugins.get("vision")
+    assert spec.play.batch_ok is not None and spec.play.batch_ok(setup)
     seeds = list(range(1, GAMES + 1))
     fast = play_chunk(setup, 0, seeds, 10, on_play)
     slow = play_chunk(dataclasses.replace(setup, fast=False), 0, seeds, 10, on_play)
@@ -208,8 +208,8 @@ def test_a_union_deck_plays_on_the_batch_engine(index: CardIndex, registry: Form
     fmt = registry.get("vision-standard")
     policy = default_policy("vision")
     setup = prepare(deck, fmt, index, policy)
-    spec = games.get("vision")
-    assert spec.batch_ok is not None and spec.batch_ok(setup)
+    spec = plugins.get("vision")
+    assert spec.play.batch_ok is not None and spec.play.batch_ok(setup)
     result = goldfish(deck, fmt, index, policy, GoldfishRequest(games=50, turns=6), setup=setup)
     assert result.engine == "batch"
 

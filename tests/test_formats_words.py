@@ -11,7 +11,7 @@ import re
 import pytest
 from rich.console import Console
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.cli import show
 from deckcheck.format_registry import default_registry
 from deckcheck.formats import COPY_KEYS, Format
@@ -35,11 +35,11 @@ def _shown(fmt: Format, lang: str) -> str:
 def _ids(fmt: Format) -> set[str]:
     """Every id a format file writes that a sentence could name: its sections, its game's card
     types and columns, the copy keys."""
-    spec = games.get(fmt.game)
+    spec = plugins.get(fmt.game)
     return (
         {s.name for s in fmt.sections} | {"main", "extra", "gate", "side"}
-        | set(spec.card_types) | {c.name for c in spec.columns}
-        | set(COPY_KEYS) | set(spec.copy_keys)
+        | set(spec.cards.card_types) | {c.name for c in spec.cards.columns}
+        | set(COPY_KEYS) | set(spec.cards.copy_keys)
     )  # fmt: skip
 
 

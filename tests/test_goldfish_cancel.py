@@ -1,6 +1,6 @@
 """A cancelled batch-engine goldfish run stops within one chunk (issue 37, item 4b): a job's
 cancel is read between chunks (its progress callback raises ``Cancelled``), and a chunk is
-``GameSpec.batch_size`` games, 5,000, which every game's batch engine plays in under 0.3 s at
+``GameSpec.play.batch_size`` games, 5,000, which every game's batch engine plays in under 0.3 s at
 30 turns (benchmarks/goldfish_bench.py). Before, a chunk was 25,000 games: a cancel asked
 during the first chunk of a 30-turn rakuen job let it play on for 1.3 s, all 25,000 games."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from deckcheck import decks, games
+from deckcheck import decks, plugins
 from deckcheck.format_registry import FormatRegistry
 from deckcheck.goldfish.run import GoldfishRequest, goldfish, prepare
 from deckcheck.resolve import CardIndex
@@ -23,7 +23,7 @@ def test_a_cancel_during_the_first_chunk_stops_after_it(
 ) -> None:
     deck = decks.read(EXAMPLES / f"{format_id}-legal.deck")
     fmt = registry.get(format_id)
-    policy = games.get(fmt.game).default_policy
+    policy = plugins.get(fmt.game).play.default_policy
     setup = prepare(deck, fmt, index, policy)
     played: list[int] = []
 

@@ -12,7 +12,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.checks.table import check_tables
 from deckcheck.cli import app
 from deckcheck.format_params import param_value
@@ -82,7 +82,7 @@ CODE_WORDS = sorted(
     | {"text", "json", "junit", "github", "sarif", "csv", "main", "extra", "gate", "side"}
     | {"play", "draw", "both", "blank", "section,count,number,name", "auto", "reference"}  # option values
     | {"FastAPI", "uvicorn", "README", "git", "YAML", "JSON Lines", "card_pool/"}
-    | set(games.ids())
+    | set(plugins.ids())
 )
 
 
@@ -171,7 +171,7 @@ def test_in_process_lang_ja_does_not_leak_into_the_next_run() -> None:
 def test_formats_list_is_japanese() -> None:
     code, out = deckcheck("formats")
     assert code == 0 and "有効期間" in out and "メインデッキ 50、エクストラデッキ 0–10" in out
-    assert prose(out, games.ids()) == [], out
+    assert prose(out, plugins.ids()) == [], out
     code, out = deckcheck("formats", lang=None)
     assert "in force" in out and "main 50, extra 0–10" in out
 
@@ -183,7 +183,7 @@ def _shown_as_written(format_id: str) -> list[str]:
     registry = default_registry()
     fmt = registry.get(format_id)
     family = registry.family(format_id)
-    texts: list[str] = [*games.ids(), *SITES, "[TST ゲージ]"]  # an OS (ChaosTCG §13)
+    texts: list[str] = [*plugins.ids(), *SITES, "[TST ゲージ]"]  # an OS (ChaosTCG §13)
     texts += [f.id for f in family]
     for key, param in fmt.parameters.items():
         texts += [key, param_value(param.value)]  # as the file writes it: true, not True
@@ -214,7 +214,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> str:
 def test_pool_stats_and_search_are_japanese(db: str) -> None:
     code, out = deckcheck("pool", "stats", "--db", db)
     assert code == 0 and "のカード：" in out and "枚" in out
-    assert prose(out, games.ids()) == [], out
+    assert prose(out, plugins.ids()) == [], out
     code, out = deckcheck("pool", "search", "霊夢", "--game", "vision", "--db", db)
     assert code == 0 and "番号" in out and "名前" in out
     with Pool(Path(db)) as pool:
@@ -222,7 +222,7 @@ def test_pool_stats_and_search_are_japanese(db: str) -> None:
     from deckcheck.render import card_summary
 
     data = [t for c in found for t in (c.name, c.number, c.type, card_summary(c), *c.keywords)]
-    words = prose(" ".join(out.split()), [*games.ids(), *data, *" ".join(data).split()])
+    words = prose(" ".join(out.split()), [*plugins.ids(), *data, *" ".join(data).split()])
     assert words == [], out
     code, out = deckcheck("pool", "search", "zzzz-none", "--db", db)
     assert code == 0 and "カードは見つかりませんでした" in out

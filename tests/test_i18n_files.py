@@ -9,7 +9,7 @@ from pathlib import Path
 from prose import english_words
 from test_i18n_cli import deckcheck
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.errors import os_reason
 from deckcheck.i18n import override
 from deckcheck.pool.template import used_columns
@@ -42,5 +42,5 @@ def test_the_card_list_template_explains_its_columns_in_japanese() -> None:
         explained = [line.removeprefix("# ") for line in out.splitlines() if line.startswith("#")]
         assert [line.partition("：")[0] for line in explained[1:]] == columns
         prose = "\n".join(line.partition("：")[2] for line in explained)
-        ids = [game, *games.get(game).card_types, "HP"]
+        ids = [game, *plugins.get(game).cards.card_types, "HP"]
         assert english_words(prose, allowed=ids) == [], prose

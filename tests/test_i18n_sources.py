@@ -19,7 +19,7 @@ from babel.messages.catalog import Message
 from babel.messages.pofile import read_po
 from prose import english_words
 
-from deckcheck import games, i18n
+from deckcheck import i18n, plugins
 from deckcheck.checks import naming
 from deckcheck.checks.table import check_tables
 from deckcheck.decklist import SYNTAX_SOURCE
@@ -194,7 +194,7 @@ def test_formats_show_sources_in_japanese(format_id: str, formats: FormatRegistr
     fmt = formats.get(format_id)
     allowed = [*SITES, fmt.id, fmt.name, *(f.id for f in formats.family(format_id))]
     allowed += [f"（{key}） = {param_value(p.value)}" for key, p in fmt.parameters.items()]
-    allowed += [*fmt.parameters, *games.ids(), "[TST ゲージ]"]  # an OS (ChaosTCG 総合ルール §13)
+    allowed += [*fmt.parameters, *plugins.ids(), "[TST ゲージ]"]  # an OS (ChaosTCG 総合ルール §13)
     labels = {s.name: s.label for s in fmt.sections}
     # the rule table's own words (section and type ids, in brackets after their words) are not
     # sources: as formats show prints them (deckcheck/checks/naming.py)

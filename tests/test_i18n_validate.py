@@ -338,14 +338,14 @@ def test_a_deck_with_a_lone_surrogate_is_reported_in_japanese(db: Path, tmp_path
 def test_formats_show_rows_leave_only_the_format_files_words(formats: FormatRegistry) -> None:
     """``formats show``'s "what" column: the prose is Japanese; what remains in Latin letters
     is what the format file writes (section and type ids, keys, list names, append words)."""
-    from deckcheck import games
+    from deckcheck import plugins
     from deckcheck.checks.table import check_tables
     from deckcheck.models import SECTIONS
 
     seen = 0
     for fmt in formats.all():
-        spec = games.get(fmt.game)
-        ids = [*SECTIONS, *spec.sections, *spec.card_types, fmt.copies.key, "name", "type"]
+        spec = plugins.get(fmt.game)
+        ids = [*SECTIONS, *spec.construction.sections, *spec.cards.card_types, fmt.copies.key, "name", "type"]
         for check_table in check_tables(fmt.game):
             for entry in check_table.of(fmt):
                 with i18n.override("ja"):

@@ -10,16 +10,16 @@ import re
 
 import pytest
 
-from deckcheck import decklist, games
+from deckcheck import decklist, plugins
 from deckcheck.format_registry import default_registry
 from deckcheck.formats import Format
-from deckcheck.games.registry import SHIPPED as SHIPPED_GAMES
 from deckcheck.goldfish.policy import default_policy
 from deckcheck.goldfish.run import GoldfishRequest, goldfish
 from deckcheck.i18n import override
 from deckcheck.odds.setup import rules_of
 from deckcheck.resolve import CardIndex
 from tests.conftest import EXAMPLES
+from tests.conftest import SHIPPED as SHIPPED_GAMES
 from tests.test_formats_words import SHIPPED, _shown
 
 INNERMOST = re.compile(r"（[^（）]*）")
@@ -47,7 +47,7 @@ def bare_ids(text: str, ids: set[str]) -> list[str]:
 
 
 def _param_ids(game: str) -> set[str]:
-    return set(games.get(game).all_params())
+    return set(plugins.get(game).construction.all_params())
 
 
 def test_the_check_finds_a_bare_parameter_id() -> None:
@@ -62,8 +62,8 @@ def test_the_check_finds_a_bare_parameter_id() -> None:
 def test_every_parameter_has_a_label_in_each_language() -> None:
     from deckcheck.format_params import param_name
 
-    for spec in map(games.get, SHIPPED_GAMES):  # a plugin labels its own, or shows the id
-        for key in spec.all_params():
+    for spec in map(plugins.get, SHIPPED_GAMES):  # a plugin labels its own, or shows the id
+        for key in spec.construction.all_params():
             with override("en"):
                 english = param_name(spec.id, key)
             with override("ja"):

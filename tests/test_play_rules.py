@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pytest
 
-from deckcheck import decklist, games
+from deckcheck import decklist, plugins
 from deckcheck.format_registry import FormatRegistry
 from deckcheck.games import rakuen as rakuen_game
 from deckcheck.games.chaos import engine as chaos
@@ -194,7 +194,7 @@ def test_luck_drive_any_number_of_times(index: CardIndex, formats: FormatRegistr
 
 def test_gate_without_gate_number_is_refused() -> None:
     """ch.1 §1 門カード 19 門ナンバー, ch.1 §4 門デッキ構築のルール 3: every gate has one."""
-    check = games.get("rakuen").check_card
+    check = plugins.get("rakuen").cards.check_card
     assert check is not None
     fields = {"type": "門", "kind": None, "gate_number": None}
     assert any("gate_number" in r for r in check(fields, {}))

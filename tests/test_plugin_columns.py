@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.cli import app
 from deckcheck.odds.conditions import parse_atom
 from deckcheck.pool.search import FilterError
@@ -31,15 +31,15 @@ runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
-def toy(toy_site: Path) -> Iterator[games.GameSpec]:
+def toy(toy_site: Path) -> Iterator[plugins.GameSpec]:
     """The installed toy game for the whole module (the builder's server is the module's)."""
     with plugins_on_path() as added:
         on_path(added, toy_site)
-        yield games.get("toy")
+        yield plugins.get("toy")
 
 
 @pytest.fixture(scope="module")
-def toy_db(toy: games.GameSpec, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def toy_db(toy: plugins.GameSpec, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A pool made before the toy game's cards came: the shipped cards, then the toy's."""
     db = tmp_path_factory.mktemp("toy") / "pool.sqlite3"
     with Pool(db) as pool:
@@ -51,7 +51,7 @@ def _numbers(cards: list[dict[str, object]]) -> list[object]:
     return [c["number"] for c in cards]
 
 
-def test_the_column_is_imported_stored_and_searched(toy: games.GameSpec, toy_db: Path) -> None:
+def test_the_column_is_imported_stored_and_searched(toy: plugins.GameSpec, toy_db: Path) -> None:
     with Pool(toy_db) as pool:
         fire = pool.search("toy", element="火")
         assert [c.number for c in fire] == FIRE
@@ -68,7 +68,7 @@ def test_the_column_is_imported_stored_and_searched(toy: games.GameSpec, toy_db:
 
 
 def test_the_sqlalchemy_pool_stores_and_searches_it_alike(
-    toy: games.GameSpec, tmp_path: Path
+    toy: plugins.GameSpec, tmp_path: Path
 ) -> None:
     sql = SqlPool(f"sqlite:///{tmp_path / 'toy.sqlite3'}")
     with sql:
@@ -80,23 +80,23 @@ def test_the_sqlalchemy_pool_stores_and_searches_it_alike(
 
 
 def test_a_game_installed_after_the_database_was_made(
-    toy: games.GameSpec, toy_site: Path, tmp_path: Path
+    toy: plugins.GameSpec, toy_site: Path, tmp_path: Path
 ) -> None:
     db = tmp_path / "pool.sqlite3"
     sys.path.remove(str(toy_site))  # the module's toy game, gone for a while
-    games.rediscover()
+    plugins.rediscover()
     try:
-        assert games.find("toy") is None
+        assert plugins.find("toy") is None
         Pool(db).close()  # made (and filled) while no toy game exists
     finally:
         sys.path.insert(0, str(toy_site))
-        games.rediscover()
+        plugins.rediscover()
     with Pool(db) as pool:
         pool.import_files([TOY / "cards.csv"])
         assert [c.number for c in pool.search("toy", element="火")] == FIRE
 
 
-def test_pool_search_takes_the_filter(toy: games.GameSpec, toy_db: Path) -> None:
+def test_pool_search_takes_the_filter(toy: plugins.GameSpec, toy_db: Path) -> None:
     db = ["--db", str(toy_db)]
     found = runner.invoke(
         app, ["pool", "search", "--game", "toy", "--element", "火", "--json", *db]
@@ -118,7 +118,7 @@ def test_pool_search_takes_the_filter(toy: games.GameSpec, toy_db: Path) -> None
     assert wrong.exit_code == 2 and "unknown search filter" in wrong.output
 
 
-def test_get_cards_and_get_games(toy: games.GameSpec, toy_db: Path) -> None:
+def test_get_cards_and_get_games(toy: plugins.GameSpec, toy_db: Path) -> None:
     service = create_app(Settings(db=toy_db, api_keys=("k",)))
     with TestClient(service) as http:
         found = http.get("/cards", params={"game": "toy", "element": "火"})
@@ -144,7 +144,7 @@ def test_get_cards_and_get_games(toy: games.GameSpec, toy_db: Path) -> None:
     assert "element" not in {f["param"] for f in listed["chaos"]["filters"]}
 
 
-def test_the_pilot_and_conditions_read_the_column(toy: games.GameSpec, toy_db: Path) -> None:
+def test_the_pilot_and_conditions_read_the_column(toy: plugins.GameSpec, toy_db: Path) -> None:
     with Pool(toy_db) as pool:
         cards = {c.number: c for c in pool.search("toy")}
     fire = parse_atom("element:火", "toy")
@@ -169,7 +169,7 @@ def test_the_pilot_and_conditions_read_the_column(toy: games.GameSpec, toy_db: P
         parse_atom("element:火", "chaos")
 
 
-def test_a_card_file_keeps_another_games_column_out(toy: games.GameSpec, tmp_path: Path) -> None:
+def test_a_card_file_keeps_another_games_column_out(toy: plugins.GameSpec, tmp_path: Path) -> None:
     path = tmp_path / "cards.csv"
     path.write_text(
         "game,number,name,type,element\nchaos,X-1,見本キャラ X,chara,火\n", encoding="utf-8"
@@ -181,7 +181,7 @@ def test_a_card_file_keeps_another_games_column_out(toy: games.GameSpec, tmp_pat
     assert card is not None and card.extra == {}
 
 
-def test_the_template_explains_the_column(toy: games.GameSpec) -> None:
+def test_the_template_explains_the_column(toy: plugins.GameSpec) -> None:
     result = runner.invoke(app, ["pool", "template", "toy"])
     assert result.exit_code == 0, result.output
     assert "# element: the card's element (火 水 森 闇); optional" in result.stdout
@@ -190,7 +190,7 @@ def test_the_template_explains_the_column(toy: games.GameSpec) -> None:
 
 @pytest.fixture(scope="module")
 def web_app(
-    toy: games.GameSpec, toy_db: Path, tmp_path_factory: pytest.TempPathFactory
+    toy: plugins.GameSpec, toy_db: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[object]:
     """The service with the toy game's format (``DECKCHECK_FORMATS``) and cards."""
     with pytest.MonkeyPatch.context() as env:

@@ -16,15 +16,15 @@ import pytest
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
-from deckcheck import decklist, games
+from deckcheck import decklist, plugins
 from deckcheck.cli import app
 from deckcheck.errors import AsideError, GameContractError
 from deckcheck.format_registry import FormatRegistry, default_registry
 from deckcheck.formats import Format, FormatError
-from deckcheck.games.deal_contract import deck_out
 from deckcheck.goldfish.run import GoldfishRequest, goldfish
 from deckcheck.models import DeckList
 from deckcheck.odds.api import OddsRequest, compute_odds, deal_hands
+from deckcheck.plugins.deal import deck_out
 from deckcheck.pool.store import Pool
 from deckcheck.resolve import CardIndex
 from deckcheck.service.app import create_app
@@ -44,7 +44,7 @@ def _forget_replacements() -> Iterator[None]:
     """Tests that swap the toy's spec with ``register(replace=True)`` leave the entry point's
     spec in force for the next test."""
     yield
-    games.unregister("toy")
+    plugins.unregister("toy")
 
 
 @pytest.fixture
@@ -56,7 +56,7 @@ def db(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def setup(toy: games.GameSpec, db: Path) -> tuple[DeckList, Format, CardIndex]:
+def setup(toy: plugins.GameSpec, db: Path) -> tuple[DeckList, Format, CardIndex]:
     with Pool(db) as pool:
         index = CardIndex(pool.all_cards(), names=pool.names)
     fmt = FormatRegistry([TOY]).get("toy-standard")
@@ -162,10 +162,10 @@ def test_sample_hands_show_the_champion_and_take_bottom_two(setup: Any) -> None:
         deal_hands(deck, fmt, index, 1, seed=1, aside="火の玉")
 
 
-def test_goldfish_reports_the_toy_loss_with_its_label(toy: games.GameSpec, setup: Any) -> None:
+def test_goldfish_reports_the_toy_loss_with_its_label(toy: plugins.GameSpec, setup: Any) -> None:
     deck, fmt, index = setup
     req = GoldfishRequest(games=200, turns=10, seed=2)
-    result = goldfish(deck, fmt, index, toy.default_policy, req)
+    result = goldfish(deck, fmt, index, toy.play.default_policy, req)
     # hand_max = 7: 4 cards, +1 a turn, at most 2 creatures played: 8 cards after turn 6
     assert set(result.summary["losses"]) == {"deck-out", "overflow"}
     assert result.summary["losses"]["overflow"] > 0.9
@@ -175,21 +175,21 @@ def test_goldfish_reports_the_toy_loss_with_its_label(toy: games.GameSpec, setup
     }
     assert all("test fixture" in r.rule for r in result.loss_reasons)
     assert [(a.role, a.cards) for a in result.aside] == [("champion", ["大竜 (TOY-2)"])]
-    pilot = toy.default_policy.model_copy(update={"champion": "森の精"})  # the pilot's choice
+    pilot = toy.play.default_policy.model_copy(update={"champion": "森の精"})  # the pilot's choice
     chosen = goldfish(deck, fmt, index, pilot, GoldfishRequest(games=20, turns=2))
     assert chosen.aside[0].cards == ["森の精 (TOY-6)"]
 
 
 def test_an_undeclared_loss_reason_names_the_game_and_reason(
-    toy: games.GameSpec, setup: Any
+    toy: plugins.GameSpec, setup: Any
 ) -> None:
     deck, fmt, index = setup
-    games.register(dataclasses.replace(toy, losses=(deck_out("toy"),)), replace=True)
+    plugins.register(dataclasses.replace(toy, play=dataclasses.replace(toy.play, losses=(deck_out("toy"),))), replace=True)
     with pytest.raises(GameContractError, match=r"game 'toy'.*'overflow'.*declared: deck-out"):
-        goldfish(deck, fmt, index, toy.default_policy, GoldfishRequest(games=20, turns=10))
+        goldfish(deck, fmt, index, toy.play.default_policy, GoldfishRequest(games=20, turns=10))
 
 
-def test_a_format_names_a_mulligan_its_game_has(toy: games.GameSpec, tmp_path: Path) -> None:
+def test_a_format_names_a_mulligan_its_game_has(toy: plugins.GameSpec, tmp_path: Path) -> None:
     text = (TOY / "toy-standard.toml").read_text(encoding="utf-8")
     (tmp_path / "x.toml").write_text(
         text.replace('id = "toy-standard"', 'id = "x"').replace("bottom-two", "bottom-three"),
@@ -207,7 +207,7 @@ def _cli(args: list[str], db: Path) -> Any:
     return runner.invoke(app, [*args, *fmt])
 
 
-def test_cli_odds_hand_goldfish(toy: games.GameSpec, db: Path) -> None:
+def test_cli_odds_hand_goldfish(toy: plugins.GameSpec, db: Path) -> None:
     odds = _cli(["odds", str(DECK), "-w", "type:spell>=1", "--turns", "4", "--json"], db)
     assert odds.exit_code == 0, odds.output
     data = json.loads(odds.stdout)
@@ -228,8 +228,8 @@ def test_cli_odds_hand_goldfish(toy: games.GameSpec, db: Path) -> None:
     assert [r["name"] for r in data["loss_reasons"]] == ["deck-out", "overflow"]
 
 
-def test_cli_undeclared_loss_is_exit_70_with_a_message(toy: games.GameSpec, db: Path) -> None:
-    games.register(dataclasses.replace(toy, losses=(deck_out("toy"),)), replace=True)
+def test_cli_undeclared_loss_is_exit_70_with_a_message(toy: plugins.GameSpec, db: Path) -> None:
+    plugins.register(dataclasses.replace(toy, play=dataclasses.replace(toy.play, losses=(deck_out("toy"),))), replace=True)
     fish = _cli(["goldfish", str(DECK), "--games", "20"], db)
     assert fish.exit_code == 70
     assert "game 'toy': its engine ended a game with loss reason 'overflow'" in fish.stderr
@@ -240,7 +240,7 @@ def test_cli_undeclared_loss_is_exit_70_with_a_message(toy: games.GameSpec, db: 
 
 
 @pytest.fixture
-def http(toy: games.GameSpec, db: Path) -> Iterator[TestClient]:
+def http(toy: plugins.GameSpec, db: Path) -> Iterator[TestClient]:
     service = create_app(Settings(db=db, workers=1))
     service.state.registry = default_registry([TOY])
     with TestClient(service, raise_server_exceptions=False) as client:
@@ -274,8 +274,8 @@ def test_service_odds_hand_goldfish(http: TestClient) -> None:
     assert fish.json()["aside"][0]["cards"] == ["森の精 (TOY-6)"]
 
 
-def test_service_undeclared_loss_is_a_500_that_says_why(toy: games.GameSpec, db: Path) -> None:
-    games.register(dataclasses.replace(toy, losses=(deck_out("toy"),)), replace=True)
+def test_service_undeclared_loss_is_a_500_that_says_why(toy: plugins.GameSpec, db: Path) -> None:
+    plugins.register(dataclasses.replace(toy, play=dataclasses.replace(toy.play, losses=(deck_out("toy"),))), replace=True)
     service = create_app(Settings(db=db, workers=1))  # its worker starts with this spec
     service.state.registry = default_registry([TOY])
     body = {"deck": DECK.read_text(encoding="utf-8"), "format": "toy-standard", "games": 20}
@@ -286,10 +286,10 @@ def test_service_undeclared_loss_is_a_500_that_says_why(toy: games.GameSpec, db:
 
 
 def test_the_loader_knows_the_mulligans_odds_ship() -> None:
-    """formats.py checks a format's ``mulligan`` against deal_contract's names without
+    """formats.py checks a format's ``mulligan`` against plugins/deal.py's names without
     importing NumPy; they must be the mulligan rules ``odds.mulligan`` ships."""
-    from deckcheck.games.deal_contract import COMMON_MULLIGANS
     from deckcheck.odds.mulligan import COMMON
+    from deckcheck.plugins.deal import COMMON_MULLIGANS
 
     assert tuple(COMMON) == COMMON_MULLIGANS
     assert all(rule.name == name for name, rule in COMMON.items())

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck import data, games
+from deckcheck import data, plugins
 from deckcheck.models import Card
 from deckcheck.pool.importer import card_files
 from deckcheck.pool.store import CardFileError, CardPool, ImportRejected, Pool, PoolError
@@ -28,7 +28,7 @@ def test_new_pool_is_filled_from_card_pool(fresh_db: Path) -> None:
     with Pool(fresh_db) as pool:
         stats = pool.stats()
         by_game = stats["by_game"]
-        assert isinstance(by_game, dict) and set(by_game) == set(games.ids())
+        assert isinstance(by_game, dict) and set(by_game) == set(plugins.ids())
         assert data.card_dirs()[0] == data.card_pool_dir()
         shipped = sum(  # data lines: not the header, not the leading # comment
             len([x for x in path.read_text(encoding="utf-8").strip().splitlines() if x[:1] != "#"])

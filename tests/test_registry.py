@@ -20,11 +20,10 @@ import pytest
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
-from deckcheck import decklist, games
+from deckcheck import decklist, plugins
 from deckcheck.cli import app
 from deckcheck.format_registry import FormatRegistry
 from deckcheck.formats import FormatError
-from deckcheck.games.registry import SHIPPED
 from deckcheck.goldfish.run import GoldfishRequest, goldfish
 from deckcheck.odds.api import OddsRequest, compute_odds, deal_hands
 from deckcheck.pool.store import Pool
@@ -33,7 +32,7 @@ from deckcheck.sdk import PLUGIN_API
 from deckcheck.service.app import create_app
 from deckcheck.service.settings import Settings
 from deckcheck.validate import validate
-from tests.conftest import EXAMPLES, ROOT, TOY, on_path
+from tests.conftest import EXAMPLES, ROOT, SHIPPED, TOY, on_path
 
 runner = CliRunner()
 
@@ -54,8 +53,8 @@ def p90(rows: list[dict[str, Any]]) -> list[float]:
     return [row["creatures_p90"] for row in rows if row["creatures_p90"] is not None]
 
 
-def test_a_fifth_game_from_outside_the_package(toy: games.GameSpec, tmp_path: Path) -> None:
-    assert shipped_first(games.ids()) and "toy" in games.ids()
+def test_a_fifth_game_from_outside_the_package(toy: plugins.GameSpec, tmp_path: Path) -> None:
+    assert shipped_first(plugins.ids()) and "toy" in plugins.ids()
     pool = Pool(tmp_path / "toy.sqlite3")
     with pool:
         pool.import_files([TOY / "cards.csv"])
@@ -77,7 +76,7 @@ def test_a_fifth_game_from_outside_the_package(toy: games.GameSpec, tmp_path: Pa
     hands = deal_hands(deck, fmt, index, 3, seed=1)
     assert [len(h.hand) for h in hands.hands] == [4, 4, 4]
     result = goldfish(
-        deck, fmt, index, toy.default_policy, GoldfishRequest(games=300, turns=4, seed=3)
+        deck, fmt, index, toy.play.default_policy, GoldfishRequest(games=300, turns=4, seed=3)
     )
     assert result.game == "toy" and result.milestones["first_creature"]["rate"] > 0.9
     assert max(p90(result.per_turn)) == 2  # the format's board = 2
@@ -152,7 +151,7 @@ def test_a_fifth_game_through_the_cli(toy_site: Path, tmp_path: Path) -> None:
 
 
 def test_a_fifth_game_through_the_service(
-    toy: games.GameSpec, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    toy: plugins.GameSpec, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("DECKCHECK_FORMATS", str(TOY))
     db = tmp_path / "svc.sqlite3"
@@ -211,14 +210,14 @@ def test_a_broken_plugin_is_named_and_spares_the_other_games(
 ) -> None:
     site = _broken_plugin(tmp_path / "site", "broken_game:SPEC", "import no_such_module\n")
     on_path(plugin_path, site)
-    assert shipped_first(games.ids()) and "broken" not in games.ids()
-    with pytest.raises(games.registry.UnknownGame) as caught:
-        games.get("broken")
+    assert shipped_first(plugins.ids()) and "broken" not in plugins.ids()
+    with pytest.raises(plugins.registry.UnknownGame) as caught:
+        plugins.get("broken")
     message = str(caught.value)
     assert "game 'broken' failed to load" in message and "'broken_game:SPEC'" in message
     assert "ModuleNotFoundError: No module named 'no_such_module'" in message
-    assert list(games.broken()) == ["broken"]
-    assert games.get("chaos").id == "chaos"
+    assert list(plugins.broken()) == ["broken"]
+    assert plugins.get("chaos").id == "chaos"
     path = tmp_path / "broken.toml"
     text = (ROOT / "formats" / "iris-standard.toml").read_text(encoding="utf-8")
     path.write_text(text.replace('game = "iris"', 'game = "broken"'), encoding="utf-8")
@@ -243,7 +242,7 @@ def test_a_broken_plugin_is_named_and_spares_the_other_games(
     [
         ("SPEC = 3\n", "broken_game:SPEC", "is a int, not a GameSpec"),
         (
-            "from deckcheck.games import get\nSPEC = get('iris')\n",
+            "from deckcheck.plugins import get\nSPEC = get('iris')\n",
             "broken_game:SPEC",
             "gives the spec of 'iris'",
         ),
@@ -254,9 +253,9 @@ def test_a_plugin_that_is_no_game_spec_is_named(
     plugin_path: list[Path], tmp_path: Path, module: str, value: str, why: str
 ) -> None:
     on_path(plugin_path, _broken_plugin(tmp_path / "site", value, module))
-    with pytest.raises(games.registry.UnknownGame, match=re.escape(why)):
-        games.get("broken")
-    assert shipped_first(games.ids()) and "broken" not in games.ids()
+    with pytest.raises(plugins.registry.UnknownGame, match=re.escape(why)):
+        plugins.get("broken")
+    assert shipped_first(plugins.ids()) and "broken" not in plugins.ids()
 
 
 def _game_for_api(version: str) -> str:
@@ -264,57 +263,57 @@ def _game_for_api(version: str) -> str:
     return (
         "from dataclasses import replace\n"
         "from deckcheck.sdk import GameSpec\n"
-        "from deckcheck.games import get\n"
+        "from deckcheck.plugins import get\n"
         f"SPEC: GameSpec = replace(get('iris'), id='broken', plugin_api={version!r})\n"
     )
 
 
-@pytest.mark.parametrize("version", ["2.0", "0.9", "one", "1"])
+@pytest.mark.parametrize("version", ["1.0", "3.0", "0.9", "one", "1"])
 def test_a_plugin_for_another_major_api_is_refused_by_name(
     plugin_path: list[Path], tmp_path: Path, version: str
 ) -> None:
     """A game written for another major version of the plugin API (or declaring none that
     reads as major.minor) is left out with a message naming it and both versions; the other
-    games work."""
-    assert PLUGIN_API == "1.0"
+    games work. 1.0 is the flat spec before its parts (2.0)."""
+    assert PLUGIN_API == "2.0"
     on_path(
         plugin_path, _broken_plugin(tmp_path / "site", "broken_game:SPEC", _game_for_api(version))
     )
-    with pytest.raises(games.registry.UnknownGame) as caught:
-        games.get("broken")
+    with pytest.raises(plugins.registry.UnknownGame) as caught:
+        plugins.get("broken")
     assert str(caught.value) == (
         "game 'broken' failed to load: plugin 'broken_game:SPEC' (entry point 'broken' of "
         f"deckcheck.games) is written for plugin API {version!r}; this deckcheck offers plugin "
-        "API '1.0', another major version"
+        "API '2.0', another major version"
     )
-    assert shipped_first(games.ids()) and "broken" not in games.ids()
-    assert games.get("iris").plugin_api == PLUGIN_API
+    assert shipped_first(plugins.ids()) and "broken" not in plugins.ids()
+    assert plugins.get("iris").plugin_api == PLUGIN_API
 
 
 def test_a_plugin_for_a_later_minor_api_loads(plugin_path: list[Path], tmp_path: Path) -> None:
     """Only the major version is checked (a minor version only adds names): a game written for
-    1.3 loads; one that uses a name 1.0 lacks fails at its import, named as any broken plugin."""
+    2.3 loads; one that uses a name 2.0 lacks fails at its import, named as any broken plugin."""
     on_path(
-        plugin_path, _broken_plugin(tmp_path / "site", "broken_game:SPEC", _game_for_api("1.3"))
+        plugin_path, _broken_plugin(tmp_path / "site", "broken_game:SPEC", _game_for_api("2.3"))
     )
-    assert games.get("broken").plugin_api == "1.3" and "broken" in games.ids()
+    assert plugins.get("broken").plugin_api == "2.3" and "broken" in plugins.ids()
 
 
 def test_games_are_discovered_once_across_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     """Many threads asking at once: each entry point is loaded once, and every thread sees the
     shipped games in their order."""
     loads: list[str] = []
-    load = games.registry._load
+    load = plugins.registry._load
 
-    def counted(point: EntryPoint) -> games.GameSpec:
+    def counted(point: EntryPoint) -> plugins.GameSpec:
         loads.append(point.name)
         time.sleep(0.01)  # widen the window in which a second discovery could start
         return load(point)
 
-    monkeypatch.setattr(games.registry, "_load", counted)
-    games.rediscover()
+    monkeypatch.setattr(plugins.registry, "_load", counted)
+    plugins.rediscover()
     seen: list[tuple[str, ...]] = []
-    threads = [threading.Thread(target=lambda: seen.append(games.ids())) for _ in range(8)]
+    threads = [threading.Thread(target=lambda: seen.append(plugins.ids())) for _ in range(8)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -330,8 +329,8 @@ def test_check_tables_that_fail_to_load_name_the_game(tmp_path: Path) -> None:
     def tables() -> tuple[object, ...]:
         raise ImportError("no module named 'half_installed'")
 
-    iris = games.get("iris")
-    spec = games.register(replace(iris, id="halfway", check_tables=tables))
+    iris = plugins.get("iris")
+    spec = plugins.register(replace(iris, id="halfway", construction=replace(iris.construction, check_tables=tables)))
     try:
         text = (ROOT / "formats" / "iris-standard.toml").read_text(encoding="utf-8")
         path = tmp_path / "h.toml"
@@ -339,12 +338,12 @@ def test_check_tables_that_fail_to_load_name_the_game(tmp_path: Path) -> None:
         with pytest.raises(FormatError, match="game 'halfway': its check tables failed to load: "):
             FormatRegistry([tmp_path]).get("h")
     finally:
-        games.unregister(spec.id)
+        plugins.unregister(spec.id)
 
 
 def test_an_unknown_game_lists_the_known_ones(tmp_path: Path) -> None:
-    with pytest.raises(games.registry.UnknownGame, match="known: chaos, rakuen, vision, iris"):
-        games.get("mtg")
+    with pytest.raises(plugins.registry.UnknownGame, match="known: chaos, rakuen, vision, iris"):
+        plugins.get("mtg")
     path = tmp_path / "x.toml"
     text = (ROOT / "formats" / "iris-standard.toml").read_text(encoding="utf-8")
     path.write_text(text.replace('game = "iris"', 'game = "mtg"'), encoding="utf-8")

@@ -144,7 +144,7 @@ def test_the_batch_engine_plays_other_games(index: CardIndex, registry: FormatRe
     shuffles come from numba's generator, seeded per chunk). If this ever fails, the batch
     engine reproduces the reference games, and the README and --replay help can say more."""
     setup = setup_of(DECKS["vision"], index, registry, fast=True)
-    if setup.spec.play_batch is None:
+    if setup.spec.play.play_batch is None:
         pytest.skip("no batch engine")
     seeds = game_seeds(3, 60)
     batch = play_chunk(setup, 0, seeds, 6, True)

@@ -42,9 +42,9 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
 def test_importing_the_sdk_and_registering_the_games_imports_no_numpy() -> None:
     code = (
         "import sys\n"
-        "from deckcheck import games\n"
+        "from deckcheck import plugins\n"
         "import deckcheck.sdk\n"
-        "games.ids()\n"
+        "plugins.ids()\n"
         "print(sorted(m for m in ('numpy', 'numba') if m in sys.modules))\n"
     )
     out = subprocess.run(
@@ -54,7 +54,7 @@ def test_importing_the_sdk_and_registering_the_games_imports_no_numpy() -> None:
 
 
 def test_a_format_may_use_only_the_shared_sections_and_its_games_own(tmp_path: Path) -> None:
-    """``GameSpec.sections`` adds a game's own deck sections; any other name is refused, with
+    """``GameSpec.construction.sections`` adds a game's own deck sections; any other name is refused, with
     the sections the game has."""
     from deckcheck.format_registry import FormatRegistry
     from deckcheck.formats import FormatError
@@ -66,3 +66,27 @@ def test_a_format_may_use_only_the_shared_sections_and_its_games_own(tmp_path: P
     )
     with pytest.raises(FormatError, match=r"sections: 'reserve' is not a section \(main, extra, gate, side\)"):
         FormatRegistry([tmp_path]).get("x")
+
+
+def test_the_spec_is_in_documented_parts() -> None:
+    """``GameSpec`` holds its id, the package's facts and five parts; every field of a part and
+    of the spec carries its comment (on its line or the lines above), and the parts are SDK
+    names."""
+    import ast
+    import inspect
+    from dataclasses import fields
+
+    parts = {"cards": sdk.Cards, "construction": sdk.Construction, "deal": sdk.Deal}
+    parts |= {"play": sdk.Play, "words": sdk.Words}
+    spec_fields = {f.name: f.type for f in fields(sdk.GameSpec)}
+    assert set(spec_fields) == {"id", *parts, "plugin_api", "data", "list_rank"}
+    assert all(spec_fields[name] == cls.__name__ for name, cls in parts.items())
+    assert {cls.__name__ for cls in parts.values()} <= set(sdk.__all__)
+    for cls in (*parts.values(), sdk.GameSpec):
+        lines = inspect.getsource(cls).splitlines()
+        body = ast.parse(inspect.getsource(cls)).body[0]
+        assert isinstance(body, ast.ClassDef)
+        for node in body.body:
+            if isinstance(node, ast.AnnAssign) and node.target.id != "id":  # type: ignore[attr-defined]
+                line, above = lines[node.lineno - 1], lines[node.lineno - 2].strip()
+                assert "#" in line or above.startswith("#"), (cls.__name__, line)

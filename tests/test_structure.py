@@ -108,7 +108,7 @@ def test_no_import_cycle_in_cli_or_service() -> None:
 # --- "kind" is a card's kind column, and nothing else ----------------------------------------
 #
 # The word means a card's ``kind`` column (rakuen's 定理者 / 使者 / 合理体): ``Card.kind``, the
-# kinds a game allows (``GameSpec.kinds``), the ``kind:`` condition atom and filter. Anything
+# kinds a game allows (``GameSpec.cards.kinds``), the ``kind:`` condition atom and filter. Anything
 # else (check tables, a parameter's type, a column's type, mulligan rules, a job's task, ...)
 # has a name of its own. The guard below reads every file of deckcheck/ and formats/ and
 # reports each use of the word (whole, or a part of an identifier: ``kinds``, ``KIND``,
@@ -116,7 +116,7 @@ def test_no_import_cycle_in_cli_or_service() -> None:
 #
 # - code (Python's syntax tree): reading ``.kind`` / ``.kinds`` anywhere (only Card and GameSpec
 #   may define such a field: any other class field, or assigning ``x.kind``, is reported); a
-#   ``kind=`` / ``kinds=`` argument to ``Card`` / ``GameSpec``, or one listed by module; every
+#   ``kind=`` / ``kinds=`` argument to ``Card`` / ``Cards``, or one listed by module; every
 #   other identifier (a name, a parameter, a function, an import, a module) only in the modules
 #   and names listed, each of which holds a card's kind; a string that is one word (a key:
 #   ``"kind"``) likewise;
@@ -129,8 +129,8 @@ def test_no_import_cycle_in_cli_or_service() -> None:
 # "kind" as a word or a part of an identifier (snake_case, CamelCase, UPPER), not "kindly"
 KIND_WORD = re.compile(r"(?:(?<![A-Za-z])[Kk]ind|(?<=[a-z])Kind|(?<![A-Za-z])KIND)[sS]?(?![a-z])")
 # the only classes with such a field: (module, class, field)
-CARD_KIND_FIELDS = {("models.py", "Card", "kind"), ("games/contract.py", "GameSpec", "kinds")}
-CARD_KIND_KEYWORDS = {("Card", "kind"), ("GameSpec", "kinds")}  # (callee, keyword)
+CARD_KIND_FIELDS = {("models.py", "Card", "kind"), ("plugins/contract.py", "Cards", "kinds")}
+CARD_KIND_KEYWORDS = {("Card", "kind"), ("Cards", "kinds")}  # (callee, keyword)
 # other identifiers and one-word strings, by module; each holds a card's kind (or kinds)
 CARD_KIND_NAMES: dict[str, set[str]] = {
     "odds/conditions.py": {"kind"},  # the condition atom's word
@@ -209,7 +209,7 @@ def _identifiers(tree: ast.AST) -> Iterator[tuple[int, str, str, str]]:
 
 def _code_allows(module: str, what: str, name: str, context: str) -> bool:
     if what == "read":
-        return name in ("kind", "kinds")  # Card.kind, GameSpec.kinds (the only such fields)
+        return name in ("kind", "kinds")  # Card.kind, GameSpec.cards.kinds (the only such fields)
     if what == "field":
         return (module, context, name) in CARD_KIND_FIELDS
     if what == "keyword":
@@ -298,7 +298,7 @@ def test_the_kind_guard_can_fail() -> None:
     """Each way a second meaning could come back is reported; the card's kind is not."""
     second = {  # module → (its text, how many uses are reported)
         "checks/table.py": ("class CheckKind:\n    pass\n", 1),  # a class
-        "games/contract.py": ("class Param:\n    kind: type\n", 1),  # a field of another class
+        "plugins/contract.py": ("class Param:\n    kind: type\n", 1),  # a field of another class
         # a parameter, an attribute written, the parameter read
         "service/problems.py": ("def f(self, kind: str) -> None:\n    self.kind = kind\n", 3),
         "service/jobstore.py": ('row = {"kind": task}\n', 1),  # a key
@@ -317,7 +317,7 @@ def test_the_kind_guard_can_fail() -> None:
         assert len(kind_misuses(module, text)) == uses, (module, kind_misuses(module, text))
     card = {
         "odds/conditions.py": 'if f == "kind":\n    ok = card.kind == value  # kind:合理体\n',
-        "games/x/__init__.py": 'spec = GameSpec(kinds=("a",))\ncard = Card(kind="a")\n',
+        "games/x/__init__.py": 'spec = Cards(kinds=("a",))\ncard = Card(kind="a")\n',
         "resolve.py": '"""A card\'s kind, a ``kind`` filter."""\nkey = (card.type, card.kind)\n',
         "web/static/builder.js": "// type, kind, level\nconst out = [card.type, card.kind];\n",
     }

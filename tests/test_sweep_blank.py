@@ -70,7 +70,7 @@ def test_the_vision_pilot_never_plays_a_blank(index: CardIndex, registry: Format
     deck = decklist.parse("format: vision-standard\n[main]\n50 BLANK\n")
     setup = prepare(deck, registry.get("vision-standard"), blank_index(index, deck, "vision"),
                     policy_from_keys("vision", {}, "test"))  # fmt: skip
-    names = setup.spec.metrics
+    names = setup.spec.play.metrics
     for fast in (True, False):
         chunk = play_chunk(dataclasses.replace(setup, fast=fast), 0, list(range(1, 201)), 5, True)
         for metric in ("playable", "played", "characters", "damage"):

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.cli import app
 
 
@@ -23,7 +23,7 @@ def test_template_explains_each_column_and_imports_once_filled(game: str, tmp_pa
     assert len(comments) == len(header) + 1  # a title line, then one line a column
     for column in header:
         assert any(line.startswith(f"# {column}: ") for line in comments), column
-    card_type = next(iter(games.get(game).card_types))
+    card_type = next(iter(plugins.get(game).cards.card_types))
     row = {"game": game, "number": "COMMUNITY-1", "name": "コミュニティ", "type": card_type}
     with out.open("a", encoding="utf-8") as f:
         f.write(",".join(row.get(c, "") for c in header) + "\n")

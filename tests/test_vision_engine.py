@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from deckcheck import decklist, games
+from deckcheck import decklist, plugins
 from deckcheck.format_registry import FormatRegistry
 from deckcheck.games.vision import engine
 from deckcheck.games.vision.board import Board, Unit, playable
@@ -84,7 +84,7 @@ def test_goldfish_on_the_real_example_reports_node_and_play_curves(
     assert [f"node_{k}" for k in range(1, 8)] == list(result.milestones)[2:9]
     assert result.milestones["node_3"]["mean_turn"] == 3
     assert result.milestones["first_character"]["rate"] > 0.9
-    for note in games.get("vision").notes:  # every assumption is printed with the result
+    for note in plugins.get("vision").play.notes:  # every assumption is printed with the result
         assert note in result.assumptions
     assert any("(node_ready) = maintenance" in a for a in result.assumptions)
     assert any("(opening_hand) = 7" in a for a in result.assumptions)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from deckcheck import decks, games
+from deckcheck import decks, plugins
 from deckcheck.format_registry import FormatRegistry
 from deckcheck.goldfish import compiling, warm
 from deckcheck.goldfish.run import GoldfishRequest, goldfish, prepare
@@ -31,14 +31,14 @@ DECK = EXAMPLES / "iris-standard-legal.deck"
 # Plays 100 iris games in a new process, then prints the cache misses (compiles) and hits
 # (loads) of every compiled function of the iris engine.
 FIRST_RUN = (
-    "import sys; from pathlib import Path; from deckcheck import decks, games;"
+    "import sys; from pathlib import Path; from deckcheck import decks, plugins;"
     "from deckcheck.format_registry import default_registry;"
     "from deckcheck.goldfish.run import GoldfishRequest, goldfish;"
     "from deckcheck.pool.store import Pool;"
     "import deckcheck.games.iris.fast_core as core;"
     "deck = decks.read(Path(sys.argv[1])); fmt = default_registry().get(deck.format);"
     "index = Pool(Path(sys.argv[2])).index_for([e.ref for e in deck.entries]);"
-    "r = goldfish(deck, fmt, index, games.get('iris').default_policy, GoldfishRequest(games=100));"
+    "r = goldfish(deck, fmt, index, plugins.get('iris').play.default_policy, GoldfishRequest(games=100));"
     "jits = [f for f in vars(core).values() if hasattr(f, 'stats')];"
     "print(r.engine, sum(sum(f.stats.cache_misses.values()) for f in jits),"
     " sum(sum(f.stats.cache_hits.values()) for f in jits))"
@@ -49,7 +49,7 @@ FIRST_RUN = (
 def not_pending() -> Iterator[None]:
     """Whatever a test marks pending is ready again after it."""
     yield
-    for game in games.ids():
+    for game in plugins.ids():
         compiling.compiled(game)
 
 
@@ -99,7 +99,7 @@ def test_a_pending_engine_leaves_goldfish_to_the_reference_engine(
 ) -> None:
     deck = decks.read(DECK)
     fmt = registry.get("iris-standard")
-    policy = games.get("iris").default_policy
+    policy = plugins.get("iris").play.default_policy
     req = GoldfishRequest(games=200)
     compiling.compiling(["iris"])
     result = goldfish(deck, fmt, index, policy, req)
@@ -147,7 +147,7 @@ def test_serve_answers_goldfish_from_the_reference_engine_until_the_engine_is_wa
 
 def test_without_the_setting_the_service_warms_nothing(tmp_path: Path) -> None:
     with TestClient(create_app(Settings(db=tmp_path / "pool.sqlite3"))):
-        assert not any(compiling.pending(game) for game in games.ids())
+        assert not any(compiling.pending(game) for game in plugins.ids())
         assert not any(t.name == "deckcheck-warm" for t in threading.enumerate())
 
 

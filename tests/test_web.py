@@ -442,11 +442,11 @@ def test_vision_search_finds_cards_paged_and_follows_the_game(browser, server_ur
 
 
 def test_games_lists_each_games_filters_and_the_page_names_no_game(web_app) -> None:  # type: ignore[no-untyped-def]
-    from deckcheck import games
+    from deckcheck import plugins
 
     with TestClient(web_app) as http:
         listed = {g["id"]: g for g in http.get("/games").json()}
-        assert set(listed) == set(games.ids())
+        assert set(listed) == set(plugins.ids())
         params = {f["param"] for f in listed["vision"]["filters"]}
         assert {"type", "package", "max_node", "max_cost", "user", "class", "keyword"} <= params
         assert {f["param"] for f in listed["chaos"]["filters"]} >= {"title", "max_level"}
@@ -458,7 +458,7 @@ def test_games_lists_each_games_filters_and_the_page_names_no_game(web_app) -> N
     static = Path(__file__).resolve().parent.parent / "deckcheck/web/static"
     for path in sorted(static.glob("*.js")):  # the page's modules
         script = path.read_text(encoding="utf-8")
-        assert not any(f'"{g}"' in script or f"'{g}'" in script for g in games.ids()), path.name
+        assert not any(f'"{g}"' in script or f"'{g}'" in script for g in plugins.ids()), path.name
         # what a deal sets aside is the spec's data, rendered by its label (no game's roles here)
         assert not re.search(r"partner|gate|main.unit", script, re.IGNORECASE), path.name
 

@@ -1,6 +1,6 @@
 """Check tables: the registry (checks/table.py) and deckcheck's own check tables, one module
 per family (sections, copies, counts, restrictions). A game's own are declared by its spec
-(``GameSpec.check_tables``) and apply to that game's formats only."""
+(``GameSpec.construction.check_tables``) and apply to that game's formats only."""
 
 from __future__ import annotations
 

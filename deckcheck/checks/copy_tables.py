@@ -42,7 +42,7 @@ class Match(Strict):
 class Copies(Check):
     """The general copy limit. ``key``: how two cards are "the same" for counting."""
 
-    # "name", "name+type", or a key the format's game adds (GameSpec.copy_keys); the format
+    # "name", "name+type", or a key the format's game adds (GameSpec.cards.copy_keys); the format
     # loader checks it
     key: str
     limit: int = Field(ge=0)

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.i18n import DEFAULT, N_, _, current
 from deckcheck.wording import label, section_label, word
 
@@ -88,6 +88,6 @@ def key(name: str) -> str:
         return _with_ids(_(_KEYS[name]), name)
     said = word(shown.game, name)
     if said == name:
-        column = next((c for c in games.get(shown.game).columns if c.name == name), None)
+        column = next((c for c in plugins.get(shown.game).cards.columns if c.name == name), None)
         said = name if column is None else label(shown.game, column.heading)
     return name if said == name else _with_ids(said, name)

@@ -8,10 +8,10 @@ from typing import Literal
 from pydantic import AliasChoices, Field
 
 from deckcheck.checks.table import Check, CheckTable, Row, register_table
-from deckcheck.games import name_key
 from deckcheck.i18n import N_, _, _n
 from deckcheck.models import Violation
 from deckcheck.normalize import nfkc
+from deckcheck.plugins import name_key
 from deckcheck.slots import Context, Slot, breach, total
 
 

@@ -4,7 +4,7 @@ prints.
 
 formats.py (schema and ``Format.checks()``), validate.py (which checks run) and render.py
 (``formats show``) all walk ``check_tables(game)``: deckcheck's own (``register_table``, from
-checks/) and the ones the game's spec declares (``GameSpec.check_tables``), which a format of
+checks/) and the ones the game's spec declares (``Construction.check_tables``), which a format of
 that game may use and formats of other games may not.
 """
 
@@ -17,13 +17,13 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, TypeAdapter
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.checks.base import Check as Check
 from deckcheck.checks.base import Strict as Strict
 from deckcheck.errors import FormatError
-from deckcheck.games.contract import FormatView
 from deckcheck.i18n import _
 from deckcheck.models import Violation
+from deckcheck.plugins.contract import FormatView
 from deckcheck.slots import Context
 
 T = TypeVar("T", bound=BaseModel)
@@ -115,7 +115,7 @@ _OWN: dict[str, CheckTable[Any]] = {}
 _ORDERED: list[CheckTable[Any]] = []
 # game id → (its spec, deckcheck's check tables and the game's, in order); emptied when a table
 # is registered or a game changes
-_BY_GAME: dict[str, tuple[games.GameSpec, tuple[CheckTable[Any], ...]]] = {}
+_BY_GAME: dict[str, tuple[plugins.GameSpec, tuple[CheckTable[Any], ...]]] = {}
 _LOCK = threading.Lock()
 
 
@@ -147,7 +147,7 @@ def check_tables(game: str | None = None) -> Sequence[CheckTable[Any]]:
     game, ``FormatError`` naming the game if its check tables cannot be loaded."""
     if game is None:
         return tuple(_ORDERED)
-    spec = games.get(game)
+    spec = plugins.get(game)
     hit = _BY_GAME.get(game)
     if hit is not None and hit[0] is spec:
         return hit[1]
@@ -157,11 +157,11 @@ def check_tables(game: str | None = None) -> Sequence[CheckTable[Any]]:
     return found
 
 
-def _game_tables(spec: games.GameSpec) -> list[CheckTable[Any]]:
-    if spec.check_tables is None:
+def _game_tables(spec: plugins.GameSpec) -> list[CheckTable[Any]]:
+    if spec.construction.check_tables is None:
         return []
     try:
-        declared = list(spec.check_tables())
+        declared = list(spec.construction.check_tables())
     except Exception as exc:  # a plugin's checks module that fails to import
         raise FormatError(
             _(
@@ -198,4 +198,4 @@ def placements(fmt: FormatView) -> list[Placement]:
     return [p for t in check_tables(fmt.game) for row in t.of(fmt) for p in t.places(row)]
 
 
-games.on_change(_BY_GAME.clear)
+plugins.on_change(_BY_GAME.clear)

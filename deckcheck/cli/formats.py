@@ -22,11 +22,11 @@ def formats_main(ctx: typer.Context, as_json: JsonOption = False) -> None:
     formats_app's."""
     if ctx.invoked_subcommand is not None:
         return
-    from deckcheck import games
+    from deckcheck import plugins
     from deckcheck.format_registry import default_registry, listing
 
     found = default_registry().all()
-    for why in games.broken().values():  # a plugin that did not load: its formats are missing
+    for why in plugins.broken().values():  # a plugin that did not load: its formats are missing
         console(stderr=True).print(_("warning: {problem}", problem=why), markup=False)
     if as_json:
         print_json([listing(f) for f in found])

@@ -44,7 +44,7 @@ def same_card(index: CardIndex, fmt: Format, ref: str) -> tuple[Card, Callable[[
 
 
 def _same_name(index: CardIndex, game: str, name: str) -> Callable[[str], bool]:
-    from deckcheck.games import name_key
+    from deckcheck.plugins import name_key
 
     key = name_key(game, name)
 

@@ -166,23 +166,23 @@ def pool_search(
     as_json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
-    from deckcheck import games
+    from deckcheck import plugins
 
     chosen = None
     if game is not None:
-        spec = games.find(game)
+        spec = plugins.find(game)
         if spec is None:
             raise UnknownGame(
                 _(
                     "unknown game {game} (use {games})",
                     game=repr(game),
-                    games=", ".join(games.ids()),
+                    games=", ".join(plugins.ids()),
                 )
             )
         chosen = spec.id
     if type is not None:
-        specs = [games.get(chosen)] if chosen else list(games.specs())
-        if not any(type in s.card_types for s in specs):
+        specs = [plugins.get(chosen)] if chosen else list(plugins.specs())
+        if not any(type in s.cards.card_types for s in specs):
             raise UsageError(_("unknown card type {type}", type=repr(type)))
     from deckcheck.pool.search import parse_filters
 
@@ -279,13 +279,17 @@ def pool_template(
         Path | None, typer.Option("--output", "-o", help=N_("Write here instead of stdout."))
     ] = None,
 ) -> None:
-    from deckcheck import games
+    from deckcheck import plugins
     from deckcheck.pool.template import template
 
-    spec = games.find(game)
+    spec = plugins.find(game)
     if spec is None:
         raise UnknownGame(
-            _("unknown game {game} (known: {games})", game=repr(game), games=", ".join(games.ids()))
+            _(
+                "unknown game {game} (known: {games})",
+                game=repr(game),
+                games=", ".join(plugins.ids()),
+            )
         )
     text = template(spec.id)
     if output is None:

@@ -84,9 +84,9 @@ def format_detail(console: Console, fmt: Format, family: Sequence[Format] = ()) 
         source = escape(label(fmt.game, param.source))
         name, value = escape(param_name(fmt.game, key)), escape(param_value(param.value))
         console.print(f"  {name} = {value}{flag}  [dim]{source}[/]")  # i18n: machine
-    from deckcheck import games
+    from deckcheck import plugins
 
-    table = games.get(fmt.game).keywords
+    table = plugins.get(fmt.game).cards.keywords
     if table is not None:
         console.print(escape(_("keywords (goldfish):")))
         for form, status, why in table():

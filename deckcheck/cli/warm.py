@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, UsageError, as_user_error
 from deckcheck.i18n import _, activate, cli_language
 
@@ -56,7 +56,7 @@ def run(argv: Sequence[str]) -> int:
     args = _parser().parse_args(argv)
     todo = args.game or batch_games()
     for game in todo:
-        games.get(game)  # an unknown game is exit 2, before any compile
+        plugins.get(game)  # an unknown game is exit 2, before any compile
     if args.processes < 1:
         raise UsageError(_("--processes must be 1 or more"))
     report = functools.partial(print, flush=True)

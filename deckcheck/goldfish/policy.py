@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.errors import UsageError
 from deckcheck.files import read_limited
 from deckcheck.i18n import _
@@ -51,7 +51,7 @@ class Policy(BaseModel):
 
 
 def default_policy(game: str) -> Policy:
-    return _pilot(game, games.get(game).default_policy)
+    return _pilot(game, plugins.get(game).play.default_policy)
 
 
 def _pilot(game: str, policy: object) -> Policy:
@@ -73,10 +73,11 @@ def policy_from_keys(
 ) -> Policy:
     """The game's default pilot with ``keys`` replaced (and ``name``, when given); errors name
     ``where`` and the key."""
-    spec = games.get(game)
-    base = spec.default_policy.model_dump()
+    spec = plugins.get(game)
+    base = spec.play.default_policy.model_dump()
     try:
-        found = spec.policy.model_validate({**base, **({"name": name} if name else {}), **keys})
+        named = {"name": name} if name else {}
+        found = spec.play.policy.model_validate({**base, **named, **keys})
     except ValidationError as exc:
         lines = [_("{where}: not a valid policy:", where=where)]
         for err in exc.errors():

@@ -74,7 +74,8 @@ def replay(setup: Setup, fmt: Format, req: ReplayRequest, deck: str | None = Non
         ) from exc
     final = trace.turns[-1].state if not record.loss else ""
     if record.loss:
-        label = next((loss.label for loss in spec.losses if loss.name == record.loss), record.loss)
+        lost = (loss.label for loss in spec.play.losses if loss.name == record.loss)
+        label = next(lost, record.loss)
         final = _("lost on turn {turn}: {reason}", turn=record.loss_turn, reason=_(label))
         trace.step("end", final)
     log = [
@@ -101,8 +102,8 @@ def replay(setup: Setup, fmt: Format, req: ReplayRequest, deck: str | None = Non
         mulligans=record.mulligans,
         milestones={
             name: (turn or None)
-            for name, turn in zip(spec.milestones, record.milestones, strict=True)
+            for name, turn in zip(spec.play.milestones, record.milestones, strict=True)
         },
-        metrics=[dict(zip(spec.metrics, row, strict=True)) for row in record.metrics],
+        metrics=[dict(zip(spec.play.metrics, row, strict=True)) for row in record.metrics],
         format_version=fmt.version,
     )

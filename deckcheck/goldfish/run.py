@@ -16,12 +16,9 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, Field
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.forking import drop_inherited_sockets
 from deckcheck.formats import Format
-from deckcheck.games.contract import RecordView
-from deckcheck.games.deal_contract import Aside
-from deckcheck.games.registry import BatchEngine
 from deckcheck.goldfish import losses
 from deckcheck.goldfish.common import GoldfishError, Tick, ticking
 from deckcheck.goldfish.compiling import first_chunk, pending
@@ -37,6 +34,9 @@ from deckcheck.models import Card, DeckList, FormatVersion, Game
 from deckcheck.odds.api import AsideView, deck_sections, main_deck_empty, view
 from deckcheck.odds.exact import OddsError
 from deckcheck.odds.setup import assumed_params, rules_of
+from deckcheck.plugins.contract import RecordView
+from deckcheck.plugins.deal import Aside
+from deckcheck.plugins.registry import BatchEngine
 from deckcheck.resolve import CardIndex
 
 CHUNK = 2_000
@@ -51,11 +51,11 @@ def prepare(deck: DeckList, fmt: Format, index: CardIndex, policy: Policy) -> Se
         raise GoldfishError(str(exc)) from exc
     if not sections.get("main"):
         raise GoldfishError(main_deck_empty(fmt))
-    spec = games.get(fmt.game)
+    spec = plugins.get(fmt.game)
     main = sections["main"]
     drawable, asides = list(main), list[Aside[Card]]()
-    if spec.set_aside is not None:
-        drawable, asides = spec.set_aside(main, fmt, policy.aside_choice(), True)
+    if spec.deal.set_aside is not None:
+        drawable, asides = spec.deal.set_aside(main, fmt, policy.aside_choice(), True)
     aside = tuple(card for a in asides for card in a.cards)
     # while a warm-up compiles the game's batch engine, the reference engine plays rather than
     # the run waiting for the compile (the result's ``engine`` says so)
@@ -73,7 +73,7 @@ def play_one(
     engine of a game package that predates it is called as before without one)."""
     args = (setup, _compiled(setup), random.Random(seed), turns, on_play)
     try:
-        return setup.spec.play(*args) if trace is None else setup.spec.play(*args, trace)
+        return setup.spec.play.play(*args) if trace is None else setup.spec.play.play(*args, trace)
     except IndexError as exc:  # a deck too small to deal from
         raise GoldfishError(_("the deck runs out while dealing the opening hand")) from exc
 
@@ -86,17 +86,17 @@ def chunks(setup: Setup, games: int, seed: int) -> list[tuple[int, list[int]]]:
     SeedSequence, and a batch engine's chunks are fixed, so every way of playing them (one
     process, workers, a Dask cluster) gives the same numbers."""
     seeds = game_seeds(seed, games)
-    size = setup.spec.batch_size if _batch(setup) is not None else CHUNK
+    size = setup.spec.play.batch_size if _batch(setup) is not None else CHUNK
     return [(start, seeds[start : start + size]) for start in range(0, games, size)]
 
 
 def _batch(setup: Setup) -> BatchEngine | None:
     spec = setup.spec
-    if not setup.fast or spec.play_batch is None:
+    if not setup.fast or spec.play.play_batch is None:
         return None
-    if spec.batch_ok is not None and not spec.batch_ok(setup):
+    if spec.play.batch_ok is not None and not spec.play.batch_ok(setup):
         return None  # the pilot asks for something only the reference engine plays
-    return spec.play_batch
+    return spec.play.play_batch
 
 
 def play_chunk(
@@ -108,7 +108,7 @@ def play_chunk(
         # the chunk's first game seed seeds the chunk: chunks are fixed, so workers never matter
         chunk = Chunk(start, *batch(setup, int(seeds[0]), len(seeds), turns, on_play))
         losses.check_codes(spec, chunk.loss)
-        chunk.reasons = len(spec.losses)
+        chunk.reasons = len(spec.play.losses)
         return chunk
     records = (play_one(setup, int(seed), turns, on_play) for seed in seeds)
     return records_chunk(setup, start, len(seeds), turns, ticking(records, tick))
@@ -134,7 +134,7 @@ def records_chunk(
         if rec.loss:
             loss[i] = losses.code(spec, rec.loss)
             loss_turn[i] = rec.loss_turn
-    return Chunk(start, metrics, milestones, mulligans, loss, loss_turn, len(spec.losses))
+    return Chunk(start, metrics, milestones, mulligans, loss, loss_turn, len(spec.play.losses))
 
 
 _WORKER: Setup | None = None
@@ -249,7 +249,9 @@ def statistics(
         "games": n,
         "mulligans_mean": total.mulligans / n,
         "loss_rate": lost / n,
-        "losses": {loss.name: int(total.losses[i]) / n for i, loss in enumerate(setup.spec.losses)},
+        "losses": {
+            loss.name: int(total.losses[i]) / n for i, loss in enumerate(setup.spec.play.losses)
+        },
         "loss_turn_mean": total.loss_turn_sum / lost if lost else None,
     }
     per_turn = []
@@ -307,7 +309,7 @@ def result_of(
     summary, per_turn, milestones = statistics(setup, chunks, req.turns)
     notes = [
         *assumed_params(fmt, frozenset({"goldfish"})),
-        *(_(note) for note in (*setup.spec.setup_notes, *setup.spec.notes)),
+        *(_(note) for note in (*setup.spec.deal.setup_notes, *setup.spec.play.notes)),
     ]
     return GoldfishResult(
         deck=deck.path,

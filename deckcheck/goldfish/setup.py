@@ -8,12 +8,12 @@ from typing import TypeVar, cast
 
 import numpy as np
 
-from deckcheck import games
-from deckcheck.games.deal_contract import Aside
-from deckcheck.games.registry import GameSpec
+from deckcheck import plugins
 from deckcheck.goldfish.policy import Policy
 from deckcheck.models import Card
 from deckcheck.odds.setup import Rules
+from deckcheck.plugins.deal import Aside
+from deckcheck.plugins.registry import GameSpec
 
 
 @dataclass(frozen=True)
@@ -32,15 +32,15 @@ class Setup:
 
     @property
     def spec(self) -> GameSpec:
-        return games.get(self.game)
+        return plugins.get(self.game)
 
     @property
     def metrics(self) -> tuple[str, ...]:
-        return self.spec.metrics
+        return self.spec.play.metrics
 
     @property
     def milestones(self) -> tuple[str, ...]:
-        return self.spec.milestones
+        return self.spec.play.milestones
 
     def section(self, name: str) -> list[tuple[Card, int]]:
         return self.sections.get(name, [])

@@ -85,6 +85,18 @@ def names(cards: Iterable[Card]) -> str:
     return listing(shown) if shown else "—"
 
 
+def told(**values: object) -> dict[str, object]:
+    """A state line's fields as a game's message shows them: a card, or a list of cards, as
+    their names (``names``); a count as it is. ``_p(game, "hand {hand}; field: {field}",
+    **told(hand=3, field=cards))``: each game words its own line, the fields are shown alike."""
+    return {
+        key: names([value]) if isinstance(value, Card)
+        else names(value) if isinstance(value, Sequence) and not isinstance(value, str)
+        else value
+        for key, value in values.items()
+    }  # fmt: skip
+
+
 def gone(before: Sequence[Card], after: Sequence[Card]) -> list[Card]:
     """The cards of ``before`` not in ``after`` (by identity, copy by copy): what left a zone."""
     left = list(after)

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-from deckcheck import decks, games
+from deckcheck import decks, plugins
 from deckcheck.data import examples_dir
 from deckcheck.format_registry import FormatRegistry, default_registry
 from deckcheck.goldfish import compiling
@@ -37,7 +37,7 @@ COMMAND = (sys.executable, "-m", "deckcheck.cli.warm")
 
 def batch_games() -> list[str]:
     """The games installed that have a batch engine, in the registry's order."""
-    return [game for game in games.ids() if games.get(game).play_batch is not None]
+    return [game for game in plugins.ids() if plugins.get(game).play.play_batch is not None]
 
 
 def example_deck(game: str, registry: FormatRegistry) -> DeckList | None:

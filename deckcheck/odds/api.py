@@ -9,10 +9,9 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.checks.sections import SECTIONS
 from deckcheck.formats import Format
-from deckcheck.games.deal_contract import Aside
 from deckcheck.i18n import _
 from deckcheck.models import Card, DeckList, FormatVersion, Game
 from deckcheck.odds.conditions import Condition, ConditionError, parse_conditions
@@ -22,6 +21,7 @@ from deckcheck.odds.keep import kept_cards
 from deckcheck.odds.known import check_known
 from deckcheck.odds.mulligan import NONE, Dealt
 from deckcheck.odds.setup import Rules, drawable, problem_of, rules_of, timeline_of
+from deckcheck.plugins.deal import Aside
 from deckcheck.resolve import CardIndex
 from deckcheck.text import as_written
 from deckcheck.wording import cited, section_label
@@ -283,7 +283,7 @@ def deal_hands(
     until the hand holds its selector. ``aside`` names the player's choice of card to set
     aside. With ``want`` conditions the default keep policy takes the format's mulligan."""
     rules = rules_of(fmt)
-    spec = games.get(fmt.game)
+    spec = plugins.get(fmt.game)
     conditions = parse_conditions(list(want), fmt.game) if want else []
     check_known(conditions, fmt.game, index)
     sections = deck_sections(deck, fmt, index)
@@ -317,10 +317,10 @@ def deal_hands(
             redraws += 1
         hand = order[: rules.hand]
         shown = list(before)
-        if spec.from_hand is not None:
-            shown += spec.from_hand(hand, fmt)
-        if spec.lay_out is not None:  # from other sections, after the shuffle (same draws)
-            shown += spec.lay_out(sections, fmt, rng)
+        if spec.deal.from_hand is not None:
+            shown += spec.deal.from_hand(hand, fmt)
+        if spec.deal.lay_out is not None:  # from other sections, after the shuffle (same draws)
+            shown += spec.deal.lay_out(sections, fmt, rng)
         dealt = DealtHand(
             hand=[_label(c) for c in hand],
             redraws=redraws,

@@ -18,14 +18,14 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.blank import is_blank
 from deckcheck.errors import UsageError
-from deckcheck.games import name_key
-from deckcheck.games.columns_contract import CardColumn
 from deckcheck.i18n import _
 from deckcheck.models import Card, ColumnValue, Game
 from deckcheck.normalize import loose_name_key, nfkc, word_key
+from deckcheck.plugins import name_key
+from deckcheck.plugins.columns import CardColumn
 from deckcheck.resolve import number_key
 from deckcheck.text import as_written
 from deckcheck.wording import a_an
@@ -56,7 +56,7 @@ _WORDS = ("type", "kind", "name", "number", "keyword")
 
 
 def _own(game: Game) -> dict[str, CardColumn]:
-    return {c.name: c for c in games.get(game).columns}
+    return {c.name: c for c in plugins.get(game).cards.columns}
 
 
 @dataclass(frozen=True)
@@ -171,10 +171,10 @@ def parse_atom(text: str, game: Game) -> Atom:
 
 def _card_type(game: Game, value: str, text: str) -> str:
     wanted = nfkc(value).casefold()
-    for canonical, words in games.get(game).card_types.items():
+    for canonical, words in plugins.get(game).cards.card_types.items():
         if wanted in {nfkc(w).casefold() for w in (canonical, *words)}:
             return canonical
-    known = ", ".join(games.get(game).card_types)
+    known = ", ".join(plugins.get(game).cards.card_types)
     fields = {
         "text": as_written(text.strip()),
         "value": as_written(value),
@@ -188,7 +188,7 @@ def _card_type(game: Game, value: str, text: str) -> str:
 
 def _example(game: Game) -> str:
     """A condition to show in a message: at least one card of the game's first type."""
-    return f"type:{next(iter(games.get(game).card_types))}>=1"
+    return f"type:{next(iter(plugins.get(game).cards.card_types))}>=1"
 
 
 def parse_condition(text: str, game: Game) -> Condition:

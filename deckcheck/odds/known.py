@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from deckcheck.games import name_key
 from deckcheck.i18n import _
 from deckcheck.models import Game
 from deckcheck.normalize import nfkc, word_key
 from deckcheck.odds.conditions import Atom, Condition, ConditionError
+from deckcheck.plugins import name_key
 from deckcheck.pool.vocabulary import column_values
 from deckcheck.resolve import CardIndex
 from deckcheck.suggest import NameIndex

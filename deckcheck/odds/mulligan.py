@@ -1,7 +1,7 @@
 """Mulligan rules as objects: how a hand that misses the conditions is redrawn, for the exact
 engine (``exact``), the two simulators (``opening_only``, ``counts``, ``positions``) and sample
 hands (``sample``). A format's ``mulligan`` names one: a common rule below, or one of its game's
-own (``GameSpec.mulligans``: name -> "module:attribute" of a ``Mulligan``), found by
+own (``GameSpec.deal.mulligans``: name -> "module:attribute" of a ``Mulligan``), found by
 ``find_mulligan``.
 
 The kept hand is the one the default keep policy takes: a hand that meets every condition. A
@@ -281,7 +281,7 @@ class BottomOnce(Mulligan):
 
 
 NONE = NoMulligan()
-# deal_contract.COMMON_MULLIGANS holds these names for the format loader, which needs no NumPy
+# plugins/deal.py COMMON_MULLIGANS holds these names for the format loader, which needs no NumPy
 COMMON: dict[str, Mulligan] = {m.name: m for m in (NONE, ReturnAllOnce(), BottomOnce())}
 
 

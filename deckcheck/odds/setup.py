@@ -8,19 +8,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.errors import AsideError
 from deckcheck.format_params import param_note
 from deckcheck.formats import Format
-from deckcheck.games.contract import Param
-from deckcheck.games.deal_contract import Aside, Draws
-from deckcheck.games.registry import ParamValue
 from deckcheck.i18n import _
 from deckcheck.models import Card
 from deckcheck.odds.conditions import Condition, parse_condition
 from deckcheck.odds.exact import Problem
 from deckcheck.odds.mulligan import Mulligan, find_mulligan
 from deckcheck.odds.timeline import Timeline, timeline
+from deckcheck.plugins.contract import Param
+from deckcheck.plugins.deal import Aside, Draws
+from deckcheck.plugins.registry import ParamValue
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class Rules:
 def params_of(fmt: Format) -> dict[str, ParamValue]:
     """Every parameter the game declares, from the format or its default (checked types)."""
     out: dict[str, ParamValue] = {}
-    for key, spec in games.get(fmt.game).all_params().items():
+    for key, spec in plugins.get(fmt.game).construction.all_params().items():
         given = fmt.parameter(key)
         if given is not None:
             out[key] = given.value
@@ -75,7 +75,7 @@ def readers(param: Param | None) -> frozenset[str]:
 def assumed_params(fmt: Format, commands: frozenset[str]) -> tuple[str, ...]:
     """The format's assumed parameters that one of ``commands`` reads, one note each: odds
     does not list what only goldfish plays by."""
-    declared = games.get(fmt.game).all_params()
+    declared = plugins.get(fmt.game).construction.all_params()
     return tuple(
         param_note(fmt.game, key, p, with_note=False)
         for key, p in fmt.parameters.items()
@@ -85,17 +85,17 @@ def assumed_params(fmt: Format, commands: frozenset[str]) -> tuple[str, ...]:
 
 def rules_of(fmt: Format) -> Rules:
     params = params_of(fmt)
-    spec = games.get(fmt.game)
-    mulligan = find_mulligan(spec.id, spec.mulligans, str(params["mulligan"]), fmt.id)
+    spec = plugins.get(fmt.game)
+    mulligan = find_mulligan(spec.id, spec.deal.mulligans, str(params["mulligan"]), fmt.id)
     forced = params.get("forced_redraw")
-    notes = assumed_params(fmt, DEAL) + tuple(_(note) for note in spec.setup_notes)
+    notes = assumed_params(fmt, DEAL) + tuple(_(note) for note in spec.deal.setup_notes)
     return Rules(
         hand=int(params["opening_hand"]),
         draw_per_turn=int(params["draw_per_turn"]),
         first_player_draws=bool(params["first_player_draws"]),
         mulligan=mulligan,
         forced=None if forced is None else str(forced),
-        draws=(spec.draws or Draws.from_params)(params),
+        draws=(spec.deal.draws or Draws.from_params)(params),
         assumptions=notes,
         params=params,
     )
@@ -111,14 +111,14 @@ def drawable(
 ) -> tuple[list[tuple[Card, int]], list[Aside[Card]]]:
     """The cards that can reach the hand, and what the game sets aside before the deal (the
     game's spec decides); ``choice`` names the player's choice of card to set aside."""
-    spec = games.get(fmt.game)
-    if spec.set_aside is None:
+    spec = plugins.get(fmt.game)
+    if spec.deal.set_aside is None:
         if choice is not None:
             raise AsideError(
-                _("{game} sets no card aside before the deal; drop --aside", game=spec.name)
+                _("{game} sets no card aside before the deal; drop --aside", game=spec.words.name)
             )
         return list(cards), []
-    return spec.set_aside(cards, fmt, choice, False)
+    return spec.deal.set_aside(cards, fmt, choice, False)
 
 
 def problem_of(

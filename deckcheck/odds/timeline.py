@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from deckcheck.games.deal_contract import Draws
 from deckcheck.i18n import _
 from deckcheck.odds.errors import OddsError
+from deckcheck.plugins.deal import Draws
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 The columns come in two sets:
 
 - the shared ones, ``Card``'s fields (see ``deckcheck.models.Card``): one SQL column each;
-- a game's own, declared in its spec (``GameSpec.columns``, deckcheck/games/columns_contract.py)
+- a game's own, declared in its spec (``GameSpec.cards.columns``, deckcheck/plugins/columns.py)
   and kept in ``Card.extra``: stored together as one JSON object in the text column ``extra``
   (lists ``;``-joined as in CSV, empty cells left out), with the normalised forms of its keyed
   columns in ``extra_keys``. JSON keeps one table for every game, including a game installed
@@ -25,13 +25,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.errors import PoolError
-from deckcheck.games import name_key
-from deckcheck.games.columns_contract import CardColumn, ColumnType, Search, check_columns
 from deckcheck.i18n import _
 from deckcheck.models import Card, ColumnValue
 from deckcheck.normalize import nfkc
+from deckcheck.plugins import name_key
+from deckcheck.plugins.columns import CardColumn, ColumnType, Search, check_columns
 from deckcheck.resolve import number_key
 
 SEP = ";"  # list columns are stored ``;``-joined (the CSV form too)
@@ -99,22 +99,22 @@ RESERVED: frozenset[str] = frozenset(
 # --- the game's own columns -------------------------------------------------------------------
 
 
-_checked: dict[str, tuple[games.GameSpec, dict[str, CardColumn]]] = {}
+_checked: dict[str, tuple[plugins.GameSpec, dict[str, CardColumn]]] = {}
 
 
 def game_columns(game: str) -> dict[str, CardColumn]:
     """A game's own columns by name, its declarations checked once per spec."""
     hit = _checked.get(game)
-    spec = games.get(game)
+    spec = plugins.get(game)
     if hit is None or hit[0] is not spec:
-        check_columns(spec.id, spec.columns, spec.search_hooks, RESERVED)
-        hit = _checked[game] = (spec, {c.name: c for c in spec.columns})
+        check_columns(spec.id, spec.cards.columns, spec.cards.search_hooks, RESERVED)
+        hit = _checked[game] = (spec, {c.name: c for c in spec.cards.columns})
     return hit[1]
 
 
 def all_game_columns() -> set[str]:
     """Every registered game's column names (a card file's column no game knows is unknown)."""
-    return {name for spec in games.specs() for name in game_columns(spec.id)}
+    return {name for spec in plugins.specs() for name in game_columns(spec.id)}
 
 
 def stored_extra(card: Card) -> tuple[str, str]:
@@ -142,7 +142,7 @@ def loaded_extra(game: str, text: str | None) -> dict[str, ColumnValue]:
     found = json.loads(text or "{}")
     if not isinstance(found, dict):
         raise ValueError(_("extra is not a JSON object"))
-    spec = games.find(game)
+    spec = plugins.find(game)
     columns = game_columns(spec.id) if spec is not None else {}
     out: dict[str, ColumnValue] = {}
     for name, value in found.items():
@@ -188,11 +188,12 @@ def row_card(row: Mapping[Any, Any]) -> Card:
         raise _bad_row(where, reason) from exc
     except ValueError as exc:  # the extra column's JSON
         raise _bad_row(where, str(exc)) from exc
-    spec = games.find(card.game)
+    spec = plugins.find(card.game)
     if spec is None:
-        raise _bad_row(where, f"unknown game {card.game!r} (known: {', '.join(games.ids())})")
-    if card.type not in spec.card_types:
-        raise _bad_row(where, f"unknown type {card.type!r} (use {', '.join(spec.card_types)})")
+        raise _bad_row(where, f"unknown game {card.game!r} (known: {', '.join(plugins.ids())})")
+    if card.type not in spec.cards.card_types:
+        known = ", ".join(spec.cards.card_types)
+        raise _bad_row(where, f"unknown type {card.type!r} (use {known})")
     return card
 
 

@@ -16,13 +16,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.errors import InputError
 from deckcheck.files import read_limited
-from deckcheck.games.columns_contract import CardColumn
 from deckcheck.i18n import _
 from deckcheck.models import Card, Game
 from deckcheck.normalize import nfkc
+from deckcheck.plugins.columns import CardColumn
 from deckcheck.pool.columns import COLUMNS as CARD_COLUMNS
 from deckcheck.pool.columns import INT_LIMIT, SEP, all_game_columns, game_columns, list_item
 from deckcheck.resolve import number_key
@@ -200,11 +200,11 @@ def check_row(row: Row, ignored: set[str] | None = None) -> Card | list[str]:
         return [bad if isinstance(bad, str) else "not an object"]
     reasons = _shape_reasons(values)
     fields = {c: _text(values.get(c)) for c in COLUMNS if c not in LIST_COLUMNS}
-    spec = games.find(fields["game"] or "")
+    spec = plugins.find(fields["game"] or "")
     game = spec.id if spec else None
     if game is None:
         reasons.append(
-            f"unknown game {fields['game']!r} (use {', '.join(games.ids())})"
+            f"unknown game {fields['game']!r} (use {', '.join(plugins.ids())})"
             if fields["game"]
             else "missing game"
         )
@@ -223,15 +223,16 @@ def check_row(row: Row, ignored: set[str] | None = None) -> Card | list[str]:
     if not fields["type"]:
         reasons.append("missing type")
     elif spec is not None:
-        ctype = spec.type_words.get(nfkc(fields["type"]).casefold())
+        ctype = spec.cards.type_words.get(nfkc(fields["type"]).casefold())
         if ctype is None:
-            known = ", ".join(spec.card_types)
+            known = ", ".join(spec.cards.card_types)
             reasons.append(f"unknown type {fields['type']!r} for {game} (use {known})")
     int_columns = (*INT_COLUMNS, *(c.name for c in own.values() if c.type == "int"))
     ints = _whole_numbers(fields, int_columns, reasons)
-    if spec is not None and spec.check_card is not None:  # the game's own checks (OS, card kind)
-        tables = spec.card_tables() if spec.card_tables is not None else {}
-        reasons.extend(spec.check_card(fields, tables))
+    # the game's own checks (OS, card kind)
+    if spec is not None and spec.cards.check_card is not None:
+        tables = spec.cards.card_tables() if spec.cards.card_tables is not None else {}
+        reasons.extend(spec.cards.check_card(fields, tables))
     if reasons:
         return reasons
     assert game is not None and ctype is not None

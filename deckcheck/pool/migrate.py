@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 
 from pydantic import ValidationError
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.errors import PoolError
 from deckcheck.i18n import _
 from deckcheck.models import Card, ColumnValue
@@ -41,7 +41,7 @@ def v3_card(row: sqlite3.Row) -> Card:
     for column in COLUMNS:
         value = row[column.field] if column.field in have else None
         values[column.field] = _split(value) if column.type == "list" else value
-    spec = games.find(str(values["game"]))
+    spec = plugins.find(str(values["game"]))
     if spec is None:
         raise ValueError(_("unknown game {game}", game=repr(values["game"])))
     extra: dict[str, ColumnValue] = {}

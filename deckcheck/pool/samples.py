@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.models import Card
 from deckcheck.resolve import number_key
 
@@ -54,7 +54,7 @@ def pool_stats(rows: Iterable[Sequence[object]]) -> dict[str, object]:
     """``stats_query``'s rows as ``pool stats --json`` shows them: ``total`` and ``by_game``
     count every card; ``samples`` and ``examples`` the made-up ones and the rulebook's, per
     game (``by_game`` less both is the game's card list)."""
-    by_game = {g: 0 for g in games.ids()}
+    by_game = {g: 0 for g in plugins.ids()}
     samples = dict(by_game)
     examples = dict(by_game)
     for game, n, sampled, named in rows:

@@ -13,20 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.errors import UsageError
-from deckcheck.games.columns_contract import SearchHook
 from deckcheck.i18n import DEFAULT, N_, _, current
 from deckcheck.models import Game
 from deckcheck.normalize import nfkc
-from deckcheck.pool.columns import (
-    COLUMNS,
-    INT_LIMIT,
-    SELECT_LIST,
-    SEP,
-    game_columns,
-    list_item,
-)
+from deckcheck.plugins.columns import SearchHook
+from deckcheck.pool.columns import COLUMNS, INT_LIMIT, SELECT_LIST, SEP, game_columns, list_item
 from deckcheck.pool.samples import SAMPLE_PREFIX, real_games_query
 from deckcheck.resolve import number_key, ref_keys
 
@@ -122,7 +115,7 @@ SHARED_FILTERS: dict[str, Filter] = _shared_filters()
 
 def game_filters(game: str) -> dict[str, Filter]:
     """The filters of a game's own columns and search hooks, by name (a hook's aliases too)."""
-    spec = games.get(game)
+    spec = plugins.get(game)
     out: dict[str, Filter] = {}
     for column in game_columns(game).values():
         if column.search is None or column.filter is None:
@@ -138,7 +131,7 @@ def game_filters(game: str) -> dict[str, Filter]:
             name=column.heading,
             about=column.description,
         )
-    for hook in spec.search_hooks:
+    for hook in spec.cards.search_hooks:
         found = Filter(hook.option, "hook", hook.label, hook.description, None, spec.id, hook)
         for name in (hook.option, *hook.aliases):
             out[name] = found
@@ -148,8 +141,8 @@ def game_filters(game: str) -> dict[str, Filter]:
 def offered(game: str) -> list[Filter]:
     """The filters the builder offers for a game: the shared ones its spec lists
     (``search_fields``, by column or filter name), then its own (a hook once, not per alias)."""
-    spec = games.get(game)
-    wanted = set(spec.search_fields)
+    spec = plugins.get(game)
+    wanted = set(spec.cards.search_fields)
     shared = [f for f in SHARED_FILTERS.values() if wanted & {f.option, f.column}]
     own = list({id(f): f for f in game_filters(game).values()}.values())
     return shared + own
@@ -159,7 +152,7 @@ def known_filters(game: str | None) -> dict[str, list[Filter]]:
     """Every filter a search in ``game`` (None: any game) can take, by name: the shared ones,
     and each game's own (one name may be several games' filter)."""
     out: dict[str, list[Filter]] = {name: [f] for name, f in SHARED_FILTERS.items()}
-    for gid in [game] if game is not None else games.ids():
+    for gid in [game] if game is not None else plugins.ids():
         for name, f in game_filters(gid).items():
             out.setdefault(name, []).append(f)
     return out
@@ -371,7 +364,8 @@ def _search_where(
 
 def _by_name(where: _Where, game: Game | None, name: str, json_text: JsonText) -> list[str]:
     """A name search also finds a card by its game's ``by_name`` columns (one naming a card)."""
-    marked = sorted({c.filter or "" for c in games.get(game).columns if c.by_name} if game else [])
+    columns = game_columns(game).values() if game else ()
+    marked = sorted({c.filter or "" for c in columns if c.by_name})
     found = [f for o in marked for f in known_filters(game).get(o, []) if f.mode == "text"]
     return [_game_clause(where, f, name, json_text) for f in found]
 

@@ -29,9 +29,9 @@ from sqlalchemy.types import TypeEngine
 
 from deckcheck import data
 from deckcheck.errors import PoolError
-from deckcheck.games.columns_contract import ColumnType
 from deckcheck.i18n import _
 from deckcheck.models import Card, Game
+from deckcheck.plugins.columns import ColumnType
 from deckcheck.pool.columns import (
     COLUMNS,
     EXTRA_COLUMNS,

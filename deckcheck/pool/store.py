@@ -13,10 +13,10 @@ from pathlib import Path
 
 from deckcheck import data
 from deckcheck.errors import PoolError, database_trouble
-from deckcheck.games import name_key
 from deckcheck.i18n import _
 from deckcheck.models import Card, Game
 from deckcheck.normalize import loose_name_key
+from deckcheck.plugins import name_key
 from deckcheck.pool.columns import (
     ALL_COLUMNS,
     COLUMNS,

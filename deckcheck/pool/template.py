@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import io
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.data import card_pool_dir
 from deckcheck.i18n import N_, _, _p
 from deckcheck.pool.columns import COLUMNS, Column, game_columns
@@ -43,8 +43,8 @@ COLUMN_WORDS: dict[str, str] = {
 def used_columns(game: str) -> list[str]:
     """The shared columns the game's shipped cards fill in or its spec offers as filters, in
     model order, the required ones always; then every column of the game's own."""
-    spec = games.get(game)
-    used = {c.name for c in COLUMNS if c.required} | set(spec.search_fields)
+    spec = plugins.get(game)
+    used = {c.name for c in COLUMNS if c.required} | set(spec.cards.search_fields)
     # the shipped cards of the game, and a plugin's own (GameSpec.data: its rows of this game)
     folders = [card_pool_dir() / game, *([spec.data / "cards"] if spec.data else [])]
     for path in sorted(p for f in folders if f.is_dir() for p in f.glob("*.csv")):
@@ -62,14 +62,17 @@ def _filter_name(column: Column) -> str | None:
 
 
 def template(game: str) -> str:
-    spec = games.get(game)
+    spec = plugins.get(game)
     own = game_columns(game)
-    types = ", ".join(f"{t} ({'/'.join(w)})" if w else t for t, w in spec.card_types.items())
-    kinds = f" ({', '.join(spec.kinds)})" if spec.kinds else ""
+    types = ", ".join(f"{t} ({'/'.join(w)})" if w else t for t, w in spec.cards.card_types.items())
+    kinds = f" ({', '.join(spec.cards.kinds)})" if spec.cards.kinds else ""
     shared = {c.name: c for c in COLUMNS}
     lines = [
         "# "
-        + _("{game} card list for deckcheck: one card a row, after the header.", game=spec.name)
+        + _(
+            "{game} card list for deckcheck: one card a row, after the header.",
+            game=spec.words.name,
+        )
     ]
     for name in used_columns(game):
         if name in own:

@@ -1,7 +1,7 @@
 """deckcheck's plugin SDK: everything a game may use, and the only door a game imports through.
 
 A game is a package that builds a ``GameSpec`` and declares it as an entry point of the
-``deckcheck.games`` group (``deckcheck.games.registry``); it imports from deckcheck only this
+``deckcheck.games`` group (``deckcheck.plugins.registry``); it imports from deckcheck only this
 module (the shipped games are held to that by import-linter, ``[tool.importlinter]`` in
 pyproject.toml). ``PLUGIN_API`` is the version of the names below: a game declares the version it
 is written for in ``GameSpec.plugin_api``, and the registry refuses another major version.
@@ -13,9 +13,16 @@ cache key covers the module each name it imports from here comes from.
 
 The names, by what a game uses them for:
 
-The spec (``deckcheck.games.contract``, ``columns_contract``, ``deal_contract``)
+The spec (``deckcheck.plugins``: ``contract``, ``columns``, ``deal``, ``playtest``)
     ``PLUGIN_API``: this SDK's version, major.minor.
-    ``GameSpec``: everything deckcheck knows about a game (each field documented there).
+    ``GameSpec``: everything deckcheck knows about a game, in parts (each field documented
+    in its part): ``GameSpec(id, cards=Cards(...), construction=Construction(...),
+    deal=Deal(...), play=Play(...), words=Words(...))``. ``Cards``: card types and card kinds,
+    name comparison, the game's columns, filters, copy keys, import checks, keywords and
+    curve. ``Construction``: its own sections, header words, check tables and parameters.
+    ``Deal``: cards set aside, laid out or marked, the draw timeline, mulligan rules, notes.
+    ``Play``: the pilot, the engines, metrics, milestones, losses, notes, the playtester.
+    ``Words``: the game's name and its words.
     ``Param``, ``ParamValue``, ``COMMON_PARAMS``: a format parameter a game's code reads, its
     value types, and the parameters every game has.
     ``lazy``: ``"module:function"`` as a function imported on first call (engines, tables).
@@ -28,14 +35,15 @@ The spec (``deckcheck.games.contract``, ``columns_contract``, ``deal_contract``)
     aside or laid out, the draw timeline), how a game is lost, the shipped mulligan rules.
     ``name_key``: the key under which two card names are one name in a game.
     ``Playtest``, ``Zone``, ``Step``, ``deck_and_hand``, ``draw_step``, ``hand_limit_step``:
-    the builder's playtester (``GameSpec.playtest``): the game's zones and turn steps, each
+    the builder's playtester (``GameSpec.play.playtest``): the game's zones and turn steps, each
     step with its rule, and the zones and steps most games share.
 
 Words and errors (``deckcheck.i18n``, ``wording``, ``errors``, ``normalize``)
     ``_``, ``_n``, ``_p``, ``N_``: the message catalogue (a message, a plural, a game's own
     word, a message marked for later translation); ``current_language``: "en" or "ja" now.
     ``word``, ``words``, ``section_label``, ``listing``, ``a_an``: a game's words in the
-    language of the moment, and lists and articles as the language writes them.
+    language of the moment, and lists and articles as the language writes them;
+    ``game_words``: a game's ``Words.words`` from its literal ``_p`` calls alone.
     ``AsideError``, ``UnanswerableError``, ``GoldfishError``: errors a game may raise (a bad
     ``--aside``, a question its rules cannot answer, a game that cannot be played).
     ``nfkc``, ``word_key``, ``title_key``: text normalisation used by names and keys.
@@ -48,7 +56,7 @@ Cards and decks (``models``, ``resolve``, ``blank``, ``data``, ``checks``, ``slo
     ``Format``: a loaded format (its parameters, tables and check tables).
     ``Check``, ``CheckTable``, ``Row``, ``Placement``, ``SECTIONS``: a game's own check table
     (the TOML rows it reads; ``Placement``: where its cards go in the builder) and the shared
-    deck sections (a game adds its own: ``GameSpec.sections``). ``CheckTable.order`` places a
+    deck sections (a game adds its own: ``Construction.sections``). ``CheckTable.order`` places a
     table among the core's, which run in ascending order: sections 100, copies 200-210, pure
     300, type_counts 400, attribute_limits 500, opening_checks 700, restrictions 800; the
     shipped games' own use 600-699.
@@ -86,8 +94,9 @@ Goldfish: the reference engine (``goldfish.common``, ``policy``, ``setup``, ``tr
     ``expand``, ``shuffled``, ``shuffle``, ``redeal``, ``take``: the deck as a list of copies,
     shuffles (a ``Tape`` replays fixed numbers: the exact tests), a redeal, a card taken out.
     ``Tape``: a ``random.Random`` that plays a row of fixed numbers per shuffle.
-    ``Trace``, ``Redeal``, ``gone``, ``card_names``: a replay's step log (``play(...,
-    trace=)``), a redeal step, the cards that left a zone, and card names as printed.
+    ``Trace``, ``Redeal``, ``gone``, ``card_names``, ``told``: a replay's step log
+    (``play(..., trace=)``), a redeal step, the cards that left a zone, card names as printed,
+    and a state line's fields shown alike (cards as their names, counts as they are).
 
 Goldfish: a batch engine (``goldfish.compiling``, ``shuffles``, ``batch``)
     ``njit``: numba's ``njit`` with a cache keyed on every module the engine imports.
@@ -106,28 +115,36 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from deckcheck.errors import AsideError, UnanswerableError
-from deckcheck.games.columns_contract import CardColumn, Search, SearchHook
-from deckcheck.games.contract import (
+from deckcheck.i18n import N_, _, _n, _p
+from deckcheck.i18n import current as current_language
+from deckcheck.normalize import nfkc, title_key, word_key
+from deckcheck.plugins.columns import CardColumn, Search, SearchHook
+from deckcheck.plugins.contract import (
     COMMON_PARAMS,
     PLUGIN_API,
     BatchEngine,
     CardCheck,
+    Cards,
     CardView,
     CheckTableView,
     CompiledView,
+    Construction,
+    Deal,
     Engine,
     FormatView,
     GameSpec,
     Param,
     ParamValue,
+    Play,
     PolicyView,
     RecordView,
     SetupView,
     TapeEngine,
+    Words,
     lazy,
 )
-from deckcheck.games.deal_contract import COMMON_MULLIGANS, Aside, Draws, Loss, deck_out
-from deckcheck.games.playtest_contract import (
+from deckcheck.plugins.deal import COMMON_MULLIGANS, Aside, Draws, Loss, deck_out
+from deckcheck.plugins.playtest import (
     Playtest,
     Step,
     Zone,
@@ -135,9 +152,6 @@ from deckcheck.games.playtest_contract import (
     draw_step,
     hand_limit_step,
 )
-from deckcheck.i18n import N_, _, _n, _p
-from deckcheck.i18n import current as current_language
-from deckcheck.normalize import nfkc, title_key, word_key
 
 if TYPE_CHECKING:  # the lazy names' types, for mypy (the table below loads them at run time)
     from deckcheck.blank import is_blank
@@ -145,7 +159,6 @@ if TYPE_CHECKING:  # the lazy names' types, for mypy (the table below loads them
     from deckcheck.checks.table import Check, CheckTable, Placement, Row
     from deckcheck.data import card_pool_dir
     from deckcheck.formats import Format
-    from deckcheck.games.registry import name_key
     from deckcheck.goldfish.batch import Result
     from deckcheck.goldfish.batch import Tape as TapeArray
     from deckcheck.goldfish.batch import entry_points as batch_engines
@@ -170,16 +183,17 @@ if TYPE_CHECKING:  # the lazy names' types, for mypy (the table below loads them
     from deckcheck.goldfish.shuffles import below as batch_below
     from deckcheck.goldfish.shuffles import shuffle as batch_shuffle
     from deckcheck.goldfish.shuffles import start as batch_start
-    from deckcheck.goldfish.trace import Redeal, Trace, gone
+    from deckcheck.goldfish.trace import Redeal, Trace, gone, told
     from deckcheck.goldfish.trace import names as card_names
     from deckcheck.models import Card, Severity, Violation
     from deckcheck.odds.conditions import Atom, parse_condition
     from deckcheck.odds.mulligan import Counting, Dealt, Floats, Ints, Mulligan, Sampling
     from deckcheck.odds.setup import params_of
+    from deckcheck.plugins.registry import name_key
     from deckcheck.resolve import number_key
     from deckcheck.slots import Context, Slot, breach, card_counts, first_line, plural
     from deckcheck.slots import total as slots_total
-    from deckcheck.wording import a_an, listing, section_label, word, words
+    from deckcheck.wording import a_an, game_words, listing, section_label, word, words
 
 # name → "module" or "module:attribute" (where the attribute's name differs): the names loaded
 # on first use. A literal: goldfish.compiling reads it without importing this module.
@@ -192,7 +206,7 @@ _LAZY = {
     "Row": "deckcheck.checks.table",
     "card_pool_dir": "deckcheck.data",
     "Format": "deckcheck.formats",
-    "name_key": "deckcheck.games.registry",
+    "name_key": "deckcheck.plugins.registry",
     "Result": "deckcheck.goldfish.batch",
     "TapeArray": "deckcheck.goldfish.batch:Tape",
     "batch_engines": "deckcheck.goldfish.batch:entry_points",
@@ -224,6 +238,7 @@ _LAZY = {
     "Redeal": "deckcheck.goldfish.trace",
     "Trace": "deckcheck.goldfish.trace",
     "gone": "deckcheck.goldfish.trace",
+    "told": "deckcheck.goldfish.trace",
     "card_names": "deckcheck.goldfish.trace:names",
     "Card": "deckcheck.models",
     "Severity": "deckcheck.models",
@@ -246,6 +261,7 @@ _LAZY = {
     "plural": "deckcheck.slots",
     "slots_total": "deckcheck.slots:total",
     "a_an": "deckcheck.wording",
+    "game_words": "deckcheck.wording",
     "listing": "deckcheck.wording",
     "section_label": "deckcheck.wording",
     "word": "deckcheck.wording",
@@ -282,13 +298,16 @@ __all__ = [
     "CardCheck",
     "CardColumn",
     "CardView",
+    "Cards",
     "Check",
     "CheckTable",
     "CheckTableView",
     "Compiled",
     "CompiledView",
+    "Construction",
     "Context",
     "Counting",
+    "Deal",
     "Dealt",
     "DeckOut",
     "Draws",
@@ -329,6 +348,7 @@ __all__ = [
     "Trace",
     "UnanswerableError",
     "Violation",
+    "Words",
     "Zone",
     "_",
     "_n",
@@ -350,6 +370,7 @@ __all__ = [
     "draw_step",
     "expand",
     "first_line",
+    "game_words",
     "gone",
     "hand_limit_step",
     "is_blank",
@@ -373,6 +394,7 @@ __all__ = [
     "slots_total",
     "take",
     "title_key",
+    "told",
     "word",
     "word_key",
     "words",

@@ -38,7 +38,7 @@ def tapes(games: int, rows: int, width: int, seed: int) -> NDArray[np.uint32]:
 def reference_chunk(setup: Setup, tape: NDArray[np.uint32], turns: int, on_play: bool) -> Chunk:
     """The reference engine's games, game ``g`` shuffling from ``tape[g]``, as a Chunk."""
     policy = Compiled(setup.policy, setup.game)
-    records = (setup.spec.play(setup, policy, Tape(row), turns, on_play) for row in tape)
+    records = (setup.spec.play.play(setup, policy, Tape(row), turns, on_play) for row in tape)
     return records_chunk(setup, 0, tape.shape[0], turns, records)
 
 
@@ -73,7 +73,7 @@ def stacked_games(
     fast = Chunk(0, *play_tape(setup, tape, turns, on_play))
     policy = Compiled(setup.policy, setup.game)
     # the engines return the core's Record (the contract types it by what the core reads)
-    record = cast(Record, setup.spec.play(setup, policy, Tape(tape[0]), turns, on_play))
+    record = cast(Record, setup.spec.play.play(setup, policy, Tape(tape[0]), turns, on_play))
     slow = records_chunk(setup, 0, 1, turns, iter([record]))
     for name in ("metrics", "milestones", "mulligans", "loss", "loss_turn"):
         a, b = getattr(fast, name), getattr(slow, name)

@@ -43,16 +43,16 @@ from typing import ClassVar
 
 import pytest
 
-from deckcheck import data, decklist, games
+from deckcheck import data, decklist, plugins
 from deckcheck.format_registry import FormatRegistry, read_raw
 from deckcheck.formats import Format
-from deckcheck.games.contract import COMMON_PARAMS, PLUGIN_API, GameSpec
-from deckcheck.games.registry import api_fits
 from deckcheck.goldfish.common import Record
 from deckcheck.goldfish.policy import Compiled, Policy, default_policy
 from deckcheck.goldfish.run import prepare
 from deckcheck.goldfish.setup import Setup
 from deckcheck.models import DeckList
+from deckcheck.plugins.contract import COMMON_PARAMS, PLUGIN_API, GameSpec
+from deckcheck.plugins.registry import api_fits
 from deckcheck.pool.store import Pool
 from deckcheck.resolve import CardIndex
 from deckcheck.sdk.agreement import (
@@ -96,27 +96,27 @@ def spec_problems(spec: GameSpec) -> list[str]:
         out.append(f"id {spec.id!r}: a-z, 0-9, - and _, a letter first, at most 40")
     if not api_fits(spec.plugin_api):
         out.append(f"plugin_api {spec.plugin_api!r}: this deckcheck offers {PLUGIN_API!r}")
-    if not spec.card_types:
+    if not spec.cards.card_types:
         out.append("card_types: none")
-    if not (isinstance(spec.policy, type) and issubclass(spec.policy, Policy)):
+    if not (isinstance(spec.play.policy, type) and issubclass(spec.play.policy, Policy)):
         out.append("policy: not a subclass of deckcheck.sdk.Policy")
-    elif not isinstance(spec.default_policy, spec.policy):
+    elif not isinstance(spec.play.default_policy, spec.play.policy):
         out.append("default_policy: not an instance of the spec's policy")
     for what, names in (
-        ("metrics", spec.metrics),
-        ("milestones", spec.milestones),
-        ("losses", tuple(loss.name for loss in spec.losses)),
+        ("metrics", spec.play.metrics),
+        ("milestones", spec.play.milestones),
+        ("losses", tuple(loss.name for loss in spec.play.losses)),
     ):
         if len(set(names)) != len(names):
             out.append(f"{what}: a name given twice: {list(names)}")
-    for name, param in spec.params.items():
+    for name, param in spec.construction.params.items():
         if name in COMMON_PARAMS:
             out.append(f"params: {name!r} is a common parameter")
         elif param.default is not None and type(param.default) is not param.type:
             out.append(f"params: {name!r} defaults to a {type(param.default).__name__}")
-    if spec.play_batch is not None and spec.play_tape is None:
+    if spec.play.play_batch is not None and spec.play.play_tape is None:
         out.append("play_batch without play_tape: the batch engine cannot be held to play")
-    for name, target in spec.mulligans.items():
+    for name, target in spec.deal.mulligans.items():
         if target.count(":") != 1:
             out.append(f"mulligans: {name!r} → {target!r} is not 'module:attribute'")
     return out
@@ -174,7 +174,7 @@ class Conformance:
     @pytest.fixture(scope="class")
     @classmethod
     def game_spec(cls) -> GameSpec:
-        return games.get(cls.game)
+        return plugins.get(cls.game)
 
     def _legal(self, spec: GameSpec, registry: FormatRegistry) -> list[tuple[Format, Path]]:
         found = [(f, p) for f in formats_of(spec, registry) for p, ok in examples(f) if ok]
@@ -208,13 +208,13 @@ class Conformance:
     def test_the_engines_agree_on_tapes(
         self, game_spec: GameSpec, deckcheck_formats: FormatRegistry, deckcheck_index: CardIndex
     ) -> None:
-        if game_spec.play_tape is None:
+        if game_spec.play.play_tape is None:
             pytest.skip(f"game {game_spec.id!r} has no batch engine")
         played = 0
-        tape = game_spec.play_tape
+        tape = game_spec.play.play_tape
         for fmt, path in self._legal(game_spec, deckcheck_formats):
             setup = self._setup(game_spec, fmt, path, deckcheck_index)
-            if game_spec.batch_ok is not None and not game_spec.batch_ok(setup):
+            if game_spec.play.batch_ok is not None and not game_spec.play.batch_ok(setup):
                 continue
             for on_play in (True, False):
                 same_games(tape, setup, self.games, self.turns, on_play, 7, self.rows)
@@ -224,20 +224,20 @@ class Conformance:
     def test_games_end_by_a_declared_loss(
         self, game_spec: GameSpec, deckcheck_formats: FormatRegistry, deckcheck_index: CardIndex
     ) -> None:
-        if not game_spec.losses:
+        if not game_spec.play.losses:
             pytest.skip(f"game {game_spec.id!r} declares no way to lose")
         fmt, path = self._legal(game_spec, deckcheck_formats)[0]
         setup = self._setup(game_spec, fmt, path, deckcheck_index)
         turns = 3 * sum(n for _, n in setup.drawable) + 10
-        names = [loss.name for loss in game_spec.losses]
+        names = [loss.name for loss in game_spec.play.losses]
         policy = Compiled(setup.policy, setup.game)
         for seed in range(20):
-            record = game_spec.play(setup, policy, random.Random(seed), turns, True)
+            record = game_spec.play.play(setup, policy, random.Random(seed), turns, True)
             assert isinstance(record, Record)
             assert record.loss in names, (seed, record.loss)
             assert len(record.metrics) == record.loss_turn - 1, (seed, record.loss_turn)
-        if game_spec.play_tape is not None and (
-            game_spec.batch_ok is None or game_spec.batch_ok(setup)
+        if game_spec.play.play_tape is not None and (
+            game_spec.play.batch_ok is None or game_spec.play.batch_ok(setup)
         ):
-            chunk = same_games(game_spec.play_tape, setup, 20, turns, True, 11, self.rows)
+            chunk = same_games(game_spec.play.play_tape, setup, 20, turns, True, 11, self.rows)
             assert (chunk.loss > 0).all() and (chunk.loss <= len(names)).all()

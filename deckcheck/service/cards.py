@@ -80,10 +80,10 @@ class Cards:
 
     def warm(self) -> None:
         """Build the in-memory index and every game's name table and name index now."""
-        from deckcheck import games
+        from deckcheck import plugins
 
         index = self.cache.index()
-        for game in games.ids():
+        for game in plugins.ids():
             index.name_index(game)
 
     def count_in_memory(self) -> int | None:

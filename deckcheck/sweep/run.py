@@ -16,7 +16,6 @@ from pydantic import BaseModel, Field
 
 from deckcheck.errors import UsageError
 from deckcheck.formats import Format
-from deckcheck.games import get as game_spec
 from deckcheck.goldfish.policy import policy_from_keys
 from deckcheck.goldfish.run import MAX_TURNS, Tally, chunks, play_chunk, prepare, statistics
 from deckcheck.goldfish.setup import Setup
@@ -25,6 +24,7 @@ from deckcheck.models import DeckList, Game, Violation
 from deckcheck.odds.api import OddsRequest, compute_odds
 from deckcheck.odds.conditions import parse_conditions
 from deckcheck.odds.known import check_known
+from deckcheck.plugins import get as game_spec
 from deckcheck.resolve import CardIndex
 from deckcheck.sweep.blank import errors_of, wants_blank, with_blank
 from deckcheck.sweep.variants import Axis, Variant, build, check_count, parse_vary
@@ -294,7 +294,7 @@ def check_request(req: SweepRequest, game: Game) -> None:
         return
     source, name, _turn = split_metric(req.best, req.want, req.turns)
     if source == "milestone":
-        known = game_spec(game).milestones
+        known = game_spec(game).play.milestones
         if name not in known:
             raise UsageError(
                 _(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.errors import UsageError
 from deckcheck.i18n import _
 from deckcheck.models import Game
@@ -82,7 +82,7 @@ def make_goal(
             raise UsageError(_("--want needs --turn N (0: the opening hand)"))
         conditions: list[Condition] = parse_conditions(list(wants), game)
         terms.append(OddsTerm(tuple(c.text for c in conditions), turn))
-    known = games.get(game).milestones
+    known = plugins.get(game).play.milestones
     for name in milestones:
         if name not in known:
             raise UsageError(

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.formats import Format
 from deckcheck.models import Card
 from deckcheck.odds.conditions import Condition, parse_condition, parse_conditions
@@ -43,7 +43,7 @@ class OddsValues:
         (which card that is may change the drawable deck)."""
         bits = tuple(c.matches(card) for conds in self.conditions for c in conds)
         forced = self.forced is not None and self.forced.matches(card)
-        aside = card.number if games.get(self.fmt.game).set_aside is not None else ""
+        aside = card.number if plugins.get(self.fmt.game).deal.set_aside is not None else ""
         return (*bits, forced, aside)
 
     def values(self, cards: Sequence[tuple[Card, int]]) -> tuple[float, ...]:

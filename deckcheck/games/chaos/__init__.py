@@ -13,13 +13,19 @@ from typing import Any
 from deckcheck.games.chaos import os_table, partner, playtest, words
 from deckcheck.sdk import (
     N_,
+    PLUGIN_API,
     CardColumn,
+    Cards,
+    Construction,
+    Deal,
     Draws,
     GameSpec,
     Param,
+    Play,
     Policy,
     Search,
     SearchHook,
+    Words,
     _,
     deck_out,
     lazy,
@@ -168,107 +174,136 @@ class ChaosPolicy(Policy):
 CHAOS = (  # the entry point of pyproject.toml
     GameSpec(
         id="chaos",
-        words=words.words,
-        playtest=playtest.playtest,  # the builder's playtester: zones and turn steps
-        name="ChaosTCG",
-        # 総合ルール §2.2
-        card_types={
-            "chara": ("キャラ", "キャラカード"),
-            "extra": ("エクストラ", "エクストラカード"),
-            "partner": ("パートナー", "パートナーカード"),
-            "set": ("セット", "セットカード"),
-            "event": ("イベント", "イベントカード"),
-        },
-        names_ignore_spaces=True,  # §2.1: spaces in a card name are not part of it
-        section_aliases={"extra": "extra", "エクストラ": "extra", "エクストラデッキ": "extra"},
-        params={
-            "hand_limit": Param(
-                int,
-                7,
-                N_("goldfish: cards kept at the end of a turn (§7.6)"),
-                label=N_("hand limit"),
-            ),
-            "friend_areas": Param(
-                int, 4, N_("goldfish: friend areas in the arena (§5.7)"), label=N_("friend areas")
-            ),
-            "attack_draw": Param(
-                bool,
-                False,
-                N_("odds, goldfish: the partner's attack draw (§8.3)"),
-                label=N_("attack draw"),
-            ),
-            "first_player_first_turn_attack": Param(
-                bool,
-                True,
-                N_("odds, goldfish: whether the first player may attack on turn 1"),
-                label=N_("first player attacks on turn 1"),
-            ),
-        },
-        policy=ChaosPolicy,
-        default_policy=ChaosPolicy(
-            name=N_("chaos default"),
-            keep=("type:chara|type:partner>=2",),
-            play_first=("power>=5", "type:chara"),
-        ),
-        play=lazy("deckcheck.games.chaos.engine:play"),
-        # the same games, a chunk at a time, compiled (numba); encode.batch_ok says when
-        play_batch=lazy("deckcheck.games.chaos.fast:play_batch"),
-        play_tape=lazy("deckcheck.games.chaos.fast:play_tape"),
-        batch_ok=lazy("deckcheck.games.chaos.encode:batch_ok"),
-        metrics=METRICS,
-        milestones=MILESTONES,
-        set_aside=partner.set_aside,
-        check_card=check_card,
-        check_tables=lazy("deckcheck.games.chaos.checks:tables"),
-        card_tables=lazy("deckcheck.games.chaos.os_table:card_tables"),
-        losses=(deck_out(N_("ChaosTCG 総合ルール 2016-05-17 §1.2 (the beginning phase's draw)")),),
-        draws=AttackDraws.from_params,
-        notes=(
-            N_(
-                "ネーム (総合ルール 2016-05-17 §2.1) are the 「…」 parts of a card name; the pilot "
-                "never plays a chara or set that ネーム重複処理 (§11.4) would send to the 控え室"
-            ),
-            N_("sets (§3.9): one a chara; [TST ゲージ] sets only on 神前美月, any number (§13)"),
-            N_(
-                "extra charas (§10.1): the covered chara stops counting, the other payers go to "
-                "the "
-                "控え室 (hand first, then friends; never the partner); extra_cost is matched by "
-                "name"
-            ),
-            N_("level-up (§10.3): only with a chara card of the partner's card name"),
-            N_("[アラガミ] (§13): never enters (「…を登場させようとする場合それは何もしません」)"),
-            N_(
-                "[ソルラルチャージ] (§13): never played as an extra chara (only its own rule moves "
-                "it "
-                "out of the extra deck); off by default (policy solral_charge); when on it covers "
-                "the partner for the battle phase and, being in the partner area, is the partner "
-                "(§5.7 「パートナーエリアに置かれているキャラはパートナー状態」), so its attack "
-                "draws "
-                "(アタックドロー, §8.3); back face down at the end of the turn (deckcheck's "
-                "reading: "
-                "the PDF text lost the icon)"
-            ),
-            N_(
-                "hand limit 7 (§7.6): the pilot discards events first (it never plays them), then "
-                "the cards its play_first order ranks last"
-            ),
-            N_(
-                "not played: battles, damage, 乱入, events and card text (no opponent); level-up "
-                "costs"
+        list_rank=1,  # where lists show it: outside the rulebooks (deckcheck's own order)
+        plugin_api=PLUGIN_API,
+        words=Words(name="ChaosTCG", words=words.words),
+        cards=Cards(
+            # 総合ルール §2.2
+            card_types={
+                "chara": ("キャラ", "キャラカード"),
+                "extra": ("エクストラ", "エクストラカード"),
+                "partner": ("パートナー", "パートナーカード"),
+                "set": ("セット", "セットカード"),
+                "event": ("イベント", "イベントカード"),
+            },
+            names_ignore_spaces=True,  # §2.1: spaces in a card name are not part of it
+            check_card=check_card,
+            card_tables=lazy("deckcheck.games.chaos.os_table:card_tables"),
+            search_fields=("level", "cost"),
+            # a card's level, one of its 情報 (総合ルール 2016-05-17 §3.6); chosen as the curve:
+            # deckcheck's reading
+            curve=("level",),
+            columns=COLUMNS,
+            search_hooks=(
+                SearchHook(
+                    "title",
+                    N_("Title / OS"),
+                    N_("a title (作品名) or an OS: the cards of that title, or of that OS"),
+                    title_or_os,
+                    aliases=("os",),
+                ),
             ),
         ),
-        search_fields=("level", "cost"),
-        # a card's level, one of its 情報 (総合ルール 2016-05-17 §3.6); chosen as the curve:
-        # deckcheck's reading
-        curve=("level",),
-        columns=COLUMNS,
-        search_hooks=(
-            SearchHook(
-                "title",
-                N_("Title / OS"),
-                N_("a title (作品名) or an OS: the cards of that title, or of that OS"),
-                title_or_os,
-                aliases=("os",),
+        construction=Construction(
+            section_aliases={"extra": "extra", "エクストラ": "extra", "エクストラデッキ": "extra"},
+            params={
+                "hand_limit": Param(
+                    int,
+                    7,
+                    N_("goldfish: cards kept at the end of a turn (§7.6)"),
+                    label=N_("hand limit"),
+                ),
+                "friend_areas": Param(
+                    int,
+                    4,
+                    N_("goldfish: friend areas in the arena (§5.7)"),
+                    label=N_("friend areas"),
+                ),
+                "attack_draw": Param(
+                    bool,
+                    False,
+                    N_("odds, goldfish: the partner's attack draw (§8.3)"),
+                    label=N_("attack draw"),
+                ),
+                "first_player_first_turn_attack": Param(
+                    bool,
+                    True,
+                    N_("odds, goldfish: whether the first player may attack on turn 1"),
+                    label=N_("first player attacks on turn 1"),
+                ),
+            },
+            check_tables=lazy("deckcheck.games.chaos.checks:tables"),
+        ),
+        deal=Deal(
+            set_aside=partner.set_aside,
+            draws=AttackDraws.from_params,
+        ),
+        play=Play(
+            playtest=playtest.playtest,  # the builder's playtester: zones and turn steps
+            policy=ChaosPolicy,
+            default_policy=ChaosPolicy(
+                name=N_("chaos default"),
+                keep=("type:chara|type:partner>=2",),
+                play_first=("power>=5", "type:chara"),
+            ),
+            play=lazy("deckcheck.games.chaos.engine:play"),
+            # the same games, a chunk at a time, compiled (numba); encode.batch_ok says when
+            play_batch=lazy("deckcheck.games.chaos.fast:play_batch"),
+            play_tape=lazy("deckcheck.games.chaos.fast:play_tape"),
+            batch_ok=lazy("deckcheck.games.chaos.encode:batch_ok"),
+            metrics=METRICS,
+            milestones=MILESTONES,
+            losses=(
+                deck_out(N_("ChaosTCG 総合ルール 2016-05-17 §1.2 (the beginning phase's draw)")),
+            ),
+            notes=(
+                N_(
+                    "ネーム (総合ルール 2016-05-17 §2.1) are the 「…」 parts of a card name; the "
+                    "pilot "
+                    "never plays a chara or set that ネーム重複処理 (§11.4) would send to the "
+                    "控え室"
+                ),
+                N_(
+                    "sets (§3.9): one a chara; [TST ゲージ] sets only on 神前美月, any number (§13)"
+                ),
+                N_(
+                    "extra charas (§10.1): the covered chara stops counting, the other payers go "
+                    "to "
+                    "the "
+                    "控え室 (hand first, then friends; never the partner); extra_cost is matched "
+                    "by "
+                    "name"
+                ),
+                N_("level-up (§10.3): only with a chara card of the partner's card name"),
+                N_(
+                    "[アラガミ] (§13): never enters "
+                    "(「…を登場させようとする場合それは何もしません」)"
+                ),
+                N_(
+                    "[ソルラルチャージ] (§13): never played as an extra chara (only its own rule "
+                    "moves "
+                    "it "
+                    "out of the extra deck); off by default (policy solral_charge); when on it "
+                    "covers "
+                    "the partner for the battle phase and, being in the partner area, is the "
+                    "partner "
+                    "(§5.7 「パートナーエリアに置かれているキャラはパートナー状態」), so its "
+                    "attack "
+                    "draws "
+                    "(アタックドロー, §8.3); back face down at the end of the turn (deckcheck's "
+                    "reading: "
+                    "the PDF text lost the icon)"
+                ),
+                N_(
+                    "hand limit 7 (§7.6): the pilot discards events first (it never plays them), "
+                    "then "
+                    "the cards its play_first order ranks last"
+                ),
+                N_(
+                    "not played: battles, damage, 乱入, events and card text (no opponent); "
+                    "level-up "
+                    "costs"
+                ),
             ),
         ),
     )

@@ -1,4 +1,4 @@
-"""ChaosTCG's table for the builder's playtester (``GameSpec.playtest``): its zones and the
+"""ChaosTCG's table for the builder's playtester (``GameSpec.play.playtest``): its zones and the
 steps of its turn, from ChaosTCG 総合ルール (2016-05-17) §6.2, §7 and §8."""
 
 from __future__ import annotations

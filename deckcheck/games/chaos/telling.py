@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from deckcheck.sdk import Card, _p
+from deckcheck.sdk import Card, _p, told
 from deckcheck.sdk import card_names as names
 
 
@@ -58,10 +58,5 @@ def state(
         "chaos",
         "partner {partner} level {level}; friends: {friends}; set cards {sets}; hand {hand}, "
         "deck {deck}",
-        partner=names([partner]),
-        level=level,
-        friends=names(friends),
-        sets=sets,
-        hand=hand,
-        deck=deck,
+        **told(partner=partner, level=level, friends=friends, sets=sets, hand=hand, deck=deck),
     )

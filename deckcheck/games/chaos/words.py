@@ -1,17 +1,17 @@
-"""This game's words for messages (``GameSpec.words``; see ``deckcheck.wording.word``)."""
+"""This game's words for messages (``GameSpec.words.words``; see ``deckcheck.wording.word``)."""
 
 from __future__ import annotations
 
-from deckcheck.sdk import _p
+from deckcheck.sdk import _p, game_words
 
-
-def words() -> dict[str, str]:
-    return {
-        "chaos": _p("chaos", "chaos"),
-        "chara": _p("chaos", "chara"),
-        "extra": _p("chaos", "extra"),
-        "partner": _p("chaos", "partner"),
-        "set": _p("chaos", "set"),
-        "event": _p("chaos", "event"),
-        "main": _p("chaos", "main"),
-    }
+words = game_words(
+    lambda: (
+        _p("chaos", "chaos"),
+        _p("chaos", "chara"),
+        _p("chaos", "extra"),
+        _p("chaos", "partner"),
+        _p("chaos", "set"),
+        _p("chaos", "event"),
+        _p("chaos", "main"),
+    )
+)

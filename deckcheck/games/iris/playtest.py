@@ -1,4 +1,4 @@
-"""あいりすミスティリア! TCG's table for the builder's playtester (``GameSpec.playtest``): its
+"""あいりすミスティリア! TCG's table for the builder's playtester (``GameSpec.play.playtest``): its
 zones and the steps of its turn, from the how-to-play's 「対戦の準備」 and 「ターンの流れ」."""
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from deckcheck.sdk import Card, _p
+from deckcheck.sdk import Card, _p, told
 from deckcheck.sdk import card_names as names
 
 
@@ -48,11 +48,6 @@ def state(
         "iris",
         "main unit {main}; standby {n}/{slots}: {standby}; charges {charges}; hand {hand}, "
         "deck {deck}",
-        main=names([main]),
         n=len(standby),
-        slots=slots,
-        standby=names(standby),
-        charges=charges,
-        hand=hand,
-        deck=deck,
+        **told(main=main, slots=slots, standby=standby, charges=charges, hand=hand, deck=deck),
     )

@@ -1,16 +1,16 @@
-"""This game's words for messages (``GameSpec.words``; see ``deckcheck.wording.word``)."""
+"""This game's words for messages (``GameSpec.words.words``; see ``deckcheck.wording.word``)."""
 
 from __future__ import annotations
 
-from deckcheck.sdk import _p
+from deckcheck.sdk import _p, game_words
 
-
-def words() -> dict[str, str]:
-    return {
-        "iris": _p("iris", "iris"),
-        "unit": _p("iris", "unit"),
-        "strategy": _p("iris", "strategy"),
-        "tactic": _p("iris", "tactic"),
-        "enhancement": _p("iris", "enhancement"),
-        "main": _p("iris", "main"),
-    }
+words = game_words(
+    lambda: (
+        _p("iris", "iris"),
+        _p("iris", "unit"),
+        _p("iris", "strategy"),
+        _p("iris", "tactic"),
+        _p("iris", "enhancement"),
+        _p("iris", "main"),
+    )
+)

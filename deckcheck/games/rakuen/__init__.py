@@ -12,16 +12,22 @@ from pydantic import Field
 from deckcheck.games.rakuen import playtest, words
 from deckcheck.sdk import (
     N_,
+    PLUGIN_API,
     Aside,
     Card,
     CardColumn,
+    Cards,
+    Construction,
+    Deal,
     Draws,
     Format,
     GameSpec,
     Loss,
     Param,
+    Play,
     Policy,
     Search,
+    Words,
     _,
     lazy,
     nfkc,
@@ -158,7 +164,7 @@ def check_card(fields: dict[str, Any], tables: Mapping[str, Mapping[str, str]]) 
     if kind is not None and kind not in KINDS:
         allowed = ", ".join(KINDS)
         out.append(_("unknown kind {value} (use {allowed})", value=repr(kind), allowed=allowed))
-    ctype = RAKUEN.type_words.get(nfkc(str(fields.get("type") or "")).casefold())
+    ctype = RAKUEN.cards.type_words.get(nfkc(str(fields.get("type") or "")).casefold())
     if ctype == "gate" and not str(fields.get("gate_number") or "").strip():
         out.append(
             _(
@@ -172,105 +178,124 @@ def check_card(fields: dict[str, Any], tables: Mapping[str, Mapping[str, str]]) 
 RAKUEN = (  # the entry point of pyproject.toml
     GameSpec(
         id="rakuen",
-        words=words.words,
-        playtest=playtest.playtest,  # the builder's playtester: zones and turn steps
-        name="ラクエンロジック",
-        # ルールブック Ver1.0 ch.1 §1
-        card_types={
-            "member": ("メンバー", "メンバーカード"),
-            "tactics": ("戦術", "タクティクス", "戦術カード"),
-            "paradox": ("逆理", "パラドックス", "逆理カード"),
-            "gate": ("門", "ゲート", "門カード"),
-        },
-        kinds=KINDS,
-        section_aliases={
-            "gate": "gate",
-            "gates": "gate",
-            "ゲート": "gate",
-            "ゲートデッキ": "gate",
-            "門": "gate",
-            "門デッキ": "gate",
-        },
-        params={
-            "stock_per_turn": Param(
-                int,
-                0,
-                N_("odds, goldfish: cards put to stock each turn (ch.2 §4)"),
-                label=N_("cards put to stock a turn"),
-            ),
-            "level_area_max": Param(
-                int,
-                4,
-                N_("goldfish: cards the level area holds (ch.2 §5)"),
-                label=N_("level area size"),
-            ),
-            "circles": Param(
-                int, 6, N_("hand, goldfish: circles, one gate each (ch.2 §2)"), label=N_("circles")
-            ),
-            # none in ルールブック Ver1.0 (ch.1 §3 2 手札, ch.2 §4, ch.4 Q38: 「手札の上限は
-            # ありません」); the format in force from 2017-02-26 gives one
-            "hand_limit": Param(
-                int,
-                None,
-                N_("goldfish: cards kept at the end phase (unset: no hand limit)"),
-                0,
-                label=N_("hand limit"),
-            ),
-        },
-        policy=RakuenPolicy,
-        default_policy=RakuenPolicy(
-            name=N_("rakuen default"),
-            keep=("type:member>=2",),
-            play_first=("kind:合理体", "level>=2", "type:member"),
-            level_area_first=("type:paradox", "type:tactics"),
+        list_rank=2,  # where lists show it: outside the rulebooks (deckcheck's own order)
+        plugin_api=PLUGIN_API,
+        words=Words(name="ラクエンロジック", words=words.words),
+        cards=Cards(
+            # ルールブック Ver1.0 ch.1 §1
+            card_types={
+                "member": ("メンバー", "メンバーカード"),
+                "tactics": ("戦術", "タクティクス", "戦術カード"),
+                "paradox": ("逆理", "パラドックス", "逆理カード"),
+                "gate": ("門", "ゲート", "門カード"),
+            },
+            kinds=KINDS,
+            check_card=check_card,
+            search_fields=("level", "cost", "kind"),
+            # a member is deployed when its level is at most the cards of the level area
+            # (ルールブック Ver1.0 ch.2 §5); chosen as the curve: deckcheck's reading
+            curve=("level",),
+            columns=COLUMNS,
         ),
-        play=lazy("deckcheck.games.rakuen.engine:play"),
-        play_batch=lazy("deckcheck.games.rakuen.fast:play_batch"),
-        play_tape=lazy("deckcheck.games.rakuen.fast:play_tape"),
-        batch_ok=lazy("deckcheck.games.rakuen.fast:batch_ok"),
-        metrics=METRICS,
-        milestones=MILESTONES,
-        lay_out=lay_out_gates,
-        check_card=check_card,
-        losses=LOSSES,
-        draws=StockDraws.from_params,
-        notes=(
-            N_("territory = 1 for members whose card data gives none (outside the card data)"),
-            N_(
-                "circles: 2 rows (the mat's 6 circles read as 2 × 3: deckcheck's reading); members "
-                "move freely in the main phase, so territories fit when they add up to at most the "
-                "circles and no two 2 × 2 blocks overlap; the pilot deploys over members of a "
-                "lower "
-                "level only (ルールブック Ver1.0 ch.1 §2 テリトリー, ch.2 §6, ch.3 §6)"
+        construction=Construction(
+            section_aliases={
+                "gate": "gate",
+                "gates": "gate",
+                "ゲート": "gate",
+                "ゲートデッキ": "gate",
+                "門": "gate",
+                "門デッキ": "gate",
+            },
+            params={
+                "stock_per_turn": Param(
+                    int,
+                    0,
+                    N_("odds, goldfish: cards put to stock each turn (ch.2 §4)"),
+                    label=N_("cards put to stock a turn"),
+                ),
+                "level_area_max": Param(
+                    int,
+                    4,
+                    N_("goldfish: cards the level area holds (ch.2 §5)"),
+                    label=N_("level area size"),
+                ),
+                "circles": Param(
+                    int,
+                    6,
+                    N_("hand, goldfish: circles, one gate each (ch.2 §2)"),
+                    label=N_("circles"),
+                ),
+                # none in ルールブック Ver1.0 (ch.1 §3 2 手札, ch.2 §4, ch.4 Q38: 「手札の上限は
+                # ありません」); the format in force from 2017-02-26 gives one
+                "hand_limit": Param(
+                    int,
+                    None,
+                    N_("goldfish: cards kept at the end phase (unset: no hand limit)"),
+                    0,
+                    label=N_("hand limit"),
+                ),
+            },
+        ),
+        deal=Deal(
+            lay_out=lay_out_gates,
+            draws=StockDraws.from_params,
+        ),
+        play=Play(
+            playtest=playtest.playtest,  # the builder's playtester: zones and turn steps
+            policy=RakuenPolicy,
+            default_policy=RakuenPolicy(
+                name=N_("rakuen default"),
+                keep=("type:member>=2",),
+                play_first=("kind:合理体", "level>=2", "type:member"),
+                level_area_first=("type:paradox", "type:tactics"),
             ),
-            N_(
-                "合体 (ch.3 §4): declared only when a 合理体 in hand or deck meets its conditions, "
-                "so "
-                "a failed 合体 never happens; refreshing the deck during its search is not modelled"
-            ),
-            N_(
-                "luck drive (ch.2 §6): the rules allow any number a turn; the pilot uses at most "
-                "luck_drive_times (default 1), and by default only on a turn with no deployment"
-            ),
-            N_(
-                "hand limit (the format's hand_limit; none in ルールブック Ver1.0): at the end "
-                "phase "
-                "the pilot discards, to the drop zone (p.15 「手札を捨てる」), the cards it would "
-                "play last by its play_first order (the default pilot: tactics and paradoxes "
-                "first, "
-                "which the goldfish only puts into the level area, then members of the lowest "
-                "level and cost): deckcheck's reading of what the pilot values least"
-            ),
-            N_(
-                "not played: battles, logic drive, paradoxes, card text (no opponent); a deck and "
-                "a "
-                "drop zone both empty end the game as deck-out (deckcheck's simplification)"
+            play=lazy("deckcheck.games.rakuen.engine:play"),
+            play_batch=lazy("deckcheck.games.rakuen.fast:play_batch"),
+            play_tape=lazy("deckcheck.games.rakuen.fast:play_tape"),
+            batch_ok=lazy("deckcheck.games.rakuen.fast:batch_ok"),
+            metrics=METRICS,
+            milestones=MILESTONES,
+            losses=LOSSES,
+            notes=(
+                N_("territory = 1 for members whose card data gives none (outside the card data)"),
+                N_(
+                    "circles: 2 rows (the mat's 6 circles read as 2 × 3: deckcheck's reading); "
+                    "members "
+                    "move freely in the main phase, so territories fit when they add up to at most "
+                    "the "
+                    "circles and no two 2 × 2 blocks overlap; the pilot deploys over members of a "
+                    "lower "
+                    "level only (ルールブック Ver1.0 ch.1 §2 テリトリー, ch.2 §6, ch.3 §6)"
+                ),
+                N_(
+                    "合体 (ch.3 §4): declared only when a 合理体 in hand or deck meets its "
+                    "conditions, "
+                    "so "
+                    "a failed 合体 never happens; refreshing the deck during its search is not "
+                    "modelled"
+                ),
+                N_(
+                    "luck drive (ch.2 §6): the rules allow any number a turn; the pilot uses at "
+                    "most "
+                    "luck_drive_times (default 1), and by default only on a turn with no deployment"
+                ),
+                N_(
+                    "hand limit (the format's hand_limit; none in ルールブック Ver1.0): at the end "
+                    "phase "
+                    "the pilot discards, to the drop zone (p.15 「手札を捨てる」), the cards it "
+                    "would "
+                    "play last by its play_first order (the default pilot: tactics and paradoxes "
+                    "first, "
+                    "which the goldfish only puts into the level area, then members of the lowest "
+                    "level and cost): deckcheck's reading of what the pilot values least"
+                ),
+                N_(
+                    "not played: battles, logic drive, paradoxes, card text (no opponent); a deck "
+                    "and "
+                    "a "
+                    "drop zone both empty end the game as deck-out (deckcheck's simplification)"
+                ),
             ),
         ),
-        search_fields=("level", "cost", "kind"),
-        # a member is deployed when its level is at most the cards of the level area (ルールブック
-        # Ver1.0 ch.2 §5); chosen as the curve: deckcheck's reading
-        curve=("level",),
-        columns=COLUMNS,
     )
 )

@@ -1,4 +1,4 @@
-"""ラクエンロジック's table for the builder's playtester (``GameSpec.playtest``): its zones and
+"""ラクエンロジック's table for the builder's playtester (``GameSpec.play.playtest``): its zones and
 the steps of its turn, from ラクエンロジック ルールブック Ver1.0 ch.2 (ファイト進行の詳細)."""
 
 from __future__ import annotations

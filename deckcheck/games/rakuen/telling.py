@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from deckcheck.sdk import Card, _p
+from deckcheck.sdk import Card, _p, told
 from deckcheck.sdk import card_names as names
 
 
@@ -78,10 +78,5 @@ def state(level: int, stock: int, field: Sequence[Card], hand: int, deck: int, d
     return _p(
         "rakuen",
         "level area {level}; stock {stock}; field: {field}; hand {hand}, deck {deck}, drop {drop}",
-        level=level,
-        stock=stock,
-        field=names(field),
-        hand=hand,
-        deck=deck,
-        drop=drop,
+        **told(level=level, stock=stock, field=field, hand=hand, deck=deck, drop=drop),
     )

@@ -1,17 +1,17 @@
-"""This game's words for messages (``GameSpec.words``; see ``deckcheck.wording.word``)."""
+"""This game's words for messages (``GameSpec.words.words``; see ``deckcheck.wording.word``)."""
 
 from __future__ import annotations
 
-from deckcheck.sdk import _p
+from deckcheck.sdk import _p, game_words
 
-
-def words() -> dict[str, str]:
-    return {
-        "rakuen": _p("rakuen", "rakuen"),
-        "member": _p("rakuen", "member"),
-        "tactics": _p("rakuen", "tactics"),
-        "paradox": _p("rakuen", "paradox"),
-        "gate": _p("rakuen", "gate"),
-        "gate number": _p("rakuen", "gate number"),
-        "main": _p("rakuen", "main"),
-    }
+words = game_words(
+    lambda: (
+        _p("rakuen", "rakuen"),
+        _p("rakuen", "member"),
+        _p("rakuen", "tactics"),
+        _p("rakuen", "paradox"),
+        _p("rakuen", "gate"),
+        _p("rakuen", "gate number"),
+        _p("rakuen", "main"),
+    )
+)

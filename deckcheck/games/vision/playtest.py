@@ -1,4 +1,4 @@
-"""VISION's table for the builder's playtester (``GameSpec.playtest``): its zones and the steps
+"""VISION's table for the builder's playtester (``GameSpec.play.playtest``): its zones and the steps
 of its turn, each with its source. CR is 「Phantom Magic Vision 総合ルール」; OFF the
 publisher's rules page 「ターンの流れ」 (circle9.work/vision/vision/, h2_9)."""
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from deckcheck.games.vision.cards import facts
-from deckcheck.sdk import Card, _p
+from deckcheck.sdk import Card, _p, told
 from deckcheck.sdk import card_names as names
 
 
@@ -101,10 +101,5 @@ def state(active: int, nodes: int, field: Sequence[Card], hand: int, deck: int, 
     return _p(
         "vision",
         "nodes {active}/{nodes} active; field: {field}; hand {hand}, deck {deck}; damage {damage}",
-        active=active,
-        nodes=nodes,
-        field=names(field),
-        hand=hand,
-        deck=deck,
-        damage=damage,
+        **told(active=active, nodes=nodes, field=field, hand=hand, deck=deck, damage=damage),
     )

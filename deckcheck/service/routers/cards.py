@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
 
-from deckcheck import games
+from deckcheck import plugins
 from deckcheck.i18n import _
 from deckcheck.models import Card
 from deckcheck.pool.search import FilterError
@@ -26,7 +26,7 @@ def cards(
     request: Request,
     response: Response,
     store: CardsDep,
-    game: games.KnownGame | None = None,  # an unknown game is a 422 naming the known ones
+    game: plugins.KnownGame | None = None,  # an unknown game is a 422 naming the known ones
     q: Annotated[str | None, Query(max_length=200)] = None,
     type: Annotated[str | None, Query(max_length=40)] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
@@ -40,7 +40,7 @@ def cards(
     value it cannot take, is a 422. A game with real cards hides its sample cards
     (``SAMPLE-…``) unless ``samples=true``. ``total=true``: the ``X-Total-Count`` header
     says how many cards the search finds in all (a pager's total; the body stays a list)."""
-    if type is not None and not any(type in s.card_types for s in games.specs()):
+    if type is not None and not any(type in s.cards.card_types for s in plugins.specs()):
         raise _bad("type", _("unknown card type {type!r}", type=type))
     filters: dict[str, str | int | None] = {}
     for key, value in request.query_params.multi_items():
@@ -66,7 +66,7 @@ def _bad(where: str, message: str) -> Problem:
 
 @router.get("/{game}/{number}")
 def card(game: str, number: str, store: CardsDep) -> Card:
-    chosen = game if game in games.ids() else None
+    chosen = game if game in plugins.ids() else None
     if chosen is None:
         raise Problem(404, "unknown-card", _("unknown game {game!r}", game=game))  # i18n: machine
     found = store.get(chosen, number)

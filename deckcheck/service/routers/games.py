@@ -9,10 +9,10 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from deckcheck import games
-from deckcheck.games.columns_contract import CardColumn
-from deckcheck.games.playtest_contract import Playtest
+from deckcheck import plugins
 from deckcheck.i18n import DEFAULT, N_, _, current
+from deckcheck.plugins.columns import CardColumn
+from deckcheck.plugins.playtest import Playtest
 from deckcheck.pool.columns import game_columns
 from deckcheck.pool.search import offered
 from deckcheck.service.problems import Problem
@@ -24,12 +24,12 @@ router = APIRouter(prefix="/games", tags=["games"])
 @router.get("")
 def game_list() -> list[dict[str, Any]]:
     out = []
-    for spec in games.specs():
+    for spec in plugins.specs():
         out.append(
             {
                 "id": spec.id,
-                "name": spec.name,
-                "card_types": {k: list(v) for k, v in spec.card_types.items()},
+                "name": spec.words.name,
+                "card_types": {k: list(v) for k, v in spec.cards.card_types.items()},
                 "filters": [
                     {
                         **f.describe(),
@@ -39,7 +39,7 @@ def game_list() -> list[dict[str, Any]]:
                     for f in offered(spec.id)
                 ],
                 "columns": [_column(spec.id, c) for c in game_columns(spec.id).values()],
-                "curve": [_curve(spec.id, name) for name in spec.curve],
+                "curve": [_curve(spec.id, name) for name in spec.cards.curve],
             }
         )
     return out
@@ -50,11 +50,11 @@ def playtest(game: str) -> dict[str, Any]:
     """The game's table for the builder's playtester, in the request's language: its zones, the
     steps of its turn (each with its rule) and what the player follows alone. 404: no such
     game, or a game without a playtester."""
-    spec = games.find(game)
-    if spec is None or spec.playtest is None:
+    spec = plugins.find(game)
+    if spec is None or spec.play.playtest is None:
         detail = _("No playtester for game {game}", game=repr(game))
         raise Problem(404, "not-found", detail)  # i18n: machine
-    return _table(spec.playtest())
+    return _table(spec.play.playtest())
 
 
 def _table(table: Playtest) -> dict[str, Any]:

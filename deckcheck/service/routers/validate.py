@@ -15,9 +15,9 @@ from deckcheck import suggest
 from deckcheck.api import check_suggestions, validate_capped
 from deckcheck.format_registry import FormatRegistry
 from deckcheck.formats import Format
-from deckcheck.games import name_key
 from deckcheck.i18n import N_
 from deckcheck.models import Card, DeckEntry, Report
+from deckcheck.plugins import name_key
 from deckcheck.resolve import CardIndex, Resolution
 from deckcheck.service.deps import CardIndexDep, RegistryDep
 from deckcheck.service.problems import over_limit

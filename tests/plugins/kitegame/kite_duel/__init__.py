@@ -15,7 +15,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from deckcheck.sdk import N_, PLUGIN_API, GameSpec, Param, Policy, _p, deck_out, lazy
+from deckcheck.sdk import (
+    N_,
+    PLUGIN_API,
+    Cards,
+    Construction,
+    GameSpec,
+    Param,
+    Play,
+    Policy,
+    Words,
+    _p,
+    deck_out,
+    lazy,
+)
 
 METRICS = (N_("hand"), N_("gliders"), N_("deck"))
 MILESTONES = (N_("first_glider"),)
@@ -41,26 +54,37 @@ def words() -> dict[str, str]:
 
 KITE = GameSpec(
     id="kite",
-    name="Kite Duel",
     plugin_api=PLUGIN_API,
-    card_types={"glider": ("グライダー",), "wind": ("風",)},
-    sections=("reserve",),
-    section_aliases={"reserve": "reserve", "リザーブ": "reserve"},
-    params={
-        "gust": Param(
-            int, 3, N_("goldfish: gliders in the air at most"), minimum=1,
-            label=N_("gliders in the air at most"),
-        )
-    },
-    policy=KitePolicy,
-    default_policy=KitePolicy(name="kite default", keep=("type:glider>=1",)),
-    play=lazy("kite_duel.engine:play"),
-    play_batch=lazy("kite_duel.fast:play_batch"),
-    play_tape=lazy("kite_duel.fast:play_tape"),
-    metrics=METRICS,
-    milestones=MILESTONES,
-    losses=(deck_out(N_("Kite Duel rules: a draw the deck cannot give loses")),),
-    notes=(N_("Kite Duel is deckcheck's test fixture: its rules are outside the rulebooks"),),
-    words=words,
     data=Path(__file__).resolve().parent / "data",
+    words=Words(
+        name="Kite Duel",
+        words=words,
+    ),
+    cards=Cards(
+        card_types={"glider": ("グライダー",), "wind": ("風",)},
+    ),
+    construction=Construction(
+        sections=("reserve",),
+        section_aliases={"reserve": "reserve", "リザーブ": "reserve"},
+        params={
+            "gust": Param(
+                int,
+                3,
+                N_("goldfish: gliders in the air at most"),
+                minimum=1,
+                label=N_("gliders in the air at most"),
+            )
+        },
+    ),
+    play=Play(
+        policy=KitePolicy,
+        default_policy=KitePolicy(name="kite default", keep=("type:glider>=1",)),
+        play=lazy("kite_duel.engine:play"),
+        play_batch=lazy("kite_duel.fast:play_batch"),
+        play_tape=lazy("kite_duel.fast:play_tape"),
+        metrics=METRICS,
+        milestones=MILESTONES,
+        losses=(deck_out(N_("Kite Duel rules: a draw the deck cannot give loses")),),
+        notes=(N_("Kite Duel is deckcheck's test fixture: its rules are outside the rulebooks"),),
+    ),
 )

@@ -15,19 +15,25 @@ from collections.abc import Sequence
 from typing import Any
 
 from deckcheck.sdk import (
+    PLUGIN_API,
     Aside,
     AsideError,
     Card,
     CardColumn,
+    Cards,
     Compiled,
+    Construction,
+    Deal,
     DeckOut,
     GameSpec,
     Loss,
     Param,
+    Play,
     Policy,
     Record,
     Search,
     Setup,
+    Words,
     deck_out,
     expand,
     keep_of,
@@ -118,30 +124,41 @@ def play(setup: Setup, policy: Compiled, rng: random.Random, turns: int, on_play
 
 TOY = GameSpec(
     id="toy",
-    name="Toy game",
-    card_types={"creature": ("クリーチャー",), "spell": ("呪文",)},
-    section_aliases={"sideline": "side"},
-    params={
-        "board": Param(int, 3, "goldfish: creatures in play at most"),
-        "hand_max": Param(int, 8, "goldfish: more cards in hand at a turn's end lose", 0),
-    },
-    policy=ToyPolicy,
-    default_policy=ToyPolicy(
-        name="toy default", keep=("type:creature>=1",), play_first=("element:火",)
+    plugin_api=PLUGIN_API,
+    words=Words(
+        name="Toy game",
     ),
-    play=play,
-    metrics=METRICS,
-    milestones=MILESTONES,
-    columns=(
-        CardColumn(
-            "element", "text", "the card's element (火 水 森 闇)", Search("exact"), summary=True
+    cards=Cards(
+        card_types={"creature": ("クリーチャー",), "spell": ("呪文",)},
+        columns=(
+            CardColumn(
+                "element", "text", "the card's element (火 水 森 闇)", Search("exact"), summary=True
+            ),
         ),
     ),
-    check_tables=lazy("deckcheck_toygame.checks:tables"),
-    set_aside=champion,
-    losses=(
-        deck_out(f"{RULES}: a draw from an empty deck"),
-        Loss("overflow", "hand overflow", f"{RULES}: more than hand_max cards at a turn's end"),
+    construction=Construction(
+        section_aliases={"sideline": "side"},
+        params={
+            "board": Param(int, 3, "goldfish: creatures in play at most"),
+            "hand_max": Param(int, 8, "goldfish: more cards in hand at a turn's end lose", 0),
+        },
+        check_tables=lazy("deckcheck_toygame.checks:tables"),
     ),
-    mulligans={"bottom-two": f"{__name__}.mulligan:BOTTOM_TWO"},
+    deal=Deal(
+        set_aside=champion,
+        mulligans={"bottom-two": f"{__name__}.mulligan:BOTTOM_TWO"},
+    ),
+    play=Play(
+        policy=ToyPolicy,
+        default_policy=ToyPolicy(
+            name="toy default", keep=("type:creature>=1",), play_first=("element:火",)
+        ),
+        play=play,
+        metrics=METRICS,
+        milestones=MILESTONES,
+        losses=(
+            deck_out(f"{RULES}: a draw from an empty deck"),
+            Loss("overflow", "hand overflow", f"{RULES}: more than hand_max cards at a turn's end"),
+        ),
+    ),
 )

@@ -16,8 +16,10 @@ function returning it): loading it imports the game's package, which builds the 
 nothing else (engines and NumPy load on first use, ``contract.lazy``). The registry loads every
 entry point the first time it is asked, once, under a lock. A plugin that fails to load is
 left out, and asking for its game is an ``UnknownGame`` error naming the plugin and why; the
-other games work. Order: the shipped games in ``SHIPPED`` order, then the others by id, then
-games added with ``register()`` (tests, embedding programs) in the order they were added.
+other games work. Order: the games that give a ``GameSpec.list_rank`` by rank (the shipped
+games give theirs), then the others by id, then games added with ``register()`` (tests,
+embedding programs) in the order they were added. When two distributions declare one id, the
+game deckcheck ships (``deckcheck.games.<id>``) wins, else the first by value.
 
 This module imports ``contract`` and ``errors`` only: nothing of deckcheck imports a game.
 """
@@ -30,7 +32,9 @@ from functools import lru_cache
 from importlib.metadata import EntryPoint, entry_points
 
 from deckcheck.errors import UnknownGame
-from deckcheck.games.contract import (
+from deckcheck.i18n import _, add_catalogue
+from deckcheck.normalize import CACHED_LENGTH, CACHED_NAMES, card_name_key
+from deckcheck.plugins.contract import (
     COMMON_PARAMS,
     PLUGIN_API,
     BatchEngine,
@@ -40,8 +44,6 @@ from deckcheck.games.contract import (
     ParamValue,
     lazy,
 )
-from deckcheck.i18n import _, add_catalogue
-from deckcheck.normalize import CACHED_LENGTH, CACHED_NAMES, card_name_key
 
 __all__ = [  # the contract's names, for callers that import them from here
     "COMMON_PARAMS",
@@ -55,8 +57,8 @@ __all__ = [  # the contract's names, for callers that import them from here
 ]
 
 GROUP = "deckcheck.games"
-# The games deckcheck ships (pyproject.toml's entry points), in the order lists show them.
-SHIPPED = ("chaos", "rakuen", "vision", "iris")
+# Where the games deckcheck ships live (pyproject.toml's entry points): one wins a duplicated id.
+OWN = "deckcheck.games."
 
 _LOCK = threading.RLock()
 _found: dict[str, GameSpec] = {}  # from entry points, in order
@@ -66,9 +68,16 @@ _loaded = False
 _loading = False  # while the entry points load: a game module that asks sees what is loaded
 
 
-def _order(point: EntryPoint) -> tuple[int, str]:
-    shipped = point.name in SHIPPED and point.value.startswith("deckcheck.games.")
-    return (SHIPPED.index(point.name) if shipped else len(SHIPPED), point.name)
+def _order(point: EntryPoint) -> tuple[bool, str, str]:
+    """The order entry points load in: deckcheck's own games first (a plugin that asks for one
+    while it loads finds it, and loses a duplicated id to it), each by id."""
+    return (not point.value.startswith(OWN), point.name, point.value)
+
+
+def _listed(spec: GameSpec) -> tuple[bool, int]:
+    """Where lists show a game: by its rank, the games without one after (``sorted`` is
+    stable, so those stay by id)."""
+    return (spec.list_rank is None, spec.list_rank or 0)
 
 
 def _load(point: EntryPoint) -> GameSpec:
@@ -146,6 +155,9 @@ def _discover(points: Iterable[EntryPoint]) -> None:
             _found[point.name] = _words(_load(point))
         except UnknownGame as exc:
             _broken[point.name] = str(exc)
+    ordered = sorted(_found.values(), key=_listed)
+    _found.clear()
+    _found.update((spec.id, spec) for spec in ordered)
 
 
 def _ensure() -> None:
@@ -265,10 +277,10 @@ def name_key(game: str, name: str) -> str:
     """Key under which two card names are the same card name in ``game`` (its spec says
     whether spaces count: ``normalize.card_name_key``)."""
     if len(name) > CACHED_LENGTH:  # kept out of the memo: it is bounded in bytes
-        return card_name_key(name, get(game).names_ignore_spaces)
+        return card_name_key(name, get(game).cards.names_ignore_spaces)
     return _name_key(game, name)
 
 
 @lru_cache(maxsize=CACHED_NAMES)
 def _name_key(game: str, name: str) -> str:
-    return card_name_key(name, get(game).names_ignore_spaces)
+    return card_name_key(name, get(game).cards.names_ignore_spaces)

@@ -25,18 +25,19 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol, Self
 
-from deckcheck.games.columns_contract import CardColumn, SearchHook
-from deckcheck.games.deal_contract import Draws, FromHand, LayOut, Loss, SetAside
-from deckcheck.games.playtest_contract import Playtest
 from deckcheck.i18n import N_
 from deckcheck.normalize import nfkc
+from deckcheck.plugins.columns import CardColumn, SearchHook
+from deckcheck.plugins.deal import Draws, FromHand, LayOut, Loss, SetAside
+from deckcheck.plugins.playtest import Playtest
 
 ParamValue = int | float | str | bool
 
 # The version of the plugin API (``deckcheck.sdk``), major.minor: a minor release only adds, so a
-# game written for 1.0 runs on 1.3; a major release may change or remove names, so the registry
-# refuses a game that declares another major version (``GameSpec.plugin_api``).
-PLUGIN_API = "1.0"
+# game written for 2.0 runs on 2.3; a major release may change or remove names, so the registry
+# refuses a game that declares another major version (``GameSpec.plugin_api``). 2.0: the spec's
+# fields in parts (``Cards``, ``Construction``, ``Deal``, ``Play``, ``Words``).
+PLUGIN_API = "2.0"
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ COMMON_PARAMS: Mapping[str, Param] = {
     "opening_hand": Param(
         int, 5, "odds, hand, goldfish: cards in the opening hand", label=N_("opening hand")
     ),
-    # one of COMMON_MULLIGANS or of the game's own ``GameSpec.mulligans`` (formats.py checks)
+    # one of COMMON_MULLIGANS or of the game's own ``GameSpec.deal.mulligans`` (formats.py checks)
     "mulligan": Param(
         str, "none", "odds, hand, goldfish: the mulligan rule", label=N_("mulligan rule")
     ),
@@ -220,104 +221,35 @@ def lazy(target: str) -> Any:
 
 
 @dataclass(frozen=True)
-class GameSpec:
-    """Everything deckcheck knows about one game. Rule citations live beside each value in the
-    game's own module."""
+class Cards:
+    """A game's cards: their types and card kinds, how their names compare, their own columns and
+    search filters, the copy-limit keys and the import checks they get, the keyword table."""
 
-    id: str
-    name: str
     # canonical type → the words accepted for it on import and in conditions (Japanese first)
     card_types: Mapping[str, tuple[str, ...]]
-    policy: type[PolicyView]  # the pilot's model: a goldfish.policy.Policy subclass
-    default_policy: PolicyView
-    play: Engine
-    metrics: tuple[str, ...]
-    milestones: tuple[str, ...]
-    # card names compare without spaces (ChaosTCG 総合ルール §2.1) or with runs of spaces as one
-    names_ignore_spaces: bool = False
     kinds: tuple[str, ...] = ()  # allowed ``kind`` values of a card; empty: any
-    section_aliases: Mapping[str, str] = field(default_factory=dict)  # header word → section
-    params: Mapping[str, Param] = field(default_factory=dict)  # beyond COMMON_PARAMS
-    # the odds/hand/goldfish set-up: the cards that can be drawn, and the cards set aside before
-    # the deal, from (main deck, format, the player's choice, whether to pick one when the
-    # player named none); None: nothing is set aside, --aside is refused
-    set_aside: SetAside | None = None
-    # cards laid out at the start from a section other than the main deck
-    lay_out: LayOut | None = None
-    # import: the reasons a card row is wrong for this game, and fields it fills in
-    check_card: CardCheck | None = None
-    play_batch: BatchEngine | None = None  # a faster whole-chunk engine, held to ``play``
-    # whether ``play_batch`` plays this set-up (its pilot's keys, its cards) as ``play`` would;
-    # None: always. When it says no, the reference engine runs and the result says so.
-    batch_ok: Callable[[SetupView], bool] | None = None
-    # games a ``play_batch`` call plays: the chunk, seeded by its first game's seed. A job's
-    # cancel is read between chunks, so a chunk's time bounds how long a cancelled job runs on:
-    # 25,000 rakuen games of 30 turns took 1.3 s, 5,000 take under 0.3 s in every game
-    # (benchmarks/goldfish_bench.py prints each game's chunk time); games/s the same within
-    # the bench's noise
-    batch_size: int = 5_000
-    # what goldfish does not model or takes from outside the rulebooks: printed with results
-    notes: tuple[str, ...] = ()
-    # what the deal does beyond the format's parameters: printed by odds, hand and goldfish
-    setup_notes: tuple[str, ...] = ()
-    # every keyword form of the game's cards: (form, status, source or reason), in the language
-    # of the moment; printed by ``formats show`` for each format of the game. None: no table
-    keywords: Callable[[], Sequence[tuple[str, str, str]]] | None = None
-    # the shared card columns (``models.Card``'s: ``cost``, ``level``...) whose filters the
-    # game offers (pool search, ``GET /cards``, the builder); its own columns' come from
-    # ``columns``
+    # card names compare without spaces (a game's rule: its package cites the rulebook) or with
+    # runs of spaces as one
+    names_ignore_spaces: bool = False
+    columns: tuple[CardColumn, ...] = ()  # kept in ``Card.extra``; stored, imported, searched
+    # the shared card columns (``models.Card``'s: ``cost``, ``level``...) whose filters the game
+    # offers (pool search, ``GET /cards``, the builder); its own columns' come from ``columns``
     search_fields: tuple[str, ...] = ()
-    # the card facts (a shared field, ``level``/``cost``, or a column of ``columns``) whose
-    # counts the builder's deck statistics chart as the game's curve; empty: no curve
-    curve: tuple[str, ...] = ()
-    # the game's words for its name, card types and deck sections (the short header words) in
-    # the language of the moment: literal ``_p(id, ...)`` calls, so the catalogue extracts
-    # them (deckcheck.wording.word); None, or a name missing: shown as written
-    words: Callable[[], Mapping[str, str]] | None = None
-    # --- i20-contract: hooks that used to be named in the core -------------------------------
-    # the check tables the game's formats may use beyond deckcheck's own (checks.table.CheckTable
-    # objects), asked for when a format of the game is first read
-    check_tables: Callable[[], Sequence[CheckTableView]] | None = None
-    # the lookup tables ``check_card`` gets on import (name → key → value); asked for each
-    # imported row, so the game caches them
-    card_tables: Callable[[], Mapping[str, Mapping[str, str]]] | None = None
+    search_hooks: tuple[SearchHook, ...] = ()  # filters the game works out itself
     # copy-limit keys the game adds to "name" and "name+type" (a format's ``copies.key``): key
     # → the name a card counts under, before the game's name comparison
     copy_keys: Mapping[str, Callable[[str], str]] = field(default_factory=dict)
-    # --- i20-deal: the deal and the end of a game (deal_contract) ---
-    # how a goldfish game can be lost; an engine's Record.loss must be one of these names
-    losses: tuple[Loss, ...] = ()
-    # cards of the dealt hand the deal marks (a face-down main unit), for sample hands
-    from_hand: FromHand | None = None
-    # the draw timeline from the format's parameters; None: Draws.from_params (the common one)
-    draws: Callable[[Mapping[str, ParamValue]], Draws] | None = None
-    # the game's own mulligan rules: name -> "module:attribute" of a deckcheck.odds.mulligan
-    # Mulligan (imported when used: it needs NumPy); a format names one of these or a common one
-    mulligans: Mapping[str, str] = field(default_factory=dict)
-    # --- i20-columns: the game's own card columns and search filters (columns_contract.py) ---
-    columns: tuple[CardColumn, ...] = ()  # kept in ``Card.extra``; stored, imported, searched
-    search_hooks: tuple[SearchHook, ...] = ()  # filters the game works out itself
-    # deck sections of the game's own beyond the shared main, extra, gate and side: their
-    # names (a format's ``[[sections]]`` may use them; ``section_aliases`` gives the header
-    # words that open them, ``words`` their words)
-    sections: tuple[str, ...] = ()
-    # the plugin API (``PLUGIN_API``, major.minor) the game is written for; the registry refuses
-    # another major version. "1.0", not ``PLUGIN_API``: a game that declares none was written
-    # before the version was declared, against 1.0
-    plugin_api: str = "1.0"
-    # ``play_batch`` reading a tape of fixed numbers (``goldfish.batch.entry_points``): the
-    # conformance suite (``deckcheck.sdk.testing``) holds it to ``play`` game by game
-    play_tape: TapeEngine | None = None
-    # the folder of the game's own data, found through its entry point: ``formats/`` (format
-    # files, listed with the shipped ones), ``cards/`` (card lists ``pool init`` builds),
-    # ``examples/`` (``examples/<format>-legal.deck``, ``examples/<format>-illegal.deck``: the
-    # conformance suite) and ``locale/`` (``<lang>/LC_MESSAGES/<id>.po``: the game's messages
-    # and words, behind deckcheck's catalogue). None: the game ships none (the shipped games'
-    # data is deckcheck's own)
-    data: Path | None = None
-    # --- issue 32: the builder's playtester (playtest_contract.py) ---
-    # the game's zones and turn steps in the language of the moment; None: no playtester
-    playtest: Callable[[], Playtest] | None = None
+    # import: the reasons a card row is wrong for this game, and fields it fills in
+    check_card: CardCheck | None = None
+    # the lookup tables ``check_card`` gets on import (name → key → value); asked for each
+    # imported row, so the game caches them
+    card_tables: Callable[[], Mapping[str, Mapping[str, str]]] | None = None
+    # every keyword form of the game's cards: (form, status, source or reason), in the language
+    # of the moment; printed by ``formats show`` for each format of the game. None: no table
+    keywords: Callable[[], Sequence[tuple[str, str, str]]] | None = None
+    # the card facts (a shared field, ``level``/``cost``, or a column of ``columns``) whose
+    # counts the builder's deck statistics chart as the game's curve; empty: no curve
+    curve: tuple[str, ...] = ()
 
     @cached_property
     def type_words(self) -> dict[str, str]:
@@ -328,5 +260,115 @@ class GameSpec:
                 out[nfkc(word).casefold()] = canonical
         return out
 
+
+@dataclass(frozen=True)
+class Construction:
+    """How a game's decks are built and checked: its own sections, the header words that open
+    them, its own check tables, and the format parameters its code reads."""
+
+    # deck sections of the game's own beyond the shared main, extra, gate and side: their names
+    # (a format's ``[[sections]]`` may use them; ``section_aliases`` gives the header words
+    # that open them, ``Words.words`` their words)
+    sections: tuple[str, ...] = ()
+    section_aliases: Mapping[str, str] = field(default_factory=dict)  # header word → section
+    # the check tables the game's formats may use beyond deckcheck's own (checks.table.CheckTable
+    # objects), asked for when a format of the game is first read
+    check_tables: Callable[[], Sequence[CheckTableView]] | None = None
+    params: Mapping[str, Param] = field(default_factory=dict)  # beyond COMMON_PARAMS
+
     def all_params(self) -> dict[str, Param]:
         return {**COMMON_PARAMS, **self.params}
+
+
+@dataclass(frozen=True)
+class Deal:
+    """What the deal does beyond the format's parameters (deal.py): the cards set aside or laid
+    out, the draw timeline, the game's own mulligan rules, and the notes that say so."""
+
+    # the odds/hand/goldfish set-up: the cards that can be drawn, and the cards set aside before
+    # the deal, from (main deck, format, the player's choice, whether to pick one when the
+    # player named none); None: nothing is set aside, --aside is refused
+    set_aside: SetAside | None = None
+    # cards laid out at the start from a section other than the main deck
+    lay_out: LayOut | None = None
+    # cards of the dealt hand the deal marks (a face-down main unit), for sample hands
+    from_hand: FromHand | None = None
+    # the draw timeline from the format's parameters; None: Draws.from_params (the common one)
+    draws: Callable[[Mapping[str, ParamValue]], Draws] | None = None
+    # the game's own mulligan rules: name -> "module:attribute" of a deckcheck.odds.mulligan
+    # Mulligan (imported when used: it needs NumPy); a format names one of these or a common one
+    mulligans: Mapping[str, str] = field(default_factory=dict)
+    # what the deal does beyond the format's parameters: printed by odds, hand and goldfish
+    setup_notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Play:
+    """How goldfish plays the game: the pilot, the engines, what a game records and how it is
+    lost, and the builder's playtester."""
+
+    policy: type[PolicyView]  # the pilot's model: a goldfish.policy.Policy subclass
+    default_policy: PolicyView  # the pilot goldfish plays when the player names none
+    play: Engine  # the reference engine, one game at a time
+    metrics: tuple[str, ...]  # the per-turn values a Record holds, in this order
+    milestones: tuple[str, ...]  # the events whose first turn a Record holds, in this order
+    # how a goldfish game can be lost; an engine's Record.loss must be one of these names
+    losses: tuple[Loss, ...] = ()
+    play_batch: BatchEngine | None = None  # a faster whole-chunk engine, held to ``play``
+    # ``play_batch`` reading a tape of fixed numbers (``goldfish.batch.entry_points``): the
+    # conformance suite (``deckcheck.sdk.testing``) holds it to ``play`` game by game
+    play_tape: TapeEngine | None = None
+    # whether ``play_batch`` plays this set-up (its pilot's keys, its cards) as ``play`` would;
+    # None: always. When it says no, the reference engine runs and the result says so.
+    batch_ok: Callable[[SetupView], bool] | None = None
+    # games a ``play_batch`` call plays: the chunk, seeded by its first game's seed. A job's
+    # cancel is read between chunks, so a chunk's time bounds how long a cancelled job runs on:
+    # 25,000 games of 30 turns of a shipped game took 1.3 s, 5,000 take under 0.3 s in every game
+    # (benchmarks/goldfish_bench.py prints each game's chunk time); games/s the same within
+    # the bench's noise
+    batch_size: int = 5_000
+    # what goldfish does not model or takes from outside the rulebooks: printed with results
+    notes: tuple[str, ...] = ()
+    # the builder's playtester (playtest.py): the game's zones and turn steps in the language
+    # of the moment; None: no playtester
+    playtest: Callable[[], Playtest] | None = None
+
+
+@dataclass(frozen=True)
+class Words:
+    """What a game is called, and its words."""
+
+    name: str  # as the game writes it (shown as written in every language)
+    # the game's words for its name, card types and deck sections (the short header words) in
+    # the language of the moment: literal ``_p(id, ...)`` calls, so the catalogue extracts
+    # them (deckcheck.wording.word); None, or a name missing: shown as written
+    words: Callable[[], Mapping[str, str]] | None = None
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything deckcheck knows about one game, in parts: ``GameSpec(id, cards=...,
+    construction=..., deal=..., play=..., words=...)``. Rule citations live beside each value
+    in the game's own module."""
+
+    id: str
+    cards: Cards  # what its cards are, how they are named, imported and searched
+    play: Play  # how goldfish plays it
+    words: Words  # what it is called, and its words
+    construction: Construction = field(default_factory=Construction)  # how its decks are built
+    deal: Deal = field(default_factory=Deal)  # what its deal does beyond the common one
+    # the plugin API (``PLUGIN_API``, major.minor) the game is written for; the registry refuses
+    # another major version. "1.0", not ``PLUGIN_API``: a game that declares none was written
+    # before the version was declared, against 1.0 (refused since 2.0)
+    plugin_api: str = "1.0"
+    # the folder of the game's own data, found through its entry point: ``formats/`` (format
+    # files, listed with the shipped ones), ``cards/`` (card lists ``pool init`` builds),
+    # ``examples/`` (``examples/<format>-legal.deck``, ``examples/<format>-illegal.deck``: the
+    # conformance suite) and ``locale/`` (``<lang>/LC_MESSAGES/<id>.po``: the game's messages
+    # and words, behind deckcheck's catalogue). None: the game ships none (the shipped games'
+    # data is deckcheck's own)
+    data: Path | None = None
+    # where lists of games show this one: the games with a rank first, by rank (the shipped
+    # games: 1 to 4, the order deckcheck always listed them in), then the others by id. None:
+    # after them
+    list_rank: int | None = None

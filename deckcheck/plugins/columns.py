@@ -1,8 +1,8 @@
-"""A game's own card columns and search filters, as its spec declares them (``GameSpec.columns``
-and ``GameSpec.search_hooks``).
+"""A game's own card columns and search filters, as its spec declares them (``Cards.columns``
+and ``Cards.search_hooks``).
 
-``models.Card`` holds the columns every game shares; a game's other columns (an OS, a power, a
-必要ノード) live in ``Card.extra`` under the names declared here. The pool stores, imports and
+``models.Card`` holds the columns every game shares; a game's other columns (a power, a colour, a
+requirement) live in ``Card.extra`` under the names declared here. The pool stores, imports and
 searches them, and ``pool search``, ``GET /cards``, ``GET /games`` and the web builder list their
 filters, all from these declarations: nothing outside the game names them.
 
@@ -106,7 +106,7 @@ class CardColumn:
 
     @property
     def filter(self) -> str | None:
-        """The filter's name (``max_node``), or None if the column is no filter."""
+        """The filter's name (``max_power``), or None if the column is no filter."""
         return None if self.search is None else self.search.option_for(self.name)
 
     @property
@@ -116,8 +116,8 @@ class CardColumn:
 
     @property
     def short(self) -> str:
-        """The label in a one-line summary: lower case, without its parenthesis (``set``,
-        ``node`` for ``Node (必要ノード)``)."""
+        """The label in a one-line summary: lower case, without its parenthesis (``power``
+        for ``Power (攻撃力)``)."""
         return self.heading.split(" (")[0].lower()
 
 

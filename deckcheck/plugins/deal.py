@@ -26,7 +26,7 @@ from deckcheck.i18n import N_
 C = TypeVar("C")
 
 # The mulligan rules ``deckcheck.odds.mulligan`` ships; a format's ``mulligan`` is one of these
-# or one of its game's own (``GameSpec.mulligans``).
+# or one of its game's own (``GameSpec.deal.mulligans``).
 COMMON_MULLIGANS = ("none", "return-all-once", "bottom-once")
 
 

@@ -1,5 +1,5 @@
 """A game's table for the builder's playtester (issue 32): its zones and the steps of its turn,
-as its spec declares them (``GameSpec.playtest``).
+as its spec declares them (``GameSpec.play.playtest``).
 
 The builder deals a deck onto these zones and lets the player move cards by hand; it applies
 only what is declared here (the opening deal, each turn's draw, readying, a card put in a
