@@ -1,5 +1,5 @@
-"""The reference engines' shared prologue (``deckcheck.sdk.reference_engine`` and ``Play``,
-goldfish/deal.py): a game's ``play`` is written as a function of one ``Play`` and still takes
+"""The reference engines' shared prologue (``deckcheck.sdk.reference_engine`` and ``GameArgs``,
+goldfish/deal.py): a game's ``play`` is written as a function of one ``GameArgs`` and still takes
 the contract's arguments (``contract.Engine``), by position or by name (the engine module's
 ``play``: ``GameSpec.play`` is loaded lazily and forwards positional arguments only)."""
 
@@ -12,21 +12,21 @@ from typing import Any
 
 import pytest
 
-from deckcheck import decks, games
+from deckcheck import decks, plugins
 from deckcheck.format_registry import FormatRegistry
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.goldfish.run import prepare
 from deckcheck.resolve import CardIndex
-from deckcheck.sdk import Play, Record, reference_engine
+from deckcheck.sdk import GameArgs, Record, reference_engine
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 def test_the_body_gets_the_arguments_as_one_play() -> None:
-    seen: list[Play] = []
+    seen: list[GameArgs] = []
 
     @reference_engine
-    def play(game: Play) -> Record:
+    def play(game: GameArgs) -> Record:
         """A toy engine: one metric, the turns it was asked for."""
         seen.append(game)
         return Record(metrics=[(game.turns,)])
@@ -35,9 +35,9 @@ def test_the_body_gets_the_arguments_as_one_play() -> None:
     setup: Any = object()
     pilot: Any = object()
     assert play(setup, pilot, rng, 3, True).metrics == [(3,)]
-    assert seen[-1] == Play(setup, pilot, rng, 3, True, None)
+    assert seen[-1] == GameArgs(setup, pilot, rng, 3, True, None)
     play(setup=setup, policy=pilot, rng=rng, turns=2, on_play=False, trace=None)
-    assert seen[-1] == Play(setup, pilot, rng, 2, False, None)
+    assert seen[-1] == GameArgs(setup, pilot, rng, 2, False, None)
     assert (play.__name__, play.__doc__) == (
         "play",
         "A toy engine: one metric, the turns it was asked for.",
@@ -53,9 +53,9 @@ def test_every_games_play_takes_the_contracts_arguments_by_name(
     fmt_id: str, deckcheck_formats: FormatRegistry, deckcheck_index: CardIndex
 ) -> None:
     fmt = deckcheck_formats.get(fmt_id)
-    spec = games.get(fmt.game)
+    spec = plugins.get(fmt.game)
     deck = decks.read(EXAMPLES / f"{fmt_id}-legal.deck")
-    setup = prepare(deck, fmt, deckcheck_index, spec.default_policy)
+    setup = prepare(deck, fmt, deckcheck_index, spec.play.default_policy)
     pilot = Compiled(setup.policy, fmt.game)
     play = importlib.import_module(f"deckcheck.games.{fmt.game}.engine").play
     by_position = play(setup, pilot, random.Random(7), 8, False)
@@ -64,4 +64,4 @@ def test_every_games_play_takes_the_contracts_arguments_by_name(
     )
     assert by_name == by_position
     assert 0 < len(by_position.metrics) <= 8
-    assert len(by_position.milestones) == len(spec.milestones)
+    assert len(by_position.milestones) == len(spec.play.milestones)

@@ -1,4 +1,4 @@
-"""What every reference engine opens with: its arguments as one ``Play`` (``reference_engine``
+"""What every reference engine opens with: its arguments as one ``GameArgs`` (``reference_engine``
 gives a function of it the contract's ``play`` signature), and the deal: shuffle the main deck,
 draw the opening hand, take the mulligans the game's rule or the pilot asks for, and tell the
 trace (``sdk.deal``)."""
@@ -20,7 +20,7 @@ from deckcheck.odds.setup import Rules
 
 
 @dataclass(frozen=True)
-class Play:
+class GameArgs:
     """One goldfish game to play: the arguments of a reference engine's ``play``
     (``contract.Engine``): the set-up, the pilot, the random source (a ``Tape`` in the exact
     tests), how many turns, whether the deck goes first, and the trace a replay tells (None:
@@ -39,13 +39,13 @@ class Play:
         return self.setup.rules
 
 
-def reference_engine(body: Callable[[Play], Record]) -> Callable[..., Record]:
+def reference_engine(body: Callable[[GameArgs], Record]) -> Callable[..., Record]:
     """A game's ``play`` (``GameSpec.play``, ``contract.Engine``) from a function of one
-    ``Play``: the arguments every reference engine takes are listed once, by ``Play``."""
+    ``GameArgs``: the arguments every reference engine takes are listed once, by ``GameArgs``."""
 
     @functools.wraps(body)
     def play(*args: Any, **kwargs: Any) -> Record:
-        return body(Play(*args, **kwargs))
+        return body(GameArgs(*args, **kwargs))
 
     return play
 

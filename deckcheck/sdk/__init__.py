@@ -85,12 +85,10 @@ Goldfish: the reference engine (``goldfish.common``, ``policy``, ``setup``, ``tr
     selectors, ``mulligan``: whether to mulligan; a game adds its switches, and its
     ``SELECTORS`` names the keys ``Compiled`` parses), the pilot with its selectors parsed
     (``policy.rank(card, policy.play_first)``), and a one-lookup rank function for hot loops.
-    ``Record``, ``DeckOut``, ``Keep``, ``keep_of``: one game's record, the exception that ends
-    a game with a loss, and the pilot's keep rule.
-    ``deal``, ``Opening``: the deal every reference engine opens with (shuffle, opening hand,
-    redeal mulligans, the trace told) and what it leaves: the deck, the hand, the record.
-    ``reference_engine``, ``Play``: a game's ``play`` written as a function of one ``Play``
-    (its arguments: setup, policy, rng, turns, on_play, trace), given the contract's signature.
+    ``Record``, ``DeckOut``, ``Keep``, ``keep_of``: a game's record, its loss, the keep rule.
+    ``deal``, ``Opening``: every reference engine's deal (shuffle, hand, redeal mulligans, the
+    trace told) and what it leaves. ``reference_engine``, ``GameArgs``: a ``play`` written as a
+    function of one ``GameArgs`` (setup, policy, rng, turns, on_play, trace).
     ``expand``, ``shuffled``, ``shuffle``, ``redeal``, ``take``: the deck as a list of copies,
     shuffles (a ``Tape`` replays fixed numbers: the exact tests), a redeal, a card taken out.
     ``Tape``: a ``random.Random`` that plays a row of fixed numbers per shuffle.
@@ -176,7 +174,7 @@ if TYPE_CHECKING:  # the lazy names' types, for mypy (the table below loads them
         take,
     )
     from deckcheck.goldfish.compiling import njit
-    from deckcheck.goldfish.deal import Opening, Play, deal, reference_engine
+    from deckcheck.goldfish.deal import GameArgs, Opening, deal, reference_engine
     from deckcheck.goldfish.policy import Compiled, Policy, ranker
     from deckcheck.goldfish.setup import Setup, per_setup
     from deckcheck.goldfish.shuffles import begin as batch_begin
@@ -232,7 +230,7 @@ _LAZY = {
     "batch_shuffle": "deckcheck.goldfish.shuffles:shuffle",
     "batch_start": "deckcheck.goldfish.shuffles:start",
     "Opening": "deckcheck.goldfish.deal",
-    "Play": "deckcheck.goldfish.deal",
+    "GameArgs": "deckcheck.goldfish.deal",
     "deal": "deckcheck.goldfish.deal",
     "reference_engine": "deckcheck.goldfish.deal",
     "Redeal": "deckcheck.goldfish.trace",
@@ -315,6 +313,7 @@ __all__ = [
     "Floats",
     "Format",
     "FormatView",
+    "GameArgs",
     "GameSpec",
     "GoldfishError",
     "Ints",

@@ -46,7 +46,7 @@ from deckcheck.games.chaos.layout import MAX_LEVEL
 from deckcheck.sdk import (
     Card,
     DeckOut,
-    Play,
+    GameArgs,
     Record,
     deal,
     expand,
@@ -93,7 +93,7 @@ class _Game:
 
 
 @reference_engine
-def play(game: Play) -> Record:
+def play(game: GameArgs) -> Record:
     setup, rules, policy, rng, trace = game.setup, game.rules, game.policy, game.rng, game.trace
     pol = cast("ChaosPolicy", policy.policy)
     (partner_card,) = setup.aside  # chosen once by the partner rule (partner.py)

@@ -19,8 +19,8 @@ from deckcheck.games.iris import MILESTONES, telling
 from deckcheck.sdk import (
     Card,
     DeckOut,
+    GameArgs,
     GoldfishError,
-    Play,
     Record,
     Trace,
     _,
@@ -44,7 +44,7 @@ class SetupError(GoldfishError):
 
 
 @reference_engine
-def play(game: Play) -> Record:
+def play(game: GameArgs) -> Record:
     setup, rules, policy, rng, trace = game.setup, game.rules, game.policy, game.rng, game.trace
     pol = cast("IrisPolicy", policy.policy)
     standby_slots = rules.param_int("standby_slots")

@@ -55,7 +55,7 @@ from deckcheck.sdk import (
     Card,
     Compiled,
     DeckOut,
-    Play,
+    GameArgs,
     Record,
     Trace,
     deal,
@@ -118,7 +118,7 @@ class _Game:
 
 
 @reference_engine
-def play(game: Play) -> Record:
+def play(game: GameArgs) -> Record:
     setup, rules, policy, rng, trace = game.setup, game.rules, game.policy, game.rng, game.trace
     pol = cast("RakuenPolicy", policy.policy)
     # the gate deck's top cards go face down onto the circles (ch.2 §2); nothing here reads a

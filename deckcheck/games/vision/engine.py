@@ -39,7 +39,7 @@ from deckcheck.sdk import (
     Atom,
     Card,
     Compiled,
-    Play,
+    GameArgs,
     Record,
     Trace,
     deal,
@@ -71,7 +71,7 @@ def _node_key(policy: Compiled, node_first: list[Atom]) -> Callable[[Card], tupl
 
 
 @reference_engine
-def play(game: Play) -> Record:
+def play(game: GameArgs) -> Record:
     setup, rules, policy, rng, trace = game.setup, game.rules, game.policy, game.rng, game.trace
     pol = cast("VisionPolicy", policy.policy)
     mulligan = pol.mulligan and rules.mulligan.name == "return-all-once"
