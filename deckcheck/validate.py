@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from deckcheck.checks.table import CheckFn, check_tables
 from deckcheck.decklist import SYNTAX, SYNTAX_SOURCE
-from deckcheck.decklist_parts import card_hint
+from deckcheck.decklist.parts import card_hint
 from deckcheck.formats import Format
 from deckcheck.i18n import N_, _, current
 from deckcheck.models import Card, CardCount, DeckList, Note, Report, Violation

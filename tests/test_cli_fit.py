@@ -142,7 +142,7 @@ def test_goldfish_prints_only_the_losses_the_game_has(db: Path) -> None:
     from rich.console import Console
 
     from deckcheck import decklist, games
-    from deckcheck.format_registry import default_registry
+    from deckcheck.formats.registry import default_registry
     from deckcheck.goldfish.output import render
     from deckcheck.goldfish.policy import default_policy
     from deckcheck.goldfish.run import GoldfishRequest, goldfish
@@ -163,7 +163,7 @@ def test_goldfish_prints_only_the_losses_the_game_has(db: Path) -> None:
 
 def test_sweep_heatmap_shows_values_intervals_and_the_noise(db: Path) -> None:
     from deckcheck import decklist
-    from deckcheck.format_registry import default_registry
+    from deckcheck.formats.registry import default_registry
     from deckcheck.pool.store import Pool
     from deckcheck.sweep import SweepRequest, sweep
     from deckcheck.sweep.plot import heatmap

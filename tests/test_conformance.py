@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from deckcheck import games
-from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.games.registry import SHIPPED
 from deckcheck.resolve import CardIndex
 from deckcheck.sdk import GameSpec

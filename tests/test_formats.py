@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck.format_registry import FormatRegistry, default_registry
 from deckcheck.formats import FormatError
+from deckcheck.formats.registry import FormatRegistry, default_registry
 from deckcheck.games.chaos.checks import os_groups
 from deckcheck.games.chaos.tables import os_policy_of
 

@@ -21,8 +21,8 @@ from prose import english_words
 from test_i18n_sources import QUOTED, SITES, source_prose
 
 from deckcheck import i18n
-from deckcheck.format_params import param_value
-from deckcheck.format_registry import FormatRegistry, default_registry
+from deckcheck.formats.params import param_value
+from deckcheck.formats.registry import FormatRegistry, default_registry
 from deckcheck.pool.store import Pool
 from deckcheck.wording import a_an, word
 
@@ -190,7 +190,7 @@ def test_japanese_report_names_sections_as_the_deck_list_headers_accept(
 # --- editing, card references, format files, text that is not Unicode (issue 21) -------------
 # The CLI's own words (``fix:``, ``needs a choice:``, ``deckcheck: error:``, the one-line
 # verdict) come from deckcheck/cli/files.py and cli/main.py; these tests assert only on the
-# text deckcheck/edit.py, validate.py, format_registry.py, format_versions.py and text.py give.
+# text deckcheck/edit.py, validate.py, formats/registry.py, formats/versions.py and text.py give.
 
 
 
@@ -302,7 +302,7 @@ def test_a_broken_format_file_is_explained_in_japanese(db: Path, tmp_path: Path)
     deck.write_text(f"format: {event}\n[main]\n1 SAMPLE-C-001\n", encoding="utf-8")
     done = _run("validate", str(deck), "--db", str(db), lang="ja_JP.UTF-8")
     assert done.returncode == 2, done.stdout
-    # format_registry.py's lines: from the deck's path on (the prefix is the CLI's)
+    # formats/registry.py's lines: from the deck's path on (the prefix is the CLI's)
     explained = done.stderr[done.stderr.index(str(deck)) :]
     assert "フォーマットファイルとして正しくありません" in explained
     assert "name: 文字列で書いてください。" in explained
@@ -319,7 +319,7 @@ def test_a_day_no_version_covers_is_explained_in_japanese(db: Path) -> None:
         "validate", str(deck), "--db", str(db), "--as-of", "2000-01-01", lang="ja_JP.UTF-8"
     )
     assert done.returncode == 2
-    explained = done.stderr[done.stderr.index(str(deck)) :]  # api.py, format_versions.py
+    explained = done.stderr[done.stderr.index(str(deck)) :]  # api.py, formats/versions.py
     assert "2000-01-01に有効な版はありません" in explained
     assert english_words(explained) == []
 

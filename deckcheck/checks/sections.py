@@ -44,7 +44,7 @@ class ForbiddenTypes(Check):
 
 
 class Section(Strict):
-    name: str  # a shared section (models.SECTIONS) or the game's own: formats.py checks
+    name: str  # a shared section (models.SECTIONS) or the game's own: formats/schema.py checks
     label: str | None = None
     size: SizeCheck
     types: TypeCheck

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 from deckcheck import games
 from deckcheck.errors import AsideError
-from deckcheck.format_params import param_note
 from deckcheck.formats import Format
+from deckcheck.formats.params import param_note
 from deckcheck.games.contract import Param
 from deckcheck.games.deal_contract import Aside, Draws
 from deckcheck.games.registry import ParamValue

@@ -44,8 +44,8 @@ from typing import ClassVar
 import pytest
 
 from deckcheck import data, decklist, games
-from deckcheck.format_registry import FormatRegistry, read_raw
 from deckcheck.formats import Format
+from deckcheck.formats.registry import FormatRegistry, read_raw
 from deckcheck.games.contract import COMMON_PARAMS, PLUGIN_API, GameSpec
 from deckcheck.games.registry import api_fits
 from deckcheck.goldfish.common import Record

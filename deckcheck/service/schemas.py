@@ -9,8 +9,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from deckcheck import decklist
-from deckcheck.format_registry import FormatRegistry
 from deckcheck.formats import Format, FormatError
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.i18n import N_, _
 from deckcheck.models import DeckList
 from deckcheck.service.problems import Problem, over_limit

@@ -1,11 +1,11 @@
-"""Formats as data: the schema of ``formats/*.toml`` (read by format_registry.py).
+"""Formats as data: the schema of ``formats/*.toml`` (read by formats/registry.py).
 
 A format names its game, its sources, its deck sections, copy limits and overrides, type
 counts, restriction lists and the tables of its game's own checks. Every check carries
 the rule id it reports and the rulebook section (or "outside the rulebooks") it comes from.
 Adding a format or a restriction list is a new or edited file, never code. A format may be
 dated (``effective``) and supersede an earlier version (``supersedes``): the registry uses the
-version in force on a day (format_versions.py). The model of each table lives with its check
+version in force on a day (formats/versions.py). The model of each table lives with its check
 in the check-table registry (deckcheck/checks/, and the check tables a game's spec declares):
 one without a field here reads its own top-level table (``Format.tables``). The game is loaded,
 and so its check tables are known, before the format's tables are read.
@@ -32,7 +32,7 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails
 
-from deckcheck import format_versions, games
+from deckcheck import games
 from deckcheck.checks.copies import Copies as Copies
 from deckcheck.checks.copies import LimitOverride as LimitOverride
 from deckcheck.checks.copies import Match as Match
@@ -49,9 +49,10 @@ from deckcheck.checks.table import Check as Check
 from deckcheck.checks.table import Strict, check_tables
 from deckcheck.errors import FormatError as FormatError
 from deckcheck.errors import UnknownGame
-from deckcheck.format_params import ASSUMED as ASSUMED
-from deckcheck.format_params import Parameter as Parameter
-from deckcheck.format_params import assumed, check_parameters, param_note
+from deckcheck.formats import versions
+from deckcheck.formats.params import ASSUMED as ASSUMED
+from deckcheck.formats.params import Parameter as Parameter
+from deckcheck.formats.params import assumed, check_parameters, param_note
 from deckcheck.i18n import _
 from deckcheck.models import SECTIONS, Card, FormatVersion
 from deckcheck.wording import a_an, cited, word
@@ -283,9 +284,9 @@ class Format(Strict):
         )
         self.__dict__.pop("version", None)  # a value cached before, without them
 
-    def dated(self) -> format_versions.Dated:
+    def dated(self) -> versions.Dated:
         eff = self.effective
-        return format_versions.Dated(
+        return versions.Dated(
             self.id, self.game, eff.start if eff else None, eff.until if eff else None,
             self.supersedes,
         )

@@ -3,7 +3,7 @@
 A format file may carry ``effective = { from = DATE, until = DATE }`` (``until``: its last day,
 optional) and ``supersedes = ID`` (the version it follows). The versions linked by
 ``supersedes`` form a family; the file no other file supersedes is its head, named by the
-family's id. Pure functions on plain data: the registry (formats.py) reads the files.
+family's id. Pure functions on plain data: the registry (formats/registry.py) reads the files.
 """
 
 from __future__ import annotations
