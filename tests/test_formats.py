@@ -82,6 +82,21 @@ def write(folder: Path, name: str, text: str) -> FormatRegistry:
             "limit = 'pattern'\nrule = 'r'\nsource = 's'",
             "not a regular expression",
         ),
+        (  # a match by a word names a list column of the game's cards (chaos: append)
+            "extends = 'chaos-standard'\n[[limit_overrides]]\nmatch = { power = 'BETA' }\n"
+            "limit = 'unlimited'\nsource = 's'",
+            "limit_overrides: chaos cards have no list column 'power'",
+        ),
+        (
+            "extends = 'iris-standard'\n[[limit_overrides]]\nmatch = { append = 'BETA' }\n"
+            "limit = 'unlimited'\nsource = 's'",
+            "limit_overrides: iris cards have no list column 'append'",
+        ),
+        (
+            "extends = 'chaos-standard'\n[[limit_overrides]]\n"
+            "match = { append = 'BETA', keyword = 'x' }\nlimit = 'unlimited'\nsource = 's'",
+            "give exactly one of keyword, keyword_pattern or a list column",
+        ),
     ],
 )
 def test_malformed_format_files(tmp_path: Path, text: str, message: str) -> None:

@@ -360,7 +360,8 @@ def test_formats_show_rows_leave_only_the_format_files_words(formats: FormatRegi
                     data += [*getattr(entry, "cards", ())]
                     match = getattr(entry, "match", None)
                     if match is not None:
-                        data += [match.append or "", match.keyword or "", match.keyword_pattern or ""]
+                        word = match.column[1] if match.column else ""
+                        data += [word, match.keyword or "", match.keyword_pattern or ""]
                     assert english_words(row.what, [str(d) for d in data]) == [], row
                     seen += 1
     assert seen > 50

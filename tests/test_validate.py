@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import pickle
+import subprocess
+import sys
 from collections.abc import Callable
 
 import pytest
@@ -213,3 +216,29 @@ def test_the_card_index_indexes_each_game_when_first_asked(shipped_pool: Pool) -
     found = copy.resolve("iris", "一途な恋の誓約者 セシル").card
     assert found is not None and found.number == "RB-IRIS-001"
     assert len(copy) == len(cards)
+
+
+def test_the_mixed_os_read_alike_in_every_process(shipped_pool: Pool) -> None:
+    """Two OS with as many cards are named in one order, and the OS to keep is the same, in
+    every process: they followed a set's order before, which varies with the process's string
+    hashing (seeds 0 and 2 named アクアプラス and 戦国恋姫 second)."""
+    code = (
+        "from pathlib import Path;"
+        "from deckcheck import decks, default_registry, CardIndex, validate;"
+        "from deckcheck.pool.store import Pool;"
+        f"pool = Pool({str(shipped_pool.path)!r});"
+        "index = CardIndex(pool.all_cards(), names=pool.names);"
+        f"deck = decks.read(Path({str(EXAMPLES / 'chaos-neo-standard-illegal.deck')!r}));"
+        "report = validate(deck, default_registry().get(deck.format), index);"
+        "print([(v.message, v.fix) for v in report.violations if v.rule.endswith('-os')])"
+    )
+    said = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True, text=True, check=True,
+        ).stdout
+        for seed in (0, 2)
+    }  # fmt: skip
+    assert len(said) == 1, said
+    assert "OS:ニトロプラス (44), OS:アクアプラス (4), OS:戦国恋姫 (4)" in said.pop()

@@ -38,7 +38,6 @@ from deckcheck.checks.copies import LimitOverride as LimitOverride
 from deckcheck.checks.copies import Match as Match
 from deckcheck.checks.counts import AttributeLimit as AttributeLimit
 from deckcheck.checks.counts import OpeningCheck as OpeningCheck
-from deckcheck.checks.counts import Pure as Pure
 from deckcheck.checks.counts import TypeCount as TypeCount
 from deckcheck.checks.restrictions import Restriction as Restriction
 from deckcheck.checks.sections import ForbiddenTypes as ForbiddenTypes
@@ -124,7 +123,6 @@ class Format(Strict):
     sections: tuple[Section, ...] = Field(min_length=1)
     copies: Copies
     limit_overrides: tuple[LimitOverride, ...] = ()
-    pure: tuple[Pure, ...] = ()
     type_counts: tuple[TypeCount, ...] = ()
     attribute_limits: tuple[AttributeLimit, ...] = ()
     opening_checks: tuple[OpeningCheck, ...] = ()
@@ -211,6 +209,16 @@ class Format(Strict):
         columns = {*Card.model_fields, *(c.name for c in spec.columns)} - {
             "extra", "game", "number", "name"
         }
+        lists = {c.name for c in spec.columns if c.type == "list"}
+        for o in self.limit_overrides:  # a match by a column's word names a list column
+            if o.match.column is not None and o.match.column[0] not in lists:
+                raise ValueError(
+                    _(
+                        "limit_overrides: {game} cards have no list column {column}",
+                        game=word(self.game, self.game),
+                        column=repr(o.match.column[0]),
+                    )
+                )
         for al in self.attribute_limits:
             if al.attribute not in columns:
                 raise ValueError(

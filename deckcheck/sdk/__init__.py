@@ -38,7 +38,8 @@ Words and errors (``deckcheck.i18n``, ``wording``, ``errors``, ``normalize``)
     language of the moment, and lists and articles as the language writes them.
     ``AsideError``, ``UnanswerableError``, ``GoldfishError``: errors a game may raise (a bad
     ``--aside``, a question its rules cannot answer, a game that cannot be played).
-    ``nfkc``, ``word_key``, ``title_key``: text normalisation used by names and keys.
+    ``nfkc``, ``word_key``: text normalisation used by names and keys; ``text_memo``: a key
+    function (text → key) memoised within a bound in bytes, for text requests bring.
 
 Cards and decks (``models``, ``resolve``, ``blank``, ``data``, ``checks``, ``slots``)
     ``Card``, ``Violation``, ``Severity``: a card of the pool, a reported rule breach, and
@@ -49,9 +50,9 @@ Cards and decks (``models``, ``resolve``, ``blank``, ``data``, ``checks``, ``slo
     ``Check``, ``CheckTable``, ``Row``, ``Placement``, ``SECTIONS``: a game's own check table
     (the TOML rows it reads; ``Placement``: where its cards go in the builder) and the shared
     deck sections (a game adds its own: ``GameSpec.sections``). ``CheckTable.order`` places a
-    table among the core's, which run in ascending order: sections 100, copies 200-210, pure
-    300, type_counts 400, attribute_limits 500, opening_checks 700, restrictions 800; the
-    shipped games' own use 600-699.
+    table among the core's, which run in ascending order: sections 100, copies 200-210,
+    type_counts 400, attribute_limits 500, opening_checks 700, restrictions 800; the shipped
+    games' own use 300 and 600-699.
     ``Context``, ``Slot``, ``card_counts``, ``first_line``, ``slots_total``, ``plural``: what a
     check sees of a deck: its resolved slots, per-card counts, the first line, totals, and
     ``plural`` (a count with its noun). ``breach``: the ``Violation`` of a rule by some slots
@@ -135,7 +136,7 @@ from deckcheck.games.playtest_contract import (
 )
 from deckcheck.i18n import N_, _, _n, _p
 from deckcheck.i18n import current as current_language
-from deckcheck.normalize import nfkc, title_key, word_key
+from deckcheck.normalize import nfkc, text_memo, word_key
 
 if TYPE_CHECKING:  # the lazy names' types, for mypy (the table below loads them at run time)
     from deckcheck.blank import is_blank
@@ -366,7 +367,7 @@ __all__ = [
     "shuffled",
     "slots_total",
     "take",
-    "title_key",
+    "text_memo",
     "word",
     "word_key",
     "words",
