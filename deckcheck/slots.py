@@ -40,8 +40,8 @@ class CardFacts:
     copy_key: tuple[str, ...]
     override: LimitOverride | None
     limit: int | None
-    # (column, word key) of each word the card's list columns named by the format's overrides
-    # hold (``Match.column``)
+    # (column, word key) of each word in the card's list columns that its game's checks read
+    # (``CardColumn.checked``) or the format's overrides match on (``Match.column``)
     column_words: frozenset[tuple[str, str]]
     keyword_keys: frozenset[str]
 
@@ -50,9 +50,10 @@ REFS_BYTES = 16 << 20  # per format: the reference memo's bound
 NOTES_KEPT = 4096  # per format: the printing notes' memo (a note is under 1 KB: 4 MB at most)
 
 # A resolved reference as the validator's loop reads it: the card, its facts, and the facts the
-# loop needs for every line (its identity, type, copy key, the printings it stands for),
+# loop needs for every line (its identity, type, copy key, whether it has column words, the
+# printings it stands for),
 # unpacked once per reference instead of looked up once per line.
-Hit = tuple[Card, "CardFacts", int, str, tuple[str, ...], int]
+Hit = tuple[Card, "CardFacts", int, str, tuple[str, ...], bool, int]
 
 
 @dataclass(slots=True)
@@ -104,6 +105,7 @@ class FormatFacts:
             id(found.card),
             facts.type,
             facts.copy_key,
+            bool(facts.column_words),
             found.alike,
         )
         return hit
@@ -210,9 +212,10 @@ def _facts(fmt: CheckedFormat, card: Card) -> CardFacts:
 
 
 def _column_words(fmt: CheckedFormat, card: Card) -> frozenset[tuple[str, str]]:
-    """(column, word key) of the words in the card's list columns the format's overrides
-    match on."""
-    columns = {o.match.column[0] for o in fmt.limit_overrides if o.match.column is not None}
+    """(column, word key) of the words in the card's list columns that its game's checks read
+    or the format's overrides match on."""
+    read = {c.name for c in games.get(fmt.game).columns if c.type == "list" and c.checked}
+    columns = read | {o.match.column[0] for o in fmt.limit_overrides if o.match.column}
     found = [(c, word_key(w)) for c in columns for w in card.items_of(c)]
     return frozenset(found) if found else _NO_WORDS
 
@@ -258,6 +261,9 @@ class Context:
     # (line, card, printings, copies): a name that stands for printings legality treats alike,
     # and the card that was taken for them (``Resolution.alike``), at its first line
     picked: list[tuple[int | None, Card, int, int]] = field(default_factory=list)
+    # some card has words in a list column (``CardFacts.column_words``): a check of such words
+    # has nothing to do in a deck without
+    has_words: bool = False
 
     def copy_groups(self) -> Iterator[list[Slot]]:
         """The slots counted together by the copy limit, one list per copy key."""

@@ -130,7 +130,7 @@ def _read(deck: DeckList, fmt: Format, index: CardIndex) -> Context:
                 ctx.violations.append(_resolution_violation(fmt, section, ref, count, line, found))
                 continue
             hit = found
-        card, facts, key, type_name, copy_key, alike = hit
+        card, facts, key, type_name, copy_key, words, alike = hit
         if alike:  # the name's copies on every line, noted at its first line
             prior = picked.get(key)
             picked[key] = (
@@ -148,6 +148,8 @@ def _read(deck: DeckList, fmt: Format, index: CardIndex) -> Context:
                 first.count += count
                 continue
         bucket.append(slot)
+        if words:
+            ctx.has_words = True
     if foreign:
         ctx.violations.append(_wrong_game(fmt, foreign))
     if picked:

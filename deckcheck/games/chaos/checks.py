@@ -166,10 +166,12 @@ def os_groups(policy: OsPolicy) -> list[frozenset[str]]:
 def pure_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     """A deck with a card of the rule's append word has only such cards (``[[pure]]``)."""
     out: list[Violation] = []
+    if not ctx.has_words:  # no card has an append word (the append column is a checked one)
+        return out
     for rule in PURE.of(ctx.fmt):
-        key = word_key(rule.append)
+        word = ("append", word_key(rule.append))
         items = ctx.in_sections(rule.sections)
-        with_word = [s for s in items if key in appends(s.card)]
+        with_word = [s for s in items if word in s.facts.column_words]
         if not with_word:
             continue
         without = [s for s in items if s not in with_word]
