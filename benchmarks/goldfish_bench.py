@@ -28,7 +28,7 @@ from pathlib import Path
 
 from benchmarks.common import DECKCHECK, ROOT, machine, record
 from deckcheck import decks, plugins
-from deckcheck.format_registry import default_registry
+from deckcheck.formats.registry import default_registry
 from deckcheck.goldfish.run import MAX_TURNS, GoldfishRequest, chunks, goldfish, play_chunk, prepare
 from deckcheck.goldfish.setup import Setup
 from deckcheck.pool.store import Pool

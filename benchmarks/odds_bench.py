@@ -23,7 +23,7 @@ from pathlib import Path
 
 from benchmarks.common import ROOT, command_seconds, machine, record
 from deckcheck import decks
-from deckcheck.format_registry import default_registry
+from deckcheck.formats.registry import default_registry
 from deckcheck.odds import exact
 from deckcheck.odds.api import OddsRequest, compute_odds, deck_cards
 from deckcheck.odds.setup import drawable

@@ -24,7 +24,7 @@ from pathlib import Path
 from benchmarks.common import ROOT, machine, record
 from benchmarks.goldfish_bench import plain_games_per_second
 from deckcheck import decklist, decks
-from deckcheck.format_registry import default_registry
+from deckcheck.formats.registry import default_registry
 from deckcheck.models import DeckList
 from deckcheck.pool.store import Pool
 from deckcheck.tune.field import Field, field_of

@@ -26,7 +26,7 @@ from pathlib import Path
 from benchmarks.common import ROOT, machine, record
 from deckcheck import decklist, decks
 from deckcheck.api import paused_gc, validate_decks
-from deckcheck.format_registry import default_registry
+from deckcheck.formats.registry import default_registry
 from deckcheck.pool.store import Pool
 from deckcheck.resolve import CardIndex
 from deckcheck.slots import format_facts

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from benchmarks.common import machine, record
 from deckcheck import decklist, decks
-from deckcheck.format_registry import default_registry
+from deckcheck.formats.registry import default_registry
 from deckcheck.goldfish.policy import default_policy
 from deckcheck.goldfish.run import GoldfishRequest, goldfish, prepare
 from deckcheck.odds.api import OddsRequest, compute_odds

@@ -6,8 +6,8 @@ format. The CLI and (later) the service are thin shells over these functions.
 
 from deckcheck.api import MissingFormat, validate_decks
 from deckcheck.decklist import parse, parse_json, parse_text, print_text, to_json
-from deckcheck.format_registry import FormatRegistry, default_registry
 from deckcheck.formats import Format, FormatError
+from deckcheck.formats.registry import FormatRegistry, default_registry
 from deckcheck.models import Card, DeckEntry, DeckList, Game, Report, Violation
 from deckcheck.resolve import CardIndex
 from deckcheck.validate import validate

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from deckcheck import suggest
 from deckcheck.collector import paused_gc as paused_gc
 from deckcheck.errors import UsageError
-from deckcheck.format_registry import FormatRegistry
 from deckcheck.formats import Format, FormatError
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.i18n import _
 from deckcheck.models import DeckList, Report
 from deckcheck.resolve import CardIndex

@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from deckcheck import decklist
 from deckcheck.csvsafe import escape
-from deckcheck.decklist_parts import merge_repeats
+from deckcheck.decklist.parts import merge_repeats
 from deckcheck.models import DeckList, Game, section_order
 from deckcheck.resolve import CardIndex
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from deckcheck import decklist
-from deckcheck.decklist_lines import heading
+from deckcheck.decklist.lines import heading
 from deckcheck.errors import UsageError
 from deckcheck.fix_moves import Fix, moved, section_moves
 from deckcheck.formats import Format

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -35,30 +35,26 @@ def shown_texts(data: dict[str, Any]) -> Iterator[str]:
     for key in TOP_ONLY:
         if isinstance(data.get(key), str):
             yield data[key]
-    stack: list[Any] = [data]
-    while stack:
-        item = stack.pop(0)
-        if isinstance(item, dict):
-            for key, value in item.items():
-                if key in SHOWN and isinstance(value, str):
-                    yield value
-                elif isinstance(value, dict | list):
-                    stack.append(value)
-        elif isinstance(item, list):
-            stack.extend(v for v in item if isinstance(v, dict | list))
+    yield from _texts_under(data, SHOWN, lists=False)
 
 
 def source_texts(data: dict[str, Any]) -> Iterator[str]:
     """Every source of a parsed format file (in file order): a rule's, a parameter's, the
     dates', a warning's, and the format's own list."""
+    return _texts_under(data, SOURCES, lists=True)
+
+
+def _texts_under(data: dict[str, Any], keys: Collection[str], lists: bool) -> Iterator[str]:
+    """The text under each of ``keys`` anywhere in ``data``, breadth first; with ``lists``,
+    the texts of a list under one of them too."""
     stack: list[Any] = [data]
     while stack:
         item = stack.pop(0)
         if isinstance(item, dict):
             for key, value in item.items():
-                if key in SOURCES and isinstance(value, str):
+                if key in keys and isinstance(value, str):
                     yield value
-                elif key in SOURCES and isinstance(value, list):
+                elif lists and key in keys and isinstance(value, list):
                     yield from (v for v in value if isinstance(v, str))
                 elif isinstance(value, dict | list):
                     stack.append(value)

@@ -19,7 +19,7 @@ from deckcheck.i18n import _
 from deckcheck.plugins.columns import Search
 
 # A game id. Checked against the game registry (deckcheck.games) where ids come in: format
-# files (formats.py), card rows (pool/importer.py, pool/columns.py), requests (the service's
+# files (formats/schema.py), card rows (pool/importer.py, pool/columns.py), requests (the service's
 # models, the CLI). Nothing here names a game or asks the registry.
 Game = str
 

@@ -1,4 +1,5 @@
-"""Name, title and OS normalisation.
+"""Name and word normalisation (a game keys its own names, titles say, with ``nfkc`` and
+``text_memo``).
 
 Deck lists are typed by hand, in full or half width; card data comes from many sources. Every
 comparison of names goes through the keys below so that 「ＣＬＡＮＮＡＤ」 and 「CLANNAD」 meet.
@@ -8,18 +9,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
 
-from deckcheck.memo import byte_cache, strings_bytes
+from deckcheck.memo import ByteCached, byte_cache, strings_bytes
 
 _SPACES = re.compile(r"\s+")
-# Marks ignored when resolving titles and OS names: the decorative ・†☆♪＊!? (issue #2), plus
-# ×～。 and brackets, which the rulebook appendix's PDF text drops (its title→OS table) and
-# which §4.2 says the rules do not reference inside a 作品名 or OS 名. Applied after NFKC, which
-# maps ＊→*, ！→!, ？→?, ～→~.
-_TITLE_MARKS = re.compile(r"[・･†☆★♪*!?×~〜。、「」『』《》〈〉<>()\[\]\s]+")
-# "(?:<\s*)?", not "<?\s*": two runs of \s* side by side backtrack in quadratic time
-_OS_PREFIX = re.compile(r"^\s*(?:<\s*)?os\s*[:：]\s*", re.IGNORECASE)
 
 
 def nfkc(text: str) -> str:
@@ -52,27 +47,26 @@ def _card_name_key(name: str, ignore_spaces: bool) -> str:
 _cached_name_key = lru_cache(maxsize=CACHED_NAMES)(_card_name_key)
 
 
-# Titles and words come from requests too, of any length: their memos are bounded in bytes
-# (3,600 /odds with 95 KB keyword: values grew the workers by 700 MB; issue 37).
+# Words and a game's keys (its titles, say) come from requests too, of any length: their memos
+# are bounded in bytes (3,600 /odds with 95 KB keyword: values grew the workers by 700 MB;
+# issue 37).
 KEY_BYTES = 4 << 20
 
 
-@byte_cache(KEY_BYTES, strings_bytes)  # a pool has a few hundred OS names shared by many cards
-def title_key(title: str) -> str:
-    """Key of a card's title (作品名) or OS name: with or without ``OS:``, any width, no spaces
-    or marks (the rulebook appendix the marks come from: its game's package)."""
-    text = nfkc(title)
-    text = _OS_PREFIX.sub("", text)
-    text = text.strip("<>〈〉《》 ")
-    return _TITLE_MARKS.sub("", text).casefold()
+def text_memo(key: Callable[[str], str]) -> ByteCached[[str], str]:
+    """``key`` (text → its comparison key) memoised within ``KEY_BYTES``: for keys of text that
+    requests bring (a word, a game's title or OS key), where ``lru_cache`` would keep any
+    amount."""
+    return byte_cache(KEY_BYTES, strings_bytes)(key)
 
 
 _WORD_NOISE = re.compile(r"[\s\[\]【】「」『』]")
 
 
-@byte_cache(KEY_BYTES, strings_bytes)
+@text_memo
 def word_key(word: str) -> str:
-    """Append words and keywords compare without brackets, spaces or width: [TST ゲージ]."""
+    """Words a rule selects cards by (keywords, a game's list columns) compare without
+    brackets, spaces or width: [TST ゲージ]."""
     return _WORD_NOISE.sub("", nfkc(word)).casefold()
 
 

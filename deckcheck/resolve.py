@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from deckcheck import plugins, suggest
 from deckcheck.collector import paused_gc
-from deckcheck.decklist_parts import MAX_REF
+from deckcheck.decklist.parts import MAX_REF
 from deckcheck.memo import ByteMemo, str_bytes
 from deckcheck.models import Card, Game
 from deckcheck.normalize import loose_name_key, nfkc

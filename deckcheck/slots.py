@@ -40,7 +40,9 @@ class CardFacts:
     copy_key: tuple[str, ...]
     override: LimitOverride | None
     limit: int | None
-    append_keys: frozenset[str]
+    # (column, word key) of each word in the card's list columns that its game's checks read
+    # (``CardColumn.checked``) or the format's overrides match on (``Match.column``)
+    column_words: frozenset[tuple[str, str]]
     keyword_keys: frozenset[str]
 
 
@@ -48,7 +50,8 @@ REFS_BYTES = 16 << 20  # per format: the reference memo's bound
 NOTES_KEPT = 4096  # per format: the printing notes' memo (a note is under 1 KB: 4 MB at most)
 
 # A resolved reference as the validator's loop reads it: the card, its facts, and the facts the
-# loop needs for every line (its identity, type, copy key, whether it has append words),
+# loop needs for every line (its identity, type, copy key, whether it has column words, the
+# printings it stands for),
 # unpacked once per reference instead of looked up once per line.
 Hit = tuple[Card, "CardFacts", int, str, tuple[str, ...], bool, int]
 
@@ -102,7 +105,7 @@ class FormatFacts:
             id(found.card),
             facts.type,
             facts.copy_key,
-            bool(facts.append_keys),
+            bool(facts.column_words),
             found.alike,
         )
         return hit
@@ -153,11 +156,14 @@ def _copy_key(fmt: CheckedFormat, card: Card) -> tuple[str, ...]:
 _PATTERNS: dict[str, re.Pattern[str]] = {}
 
 
-def _match(match: Match, appends: frozenset[str], keywords: tuple[str, ...]) -> int | None:
+def _match(
+    match: Match, words: frozenset[tuple[str, str]], keywords: tuple[str, ...]
+) -> int | None:
     """None if ``match`` does not select the card; else the number a keyword pattern carries
     (0 for plain words)."""
-    if match.append is not None:
-        return 0 if word_key(match.append) in appends else None
+    if match.column is not None:
+        column, word = match.column
+        return 0 if (column, word_key(word)) in words else None
     if match.keyword is not None:
         return 0 if word_key(match.keyword) in {word_key(k) for k in keywords} else None
     source = match.keyword_pattern or ""
@@ -170,6 +176,7 @@ def _match(match: Match, appends: frozenset[str], keywords: tuple[str, ...]) -> 
 
 
 _NONE: frozenset[str] = frozenset()
+_NO_WORDS: frozenset[tuple[str, str]] = frozenset()
 
 
 def copy_limit(fmt: CheckedFormat, card: Card) -> int | None:
@@ -189,30 +196,38 @@ def copy_limit(fmt: CheckedFormat, card: Card) -> int | None:
 
 
 def _facts(fmt: CheckedFormat, card: Card) -> CardFacts:
-    append = card.items_of("append")
-    appends = frozenset(word_key(a) for a in append) if append else _NONE
+    words = _column_words(fmt, card)
     keywords = frozenset(word_key(k) for k in card.keywords) if card.keywords else _NONE
-    # most cards carry no append word and no keyword, and then no override or 全作品 append
-    # can select them: the scan is skipped (validate_bench)
-    best = _override(fmt, appends, card.keywords) if appends or keywords else None
+    # most cards carry no such word and no keyword, and then no override can select them: the
+    # scan is skipped (validate_bench)
+    best = _override(fmt, words, card.keywords) if words or keywords else None
     return CardFacts(
         type=card.type,
         copy_key=_copy_key(fmt, card),
         override=best[0] if best else None,
         limit=best[1] if best else None,
-        append_keys=appends,
+        column_words=words,
         keyword_keys=keywords,
     )
 
 
+def _column_words(fmt: CheckedFormat, card: Card) -> frozenset[tuple[str, str]]:
+    """(column, word key) of the words in the card's list columns that its game's checks read
+    or the format's overrides match on."""
+    read = {c.name for c in plugins.get(fmt.game).cards.columns if c.type == "list" and c.checked}
+    columns = read | {o.match.column[0] for o in fmt.limit_overrides if o.match.column}
+    found = [(c, word_key(w)) for c in columns for w in card.items_of(c)]
+    return frozenset(found) if found else _NO_WORDS
+
+
 def _override(
-    fmt: CheckedFormat, appends: frozenset[str], keywords: tuple[str, ...]
+    fmt: CheckedFormat, words: frozenset[tuple[str, str]], keywords: tuple[str, ...]
 ) -> tuple[LimitOverride, int] | None:
     """The override that limits the card, with its limit: the strictest numeric one;
     "unlimited" (-1) only where nothing limits it."""
     best: tuple[LimitOverride, int] | None = None
     for override in fmt.limit_overrides:
-        hit = _match(override.match, appends, keywords)
+        hit = _match(override.match, words, keywords)
         if hit is None:
             continue
         if override.limit == "unlimited":
@@ -242,11 +257,13 @@ class Context:
     # more than one (two printings of a name); most decks have none of those
     copy_firsts: dict[tuple[str, ...], Slot] = field(default_factory=dict)
     copy_shared: dict[tuple[str, ...], list[Slot]] = field(default_factory=dict)
-    has_appends: bool = False
     violations: list[Violation] = field(default_factory=list)
     # (line, card, printings, copies): a name that stands for printings legality treats alike,
     # and the card that was taken for them (``Resolution.alike``), at its first line
     picked: list[tuple[int | None, Card, int, int]] = field(default_factory=list)
+    # some card has words in a list column (``CardFacts.column_words``): a check of such words
+    # has nothing to do in a deck without
+    has_words: bool = False
 
     def copy_groups(self) -> Iterator[list[Slot]]:
         """The slots counted together by the copy limit, one list per copy key."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from deckcheck.checks.table import CheckFn, check_tables
 from deckcheck.decklist import SYNTAX, SYNTAX_SOURCE
-from deckcheck.decklist_parts import card_hint
+from deckcheck.decklist.parts import card_hint
 from deckcheck.formats import Format
 from deckcheck.i18n import N_, _, current
 from deckcheck.models import Card, CardCount, DeckList, Note, Report, Violation
@@ -130,7 +130,7 @@ def _read(deck: DeckList, fmt: Format, index: CardIndex) -> Context:
                 ctx.violations.append(_resolution_violation(fmt, section, ref, count, line, found))
                 continue
             hit = found
-        card, facts, key, type_name, copy_key, appends, alike = hit
+        card, facts, key, type_name, copy_key, words, alike = hit
         if alike:  # the name's copies on every line, noted at its first line
             prior = picked.get(key)
             picked[key] = (
@@ -148,8 +148,8 @@ def _read(deck: DeckList, fmt: Format, index: CardIndex) -> Context:
                 first.count += count
                 continue
         bucket.append(slot)
-        if appends:
-            ctx.has_appends = True
+        if words:
+            ctx.has_words = True
     if foreign:
         ctx.violations.append(_wrong_game(fmt, foreign))
     if picked:

@@ -21,7 +21,7 @@ import hypothesis
 import pytest
 
 from deckcheck import decklist, plugins
-from deckcheck.format_registry import FormatRegistry, default_registry
+from deckcheck.formats.registry import FormatRegistry, default_registry
 from deckcheck.models import Report
 from deckcheck.pool.store import Pool
 from deckcheck.resolve import CardIndex

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import deckcheck
-from deckcheck.format_registry import default_registry
+from deckcheck.formats.registry import default_registry
 
 SIZE = 100_000
 

@@ -16,8 +16,8 @@ from fastapi.testclient import TestClient
 from deckcheck import resolve, suggest
 from deckcheck.api import validate_decks
 from deckcheck.decklist import parse
-from deckcheck.decklist_parts import MAX_REF
-from deckcheck.format_registry import default_registry
+from deckcheck.decklist.parts import MAX_REF
+from deckcheck.formats.registry import default_registry
 from deckcheck.models import Card
 from deckcheck.pool.store import Pool
 from deckcheck.service.app import create_app

@@ -207,7 +207,7 @@ def test_resolve_gives_each_cards_own_copy_limit(web_app) -> None:  # type: igno
 def test_a_cards_own_limit_follows_how_the_copy_check_counts() -> None:
     """A "matching" override limits its cards on top of the general limit (VISION's デッキN枚制限,
     3 at most whatever N); a "same-name" one replaces it (ChaosTCG §6.1: デッキ8枚制限 → 8)."""
-    from deckcheck.format_registry import default_registry
+    from deckcheck.formats.registry import default_registry
     from deckcheck.models import Card
     from deckcheck.slots import copy_limit
 

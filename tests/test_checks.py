@@ -20,8 +20,8 @@ from deckcheck.checks import (
     unregister_table,
 )
 from deckcheck.cli import show
-from deckcheck.format_registry import FormatRegistry
 from deckcheck.formats import Format
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.models import Violation
 from deckcheck.resolve import CardIndex
 from deckcheck.slots import Context, card_counts, first_line, format_facts, total

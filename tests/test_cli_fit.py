@@ -139,7 +139,7 @@ def test_goldfish_prints_only_the_losses_the_game_has(db: Path) -> None:
     from rich.console import Console
 
     from deckcheck import decklist, plugins
-    from deckcheck.format_registry import default_registry
+    from deckcheck.formats.registry import default_registry
     from deckcheck.goldfish.output import render
     from deckcheck.goldfish.policy import default_policy
     from deckcheck.goldfish.run import GoldfishRequest, goldfish
@@ -160,7 +160,7 @@ def test_goldfish_prints_only_the_losses_the_game_has(db: Path) -> None:
 
 def test_sweep_heatmap_shows_values_intervals_and_the_noise(db: Path) -> None:
     from deckcheck import decklist
-    from deckcheck.format_registry import default_registry
+    from deckcheck.formats.registry import default_registry
     from deckcheck.pool.store import Pool
     from deckcheck.sweep import SweepRequest, sweep
     from deckcheck.sweep.plot import heatmap

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from deckcheck import plugins
-from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.resolve import CardIndex
 from deckcheck.sdk import GameSpec
 from deckcheck.sdk.testing import Conformance, spec_problems

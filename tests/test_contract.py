@@ -156,10 +156,10 @@ NOT_GAME_WORDS: dict[str, set[str]] = {
 }
 
 # Columns deckcheck's core reads for every game: identity, the types, the words copy-limit
-# overrides match (append, keywords), the pilot's ranking (level, cost), the card kinds a
+# overrides match (keywords), the pilot's ranking (level, cost), the card kinds a
 # spec allows (kind), aliases and provenance. Any other column only one game's cards use is a game's.
 CORE_COLUMNS = frozenset(
-    {"game", "number", "name", "type", "kind", "aliases", "append", "keywords", "level", "cost"}
+    {"game", "number", "name", "type", "kind", "aliases", "keywords", "level", "cost"}
     | {"source", "rarity"}
 )
 # Rule words the issue names that no spec field carries yet.

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from deckcheck import decklist
-from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.games.chaos import encode, fast_core
 from deckcheck.games.chaos.fast import play_batch, play_tape
 from deckcheck.goldfish.common import GoldfishError

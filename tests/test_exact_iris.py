@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from deckcheck import decklist
-from deckcheck.format_params import Parameter
-from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats.params import Parameter
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.games.iris import fast_core
 from deckcheck.games.iris.fast import play_batch, play_tape
 from deckcheck.goldfish.common import GoldfishError

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from deckcheck import decklist
-from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.games.rakuen import fast_core
 from deckcheck.games.rakuen.fast import batch_ok, play_batch, play_tape
 from deckcheck.goldfish.policy import policy_from_keys

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from deckcheck import decklist, plugins
-from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.games.vision import fast_core
 from deckcheck.games.vision.fast import play_batch, play_tape
 from deckcheck.goldfish.policy import default_policy, policy_from_keys

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from deckcheck import decklist
-from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.games.chaos import encode
 from deckcheck.goldfish.policy import default_policy
 from deckcheck.goldfish.run import GoldfishRequest, goldfish, play_chunk, prepare

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from deckcheck import decklist
-from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.goldfish.policy import policy_from_keys
 from deckcheck.goldfish.run import GoldfishRequest, goldfish, play_chunk, prepare
 from deckcheck.goldfish.setup import Setup

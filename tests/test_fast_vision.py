@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from deckcheck import decklist, plugins
-from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.goldfish.policy import Policy, default_policy, policy_from_keys
 from deckcheck.goldfish.run import Chunk, GoldfishRequest, goldfish, play_chunk, prepare
 from deckcheck.goldfish.setup import Setup

@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 from deckcheck import decklist
 from deckcheck.cli import app
 from deckcheck.errors import FormatError
-from deckcheck.format_registry import FormatRegistry, default_registry
+from deckcheck.formats.registry import FormatRegistry, default_registry
 from deckcheck.games.rakuen import engine as rakuen
 from deckcheck.games.rakuen import fast, fast_core
 from deckcheck.goldfish.policy import Compiled, default_policy

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck.format_registry import FormatRegistry, default_registry
 from deckcheck.formats import FormatError
+from deckcheck.formats.registry import FormatRegistry, default_registry
 from deckcheck.games.chaos.checks import os_groups
 from deckcheck.games.chaos.tables import os_policy_of
 
@@ -81,6 +81,21 @@ def write(folder: Path, name: str, text: str) -> FormatRegistry:
             "extends = 'chaos-standard'\n[[limit_overrides]]\nmatch = { keyword_pattern = '(' }\n"
             "limit = 'pattern'\nrule = 'r'\nsource = 's'",
             "not a regular expression",
+        ),
+        (  # a match by a word names a list column of the game's cards (chaos: append)
+            "extends = 'chaos-standard'\n[[limit_overrides]]\nmatch = { power = 'BETA' }\n"
+            "limit = 'unlimited'\nsource = 's'",
+            "limit_overrides: chaos cards have no list column 'power'",
+        ),
+        (
+            "extends = 'iris-standard'\n[[limit_overrides]]\nmatch = { append = 'BETA' }\n"
+            "limit = 'unlimited'\nsource = 's'",
+            "limit_overrides: iris cards have no list column 'append'",
+        ),
+        (
+            "extends = 'chaos-standard'\n[[limit_overrides]]\n"
+            "match = { append = 'BETA', keyword = 'x' }\nlimit = 'unlimited'\nsource = 's'",
+            "give exactly one of keyword, keyword_pattern or a list column",
         ),
     ],
 )

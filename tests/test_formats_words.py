@@ -13,8 +13,8 @@ from rich.console import Console
 
 from deckcheck import plugins
 from deckcheck.cli import show
-from deckcheck.format_registry import default_registry
 from deckcheck.formats import COPY_KEYS, Format
+from deckcheck.formats.registry import default_registry
 from deckcheck.i18n import override
 from tests.conftest import ROOT
 

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from deckcheck import decklist
 from deckcheck.cli import app
 from deckcheck.errors import AsideError, UnanswerableError
-from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.games.chaos import engine as chaos
 from deckcheck.games.chaos import partner as chaos_partner
 from deckcheck.games.chaos.tables import partner_of

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from deckcheck import decks, plugins
-from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.goldfish.run import GoldfishRequest, goldfish, prepare
 from deckcheck.resolve import CardIndex
 from deckcheck.service.jobstore import Cancelled

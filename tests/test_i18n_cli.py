@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 from deckcheck import plugins
 from deckcheck.checks.table import check_tables
 from deckcheck.cli import app
-from deckcheck.format_params import param_value
-from deckcheck.format_registry import default_registry
+from deckcheck.formats.params import param_value
+from deckcheck.formats.registry import default_registry
 from deckcheck.i18n import _, override
 from deckcheck.pool.search import known_filters
 from deckcheck.pool.store import Pool

@@ -23,8 +23,8 @@ from deckcheck import i18n, plugins
 from deckcheck.checks import naming
 from deckcheck.checks.table import check_tables
 from deckcheck.decklist import SYNTAX_SOURCE
-from deckcheck.format_params import param_value
-from deckcheck.format_registry import FormatRegistry, default_registry
+from deckcheck.formats.params import param_value
+from deckcheck.formats.registry import FormatRegistry, default_registry
 from deckcheck.i18n_extract import _ENGLISH, game_of, source_texts
 from deckcheck.pool.store import Pool
 from deckcheck.wording import cited

@@ -20,8 +20,8 @@ from prose import english_words
 from test_i18n_sources import QUOTED, SITES, source_prose
 
 from deckcheck import i18n
-from deckcheck.format_params import param_value
-from deckcheck.format_registry import FormatRegistry, default_registry
+from deckcheck.formats.params import param_value
+from deckcheck.formats.registry import FormatRegistry, default_registry
 from deckcheck.pool.store import Pool
 from deckcheck.wording import a_an, word
 from tests.cli_run import deckcheck
@@ -187,7 +187,7 @@ def test_japanese_report_names_sections_as_the_deck_list_headers_accept(
 # --- editing, card references, format files, text that is not Unicode (issue 21) -------------
 # The CLI's own words (``fix:``, ``needs a choice:``, ``deckcheck: error:``, the one-line
 # verdict) come from deckcheck/cli/files.py and cli/main.py; these tests assert only on the
-# text deckcheck/edit.py, validate.py, format_registry.py, format_versions.py and text.py give.
+# text deckcheck/edit.py, validate.py, formats/registry.py, formats/versions.py and text.py give.
 
 
 
@@ -299,7 +299,7 @@ def test_a_broken_format_file_is_explained_in_japanese(db: Path, tmp_path: Path)
     deck.write_text(f"format: {event}\n[main]\n1 SAMPLE-C-001\n", encoding="utf-8")
     done = _run("validate", str(deck), "--db", str(db), lang="ja_JP.UTF-8")
     assert done.returncode == 2, done.stdout
-    # format_registry.py's lines: from the deck's path on (the prefix is the CLI's)
+    # formats/registry.py's lines: from the deck's path on (the prefix is the CLI's)
     explained = done.stderr[done.stderr.index(str(deck)) :]
     assert "フォーマットファイルとして正しくありません" in explained
     assert "name: 文字列で書いてください。" in explained
@@ -316,7 +316,7 @@ def test_a_day_no_version_covers_is_explained_in_japanese(db: Path) -> None:
         "validate", str(deck), "--db", str(db), "--as-of", "2000-01-01", lang="ja_JP.UTF-8"
     )
     assert done.returncode == 2
-    explained = done.stderr[done.stderr.index(str(deck)) :]  # api.py, format_versions.py
+    explained = done.stderr[done.stderr.index(str(deck)) :]  # api.py, formats/versions.py
     assert "2000-01-01に有効な版はありません" in explained
     assert english_words(explained) == []
 
@@ -357,7 +357,8 @@ def test_formats_show_rows_leave_only_the_format_files_words(formats: FormatRegi
                     data += [*getattr(entry, "cards", ())]
                     match = getattr(entry, "match", None)
                     if match is not None:
-                        data += [match.append or "", match.keyword or "", match.keyword_pattern or ""]
+                        word = match.column[1] if match.column else ""
+                        data += [word, match.keyword or "", match.keyword_pattern or ""]
                     assert english_words(row.what, [str(d) for d in data]) == [], row
                     seen += 1
     assert seen > 50

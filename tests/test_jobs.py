@@ -75,7 +75,7 @@ def _result(http: TestClient | httpx.Client, state: dict[str, Any]) -> Any:
 
 def test_a_sweep_job_gives_the_libraries_result(http: TestClient, index: Any) -> None:
     from deckcheck import decklist
-    from deckcheck.format_registry import default_registry
+    from deckcheck.formats.registry import default_registry
     from deckcheck.sweep import SweepRequest, sweep
 
     started = http.post("/sweeps", json=SWEEP)

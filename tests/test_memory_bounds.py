@@ -13,6 +13,7 @@ from collections.abc import Callable
 import pytest
 
 from deckcheck import normalize
+from deckcheck.games.chaos.titles import title_key  # a game's key, memoised by normalize.text_memo
 from deckcheck.odds import exact
 
 MB = 1 << 20
@@ -33,18 +34,19 @@ def _retained(work: Callable[[], None]) -> int:
 
 def test_a_thousand_hostile_keywords_keep_at_most_the_budget() -> None:
     normalize.word_key.cache_clear()
-    normalize.title_key.cache_clear()
+    title_key.cache_clear()
 
     def hostile() -> None:
         for i in range(1_000):
             word = f"{i:04d}" + "語" * 95_000  # a 95 KB keyword: value of one request
             normalize.word_key(word)
-            normalize.title_key(word)
+            title_key(word)
 
     kept = _retained(hostile)
     # before: 1,000 × (the word + its key) × 2 memos, about 760 MB
     assert kept < 2 * normalize.KEY_BYTES + MB
     assert normalize.word_key.memo.nbytes <= normalize.KEY_BYTES
+    assert title_key.memo.nbytes <= normalize.KEY_BYTES
     assert normalize.word_key("[TST ゲージ]") == "tstゲージ"  # still the same keys
 
 

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from deckcheck import decklist
 from deckcheck.cli import app
-from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.odds.api import OddsRequest, OddsResult, compute_odds, deal_hands
 from deckcheck.odds.conditions import Condition, ConditionError, parse_condition
 from deckcheck.odds.exact import Predicate, Problem

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from deckcheck import decklist
 from deckcheck.cli import app
-from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.odds.api import deck_cards
 from deckcheck.odds.conditions import Condition, parse_conditions
 from deckcheck.odds.cost import MAX_CELLS, _hands

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from deckcheck import decks
-from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.odds.api import DealtHand, OddsRequest, compute_odds, deal_hands
 from deckcheck.resolve import CardIndex
 from tests.conftest import EXAMPLES

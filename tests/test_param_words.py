@@ -11,8 +11,8 @@ import re
 import pytest
 
 from deckcheck import decklist, plugins
-from deckcheck.format_registry import default_registry
 from deckcheck.formats import Format
+from deckcheck.formats.registry import default_registry
 from deckcheck.goldfish.policy import default_policy
 from deckcheck.goldfish.run import GoldfishRequest, goldfish
 from deckcheck.i18n import override
@@ -60,7 +60,7 @@ def test_the_check_finds_a_bare_parameter_id() -> None:
 
 
 def test_every_parameter_has_a_label_in_each_language() -> None:
-    from deckcheck.format_params import param_name
+    from deckcheck.formats.params import param_name
 
     for spec in map(plugins.get, SHIPPED_GAMES):  # a plugin labels its own, or shows the id
         for key in spec.construction.all_params():

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from deckcheck import decklist, plugins
-from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.games import rakuen as rakuen_game
 from deckcheck.games.chaos import engine as chaos
 from deckcheck.games.rakuen import engine as rakuen

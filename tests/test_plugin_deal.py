@@ -19,8 +19,8 @@ from typer.testing import CliRunner
 from deckcheck import decklist, plugins
 from deckcheck.cli import app
 from deckcheck.errors import AsideError, GameContractError
-from deckcheck.format_registry import FormatRegistry, default_registry
 from deckcheck.formats import Format, FormatError
+from deckcheck.formats.registry import FormatRegistry, default_registry
 from deckcheck.goldfish.run import GoldfishRequest, goldfish
 from deckcheck.models import DeckList
 from deckcheck.odds.api import OddsRequest, compute_odds, deal_hands
@@ -286,7 +286,7 @@ def test_service_undeclared_loss_is_a_500_that_says_why(toy: plugins.GameSpec, d
 
 
 def test_the_loader_knows_the_mulligans_odds_ship() -> None:
-    """formats.py checks a format's ``mulligan`` against plugins/deal.py's names without
+    """formats/schema.py checks a format's ``mulligan`` against plugins/deal.py's names without
     importing NumPy; they must be the mulligan rules ``odds.mulligan`` ships."""
     from deckcheck.odds.mulligan import COMMON
     from deckcheck.plugins.deal import COMMON_MULLIGANS

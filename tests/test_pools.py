@@ -183,7 +183,7 @@ def test_a_sweep_hears_a_cancel_between_variants(
     """A sweep of many variants and no games used to read its cancel flag only between
     goldfish chunks: two of ``sides: [true] × 1000`` ignored DELETE for 60 s."""
     from deckcheck import decklist
-    from deckcheck.format_registry import default_registry
+    from deckcheck.formats.registry import default_registry
     from deckcheck.service import jobstore, tasks
     from deckcheck.service.jobstore import Cancelled, JobRef, JobStore, Progress
     from deckcheck.sweep import run

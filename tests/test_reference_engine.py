@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from deckcheck import decks, plugins
-from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.goldfish.policy import Compiled
 from deckcheck.goldfish.run import prepare
 from deckcheck.resolve import CardIndex

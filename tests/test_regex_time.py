@@ -31,7 +31,7 @@ PATTERNS = patterns()
 
 
 def test_the_patterns_are_found() -> None:
-    assert "deckcheck.decklist._CARD" in PATTERNS
+    assert "deckcheck.decklist.reading._CARD" in PATTERNS
     assert "deckcheck.edit._COUNT" in PATTERNS
 
 

@@ -22,8 +22,8 @@ from typer.testing import CliRunner
 
 from deckcheck import decklist, plugins
 from deckcheck.cli import app
-from deckcheck.format_registry import FormatRegistry
 from deckcheck.formats import FormatError
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.goldfish.run import GoldfishRequest, goldfish
 from deckcheck.odds.api import OddsRequest, compute_odds, deal_hands
 from deckcheck.pool.store import Pool

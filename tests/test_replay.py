@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 
 from deckcheck import decklist
 from deckcheck.cli import app
-from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.goldfish.policy import default_policy
 from deckcheck.goldfish.replay import ReplayRequest, replay
 from deckcheck.goldfish.run import play_chunk, play_one, prepare

@@ -56,8 +56,8 @@ def test_importing_the_sdk_and_registering_the_games_imports_no_numpy() -> None:
 def test_a_format_may_use_only_the_shared_sections_and_its_games_own(tmp_path: Path) -> None:
     """``GameSpec.construction.sections`` adds a game's own deck sections; any other name is refused, with
     the sections the game has."""
-    from deckcheck.format_registry import FormatRegistry
     from deckcheck.formats import FormatError
+    from deckcheck.formats.registry import FormatRegistry
 
     text = (ROOT / "formats" / "iris-standard.toml").read_text(encoding="utf-8")
     (tmp_path / "x.toml").write_text(

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 
 from deckcheck import decklist
 from deckcheck.blank import BLANK_NUMBER, blank_card
-from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.goldfish.policy import policy_from_keys
 from deckcheck.goldfish.run import play_chunk, prepare
 from deckcheck.models import DeckEntry, DeckList

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from deckcheck import decklist
 from deckcheck.cli import app
-from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.resolve import CardIndex
 from deckcheck.tune.exact import brute_force, search
 from deckcheck.tune.field import field_of

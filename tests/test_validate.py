@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import os
 import pickle
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
+from deckcheck import decklist
+from deckcheck.formats.registry import FormatRegistry, default_registry
 from deckcheck.models import Report
 from deckcheck.pool.store import Pool
 from deckcheck.resolve import CardIndex
+from deckcheck.validate import validate
 from tests.conftest import EXAMPLES
-from tests.test_rules import CHAOS_EXTRA, CHAOS_MAIN, IRIS_NO_UNIT, deck, swap
+from tests.test_rules import CHAOS_EXTRA, CHAOS_MAIN, IRIS_NO_UNIT, VISION_MAIN, deck, swap
 
 Check = Callable[..., Report]
 CN = "chaos-neo-standard"
@@ -213,3 +220,51 @@ def test_the_card_index_indexes_each_game_when_first_asked(shipped_pool: Pool) -
     found = copy.resolve("iris", "一途な恋の誓約者 セシル").card
     assert found is not None and found.number == "RB-IRIS-001"
     assert len(copy) == len(cards)
+
+
+def test_the_mixed_os_read_alike_in_every_process(shipped_pool: Pool) -> None:
+    """Two OS with as many cards are named in one order, and the OS to keep is the same, in
+    every process: they followed a set's order before, which varies with the process's string
+    hashing (seeds 0 and 2 named アクアプラス and 戦国恋姫 second)."""
+    code = (
+        "from pathlib import Path;"
+        "from deckcheck import decks, default_registry, CardIndex, validate;"
+        "from deckcheck.pool.store import Pool;"
+        f"pool = Pool({str(shipped_pool.path)!r});"
+        "index = CardIndex(pool.all_cards(), names=pool.names);"
+        f"deck = decks.read(Path({str(EXAMPLES / 'chaos-neo-standard-illegal.deck')!r}));"
+        "report = validate(deck, default_registry().get(deck.format), index);"
+        "print([(v.message, v.fix) for v in report.violations if v.rule.endswith('-os')])"
+    )
+    said = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True, text=True, check=True,
+        ).stdout
+        for seed in (0, 2)
+    }  # fmt: skip
+    assert len(said) == 1, said
+    assert "OS:ニトロプラス (44), OS:アクアプラス (4), OS:戦国恋姫 (4)" in said.pop()
+
+
+def test_an_override_matches_a_word_of_any_games_list_column(
+    tmp_path: Path, index: CardIndex
+) -> None:
+    """A limit override selects cards by a word of a list column of its game's cards, any
+    game's: VISION's sets (``package``) as an event might limit one set's cards to one copy.
+    Before, only the ``append`` column of one game could be matched, and this file was refused."""
+    (tmp_path / "one-set.toml").write_text(
+        "id = 'one-set'\nextends = 'vision-standard'\n[[limit_overrides]]\n"
+        "match = { package = 'NO1' }\nlimit = 1\nrule = 'event/one-of-no1'\n"
+        "source = 'outside the rulebooks: an event list'\n",
+        encoding="utf-8",
+    )
+    fmt = FormatRegistry([tmp_path, *default_registry().folders]).get("one-set")
+    with_set = swap(VISION_MAIN, "SAMPLE-V-001", [(1, "SAMPLE-V-001"), (2, "N1")])
+    report = validate(decklist.parse(deck("one-set", with_set)), fmt, index)
+    (v,) = [v for v in report.violations if v.rule == "event/one-of-no1"]
+    assert [(c.number, c.count) for c in v.cards] == [("N1", 2)]
+    one = swap(VISION_MAIN, "SAMPLE-V-001", [(2, "SAMPLE-V-001"), (1, "N1")])
+    report = validate(decklist.parse(deck("one-set", one)), fmt, index)
+    assert "event/one-of-no1" not in {v.rule for v in report.violations}

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.games.vision import METRICS, MILESTONES, engine
 from deckcheck.games.vision.board import Board, Unit, playable
 from deckcheck.games.vision.limits import Limits

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from deckcheck import decklist, plugins
-from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.games.vision import engine
 from deckcheck.games.vision.board import Board, Unit, playable
 from deckcheck.goldfish.policy import default_policy

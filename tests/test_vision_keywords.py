@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from deckcheck import decklist
-from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.games.vision import METRICS, engine
 from deckcheck.games.vision.cards import facts
 from deckcheck.games.vision.fast import play_tape

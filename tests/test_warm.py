@@ -18,7 +18,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from deckcheck import decks, plugins
-from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.goldfish import compiling, warm
 from deckcheck.goldfish.run import GoldfishRequest, goldfish, prepare
 from deckcheck.resolve import CardIndex
@@ -32,7 +32,7 @@ DECK = EXAMPLES / "iris-standard-legal.deck"
 # (loads) of every compiled function of the iris engine.
 FIRST_RUN = (
     "import sys; from pathlib import Path; from deckcheck import decks, plugins;"
-    "from deckcheck.format_registry import default_registry;"
+    "from deckcheck.formats.registry import default_registry;"
     "from deckcheck.goldfish.run import GoldfishRequest, goldfish;"
     "from deckcheck.pool.store import Pool;"
     "import deckcheck.games.iris.fast_core as core;"

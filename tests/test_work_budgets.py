@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deckcheck import decklist
-from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.goldfish.common import Keep, fills_every_slot
 from deckcheck.goldfish.cost import run_work
 from deckcheck.goldfish.policy import default_policy, policy_from_keys

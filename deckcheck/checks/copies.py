@@ -1,5 +1,5 @@
-"""The copy limit and the append words or keywords that override it for their cards (their
-tables: copy_tables.py, which the validator's slots read too)."""
+"""The copy limit and the words (keywords, a list column's words) that override it for their
+cards (their tables: copy_tables.py, which the validator's slots read too)."""
 
 from __future__ import annotations
 
@@ -144,8 +144,8 @@ def _over(
 
 
 def _describe_match(match: Match) -> str:
-    if match.append is not None:
-        return f"[{match.append}]"
+    if match.column is not None:
+        return f"[{match.column[1]}]"
     if match.keyword is not None:
         return f"「{match.keyword}」"
     return _("its deck limit keyword")
@@ -166,7 +166,8 @@ _LIMITS = {"unlimited": N_("unlimited"), "pattern": N_("pattern")}
 
 
 def _describe_override(o: LimitOverride) -> Iterable[Row]:
-    what = str(o.match.append or o.match.keyword or o.match.keyword_pattern)
+    word = o.match.column[1] if o.match.column else None
+    what = str(word or o.match.keyword or o.match.keyword_pattern)
     limit = str(o.limit) if isinstance(o.limit, int) else _(_LIMITS[o.limit])
     if o.match.keyword_pattern is not None:  # the regex in words: its (?P<n>…) is the limit N
         keyword = re.sub(r"\(\?P<n>[^)]*\)", "N", o.match.keyword_pattern)

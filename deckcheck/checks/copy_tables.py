@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from deckcheck.checks.base import Check, Strict
 from deckcheck.i18n import _
@@ -14,17 +14,31 @@ from deckcheck.models import Severity
 
 
 class Match(Strict):
-    """Selects cards by an append word, a keyword, or a keyword pattern with a number ``n``."""
+    """Selects cards by a keyword, a keyword pattern with a number ``n``, or a word that a list
+    column of the game's cards holds (``{ COLUMN = "word" }``: any key but the two below names
+    a column; ``Format`` checks that its game has that list column)."""
 
-    append: str | None = None
+    model_config = ConfigDict(extra="allow", frozen=True)
+
     keyword: str | None = None
     keyword_pattern: str | None = None
 
+    @property
+    def column(self) -> tuple[str, str] | None:
+        """(column, word) when the match is by a list column's word, else None."""
+        return next(iter((self.model_extra or {}).items()), None)
+
     @model_validator(mode="after")
     def _one(self) -> Match:
-        given = [x for x in (self.append, self.keyword, self.keyword_pattern) if x is not None]
-        if len(given) != 1:
-            raise ValueError(_("give exactly one of append, keyword, keyword_pattern"))
+        given = [x for x in (self.keyword, self.keyword_pattern) if x is not None]
+        extra = self.model_extra or {}
+        if len(given) + len(extra) != 1:
+            raise ValueError(
+                _("give exactly one of keyword, keyword_pattern or a list column of the cards")
+            )
+        for column, value in extra.items():
+            if not isinstance(value, str):
+                raise ValueError(_("{column}: give the word as text", column=column))
         if self.keyword_pattern is not None:
             try:
                 compiled = re.compile(self.keyword_pattern)
@@ -53,7 +67,8 @@ class Copies(Check):
 
 
 class LimitOverride(Strict):
-    """An append word or keyword that replaces the general copy limit for its cards.
+    """A word (a keyword, a list column's word) that replaces the general copy limit for its
+    cards.
 
     ``limit = "unlimited"`` exempts them; a number (or the pattern's ``n``) is a stricter
     limit reported under this override's own rule.

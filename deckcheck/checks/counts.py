@@ -1,4 +1,4 @@
-"""Checks that count cards: pure decks, type counts, attribute limits and opening-hand odds."""
+"""Checks that count cards: type counts, attribute limits and opening-hand odds."""
 
 from __future__ import annotations
 
@@ -11,17 +11,9 @@ from deckcheck.checks import naming
 from deckcheck.checks.table import Check, CheckTable, Row, register_table
 from deckcheck.i18n import _, _n
 from deckcheck.models import Violation
-from deckcheck.normalize import word_key
 from deckcheck.odds.hypergeom import chance_of_none
 from deckcheck.slots import Context, Slot, breach, first_line, total
 from deckcheck.wording import label, word, words
-
-
-class Pure(Check):
-    """A deck with any card carrying ``append`` must consist only of such cards."""
-
-    append: str
-    sections: tuple[str, ...] = ("main", "extra")
 
 
 class TypeCount(Check):
@@ -53,40 +45,6 @@ class OpeningCheck(Check):
     hand: int = Field(gt=0)
     max_miss: float = Field(ge=0, le=1)
     section: str = "main"
-
-
-def _pure(ctx: Context, counts: dict[str, int]) -> list[Violation]:
-    out: list[Violation] = []
-    if not ctx.has_appends:
-        return out
-    for rule in PURE.of(ctx.fmt):
-        key = word_key(rule.append)
-        items = ctx.in_sections(rule.sections)
-        with_word = [s for s in items if key in s.facts.append_keys]
-        if not with_word:
-            continue
-        without = [s for s in items if s not in with_word]
-        if not without:
-            continue
-        n, m = total(without), total(with_word)
-        message = _n(
-            "the deck has {cards} with [{append}], so every card must have it; "
-            "{n} card does not",
-            "the deck has {cards} with [{append}], so every card must have it; "
-            "{n} cards do not",
-            n,
-            cards=_n("{n} card", "{n} cards", m, n=m),
-            append=rule.append,
-            n=n,
-        )
-        fix = _(
-            "remove the {n} cards without [{append}], or the {m} [{append}] cards",
-            n=n,
-            m=m,
-            append=rule.append,
-        )
-        out.append(breach(rule, message, without, fix))
-    return out
 
 
 def _type_counts(ctx: Context, counts: dict[str, int]) -> list[Violation]:
@@ -221,10 +179,6 @@ def _opening(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     return out
 
 
-def _describe_pure(p: Pure) -> Iterable[Row]:
-    yield Row(p.rule, _("[{append}] decks are all [{append}]", append=p.append), p.source)
-
-
 def _describe_type_count(t: TypeCount) -> Iterable[Row]:
     bounds = f"{t.min if t.min is not None else 0}..{t.max if t.max is not None else '∞'}"
     what = _(
@@ -260,9 +214,6 @@ def _describe_opening(oc: OpeningCheck) -> Iterable[Row]:
     yield Row(oc.rule, what, oc.source)
 
 
-PURE = register_table(
-    CheckTable("pure", Pure, _pure, _describe_pure, 300)
-)
 TYPE_COUNTS = register_table(
     CheckTable("type_counts", TypeCount, _type_counts, _describe_type_count, 400)
 )

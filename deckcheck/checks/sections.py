@@ -13,7 +13,7 @@ from pydantic import Field
 
 from deckcheck.checks import naming
 from deckcheck.checks.table import Check, CheckTable, Row, Strict, register_table
-from deckcheck.i18n import _, _n
+from deckcheck.i18n import N_, _, _n
 from deckcheck.models import Severity, Violation
 from deckcheck.slots import Context, breach, card_counts
 from deckcheck.wording import a_an, section_label, word, words
@@ -44,7 +44,7 @@ class ForbiddenTypes(Check):
 
 
 class Section(Strict):
-    name: str  # a shared section (models.SECTIONS) or the game's own: formats.py checks
+    name: str  # a shared section (models.SECTIONS) or the game's own: formats/schema.py checks
     label: str | None = None
     size: SizeCheck
     types: TypeCheck
@@ -139,42 +139,26 @@ def _types(ctx: Context) -> list[Violation]:
     return out
 
 
+# what a size bound asks, as ``_needs`` puts it in "it needs {need}"
+# TRANSLATORS: a deck section's card count a rule asks for: "it needs exactly 50"
+_BOUNDS = {
+    "exactly": N_("exactly {bound}"),
+    "at least": N_("at least {bound}"),
+    "at most": N_("at most {bound}"),
+}
+
+
 def _needs(label: str, n: int, bound: int, how: str, optional: bool) -> str:
-    """"the main deck has 36 cards; it needs exactly 50", one message per bound and option."""
-    if how == "exactly" and optional:
-        return _n(
-            "the {label} has {n} card; it needs exactly {bound} (or none)",
-            "the {label} has {n} cards; it needs exactly {bound} (or none)",
-            n, label=label, n=n, bound=bound,
-        )
-    if how == "exactly":
-        return _n(
-            "the {label} has {n} card; it needs exactly {bound}",
-            "the {label} has {n} cards; it needs exactly {bound}",
-            n, label=label, n=n, bound=bound,
-        )
-    if how == "at least" and optional:
-        return _n(
-            "the {label} has {n} card; it needs at least {bound} (or none)",
-            "the {label} has {n} cards; it needs at least {bound} (or none)",
-            n, label=label, n=n, bound=bound,
-        )
-    if how == "at least":
-        return _n(
-            "the {label} has {n} card; it needs at least {bound}",
-            "the {label} has {n} cards; it needs at least {bound}",
-            n, label=label, n=n, bound=bound,
-        )
+    """"the main deck has 36 cards; it needs exactly 50", with "(or none)" where the section
+    may be left empty."""
+    need = _(_BOUNDS[how], bound=bound)
     if optional:
-        return _n(
-            "the {label} has {n} card; it needs at most {bound} (or none)",
-            "the {label} has {n} cards; it needs at most {bound} (or none)",
-            n, label=label, n=n, bound=bound,
-        )
+        # TRANSLATORS: a bound a section may also meet by having no cards at all
+        need = _("{need} (or none)", need=need)
     return _n(
-        "the {label} has {n} card; it needs at most {bound}",
-        "the {label} has {n} cards; it needs at most {bound}",
-        n, label=label, n=n, bound=bound,
+        "the {label} has {n} card; it needs {need}",
+        "the {label} has {n} cards; it needs {need}",
+        n, label=label, n=n, need=need,
     )
 
 

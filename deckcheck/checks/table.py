@@ -2,7 +2,7 @@
 TOML table a format writes (a pydantic model), the check it runs and the lines ``formats show``
 prints.
 
-formats.py (schema and ``Format.checks()``), validate.py (which checks run) and render.py
+formats/schema.py (schema and ``Format.checks()``), validate.py (which checks run) and render.py
 (``formats show``) all walk ``check_tables(game)``: deckcheck's own (``register_table``, from
 checks/) and the ones the game's spec declares (``Construction.check_tables``), which a format of
 that game may use and formats of other games may not.

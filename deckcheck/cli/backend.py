@@ -21,8 +21,8 @@ from deckcheck.errors import UsageError
 from deckcheck.i18n import _
 
 if TYPE_CHECKING:
-    from deckcheck.format_registry import FormatRegistry
     from deckcheck.formats import Format
+    from deckcheck.formats.registry import FormatRegistry
     from deckcheck.goldfish.replay import ReplayRequest, ReplayResult
     from deckcheck.goldfish.run import GoldfishRequest, GoldfishResult
     from deckcheck.models import DeckList, Report
@@ -94,7 +94,7 @@ class LocalBackend:
     @property
     def registry(self) -> FormatRegistry:
         if self._registry is None:  # one per command: it caches the formats it has read
-            from deckcheck.format_registry import default_registry
+            from deckcheck.formats.registry import default_registry
 
             self._registry = default_registry()
         return self._registry

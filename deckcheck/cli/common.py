@@ -68,7 +68,7 @@ def as_of_day(text: str | None) -> datetime.date | None:
     """``--as-of``'s day; a bad one is a usage error (exit status 2)."""
     if text is None:
         return None
-    from deckcheck.format_versions import parse_day
+    from deckcheck.formats.versions import parse_day
 
     try:
         return parse_day(text)
@@ -79,7 +79,7 @@ def as_of_day(text: str | None) -> datetime.date | None:
 def format_for(ref: str | None, path: Path, day: datetime.date | None = None) -> Format:
     """The version of the format ``ref`` names (an id or a .toml file) in force on ``day``
     (default: today); the deck at ``path`` needs one."""
-    from deckcheck.format_registry import default_registry
+    from deckcheck.formats.registry import default_registry
 
     if ref is None:
         raise UsageError(_("{path}: no format: line and no --format", path=path))

@@ -52,29 +52,16 @@ def _verdict(deck: DeckList, fmt: Format, index: CardIndex) -> Report:
 def _one_line(report: Report) -> str:
     # a section as the game words it in Japanese, by its id in English
     counts = listing(f"{word(report.game, k)} {v}" for k, v in report.counts.items())
+    fields = {"path": report.path, "format_id": report.format, "counts": counts}
+    if report.legal and report.warnings:
+        n = len(report.warnings)
+        return _("{path}: {format_id} LEGAL ({counts}); {n} warning(s)", **fields, n=n)
     if report.legal:
-        if report.warnings:
-            return _(
-                "{path}: {format_id} LEGAL ({counts}); {n} warning(s)",
-                path=report.path,
-                format_id=report.format,
-                counts=counts,
-                n=len(report.warnings),
-            )
-        return _(
-            "{path}: {format_id} LEGAL ({counts})",
-            path=report.path,
-            format_id=report.format,
-            counts=counts,
-        )
+        return _("{path}: {format_id} LEGAL ({counts})", **fields)
     rules = ", ".join(dict.fromkeys(v.rule for v in report.errors))
     return _(
         "{path}: {format_id} ILLEGAL ({counts}): {n} error(s): {rules}",
-        path=report.path,
-        format_id=report.format,
-        counts=counts,
-        n=len(report.errors),
-        rules=rules,
+        **fields, n=len(report.errors), rules=rules,
     )
 
 

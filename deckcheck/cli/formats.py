@@ -23,7 +23,7 @@ def formats_main(ctx: typer.Context, as_json: JsonOption = False) -> None:
     if ctx.invoked_subcommand is not None:
         return
     from deckcheck import plugins
-    from deckcheck.format_registry import default_registry, listing
+    from deckcheck.formats.registry import default_registry, listing
 
     found = default_registry().all()
     for why in plugins.broken().values():  # a plugin that did not load: its formats are missing
@@ -44,7 +44,7 @@ def formats_show(
     format_id: Annotated[str, typer.Argument(metavar="ID", help=N_("Format id or .toml file."))],
     as_json: JsonOption = False,
 ) -> None:
-    from deckcheck.format_registry import default_registry, detail
+    from deckcheck.formats.registry import default_registry, detail
 
     registry = default_registry()
     if as_json:

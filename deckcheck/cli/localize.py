@@ -46,68 +46,49 @@ RICH_WORDS: dict[str, str] = {
 USAGE = N_("Usage: ")
 HELP_OPTION = N_("Show this message and exit.")
 
+
+def _table(rows: dict[str, str]) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """The rows (a pattern on click's English message → the catalogue's text for it) as
+    compiled patterns; ``.`` matches a line break too (a value may hold one)."""
+    return tuple((re.compile(source, re.S), text) for source, text in rows.items())
+
+
 # the parse errors of typer's bundled click, as click words them:
 # a pattern on the English message and the catalogue's text for it.
-_MESSAGES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (
-        re.compile(r"^Got unexpected extra argument\(s\) \((?P<args>.*)\)$", re.S),
-        N_("Got unexpected extra argument(s) ({args})"),
-    ),
-    (re.compile(r"^Missing command\.$"), N_("Missing command.")),
-    (
-        re.compile(r"^No such command (?P<name>.*?)\. Did you mean (?P<choices>.*)\?$", re.S),
-        N_("No such command {name}. Did you mean {choices}?"),
-    ),
-    (re.compile(r"^No such command (?P<name>.*)\.$", re.S), N_("No such command {name}.")),
-    (
-        re.compile(r"^Option (?P<name>.*) requires an argument\.$", re.S),
-        N_("Option {name} requires an argument."),
-    ),
-    (
-        re.compile(r"^Option (?P<name>.*) requires (?P<n>\d+) arguments\.$", re.S),
-        N_("Option {name} requires {n} arguments."),
-    ),
-    (
-        re.compile(r"^Option (?P<name>.*) does not take a value\.$", re.S),
-        N_("Option {name} does not take a value."),
-    ),
+_MESSAGES = _table(
+    {
+        r"^Got unexpected extra argument\(s\) \((?P<args>.*)\)$":
+            N_("Got unexpected extra argument(s) ({args})"),
+        r"^Missing command\.$": N_("Missing command."),
+        r"^No such command (?P<name>.*?)\. Did you mean (?P<choices>.*)\?$":
+            N_("No such command {name}. Did you mean {choices}?"),
+        r"^No such command (?P<name>.*)\.$": N_("No such command {name}."),
+        r"^Option (?P<name>.*) requires an argument\.$": N_("Option {name} requires an argument."),
+        r"^Option (?P<name>.*) requires (?P<n>\d+) arguments\.$":
+            N_("Option {name} requires {n} arguments."),
+        r"^Option (?P<name>.*) does not take a value\.$":
+            N_("Option {name} does not take a value."),
+    }
 )
 # why a value is bad (typer checks values with pydantic and its path types)
-_DETAILS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (
-        re.compile(r"^Input should be greater than or equal to (?P<n>\S+)$"),
-        N_("Input should be greater than or equal to {n}"),
-    ),
-    (
-        re.compile(r"^Input should be less than or equal to (?P<n>\S+)$"),
-        N_("Input should be less than or equal to {n}"),
-    ),
-    (
-        re.compile(r"^Input should be greater than (?P<n>\S+)$"),
-        N_("Input should be greater than {n}"),
-    ),
-    (re.compile(r"^Input should be less than (?P<n>\S+)$"), N_("Input should be less than {n}")),
-    (re.compile(r"^Input should be a valid integer"), N_("Input should be a valid integer")),
-    (re.compile(r"^Input should be a valid number"), N_("Input should be a valid number")),
-    (re.compile(r"^Input should be a valid boolean"), N_("Input should be a valid boolean")),
-    (
-        re.compile(r"^(?:File|Directory|Path) (?P<path>.*) does not exist\.$", re.S),
-        N_("{path} does not exist."),
-    ),
-    (re.compile(r"^(?:File|Path) (?P<path>.*) is a directory\.$", re.S), N_("{path} is a folder.")),
-    (re.compile(r"^(?:Directory|Path) (?P<path>.*) is a file\.$", re.S), N_("{path} is a file.")),
-    (
-        re.compile(r"^(?:File|Directory|Path) (?P<path>.*) is not readable\.$", re.S),
-        N_("{path} is not readable."),
-    ),
-    (
-        re.compile(r"^(?:File|Directory|Path) (?P<path>.*) is not writable\.$", re.S),
-        N_("{path} is not writable."),
-    ),
-    (
-        re.compile(r"^(?P<value>.*) is not one of (?P<choices>.*)\.$", re.S),
-        N_("{value} is not one of {choices}."),
-    ),
+_DETAILS = _table(
+    {
+        r"^Input should be greater than or equal to (?P<n>\S+)$":
+            N_("Input should be greater than or equal to {n}"),
+        r"^Input should be less than or equal to (?P<n>\S+)$":
+            N_("Input should be less than or equal to {n}"),
+        r"^Input should be greater than (?P<n>\S+)$": N_("Input should be greater than {n}"),
+        r"^Input should be less than (?P<n>\S+)$": N_("Input should be less than {n}"),
+        r"^Input should be a valid integer": N_("Input should be a valid integer"),
+        r"^Input should be a valid number": N_("Input should be a valid number"),
+        r"^Input should be a valid boolean": N_("Input should be a valid boolean"),
+        r"^(?:File|Directory|Path) (?P<path>.*) does not exist\.$": N_("{path} does not exist."),
+        r"^(?:File|Path) (?P<path>.*) is a directory\.$": N_("{path} is a folder."),
+        r"^(?:Directory|Path) (?P<path>.*) is a file\.$": N_("{path} is a file."),
+        r"^(?:File|Directory|Path) (?P<path>.*) is not readable\.$": N_("{path} is not readable."),
+        r"^(?:File|Directory|Path) (?P<path>.*) is not writable\.$": N_("{path} is not writable."),
+        r"^(?P<value>.*) is not one of (?P<choices>.*)\.$": N_("{value} is not one of {choices}."),
+    }
 )
 _MISSING = {
     "argument": N_("Missing argument {name}."),

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from rich.markup import escape
 from rich.table import Table
 
-from deckcheck.format_params import param_name, param_value
+from deckcheck.formats.params import param_name, param_value
 from deckcheck.i18n import DEFAULT, _, current
 from deckcheck.wording import label, word
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from deckcheck import decks, plugins
 from deckcheck.data import examples_dir
-from deckcheck.format_registry import FormatRegistry, default_registry
+from deckcheck.formats.registry import FormatRegistry, default_registry
 from deckcheck.goldfish import compiling
 from deckcheck.goldfish.common import GoldfishError
 from deckcheck.goldfish.policy import default_policy

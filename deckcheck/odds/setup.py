@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 from deckcheck import plugins
 from deckcheck.errors import AsideError
-from deckcheck.format_params import param_note
 from deckcheck.formats import Format
+from deckcheck.formats.params import param_note
 from deckcheck.i18n import _
 from deckcheck.models import Card
 from deckcheck.odds.conditions import Condition, parse_condition

@@ -19,6 +19,7 @@ samplers here (``deal``, ``draw``, ``shuffled``, ``compositions``, ``kept``).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -54,6 +55,10 @@ def _compositions(total: int, caps: list[int]) -> list[list[int]]:
         for k in range(min(total, caps[0]) + 1)
         for rest in _compositions(total - k, caps[1:])
     ]
+
+
+# a batch of games: (games, marks, used, mulligan) → the hits of each row
+_Batch = Callable[[int, Ints, Ints, Mulligan | None], Ints]
 
 
 def _estimates(hits: Ints, games: int) -> list[Estimate]:
@@ -149,24 +154,31 @@ class Simulator:
         marks, used = self._pattern(turns, on_play, optional)
         if self.hand + len(marks) > int(self.colours.sum()):
             raise OddsError(_("the simulated turns run past the deck"))
-        hits = np.zeros(turns + 1, dtype=np.int64)
-        done = 0
-        while done < games:
-            size = min(COUNT_BATCH, games - done)
-            hits += self._count_batch(size, marks, used, self._mulligan_rule(mulligan))
-            done += size
-        return _estimates(hits, games)
+        return self._tally(self._count_batch, COUNT_BATCH, games, turns, marks, used, mulligan)
 
     def rows_by_position(
         self, games: int, turns: int, on_play: bool, optional: bool, mulligan: bool
     ) -> list[Estimate]:
         """The same estimates from whole shuffled decks, card by card."""
         marks, used = self._pattern(turns, on_play, optional)
+        return self._tally(self._batch, BATCH, games, turns, marks, used, mulligan)
+
+    def _tally(
+        self,
+        play: _Batch,
+        batch: int,
+        games: int,
+        turns: int,
+        marks: Ints,
+        used: Ints,
+        mulligan: bool,
+    ) -> list[Estimate]:
+        """``games`` played by ``play``, ``batch`` at a time: the estimates of rows 0..turns."""
         hits = np.zeros(turns + 1, dtype=np.int64)
         done = 0
         while done < games:
-            size = min(BATCH, games - done)
-            hits += self._batch(size, marks, used, self._mulligan_rule(mulligan))
+            size = min(batch, games - done)
+            hits += play(size, marks, used, self._mulligan_rule(mulligan))
             done += size
         return _estimates(hits, games)
 

@@ -54,7 +54,7 @@ class Param:
     minimum: int | None = None  # the least value a format may give (a count: 0)
     choices: tuple[str, ...] = ()  # the values a text parameter may take; empty: any
     # what messages call it (``N_``-marked English, shown in the language of the moment, the id
-    # after it: format_params.param_name); empty: the id alone
+    # after it: formats.params.param_name); empty: the id alone
     label: str = ""
 
 
@@ -63,7 +63,8 @@ COMMON_PARAMS: Mapping[str, Param] = {
     "opening_hand": Param(
         int, 5, "odds, hand, goldfish: cards in the opening hand", label=N_("opening hand")
     ),
-    # one of COMMON_MULLIGANS or of the game's own ``GameSpec.deal.mulligans`` (formats.py checks)
+    # one of COMMON_MULLIGANS or of the game's own ``GameSpec.deal.mulligans``
+    # (formats/schema.py checks)
     "mulligan": Param(
         str, "none", "odds, hand, goldfish: the mulligan rule", label=N_("mulligan rule")
     ),

@@ -40,13 +40,13 @@ from deckcheck.pool.columns import (
     row_card,
 )
 from deckcheck.pool.importer import card_files, check_import
+from deckcheck.pool.protocol import CardPool
 from deckcheck.pool.samples import pool_stats, real_games_query, split_visible, stats_query
 from deckcheck.pool.search import (
     JsonText,
     count_query,
     get_query,
     postgres_json,
-    search_query,
     sqlite_json,
 )
 from deckcheck.pool.store import ImportResult
@@ -76,10 +76,14 @@ cards = Table(
 )
 
 
-class SqlPool:
+class SqlPool(CardPool):
+    table = TABLE
+    path: str
+
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine: Engine = create_engine(url, future=True)
+        self.path = self.engine.url.render_as_string(hide_password=True)
         self._check_columns()
         metadata.create_all(self.engine)
         if not self.stats()["total"]:
@@ -106,7 +110,6 @@ class SqlPool:
             )
 
     def _json_text(self) -> JsonText:
-        """How this database reads a key of the JSON in ``extra`` (pool/columns.py)."""
         dialect = self.engine.dialect.name
         if dialect == "sqlite":
             return sqlite_json
@@ -123,18 +126,8 @@ class SqlPool:
 
         return unsupported
 
-    @property
-    def path(self) -> str:
-        return self.engine.url.render_as_string(hide_password=True)
-
     def close(self) -> None:
         self.engine.dispose()
-
-    def __enter__(self) -> SqlPool:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def index_for(self, refs: Iterable[str]) -> CardIndex:
         """An index of the whole pool (the SQL pool serves the CLI the simple way), less the
@@ -208,21 +201,7 @@ class SqlPool:
                 ).one()
             )
 
-    def search(
-        self,
-        game: Game | None = None,
-        name: str | None = None,
-        type: str | None = None,
-        *,
-        limit: int = 50,
-        offset: int = 0,
-        samples: bool = False,
-        **filters: str | int | None,
-    ) -> list[Card]:
-        """The SQLite pool's search (``Pool.search``): the same SQL, run through SQLAlchemy."""
-        sql, params = search_query(
-            TABLE, game, name, limit, offset, {"type": type, **filters}, self._json_text(), samples
-        )
+    def _cards(self, sql: str, params: dict[str, Any]) -> list[Card]:
         with self.engine.connect() as conn:
             rows = conn.execute(text(sql), params).all()
         return [row_card(r._mapping) for r in rows]

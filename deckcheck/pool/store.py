@@ -10,6 +10,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from deckcheck import data
 from deckcheck.errors import PoolError, database_trouble
@@ -35,7 +36,7 @@ from deckcheck.pool.samples import (
     split_visible,
     stats_query,
 )
-from deckcheck.pool.search import get_query, search_query, sqlite_json
+from deckcheck.pool.search import JsonText, get_query, sqlite_json
 from deckcheck.pool.vocabulary import PoolIndex
 from deckcheck.resolve import CardIndex, number_key, numbered_parts, ref_keys
 
@@ -109,8 +110,11 @@ _UPSERT = (
 )
 
 
-class Pool:
+class Pool(CardPool):
     """An open card pool. A new database is created and filled from ``card_pool/``."""
+
+    table = "cards"
+    path: Path
 
     def __init__(self, path: Path | str | None = None, *, fill: bool = True) -> None:
         self.path = Path(path) if path is not None else default_db_path()
@@ -135,12 +139,6 @@ class Pool:
 
     def close(self) -> None:
         self.conn.close()
-
-    def __enter__(self) -> Pool:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # --- creation -------------------------------------------------------------------------
 
@@ -334,24 +332,10 @@ class Pool:
             with Pool(self.path, fill=False) as again:
                 return again.names(game)
 
-    def search(
-        self,
-        game: Game | None = None,
-        name: str | None = None,
-        type: str | None = None,
-        *,
-        limit: int = 50,
-        offset: int = 0,
-        samples: bool = False,
-        **filters: str | int | None,
-    ) -> list[Card]:
-        """Cards by game, name substring (any width; a game may ignore spaces) or number
-        prefix, and the filters: the shared columns' (``type``, ``max_cost``, ``keyword``) and
-        each game's own (``pool.columns.known_filters``). Raises ``FilterError`` for a filter
-        no game has. ``samples``: the sample cards of a game with real cards too."""
-        sql, params = search_query(
-            "cards", game, name, limit, offset, {"type": type, **filters}, sqlite_json, samples
-        )
+    def _json_text(self) -> JsonText:
+        return sqlite_json
+
+    def _cards(self, sql: str, params: dict[str, Any]) -> list[Card]:
         return [_row_to_card(r) for r in self.conn.execute(sql, params)]
 
     def stats(self) -> dict[str, object]:

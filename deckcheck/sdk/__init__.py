@@ -46,20 +46,20 @@ Words and errors (``deckcheck.i18n``, ``wording``, ``errors``, ``normalize``)
     ``game_words``: a game's ``Words.words`` from its literal ``_p`` calls alone.
     ``AsideError``, ``UnanswerableError``, ``GoldfishError``: errors a game may raise (a bad
     ``--aside``, a question its rules cannot answer, a game that cannot be played).
-    ``nfkc``, ``word_key``, ``title_key``: text normalisation used by names and keys.
+    ``nfkc``, ``word_key``: text normalisation used by names and keys; ``text_memo``: a key
+    function (text → key) memoised within a bound in bytes, for text requests bring.
 
 Cards and decks (``models``, ``resolve``, ``blank``, ``data``, ``checks``, ``slots``)
-    ``Card``, ``Violation``, ``Severity``: a card of the pool, a reported rule breach, and
-    its severity ("error" or "warning").
+    ``Card``, ``Violation``, ``Severity``: a pool's card, a rule breach, "error" or "warning".
     ``number_key``: a card number's comparison key. ``is_blank``: a blank (placeholder) card.
     ``card_pool_dir``: the folder of the shipped card lists.
     ``Format``: a loaded format (its parameters, tables and check tables).
     ``Check``, ``CheckTable``, ``Row``, ``Placement``, ``SECTIONS``: a game's own check table
     (the TOML rows it reads; ``Placement``: where its cards go in the builder) and the shared
     deck sections (a game adds its own: ``Construction.sections``). ``CheckTable.order`` places a
-    table among the core's, which run in ascending order: sections 100, copies 200-210, pure
-    300, type_counts 400, attribute_limits 500, opening_checks 700, restrictions 800; the
-    shipped games' own use 600-699.
+    table among the core's, which run in ascending order: sections 100, copies 200-210,
+    type_counts 400, attribute_limits 500, opening_checks 700, restrictions 800; the shipped
+    games' own use 300 and 600-699.
     ``Context``, ``Slot``, ``card_counts``, ``first_line``, ``slots_total``, ``plural``: what a
     check sees of a deck: its resolved slots, per-card counts, the first line, totals, and
     ``plural`` (a count with its noun). ``breach``: the ``Violation`` of a rule by some slots
@@ -115,7 +115,7 @@ from typing import TYPE_CHECKING, Any
 from deckcheck.errors import AsideError, UnanswerableError
 from deckcheck.i18n import N_, _, _n, _p
 from deckcheck.i18n import current as current_language
-from deckcheck.normalize import nfkc, title_key, word_key
+from deckcheck.normalize import nfkc, text_memo, word_key
 from deckcheck.plugins.columns import CardColumn, Search, SearchHook
 from deckcheck.plugins.contract import (
     COMMON_PARAMS,
@@ -392,7 +392,7 @@ __all__ = [
     "shuffled",
     "slots_total",
     "take",
-    "title_key",
+    "text_memo",
     "told",
     "word",
     "word_key",

@@ -44,8 +44,8 @@ from typing import ClassVar
 import pytest
 
 from deckcheck import data, decklist, plugins
-from deckcheck.format_registry import FormatRegistry, read_raw
 from deckcheck.formats import Format
+from deckcheck.formats.registry import FormatRegistry, read_raw
 from deckcheck.goldfish.common import Record
 from deckcheck.goldfish.policy import Compiled, Policy, default_policy
 from deckcheck.goldfish.run import prepare

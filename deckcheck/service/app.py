@@ -17,7 +17,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from deckcheck import __version__
-from deckcheck.format_registry import default_registry
+from deckcheck.formats.registry import default_registry
 from deckcheck.i18n import DEFAULT, N_, _, current
 from deckcheck.service.cards import Cards
 from deckcheck.service.jobs import Jobs

@@ -16,7 +16,7 @@ from typing import Annotated, Any, TypeVar
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from deckcheck.format_registry import FormatRegistry
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.i18n import N_, _
 from deckcheck.resolve import CardIndex
 from deckcheck.service.cards import Cards

@@ -77,6 +77,12 @@ def _problem(
     return Problem(status, problem, detail, headers, **extra)
 
 
+def field_problem(problem: str, detail: str, path: str, why: str | None = None) -> Problem:
+    """A 422 ``problem`` that names the request field at fault (``path``: ``body.format``) and
+    why (``why``; else the detail)."""
+    return Problem(422, problem, detail, errors=[{"path": path, "message": why or detail}])
+
+
 def over_limit(detail: str, limit: int, field: str, message: str | None = None) -> Problem:
     """The 422 of a request over one of the service's limits: it names the limit and the
     body field at fault (``message``: by default "over the limit")."""

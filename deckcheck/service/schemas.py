@@ -9,11 +9,11 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from deckcheck import decklist
-from deckcheck.format_registry import FormatRegistry
 from deckcheck.formats import Format, FormatError
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.i18n import N_, _
 from deckcheck.models import DeckList
-from deckcheck.service.problems import Problem, over_limit
+from deckcheck.service.problems import field_problem, over_limit
 from deckcheck.sweep.run import SweepRequest
 from deckcheck.tune.run import TuneRequest
 
@@ -122,33 +122,23 @@ def format_of(
     field (not the 404 of an unknown ``/formats/{id}``); files cannot be named over HTTP."""
     chosen = ref or deck.format
     if not chosen:
-        raise Problem(
-            422,
+        raise field_problem(
             "unknown-format",  # i18n: machine
             _("the deck has no format line and the request no format"),
-            errors=[{"path": "body.format", "message": _("required")}],
+            "body.format",
+            _("required"),
         )
     try:
         if chosen.endswith(".toml"):
             raise FormatError(_("format files cannot be named over HTTP; use a format id"))
         registry.get(chosen)
     except FormatError as exc:
-        raise Problem(
-            422,
-            "unknown-format",  # i18n: machine
-            str(exc),
-            errors=[{"path": "body.format", "message": str(exc)}],
-        ) from exc
+        raise field_problem("unknown-format", str(exc), "body.format") from exc  # i18n: machine
     try:
         return registry.resolve(chosen, as_of or deck.date)
     except FormatError as exc:  # no version in force on that day
         where = "body.as_of" if as_of else "body.deck"
-        raise Problem(
-            422,
-            "unknown-format",  # i18n: machine
-            str(exc),
-            errors=[{"path": where, "message": str(exc)}],
-        ) from exc
+        raise field_problem("unknown-format", str(exc), where) from exc  # i18n: machine
 
 
 class SweepDeck(BaseModel):

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from deckcheck.games.chaos import os_table, partner, playtest, words
+from deckcheck.games.chaos.titles import title_key
 from deckcheck.sdk import (
     N_,
     PLUGIN_API,
@@ -30,7 +31,6 @@ from deckcheck.sdk import (
     deck_out,
     lazy,
     nfkc,
-    title_key,
 )
 
 # the goldfish engine's per-turn metrics and milestones (engine.py); their ids are the words

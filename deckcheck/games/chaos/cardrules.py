@@ -42,14 +42,27 @@ def names(card: Card) -> frozenset[str]:
     if hit is not None and hit[0] is card:
         return hit[1]
     found = frozenset(_SPACE.sub("", n).casefold() for n in _quoted(nfkc(card.name)))
-    if word_key("はるかさん") in {word_key(a) for a in card.items_of("append")}:
+    if word_key("はるかさん") in appends(card):
         found = frozenset()
     _NAMES[id(card)] = (card, found)
     return found
 
 
+_APPENDS: dict[int, tuple[Card, frozenset[str]]] = {}
+
+
+def appends(card: Card) -> frozenset[str]:
+    """The keys (``word_key``) of the card's append words (§13), worked out once per card."""
+    hit = _APPENDS.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    found = frozenset(word_key(a) for a in card.items_of("append"))
+    _APPENDS[id(card)] = (card, found)
+    return found
+
+
 def _has(card: Card, append: str) -> bool:
-    return word_key(append) in {word_key(a) for a in card.items_of("append")}
+    return word_key(append) in appends(card)
 
 
 def levels_up(card: Card, partner_key: str) -> bool:

@@ -1,6 +1,7 @@
-"""ChaosTCG rules that plain counts cannot express: partner choice (§6.2.2) and the single-OS
-rule of neo-standard (appendix 「作品名と OS 名」). Both take their parameters from format data
-(the ``[partner]`` and ``[os_policy]`` tables, tables.py); the spec declares their check
+"""ChaosTCG rules that plain counts cannot express: partner choice (§6.2.2), the single-OS
+rule of neo-standard (appendix 「作品名と OS 名」) and pure decks by append word (the format
+cites its rule). Each takes its parameters from format data (the ``[partner]``,
+``[os_policy]`` and ``[[pure]]`` tables, tables.py); the spec declares their check
 tables (``tables``), so only ChaosTCG formats may carry the tables."""
 
 from __future__ import annotations
@@ -9,11 +10,14 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from deckcheck.games.chaos.cardrules import appends
 from deckcheck.games.chaos.os_table import os_table
 from deckcheck.games.chaos.partner import may_partner
 from deckcheck.games.chaos.tables import OsPolicy as OsPolicy
 from deckcheck.games.chaos.tables import Partner as Partner
+from deckcheck.games.chaos.tables import Pure as Pure
 from deckcheck.games.chaos.tables import os_policy_of, partner_of
+from deckcheck.games.chaos.titles import title_key
 from deckcheck.sdk import (
     N_,
     CheckTable,
@@ -26,7 +30,6 @@ from deckcheck.sdk import (
     breach,
     first_line,
     listing,
-    title_key,
     word_key,
 )
 from deckcheck.sdk import slots_total as total
@@ -97,7 +100,7 @@ def os_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     display: dict[str, str] = {}
     every_title = {word_key(a) for a in policy.every_title_appends}
     for slot in ctx.in_sections(policy.sections):
-        if every_title and not every_title.isdisjoint(slot.facts.append_keys):
+        if every_title and not every_title.isdisjoint(appends(slot.card)):
             continue
         os_name = slot.card.text_of("os")
         if os_name is None:
@@ -121,13 +124,15 @@ def os_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
     if any(present <= group for group in groups):
         return out
     # The OS (or group) that keeps most cards is the one to keep; the rest are the fix.
-    options = [frozenset({key}) for key in present] + [g & present for g in groups if g & present]
+    # in a fixed order (not the set's, which varies by process), so a tie is settled alike
+    options = [frozenset({key}) for key in sorted(present)]
+    options += [g & present for g in groups if g & present]
     best = max(options, key=lambda g: (sum(total(by_os[k]) for k in g), -len(g)))
     off = [s for key in sorted(present - best) for s in by_os[key]]
     summary = listing(
         [
             _("OS:{os} ({n})", os=display[k], n=total(by_os[k]))
-            for k in sorted(present, key=lambda k: -total(by_os[k]))
+            for k in sorted(present, key=lambda k: (-total(by_os[k]), k))
         ]
     )
     keep = " / ".join(f"OS:{display[k]}" for k in sorted(best))
@@ -158,6 +163,45 @@ def os_groups(policy: OsPolicy) -> list[frozenset[str]]:
     return [frozenset(title_key(os) for os in group) for group in groups]
 
 
+def pure_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
+    """A deck with a card of the rule's append word has only such cards (``[[pure]]``)."""
+    out: list[Violation] = []
+    if not ctx.has_words:  # no card has an append word (the append column is a checked one)
+        return out
+    for rule in PURE.of(ctx.fmt):
+        word = ("append", word_key(rule.append))
+        items = ctx.in_sections(rule.sections)
+        with_word = [s for s in items if word in s.facts.column_words]
+        if not with_word:
+            continue
+        without = [s for s in items if s not in with_word]
+        if not without:
+            continue
+        n, m = total(without), total(with_word)
+        message = _n(
+            "the deck has {cards} with [{append}], so every card must have it; "
+            "{n} card does not",
+            "the deck has {cards} with [{append}], so every card must have it; "
+            "{n} cards do not",
+            n,
+            cards=_n("{n} card", "{n} cards", m, n=m),
+            append=rule.append,
+            n=n,
+        )
+        fix = _(
+            "remove the {n} cards without [{append}], or the {m} [{append}] cards",
+            n=n,
+            m=m,
+            append=rule.append,
+        )
+        out.append(breach(rule, message, without, fix))
+    return out
+
+
+def _describe_pure(p: Pure) -> Iterable[Row]:
+    yield Row(p.rule, _("[{append}] decks are all [{append}]", append=p.append), p.source)
+
+
 def _describe_partner(rule: Partner) -> Iterable[Row]:
     yield Row(rule.rule, _("a card that may be partner"), rule.source)
 
@@ -185,7 +229,11 @@ OS_POLICY = CheckTable(
     "os_policy", OsPolicy, os_check, _describe_os, 610, many=False, active=_os_active
 )
 
+# among deckcheck's own tables where the core ran it before it was ChaosTCG's: after the copy
+# limits (200-210), before the type counts (400), so reports keep their order
+PURE = CheckTable("pure", Pure, pure_check, _describe_pure, 300)
+
 
 def tables() -> tuple[CheckTable[Any], ...]:
     """The spec's ``check_tables``: ChaosTCG's own."""
-    return (PARTNER, OS_POLICY)
+    return (PURE, PARTNER, OS_POLICY)

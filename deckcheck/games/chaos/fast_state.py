@@ -1,5 +1,5 @@
 """The state of one game of the compiled ChaosTCG loop (fast_core.py, fast_extra.py), as named
-slots of its arrays (as rakuen's fast_deck.py and VISION's fast_state.py name theirs), and the
+slots of its arrays (one constant per slot, with what it holds), and the
 set-up's integers (layout.INTS, in that order: fast.py checks it). Plain integers, so the
 compiled functions read them as constants; it imports nothing, to keep their cache key small
 (goldfish/compiling.py)."""

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from deckcheck.sdk import card_pool_dir, title_key
+from deckcheck.games.chaos.titles import title_key
+from deckcheck.sdk import card_pool_dir
 
 
 class OsEntry(BaseModel):

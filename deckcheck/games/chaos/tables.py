@@ -1,5 +1,5 @@
-"""The ChaosTCG tables a format may carry, ``[partner]`` and ``[os_policy]`` (their checks:
-checks.py), and how the partner rule and goldfish find them in a loaded format."""
+"""The ChaosTCG tables a format may carry, ``[partner]``, ``[os_policy]`` and ``[[pure]]``
+(their checks: checks.py), and how the partner rule and goldfish find them in a loaded format."""
 
 from __future__ import annotations
 
@@ -27,6 +27,14 @@ class OsPolicy(Check):
     equivalences: tuple[tuple[str, ...], ...] = ()
     mixing_groups: tuple[tuple[str, ...], ...] = ()
     every_title_appends: tuple[str, ...] = ()
+    sections: tuple[str, ...] = ("main", "extra")
+
+
+class Pure(Check):
+    """A deck with any card carrying the append word ``append`` must consist only of such cards
+    (the format cites the rule: formats/chaos-standard.toml)."""
+
+    append: str
     sections: tuple[str, ...] = ("main", "extra")
 
 

@@ -1,5 +1,5 @@
 """The state of one game of the compiled VISION loop (fast_core.py, fast_board.py), as named
-slots of its arrays, the way rakuen's fast_deck.py names its own: the counts vector ``s``, the
+slots of its arrays, one constant per slot with what it holds: the counts vector ``s``, the
 characters' table ``u`` and the field's table ``e``; and the set-up's numbers ``p``
 (encode.PARAMS, in that order: fast.py checks the count). Plain integers, so the compiled
 functions read them as constants; this module imports nothing, to keep their cache key small

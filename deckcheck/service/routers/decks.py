@@ -17,8 +17,8 @@ from starlette.concurrency import run_in_threadpool
 
 from deckcheck import decklist
 from deckcheck.api import validate_capped
-from deckcheck.format_registry import FormatRegistry
 from deckcheck.formats import FormatError
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.i18n import N_, _, current
 from deckcheck.memo import ENTRY, ByteMemo
 from deckcheck.resolve import CardIndex

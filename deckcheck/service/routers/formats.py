@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from deckcheck.checks.table import placements
-from deckcheck.format_registry import detail, listing
+from deckcheck.formats.registry import detail, listing
 from deckcheck.i18n import _
 from deckcheck.service.deps import RegistryDep
 from deckcheck.service.problems import Problem

@@ -10,7 +10,7 @@ from deckcheck.i18n import _
 from deckcheck.resolve import CardIndex
 from deckcheck.service import tasks
 from deckcheck.service.deps import SyncContextDep
-from deckcheck.service.problems import Problem, over_limit
+from deckcheck.service.problems import field_problem, over_limit
 from deckcheck.service.schemas import HandBody, OddsBody, format_of, parse_deck
 
 if TYPE_CHECKING:
@@ -44,12 +44,7 @@ async def odds(body: OddsBody, ctx: SyncContextDep) -> Any:
     except OddsTooLarge as exc:  # known before any counting
         raise over_limit(str(exc), exc.limit, "want") from exc  # i18n: machine
     except ConditionError as exc:  # the generic answer, plus the field at fault
-        raise Problem(
-            422,
-            "bad-condition",  # i18n: machine
-            str(exc),
-            errors=[{"path": "body.want", "message": str(exc)}],
-        ) from exc
+        raise field_problem("bad-condition", str(exc), "body.want") from exc  # i18n: machine
 
 
 # hands × (cards in the deck × conditions, + the Hall sets a hand's keep check tests): a

@@ -13,7 +13,7 @@ from deckcheck.models import DeckList
 from deckcheck.resolve import CardIndex
 from deckcheck.service import tasks
 from deckcheck.service.deps import JobContextDep
-from deckcheck.service.problems import Problem
+from deckcheck.service.problems import field_problem
 from deckcheck.service.routers.goldfish import JOB_RESPONSES, limit_games, start_job
 from deckcheck.service.schemas import SweepBody, format_of, parse_deck
 from deckcheck.sweep.blank import wants_blank
@@ -49,12 +49,8 @@ def _decks(body: SweepBody) -> list[tuple[str | None, DeckList]]:
         given.append((None, body.deck))
     given += [(d.name or _("deck {n}", n=i + 1), d.deck) for i, d in enumerate(body.decks)]
     if not given:
-        raise Problem(
-            422,
-            "invalid-request",  # i18n: machine
-            _("send a deck, or decks"),
-            errors=[{"path": "body.deck", "message": _("required")}],
-        )
+        sent = _("send a deck, or decks")
+        raise field_problem("invalid-request", sent, "body.deck", _("required"))  # i18n: machine
     return [(name, parse_deck(deck)) for name, deck in given]
 
 

@@ -13,8 +13,8 @@ from pydantic import Field
 
 from deckcheck import suggest
 from deckcheck.api import check_suggestions, validate_capped
-from deckcheck.format_registry import FormatRegistry
 from deckcheck.formats import Format
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.i18n import N_
 from deckcheck.models import Card, DeckEntry, Report
 from deckcheck.plugins import name_key

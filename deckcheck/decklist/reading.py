@@ -1,4 +1,4 @@
-"""Deck lists as text and JSON: parse (never raising on bad content) and print.
+"""Deck lists as text and JSON: parse (never raising on bad content; CSV: tabular.py).
 
 Text form::
 
@@ -25,13 +25,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from deckcheck.decklist_csv import CSV_COLUMNS as CSV_COLUMNS
-from deckcheck.decklist_csv import looks_like_csv, parse_csv
-from deckcheck.decklist_headers import MAX_META, META_WORDS, take_meta
-from deckcheck.decklist_headers import header_word as header_word
-from deckcheck.decklist_headers import section_name as section_name
-from deckcheck.decklist_lines import card_line, heading
-from deckcheck.decklist_parts import (
+from deckcheck.decklist.headers import MAX_META, META_WORDS, header_word, section_name, take_meta
+from deckcheck.decklist.lines import card_line, heading
+from deckcheck.decklist.parts import (
     MAX_COUNT,
     card_hint,
     clip,
@@ -40,10 +36,7 @@ from deckcheck.decklist_parts import (
     syntax,
     without_long_refs,
 )
-from deckcheck.decklist_parts import SYNTAX as SYNTAX
-from deckcheck.decklist_parts import SYNTAX_SOURCE as SYNTAX_SOURCE
-from deckcheck.decklist_print import print_text as print_text
-from deckcheck.decklist_print import to_json as to_json
+from deckcheck.decklist.tabular import looks_like_csv, parse_csv
 from deckcheck.i18n import _
 from deckcheck.models import DeckEntry, DeckList, Violation
 from deckcheck.text import lone_surrogate, quote, without_surrogate_lines

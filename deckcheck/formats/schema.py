@@ -1,11 +1,11 @@
-"""Formats as data: the schema of ``formats/*.toml`` (read by format_registry.py).
+"""Formats as data: the schema of ``formats/*.toml`` (read by formats/registry.py).
 
 A format names its game, its sources, its deck sections, copy limits and overrides, type
 counts, restriction lists and the tables of its game's own checks. Every check carries
 the rule id it reports and the rulebook section (or "outside the rulebooks") it comes from.
 Adding a format or a restriction list is a new or edited file, never code. A format may be
 dated (``effective``) and supersede an earlier version (``supersedes``): the registry uses the
-version in force on a day (format_versions.py). The model of each table lives with its check
+version in force on a day (formats/versions.py). The model of each table lives with its check
 in the check-table registry (deckcheck/checks/, and the check tables a game's spec declares):
 one without a field here reads its own top-level table (``Format.tables``). The game is loaded,
 and so its check tables are known, before the format's tables are read.
@@ -32,13 +32,12 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails
 
-from deckcheck import format_versions, plugins
+from deckcheck import plugins
 from deckcheck.checks.copies import Copies as Copies
 from deckcheck.checks.copies import LimitOverride as LimitOverride
 from deckcheck.checks.copies import Match as Match
 from deckcheck.checks.counts import AttributeLimit as AttributeLimit
 from deckcheck.checks.counts import OpeningCheck as OpeningCheck
-from deckcheck.checks.counts import Pure as Pure
 from deckcheck.checks.counts import TypeCount as TypeCount
 from deckcheck.checks.restrictions import Restriction as Restriction
 from deckcheck.checks.sections import ForbiddenTypes as ForbiddenTypes
@@ -49,9 +48,10 @@ from deckcheck.checks.table import Check as Check
 from deckcheck.checks.table import Strict, check_tables
 from deckcheck.errors import FormatError as FormatError
 from deckcheck.errors import UnknownGame
-from deckcheck.format_params import ASSUMED as ASSUMED
-from deckcheck.format_params import Parameter as Parameter
-from deckcheck.format_params import assumed, check_parameters, param_note
+from deckcheck.formats import versions
+from deckcheck.formats.params import ASSUMED as ASSUMED
+from deckcheck.formats.params import Parameter as Parameter
+from deckcheck.formats.params import assumed, check_parameters, param_note
 from deckcheck.i18n import _
 from deckcheck.models import SECTIONS, Card, FormatVersion
 from deckcheck.wording import a_an, cited, word
@@ -123,7 +123,6 @@ class Format(Strict):
     sections: tuple[Section, ...] = Field(min_length=1)
     copies: Copies
     limit_overrides: tuple[LimitOverride, ...] = ()
-    pure: tuple[Pure, ...] = ()
     type_counts: tuple[TypeCount, ...] = ()
     attribute_limits: tuple[AttributeLimit, ...] = ()
     opening_checks: tuple[OpeningCheck, ...] = ()
@@ -210,6 +209,16 @@ class Format(Strict):
         columns = {*Card.model_fields, *(c.name for c in spec.cards.columns)} - {
             "extra", "game", "number", "name"
         }
+        lists = {c.name for c in spec.cards.columns if c.type == "list"}
+        for o in self.limit_overrides:  # a match by a column's word names a list column
+            if o.match.column is not None and o.match.column[0] not in lists:
+                raise ValueError(
+                    _(
+                        "limit_overrides: {game} cards have no list column {column}",
+                        game=word(self.game, self.game),
+                        column=repr(o.match.column[0]),
+                    )
+                )
         for al in self.attribute_limits:
             if al.attribute not in columns:
                 raise ValueError(
@@ -283,9 +292,9 @@ class Format(Strict):
         )
         self.__dict__.pop("version", None)  # a value cached before, without them
 
-    def dated(self) -> format_versions.Dated:
+    def dated(self) -> versions.Dated:
         eff = self.effective
-        return format_versions.Dated(
+        return versions.Dated(
             self.id, self.game, eff.start if eff else None, eff.until if eff else None,
             self.supersedes,
         )

@@ -1,4 +1,4 @@
-"""Deck lists printed: the canonical text form and the JSON form (decklist.py parses them)."""
+"""Deck lists printed: the canonical text form and the JSON form (reading.py parses them)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 A format file may carry ``effective = { from = DATE, until = DATE }`` (``until``: its last day,
 optional) and ``supersedes = ID`` (the version it follows). The versions linked by
 ``supersedes`` form a family; the file no other file supersedes is its head, named by the
-family's id. Pure functions on plain data: the registry (formats.py) reads the files.
+family's id. Pure functions on plain data: the registry (formats/registry.py) reads the files.
 """
 
 from __future__ import annotations
@@ -38,35 +38,25 @@ def problems(chain: Sequence[Dated]) -> list[str]:
             undated = newer if newer.start is None else older
             out.append(_("{id}: a version of a family needs effective.from", id=undated.id))
             continue
+        ids = {"newer": newer.id, "older": older.id}
         if newer.game != older.game:
-            out.append(
-                _(
-                    "{newer} ({newer_game}) supersedes {older} of {older_game}",
-                    newer=newer.id,
-                    newer_game=newer.game,
-                    older=older.id,
-                    older_game=older.game,
-                )
-            )
+            games = {"newer_game": newer.game, "older_game": older.game}
+            said = _("{newer} ({newer_game}) supersedes {older} of {older_game}", **ids, **games)
+            out.append(said)
         if newer.start <= older.start:
+            starts = {"newer_start": newer.start, "older_start": older.start}
             out.append(
                 _(
                     "{newer} (from {newer_start}) must start after {older}, which it "
                     "supersedes (from {older_start})",
-                    newer=newer.id,
-                    newer_start=newer.start,
-                    older=older.id,
-                    older_start=older.start,
+                    **ids, **starts,
                 )
             )
         elif older.until is not None and older.until >= newer.start:
             out.append(
                 _(
                     "{older} (until {until}) overlaps {newer} (from {start}), which supersedes it",
-                    older=older.id,
-                    until=older.until,
-                    newer=newer.id,
-                    start=newer.start,
+                    **ids, until=older.until, start=newer.start,
                 )
             )
     return out

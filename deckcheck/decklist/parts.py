@@ -1,11 +1,11 @@
-"""What the deck-list readers (``decklist``, ``decklist_csv``) share: the ``deck/syntax``
+"""What the deck-list readers (reading.py, tabular.py) share: the ``deck/syntax``
 violation, the ``date:`` line, the count bound, repeated lines added up."""
 
 from __future__ import annotations
 
 import datetime
 
-from deckcheck.format_versions import parse_day
+from deckcheck.formats.versions import parse_day
 from deckcheck.i18n import N_, _
 from deckcheck.models import DeckEntry, DeckList, Violation
 from deckcheck.text import quote

@@ -12,7 +12,7 @@ import re
 from typing import NamedTuple
 
 from deckcheck import plugins
-from deckcheck.decklist_headers import section_name
+from deckcheck.decklist.headers import section_name
 from deckcheck.normalize import nfkc
 
 _X = "xX×ｘＸ"

@@ -7,8 +7,8 @@ import csv
 import io
 
 from deckcheck.csvsafe import unescape
-from deckcheck.decklist_headers import section_name
-from deckcheck.decklist_parts import MAX_COUNT, clip, merge_repeats, read_day, syntax
+from deckcheck.decklist.headers import section_name
+from deckcheck.decklist.parts import MAX_COUNT, clip, merge_repeats, read_day, syntax
 from deckcheck.i18n import _
 from deckcheck.models import DeckEntry, DeckList, Violation
 

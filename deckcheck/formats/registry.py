@@ -11,10 +11,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from deckcheck import data, format_versions
+from deckcheck import data
 from deckcheck.errors import FormatError
 from deckcheck.files import read_limited
-from deckcheck.formats import Format
+from deckcheck.formats import Format, versions
 from deckcheck.i18n import N_, _, current
 
 # what each file says of itself only: ``extends`` never passes these on
@@ -127,7 +127,7 @@ class FormatRegistry:
 
     def resolve(self, ref: str, day: datetime.date | None = None) -> Format:
         """The version of ``ref`` in force on ``day`` (default: today): ``ref`` itself or a
-        version it supersedes (format_versions.in_force; FormatError when none is)."""
+        version it supersedes (versions.in_force; FormatError when none is)."""
         fmt = self.get(ref)
         if fmt.effective is None:
             return fmt
@@ -137,7 +137,7 @@ class FormatRegistry:
             chain = self._chain(fmt)
             after = self._successor(fmt.id)
             dated = [f.dated() for f in chain]
-            chosen = format_versions.in_force(dated, after.dated() if after else None, day)
+            chosen = versions.in_force(dated, after.dated() if after else None, day)
             found = fmt if chosen.id == fmt.id else self.get(chosen.id)
             self._in_force[(ref, day)] = found
         return found
@@ -224,7 +224,7 @@ class FormatRegistry:
         """``fmt``'s dates, checked against the version after it and those before it."""
         after = self._successor(fmt.id)
         chain = self._chain(fmt) if fmt.supersedes or after else [fmt]
-        found = format_versions.problems([f.dated() for f in [*([after] if after else []), *chain]])
+        found = versions.problems([f.dated() for f in [*([after] if after else []), *chain]])
         if found:
             where = self._where(fmt.id)
             raise FormatError(
@@ -235,7 +235,7 @@ class FormatRegistry:
                 )
             )
         successor = after.dated() if after else None
-        fmt.dated_by(format_versions.end_of(fmt.dated(), successor), after.id if after else None)
+        fmt.dated_by(versions.end_of(fmt.dated(), successor), after.id if after else None)
 
     def _raw(self, path: Path, seen: set[str]) -> dict[str, Any]:
         raw = read_raw(path)
