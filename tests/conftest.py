@@ -348,10 +348,12 @@ FLAGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():  # type: ignore[no-untyped-def]
-    """One Chromium for the pytest worker's whole session: each test opens its own context
-    and page, so nothing carries over; launching it per module cost 1.5 CPU-s each (issue 35)."""
+    """One Chromium per test module (each test opens its own context and page). Not one per
+    session: while Playwright's sync API is open, its event loop counts as running in the
+    worker's main thread, and a later test's ``asyncio.run`` in that worker fails (run 30:
+    test_pools' dead-worker test after a browser test)."""
     if not Path(CHROMIUM).exists():
         if os.environ.get("DECKCHECK_REQUIRE_BROWSER"):
             pytest.fail(f"{CHROMIUM} is missing (install Debian's chromium)")
