@@ -430,7 +430,8 @@ def test_vision_search_finds_cards_paged_and_follows_the_game(browser, server_ur
     first = page.locator("#results li").first.get_attribute("data-number")
     page.click("#next")
     expect(page.locator("#page-info")).to_have_text(re.compile("^31–"))
-    assert page.locator("#results li").first.get_attribute("data-number") != first
+    # the page's numbers change before its list is drawn again: wait for the list
+    expect(page.locator("#results li").first).not_to_have_attribute("data-number", first or "")
     assert all("node" in t for t in page.locator("#results li .meta").all_inner_texts())
     page.click("#prev")
     expect(page.locator("#page-info")).to_have_text(re.compile("^1–30"))

@@ -25,6 +25,9 @@ export async function chooseFormat(id, keepEntries) {
   const seq = ++formatSeq;
   state.format = id;
   select("format").value = id;
+  // a new format's deck starts empty now, not once its format is in: a card added meanwhile
+  // (the search already answers for the new game) was wiped when the format came back
+  if (!keepEntries) { state.entries = []; state.savedId = null; state.savedVersion = null; }
   let info;
   try {
     info = await api("format", { params: { format_id: id } });
@@ -34,7 +37,6 @@ export async function chooseFormat(id, keepEntries) {
   }
   if (seq !== formatSeq) return;
   state.info = info;
-  if (!keepEntries) { state.entries = []; state.savedId = null; state.savedVersion = null; }
   try {
     const spec = await gameSpecOf(info.game);
     if (seq !== formatSeq) return;
