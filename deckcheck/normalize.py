@@ -47,7 +47,7 @@ def _card_name_key(name: str, ignore_spaces: bool) -> str:
 _cached_name_key = lru_cache(maxsize=CACHED_NAMES)(_card_name_key)
 
 
-# Words and a game's keys (its titles, say) come from requests too, of any length: their memos
+# Words and the keys a game makes of text come from requests too, of any length: their memos
 # are bounded in bytes (3,600 /odds with 95 KB keyword: values grew the workers by 700 MB;
 # issue 37).
 KEY_BYTES = 4 << 20
@@ -55,7 +55,7 @@ KEY_BYTES = 4 << 20
 
 def text_memo(key: Callable[[str], str]) -> ByteCached[[str], str]:
     """``key`` (text → its comparison key) memoised within ``KEY_BYTES``: for keys of text that
-    requests bring (a word, a game's title or OS key), where ``lru_cache`` would keep any
+    requests bring (a word, a key a game makes of text), where ``lru_cache`` would keep any
     amount."""
     return byte_cache(KEY_BYTES, strings_bytes)(key)
 

@@ -34,8 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--db", type=Path, help=_("card database (default: as deckcheck's)"))
     parser.add_argument(
-        # extend by one value: the list argparse's append action makes, without naming that
-        # action (a card column of one game has its name: tests/test_contract.py's guard)
+        # --game given again adds one more game (extend, one value at a time)
         "--game",
         action="extend",
         nargs=1,

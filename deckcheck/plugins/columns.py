@@ -73,7 +73,8 @@ class CardColumn:
     key: Callable[[str], str] | None = None
     checked: bool = False
     # a name search (the builder's search box, ``pool search NAME``) also finds a card whose
-    # column holds the words: a VISION spell by its 術者 (issue 32); needs a text search
+    # column holds the words (a card found by a name its column gives; issue 32); needs a text
+    # search
     by_name: bool = False
 
     def __post_init__(self) -> None:

@@ -229,7 +229,7 @@ def check_row(row: Row, ignored: set[str] | None = None) -> Card | list[str]:
             reasons.append(f"unknown type {fields['type']!r} for {game} (use {known})")
     int_columns = (*INT_COLUMNS, *(c.name for c in own.values() if c.type == "int"))
     ints = _whole_numbers(fields, int_columns, reasons)
-    # the game's own checks (OS, card kind)
+    # the game's own checks of a card row (its columns, its card kinds)
     if spec is not None and spec.cards.check_card is not None:
         tables = spec.cards.card_tables() if spec.cards.card_tables is not None else {}
         reasons.extend(spec.cards.check_card(fields, tables))
