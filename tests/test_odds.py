@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from deckcheck import decklist
 from deckcheck.cli import app
 from deckcheck.formats.registry import FormatRegistry
-from deckcheck.odds.api import OddsRequest, OddsResult, compute_odds, deal_hands
+from deckcheck.odds.api import HandsRequest, OddsRequest, OddsResult, compute_odds, deal_hands
 from deckcheck.odds.conditions import Condition, ConditionError, parse_condition
 from deckcheck.odds.exact import Predicate, Problem
 from deckcheck.odds.hypergeom import chance_of_none
@@ -43,6 +43,7 @@ def probs(result: OddsResult) -> list[float]:
 
 RAKUEN = deck("rakuen-standard", RAKUEN_MAIN, gate=RAKUEN_GATE)
 CHAOS = deck("chaos-standard", CHAOS_MAIN)
+WANT_01 = HandsRequest(count=50, seed=3, want=["name:見本キャラ 01>=1"])
 IRIS = deck("iris-standard", IRIS_MAIN)
 VISION = deck("vision-standard", VISION_MAIN)
 
@@ -287,11 +288,11 @@ def test_condition_forms() -> None:
 
 def test_hands_follow_each_procedure(index: CardIndex, registry: FormatRegistry) -> None:
     rakuen = decklist.parse(RAKUEN, "r.deck")
-    dealt = deal_hands(rakuen, registry.get("rakuen-standard"), index, 20, seed=1)
+    dealt = deal_hands(rakuen, registry.get("rakuen-standard"), index, HandsRequest(count=20, seed=1))
     for h in dealt.hands:  # ch.2 §2: the 6 circles' gates, from the gate deck
         assert len(h.hand) == 5 and [(a.role, len(a.cards)) for a in h.aside] == [("gates", 6)]
     iris = decklist.parse(deck("iris-standard", [(1, "SAMPLE-I-U01"), *IRIS_MAIN[6:-1]]), "i.deck")
-    dealt = deal_hands(iris, registry.get("iris-standard"), index, 30, seed=2)
+    dealt = deal_hands(iris, registry.get("iris-standard"), index, HandsRequest(count=30, seed=2))
     unit = "見本の騎士 アリシア (SAMPLE-I-U01)"
     assert all(
         [(a.role, a.cards, a.in_hand) for a in h.aside] == [("main_unit", [unit], True)]
@@ -299,14 +300,10 @@ def test_hands_follow_each_procedure(index: CardIndex, registry: FormatRegistry)
     )
     assert sum(h.redraws for h in dealt.hands) > 30  # one unit in 25 cards: many redraws
     chaos = decklist.parse(CHAOS, "c.deck")
-    dealt = deal_hands(
-        chaos, registry.get("chaos-standard"), index, 50, seed=3, want=["name:見本キャラ 01>=1"]
-    )
+    dealt = deal_hands(chaos, registry.get("chaos-standard"), index, WANT_01)
     assert all("見本パートナー" not in c for h in dealt.hands for c in h.hand)
     assert any(h.mulligan is not None and len(h.mulligan) == 5 for h in dealt.hands)
-    again = deal_hands(
-        chaos, registry.get("chaos-standard"), index, 50, seed=3, want=["name:見本キャラ 01>=1"]
-    )
+    again = deal_hands(chaos, registry.get("chaos-standard"), index, WANT_01)
     assert again == dealt
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from deckcheck import decks
 from deckcheck.formats.registry import FormatRegistry
-from deckcheck.odds.api import DealtHand, OddsRequest, compute_odds, deal_hands
+from deckcheck.odds.api import DealtHand, HandsRequest, OddsRequest, compute_odds, deal_hands
 from deckcheck.resolve import CardIndex
 from tests.conftest import EXAMPLES
 
@@ -68,7 +68,9 @@ def test_seeded_hands_are_unchanged(
     case: dict[str, Any], index: CardIndex, registry: FormatRegistry
 ) -> None:
     deck = decks.read(EXAMPLES / case["deck"])
-    result = deal_hands(deck, registry.get(case["format"]), index, 4, 11, None, case["want"])
+    result = deal_hands(
+        deck, registry.get(case["format"]), index, HandsRequest(count=4, seed=11, want=case["want"])
+    )
     assert [_then(h) for h in result.hands] == case["hands"]
 
 

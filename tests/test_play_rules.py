@@ -20,7 +20,7 @@ from deckcheck.goldfish.policy import Compiled, default_policy
 from deckcheck.goldfish.run import GoldfishRequest, goldfish, prepare
 from deckcheck.goldfish.setup import Setup
 from deckcheck.models import Card
-from deckcheck.odds.api import deal_hands
+from deckcheck.odds.api import HandsRequest, deal_hands
 from deckcheck.odds.setup import rules_of
 from deckcheck.resolve import CardIndex
 from tests.conftest import EXAMPLES
@@ -417,7 +417,7 @@ def test_iris_forced_redraw_note_in_odds_hand_and_goldfish(
     fmt = formats.get("iris-standard")
     assert any("may draw 1" in a for a in rules_of(fmt).assumptions)
     parsed = decklist.parse((EXAMPLES / "iris-standard-legal.deck").read_text(encoding="utf-8"))
-    hands = deal_hands(parsed, fmt, index, 1, 1)
+    hands = deal_hands(parsed, fmt, index, HandsRequest(count=1, seed=1))
     assert any("may draw 1" in a for a in hands.assumptions)
     result = goldfish(parsed, fmt, index, default_policy("iris"), GoldfishRequest(games=10))
     assert any("may draw 1" in a for a in result.assumptions)

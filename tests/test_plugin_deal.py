@@ -23,7 +23,7 @@ from deckcheck.formats import Format, FormatError
 from deckcheck.formats.registry import FormatRegistry, default_registry
 from deckcheck.goldfish.run import GoldfishRequest, goldfish
 from deckcheck.models import DeckList
-from deckcheck.odds.api import OddsRequest, compute_odds, deal_hands
+from deckcheck.odds.api import HandsRequest, OddsRequest, compute_odds, deal_hands
 from deckcheck.plugins.deal import deck_out
 from deckcheck.pool.store import Pool
 from deckcheck.resolve import CardIndex
@@ -142,7 +142,7 @@ def test_both_simulators_follow_the_toy_mulligan(setup: Any, want: list[str]) ->
 
 def test_sample_hands_show_the_champion_and_take_bottom_two(setup: Any) -> None:
     deck, fmt, index = setup
-    dealt = deal_hands(deck, fmt, index, 40, seed=3, want=["type:spell>=2"])
+    dealt = deal_hands(deck, fmt, index, HandsRequest(count=40, seed=3, want=["type:spell>=2"]))
     assert all(
         [(a.role, a.cards) for a in h.aside] == [("champion", ["大竜 (TOY-2)"])]
         for h in dealt.hands
@@ -156,10 +156,10 @@ def test_sample_hands_show_the_champion_and_take_bottom_two(setup: Any) -> None:
             assert "TOY-3" not in card and "TOY-4" not in card and "TOY-7" not in card
             stayed.remove(card)
         assert stayed == (h.mulligan or [])[:2]  # the other two stay, two new ones follow
-    chosen = deal_hands(deck, fmt, index, 2, seed=1, aside="小鬼")
+    chosen = deal_hands(deck, fmt, index, HandsRequest(count=2, seed=1, aside="小鬼"))
     assert chosen.hands[0].aside[0].cards == ["小鬼 (TOY-5)"]
     with pytest.raises(AsideError, match="the champion must be a creature"):
-        deal_hands(deck, fmt, index, 1, seed=1, aside="火の玉")
+        deal_hands(deck, fmt, index, HandsRequest(count=1, seed=1, aside="火の玉"))
 
 
 def test_goldfish_reports_the_toy_loss_with_its_label(toy: plugins.GameSpec, setup: Any) -> None:

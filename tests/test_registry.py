@@ -25,7 +25,7 @@ from deckcheck.cli import app
 from deckcheck.formats import FormatError
 from deckcheck.formats.registry import FormatRegistry
 from deckcheck.goldfish.run import GoldfishRequest, goldfish
-from deckcheck.odds.api import OddsRequest, compute_odds, deal_hands
+from deckcheck.odds.api import HandsRequest, OddsRequest, compute_odds, deal_hands
 from deckcheck.pool.store import Pool
 from deckcheck.resolve import CardIndex
 from deckcheck.sdk import PLUGIN_API
@@ -73,7 +73,7 @@ def test_a_fifth_game_from_outside_the_package(toy: plugins.GameSpec, tmp_path: 
     odds = compute_odds(deck, fmt, index, OddsRequest(want=["type:creature>=1"], turns=2))
     # 11 creatures of 20, 4 cards, with the return-all mulligan: 1 - (1 - p0)^... > plain p
     assert odds.rows[0].cards_seen == 4 and 0.9 < odds.rows[0].probability <= 1
-    hands = deal_hands(deck, fmt, index, 3, seed=1)
+    hands = deal_hands(deck, fmt, index, HandsRequest(count=3, seed=1))
     assert [len(h.hand) for h in hands.hands] == [4, 4, 4]
     result = goldfish(
         deck, fmt, index, toy.play.default_policy, GoldfishRequest(games=300, turns=4, seed=3)

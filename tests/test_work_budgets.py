@@ -22,7 +22,7 @@ from deckcheck.goldfish.common import Keep, fills_every_slot
 from deckcheck.goldfish.cost import run_work
 from deckcheck.goldfish.policy import default_policy, policy_from_keys
 from deckcheck.odds import exact
-from deckcheck.odds.api import deal_hands
+from deckcheck.odds.api import HandsRequest, deal_hands
 from deckcheck.odds.conditions import parse_condition
 from deckcheck.pool.store import Pool
 from deckcheck.resolve import CardIndex
@@ -140,7 +140,9 @@ def test_hand_checks_each_hand_not_every_count_vector(
 
     monkeypatch.setattr(exact, "good_rows", counting)
     deck = decklist.parse(CHAOS, "chaos.deck")
-    dealt = deal_hands(deck, registry.get("chaos-standard"), index, 100, seed=7, want=NINE)
+    dealt = deal_hands(
+        deck, registry.get("chaos-standard"), index, HandsRequest(count=100, seed=7, want=NINE)
+    )
     assert len(dealt.hands) == 100
     assert any(h.mulligan is not None for h in dealt.hands)  # the keep check ran
     assert sum(rows) <= 100  # one row a hand at most

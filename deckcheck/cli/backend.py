@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from deckcheck.goldfish.replay import ReplayRequest, ReplayResult
     from deckcheck.goldfish.run import GoldfishRequest, GoldfishResult
     from deckcheck.models import DeckList, Report
-    from deckcheck.odds.api import HandsResult, OddsRequest, OddsResult
+    from deckcheck.odds.api import HandsRequest, HandsResult, OddsRequest, OddsResult
     from deckcheck.resolve import CardIndex
 
 Progress = Callable[[int], None]
@@ -41,17 +41,6 @@ class DeckFile:
     path: Path
     format: str | None = None
     as_of: Day = None
-
-
-@dataclass(frozen=True)
-class HandRequest:
-    """``deckcheck hand``: ``count`` opening hands from ``seed``, kept only when they meet
-    ``want`` (else the game's mulligan), with ``aside`` the card chosen to set aside."""
-
-    count: int
-    seed: int | None = None
-    want: list[str] = field(default_factory=list)
-    aside: str | None = None
 
 
 class Backend(Protocol):
@@ -71,7 +60,7 @@ class Backend(Protocol):
 
     def odds(self, deck: DeckFile, req: OddsRequest) -> OddsResult: ...
 
-    def hand(self, deck: DeckFile, req: HandRequest) -> HandsResult: ...
+    def hand(self, deck: DeckFile, req: HandsRequest) -> HandsResult: ...
 
     def goldfish(
         self, deck: DeckFile, policy: Path | None, req: GoldfishRequest, progress: Progress | None
@@ -122,10 +111,10 @@ class LocalBackend:
 
         return compute_odds(*self._read(deck), req)
 
-    def hand(self, deck: DeckFile, req: HandRequest) -> HandsResult:
+    def hand(self, deck: DeckFile, req: HandsRequest) -> HandsResult:
         from deckcheck.odds.api import deal_hands
 
-        return deal_hands(*self._read(deck), req.count, req.seed, req.aside, req.want)
+        return deal_hands(*self._read(deck), req)
 
     def goldfish(
         self, deck: DeckFile, policy: Path | None, req: GoldfishRequest, progress: Progress | None
@@ -226,11 +215,10 @@ class RemoteBackend:
         result.deck = str(deck.path)
         return result
 
-    def hand(self, deck: DeckFile, req: HandRequest) -> HandsResult:
+    def hand(self, deck: DeckFile, req: HandsRequest) -> HandsResult:
         from deckcheck.odds.api import HandsResult
 
-        fields = {"count": req.count, "seed": req.seed, "want": req.want, "aside": req.aside}
-        result = HandsResult.model_validate(self._post(deck, "/hand", fields))
+        result = HandsResult.model_validate(self._post(deck, "/hand", req.model_dump()))
         result.deck = str(deck.path)
         return result
 
@@ -276,4 +264,4 @@ def backend(ctx: typer.Context, db: Path | None) -> Backend:
     return RemoteBackend(server) if server else LocalBackend(db)
 
 
-__all__ = ["Backend", "DeckFile", "HandRequest", "LocalBackend", "RemoteBackend", "backend"]
+__all__ = ["Backend", "DeckFile", "LocalBackend", "RemoteBackend", "backend"]

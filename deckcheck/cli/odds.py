@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from deckcheck.cli.backend import DeckFile, HandRequest, backend
+from deckcheck.cli.backend import DeckFile, backend
 from deckcheck.cli.common import as_of_day
 from deckcheck.cli.options import (
     AsideOption,
@@ -148,8 +148,11 @@ def hand(
     as_of: AsOfOption = None,
     db: DbOption = None,
 ) -> None:
+    from deckcheck.odds.api import HandsRequest
+
     deck = DeckFile(deck_path, format, as_of_day(as_of))
-    result = backend(ctx, db).hand(deck, HandRequest(count, seed, want or [], aside))
+    req = HandsRequest(count=count, seed=seed, want=want or [], aside=aside)
+    result = backend(ctx, db).hand(deck, req)
     def render(out: Console) -> None:
         from deckcheck.odds.output import render_hands
 

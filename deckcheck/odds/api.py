@@ -269,19 +269,25 @@ def view(aside: Aside[Card]) -> AsideView:
     )
 
 
-def deal_hands(
-    deck: DeckList,
-    fmt: Format,
-    index: CardIndex,
-    count: int,
-    seed: int | None,
-    aside: str | None = None,
-    want: Sequence[str] = (),
-) -> HandsResult:
-    """Opening hands by the game's procedure: the spec sets cards aside before the deal, lays
-    cards out from other sections and marks cards of the dealt hand; a forced redraw repeats
-    until the hand holds its selector. ``aside`` names the player's choice of card to set
-    aside. With ``want`` conditions the default keep policy takes the format's mulligan."""
+class HandsRequest(BaseModel):
+    """``deckcheck hand`` options (the service's ``/hand`` takes the same fields)."""
+
+    model_config = ConfigDict(extra="forbid")  # a misspelt option is an error, not ignored
+
+    count: int = Field(1, ge=1)
+    seed: int | None = None
+    # keep only hands that meet these; otherwise the format's mulligan
+    want: list[str] = Field(default_factory=list)
+    aside: str | None = None  # the card the player chooses to set aside, when the game asks
+
+
+def deal_hands(deck: DeckList, fmt: Format, index: CardIndex, req: HandsRequest) -> HandsResult:
+    """``req.count`` opening hands by the game's procedure: the spec sets cards aside before
+    the deal, lays cards out from other sections and marks cards of the dealt hand; a forced
+    redraw repeats until the hand holds its selector. ``req.aside`` names the player's choice
+    of card to set aside. With ``req.want`` conditions the default keep policy takes the
+    format's mulligan."""
+    count, seed, aside, want = req.count, req.seed, req.aside, req.want
     rules = rules_of(fmt)
     spec = plugins.get(fmt.game)
     conditions = parse_conditions(list(want), fmt.game) if want else []

@@ -62,9 +62,10 @@ def deal(
     deck: DeckList, fmt: Format, index: CardIndex, body: HandBody
 ) -> dict[str, Any]:
     """``/hand``'s work, in a worker process."""
-    from deckcheck.odds.api import deal_hands
+    from deckcheck.odds.api import HandsRequest, deal_hands
 
-    result = deal_hands(deck, fmt, index, body.count, body.seed, body.aside, body.want)
+    req = HandsRequest(**body.model_dump(exclude={"deck", "format", "as_of"}))
+    result = deal_hands(deck, fmt, index, req)
     return result.model_dump(mode="json")
 
 
