@@ -183,22 +183,9 @@ def _play(setup: Setup, seed: int, games: int, turns: int, on_play: bool, tape: 
     loss = np.zeros(games, dtype=np.int8)
     loss_turn = np.zeros(games, dtype=np.int16)
     out = (metrics, milestones, mulligans, loss, loss_turn)
-    play_games(
-        enc.cards,
-        enc.cmask,
-        enc.lmask,
-        enc.colbit,
-        enc.base,
-        enc.group,
-        enc.radix,
-        enc.meets,
-        enc.keep,
-        enc.params,
-        seed,
-        on_play,
-        out,
-        tape,
-    )
+    cards = (enc.cards, enc.cmask, enc.lmask, enc.colbit)
+    deal = (enc.base, enc.group, enc.radix, enc.meets, enc.keep)
+    play_games(cards, deal, enc.params, seed, on_play, out, tape)
     return out
 
 

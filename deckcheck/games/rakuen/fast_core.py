@@ -308,58 +308,70 @@ def _turn(turn, on_play, c, cmask, lmask, colbit, p, z, s, ms, rand):
 
 
 @njit()
-def play_games(
-    c, cmask, lmask, colbit, base, group, radix, meets, keep, p, seed, on_play, out, tape
-):
+def play_games(cards, deal, p, seed, on_play, out, tape):
     """Play ``len(out[0])`` games into ``out`` (fast.play_batch's arrays, metrics all -1),
-    shuffling with numba's numbers seeded by ``seed``, or with ``tape``'s (goldfish/shuffles.py)."""
+    shuffling with numba's numbers seeded by ``seed``, or with ``tape``'s (goldfish/shuffles.py).
+    ``cards`` = (c, cmask, lmask, colbit), the per-card tables; ``deal`` = (base, group, radix,
+    meets, keep), the deck and the keep rule (fast.Encoded says what each holds)."""
+    c, cmask, lmask, colbit = cards
     metrics, milestones, mulligans, loss, loss_turn = out
     np.random.seed(seed)
     rand = (tape, np.zeros(3, np.int64))
-    n = len(base)
+    n = len(deal[0])
     rows = np.empty((10, n + 8), np.int64)  # every zone holds at most the deck
     deck, hand, stock, drop, level = rows[0], rows[1], rows[2], rows[3], rows[4]
     field, nsouls, victims, buf, bottom = rows[5], rows[6], rows[7], rows[8], rows[9]
     souls = np.empty((n + 8, SOUL), np.int64)
     soul = np.empty(SOUL, np.int64)
-    counts = np.empty(keep.shape[1], np.int64)
+    counts = np.empty(deal[4].shape[1], np.int64)
     z = (deck, hand, stock, drop, level, field, souls, nsouls, victims, buf, soul)
     s = np.zeros(STATE, np.int64)
-    games, turns = metrics.shape[0], metrics.shape[1]
-    for g in range(games):
-        s[:] = 0
+    for g in range(metrics.shape[0]):
         begin(g, rand)
-        deck[:n] = base
-        shuffle(deck, n, rand)
-        s[NDECK] = n
-        _draw(p[P_HAND], deck, drop, hand, s, NHAND, rand)  # the deck is large enough (batch_ok)
-        index = 0
-        for i in range(s[NHAND]):
-            if group[hand[i]] >= 0:
-                index += radix[group[hand[i]]]
-        if p[P_MULLIGAN] and not meets[index]:
-            counts[:] = keep[index]
-            kept, nb = 0, 0
-            for i in range(s[NHAND]):  # keep the first cards that fill a slot, in hand order
-                card, k = hand[i], group[hand[i]]
-                if k >= 0 and counts[k] > 0:
-                    counts[k] -= 1
-                    hand[kept] = card
-                    kept += 1
-                else:
-                    bottom[nb] = card
-                    nb += 1
-            s[NHAND] = kept
-            for j in range(s[NDECK] - 1, -1, -1):  # to the bottom, in hand order
-                deck[j + nb] = deck[j]
-            deck[:nb] = bottom[:nb]
-            s[NDECK] += nb
-            _draw(nb, deck, drop, hand, s, NHAND, rand)
-            mulligans[g] = 1
-        for turn in range(1, turns + 1):
+        mulligans[g] = _deal(deal, p, z, s, bottom, counts, rand)
+        for turn in range(1, metrics.shape[1] + 1):
             status = _turn(turn, on_play, c, cmask, lmask, colbit, p, z, s, milestones[g], rand)
             if status:
                 loss[g], loss_turn[g] = status, turn
                 break
             for j in range(len(ROW)):
                 metrics[g, turn - 1, j] = s[ROW[j]]
+
+
+@njit(inline="always")
+def _deal(deal, p, z, s, bottom, counts, rand):
+    """A new game: the deck shuffled, the opening hand drawn, and the mulligan when the hand
+    fails the keep rule (the first cards that fill a slot are kept, in hand order, the rest go
+    to the bottom in hand order and as many are drawn); returns 1 for a mulligan, else 0."""
+    base, group, radix, meets, keep = deal
+    deck, hand, drop = z[0], z[1], z[3]
+    n = len(base)
+    s[:] = 0
+    deck[:n] = base
+    shuffle(deck, n, rand)
+    s[NDECK] = n
+    _draw(p[P_HAND], deck, drop, hand, s, NHAND, rand)  # the deck is large enough (batch_ok)
+    index = 0
+    for i in range(s[NHAND]):
+        if group[hand[i]] >= 0:
+            index += radix[group[hand[i]]]
+    if not p[P_MULLIGAN] or meets[index]:
+        return 0
+    counts[:] = keep[index]
+    kept, nb = 0, 0
+    for i in range(s[NHAND]):  # keep the first cards that fill a slot, in hand order
+        card, k = hand[i], group[hand[i]]
+        if k >= 0 and counts[k] > 0:
+            counts[k] -= 1
+            hand[kept] = card
+            kept += 1
+        else:
+            bottom[nb] = card
+            nb += 1
+    s[NHAND] = kept
+    for j in range(s[NDECK] - 1, -1, -1):  # to the bottom, in hand order
+        deck[j + nb] = deck[j]
+    deck[:nb] = bottom[:nb]
+    s[NDECK] += nb
+    _draw(nb, deck, drop, hand, s, NHAND, rand)
+    return 1
