@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import threading
 import time
 from pathlib import Path
 
@@ -432,20 +433,31 @@ def test_a_slow_first_batch_chunk_is_explained_once(
     fmt = formats.get("iris-standard")
     parsed = decklist.parse(deck("iris-standard", IRIS_MAIN))
     play = run.play_chunk
+    heard: list[str] = []
+    told = threading.Event()
+
+    def notice(message: str) -> None:
+        heard.append(message)
+        told.set()
 
     def slow_first(*args: object, **kwargs: object) -> object:
-        time.sleep(0.3)  # as a first call that compiles the engine
+        # as a first call that compiles the engine: slow until the user was told (a fixed
+        # sleep raced the notice's timer on a loaded machine; the guard only ends a hang);
+        # later calls slow too, so a notice they wrongly gave would be heard
+        if told.is_set():
+            time.sleep(0.3)
+        else:
+            told.wait(timeout=120)
         return play(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(run, "play_chunk", slow_first)
     monkeypatch.setattr(compiling, "NOTICE_AFTER", 0.05)
     monkeypatch.setattr(compiling, "_STARTED", set())
-    heard: list[str] = []
     req = GoldfishRequest(games=50, turns=3)
-    result = goldfish(parsed, fmt, index, default_policy("iris"), req, notice=heard.append)
+    result = goldfish(parsed, fmt, index, default_policy("iris"), req, notice=notice)
     assert result.engine == "batch" and result.games == 50
     assert len(heard) == 1 and "iris goldfish engine is compiled on its first run" in heard[0]
-    goldfish(parsed, fmt, index, default_policy("iris"), req, notice=heard.append)
+    goldfish(parsed, fmt, index, default_policy("iris"), req, notice=notice)
     assert len(heard) == 1  # loaded now: a later run is not explained again
 
 

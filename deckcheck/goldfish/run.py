@@ -107,6 +107,7 @@ def play_chunk(
     if batch is not None and seeds:
         # the chunk's first game seed seeds the chunk: chunks are fixed, so workers never matter
         chunk = Chunk(start, *batch(setup, int(seeds[0]), len(seeds), turns, on_play))
+        chunk.compiled = True
         losses.check_codes(spec, chunk.loss)
         chunk.reasons = len(spec.play.losses)
         return chunk

@@ -21,6 +21,7 @@ class Chunk:
     loss: NDArray[np.int8]  # 0 none, 1 + index in the spec's losses
     loss_turn: NDArray[np.int16]
     reasons: int = 0  # how many loss reasons the game declares (len(spec.losses))
+    compiled: bool = False  # a batch engine played it (numba is loaded): counting.py counts it
 
 
 BINS = 512  # metric values are small counts; larger ones share the last bin
@@ -45,10 +46,15 @@ class Tally:
         n, _turns, m = metrics.shape
         alive = metrics[:, :, 0] >= 0
         hist = np.zeros((turns, m, BINS), dtype=np.int64)
-        for t in range(turns):
-            values = np.clip(metrics[alive[:, t], t, :], 0, BINS - 1)
-            for j in range(m):
-                hist[t, j] = np.bincount(values[:, j], minlength=BINS)
+        if chunk.compiled:
+            from deckcheck.goldfish.counting import count_values
+
+            count_values(metrics, turns, BINS, hist)
+        else:
+            for t in range(turns):
+                values = np.clip(metrics[alive[:, t], t, :], 0, BINS - 1)
+                for j in range(m):
+                    hist[t, j] = np.bincount(values[:, j], minlength=BINS)
         milestones = (
             np.stack(
                 [
