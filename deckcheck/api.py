@@ -82,7 +82,10 @@ def check_suggestions(
     """The work of the suggestions for ``deck``'s first ``names`` unknown names, found from
     the index before doing it; a ``SuggestLimit`` past ``suggest.WORK_LIMIT``. ``known``:
     a batch's references already found (``CardIndex.unknown_keys``)."""
-    keys = index.unknown_keys(game, (e.ref for e in deck.entries), names, known)
+    refs = [e.ref for e in deck.entries]
+    if known is not None and known.issuperset(refs):  # a batch's usual deck: one C-level pass
+        return 0
+    keys = index.unknown_keys(game, refs, names, known)
     return suggest.check_work(index.name_index(game), keys) if keys else 0
 
 
