@@ -69,13 +69,14 @@ def deckcheck_imports(package: Path) -> set[str]:
 
 
 def env(site: Path, db: Path) -> dict[str, str]:
-    """The environment of a process that sees the game in ``site``, this checkout's deckcheck,
-    a card database of its own and a numba cache beside it."""
+    """The environment of a process that sees the game in ``site``, this checkout's deckcheck
+    and a card database of its own. numba caches where it does for a user: the game's engine
+    beside its sources in ``site`` (the test's own folder), so that a later process (its
+    conformance suite) loads what an earlier one compiled, 5 CPU-s a compile (issue 35)."""
     return {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)]),
         "DECKCHECK_DB": str(db),
-        "NUMBA_CACHE_DIR": str(db.parent / "numba"),
     }
 
 
@@ -85,6 +86,16 @@ def deckcheck(site: Path, db: Path, *args: str) -> subprocess.CompletedProcess[s
         [sys.executable, "-m", "deckcheck", *args],
         cwd=db.parent, env=env(site, db), capture_output=True, text=True, check=False,
     )  # fmt: skip
+
+
+def in_this_process(site: Path, db: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``deckcheck`` as ``deckcheck()`` runs it, answered in this process (tests/cli_run.py):
+    a new interpreter cost 0.4 CPU-s of imports a command, and a goldfish command loaded the
+    game's engine again (issue 35). The caller puts ``site`` on ``sys.path``
+    (tests/conftest.py ``on_path``), as ``PYTHONPATH`` puts it for a process."""
+    from tests.cli_run import deckcheck as run
+
+    return run(args, env=env(site, db), cwd=db.parent)
 
 
 def package_tests(source: Path, site: Path, cwd: Path) -> subprocess.CompletedProcess[str]:

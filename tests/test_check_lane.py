@@ -26,8 +26,11 @@ __all__ = ["big_pool"]  # the fixture, reused
 HELD_SECONDS = 600  # only against a hang: the test resumes the process itself
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def http(big_pool: Path) -> Iterator[TestClient]:
+    """One service for the module's tests (each app loads the big pool and starts its check
+    process: 2 s of a test's set-up; issue 35). A test that stops the check process resumes
+    it; one that kills it checks the next deck in a new one, as any later test does."""
     with TestClient(create_app(Settings(db=big_pool))) as client:
         yield client
 

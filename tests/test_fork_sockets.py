@@ -132,7 +132,16 @@ def test_goldfish_workers_hold_none_of_a_serving_process_sockets(
     fmt = registry.get(deck.format or "")  # type: ignore[attr-defined]
     req = GoldfishRequest(games=1_000_000, turns=30, seed=1, workers=2)  # seconds of play
     policy = default_policy(fmt.game)
-    player = threading.Thread(target=goldfish, args=(deck, fmt, index, policy, req), daemon=True)
+    stop = threading.Event()
+
+    def until_stopped(_games: int) -> None:
+        """goldfish's progress: once the test has seen the FIN, its Ctrl-C (goldfish stops
+        its workers and returns), rather than playing the million games out (40 s of CPU)."""
+        if stop.is_set():
+            raise KeyboardInterrupt
+
+    args = (deck, fmt, index, policy, req, until_stopped)
+    player = threading.Thread(target=goldfish, args=args, daemon=True)
     player.start()
     deadline = time.monotonic() + HANG
     while not (workers := [p.pid for p in multiprocessing.active_children() if p.pid not in before]):
@@ -141,7 +150,13 @@ def test_goldfish_workers_hold_none_of_a_serving_process_sockets(
     assert browser.recv(65536) == b""  # the idle connection closed: the FIN came
     playing = [pid for pid in workers if os.path.exists(f"/proc/{pid}")]
     assert playing, "the FIN came only once goldfish's workers had ended: they held the socket"
+    stop.set()
     player.join(HANG)
+    assert not player.is_alive()
+    while [pid for pid in workers if os.path.exists(f"/proc/{pid}")]:  # each ends its chunk
+        assert time.monotonic() < deadline, "goldfish's workers did not end"
+        multiprocessing.active_children()  # reaps the ended ones
+        time.sleep(0.05)
 
 
 

@@ -32,6 +32,7 @@ from deckcheck.sdk import PLUGIN_API
 from deckcheck.service.app import create_app
 from deckcheck.service.settings import Settings
 from deckcheck.validate import validate
+from tests import cli_run
 from tests.conftest import EXAMPLES, ROOT, SHIPPED, TOY, on_path
 
 runner = CliRunner()
@@ -94,40 +95,50 @@ def _deckcheck(site: Path, *args: str, env: dict[str, str] | None = None) -> sub
     )
 
 
-def test_a_fifth_game_through_the_cli(toy_site: Path, tmp_path: Path) -> None:
-    """Every hook of the installed toy game through the CLI in a subprocess: its own check table
-    (validate reports it, formats show lists it; odds, hand and goldfish load the format that
-    carries it: before the game declared its check tables, these four exited 2 on an unknown
-    table), its parameter (board), its mulligan rule and set-aside champion (odds), its loss reason
-    (goldfish) and its card column with a search filter (pool search)."""
+def _here(*args: str) -> subprocess.CompletedProcess[str]:
+    """``_deckcheck`` answered in this process (tests/cli_run.py: a new interpreter cost 0.4
+    CPU-s of imports a command; issue 35), the game's folder already on ``sys.path``."""
+    return cli_run.deckcheck(args)
+
+
+def test_a_fifth_game_through_the_cli(
+    toy_site: Path, tmp_path: Path, toy: plugins.GameSpec
+) -> None:
+    """Every hook of the installed toy game through the CLI (the import in a subprocess with
+    the game on its PYTHONPATH, the further commands in this process with it on ``sys.path``):
+    its own check table (validate reports it, formats show lists it; odds, hand and goldfish
+    load the format that carries it: before the game declared its check tables, these four
+    exited 2 on an unknown table), its parameter (board), its mulligan rule and set-aside
+    champion (odds), its loss reason (goldfish) and its card column with a search filter (pool
+    search)."""
     db = ["--db", str(tmp_path / "toy.sqlite3")]
     imported = _deckcheck(toy_site, "pool", "import", str(TOY / "cards.csv"), *db)
     assert imported.returncode == 0, imported.stderr
     fmt = ["--format", str(TOY / "toy-standard.toml")]
     deck = str(TOY / "legal.deck")
-    ok = _deckcheck(toy_site, "validate", deck, *fmt, *db)
+    ok = _here("validate", deck, *fmt, *db)
     assert ok.returncode == 0, ok.stdout + ok.stderr
     six = tmp_path / "six.deck"
     six.write_text(SIX_DRAGONS, encoding="utf-8")
-    bad = _deckcheck(toy_site, "validate", str(six), "--json", *fmt, *db)
+    bad = _here("validate", str(six), "--json", *fmt, *db)
     assert bad.returncode == 1, bad.stderr
     assert [v["rule"] for v in json.loads(bad.stdout)["violations"]] == ["toy/dragons"]
-    shown = _deckcheck(toy_site, "formats", "show", str(TOY / "toy-standard.toml"))
+    shown = _here("formats", "show", str(TOY / "toy-standard.toml"))
     assert shown.returncode == 0, shown.stderr
     assert "toy/dragons" in shown.stdout and "at most 5 cards named with 竜" in shown.stdout
-    shown_json = _deckcheck(toy_site, "formats", "show", "--json", str(TOY / "toy-standard.toml"))
+    shown_json = _here("formats", "show", "--json", str(TOY / "toy-standard.toml"))
     assert json.loads(shown_json.stdout)["word_limit"][0]["rule"] == "toy/dragons"
-    odds = _deckcheck(toy_site, "odds", deck, "-w", "type:spell>=1", "--json", *fmt, *db)
+    odds = _here("odds", deck, "-w", "type:spell>=1", "--json", *fmt, *db)
     assert odds.returncode == 0, odds.stderr
     answer = json.loads(odds.stdout)
     assert answer["game"] == "toy"
     # its own mulligan rule (bottom-two) and its own set-aside card (the champion)
     assert answer["mulligan"].startswith("put 2 cards no condition needs under the deck")
     assert [(a["role"], a["cards"]) for a in answer["aside"]] == [("champion", ["大竜 (TOY-2)"])]
-    hand = _deckcheck(toy_site, "hand", deck, "--json", "--seed", "1", *fmt, *db)
+    hand = _here("hand", deck, "--json", "--seed", "1", *fmt, *db)
     assert hand.returncode == 0, hand.stderr
     assert len(json.loads(hand.stdout)["hands"][0]["hand"]) == 4  # the format's opening_hand
-    fish = _deckcheck(toy_site, "goldfish", deck, "--games", "200", "--json", *fmt, *db)
+    fish = _here("goldfish", deck, "--games", "200", "--json", *fmt, *db)
     assert fish.returncode == 0, fish.stderr
     result = json.loads(fish.stdout)
     assert result["game"] == "toy"
@@ -136,16 +147,16 @@ def test_a_fifth_game_through_the_cli(toy_site: Path, tmp_path: Path) -> None:
     assert {r["name"]: r["label"] for r in result["loss_reasons"]}["overflow"] == "hand overflow"
     assert result["summary"]["losses"]["overflow"] > 0
     # an engine written before replays (no trace parameter): a clear refusal, not a traceback
-    replay = _deckcheck(toy_site, "goldfish", deck, "--replay", "2", *fmt, *db)
+    replay = _here("goldfish", deck, "--replay", "2", *fmt, *db)
     assert replay.returncode == 2 and "cannot tell a game step by step" in replay.stderr
     # its own card column, searched by its own filter
-    fire = _deckcheck(toy_site, "pool", "search", "--game", "toy", "--element", "火", "--json", *db)
+    fire = _here("pool", "search", "--game", "toy", "--element", "火", "--json", *db)
     assert fire.returncode == 0, fire.stderr
     assert [c["number"] for c in json.loads(fire.stdout)] == ["TOY-1", "TOY-2", "TOY-3"]
     one = tmp_path / "toy-board.toml"
     text = (TOY / "toy-standard.toml").read_text(encoding="utf-8")
     one.write_text(text.replace("board = { value = 2", "board = { value = 1"), encoding="utf-8")
-    fish = _deckcheck(toy_site, "goldfish", deck, "--games", "200", "--json", "--format", str(one), *db)
+    fish = _here("goldfish", deck, "--games", "200", "--json", "--format", str(one), *db)
     assert fish.returncode == 0, fish.stderr
     assert max(p90(json.loads(fish.stdout)["per_turn"])) == 1
 
@@ -224,14 +235,15 @@ def test_a_broken_plugin_is_named_and_spares_the_other_games(
     with pytest.raises(FormatError, match="game 'broken' failed to load: plugin"):
         FormatRegistry([tmp_path]).get("broken")
 
-    # the CLI: the other games work; the broken one is a message naming it, exit 2
+    # the CLI (a process of its own, then this one): the other games work; the broken one is
+    # a message naming it, exit 2
     db = ["--db", str(tmp_path / "p.sqlite3")]
     listed = _deckcheck(site, "formats")
     assert listed.returncode == 0 and "chaos-standard" in listed.stdout, listed.stderr
-    ok = _deckcheck(site, "validate", str(EXAMPLES / "chaos-standard-legal.deck"), *db)
+    ok = _here("validate", str(EXAMPLES / "chaos-standard-legal.deck"), *db)
     assert ok.returncode == 0, ok.stdout + ok.stderr
     assert "warning: game 'broken' failed to load" in listed.stderr
-    failed = _deckcheck(site, "formats", "show", str(path))
+    failed = _here("formats", "show", str(path))
     assert failed.returncode == 2
     assert "'broken_game:SPEC'" in failed.stderr and "no_such_module" in failed.stderr
     assert "Traceback" not in failed.stderr

@@ -11,8 +11,6 @@ import dataclasses
 import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +26,7 @@ from deckcheck.goldfish.run import play_chunk, play_one, prepare
 from deckcheck.goldfish.setup import Setup, game_seeds
 from deckcheck.goldfish.trace import Trace
 from deckcheck.resolve import CardIndex
+from tests.cli_run import deckcheck as run_cli
 from tests.prose import english_words
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -246,25 +245,10 @@ def test_japanese_replay_has_no_english_prose(game: str) -> None:
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG"))}
     environ.pop("DECKCHECK_LANG", None)
     environ["PYTHONPATH"] = str(ROOT)
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "deckcheck",
-            "goldfish",
-            str(DECKS[game]),
-            "--replay",
-            "2",
-            "--turns",
-            "5",
-            "--lang",
-            "ja",
-        ],
-        capture_output=True,
-        text=True,
-        env=environ,
-        check=False,
-    )
+    # in this process, as the process answers (tests/cli_run.py; test_cli_in_process.py holds
+    # --lang and the environment's language to a real process)
+    args = ["goldfish", str(DECKS[game]), "--replay", "2", "--turns", "5", "--lang", "ja"]
+    done = run_cli(args, env=environ)
     assert done.returncode == 0, done.stderr
     text = done.stdout
     assert "ターン" in text and "初手" in text

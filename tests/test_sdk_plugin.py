@@ -3,10 +3,11 @@
 "Kite Duel" (tests/plugins/kitegame: deckcheck's test fixture, outside the rulebooks) is copied
 into a temporary folder and installed from there with pip into a folder of its own (never into
 the venv). It has its own formats, cards, example decks, deck section (``reserve``, headed
-リザーブ), Japanese catalogue and numba batch engine, all found through its entry point. Through the CLI in a
-process of its own: ``pool init`` builds its cards, it validates in English and Japanese,
-plays goldfish on its batch engine and replays a game in its own words; and its own tests
-(the SDK's conformance suite) pass."""
+リザーブ), Japanese catalogue and numba batch engine, all found through its entry point. Through the CLI:
+``pool init`` builds its cards in a process of its own (the game on its ``PYTHONPATH``), and
+the further commands, run in this process (tests/cli_run.py) with the installed folder on
+``sys.path``, validate in English and Japanese, play goldfish on its batch engine and replay a
+game in its own words; and its own tests (the SDK's conformance suite) pass."""
 
 from __future__ import annotations
 
@@ -18,9 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
-from tests.extra_game import deckcheck as _deckcheck
+from tests.conftest import ROOT, on_path
+from tests.extra_game import deckcheck as in_process_of_its_own
 from tests.extra_game import deckcheck_imports, package_tests
+from tests.extra_game import in_this_process as _deckcheck
 
 KITE = ROOT / "tests" / "plugins" / "kitegame"
 
@@ -45,13 +47,16 @@ def test_the_game_imports_nothing_of_deckcheck_but_the_sdk(kite: tuple[Path, Pat
     assert deckcheck_imports(kite[1] / "kite_duel") == {"deckcheck.sdk"}
 
 
-def test_pool_init_validate_goldfish_and_replay(kite: tuple[Path, Path], tmp_path: Path) -> None:
+def test_pool_init_validate_goldfish_and_replay(
+    kite: tuple[Path, Path], tmp_path: Path, plugin_path: list[Path]
+) -> None:
     site, db = kite[1], tmp_path / "pool.sqlite3"
     examples = site / "kite_duel" / "data" / "examples"
     legal, illegal = examples / "kite-standard-legal.deck", examples / "kite-standard-illegal.deck"
 
-    init = _deckcheck(site, db, "pool", "init", "--force")
+    init = in_process_of_its_own(site, db, "pool", "init", "--force")
     assert init.returncode == 0, init.stderr
+    on_path(plugin_path, site)
     cards = json.loads(_deckcheck(site, db, "pool", "search", "--game", "kite", "--json").stdout)
     assert len(cards) == 18 and {c["type"] for c in cards} == {"glider", "wind"}
     assert "kite-standard" in _deckcheck(site, db, "formats").stdout

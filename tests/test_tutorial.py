@@ -2,7 +2,8 @@
 that works: its files are the page's code blocks titled with a file name (```python
 title="lantern_night/__init__.py"), taken out of the page into a temporary folder and installed
 there (tests/extra_game.py: the packages on ``PYTHONPATH`` beside a hand-written dist-info
-with the entry point its pyproject.toml declares). Through the CLI in a process of its own,
+with the entry point its pyproject.toml declares). Through the CLI (``pool init`` in a process
+of its own, the further commands in this one with the folder on ``sys.path``: tests/cli_run.py),
 the game's cards go into the pool, its legal example deck validates and its illegal one breaks
 the rules the page shows, in English and Japanese, goldfish plays it, a game replays in its
 words, and the package's own tests (the SDK's conformance suite) pass. A page edit that breaks
@@ -16,8 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
-from tests.extra_game import deckcheck, deckcheck_imports, install, package_tests
+from tests.conftest import ROOT, on_path
+from tests.extra_game import deckcheck as in_process_of_its_own
+from tests.extra_game import deckcheck_imports, install, package_tests
+from tests.extra_game import in_this_process as deckcheck
 
 PAGES = {"en": ROOT / "docs" / "write-a-game.md", "ja": ROOT / "docs" / "write-a-game.ja.md"}
 FILE_BLOCK = re.compile(r'^```[\w-]+ title="([^"]+)"\n(.*?)^```$', flags=re.S | re.M)
@@ -73,11 +76,14 @@ def test_the_game_imports_nothing_of_deckcheck_but_the_sdk(game: tuple[Path, Pat
     assert deckcheck_imports(game[1] / "lantern_night") == {"deckcheck.sdk"}
 
 
-def test_validate_goldfish_and_replay(game: tuple[Path, Path], tmp_path: Path) -> None:
+def test_validate_goldfish_and_replay(
+    game: tuple[Path, Path], tmp_path: Path, plugin_path: list[Path]
+) -> None:
     source, site = game
     db = tmp_path / "pool.sqlite3"
     legal, illegal = str(source / LEGAL), str(source / ILLEGAL)
-    assert deckcheck(site, db, "pool", "init", "--force").returncode == 0
+    assert in_process_of_its_own(site, db, "pool", "init", "--force").returncode == 0
+    on_path(plugin_path, site)
     cards = json.loads(deckcheck(site, db, "pool", "search", "--game", "lantern", "--json").stdout)
     assert len(cards) == 10 and {c["type"] for c in cards} == {"lamp", "spark"}
     assert (
