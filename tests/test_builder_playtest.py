@@ -38,7 +38,7 @@ def test_every_game_serves_its_table(web_app) -> None:  # type: ignore[no-untype
 
 
 def load(page: Page, deck: str) -> None:
-    page.wait_for_load_state("networkidle")
+    """Paste ``deck`` into a page ``open_builder`` opened (and so has let settle)."""
     if not page.locator("#paste").is_visible():
         page.click("#paste-summary")
     page.fill("#paste", deck)
