@@ -2,7 +2,8 @@
 entry in its line's colour and marker, axis titles, a value on hover and on tap, identical
 series drawn once as "play = draw", the legend below the plot) and "Compare copies" that
 compares (the format's legal copy counts, a blank or any pool card as the fill, human labels,
-each variant's interval). Screenshots of each state go to tests/artifacts/."""
+each variant's interval). Screenshots of each state go to tests/artifacts/ when DECKCHECK_SHOTS
+is set (test_web.artifact)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ from playwright.sync_api import Page, expect
 
 from tests.conftest import EXAMPLES
 from tests.test_web import (
-    ARTIFACTS,
     SIZES,
+    artifact,
     expect_legal,
     open_builder,
     server_url,
@@ -59,7 +60,9 @@ def load(page: Page, name: str) -> None:
 
 def close_up(page: Page, selector: str, name: str) -> None:
     """The chart alone as well: a full page at phone width is too tall to read a chart in."""
-    page.locator(selector).screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    path = artifact(name)
+    if path is not None:
+        page.locator(selector).screenshot(path=path)
 
 
 def legend_matches_lines(page: Page, svg: str) -> list[dict[str, Any]]:

@@ -82,12 +82,17 @@ def _legal_page(
     return context, page, violations
 
 
+# each deck line's section, number and shown count, read in one call (three calls a line, to
+# a deck of 30 lines, were 2 s of each test: issue 35)
+LINES = """lines => lines.map(li => [li.dataset.section || "", li.dataset.number || "",
+                                li.querySelector(".count").innerText])"""
+
+
 def _deck(page: Page) -> Counter[tuple[str, str]]:
     """(section, number) → copies, as the deck panel shows them."""
     out: Counter[tuple[str, str]] = Counter()
-    for line in page.locator("#sections li[data-number]").all():
-        key = (line.get_attribute("data-section") or "", line.get_attribute("data-number") or "")
-        out[key] += int(line.locator(".count").inner_text())
+    for section, number, count in page.locator("#sections li[data-number]").evaluate_all(LINES):
+        out[(section, number)] += int(count)
     return out
 
 
@@ -155,11 +160,13 @@ def _expected_stats(web_app: Any, section: str) -> tuple[int, Counter[str], dict
 
 
 def _shown_curve(page: Page, fact: str) -> Counter[int]:
-    bars = page.locator(f'#stats-curves figure[data-fact="{fact}"] rect.bar')
+    bars = page.locator(f'#stats-curves figure[data-fact="{fact}"] rect.bar').evaluate_all(
+        "bars => bars.map(b => [b.dataset.value || '0', b.dataset.count || '0'])"
+    )
     out: Counter[int] = Counter()
-    for bar in bars.all():
-        if int(bar.get_attribute("data-count") or 0):
-            out[int(bar.get_attribute("data-value") or 0)] = int(bar.get_attribute("data-count") or 0)
+    for value, count in bars:
+        if int(count):
+            out[int(value)] = int(count)
     return out
 
 
@@ -167,8 +174,10 @@ def _check_stats(page: Page, web_app: Any, section: str) -> None:
     total, types, curves = _expected_stats(web_app, section)
     expect(page.locator("#stats-total")).to_have_text(f"{total} cards")
     shown = {
-        li.get_attribute("data-key"): int(li.locator(".count").inner_text())
-        for li in page.locator("#stats-types li").all()
+        key: int(count)
+        for key, count in page.locator("#stats-types li").evaluate_all(
+            "items => items.map(li => [li.dataset.key, li.querySelector('.count').innerText])"
+        )
     }
     assert shown == dict(types)
     for fact, counts in curves.items():

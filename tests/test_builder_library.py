@@ -11,7 +11,7 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from tests.conftest import EXAMPLES
-from tests.test_web import expect_legal, open_builder, server_url, shot, web_app
+from tests.test_web import expect_legal, open_builder, server_url, settled, shot, web_app
 
 __all__ = ["server_url", "web_app"]  # the browser tests' fixtures, reused (browser: conftest)
 
@@ -44,7 +44,7 @@ def test_three_decks_survive_a_reload_and_versions_diff(  # type: ignore[no-unty
             f"Saved version 1 of {name} in this browser"
         )
     page.reload()
-    page.wait_for_load_state("networkidle")
+    settled(page)
     page.click("#library-box summary")
     rows = page.locator("#lib-list li")
     expect(rows).to_have_count(3)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from tests.conftest import EXAMPLES
-from tests.test_web import ARTIFACTS, expect_legal, server_url, shot, web_app
+from tests.test_web import artifact, expect_legal, server_url, settled, shot, web_app
 
 __all__ = ["server_url", "web_app"]  # the browser tests' fixtures, reused (browser: conftest)
 
@@ -37,7 +37,7 @@ def test_phone_keeps_counts_and_verdict_on_screen(browser, server_url: str) -> N
     context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
     page = context.new_page()
     page.goto(server_url + "/?lang=en")
-    page.wait_for_load_state("networkidle")
+    settled(page)
     page.select_option("#format", "vision-standard")
     # the deck comes before the search
     deck = page.locator("#deck-panel").bounding_box()
@@ -56,7 +56,9 @@ def test_phone_keeps_counts_and_verdict_on_screen(browser, server_url: str) -> N
     expect(page.locator("#summary-counts")).to_contain_text("2/50")
     assert on_screen(page, "#summary-counts")
     assert small_buttons(page, 20) == []  # the sheet's buttons and the rest
-    page.screenshot(path=str(ARTIFACTS / "32-phone-search-sheet.png"))  # the screen, as seen
+    seen = artifact("32-phone-search-sheet")
+    if seen is not None:
+        page.screenshot(path=seen)  # the screen, as seen
     page.tap("#close-search")
     expect(page.locator("#close-search")).to_be_hidden()
 

@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 
 from deckcheck import plugins
 from tests.conftest import EXAMPLES
-from tests.test_web import expect_legal, open_builder, server_url, shot, web_app
+from tests.test_web import expect_legal, open_builder, server_url, settled, shot, web_app
 
 __all__ = ["server_url", "web_app"]  # the browser tests' fixtures, reused (browser: conftest)
 
@@ -38,7 +38,7 @@ def test_every_game_serves_its_table(web_app) -> None:  # type: ignore[no-untype
 
 
 def load(page: Page, deck: str) -> None:
-    page.wait_for_load_state("networkidle")
+    """Paste ``deck`` into a page ``open_builder`` opened (and so has let settle)."""
     if not page.locator("#paste").is_visible():
         page.click("#paste-summary")
     page.fill("#paste", deck)
@@ -190,7 +190,8 @@ def test_playtest_survives_a_reload(browser, server_url: str, lang: str) -> None
     hand = zone(page, "hand").all_inner_texts()
     other = "ja" if lang == "en" else "en"
     page.click(f'#language button[data-lang="{other}"]')
-    page.wait_for_load_state("networkidle")
+    page.wait_for_url(f"**lang={other}**")
+    settled(page)  # the new page: the node count below is read there, not on the old one
     expect(zone(page, "node")).to_have_count(1)
     assert len(zone(page, "hand").all_inner_texts()) == len(hand)
     page.click("#pt-undo")  # the history came back too

@@ -38,7 +38,7 @@ def cli_replay(*extra: str) -> list[str]:
 
 
 def load_deck(page: Page) -> None:
-    page.wait_for_load_state("networkidle")
+    """Paste the deck into a page ``open_builder`` opened (and so has let settle)."""
     if not page.locator("#paste").is_visible():
         page.locator("summary", has_text="Paste a deck list").click()
     page.fill("#paste", DECK.read_text(encoding="utf-8"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from tests.conftest import EXAMPLES
-from tests.test_web import expect_legal, open_builder, server_url, shot, web_app
+from tests.test_web import expect_legal, open_builder, server_url, settled, shot, web_app
 
 __all__ = ["server_url", "web_app"]  # the browser tests' fixtures, reused (browser: conftest)
 
@@ -26,7 +26,7 @@ def test_the_odds_plot_survives_a_language_switch(browser, server_url: str) -> N
     note = page.locator("#chart-note").inner_text()
     page.click('#language button[data-lang="ja"]')
     page.wait_for_url("**lang=ja**")
-    page.wait_for_load_state("networkidle")
+    settled(page)  # the new page's format is in: its odds are drawn again by then
     expect(page.locator("html")).to_have_attribute("lang", "ja")
     again = page.locator("#chart polyline")
     expect(again).to_have_count(1)
