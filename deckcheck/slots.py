@@ -76,6 +76,9 @@ class FormatFacts:
     # building one is 7 µs, ten of them made a VISION deck's check 1.7 times as long; valid
     # for one index, at most ``NOTES_KEPT`` of a few hundred bytes each
     notes: dict[tuple[int, int | None, int, str], Note] = field(default_factory=dict)
+    # the list columns whose words the card facts keep (``_column_words``), worked out once:
+    # per card it was 6% of a batch's validation (cProfile of validate_bench)
+    columns: tuple[str, ...] | None = None
 
     def refs_for(self, index: CardIndex) -> dict[str, Hit]:
         """The reference memo, emptied first if ``index`` is not the one it was built on."""
@@ -214,8 +217,13 @@ def _facts(fmt: CheckedFormat, card: Card) -> CardFacts:
 def _column_words(fmt: CheckedFormat, card: Card) -> frozenset[tuple[str, str]]:
     """(column, word key) of the words in the card's list columns that its game's checks read
     or the format's overrides match on."""
-    read = {c.name for c in plugins.get(fmt.game).cards.columns if c.type == "list" and c.checked}
-    columns = read | {o.match.column[0] for o in fmt.limit_overrides if o.match.column}
+    memo = format_facts(fmt)
+    columns = memo.columns
+    if columns is None:
+        spec = plugins.get(fmt.game)
+        read = {c.name for c in spec.cards.columns if c.type == "list" and c.checked}
+        read |= {o.match.column[0] for o in fmt.limit_overrides if o.match.column}
+        columns = memo.columns = tuple(sorted(read))
     found = [(c, word_key(w)) for c in columns for w in card.items_of(c)]
     return frozenset(found) if found else _NO_WORDS
 
