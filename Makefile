@@ -4,8 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEMO_DB := build/demo.sqlite3
-# pytest-xdist workers for `make test`: both cores of the 2-core machine it must pass on
-TEST_WORKERS ?= 2
+# pytest-xdist workers for `make test`: three on the 2-core machine it must pass on, because a
+# worker waits part of its time (servers, browsers, commands it starts): on the same commit, a
+# fresh clone took 446 s with three and 520 s with two (issue 35; docs/performance.md)
+TEST_WORKERS ?= 3
 # Python writes and reads deckcheck's own bytecode (the venv's packages have theirs from pip):
 # a machine that sets PYTHONDONTWRITEBYTECODE (the 2-core VM does) compiled deckcheck's ~100
 # modules again in every process, 0.08 s of each command's 0.38 s start-up, and the suite starts
