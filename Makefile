@@ -5,8 +5,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEMO_DB := build/demo.sqlite3
 # pytest-xdist workers for `make test`: three on the 2-core machine it must pass on, because a
-# worker waits part of its time (servers, browsers, commands it starts): on the same commit, a
-# fresh clone took 446 s with three and 520 s with two (issue 35; docs/performance.md)
+# worker waits part of its time (servers, browsers, commands it starts): fresh clones took
+# 0.645 s of wall time per CPU-s used with three (two runs), 0.674-0.685 with two (issue 35;
+# docs/performance.md: the VM's speed drifted between the runs, so wall times alone mislead)
 TEST_WORKERS ?= 3
 # Python writes and reads deckcheck's own bytecode (the venv's packages have theirs from pip):
 # a machine that sets PYTHONDONTWRITEBYTECODE (the 2-core VM does) compiled deckcheck's ~100
