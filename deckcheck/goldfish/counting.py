@@ -1,6 +1,7 @@
 """The histograms of a batch engine's chunk (``tally.Tally.of``), compiled: one pass over the
 games' metrics instead of a NumPy selection and a ``bincount`` per turn and metric, which took
-a sixth of a VISION batch run (cProfile of ``goldfish``: 0.15 s of 0.86 s; issue 35).
+a sixth of a batch run of the real-deck benchmark (cProfile of ``goldfish``: 0.15 s of 0.86 s;
+issue 35).
 
 Imported only for a chunk a batch engine played, so numba stays off the reference engine's
 path; compiled into numba's cache by the warm step with the engines (its first chunk)."""
