@@ -21,7 +21,7 @@ MO := $(PO:.po=.mo)
 POT := build/deckcheck.pot
 BABEL := $(BIN)/python -m babel.messages.frontend
 
-.PHONY: demo test tests checks test-extra-game engines typecheck-page lint bench clean messages docs
+.PHONY: demo test tests checks checks-beside test-extra-game engines typecheck-page lint bench clean messages docs
 
 # uv (from PyPI, into the venv by its own pip) installs every extra (pyproject.toml): the same
 # packages at the same versions as pip, in 8 s against pip's 58 s on a fresh clone with an empty
@@ -69,15 +69,20 @@ node_modules/.stamp: package.json package-lock.json
 # First the engines' compile (one game per process, on both cores), so no two pytest workers
 # compile one engine at once; then the checks (one process at a time) beside the tests: the
 # pytest workers leave part of the two cores idle while they wait on the servers, browsers and
-# commands their tests start (issue 35), and the checks' 22 CPU-s fill some of it. Each line of
-# output is kept whole (-Oline), so the tests' progress still shows as it runs. A worker that
-# runs out of tests takes some of another's (--dist worksteal).
+# commands their tests start (issue 35), and the checks' 22 CPU-s fill some of it. The tests'
+# progress shows as it runs; the checks' output is printed whole when they end
+# (build/checks.log). A worker that runs out of tests takes some of another's (--dist worksteal).
 test: $(STAMP) $(MO) node_modules/.stamp
 	$(MAKE) --no-print-directory engines
-	$(MAKE) --no-print-directory -j2 -Oline checks tests
+	$(MAKE) --no-print-directory -j2 checks-beside tests
 
 tests: $(STAMP) $(MO) node_modules/.stamp
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
+
+checks-beside: $(STAMP) node_modules/.stamp
+	@mkdir -p build
+	@$(MAKE) --no-print-directory checks > build/checks.log 2>&1; status=$$?; \
+	  cat build/checks.log; exit $$status
 
 checks: $(STAMP) node_modules/.stamp
 	$(BIN)/ruff check deckcheck tests benchmarks mkdocs_hooks.py
