@@ -141,7 +141,7 @@ def test_a_dask_cluster_gives_the_in_process_numbers(tmp_path: Path, scheduler: 
         "--side",
         "both",
         "--games",
-        "20000",
+        "10000",  # two chunks of 5,000 a variant: 8 tasks over the two workers
         "--turns",
         "6",
         "--seed",
