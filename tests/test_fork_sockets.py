@@ -11,13 +11,16 @@ from __future__ import annotations
 import multiprocessing
 import os
 import socket
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
+from deckcheck.goldfish import run
 from deckcheck.service.app import create_app
 from deckcheck.service.settings import Settings
 from tests.conftest import EXAMPLES, HANG, serve_in_thread
@@ -107,14 +110,32 @@ def test_a_connection_open_while_workers_fork_closes_when_idle(served: tuple[obj
     assert browser.recv(65536) == b""
 
 
+# goldfish's chunk as its worker processes run it, held while ``_HOLD`` exists: the workers
+# forked and initialised as always (the socket drop is in their initializer), then wait without
+# playing. They used to play 1,000,000 games meanwhile, two cores busy for as long as the test
+# waited for the FIN (11.6 of the test's 12.8 CPU-s; issue 35).
+_CHUNK = run._worker_chunk
+_HOLD: Path | None = None  # set by the test before goldfish forks: the workers inherit it
+
+
+def _held_chunk(*args: Any) -> Any:
+    while _HOLD is not None and _HOLD.exists():
+        time.sleep(0.02)
+    return _CHUNK(*args)
+
+
 def test_goldfish_workers_hold_none_of_a_serving_process_sockets(
-    served: tuple[object, int], index: object, registry: object
+    served: tuple[object, int],
+    index: object,
+    registry: object,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """goldfish's own worker pool (``--workers``, goldfish/run.py) forks from whatever process
     calls it: a server embedding deckcheck, or a pytest worker whose browser tests serve the
     page from a thread (a fresh-clone run hung in Compare copies). Its workers dropped no
     socket, so a keep-alive connection the server closed stayed open until they ended. The
-    FIN must come while they still play."""
+    FIN must come while they still run (held before their first chunk: ``_held_chunk``)."""
     import threading
 
     from deckcheck import decklist
@@ -130,13 +151,18 @@ def test_goldfish_workers_hold_none_of_a_serving_process_sockets(
     text = (EXAMPLES / "vision-standard-legal.deck").read_text(encoding="utf-8")
     deck = decklist.parse(text, "vision-standard-legal.deck")
     fmt = registry.get(deck.format or "")  # type: ignore[attr-defined]
-    req = GoldfishRequest(games=1_000_000, turns=30, seed=1, workers=2)  # seconds of play
+    # more chunks than workers (each holds one); each a moment of the reference engine
+    req = GoldfishRequest(games=20_000, turns=1, seed=1, workers=2, engine="reference")
     policy = default_policy(fmt.game)
     stop = threading.Event()
+    hold = tmp_path / "hold"
+    hold.touch()
+    monkeypatch.setattr(sys.modules[__name__], "_HOLD", hold)
+    monkeypatch.setattr(run, "_worker_chunk", _held_chunk)
 
     def until_stopped(_games: int) -> None:
         """goldfish's progress: once the test has seen the FIN, its Ctrl-C (goldfish stops
-        its workers and returns), rather than playing the million games out (40 s of CPU)."""
+        its workers and returns)."""
         if stop.is_set():
             raise KeyboardInterrupt
 
@@ -151,13 +177,13 @@ def test_goldfish_workers_hold_none_of_a_serving_process_sockets(
     playing = [pid for pid in workers if os.path.exists(f"/proc/{pid}")]
     assert playing, "the FIN came only once goldfish's workers had ended: they held the socket"
     stop.set()
+    hold.unlink()  # each worker plays the chunk it holds; the first one's progress stops the run
     player.join(HANG)
     assert not player.is_alive()
     while [pid for pid in workers if os.path.exists(f"/proc/{pid}")]:  # each ends its chunk
         assert time.monotonic() < deadline, "goldfish's workers did not end"
         multiprocessing.active_children()  # reaps the ended ones
         time.sleep(0.05)
-
 
 
 def test_a_response_split_in_two_segments_is_read_whole() -> None:
