@@ -33,7 +33,7 @@ class Lease:
     def __init__(self, context: BrowserContext, page: Page, idle: list[Lease]) -> None:
         self.context, self.page, self._idle = context, page, idle
         self.returned = False
-        self._cdp = context.new_cdp_session(page)
+        self._cdp: Any = None  # a DevTools session, opened at the first reset (not needed before)
         self._listeners = (_listeners_of(context), _listeners_of(page))
 
     def __getattr__(self, name: str) -> Any:
@@ -68,6 +68,7 @@ class Lease:
             # document's scripts still have pending may store again before it ends
             self.page.evaluate(_FORGET)
         self.page.goto("about:blank")
+        self._cdp = self._cdp or self.context.new_cdp_session(self.page)
         self._cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": EVERYTHING})
         self._cdp.send("Network.clearBrowserCache")
         self.context.clear_cookies()
@@ -95,15 +96,14 @@ def _drop_added(emitter: Any, before: dict[str, list[Any]]) -> None:
 _IDLE: weakref.WeakKeyDictionary[Browser, dict[str, list[Lease]]] = weakref.WeakKeyDictionary()
 
 
-def take(browser: Browser, server_url: str, **context_args: Any) -> tuple[Lease, bool]:
-    """A page for a test: one given back under the same options, reset, or a new context's.
-    Also whether it is a new one."""
+def take(browser: Browser, server_url: str, **context_args: Any) -> Lease:
+    """A page for a test: one given back under the same options, reset, else a new context's."""
     key = repr((server_url, sorted(context_args.items())))
     idle = _IDLE.setdefault(browser, {}).setdefault(key, [])
     while idle:
         lease = idle.pop()
         if not lease.page.is_closed():
             lease.reset(server_url, context_args.get("viewport"))
-            return lease, False
+            return lease
     context = browser.new_context(**context_args)
-    return Lease(context, context.new_page(), idle), True
+    return Lease(context, context.new_page(), idle)

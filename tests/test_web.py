@@ -183,7 +183,7 @@ def open_builder(
     else the browser's): the context, the page, and what ``_watch`` sees on it. The context is
     the page a finished test gave back, reset as a new one would be (tests/builder_pages.py);
     its ``close`` gives it back in turn."""
-    context, _ = builder_pages.take(browser, server_url, viewport=SIZES[size], **context_args)
+    context = builder_pages.take(browser, server_url, viewport=SIZES[size], **context_args)
     page = context.page
     violations = _watch(page)
     page.set_default_timeout(WAIT_MS)
