@@ -98,6 +98,9 @@ _IDLE: weakref.WeakKeyDictionary[Browser, dict[str, list[Lease]]] = weakref.Weak
 
 def take(browser: Browser, server_url: str, **context_args: Any) -> Lease:
     """A page for a test: one given back under the same options, reset, else a new context's."""
+    # downloads are accepted unless a test says otherwise (Playwright's default): one page
+    # serves tests that name it and tests that do not
+    context_args = {"accept_downloads": True, **context_args}
     key = repr((server_url, sorted(context_args.items())))
     idle = _IDLE.setdefault(browser, {}).setdefault(key, [])
     while idle:

@@ -382,8 +382,8 @@ def test_docs_can_be_switched_off(tmp_path: Path) -> None:
 
 
 def test_builder_works_under_the_csp(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]
-    context = browser.new_context()
-    page = context.new_page()
+    context = builder_pages.take(browser, server_url, viewport=SIZES["desktop"])
+    page = context.page
     page.set_default_timeout(WAIT_MS)
     violations = _watch(page)
     response = page.goto(server_url + "/")
@@ -477,8 +477,9 @@ def test_games_lists_each_games_filters_and_the_page_names_no_game(web_app) -> N
 def test_compare_copies_draws_a_curve_per_legal_variant(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]
     from tests.conftest import EXAMPLES
 
-    context = browser.new_context(viewport={"width": 1280, "height": 900})  # the CSP stays on
-    page = context.new_page()
+    # a page given back by a finished test, loaded below with this test's listeners on
+    context = builder_pages.take(browser, server_url, viewport=SIZES["desktop"])  # CSP on
+    page = context.page
     violations = _watch(page)
     page.set_default_timeout(WAIT_MS)
     errors: list[str] = []
