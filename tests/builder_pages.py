@@ -20,10 +20,6 @@ from playwright.sync_api import Browser, BrowserContext, Page
 
 # the storage a browser keeps for an origin, all of it (DevTools protocol, Storage domain)
 EVERYTHING = "all"
-_FORGET = """() => {
-  sessionStorage.clear();
-  Storage.prototype.setItem = () => {};
-}"""
 
 
 class Lease:
@@ -61,17 +57,14 @@ class Lease:
 
     def reset(self, origin: str, viewport: dict[str, int] | None) -> None:
         """As a new context: the last document ended first (its scripts could still store),
-        then whatever the origin stored, in this tab (sessionStorage) and in the context."""
+        then whatever the origin stored (``all`` takes this tab's sessionStorage too), and the
+        HTTP cache: the next page loads its files from the server, as a first visit does."""
         self.returned = False
-        if self.page.url.startswith(origin):
-            # this tab's sessionStorage: only its own document reaches it; and nothing the
-            # document's scripts still have pending may store again before it ends
-            self.page.evaluate(_FORGET)
-        self.page.goto("about:blank")
+        self.page.goto("about:blank")  # what its scripts still had pending lands before the clear
         self._cdp = self._cdp or self.context.new_cdp_session(self.page)
         self._cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": EVERYTHING})
         self._cdp.send("Network.clearBrowserCache")
-        self.context.clear_cookies()
+        self.context.clear_cookies()  # any host's, not only the origin's
         self.page.mouse.move(0, 0)  # no hover left on what the next page draws there
         if viewport is not None:
             self.page.set_viewport_size(viewport)  # type: ignore[arg-type]
