@@ -21,6 +21,7 @@ from starlette.testclient import TestClient
 
 from deckcheck.service.app import create_app
 from deckcheck.service.settings import Settings
+from tests import builder_pages
 from tests.conftest import HANG
 
 # as the pages' default timeout (ms): only against a hang; a loaded 2-core machine is slow, and
@@ -178,10 +179,12 @@ def _watch(page: Page) -> list[str]:
 def open_builder(
     browser: Any, server_url: str, size: str, lang: str | None = None, **context_args: Any
 ) -> tuple[Any, Page, list[str]]:
-    """A new browser context at ``size`` (``SIZES``) on the builder page, loaded (in ``lang``,
-    else the browser's): the context, the page, and what ``_watch`` sees on it."""
-    context = browser.new_context(viewport=SIZES[size], **context_args)
-    page = context.new_page()
+    """A browser context at ``size`` (``SIZES``) on the builder page, loaded (in ``lang``,
+    else the browser's): the context, the page, and what ``_watch`` sees on it. The context is
+    the page a finished test gave back, reset as a new one would be (tests/builder_pages.py);
+    its ``close`` gives it back in turn."""
+    context = builder_pages.take(browser, server_url, viewport=SIZES[size], **context_args)
+    page = context.page
     violations = _watch(page)
     page.set_default_timeout(WAIT_MS)
     page.goto(server_url + ("/" if lang is None else f"/?lang={lang}"))
@@ -198,11 +201,7 @@ def settled(page: Page) -> None:
 
 
 def test_build_check_sample_plot_and_reload(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    violations = _watch(page)
-    page.set_default_timeout(WAIT_MS)
-    page.goto(server_url + "/")
+    context, page, violations = open_builder(browser, server_url, "desktop")
     page.select_option("#format", "rakuen-standard")
     page.fill("#q", "SAMPLE-R")  # search by number prefix, as you type
     page.wait_for_selector('#results button[aria-label="Add SAMPLE-R-G06"]')
@@ -293,11 +292,7 @@ def test_every_format_loads_checks_and_exports(browser, server_url: str, fmt: st
     import json
 
     example = Path(__file__).resolve().parent.parent / "examples" / f"{fmt}-legal.deck"
-    context = browser.new_context(viewport={"width": 360, "height": 740}, accept_downloads=True)
-    page = context.new_page()
-    violations = _watch(page)
-    page.set_default_timeout(WAIT_MS)
-    page.goto(server_url + "/")
+    context, page, violations = open_builder(browser, server_url, "phone", accept_downloads=True)
     _open_paste(page)
     page.fill("#paste", example.read_text(encoding="utf-8"))
     page.click("#load")
@@ -327,11 +322,7 @@ def test_the_csv_export_escapes_formula_cells_and_reads_back(browser, server_url
     hostile = ['=HYPERLINK("http://example.invalid/","x")', "+cmd|' /C calc'!A0", "@SUM(1+1)"]
     example = Path(__file__).resolve().parent.parent / "examples" / "rakuen-standard-legal.deck"
     text = example.read_text(encoding="utf-8") + "".join(f"1 {ref}\n" for ref in hostile)
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
-    page = context.new_page()
-    violations = _watch(page)
-    page.set_default_timeout(WAIT_MS)
-    page.goto(server_url + "/")
+    context, page, violations = open_builder(browser, server_url, "desktop", accept_downloads=True)
 
     def load_and_export(deck: str) -> str:
         page.click("#clear")
@@ -391,8 +382,8 @@ def test_docs_can_be_switched_off(tmp_path: Path) -> None:
 
 
 def test_builder_works_under_the_csp(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]
-    context = browser.new_context()
-    page = context.new_page()
+    context = builder_pages.take(browser, server_url, viewport=SIZES["desktop"])
+    page = context.page
     page.set_default_timeout(WAIT_MS)
     violations = _watch(page)
     response = page.goto(server_url + "/")
@@ -421,11 +412,7 @@ def _real_cards() -> list[tuple[str, str]]:
 
 
 def test_vision_search_finds_cards_paged_and_follows_the_game(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    violations = _watch(page)
-    page.set_default_timeout(WAIT_MS)
-    page.goto(server_url + "/")
+    context, page, violations = open_builder(browser, server_url, "desktop")
     page.select_option("#format", "vision-standard")
     page.wait_for_selector('label[for="filter-user"]')
     labels = page.locator("#game-filters label").all_text_contents()  # "More filters" too
@@ -490,8 +477,9 @@ def test_games_lists_each_games_filters_and_the_page_names_no_game(web_app) -> N
 def test_compare_copies_draws_a_curve_per_legal_variant(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]
     from tests.conftest import EXAMPLES
 
-    context = browser.new_context(viewport={"width": 1280, "height": 900})  # the CSP stays on
-    page = context.new_page()
+    # a page given back by a finished test, loaded below with this test's listeners on
+    context = builder_pages.take(browser, server_url, viewport=SIZES["desktop"])  # CSP on
+    page = context.page
     violations = _watch(page)
     page.set_default_timeout(WAIT_MS)
     errors: list[str] = []
