@@ -97,13 +97,16 @@ def _links(link: str | None) -> tuple[tuple[tuple[str, ...], ...], bool]:
     return tuple(parts), True
 
 
-_MEMO: dict[int, tuple[Card, Facts]] = {}
+# by id(card), one look-up (the engines ask millions of times); _HELD keeps each card alive
+# while it is memoised, so no other object can take its id
+_MEMO: dict[int, Facts] = {}
+_HELD: list[Card] = []
 
 
 def facts(card: Card) -> Facts:
     hit = _MEMO.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
+    if hit is not None:
+        return hit
     words = {nfkc(k) for k in card.keywords}
     links, readable = _links(card.text_of("link"))
     attack = nfkc(card.text_of("attack") or "")
@@ -153,7 +156,9 @@ def facts(card: Card) -> Facts:
     )
     if len(_MEMO) > 50_000:
         _MEMO.clear()
-    _MEMO[id(card)] = (card, found)
+        _HELD.clear()
+    _MEMO[id(card)] = found
+    _HELD.append(card)
     return found
 
 
