@@ -5,46 +5,21 @@ from the extra deck (§10.1). The reference engine and the batch engine's encodi
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import TypeVar
 
-from deckcheck.sdk import Card, name_key, nfkc, word_key
-
-T = TypeVar("T")
+from deckcheck.sdk import Card, name_key, nfkc, per_card, word_key
 
 
 def _key(name: str) -> str:
     return name_key("chaos", name)
 
 
-def _per_card(read: Callable[[Card], T]) -> Callable[[Card], T]:
-    """``read`` worked out once per card: the engines ask it of the same card objects millions
-    of times (one look-up by id; ``held`` keeps each card alive while it is memoised, so no
-    other object can take its id). ``read`` never returns None."""
-    memo: dict[int, T] = {}
-    held: list[Card] = []
-
-    def get(card: Card) -> T:
-        hit = memo.get(id(card))
-        if hit is not None:
-            return hit
-        if len(memo) > 50_000:  # bounded: a service sees endless cards
-            memo.clear()
-            held.clear()
-        found = memo[id(card)] = read(card)
-        held.append(card)
-        return found
-
-    return get
-
-
-@_per_card
+@per_card
 def key_of(card: Card) -> str:
     """The card's card name as a key (§2.1: two cards of one card name are the same card)."""
     return _key(card.name)
 
 
-@_per_card
+@per_card
 def cost_parts(card: Card) -> tuple[str, ...]:
     """An extra card's ``extra_cost`` (§10.1, §4.2): its parts joined by ``&``, as keys."""
     return tuple(_key(p) for p in (card.text_of("extra_cost") or "").split("&"))
@@ -72,7 +47,7 @@ def _quoted(text: str) -> list[str]:
 _SPACE = re.compile(r"\s+")  # spaces are not part of a name (§2.1)
 
 
-@_per_card
+@per_card
 def names(card: Card) -> frozenset[str]:
     """The ネーム of a card (§2.1): its 「…」 parts; none with [はるかさん] (§13, §11.4)."""
     if word_key("はるかさん") in appends(card):
@@ -80,7 +55,7 @@ def names(card: Card) -> frozenset[str]:
     return frozenset(_SPACE.sub("", n).casefold() for n in _quoted(nfkc(card.name)))
 
 
-@_per_card
+@per_card
 def appends(card: Card) -> frozenset[str]:
     """The keys (``word_key``) of the card's append words (§13), worked out once per card."""
     return frozenset(word_key(a) for a in card.items_of("append"))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from deckcheck.sdk import Card, is_blank, nfkc
+from deckcheck.sdk import Card, is_blank, nfkc, per_card
 
 _NUMBER = re.compile(r"[0-9]+")
 _BONUS = re.compile(r"\+[0-9]+")
@@ -97,16 +97,8 @@ def _links(link: str | None) -> tuple[tuple[tuple[str, ...], ...], bool]:
     return tuple(parts), True
 
 
-# by id(card), one look-up (the engines ask millions of times); _HELD keeps each card alive
-# while it is memoised, so no other object can take its id
-_MEMO: dict[int, Facts] = {}
-_HELD: list[Card] = []
-
-
+@per_card  # the engines ask millions of times
 def facts(card: Card) -> Facts:
-    hit = _MEMO.get(id(card))
-    if hit is not None:
-        return hit
     words = {nfkc(k) for k in card.keywords}
     links, readable = _links(card.text_of("link"))
     attack = nfkc(card.text_of("attack") or "")
@@ -154,11 +146,6 @@ def facts(card: Card) -> Facts:
         names=(nfkc(card.name), *(n for part in links for n in part)),
         overdrive="オーバードライブ" in words,
     )
-    if len(_MEMO) > 50_000:
-        _MEMO.clear()
-        _HELD.clear()
-    _MEMO[id(card)] = found
-    _HELD.append(card)
     return found
 
 
