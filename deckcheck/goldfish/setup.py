@@ -65,28 +65,6 @@ def per_setup(build: Callable[[Setup], T]) -> Callable[[Setup], T]:
     return get
 
 
-def per_card(read: Callable[[Card], T]) -> Callable[[Card], T]:
-    """``read`` (which never returns None) worked out once per card: a reference engine asks
-    it of the same card objects (a set-up's) millions of times. One look-up by identity; the
-    cards are held, so no other object takes a memoised id; bounded, as a service sees
-    endless cards."""
-    memo: dict[int, T] = {}
-    held: list[Card] = []
-
-    def get(card: Card) -> T:
-        hit = memo.get(id(card))
-        if hit is not None:
-            return hit
-        if len(memo) > 50_000:
-            memo.clear()
-            held.clear()
-        found = memo[id(card)] = read(card)
-        held.append(card)
-        return found
-
-    return get
-
-
 def seed32(seed: int) -> int:
     """A chunk's 64-bit seed folded to the 32 bits ``np.random.seed`` (numba's) takes."""
     seed = int(seed)

@@ -57,11 +57,10 @@ Cards and decks (``models``, ``resolve``, ``blank``, ``data``, ``checks``, ``slo
     deck sections (a game adds its own: ``Construction.sections``). ``CheckTable.order`` places a
     table among the core's, which run in ascending order: sections 100, copies 200-210,
     type_counts 400, attribute_limits 500, opening_checks 700, restrictions 800; the shipped
-    games' own use 300 and 600-699.
-    ``Context``, ``Slot``, ``card_counts``, ``first_line``, ``slots_total``, ``plural``: what a
-    check sees of a deck: its resolved slots, per-card counts, the first line, totals, and
-    ``plural`` (a count with its noun). ``breach``: the ``Violation`` of a rule by some slots
-    (their cards named, the first of their lines), the one way a check reports.
+    games' own use 300 and 600-699. ``Context``, ``Slot``, ``card_counts``, ``first_line``,
+    ``slots_total``, ``plural``: what a check sees of a deck: its resolved slots, per-card counts,
+    the first line, totals, and ``plural`` (a count with its noun). ``breach``: the ``Violation`` of
+    a rule by some slots (their cards named, the first of their lines), the one way a check reports.
 
 Odds (``odds``)
     ``Atom``, ``parse_condition``: a parsed card selector (``name:X>=2``) and its parser.
@@ -173,8 +172,9 @@ if TYPE_CHECKING:  # the lazy names' types, for mypy (the table below loads them
     )
     from deckcheck.goldfish.compiling import njit
     from deckcheck.goldfish.deal import GameArgs, Opening, deal, reference_engine
+    from deckcheck.goldfish.memo import per_card
     from deckcheck.goldfish.policy import Compiled, Policy, ranker
-    from deckcheck.goldfish.setup import Setup, per_card, per_setup
+    from deckcheck.goldfish.setup import Setup, per_setup
     from deckcheck.goldfish.shuffles import begin as batch_begin
     from deckcheck.goldfish.shuffles import below as batch_below
     from deckcheck.goldfish.shuffles import shuffle as batch_shuffle
@@ -223,7 +223,7 @@ _LAZY = {
     "ranker": "deckcheck.goldfish.policy",
     "Setup": "deckcheck.goldfish.setup",
     "per_setup": "deckcheck.goldfish.setup",
-    "per_card": "deckcheck.goldfish.setup",
+    "per_card": "deckcheck.goldfish.memo",
     "batch_begin": "deckcheck.goldfish.shuffles:begin",
     "batch_below": "deckcheck.goldfish.shuffles:below",
     "batch_shuffle": "deckcheck.goldfish.shuffles:shuffle",
