@@ -14,17 +14,15 @@ cache key covers the module each name it imports from here comes from.
 The names, by what a game uses them for:
 
 The spec (``deckcheck.plugins``: ``contract``, ``columns``, ``deal``, ``playtest``)
-    ``PLUGIN_API``: this SDK's version, major.minor.
-    ``GameSpec``: everything deckcheck knows about a game, in parts (each field documented
-    in its part): ``GameSpec(id, cards=Cards(...), construction=Construction(...),
-    deal=Deal(...), play=Play(...), words=Words(...))``. ``Cards``: card types and card kinds,
-    name comparison, the game's columns, filters, copy keys, import checks, keywords and
-    curve. ``Construction``: its own sections, header words, check tables and parameters.
-    ``Deal``: cards set aside, laid out or marked, the draw timeline, mulligan rules, notes.
-    ``Play``: the pilot, the engines, metrics, milestones, losses, notes, the playtester.
-    ``Words``: the game's name and its words.
-    ``Param``, ``ParamValue``, ``COMMON_PARAMS``: a format parameter a game's code reads, its
-    value types, and the parameters every game has.
+    ``PLUGIN_API``: this SDK's version, major.minor. ``GameSpec``: everything deckcheck knows about
+    a game, in parts (each field documented in its part): ``GameSpec(id, cards=Cards(...),
+    construction=Construction(...), deal=Deal(...), play=Play(...), words=Words(...))``. ``Cards``:
+    card types and card kinds, name comparison, the game's columns, filters, copy keys, import
+    checks, keywords and curve. ``Construction``: its own sections, header words, check tables and
+    parameters. ``Deal``: cards set aside, laid out or marked, the draw timeline, mulligan rules,
+    notes. ``Play``: the pilot, the engines, metrics, milestones, losses, notes, the playtester.
+    ``Words``: the game's name and its words. ``Param``, ``ParamValue``, ``COMMON_PARAMS``: a format
+    parameter a game's code reads, its value types, and the parameters every game has.
     ``lazy``: ``"module:function"`` as a function imported on first call (engines, tables).
     ``Engine``, ``BatchEngine``, ``TapeEngine``, ``CardCheck``: the signatures of ``play``,
     ``play_batch``, ``play_tape`` and ``check_card``.
@@ -59,11 +57,10 @@ Cards and decks (``models``, ``resolve``, ``blank``, ``data``, ``checks``, ``slo
     deck sections (a game adds its own: ``Construction.sections``). ``CheckTable.order`` places a
     table among the core's, which run in ascending order: sections 100, copies 200-210,
     type_counts 400, attribute_limits 500, opening_checks 700, restrictions 800; the shipped
-    games' own use 300 and 600-699.
-    ``Context``, ``Slot``, ``card_counts``, ``first_line``, ``slots_total``, ``plural``: what a
-    check sees of a deck: its resolved slots, per-card counts, the first line, totals, and
-    ``plural`` (a count with its noun). ``breach``: the ``Violation`` of a rule by some slots
-    (their cards named, the first of their lines), the one way a check reports.
+    games' own use 300 and 600-699. ``Context``, ``Slot``, ``card_counts``, ``first_line``,
+    ``slots_total``, ``plural``: what a check sees of a deck: its resolved slots, per-card counts,
+    the first line, totals, and ``plural`` (a count with its noun). ``breach``: the ``Violation`` of
+    a rule by some slots (their cards named, the first of their lines), the one way a check reports.
 
 Odds (``odds``)
     ``Atom``, ``parse_condition``: a parsed card selector (``name:X>=2``) and its parser.
@@ -79,7 +76,7 @@ Goldfish: the reference engine (``goldfish.common``, ``policy``, ``setup``, ``tr
     ``draws`` (the draw timeline: ``draws.before_main(turn, on_play)`` lists the turn's draws),
     ``params`` (every parameter the spec declares, the format's value else the default; read
     with ``param_int``/``param_bool``) and ``assumptions``.
-    ``per_setup``: a function memoised for the set-up being played.
+    ``per_setup``, ``per_card``: a function memoised for the set-up being played, or per card.
     ``Policy``, ``Compiled``, ``ranker``: the pilot's model a game subclasses (a frozen
     pydantic model: ``name``, ``game``, ``keep``: conditions a kept hand meets, ``play_first``:
     selectors, ``mulligan``: whether to mulligan; a game adds its switches, and its
@@ -175,6 +172,7 @@ if TYPE_CHECKING:  # the lazy names' types, for mypy (the table below loads them
     )
     from deckcheck.goldfish.compiling import njit
     from deckcheck.goldfish.deal import GameArgs, Opening, deal, reference_engine
+    from deckcheck.goldfish.memo import per_card
     from deckcheck.goldfish.policy import Compiled, Policy, ranker
     from deckcheck.goldfish.setup import Setup, per_setup
     from deckcheck.goldfish.shuffles import begin as batch_begin
@@ -225,6 +223,7 @@ _LAZY = {
     "ranker": "deckcheck.goldfish.policy",
     "Setup": "deckcheck.goldfish.setup",
     "per_setup": "deckcheck.goldfish.setup",
+    "per_card": "deckcheck.goldfish.memo",
     "batch_begin": "deckcheck.goldfish.shuffles:begin",
     "batch_below": "deckcheck.goldfish.shuffles:below",
     "batch_shuffle": "deckcheck.goldfish.shuffles:shuffle",
@@ -382,6 +381,7 @@ __all__ = [
     "number_key",
     "params_of",
     "parse_condition",
+    "per_card",
     "per_setup",
     "plural",
     "ranker",

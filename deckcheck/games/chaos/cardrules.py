@@ -6,11 +6,23 @@ from __future__ import annotations
 
 import re
 
-from deckcheck.sdk import Card, name_key, nfkc, word_key
+from deckcheck.sdk import Card, name_key, nfkc, per_card, word_key
 
 
 def _key(name: str) -> str:
     return name_key("chaos", name)
+
+
+@per_card
+def key_of(card: Card) -> str:
+    """The card's card name as a key (§2.1: two cards of one card name are the same card)."""
+    return _key(card.name)
+
+
+@per_card
+def cost_parts(card: Card) -> tuple[str, ...]:
+    """An extra card's ``extra_cost`` (§10.1, §4.2): its parts joined by ``&``, as keys."""
+    return tuple(_key(p) for p in (card.text_of("extra_cost") or "").split("&"))
 
 
 TST = "TST ゲージ"
@@ -33,32 +45,20 @@ def _quoted(text: str) -> list[str]:
 
 
 _SPACE = re.compile(r"\s+")  # spaces are not part of a name (§2.1)
-_NAMES: dict[int, tuple[Card, frozenset[str]]] = {}
 
 
+@per_card
 def names(card: Card) -> frozenset[str]:
     """The ネーム of a card (§2.1): its 「…」 parts; none with [はるかさん] (§13, §11.4)."""
-    hit = _NAMES.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
-    found = frozenset(_SPACE.sub("", n).casefold() for n in _quoted(nfkc(card.name)))
     if word_key("はるかさん") in appends(card):
-        found = frozenset()
-    _NAMES[id(card)] = (card, found)
-    return found
+        return frozenset()
+    return frozenset(_SPACE.sub("", n).casefold() for n in _quoted(nfkc(card.name)))
 
 
-_APPENDS: dict[int, tuple[Card, frozenset[str]]] = {}
-
-
+@per_card
 def appends(card: Card) -> frozenset[str]:
     """The keys (``word_key``) of the card's append words (§13), worked out once per card."""
-    hit = _APPENDS.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
-    found = frozenset(word_key(a) for a in card.items_of("append"))
-    _APPENDS[id(card)] = (card, found)
-    return found
+    return frozenset(word_key(a) for a in card.items_of("append"))
 
 
 def _has(card: Card, append: str) -> bool:
@@ -67,13 +67,16 @@ def _has(card: Card, append: str) -> bool:
 
 def levels_up(card: Card, partner_key: str) -> bool:
     """§10.3: 「手札からパートナーと同じカード名のキャラカードを 1 枚」: a chara card only."""
-    return card.type == "chara" and _key(card.name) == partner_key
+    return card.type == "chara" and key_of(card) == partner_key
+
+
+_ARAGAMI = word_key(ARAGAMI)
 
 
 def may_enter(card: Card) -> bool:
     """§13 [アラガミ]: 「アペンドルール[アラガミ]を持つカードを登場させようとする場合それは
     何もしません」: such a card never enters, as a friend or as an extra chara."""
-    return not _has(card, ARAGAMI)
+    return _ARAGAMI not in appends(card)
 
 
 def plays_as_extra(card: Card) -> bool:
@@ -91,4 +94,4 @@ def charges(card: Card, partner: Card) -> bool:
 
 
 def _meets(card: Card, part: str) -> bool:
-    return bool(part) and part in _key(card.name)
+    return bool(part) and part in key_of(card)

@@ -179,10 +179,8 @@ def pure_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
             continue
         n, m = total(without), total(with_word)
         message = _n(
-            "the deck has {cards} with [{append}], so every card must have it; "
-            "{n} card does not",
-            "the deck has {cards} with [{append}], so every card must have it; "
-            "{n} cards do not",
+            "the deck has {cards} with [{append}], so every card must have it; {n} card does not",
+            "the deck has {cards} with [{append}], so every card must have it; {n} cards do not",
             n,
             cards=_n("{n} card", "{n} cards", m, n=m),
             append=rule.append,

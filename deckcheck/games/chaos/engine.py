@@ -37,11 +37,20 @@ events first (it never plays them), then the cards its play_first order ranks la
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
 from deckcheck.games.chaos import MILESTONES, cardrules, telling
-from deckcheck.games.chaos.cardrules import _key, _meets, levels_up, may_enter, names
+from deckcheck.games.chaos.cardrules import (
+    _key,
+    _meets,
+    cost_parts,
+    key_of,
+    levels_up,
+    may_enter,
+    names,
+)
 from deckcheck.games.chaos.layout import MAX_LEVEL
 from deckcheck.sdk import (
     Card,
@@ -52,6 +61,7 @@ from deckcheck.sdk import (
     expand,
     gone,
     keep_of,
+    ranker,
     reference_engine,
     take,
     word_key,
@@ -88,6 +98,7 @@ class _Game:
     record: Record
     partner: Chara
     trace: Trace | None
+    rank: Callable[[Card], tuple[int, int, int, str]]  # the pilot's play_first order
     level: int = 1
     friends: list[Chara] = field(default_factory=list)  # the friend areas' charas, extras too
 
@@ -102,7 +113,9 @@ def play(game: GameArgs) -> Record:
     dealt = deal(
         setup, rng, len(MILESTONES), trace, keep_of(policy).unmet if pol.mulligan else None
     )
-    g = _Game(policy, pol, dealt.deck, dealt.hand, dealt.record, Chara(partner_card, True), trace)
+    partner = Chara(partner_card, True)
+    rank = ranker(policy, policy.play_first)
+    g = _Game(policy, pol, dealt.deck, dealt.hand, dealt.record, partner, trace, rank)
     record = g.record
     partner_key = _key(partner_card.name)
     can_level = "beta" not in {word_key(a) for a in partner_card.items_of("append")}
@@ -111,6 +124,7 @@ def play(game: GameArgs) -> Record:
     extras = setup.section("extra")
     covers = pol.solral_charge and any(cardrules.charges(c, partner_card) for c, _ in extras)
     first_attack = rules.param_bool("first_player_first_turn_attack")
+    areas, hand_limit = rules.param_int("friend_areas"), rules.param_int("hand_limit")
     excess = -99
     for turn in range(1, game.turns + 1):
         if trace is not None:
@@ -119,7 +133,7 @@ def play(game: GameArgs) -> Record:
             _draw(g)
             if can_level:
                 _level_up(g, partner_key, turn)
-            if len(g.friends) < rules.param_int("friend_areas"):
+            if len(g.friends) < areas:
                 _friend(g, partner_key)
             if pol.play_extras and extra_deck:
                 _play_extra(g, extra_deck, turn)
@@ -135,7 +149,7 @@ def play(game: GameArgs) -> Record:
                 record.milestones[2] = turn
             if not (turn == 1 and game.on_play and not first_attack):
                 _attack(g)
-            _hand_limit(g, rules.param_int("hand_limit"))
+            _hand_limit(g, hand_limit)
         except DeckOut as out:
             record.loss, record.loss_turn = out.reason, turn
             break
@@ -182,7 +196,7 @@ def _friend(g: _Game, partner_key: str) -> None:
         and not names(c) & taken
     ]
     if charas:
-        best = min(charas, key=lambda c: g.policy.rank(c, g.policy.play_first))
+        best = min(charas, key=g.rank)
         take(g.hand, best)
         g.friends.append(Chara(best))
         if g.trace is not None:
@@ -214,7 +228,7 @@ def _hand_limit(g: _Game, limit: int) -> None:
     """End: down to the hand limit (§7.6), keeping what the pilot can use: events (never
     played) go first, then the cards the pilot's play_first order ranks last."""
     if len(g.hand) > limit:
-        g.hand.sort(key=lambda c: (c.type == "event", *g.policy.rank(c, g.policy.play_first)))
+        g.hand.sort(key=lambda c: (c.type == "event", *g.rank(c)))
         if g.trace is not None:
             g.trace.step("discard", telling.discard(g.hand[limit:]))
         del g.hand[limit:]
@@ -251,11 +265,11 @@ def _arena_names(arena: list[Chara]) -> frozenset[str]:
 def _extra(extra_deck: list[Card], hand: list[Card], friends: list[Chara], partner: Chara) -> bool:
     """§10.1: one extra chara. A friend meeting one part of the cost is covered; the other parts
     are paid by hand chara cards, then friends, which go to the 控え室."""
-    in_arena = {_key(f.card.name) for f in friends if f.extra}
+    in_arena = {key_of(f.card) for f in friends if f.extra}
     for card in extra_deck:
-        if _key(card.name) in in_arena:
+        if key_of(card) in in_arena:
             continue
-        parts = [_key(p) for p in (card.text_of("extra_cost") or "").split("&")]
+        parts = cost_parts(card)
         for base in friends:
             first = next((i for i, p in enumerate(parts) if _meets(base.card, p)), None)
             if first is None:

@@ -25,6 +25,7 @@ from deckcheck.sdk import (
     Trace,
     _,
     deal,
+    ranker,
     reference_engine,
     take,
 )
@@ -55,8 +56,8 @@ def play(game: GameArgs) -> Record:
     deck, hand, record = dealt.deck, dealt.hand, dealt.record
     if _no_unit(hand):  # pragma: no cover - needs a unit to be impossible
         raise SetupError(_("no unit after 100,000 redraws"))
-    units_in_hand = [c for c in hand if c.type == "unit"]
-    main_unit = min(units_in_hand, key=lambda c: policy.rank(c, policy.play_first))
+    rank = ranker(policy, policy.play_first)
+    main_unit = min((c for c in hand if c.type == "unit"), key=rank)
     take(hand, main_unit)
     if trace is not None:
         trace.step("play", telling.main_unit(main_unit))
@@ -77,12 +78,9 @@ def play(game: GameArgs) -> Record:
                 charges += 1  # once a turn, on one unit
                 if trace is not None:
                     trace.step("resource", telling.charge(charges))
-            for card in sorted(
-                (c for c in hand if c.type == "unit"),
-                key=lambda c: policy.rank(c, policy.play_first),
-            ):
-                if len(standby) >= standby_slots:
-                    break
+            free_slots = max(standby_slots - len(standby), 0)
+            units = sorted((c for c in hand if c.type == "unit"), key=rank) if free_slots else []
+            for card in units[:free_slots]:  # the pilot's first, while a slot is free
                 take(hand, card)
                 standby.append(card)
                 entered += 1

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
 from deckcheck.games.rakuen import MILESTONES, telling
-from deckcheck.games.rakuen.table import PENALTY_LOSS, Table, territory
+from deckcheck.games.rakuen.table import PENALTY_LOSS, Table, marks, territory
 from deckcheck.sdk import (
     Card,
     Compiled,
@@ -214,7 +214,7 @@ def _level_phase(table: Table, policy: Compiled, face_up: bool, trace: Trace | N
         colors = table.colors()
 
         def key(card: Card) -> tuple[object, ...]:
-            fresh = bool({card.text_of("color"), card.text_of("world")} - colors - {None})
+            fresh = bool(marks(card) - colors)
             return (
                 policy.rank(card, policy.atoms["level_area_first"])[0],
                 not fresh,

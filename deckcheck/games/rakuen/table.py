@@ -6,14 +6,21 @@ from __future__ import annotations
 
 import random
 
-from deckcheck.sdk import Card, DeckOut, shuffle, take
+from deckcheck.sdk import Card, DeckOut, per_card, shuffle, take
 
 PENALTY_LOSS = 2
 
 
+@per_card  # asked for every member at every deploy the pilot weighs
 def territory(card: Card) -> int:
     """Circles a member takes; 1 when the card data gives none (outside the card data)."""
     return card.int_of("territory") or 1
+
+
+@per_card
+def marks(card: Card) -> frozenset[str]:
+    """The card's color and world (the ones the card data gives)."""
+    return frozenset(x for x in (card.text_of("color"), card.text_of("world")) if x is not None)
 
 
 class Table:
@@ -37,6 +44,7 @@ class Table:
         self.circles = 0  # circles the field's members occupy
         self.big = 0  # members of territory 4
         self._colors: set[str] | None = None  # of the level cards, until they change
+        self._lowest: list[Card] | None = None  # ``field`` by the drop order, until it changes
 
     # --- the deck ---------------------------------------------------------------------------
 
@@ -95,6 +103,7 @@ class Table:
     # --- the field --------------------------------------------------------------------------
 
     def place(self, card: Card, soul: list[Card] | None = None) -> None:
+        self._lowest = None
         self.field.append(card)
         self.souls.append(soul or [])
         t = territory(card)
@@ -106,6 +115,7 @@ class Table:
         soul."""
         at = next(i for i, c in enumerate(self.field) if c is card)
         del self.field[at]
+        self._lowest = None
         t = territory(card)
         self.circles -= t
         self.big -= t == 4
@@ -133,8 +143,10 @@ class Table:
         level = card.level or 0
         victims: list[Card] = []
         left = list(leaving)  # by copy: one copy leaving leaves the others on the field
-        for other in sorted(self.field, key=lambda c: (c.level or 0, -territory(c))):
-            gone = next((i for i, c in enumerate(left) if c is other), None)
+        if self._lowest is None:  # lowest level first, then the largest territory
+            self._lowest = sorted(self.field, key=lambda c: (c.level or 0, -territory(c)))
+        for other in self._lowest:
+            gone = next((i for i, c in enumerate(left) if c is other), None) if left else None
             if gone is not None:
                 del left[gone]
                 continue
@@ -159,9 +171,7 @@ class Table:
             return False
         if (card.cost or 0) > len(self.stock):
             return False
-        return card.kind != "合理体" or bool(
-            {card.text_of("color"), card.text_of("world")} & self.colors()
-        )
+        return card.kind != "合理体" or bool(marks(card) & self.colors())
 
     def deploy(self, card: Card, victims: list[Card], soul: list[Card] | None = None) -> None:
         """Pay the cost from the top of the stock, drop the members it covers, place it."""

@@ -32,11 +32,15 @@ class Unit:
     mana: int = 0  # マナチャージ(X): its own, and the cards set on it give theirs
     equipped: bool = False  # holds an 装備 card
     charged: int = 0  # the turn it last slept for マナチャージ (it does not attack then)
+    facts: Facts = field(init=False)  # its card's, read once: the hot loops ask them often
+
+    def __post_init__(self) -> None:
+        self.facts = facts(self.card)
 
     @property
     def attacks(self) -> bool:
         """人形 characters cannot attack (ONL 戦術 「人形を持つキャラクターは攻撃できない」)."""
-        return not facts(self.card).no_attack
+        return not self.facts.no_attack
 
 
 @dataclass(eq=False)
@@ -47,6 +51,10 @@ class Entry:
     card: Card
     unit: Unit | None = None
     host: Unit | None = None
+    facts: Facts = field(init=False)  # its card's, read once
+
+    def __post_init__(self) -> None:
+        self.facts = facts(self.card)
 
 
 @dataclass
@@ -65,13 +73,17 @@ class Board:
 def user_on_field(f: Facts, units: list[Unit]) -> bool:
     """A character whose name contains the card's 術者 is on the field; a 連結 character's
     name is also each name it links (キーワード用語集 「連結」: 名称は「A」、「B」…としても扱う)."""
-    return bool(f.user) and any(f.user in n for u in units for n in facts(u.card).names)
+    return bool(f.user) and any(f.user in n for u in units for n in u.facts.names)
 
 
 def free(card: Card, board: Board) -> bool:
     """A spell whose 術者 is on your field: it ignores 必要ノード and コスト (ONL カードの種類
     「ノードとコストの条件を無視できます」)."""
-    f = facts(card)
+    return free_facts(facts(card), board)
+
+
+def free_facts(f: Facts, board: Board) -> bool:
+    """``free`` for a card's facts already at hand."""
     return f.role in ("spell", "creature") and user_on_field(f, board.units)
 
 
@@ -81,7 +93,7 @@ def _host(f: Facts, hosts: list[Unit]) -> Unit | None:
     None if there is none."""
     best: Unit | None = None
     for u in hosts:
-        if (f.equip and u.equipped) or (f.sacred and not facts(u.card).legend):
+        if (f.equip and u.equipped) or (f.sacred and not u.facts.legend):
             continue
         if best is None or u.attack > best.attack:
             best = u
@@ -118,13 +130,25 @@ def playable(
 ) -> bool:
     """Whether ``card`` can be played now (commands: at any timing). ``hosts``: the characters
     a card set on one may go to (the attackers, in the battle); default every one."""
-    f = facts(card)
+    return playable_facts(card, facts(card), hand, board, leader_limit, hosts)
+
+
+def playable_facts(
+    card: Card,
+    f: Facts,
+    hand: list[Card],
+    board: Board,
+    leader_limit: int,
+    hosts: list[Unit] | None = None,
+) -> bool:
+    """``playable`` for a card whose facts ``f`` the caller has already read."""
     if f.never:
         return False
-    if not free(card, board) and (f.dash or f.node > board.nodes or f.cost > board.active):
+    # the cheap conditions first: free() scans the field
+    if (f.dash or f.node > board.nodes or f.cost > board.active) and not free_facts(f, board):
         return False
     units = board.units
-    if f.leader and sum(facts(u.card).leader for u in units) >= leader_limit:
+    if f.leader and sum(u.facts.leader for u in units) >= leader_limit:
         return False
     if f.needs_user and not user_on_field(f, units):
         return False
@@ -132,7 +156,7 @@ def playable(
         return False
     if f.world and board.world_played:
         return False
-    if f.field_equip and any(facts(e.card).field_equip for e in board.placed):
+    if f.field_equip and any(e.facts.field_equip for e in board.placed):
         return False
     if f.once_a_turn and nfkc(card.name) in board.names:
         return False
@@ -150,7 +174,7 @@ def _leave(board: Board, entry: Entry) -> None:
         for held in [e for e in board.placed if e.host is entry.unit]:
             _leave(board, held)
     elif entry.host is not None:
-        f = facts(entry.card)
+        f = entry.facts
         entry.host.attack -= f.bonus
         entry.host.mana -= f.mana
         entry.host.equipped = entry.host.equipped and not f.equip
@@ -167,7 +191,7 @@ def _put(
     """Play ``card`` from hand: sleep nodes for its cost unless it is free, remove its 連結
     cards from the game, put it where it goes. Returns the attack it adds now (a command's)."""
     f = facts(card)
-    gratis = free(card, board)
+    gratis = free_facts(f, board)
     if f.links:
         for thing in _link_cards(f, card, hand, board) or ():
             if isinstance(thing, Unit):  # removed from the game; what it held goes to 冥界
@@ -235,7 +259,7 @@ def upkeep(board: Board, trace: Trace | None = None) -> int:
     Returns how many cards were 破棄; ``trace`` hears of each payment."""
     lost = 0
     for entry in list(board.placed):
-        f = facts(entry.card)
+        f = entry.facts
         if not f.upkeep or entry not in board.placed:
             continue
         if user_on_field(f, board.units):
@@ -254,7 +278,7 @@ def upkeep(board: Board, trace: Trace | None = None) -> int:
 def upkeep_due(board: Board) -> int:
     """The 維持コスト the cards on the field will ask at the next maintenance phase."""
     return sum(
-        facts(e.card).upkeep
+        e.facts.upkeep
         for e in board.placed
-        if not user_on_field(facts(e.card), board.units)
+        if e.facts.upkeep and not user_on_field(e.facts, board.units)
     )

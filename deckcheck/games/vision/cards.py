@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from deckcheck.sdk import Card, is_blank, nfkc
+from deckcheck.sdk import Card, is_blank, nfkc, per_card
 
 _NUMBER = re.compile(r"[0-9]+")
 _BONUS = re.compile(r"\+[0-9]+")
@@ -97,13 +97,8 @@ def _links(link: str | None) -> tuple[tuple[tuple[str, ...], ...], bool]:
     return tuple(parts), True
 
 
-_MEMO: dict[int, tuple[Card, Facts]] = {}
-
-
+@per_card  # the engines ask millions of times
 def facts(card: Card) -> Facts:
-    hit = _MEMO.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
     words = {nfkc(k) for k in card.keywords}
     links, readable = _links(card.text_of("link"))
     attack = nfkc(card.text_of("attack") or "")
@@ -151,9 +146,6 @@ def facts(card: Card) -> Facts:
         names=(nfkc(card.name), *(n for part in links for n in part)),
         overdrive="オーバードライブ" in words,
     )
-    if len(_MEMO) > 50_000:
-        _MEMO.clear()
-    _MEMO[id(card)] = (card, found)
     return found
 
 

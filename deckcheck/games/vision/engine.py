@@ -31,7 +31,17 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 from deckcheck.games.vision import telling
-from deckcheck.games.vision.board import Board, _put, charge, free, playable, upkeep, upkeep_due
+from deckcheck.games.vision.board import (
+    Board,
+    _put,
+    charge,
+    free,
+    free_facts,
+    playable,
+    playable_facts,
+    upkeep,
+    upkeep_due,
+)
 from deckcheck.games.vision.cards import facts
 from deckcheck.games.vision.layout import MILESTONES
 from deckcheck.games.vision.limits import Limits, limits, slot_free
@@ -43,7 +53,6 @@ from deckcheck.sdk import (
     Record,
     Trace,
     deal,
-    expand,
     keep_of,
     nfkc,
     ranker,
@@ -60,12 +69,17 @@ FIRST_FREE, FIRST_LOSS = MILESTONES.index("first_free_spell"), MILESTONES.index(
 
 def _node_key(policy: Compiled, node_first: list[Atom]) -> Callable[[Card], tuple[object, ...]]:
     rank_node, rank_play = ranker(policy, node_first), ranker(policy, policy.play_first)
+    memo: dict[int, tuple[object, ...]] = {}  # by card: a game's cards are few, its turns many
 
     def key(card: Card) -> tuple[object, ...]:
-        f = facts(card)  # max() picks the node (and the discard):
-        # the pilot's node_first cards first; then cards that can never be played, then
-        # non-characters, then the highest 必要ノード, then the least wanted by play_first
-        return (-rank_node(card)[0], f.never, f.role != "character", f.node, rank_play(card))
+        hit = memo.get(id(card))
+        if hit is None:
+            f = facts(card)  # max() picks the node (and the discard):
+            # the pilot's node_first cards first; then cards that can never be played, then
+            # non-characters, then the highest 必要ノード, then the least wanted by play_first
+            hit = (-rank_node(card)[0], f.never, f.role != "character", f.node, rank_play(card))
+            memo[id(card)] = hit
+        return hit
 
     return key
 
@@ -78,7 +92,7 @@ def play(game: GameArgs) -> Record:
     redeal_while = keep_of(policy).unmet if mulligan else None
     dealt = deal(setup, rng, len(MILESTONES), trace, redeal_while, short=True)
     deck, hand, record = dealt.deck, dealt.hand, dealt.record
-    lim = limits(setup, expand(setup.drawable))  # of the whole deck, the hand's cards too
+    lim = limits(setup, [c for c, _ in setup.drawable])  # of the whole deck, the hand's too
     node_key = _node_key(policy, policy.atoms["node_first"])
     rank = ranker(policy, policy.play_first)
     board = Board()
@@ -106,10 +120,10 @@ def play(game: GameArgs) -> Record:
         board.played = board.free_played = 0
         board.world_played = False
         board.names.clear()
-        ready = sum(playable(c, hand, board, lim.leaders) for c in hand)
-        _main_phase(side, turn, record, trace)
-        for k in range(1, NODE_MILESTONES + 1):
-            if board.nodes >= k and not record.milestones[1 + k]:
+        ready = [c for c in hand if playable(c, hand, board, lim.leaders)]
+        _main_phase(side, turn, record, trace, ready)
+        for k in range(1, min(board.nodes, NODE_MILESTONES) + 1):  # node_k: k nodes in play
+            if not record.milestones[1 + k]:
                 record.milestones[1 + k] = turn
         if board.free_played and not record.milestones[FIRST_FREE]:
             record.milestones[FIRST_FREE] = turn
@@ -130,7 +144,7 @@ def play(game: GameArgs) -> Record:
             trace.state(
                 telling.state(board.active, board.nodes, field, len(hand), len(deck), damage)
             )
-        metrics = (active, asleep, len(board.units), ready, board.played, board.free_played)
+        metrics = (active, asleep, len(board.units), len(ready), board.played, board.free_played)
         record.metrics.append((len(hand), board.nodes, *metrics, lost, damage, len(deck)))
     return record
 
@@ -182,31 +196,35 @@ class _Side:
     rank: Callable[[Card], tuple[object, ...]]  # the pilot's play_first order
 
 
-def _main_phase(side: _Side, turn: int, record: Record, trace: Trace | None) -> None:
+def _main_phase(
+    side: _Side, turn: int, record: Record, trace: Trace | None, ready: list[Card]
+) -> None:
     """The main phase: the pilot's first choice among what can be played, until nothing can
-    (``board``'s counts of the turn start at 0)."""
+    (``board``'s counts of the turn start at 0). ``ready``: the hand's cards playable as the
+    phase begins, in hand order (the first choice is among them: the board is the same)."""
     hand, deck, board, lim, rank = side.hand, side.deck, side.board, side.lim, side.rank
     characters = dolls = 0
+    known: list[Card] | None = ready
     while True:
         options = [
-            c
-            for c in hand
-            if (facts(c).role != "command" or (lim.field_commands and facts(c).field_equip))
-            and slot_free(facts(c), characters, dolls, lim)
-            and playable(c, hand, board, lim.leaders)
+            (c, f)
+            for c in (hand if known is None else known)
+            if ((f := facts(c)).role != "command" or (lim.field_commands and f.field_equip))
+            and slot_free(f, characters, dolls, lim)
+            and (known is not None or playable_facts(c, f, hand, board, lim.leaders))
         ]
+        known = None
         if not options:
             break
-        card = min(
+        card, f = min(
             options,
-            key=lambda c: (
-                not (lim.free_first and free(c, board)),
-                facts(c).role != "character",
-                facts(c).role == "command",
-                rank(c),
+            key=lambda o: (
+                not (lim.free_first and free_facts(o[1], board)),
+                o[1].role != "character",
+                o[1].role == "command",
+                rank(o[0]),
             ),
         )
-        f = facts(card)
         if f.role == "character" and not f.surprise:
             dolls += f.doll
             characters += not f.doll
@@ -230,10 +248,9 @@ def _attack(side: _Side, turn: int, damage: int, trace: Trace | None) -> int:
     ]
     hit = sum(u.attack for u in attackers)
     if attackers:
-        for card in sorted(hand, key=rank):
+        bonuses = [c for c in hand if facts(c).role == "command" and facts(c).bonus > 0]
+        for card in sorted(bonuses, key=rank):
             f = facts(card)
-            if f.role != "command" or f.bonus <= 0:
-                continue
             if playable(card, hand, board, lim.leaders, attackers):
                 if trace is not None:
                     trace.step("play", telling.command(card, f.bonus))
