@@ -243,7 +243,7 @@ def _draw_phase(p, z, s, rand):  # type: ignore[no-untyped-def]
 @njit(inline="always")
 def _node_card(score, hand, held):  # type: ignore[no-untyped-def]
     """The card of the hand the pilot would set as a node: the first of the best node score."""
-    best = 0
+    best = np.int64(0)  # not a literal: numba would compile _remove once more for it
     for i in range(1, held):
         if score[NODE_SCORE, hand[i]] > score[NODE_SCORE, hand[best]]:
             best = i
