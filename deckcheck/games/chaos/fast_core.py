@@ -224,7 +224,7 @@ def _friend(cards: Any, hand: Any, s: Any, a: Any) -> None:
         ok = (flags[c] & (CHARA | NO_ENTRY)) == CHARA
         ok = ok and (s[LEVEL] >= MAX_LEVEL or not flags[c] & LEVEL_UP)
         if ok and names[c] & taken == 0 and (best < 0 or rank[c] < rank[hand[best]]):
-            best = i
+            best = np.int64(i)
     if best >= 0:
         nf = s[NF]
         fr[nf, F_CARD], fr[nf, F_EXTRA], fr[nf, F_SETS], fr[nf, F_TST] = hand[best], 0, 0, 0

@@ -242,7 +242,7 @@ def _node_card(score, hand, held):  # type: ignore[no-untyped-def]
     best = np.int64(0)  # not a literal: numba would compile _remove once more for it
     for i in range(1, held):
         if score[NODE_SCORE, hand[i]] > score[NODE_SCORE, hand[best]]:
-            best = i
+            best = np.int64(i)
     return best
 
 
