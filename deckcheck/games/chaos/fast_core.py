@@ -218,13 +218,13 @@ def _friend(cards: Any, hand: Any, s: Any, a: Any) -> None:
     flags, names, rank = cards[0], cards[1], cards[2]
     fr, fsetnames, pnames = a[0], a[1], a[2]
     taken = _arena_names(pnames[0], s[NF], fr[:, F_CARD], fsetnames, names)
-    best = -1
+    best = np.int64(-1)  # not a literal: numba would compile _remove once more for it
     for i in range(s[NH]):
         c = hand[i]
         ok = (flags[c] & (CHARA | NO_ENTRY)) == CHARA
         ok = ok and (s[LEVEL] >= MAX_LEVEL or not flags[c] & LEVEL_UP)
         if ok and names[c] & taken == 0 and (best < 0 or rank[c] < rank[hand[best]]):
-            best = i
+            best = np.int64(i)
     if best >= 0:
         nf = s[NF]
         fr[nf, F_CARD], fr[nf, F_EXTRA], fr[nf, F_SETS], fr[nf, F_TST] = hand[best], 0, 0, 0

@@ -27,7 +27,8 @@ def deal(codes, unit, hand, games, seed, tape, most):  # type: ignore[no-untyped
     for g in range(games):
         begin(g, rand)
         deck = decks[g]
-        deck[:] = codes
+        for i in range(n):  # loops, not slice copies: numba compiles a shape check and its
+            deck[i] = codes[i]  # message for each (half the compile time, issue 35)
         shuffle(deck, n, rand)
         while redraws[g] < most:
             found = False
@@ -35,7 +36,8 @@ def deal(codes, unit, hand, games, seed, tape, most):  # type: ignore[no-untyped
                 found = found or deck[i] == unit
             if found:
                 break
-            deck[n - hand :] = deck[n - hand :][::-1].copy()  # drawn top first, back in that order
+            for i in range(hand // 2):  # drawn top first, back in that order: the top reversed
+                deck[n - hand + i], deck[n - 1 - i] = deck[n - 1 - i], deck[n - hand + i]
             shuffle(deck, n, rand)
             redraws[g] += 1
     return decks, redraws

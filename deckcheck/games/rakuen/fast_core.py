@@ -4,7 +4,13 @@ arrays counted in the state vector ``s`` (tops at the end), a loss a status code
 the spec's ``losses``). Every shuffle is goldfish/shuffles.py's, reading ``rand`` (numba's
 numbers, or a tape in the exact tests). The zones' moves (draws, refreshes, their penalties)
 are in fast_deck.py. The cache of the compiled functions is keyed on this module and the
-modules it imports (goldfish/compiling.py), so it imports only small compiled ones."""
+modules it imports (goldfish/compiling.py), so it imports only small compiled ones.
+
+Chosen for numba's compile time (issue 35, benchmarks/compile_bench.py): a step called once
+(the turn, its phases) is inlined into ``play_games``; one called from several places is
+compiled once and called (numba types an inlined body again at each site, LLVM optimises a
+called one again in each caller); zones are copied and sorted with loops (a slice copy
+compiles a shape check per site, NumPy's sorts their generic code)."""
 
 from __future__ import annotations
 
@@ -70,7 +76,13 @@ def _room(card, leave_a, leave_b, over, c, field, s, circles, blocks, victims):
     keys = np.empty(n, np.int64)
     for i in range(n):
         keys[i] = c[LEVEL, field[i]] * 1024 - c[TERR, field[i]]
-    order = np.argsort(keys, kind="mergesort")  # by (level, -territory), stable as sorted()
+    order = np.empty(n, np.int64)  # by (level, -territory), stable as sorted(): an insertion
+    for i in range(n):  # sort (a field is a few members; np.argsort compiled slower, issue 35)
+        j = i
+        while j > 0 and keys[order[j - 1]] > keys[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
     count, level = 0, c[LEVEL, card]
     for i in range(n):
         slot = order[i]
@@ -103,18 +115,26 @@ def _deploy(card, gone, ngone, pa, pb, soul, nsoul, c, stock, drop, field, souls
             for k in range(nsouls[slot]):
                 drop[s[NDROP]] = souls[slot, k]
                 s[NDROP] += 1
-    for slot in np.sort(gone[:ngone])[::-1]:  # from the last: the others keep their order
+    last = s[NFIELD]
+    for _ in range(ngone):  # from the last slot: the others keep their order
+        slot = -1
+        for i in range(ngone):
+            if slot < gone[i] < last:
+                slot = gone[i]
+        last = slot
         t = c[TERR, field[slot]]
         s[CIRCLES] -= t
         s[BIG] -= 1 if t == 4 else 0
         for j in range(slot, s[NFIELD] - 1):
             field[j] = field[j + 1]
             nsouls[j] = nsouls[j + 1]
-            souls[j, :] = souls[j + 1, :]
+            for k in range(SOUL):
+                souls[j, k] = souls[j + 1, k]
         s[NFIELD] -= 1
     n = s[NFIELD]
     field[n], nsouls[n] = card, nsoul
-    souls[n, :nsoul] = soul[:nsoul]
+    for k in range(nsoul):
+        souls[n, k] = soul[k]
     t = c[TERR, card]
     s[CIRCLES] += t
     s[BIG] += 1 if t == 4 else 0
@@ -137,7 +157,7 @@ def _deployed(card, turn, c, ms):
             ms[k] = turn
 
 
-@njit()
+@njit(inline="always")
 def _level_phase(c, cmask, lmask, colbit, hand, level, s, level_max, swap):
     if s[NHAND] == 0:
         return
@@ -215,7 +235,7 @@ def _lowest(c, field, s, kind):
     return best
 
 
-@njit()
+@njit(inline="always")
 def _gattai(c, cmask, p, z, s, rand):
     """(status, the 合理体 deployed or -1), as engine._gattai."""
     deck, hand, stock, drop, _level, field, souls, nsouls, victims, _buf, soul = z
@@ -257,7 +277,7 @@ def _gattai(c, cmask, p, z, s, rand):
     return _settle(deck, drop, s, rand), best
 
 
-@njit()
+@njit(inline="always")
 def _end_phase(c, hand, drop, s, limit, buf):
     """engine._end_phase: down to ``limit`` (-1: none); the cards past it in the hand stably
     sorted by play order go to the drop zone, in that order."""
@@ -276,7 +296,7 @@ def _end_phase(c, hand, drop, s, limit, buf):
         s[NDROP] += 1
 
 
-@njit()
+@njit(inline="always")
 def _turn(turn, on_play, c, cmask, lmask, colbit, p, z, s, ms, rand):
     """One turn; returns the loss status (0: the game goes on)."""
     deck, hand, stock, drop, level, _field, _souls, _nsouls, _victims, buf, _soul = z
@@ -347,7 +367,8 @@ def _deal(deal, p, z, s, bottom, counts, rand):
     deck, hand, drop = z[0], z[1], z[3]
     n = len(base)
     s[:] = 0
-    deck[:n] = base
+    for i in range(n):
+        deck[i] = base[i]
     shuffle(deck, n, rand)
     s[NDECK] = n
     _draw(p[P_HAND], deck, drop, hand, s, NHAND, rand)  # the deck is large enough (batch_ok)
@@ -357,7 +378,8 @@ def _deal(deal, p, z, s, bottom, counts, rand):
             index += radix[group[hand[i]]]
     if not p[P_MULLIGAN] or meets[index]:
         return 0
-    counts[:] = keep[index]
+    for k in range(len(counts)):
+        counts[k] = keep[index, k]
     kept, nb = 0, 0
     for i in range(s[NHAND]):  # keep the first cards that fill a slot, in hand order
         card, k = hand[i], group[hand[i]]
@@ -371,7 +393,8 @@ def _deal(deal, p, z, s, bottom, counts, rand):
     s[NHAND] = kept
     for j in range(s[NDECK] - 1, -1, -1):  # to the bottom, in hand order
         deck[j + nb] = deck[j]
-    deck[:nb] = bottom[:nb]
+    for i in range(nb):
+        deck[i] = bottom[i]
     s[NDECK] += nb
     _draw(nb, deck, drop, hand, s, NHAND, rand)
     return 1

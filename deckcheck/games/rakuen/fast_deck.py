@@ -4,6 +4,8 @@ follow the action (engine.Table's ``_top``, ``refresh``, ``settle``, ``draw``), 
 
 from __future__ import annotations
 
+import numpy as np
+
 from deckcheck.sdk import batch_shuffle as shuffle
 from deckcheck.sdk import njit
 
@@ -20,7 +22,8 @@ def _refresh(deck, drop, s, rand):  # type: ignore[no-untyped-def]
     if s[NDROP] == 0:
         return False
     n = s[NDROP]
-    deck[:n] = drop[:n]
+    for i in range(n):  # a loop, not a slice copy: that compiles a shape check per inlined copy
+        deck[i] = drop[i]
     s[NDECK], s[NDROP] = n, 0
     shuffle(deck, n, rand)
     s[REFRESHES] += 1
@@ -40,7 +43,7 @@ def _top(deck, drop, s, rand):  # type: ignore[no-untyped-def]
     return card
 
 
-@njit(inline="always")
+@njit()
 def _settle(deck, drop, s, rand):  # type: ignore[no-untyped-def]
     while s[PENDING]:
         s[PENDING] -= 1
@@ -54,7 +57,14 @@ def _settle(deck, drop, s, rand):  # type: ignore[no-untyped-def]
 
 @njit(inline="always")
 def _draw(n, deck, drop, into, s, count, rand):  # type: ignore[no-untyped-def]
-    """n cards from the top into ``into`` (the hand, or the stock), then the penalties."""
+    """n cards from the top into ``into`` (the hand, or the stock, its count ``s[count]``),
+    then the penalties."""
+    # int64 values, not literals: numba compiles a callee again for each literal argument
+    return _draw_n(np.int64(n), deck, drop, into, s, np.int64(count), rand)
+
+
+@njit()
+def _draw_n(n, deck, drop, into, s, count, rand):  # type: ignore[no-untyped-def]
     for _ in range(n):
         card = _top(deck, drop, s, rand)
         if card < 0:

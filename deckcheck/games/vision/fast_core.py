@@ -14,9 +14,10 @@ step a card, so with a tape (the exact tests) the cards drawn are the reference'
 deck's, top first. A mulligan finishes that shuffle, puts the hand back under the top as the
 reference does (``common.redeal``) and shuffles again.
 
-Only ``_games`` allocates; its loop ``_play`` is compiled with ``_nrt=False`` (fast_board.py
-says why) and every step of a turn is inlined into it (``inline="always"``): called, a step
-paid for its tuples of arrays, passed field by field, and ran the loop 6x slower.
+Only ``_games`` allocates; its loop ``_play``, the turn written in it, is compiled with
+``_nrt=False`` (fast_board.py says why) and every step of a turn is inlined into it
+(``inline="always"``): called, a step paid for its tuples of arrays, passed field by field,
+and ran the loop 6x slower.
 ``tables`` is (card, score, user_ok, link_ok, fuel_ok), the per-card tables (fast.py); ``z``
 the zones and scratch rows (deck, hand, grave, snap, name_turn, users, found)."""
 
@@ -110,7 +111,11 @@ def _games(seed, on_play, base, tables, keep, p, out, tape):  # type: ignore[no-
 @njit(_nrt=False)
 def _play(seed, on_play, base, tables, keep, p, out, state, rand):  # type: ignore[no-untyped-def]
     """``_games``'s loop, on the arrays it allocated: ``state`` = (zones, s, u, e). Every step
-    below is inlined into it, so a step's tuples cost no call."""
+    below is inlined into it, so a step's tuples cost no call. A turn's steps, in the loop:
+    ``s`` (its metrics) and ``ms`` (the game's milestones); a deck that cannot give the draw
+    phase its cards loses the game (deck-out). The turn is written here, not inlined from a
+    function of its own: numba copies and re-reads an inlined body at each level of inlining,
+    and the turn's holds every step (a sixth of the engine's compile time, issue 35)."""
     metrics, milestones, mulligans, loss, loss_turn = out
     zones, s, u, e = state
     np.random.seed(seed)
@@ -120,10 +125,39 @@ def _play(seed, on_play, base, tables, keep, p, out, state, rand):  # type: igno
         mulligans[g] = _deal(base, keep, p, zones, s, rand)
         ms = milestones[g]
         for turn in range(1, metrics.shape[1] + 1):
-            if not _turn(turn, on_play, tables, p, zones, s, u, e, ms, rand):
+            first = turn == 1 and on_play
+            s[LOST] = _upkeep(tables, p, zones, s, u, e)
+            if s[LOST] and ms[FIRST_LOSS] == 0:
+                ms[FIRST_LOSS] = turn
+            if not (first and not p[P_FIRST_DRAWS]) and not _draw_phase(p, zones, s, rand):
                 loss[g] = 1  # deck-out
                 loss_turn[g] = turn
                 break
+            until = _node_phase(tables, p, zones, s, e)
+            s[MAIN_ACTIVE], s[MAIN_ASLEEP] = s[ACTIVE], s[NODES] - s[ACTIVE]
+            _charge(turn, until, p, zones, s, u, rand)
+            s[WORLD_PLAYED] = 0  # no 世界呪符 played yet this turn
+            s[READY] = 0
+            for i in range(s[HELD]):
+                if _can_play(zones[1][i], turn, tables, zones, s, u, np.int64(U_ALL)):
+                    s[READY] += 1
+            _main_phase(turn, tables, p, zones, s, u, e, ms)
+            for k in range(7):
+                if s[NODES] >= k + 1 and ms[NODE_1 + k] == 0:
+                    ms[NODE_1 + k] = turn
+            if s[FREE] and ms[FIRST_FREE] == 0:
+                ms[FIRST_FREE] = turn
+            if not (first and not p[P_FIRST_ATTACK]):
+                s[DAMAGE] += _attack(turn, tables, zones, s, u, e)
+                if s[DAMAGE] >= p[P_LIFE] and ms[OPPONENT_AT_0] == 0:
+                    ms[OPPONENT_AT_0] = turn
+            while s[HELD] > p[P_HAND_LIMIT]:  # discard: the card the pilot would set as a node
+                best = _node_card(tables[1], zones[1], s[HELD])
+                _bury(zones[1][best], zones[2], s)
+                s[HELD] = _remove(zones[1], s[HELD], best)
+            s[ALIVE] = 0
+            for x in range(s[UNITS]):
+                s[ALIVE] += u[U_ALIVE, x]
             for j in range(len(ROW)):
                 metrics[g, turn - 1, j] = s[ROW[j]]
 
@@ -160,44 +194,6 @@ def _deal(base, keep, p, z, s, rand):  # type: ignore[no-untyped-def]
         taken = 1
     s[LEFT], s[HELD] = left, held
     return taken
-
-
-@njit(inline="always")
-def _turn(turn, on_play, tables, p, z, s, u, e, ms, rand):  # type: ignore[no-untyped-def]
-    """One turn into ``s`` (its metrics) and ``ms`` (the game's milestones); False when the
-    deck cannot give the draw phase its cards (a deck-out: the game is lost)."""
-    first = turn == 1 and on_play
-    s[LOST] = _upkeep(tables, p, z, s, u, e)
-    if s[LOST] and ms[FIRST_LOSS] == 0:
-        ms[FIRST_LOSS] = turn
-    if not (first and not p[P_FIRST_DRAWS]) and not _draw_phase(p, z, s, rand):
-        return False
-    until = _node_phase(tables, p, z, s, e)
-    s[MAIN_ACTIVE], s[MAIN_ASLEEP] = s[ACTIVE], s[NODES] - s[ACTIVE]
-    _charge(turn, until, p, z, s, u, rand)
-    s[WORLD_PLAYED] = 0  # no 世界呪符 played yet this turn
-    s[READY] = 0
-    for i in range(s[HELD]):
-        if _can_play(z[1][i], turn, tables, z, s, u, np.int64(U_ALL)):
-            s[READY] += 1
-    _main_phase(turn, tables, p, z, s, u, e, ms)
-    for k in range(7):
-        if s[NODES] >= k + 1 and ms[NODE_1 + k] == 0:
-            ms[NODE_1 + k] = turn
-    if s[FREE] and ms[FIRST_FREE] == 0:
-        ms[FIRST_FREE] = turn
-    if not (first and not p[P_FIRST_ATTACK]):
-        s[DAMAGE] += _attack(turn, tables, z, s, u, e)
-        if s[DAMAGE] >= p[P_LIFE] and ms[OPPONENT_AT_0] == 0:
-            ms[OPPONENT_AT_0] = turn
-    while s[HELD] > p[P_HAND_LIMIT]:  # discard phase: the card the pilot would set as a node
-        best = _node_card(tables[1], z[1], s[HELD])
-        _bury(z[1][best], z[2], s)
-        s[HELD] = _remove(z[1], s[HELD], best)
-    s[ALIVE] = 0
-    for x in range(s[UNITS]):
-        s[ALIVE] += u[U_ALIVE, x]
-    return True
 
 
 @njit(inline="always")
@@ -243,10 +239,10 @@ def _draw_phase(p, z, s, rand):  # type: ignore[no-untyped-def]
 @njit(inline="always")
 def _node_card(score, hand, held):  # type: ignore[no-untyped-def]
     """The card of the hand the pilot would set as a node: the first of the best node score."""
-    best = 0
+    best = np.int64(0)  # not a literal: numba would compile _remove once more for it
     for i in range(1, held):
         if score[NODE_SCORE, hand[i]] > score[NODE_SCORE, hand[best]]:
-            best = i
+            best = np.int64(i)
     return best
 
 

@@ -151,7 +151,8 @@ def _put(best, turn, tables, z, s, u, e):  # type: ignore[no-untyped-def]
     if card[LINKS, c]:
         best = _pay_links(c, best, tables, z, s, u, e)
     if card[OVERDRIVE, c]:  # engine._put: the first card of 冥界 it may remove
-        _unbury(_fuel(c, fuel_ok, grave, s), grave, s)
+        # int32 as 冥界's cards: an int64 compiled _unbury once more
+        _unbury(np.int32(_fuel(c, fuel_ok, grave, s)), grave, s)
     s[HELD] = _remove(hand, s[HELD], best)
     if gratis:
         s[FREE] += 1
