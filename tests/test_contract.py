@@ -248,7 +248,13 @@ def game_words_outside_games() -> dict[str, set[str]]:
     for path in scanned():
         name = path.relative_to(ROOT).as_posix()
         text = path.read_text(encoding="utf-8")
-        hits = {w for w, p in patterns.items() if p.search(text)} - NOT_GAME_WORDS.get(name, set())
+        # every pattern holds its word as written (an id also capitalised): a plain substring
+        # test first skips the regex for the words a file never mentions (4.2 of 4.8 s)
+        hits = {
+            w
+            for w, p in patterns.items()
+            if (w in text or (w in ids and w.capitalize() in text)) and p.search(text)
+        } - NOT_GAME_WORDS.get(name, set())
         if hits:
             found[name] = hits
     return found
