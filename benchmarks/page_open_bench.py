@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,9 +26,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-import httpx
-
 from benchmarks.common import ROOT, machine
+from benchmarks.load import free_port, wait_for
 from tests import builder_pages
 from tests.conftest import CHROMIUM, FLAGS
 
@@ -126,16 +124,13 @@ def main() -> None:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     db = Path(tempfile.mkdtemp(prefix="page-open-")) / "pool.sqlite3"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     server = subprocess.Popen([sys.executable, "-c", SERVE, str(port), str(db)], env=env)
     try:
-        while not _up(url):
-            time.sleep(0.2)
+        wait_for(url)
         meter = Meter(server.pid)
         print(f"builder page opens, CPU-s each ({machine()}):")
         with sync_playwright() as p:
@@ -159,13 +154,6 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait()
-
-
-def _up(url: str) -> bool:
-    try:
-        return httpx.get(url + "/health").status_code == 200
-    except httpx.TransportError:
-        return False
 
 
 if __name__ == "__main__":
