@@ -1,4 +1,4 @@
-"""Builder pages handed from one browser test to the next within a module (issue 35).
+"""Builder pages handed from one browser test to the next in a pytest worker (issue 35).
 
 A new browser context for each test cost ~1.5 CPU-s an opening on the 2-core VM: two new
 renderer processes (the context's first about:blank and the page's site), each starting Blink
@@ -63,7 +63,13 @@ class Lease:
         self.page.goto("about:blank")  # what its scripts still had pending lands before the clear
         self._cdp = self._cdp or self.context.new_cdp_session(self.page)
         self._cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": EVERYTHING})
-        self._cdp.send("Network.clearBrowserCache")
+        # The clear above can return before the tab's sessionStorage is gone: a fresh-clone run
+        # read the last test's item on the next page (2026-12-02). A document of the origin
+        # (the JSON of /health: no script of its own) clears both storages in the renderer
+        # that loads the next page, after whatever the last document sent.
+        self.page.goto(origin + "/health")
+        self.page.evaluate("() => { sessionStorage.clear(); localStorage.clear(); }")
+        self._cdp.send("Network.clearBrowserCache")  # /health's answer too
         self.context.clear_cookies()  # any host's, not only the origin's
         self.page.mouse.move(0, 0)  # no hover left on what the next page draws there
         if viewport is not None:
@@ -94,7 +100,9 @@ def take(browser: Browser, server_url: str, **context_args: Any) -> Lease:
     # downloads are accepted unless a test says otherwise (Playwright's default): one page
     # serves tests that name it and tests that do not
     context_args = {"accept_downloads": True, **context_args}
-    key = repr((server_url, sorted(context_args.items())))
+    # the server is not part of the key: a page of another module's server (the browser lives
+    # for the whole worker) is reset for this one's origin like any other
+    key = repr(sorted(context_args.items()))
     idle = _IDLE.setdefault(browser, {}).setdefault(key, [])
     while idle:
         lease = idle.pop()

@@ -40,11 +40,18 @@ def _cpu(work: Callable[[], object], repeat: int) -> float:
     return seconds(work, repeat, time.thread_time)
 
 
+# Rounds of the confirming measure: the two texts in turn, the least time of each counting.
+# The first measure's own "least of three" once failed a linear pattern in a fresh make test
+# (three pytest workers on two cores, 2026-12-02): the runs of the large text met a busy
+# sibling core that the small text's had not. Taken in turn, both meet the same machine.
+CONFIRM = 5
+
+
 def _steepness(work: Callable[[str], object], texts: Sequence[str]) -> float | None:
     """How many times the CPU time grows from one text to the next (each ``GROWTH`` times the
-    one before) when that is more than ``FACTOR * GROWTH`` (measured again, the least of three,
-    before it counts); else None. Smallest first: a steep pattern fails on the 12.5 KB text
-    rather than spend minutes on the 100 KB one."""
+    one before) when that is more than ``FACTOR * GROWTH``, measured again ``CONFIRM`` times
+    with the two texts in turn before it counts; else None. Smallest first: a steep pattern
+    fails on the 12.5 KB text rather than spend minutes on the 100 KB one."""
     for small, large in itertools.pairwise(texts):
         large_time = _cpu(lambda t=large: work(t), 1)
         if large_time < FLOOR:
@@ -52,7 +59,9 @@ def _steepness(work: Callable[[str], object], texts: Sequence[str]) -> float | N
         small_time = _cpu(lambda t=small: work(t), 3)
         if large_time <= FACTOR * GROWTH * small_time:
             continue
-        large_time = min(large_time, _cpu(lambda t=large: work(t), 2))
+        for _ in range(CONFIRM):
+            small_time = min(small_time, _cpu(lambda t=small: work(t), 1))
+            large_time = min(large_time, _cpu(lambda t=large: work(t), 1))
         ratio = large_time / max(small_time, 1e-9)
         if ratio > FACTOR * GROWTH:
             return ratio
