@@ -4,6 +4,7 @@ processes on 127.0.0.1) and a throwaway PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import importlib
 import os
@@ -348,12 +349,12 @@ FLAGS = [
 ]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():  # type: ignore[no-untyped-def]
-    """One Chromium per test module (each test opens its own context and page). Not one per
-    session: while Playwright's sync API is open, its event loop counts as running in the
-    worker's main thread, and a later test's ``asyncio.run`` in that worker fails (run 30:
-    test_pools' dead-worker test after a browser test)."""
+    """One Chromium per pytest worker, started by the first test that asks for it: a driver
+    and a browser cost about 1.1 CPU-s to start on the 2-core VM, and one per test module
+    (18 of them) came to about a tenth of the browser tests' CPU (issue 35). Pages go from
+    test to test, across modules too (tests/builder_pages.py)."""
     if not Path(CHROMIUM).exists():
         if os.environ.get("DECKCHECK_REQUIRE_BROWSER"):
             pytest.fail(f"{CHROMIUM} is missing (install Debian's chromium)")
@@ -364,3 +365,21 @@ def browser():  # type: ignore[no-untyped-def]
         instance = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
         yield instance
         instance.close()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> object:
+    """A test that does not drive the browser runs with no event loop marked as running in
+    this thread. Playwright's sync API leaves its loop marked so between its calls (its
+    ``wait_for_future``), and since the browser lives for the whole worker, a later test's
+    ``asyncio.run`` would refuse to start (run 30: test_pools' dead-worker test after a
+    browser test). Nothing runs that loop between Playwright's calls, so the mark is put
+    back after the test, as the browser's next call expects it."""
+    marked = asyncio.events._get_running_loop()
+    if marked is None or "browser" in getattr(item, "fixturenames", ()):
+        return (yield)
+    asyncio.events._set_running_loop(None)
+    try:
+        return (yield)
+    finally:
+        asyncio.events._set_running_loop(marked)

@@ -8,11 +8,11 @@ import json
 import math
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy.stats import hypergeom
 from typer.testing import CliRunner
 
 from deckcheck import decklist
@@ -25,6 +25,15 @@ from deckcheck.odds.hypergeom import chance_of_none
 from deckcheck.resolve import CardIndex
 from tests.conftest import EXAMPLES
 from tests.test_rules import CHAOS_MAIN, IRIS_MAIN, RAKUEN_GATE, RAKUEN_MAIN, VISION_MAIN, deck
+
+
+def hypergeom(total: int, hits: int, drawn: int) -> Any:
+    """SciPy's hypergeometric distribution, the reference these tests hold deckcheck's counts
+    to. Imported when a test asks: ``scipy.stats`` takes about a second to load, and every
+    pytest worker imports this module to collect it (issue 35)."""
+    from scipy.stats import hypergeom as distribution
+
+    return distribution(total, hits, drawn)
 
 
 @pytest.fixture(scope="module")
