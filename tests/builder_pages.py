@@ -53,6 +53,10 @@ class Lease:
         self.context.unroute_all(behavior="ignoreErrors")
         self.context.clear_permissions()
         self.context.set_offline(False)
+        # the document ends now, not when the next test takes the page: an idle page of a
+        # module whose server has gone would otherwise keep its timers and requests for the
+        # rest of the worker's run (the browser lives that long)
+        self.page.goto("about:blank")
         self._idle.append(self)
 
     def reset(self, origin: str, viewport: dict[str, int] | None) -> None:
@@ -60,7 +64,8 @@ class Lease:
         then whatever the origin stored (``all`` takes this tab's sessionStorage too), and the
         HTTP cache: the next page loads its files from the server, as a first visit does."""
         self.returned = False
-        self.page.goto("about:blank")  # what its scripts still had pending lands before the clear
+        if self.page.url != "about:blank":  # ended at close (what it had pending lands first)
+            self.page.goto("about:blank")
         self._cdp = self._cdp or self.context.new_cdp_session(self.page)
         self._cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": EVERYTHING})
         # The clear above can return before the tab's sessionStorage is gone: a fresh-clone run
