@@ -71,8 +71,8 @@ def word_key(word: str) -> str:
 
 
 
-# Quotes and brackets players put around a name or around the part after 符ノ壱 (fan wikis
-# write 符ノ壱”博麗 霊夢” and 符ノ壱"…" for the printed 符ノ壱“博麗 霊夢”), after NFKC.
+# Quotes and brackets players put around a name or around the quoted part of a printed name
+# (fan wikis write ”…” or "…" where the card prints “…”), after NFKC.
 _LOOSE_NOISE = re.compile(r"[\s「」『』“”‘’\"'〝〞〟″`]+")
 
 

@@ -1,6 +1,6 @@
 """The printings of one name side by side, each with what tells it apart from the others: its
 number and type, then only the facts that differ among them (level, cost, the game's own
-columns such as 必要ノード or the set, keywords). For an ambiguous name in `validate` and
+columns, the set, keywords). For an ambiguous name in `validate` and
 `fix` (issue 31, item 2); the page shows the same cards through ``/resolve``."""
 
 from __future__ import annotations
