@@ -4,7 +4,7 @@ A new browser context for each test cost ~1.5 CPU-s an opening on the 2-core VM:
 renderer processes (the context's first about:blank and the page's site), each starting Blink
 and Playwright's injected script, plus the context's setup in Chromium's browser and network
 processes. The same page navigated again costs a third of that. So ``open_builder`` takes a
-page a finished test gave back (same browser, server and context options), when there is one,
+page a finished test gave back (same browser and context options, any server), when there is one,
 and first makes it as a new context would be: the old document gone, no listener or route of
 the last test, no other page, no granted permission, online, the size asked for, the mouse at
 the corner, and nothing the origin stored (cookies, localStorage, IndexedDB, cache and service
@@ -61,8 +61,8 @@ class Lease:
 
     def reset(self, origin: str, viewport: dict[str, int] | None) -> None:
         """As a new context: the last document ended first (its scripts could still store),
-        then whatever the origin stored (``all`` takes this tab's sessionStorage too), and the
-        HTTP cache: the next page loads its files from the server, as a first visit does."""
+        then whatever the origin stored (this tab's sessionStorage cleared again from the
+        origin's own document, below), and the HTTP cache: the next page loads its files from the server, as a first visit does."""
         self.returned = False
         if self.page.url != "about:blank":  # ended at close (what it had pending lands first)
             self.page.goto("about:blank")
