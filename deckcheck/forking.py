@@ -1,10 +1,38 @@
-"""What a process deckcheck forks does first (the service's pools, service/workers.py, and the
-goldfish worker pool, goldfish/run.py)."""
+"""Forking deckcheck's worker processes (the service's pools, service/workers.py; the goldfish
+worker pool, goldfish/run.py; tune's race, tune/race.py): what the parent does around the fork,
+and what a forked process does first."""
 
 from __future__ import annotations
 
+import gc
 import os
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+@contextmanager
+def shared_on_fork() -> Iterator[None]:
+    """Processes forked inside share the parent's objects without copying their pages.
+
+    A forked child's first full collection writes to every object the parent handed it (the
+    cycle collector's bookkeeping lives in each object's header), so the kernel copies each
+    page they sit on. Measured on the 2-core VM in a process with the service, numba and
+    pandas loaded (354 MB resident), a child that ran one collection cost 284 ms of CPU, and
+    16 ms when the parent's objects were frozen first (issue 35). So the parent's objects
+    leave the collector's reach (``gc.freeze``, the way Python's documentation gives for
+    forking servers) across the fork, and come back in the parent after it. The child keeps
+    them frozen: they are the modules, tables and caches it was forked to use, still freed by
+    reference counting; only their cycles are no longer collected there. A caller that froze
+    objects itself is left as it was."""
+    mine = gc.get_freeze_count() == 0
+    if mine:
+        gc.freeze()
+    try:
+        yield
+    finally:
+        if mine:
+            gc.unfreeze()
 
 
 def drop_inherited_sockets() -> None:

@@ -17,7 +17,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from deckcheck import plugins
-from deckcheck.forking import drop_inherited_sockets
+from deckcheck.forking import drop_inherited_sockets, shared_on_fork
 from deckcheck.formats import Format
 from deckcheck.goldfish import losses
 from deckcheck.goldfish.common import GoldfishError, Tick, ticking
@@ -219,10 +219,11 @@ def simulate(
     pool = ProcessPoolExecutor(max_workers=req.workers, initializer=_worker_init, initargs=(setup,))
     futures: list[Future[Tally]] = []
     try:
-        futures = [
-            pool.submit(_worker_chunk, start, part, req.turns, req.on_play, lang)
-            for start, part in parts
-        ]
+        with shared_on_fork():  # the pool forks its processes in the first submit
+            futures = [
+                pool.submit(_worker_chunk, start, part, req.turns, req.on_play, lang)
+                for start, part in parts
+            ]
         for i, future in enumerate(futures):  # in game order: results never depend on timing
             with first_chunk(setup.game, batch and i == 0, notice, slow):
                 tallies.append(future.result())

@@ -31,7 +31,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from deckcheck.forking import drop_inherited_sockets
+from deckcheck.forking import drop_inherited_sockets, shared_on_fork
 from deckcheck.i18n import _, current, override
 from deckcheck.service.problems import Problem
 
@@ -117,6 +117,7 @@ class Workers:
         context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
         self._workers, self._context, self._nice = workers, context, nice
         self.pool: ProcessPoolExecutor | None = None  # started by the first task
+        self._unforked: ProcessPoolExecutor | None = None  # a pool no task was sent to yet
         self.replaced = 0  # broken pools replaced so far
         # shared with every worker this object's pools start (passed at their start)
         self._started = context.RawArray("q", STARTED_SLOTS)
@@ -170,10 +171,25 @@ class Workers:
         the new one (a fresh pool starts its processes on demand, so the retry is cheap)."""
         pool = self._pool()
         try:
-            return pool.submit(fn, *args)
+            return self._submit_to(pool, fn, *args)
         except BrokenProcessPool:
             self._replace(pool)
-            return self._pool().submit(fn, *args)
+            return self._submit_to(self._pool(), fn, *args)
+
+    def _submit_to(self, pool: ProcessPoolExecutor, fn: Callable[..., T], *args: Any) -> Future[T]:
+        """``pool.submit``; a pool's first submit forks its processes, so that one shares
+        this process's objects with them (forking.shared_on_fork). Only that one: each
+        freeze and thaw moves every object to the oldest generation, which the collector
+        seldom visits, and doing it at every request let the service grow by 500 MB under
+        500 requests (tests/test_service_memory.py)."""
+        with self._lock:
+            first = self._unforked is pool
+            if first:
+                self._unforked = None
+        if not first:
+            return pool.submit(fn, *args)
+        with shared_on_fork():
+            return pool.submit(fn, *args)
 
     def start(self) -> None:
         """Fork the worker processes now: at start-up, before the service runs other threads.
@@ -196,6 +212,7 @@ class Workers:
                     initializer=_init,
                     initargs=(self._nice, self._started),
                 )
+                self._unforked = self.pool
             return self.pool
 
     def _replace(self, pool: ProcessPoolExecutor) -> None:

@@ -119,13 +119,16 @@ def pool_runner(workers: int) -> Runner:
     on which process played what)."""
     from concurrent.futures import ProcessPoolExecutor
 
+    from deckcheck.forking import shared_on_fork
     from deckcheck.sweep.run import play_task
 
     def run(
         tasks: Sequence[ChunkTask], progress: Callable[[int, int], None] | None = None
     ) -> list[Tally]:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            out = list(pool.map(play_task, tasks))
+            with shared_on_fork():  # the pool forks its processes in map's first submit
+                futures = [pool.submit(play_task, task) for task in tasks]
+            out = [future.result() for future in futures]
         if progress:
             for task in tasks:
                 progress(task.variant, len(task.seeds))
