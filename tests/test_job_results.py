@@ -5,6 +5,7 @@ once and served as stored, with an ETag (304 on If-None-Match) and Cache-Control
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Iterator
@@ -99,9 +100,8 @@ def test_no_result_before_the_job_is_done(http: TestClient, service: FastAPI) ->
 def test_the_cli_client_reads_a_jobs_result(
     http: TestClient, service: FastAPI, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(
-        client_module, "http_client", lambda base_url: TestClient(service, base_url=base_url)
-    )
+    # the running service's client: a new TestClient would start the service again
+    monkeypatch.setattr(client_module, "http_client", lambda base_url: contextlib.nullcontext(http))
     deck = str(EXAMPLES / "iris-standard-legal.deck")
     args = ["goldfish", deck, "--games", "300", "--turns", "3", "--seed", "5", "--json"]
     served = CliRunner().invoke(cli_app, ["--server", "http://deckcheck.test", *args])

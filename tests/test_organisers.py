@@ -4,6 +4,7 @@ that are the same deck, and a printable registration sheet per deck."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -232,9 +233,8 @@ def remote(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 
     service = create_app(Settings(db=tmp_path / "service.sqlite3"))
     with TestClient(service) as started:
-        monkeypatch.setattr(
-            client, "http_client", lambda base_url: TestClient(started.app, base_url=base_url)
-        )
+        # the running service's client: a new TestClient would start the service again
+        monkeypatch.setattr(client, "http_client", lambda base_url: contextlib.nullcontext(started))
         yield "http://deckcheck.test"
 
 
