@@ -1,9 +1,11 @@
 """Builder pages handed from one browser test to the next in a pytest worker (issue 35).
 
-A new browser context for each test cost ~1.5 CPU-s an opening on the 2-core VM: two new
-renderer processes (the context's first about:blank and the page's site), each starting Blink
-and Playwright's injected script, plus the context's setup in Chromium's browser and network
-processes. The same page navigated again costs a third of that. So ``open_builder`` takes a
+Under the full /usr/bin/chromium a new browser context for each test cost ~1.5 CPU-s an opening
+on the 2-core VM: two new renderer processes (the context's first about:blank and the page's
+site), each starting Blink and Playwright's injected script, plus the context's setup in
+Chromium's browser and network processes; the same page navigated again cost a third of that.
+Under chromium-headless-shell, which the tests launch now, the two cost about the same
+(``benchmarks/page_open_bench.py``), so handing pages on saves little there. ``open_builder`` takes a
 page a finished test gave back (same browser and context options, any server), when there is one,
 and first makes it as a new context would be: the old document gone, no listener or route of
 the last test, no other page, no granted permission, online, the size asked for, the mouse at
@@ -62,7 +64,8 @@ class Lease:
     def reset(self, origin: str, viewport: dict[str, int] | None) -> None:
         """As a new context: the last document ended first (its scripts could still store),
         then whatever the origin stored (this tab's sessionStorage cleared again from the
-        origin's own document, below), and the HTTP cache: the next page loads its files from the server, as a first visit does."""
+        origin's own document, below), and the HTTP cache: the next page loads its files from
+        the server, as a first visit does."""
         self.returned = False
         if self.page.url != "about:blank":  # ended at close (what it had pending lands first)
             self.page.goto("about:blank")

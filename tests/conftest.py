@@ -168,6 +168,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def cli_through(started: object, monkeypatch: pytest.MonkeyPatch) -> str:
+    """``deckcheck --server URL`` in this process answered by ``started``, a TestClient whose
+    service is running; returns the URL to pass. A new TestClient per command would start the
+    service again each time, forking its worker processes anew (issue 35)."""
+    from deckcheck import client
+
+    monkeypatch.setattr(client, "http_client", lambda base_url: contextlib.nullcontext(started))
+    return "http://deckcheck.test"
+
+
 @contextlib.contextmanager
 def serve_in_thread(app: object, **config: object) -> Iterator[int]:
     """``app`` under a real uvicorn server on 127.0.0.1, in a thread; yields its port.
@@ -338,9 +348,9 @@ def postgres_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 # --- the browser tests' Chromium ------------------------------------------------------------
 
 # Debian's chromium-headless-shell first: Chromium's old headless mode, a binary of its own and
-# what Playwright itself launches for headless pages. The browser files took 85-95 s and 62-70
-# CPU-s under it against 114-120 s and 78-140 CPU-s under the full /usr/bin/chromium (issue 35,
-# alternated, -n 3); the full browser is the fallback (same Blink, same pages).
+# what Playwright itself launches for headless pages. The browser files took 85-95 s under it
+# against 114-120 s under the full /usr/bin/chromium (issue 35, alternated, -n 3); the full
+# browser is the fallback (same Blink, same pages).
 CHROMIUM = (
     shutil.which("chromium-headless-shell") or shutil.which("chromium") or "/usr/bin/chromium"
 )

@@ -5,7 +5,6 @@ once and served as stored, with an ETag (304 on If-None-Match) and Cache-Control
 
 from __future__ import annotations
 
-import contextlib
 import json
 import time
 from collections.abc import Iterator
@@ -17,11 +16,10 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from deckcheck import client as client_module
 from deckcheck.cli import app as cli_app
 from deckcheck.service.app import create_app
 from deckcheck.service.settings import Settings
-from tests.conftest import EXAMPLES, HANG
+from tests.conftest import EXAMPLES, HANG, cli_through
 
 IRIS = (EXAMPLES / "iris-standard-legal.deck").read_text(encoding="utf-8")
 BODY = {"deck": IRIS, "games": 300, "turns": 3, "seed": 5}
@@ -100,11 +98,10 @@ def test_no_result_before_the_job_is_done(http: TestClient, service: FastAPI) ->
 def test_the_cli_client_reads_a_jobs_result(
     http: TestClient, service: FastAPI, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    # the running service's client: a new TestClient would start the service again
-    monkeypatch.setattr(client_module, "http_client", lambda base_url: contextlib.nullcontext(http))
+    server = cli_through(http, monkeypatch)
     deck = str(EXAMPLES / "iris-standard-legal.deck")
     args = ["goldfish", deck, "--games", "300", "--turns", "3", "--seed", "5", "--json"]
-    served = CliRunner().invoke(cli_app, ["--server", "http://deckcheck.test", *args])
+    served = CliRunner().invoke(cli_app, ["--server", server, *args])
     assert served.exit_code == 0, served.output
     local = CliRunner().invoke(cli_app, [*args, "--db", str(service.state.settings.db)])
     assert local.exit_code == 0, local.output

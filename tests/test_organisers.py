@@ -4,7 +4,6 @@ that are the same deck, and a printable registration sheet per deck."""
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import json
@@ -18,7 +17,7 @@ from typer.testing import CliRunner
 from deckcheck import decklist
 from deckcheck.cli import app
 from deckcheck.csvsafe import unescape
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, cli_through
 
 runner = CliRunner()
 
@@ -227,15 +226,12 @@ def remote(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """``--server`` answered by a service in this process, on a pool of its own."""
     from starlette.testclient import TestClient
 
-    from deckcheck import client
     from deckcheck.service.app import create_app
     from deckcheck.service.settings import Settings
 
     service = create_app(Settings(db=tmp_path / "service.sqlite3"))
     with TestClient(service) as started:
-        # the running service's client: a new TestClient would start the service again
-        monkeypatch.setattr(client, "http_client", lambda base_url: contextlib.nullcontext(started))
-        yield "http://deckcheck.test"
+        yield cli_through(started, monkeypatch)
 
 
 def test_a_folder_through_the_service_has_the_same_duplicate_warnings(

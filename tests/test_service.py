@@ -3,7 +3,6 @@ transport): every endpoint, every error path, and the CLI as a client."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import time
@@ -16,12 +15,11 @@ from fastapi import FastAPI
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
-from deckcheck import client as client_module
 from deckcheck.cli import app as cli_app
 from deckcheck.service.app import create_app
 from deckcheck.service.jobs import Jobs
 from deckcheck.service.settings import Settings
-from tests.conftest import EXAMPLES, HANG
+from tests.conftest import EXAMPLES, HANG, cli_through
 
 KEY = "test-key-1"
 
@@ -280,11 +278,9 @@ def test_saved_decks(http: TestClient) -> None:
 
 @pytest.fixture
 def remote(http: TestClient, monkeypatch: pytest.MonkeyPatch) -> str:
-    """The CLI's client is this module's, whose service is running: a TestClient made for each
-    command started the service again, its worker processes forked anew each time (these
-    twelve tests with pytest's start took 8.6-10.1 CPU-s so, 6.6-8.1 now: issue 35)."""
-    monkeypatch.setattr(client_module, "http_client", lambda base_url: contextlib.nullcontext(http))
-    return "http://deckcheck.test"
+    """The CLI's client is this module's (these twelve tests with pytest's start took
+    8.6-10.1 CPU-s with a TestClient per command, 6.6-8.1 so: issue 35)."""
+    return cli_through(http, monkeypatch)
 
 
 @pytest.mark.parametrize(

@@ -117,7 +117,6 @@ class Workers:
         context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
         self._workers, self._context, self._nice = workers, context, nice
         self.pool: ProcessPoolExecutor | None = None  # started by the first task
-        self._unforked: ProcessPoolExecutor | None = None  # a pool no task was sent to yet
         self.replaced = 0  # broken pools replaced so far
         # shared with every worker this object's pools start (passed at their start)
         self._started = context.RawArray("q", STARTED_SLOTS)
@@ -168,28 +167,13 @@ class Workers:
 
     def _submit(self, fn: Callable[..., T], *args: Any) -> Future[T]:
         """Submit to the current pool; a pool found broken is replaced and the task goes to
-        the new one (a fresh pool starts its processes on demand, so the retry is cheap)."""
+        the new one."""
         pool = self._pool()
         try:
-            return self._submit_to(pool, fn, *args)
+            return pool.submit(fn, *args)
         except BrokenProcessPool:
             self._replace(pool)
-            return self._submit_to(self._pool(), fn, *args)
-
-    def _submit_to(self, pool: ProcessPoolExecutor, fn: Callable[..., T], *args: Any) -> Future[T]:
-        """``pool.submit``; a pool's first submit forks its processes, so that one shares
-        this process's objects with them (forking.shared_on_fork). Only that one: each
-        freeze and thaw moves every object to the oldest generation, which the collector
-        seldom visits, and doing it at every request let the service grow by 500 MB under
-        500 requests (tests/test_service_memory.py)."""
-        with self._lock:
-            first = self._unforked is pool
-            if first:
-                self._unforked = None
-        if not first:
-            return pool.submit(fn, *args)
-        with shared_on_fork():
-            return pool.submit(fn, *args)
+            return self._pool().submit(fn, *args)
 
     def start(self) -> None:
         """Fork the worker processes now: at start-up, before the service runs other threads.
@@ -201,18 +185,25 @@ class Workers:
         queued (issue 38: all 12 jobs of one ``serve`` worker, 600 s;
         tests/test_fork_locks.py). Forking all of them (the pool forks every process at its
         first task) when nothing else runs leaves no lock to inherit."""
-        self._submit(os.getpid)  # the pool forks its processes in this call
+        self._pool()
 
     def _pool(self) -> ProcessPoolExecutor:
+        """The current pool; a new one forks its processes here, at once (a pool forks every
+        process at its first task), sharing this process's objects with them
+        (forking.shared_on_fork). Only there: each freeze and thaw moves every object to the
+        oldest generation, which the collector seldom visits, and doing it at every request
+        let the service grow by 500 MB under 500 requests (tests/test_service_memory.py)."""
         with self._lock:
             if self.pool is None:
-                self.pool = ProcessPoolExecutor(
+                pool = ProcessPoolExecutor(
                     max_workers=self._workers,
                     mp_context=self._context,
                     initializer=_init,
                     initargs=(self._nice, self._started),
                 )
-                self._unforked = self.pool
+                with shared_on_fork():
+                    pool.submit(os.getpid)
+                self.pool = pool
             return self.pool
 
     def _replace(self, pool: ProcessPoolExecutor) -> None:
