@@ -1,12 +1,13 @@
 """What opening the builder page costs the browser tests, in CPU-seconds by process (issue 35).
 A script that prints figures, not a test.
 
-    .venv/bin/python -m benchmarks.page_open_bench [--opens 8] [--rounds 2]
+    .venv/bin/python -m benchmarks.page_open_bench [--opens 8] [--rounds 2] [--chromium PATH]
 
-Serves the app in a child process (a fresh pool in a temporary folder), launches Debian's
-/usr/bin/chromium as the tests do (tests/conftest.py's flags), and opens the builder ``--opens``
-times until its first search has answered: each in a new browser context, then each on one page
-handed on as tests/builder_pages.py does (reset as a new context would be). The two alternate
+Serves the app in a child process (a fresh pool in a temporary folder), launches the browser
+the tests do (tests/conftest.py's, with its flags; another with ``--chromium PATH``), and opens
+the builder ``--opens`` times until its first search has answered: each in a new browser
+context, then each on one page handed on as tests/builder_pages.py does (reset as a new context
+would be). The two alternate
 ``--rounds`` times (the shared VM's speed drifts). CPU is summed from /proc over every process
 of this one (Playwright's driver, Chromium's browser, renderer, GPU and utility processes) and
 the server's, sampled every 50 ms: ``/usr/bin/time`` misses the Chromium processes that are
@@ -121,6 +122,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--opens", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--chromium", default=CHROMIUM, help="the browser to launch")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -132,9 +134,9 @@ def main() -> None:
     try:
         wait_for(url)
         meter = Meter(server.pid)
-        print(f"builder page opens, CPU-s each ({machine()}):")
+        print(f"builder page opens in {args.chromium}, CPU-s each ({machine()}):")
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+            browser = p.chromium.launch(executable_path=args.chromium, headless=True, args=FLAGS)
             opens(browser, url, 1, reuse=True)  # the first opening of all, in neither figure
             for _ in range(args.rounds):
                 for reuse in (False, True):
