@@ -65,11 +65,11 @@ node_modules/.stamp: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
-# make docs adds about 2 s (measured 1.6-2.1 s on the 2-core VM), so the suite's run includes it.
 # First the engines' compile (one game per process, on both cores), so no two pytest workers
 # compile one engine at once; then the checks (one process at a time) beside the tests: the
 # pytest workers leave part of the two cores idle while they wait on the servers, browsers and
-# commands their tests start (issue 35), and the checks' 22 CPU-s fill some of it. The tests'
+# commands their tests start (issue 35), and the checks' 17 CPU-s (mypy's 14 without its cache)
+# fill some of it. The tests'
 # progress shows as it runs; the checks' output is printed whole when they end
 # (build/checks.log). A worker that runs out of tests takes some of another's (--dist worksteal).
 test: $(STAMP) $(MO) node_modules/.stamp
@@ -79,16 +79,22 @@ test: $(STAMP) $(MO) node_modules/.stamp
 tests: $(STAMP) $(MO) node_modules/.stamp
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
 
+# Beside the tests, the checks no test runs: the suite runs lint-imports on the tree
+# (tests/test_layers.py) and builds the site strictly (tests/test_docs.py) itself, so `make
+# test` no longer does either twice (issue 35: the docs' second build, about 3 CPU-s).
 checks-beside: $(STAMP) node_modules/.stamp
 	@mkdir -p build
-	@$(MAKE) --no-print-directory checks > build/checks.log 2>&1; status=$$?; \
+	@$(MAKE) --no-print-directory lint > build/checks.log 2>&1; status=$$?; \
 	  cat build/checks.log; exit $$status
 
-checks: $(STAMP) node_modules/.stamp
-	$(BIN)/ruff check deckcheck tests benchmarks mkdocs_hooks.py
-	$(BIN)/mypy
+# Every check at once, without the tests: lint, the import contracts and the docs.
+checks: lint
 	$(BIN)/lint-imports
 	$(MAKE) --no-print-directory docs
+
+lint: $(STAMP) node_modules/.stamp
+	$(BIN)/ruff check deckcheck tests benchmarks mkdocs_hooks.py
+	$(BIN)/mypy
 	$(MAKE) --no-print-directory typecheck-page
 
 # The suite with a sixth game installed (issue 33: the core's tests hold for any set of installed
