@@ -8,7 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pandas as pd
 from typer.testing import CliRunner
 
 from deckcheck.cli import app
@@ -112,6 +111,8 @@ def test_a_folder_of_decks_and_the_outputs(tmp_path: Path) -> None:
     assert "illegal" in result.stdout and "standby full" in result.stdout
     for path in (csv, parquet, png):
         assert f"wrote {path} (" in result.stderr
+    import pandas as pd  # here: at the top of the module, every pytest worker imported it
+
     frame = pd.read_csv(csv)
     assert len(frame) == 2 and frame["legal"].tolist().count(True) == 1
     assert pd.read_parquet(parquet).shape == frame.shape
