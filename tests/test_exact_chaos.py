@@ -26,7 +26,10 @@ from tests.conftest import EXAMPLES
 from tests.test_fast_chaos import POLICIES, SOLRAL, _hand_limit_setup, _named_setup
 from tests.test_play_rules import chaos_card, chaos_setup, filler_chaos
 
-GAMES = 3_000
+# Games per case, half the 3,000 of before (issue 35): every branch of deckcheck/ that this
+# file's run takes with 3,000 it still takes with 1,500 (coverage.py --branch: the same 655),
+# and the two engines' records are compared game by game.
+GAMES = 1_500
 DECK = 5  # the deck metric's column (games/chaos METRICS)
 DECKS = sorted(p.name for p in EXAMPLES.glob("chaos-*.deck"))
 REFUSED = {"chaos-standard-illegal.deck": "names a card no pool has"}
@@ -93,7 +96,7 @@ def test_names_sets_and_extras(
     going second, the partner attacks on turn 1 too, and on turn 22 the attack draw (§8.3)
     takes the deck's last card."""
     setup = _named_setup(registry, ("BETA",) if beta else (), **changes)
-    fast = exact(setup, turns=25, on_play=on_play, games=2_000)
+    fast = exact(setup, turns=25, on_play=on_play, games=1_000)
     out = rules_deck_out(setup, on_play)
     # 49 cards, 5 dealt: 2 a turn (1 on the first player's first turn); turn 24 (23) draws none
     assert out == ((24, 0) if on_play else (23, 0))

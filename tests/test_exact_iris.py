@@ -27,7 +27,10 @@ from tests.agreement import deck_out_turn, decks_out, same_games, tapes
 from tests.conftest import EXAMPLES
 from tests.test_rules import IRIS_MAIN, deck
 
-GAMES = 3_000
+# Games per case, half the 3,000 of before (issue 35): every branch of deckcheck/ that this
+# file's run takes with 3,000 it still takes with 1,500 (coverage.py --branch: the same 465),
+# and the two engines' records are compared game by game.
+GAMES = 1_500
 DECKS = sorted(p.name for p in EXAMPLES.glob("iris-*.deck"))
 REFUSED = {"iris-standard-illegal.deck": "no unit: no opening hand can be kept"}
 PILOTS = [{}, {"retreat": True, "charge": False}, {"use_commands": False}]
