@@ -69,9 +69,9 @@ node_modules/.stamp: package.json package-lock.json
 # compile one engine at once; then the checks (one process at a time) beside the tests: the
 # pytest workers leave part of the two cores idle while they wait on the servers, browsers and
 # commands their tests start (issue 35), and the checks' 17 CPU-s (mypy's 14 without its cache)
-# fill some of it. The tests'
-# progress shows as it runs; the checks' output is printed whole when they end
-# (build/checks.log). A worker that runs out of tests takes some of another's (--dist worksteal).
+# fill some of it. The tests' progress shows as it runs; the checks' output is printed whole
+# when they end (build/checks.log). A worker that runs out of tests takes some of another's
+# (--dist worksteal).
 test: $(STAMP) $(MO) node_modules/.stamp
 	$(MAKE) --no-print-directory engines
 	$(MAKE) --no-print-directory -j2 checks-beside tests

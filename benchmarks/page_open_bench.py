@@ -7,12 +7,11 @@ Serves the app in a child process (a fresh pool in a temporary folder), launches
 the tests do (tests/conftest.py's, with its flags; another with ``--chromium PATH``), and opens
 the builder ``--opens`` times until its first search has answered: each in a new browser
 context, then each on one page handed on as tests/builder_pages.py does (reset as a new context
-would be). The two alternate
-``--rounds`` times (the shared VM's speed drifts). CPU is summed from /proc over every process
-of this one (Playwright's driver, Chromium's browser, renderer, GPU and utility processes) and
-the server's, sampled every 50 ms: ``/usr/bin/time`` misses the Chromium processes that are
-never reaped up the tree (about half of the browser tests' CPU). The sampling's own CPU falls in
-"this process".
+would be). The two alternate ``--rounds`` times (the shared VM's speed drifts). CPU is summed
+from /proc over every process of this one (Playwright's driver, Chromium's browser, renderer,
+GPU and utility processes) and the server's, sampled every 50 ms: ``/usr/bin/time`` misses the
+Chromium processes that are never reaped up the tree (about half of the browser tests' CPU).
+The sampling's own CPU falls in "this process".
 """
 
 from __future__ import annotations

@@ -5,12 +5,12 @@ on the 2-core VM: two new renderer processes (the context's first about:blank an
 site), each starting Blink and Playwright's injected script, plus the context's setup in
 Chromium's browser and network processes; the same page navigated again cost a third of that.
 Under chromium-headless-shell, which the tests launch now, the two cost about the same
-(``benchmarks/page_open_bench.py``), so handing pages on saves little there. ``open_builder`` takes a
-page a finished test gave back (same browser and context options, any server), when there is one,
-and first makes it as a new context would be: the old document gone, no listener or route of
-the last test, no other page, no granted permission, online, the size asked for, the mouse at
-the corner, and nothing the origin stored (cookies, localStorage, IndexedDB, cache and service
-workers, this tab's sessionStorage) nor any cached answer. ``tests/test_builder_pages.py``
+(``benchmarks/page_open_bench.py``), so handing pages on saves little there. ``open_builder``
+takes a page a finished test gave back (same browser and context options, any server), when
+there is one, and first makes it as a new context would be: the old document gone, no listener
+or route of the last test, no other page, no granted permission, online, the size asked for,
+the mouse at the corner, and nothing the origin stored (cookies, localStorage, IndexedDB, cache
+and service workers, this tab's sessionStorage) nor any cached answer. ``tests/test_builder_pages.py``
 checks that reset. A test that fails never gives its page back: the next one starts afresh."""
 
 from __future__ import annotations
