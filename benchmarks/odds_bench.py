@@ -10,6 +10,12 @@
    Beside it, a plain-Python loop answers the same question the same way (random.sample of
    5 from the 49 cards left after the partner, the once-only return-all mulligan when the
    hand misses): its hands per second, timed in the same run.
+3. Issue 35's simulated question: ``deckcheck odds examples/vision-standard-legal.deck`` with
+   ten ``name:X>=3`` conditions (the deck's first ten names), ``--turns 10`` and ``--simulate``
+   2,000, 20,000 and 200,000 hands, each a new process, and its start-up (``--simulate 1``: the
+   same command dealing one hand). Goal: under 1 s plus start-up for 2,000 hands. No
+   plain-Python reference: the question's exact table (4¹⁰ count vectors) is what the
+   simulation must not build.
 """
 
 from __future__ import annotations
@@ -31,6 +37,19 @@ from deckcheck.pool.store import Pool
 
 WANT = ["type:paradox>=1", "kind:合理体>=1", "level<=1>=2"]
 CHAOS = ROOT / "examples" / "chaos-standard-legal.deck"
+VISION = ROOT / "examples" / "vision-standard-legal.deck"
+TEN = [  # the first ten names of VISION's legal example, three copies each but 森近 霖之助's two
+    "大妖精",
+    "レティ・ホワイトロック",
+    "妖精メイド",
+    "秋 静葉",
+    "秋 穣子",
+    "稗田 阿求",
+    "因幡 てゐ",
+    "森近 霖之助",
+    "エリー",
+    "夢符「封魔陣」",
+]
 
 
 def exact_figures(runs: int, db: Path) -> None:
@@ -94,6 +113,21 @@ def main() -> None:
         plain = plain_loop(max(args.games // 50, 100_000), db)
     record("odds --simulate, Monte Carlo hands/s", rate, "hands/s", 5e6, plain, ratio_goal=10)
     record("deckcheck odds start-up", startup, "s", lower_is_better=True)
+    ten_conditions()
+
+
+def ten_conditions() -> None:
+    """Part 3: the ten-condition question, its time past start-up for each sample size."""
+    with tempfile.TemporaryDirectory() as tmp:
+        ask = ["odds", str(VISION), "--turns", "10", "--db", str(Path(tmp) / "pool.sqlite3")]
+        for name in TEN:
+            ask += ["-w", f"name:{name}>=3"]
+        startup = command_seconds([*ask, "--simulate", "1"])
+        print(f"ten name:X>=3 conditions on {VISION.name}, start-up {startup:.2f} s")
+        for hands in (2_000, 20_000, 200_000):
+            total = command_seconds([*ask, "--simulate", str(hands)])
+            goal = 1.0 + startup if hands == 2_000 else None  # under 1 s plus start-up
+            record(f"ten conditions, --simulate {hands:,}", total, "s", goal, lower_is_better=True)
 
 
 if __name__ == "__main__":
