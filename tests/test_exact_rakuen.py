@@ -14,7 +14,7 @@ import pytest
 
 from deckcheck import decklist
 from deckcheck.formats.registry import FormatRegistry
-from deckcheck.games.rakuen import fast_core
+from deckcheck.games.rakuen import fast_core, table
 from deckcheck.games.rakuen.fast import batch_ok, play_batch, play_tape
 from deckcheck.goldfish.policy import policy_from_keys
 from deckcheck.goldfish.run import Chunk, prepare
@@ -27,9 +27,9 @@ from tests.conftest import EXAMPLES
 from tests.test_fast_rakuen import LUCK
 from tests.test_play_rules import filler, member
 
-# Not halved as the other games' were (issue 35): at 1,000 games the reference no longer takes a
-# 合体 search that empties the deck (table.py, ``take_from_deck``'s refresh), which 2,000 do.
-GAMES = 2_000
+# Halved as the other games' were (issue 35); the one branch 1,000 games no longer take, a 合体
+# search that empties the deck, has its own test: ``test_a_search_that_empties_the_deck``.
+GAMES = 1_000
 DECKS = sorted(p.name for p in EXAMPLES.glob("rakuen-*.deck"))
 FORMATS = ("rakuen-standard", "rakuen-standard-1.0")
 PILOTS: list[tuple[dict[str, Any], int]] = [  # (pilot keys, turns)
@@ -80,6 +80,43 @@ def test_example_decks(
     fast = exact(prepare(parsed, registry.get(format_id), index, policy), turns)
     if keys is LUCK:
         assert (fast.loss == 2).any()  # refresh penalties lose
+
+
+# The games of a 2,000-game tape (seed 30) whose 合体 search takes the deck's last card: the
+# refresh of ラクエンロジック ルールブック Ver1.0 ch.3 §6 then interrupts the search (table.py,
+# ``take_from_deck``). Found by playing the reference on all 2,000 with that branch counted.
+EMPTIED_BY_SEARCH = [(2, [1809]), (3, [1748])]  # (pilot, games) on the legal deck
+
+
+@pytest.mark.parametrize(("pilot", "games"), EMPTIED_BY_SEARCH, ids=["luck", "keep"])
+def test_a_search_that_empties_the_deck(
+    index: CardIndex,
+    registry: FormatRegistry,
+    monkeypatch: pytest.MonkeyPatch,
+    pilot: int,
+    games: list[int],
+) -> None:
+    """The rare branch, on the games that take it: both engines refresh the deck the search
+    emptied, and play on alike (their records compared as in the exact test)."""
+    emptied: list[int] = []
+    take = table.Table.take_from_deck
+
+    def counted(self: table.Table, card: Card) -> None:
+        before = self.refreshes
+        take(self, card)
+        if self.refreshes > before:  # the search took the last card: the deck refreshed
+            emptied.append(self.refreshes)
+
+    monkeypatch.setattr(table.Table, "take_from_deck", counted)
+    name = "rakuen-standard-legal.deck"
+    parsed = decklist.parse((EXAMPLES / name).read_text(encoding="utf-8"), name)
+    keys, turns = PILOTS[pilot]
+    setup = prepare(parsed, registry.get("rakuen-standard"), index, policy_from_keys(
+        "rakuen", keys, "test"
+    ))  # fmt: skip
+    assert batch_ok(setup)
+    same_games(play_tape, setup, 2_000, turns, True, seed=30, rows=turns + 4, picked=games)
+    assert emptied, "the picked games no longer empty the deck with a search"
 
 
 def rules_deck(registry: FormatRegistry, format_id: str, **keys: Any) -> Setup:

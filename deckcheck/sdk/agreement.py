@@ -11,7 +11,7 @@ tests use it through ``deckcheck.sdk.testing``, deckcheck's own through ``tests/
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, cast
 
 import numpy as np
@@ -44,13 +44,19 @@ def reference_chunk(setup: Setup, tape: NDArray[np.uint32], turns: int, on_play:
 
 def same_games(
     play_tape: TapeEngine, setup: Setup, games: int, turns: int, on_play: bool, seed: int,
-    rows: int = 4,
+    rows: int = 4, picked: Sequence[int] | None = None,
 ) -> Chunk:  # fmt: skip
     """Play ``games`` games on both engines from one tape; assert every record is the same
     (each metric on each turn, milestones, mulligans, loss and its turn). Returns the batch
-    engine's chunk, for what a caller checks the games exercised."""
+    engine's chunk, for what a caller checks the games exercised.
+
+    ``picked``: play only these games of the ``games``-game tape (each game reads its own
+    rows, so game ``g`` plays as it does among all of them): the few games of a long run that
+    take a rare path, found once, at the cost of the few."""
     width = sum(n for _, n in setup.drawable)
     tape = tapes(games, rows, width, seed)
+    if picked is not None:
+        tape = tape[list(picked)]
     fast = Chunk(0, *play_tape(setup, tape, turns, on_play))
     slow = reference_chunk(setup, tape, turns, on_play)
     for name in ("metrics", "milestones", "mulligans", "loss", "loss_turn"):
