@@ -4,7 +4,6 @@ one list (``deckcheck/duplicate-list``, a warning; outside the rulebooks)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import cast
 
 from deckcheck.i18n import _
 from deckcheck.models import DeckList, Game, Report, Violation
@@ -20,24 +19,16 @@ def fingerprint(deck: DeckList, game: Game, numbers: Numbers) -> Fingerprint | N
     """The deck as the cards it holds: per section, each card's number (a name and a number
     for one card are the same card) and its count, as a set (each key once, so equal sets
     are the same cards). An unresolved line counts as what it says. None for a list with no
-    card. ``numbers``: the memo of references to numbers (``Numbers``).
-
-    Column-wise, in C-level passes (``map``, ``zip``, ``dict``): a line at a time in Python it
-    was a sixth of a batch's validation (benchmarks/validate_bench.py)."""
-    if not deck.entries:
-        return None
-    sections, counts, refs, _lines = zip(*deck.entries, strict=True)
-    found: list[str | None] = list(map(numbers.known.get, refs))
-    if None in found:  # a reference this run has not met yet
-        pairs = zip(found, refs, strict=True)
-        found = [n if n is not None else numbers.number(r) for n, r in pairs]
-    keys = cast(list[tuple[str, str]], list(zip(sections, found, strict=True)))  # no None now
-    cards: dict[tuple[str, str], int] = dict(zip(keys, counts, strict=True))
-    if len(cards) < len(keys):  # a card on two lines of a section: its counts add up
-        cards = {}
-        for key, count in zip(keys, counts, strict=True):
-            cards[key] = cards.get(key, 0) + count
-    return (game, frozenset(cards.items()))
+    card. ``numbers``: the memo of references to numbers (``Numbers``)."""
+    cards: dict[tuple[str, str], int] = {}
+    known = numbers.known
+    for section, count, ref, _line in deck.entries:  # unpacking beats attribute access
+        number = known.get(ref)
+        if number is None:
+            number = numbers.number(ref)
+        key = (section, number)
+        cards[key] = cards.get(key, 0) + count
+    return (game, frozenset(cards.items())) if cards else None
 
 
 class Numbers:

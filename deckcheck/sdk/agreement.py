@@ -63,7 +63,10 @@ def same_games(
         a, b = getattr(fast, name), getattr(slow, name)
         assert a.shape == b.shape, name
         differ = np.flatnonzero((a != b).reshape(len(a), -1).any(axis=1))
-        assert not len(differ), _first_difference(name, fast, slow, int(differ[0]))
+        if len(differ):
+            g = int(differ[0])
+            where = f" (game {picked[g]} of the tape)" if picked is not None else ""
+            raise AssertionError(_first_difference(name, fast, slow, g) + where)
     return fast
 
 
