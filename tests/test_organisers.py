@@ -7,16 +7,21 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from deckcheck import decklist
+from deckcheck import decklist, same_deck
 from deckcheck.cli import app
 from deckcheck.csvsafe import unescape
+from deckcheck.models import DeckEntry, DeckList, Report
+from deckcheck.resolve import CardIndex
 from tests.conftest import EXAMPLES, cli_through
 
 runner = CliRunner()
@@ -260,3 +265,104 @@ def test_a_folder_through_the_service_has_the_same_duplicate_warnings(
     assert same == {"a-yamada.deck", "b-copy.deck"}
     text = runner.invoke(app, ["--server", remote, "validate", str(event)]).stdout
     assert "2 lists that are the same deck as another" in text
+
+
+# references to a few chaos cards as lists write them: a number, its name, other widths and
+# cases, a reprint (another number), another game's card and an unknown name in two spellings
+SAME_DECK_REFS = (
+    "SAMPLE-C-001", "見本キャラ 01", "sample-c-001", "ＳＡＭＰＬＥ－Ｃ－００１", "SAMPLE-C-001R",
+    "SAMPLE-C-002", "見本キャラ 02", "SAMPLE-R-001", "no such card", "Ｎｏ Ｓｕｃｈ Ｃａｒｄ",
+)  # fmt: skip
+SAME_DECK_SECTIONS = ("main", "extra", "side", "no-such-section")
+
+
+def _same_deck_groups(
+    decks: list[DeckList], index: CardIndex, monkeypatch: pytest.MonkeyPatch | None = None
+) -> list[set[int]]:
+    """The decks each deck is marked the same deck as, by ``mark_duplicates``."""
+    reports = [
+        Report(path=f"d{i}", format="chaos-standard", game="chaos", legal=True, counts={},
+               violations=[])
+        for i in range(len(decks))
+    ]  # fmt: skip
+    same_deck.mark_duplicates(decks, ["chaos"] * len(decks), reports, index)
+    marked = [[v for v in r.violations if v.rule == same_deck.RULE] for r in reports]
+    assert all(len(m) <= 1 for m in marked)
+    return [
+        {j for j in range(len(decks)) if m and re.search(rf"\bd{j}\b", m[0].message)}
+        for m in marked
+    ]
+
+
+@st.composite
+def _deck_lists(draw: st.DrawFn) -> list[DeckList]:
+    """A few lists, and lists made from them: lines reordered, a line split in two, a card
+    written by name instead of number, a copy more."""
+    line = st.tuples(
+        st.sampled_from(SAME_DECK_SECTIONS), st.integers(0, 4), st.sampled_from(SAME_DECK_REFS)
+    )
+    bases = draw(st.lists(st.lists(line, max_size=6), min_size=1, max_size=4))
+    lists = list(bases)
+    for _ in range(draw(st.integers(1, 6))):
+        lines = list(draw(st.sampled_from(bases)))
+        if lines:
+            k = draw(st.integers(0, len(lines) - 1))
+            section, count, ref = lines[k]
+            how = draw(st.sampled_from(["shuffle", "split", "rename", "more"]))
+            if how == "split":
+                a = draw(st.integers(0, count))
+                other = draw(st.sampled_from(SAME_DECK_REFS))
+                lines[k : k + 1] = [(section, a, ref), (section, count - a, other)]
+            elif how == "rename":
+                lines[k] = (section, count, draw(st.sampled_from(SAME_DECK_REFS)))
+            elif how == "more":
+                lines[k] = (section, count + 1, ref)
+            lines = draw(st.permutations(lines))
+        lists.append(lines)
+    return [
+        DeckList(entries=[DeckEntry(s, n, ref, i + 1) for i, (s, n, ref) in enumerate(lines)])
+        for lines in lists
+    ]
+
+
+@settings(max_examples=200)
+@given(decks=_deck_lists())
+def test_lists_are_marked_the_same_deck_exactly_when_their_fingerprints_are_equal(
+    index: CardIndex, decks: list[DeckList]
+) -> None:
+    """The duplicate check fingerprints only the lists whose ``signature`` another list
+    shares: it groups lists exactly as their fingerprints do, and equal fingerprints have
+    equal signatures (a name and a number for one card, a card over two lines, unknown names,
+    other games' cards, sections the format does not have)."""
+    numbers = same_deck.Numbers("chaos", index)
+    prints = [same_deck.fingerprint(d, "chaos", numbers) for d in decks]
+    for i, a in enumerate(prints):
+        for j, b in enumerate(prints):
+            if a is not None and a == b:
+                signatures = (same_deck.signature(decks[k], numbers) for k in (i, j))
+                assert len(set(signatures)) == 1
+    expected = [
+        {j for j, b in enumerate(prints) if j != i and a is not None and a == b}
+        for i, a in enumerate(prints)
+    ]
+    assert _same_deck_groups(decks, index) == expected
+    with pytest.MonkeyPatch.context() as patch:  # every signature alike: all fingerprinted
+        patch.setattr(same_deck, "signature", lambda deck, numbers: 0)
+        assert _same_deck_groups(decks, index) == expected
+
+
+def test_a_card_by_number_and_by_name_over_two_lines_is_the_same_deck(index: CardIndex) -> None:
+    def deck(*lines: tuple[str, int, str]) -> DeckList:
+        return DeckList(entries=[DeckEntry(*line, i + 1) for i, line in enumerate(lines)])
+
+    decks = [
+        deck(("main", 4, "SAMPLE-C-001"), ("extra", 1, "no such card")),
+        deck(
+            ("main", 1, "見本キャラ 01"), ("extra", 1, "NO SUCH CARD"), ("main", 3, "sample-c-001")
+        ),
+        deck(("main", 4, "SAMPLE-C-001R"), ("extra", 1, "no such card")),  # a reprint's number
+        deck(("extra", 4, "SAMPLE-C-001"), ("main", 1, "no such card")),  # other sections
+        deck(),  # no card: never the same deck
+        deck(),
+    ]
+    assert _same_deck_groups(decks, index) == [{1}, {0}, set(), set(), set(), set()]
