@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
+from operator import attrgetter
 
 from deckcheck import suggest
 from deckcheck.collector import paused_gc as paused_gc
@@ -15,6 +16,8 @@ from deckcheck.models import DeckList, Report
 from deckcheck.resolve import CardIndex
 from deckcheck.same_deck import mark_duplicates
 from deckcheck.validate import validate
+
+_REF = attrgetter("ref")
 
 
 class MissingFormat(UsageError):
@@ -82,9 +85,9 @@ def check_suggestions(
     """The work of the suggestions for ``deck``'s first ``names`` unknown names, found from
     the index before doing it; a ``SuggestLimit`` past ``suggest.WORK_LIMIT``. ``known``:
     a batch's references already found (``CardIndex.unknown_keys``)."""
+    if known is not None and known.issuperset(map(_REF, deck.entries)):  # a batch's usual
+        return 0  # deck: one C-level pass (a list of the references first took as long again)
     refs = [e.ref for e in deck.entries]
-    if known is not None and known.issuperset(refs):  # a batch's usual deck: one C-level pass
-        return 0
     keys = index.unknown_keys(game, refs, names, known)
     return suggest.check_work(index.name_index(game), keys) if keys else 0
 

@@ -79,6 +79,9 @@ class FormatFacts:
     # the list columns whose words the card facts keep (``_column_words``), worked out once:
     # per card it was 6% of a batch's validation (cProfile of validate_bench)
     columns: tuple[str, ...] | None = None
+    # the format's assumptions (``Format.assumptions``) by language, with the catalogue they
+    # were worded from: 1.2 µs of each report (benchmarks/validate_bench.py)
+    assumptions: dict[str, tuple[object, tuple[str, ...]]] = field(default_factory=dict)
 
     def refs_for(self, index: CardIndex) -> dict[str, Hit]:
         """The reference memo, emptied first if ``index`` is not the one it was built on."""

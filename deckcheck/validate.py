@@ -11,11 +11,19 @@ from deckcheck.checks.table import CheckFn, check_tables
 from deckcheck.decklist import SYNTAX, SYNTAX_SOURCE
 from deckcheck.decklist.parts import card_hint
 from deckcheck.formats import Format
-from deckcheck.i18n import N_, _, current
+from deckcheck.i18n import N_, _, current, translations
 from deckcheck.models import Card, CardCount, DeckList, Note, Report, Violation
 from deckcheck.printings import printing_lines
 from deckcheck.resolve import CardIndex, Resolution
-from deckcheck.slots import NOTES_KEPT, CheckedFormat, Context, Slot, copy_limit, format_facts
+from deckcheck.slots import (
+    NOTES_KEPT,
+    CheckedFormat,
+    Context,
+    FormatFacts,
+    Slot,
+    copy_limit,
+    format_facts,
+)
 from deckcheck.text import quote
 from deckcheck.wording import a_an, cited, listing, word
 
@@ -46,10 +54,20 @@ def validate(deck: DeckList, fmt: Format, index: CardIndex) -> Report:
         legal=not violations or all(v.severity != "error" for v in violations),
         counts=ctx.counts,
         violations=violations,
-        assumptions=fmt.assumptions,
+        assumptions=_assumptions(fmt, ctx.facts),
         format_version=fmt.version,
         notes=_notes(ctx) if ctx.picked else [],
     )
+
+
+def _assumptions(fmt: Format, memo: FormatFacts) -> list[str]:
+    """``fmt.assumptions``, worked out once per language and catalogue."""
+    language = current()
+    catalogue = translations(language)
+    hit = memo.assumptions.get(language)
+    if hit is None or hit[0] is not catalogue:
+        hit = memo.assumptions[language] = (catalogue, tuple(fmt.assumptions))
+    return list(hit[1])
 
 
 def _notes(ctx: Context) -> list[Note]:

@@ -43,10 +43,14 @@ def partner_check(ctx: Context, counts: dict[str, int]) -> list[Violation]:
         return []
     main = ctx.slots.get("main", [])
     listed = ctx.type_counts.get("main", {})
+    has_partner_card = not listed.keys().isdisjoint(rule.partner_types)
+    if has_partner_card:  # the usual deck: the first partner card that may be partner settles
+        types = rule.partner_types  # it (no list of them: 2 µs a deck, validate_bench)
+        for s in main:
+            if s.facts.type in types and may_partner(rule, s.card):
+                return []
     partner_cards = (
-        []
-        if listed.keys().isdisjoint(rule.partner_types)
-        else [s for s in main if s.facts.type in rule.partner_types]
+        [s for s in main if s.facts.type in rule.partner_types] if has_partner_card else []
     )
     pool = partner_cards or [s for s in main if s.card.type in rule.candidate_types]
     candidates = [s for s in pool if may_partner(rule, s.card)]
