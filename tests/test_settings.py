@@ -166,3 +166,22 @@ def test_the_asgi_module_exits_2_with_the_message(env: pytest.MonkeyPatch) -> No
     assert done.returncode == 2
     assert "DECKCHECK_SYNC_GAMES='-5'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_asgi_module_starts_where_the_pools_folder_does_not_exist_yet(
+    env: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``uvicorn deckcheck.service.asgi:app`` in a new home: the saved decks' and jobs' SQLite
+    file goes beside the card pool, whose folder the service makes (it was "unable to open
+    database file", a traceback, before)."""
+    pool = tmp_path / "new home" / "deckcheck" / "pool.sqlite3"
+    env.setenv("DECKCHECK_DB", str(pool))
+    done = subprocess.run(
+        [sys.executable, "-c", "import deckcheck.service.asgi"],
+        capture_output=True,
+        text=True,
+        timeout=HANG,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert pool.with_suffix(".decks.sqlite3").is_file()

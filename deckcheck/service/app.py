@@ -96,6 +96,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # many processes as the requests' pool (the machine's cores, not one per admitted job:
     # 32 idle processes on 2 cores only slow each other); the other admitted jobs queue.
     processes = min(settings.max_jobs, settings.workers)
+    if settings.database_url is None:  # saved decks and jobs in SQLite beside the card pool,
+        settings.db.parent.mkdir(parents=True, exist_ok=True)  # whose folder a new home lacks
     job_workers = Workers(processes, settings.max_jobs - processes, nice=JOB_NICE, name="jobs")
     jobs = Jobs(
         JobStore(settings.decks_url, create=True),
