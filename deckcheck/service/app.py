@@ -89,6 +89,14 @@ def _start_processes(state: Any, pools: tuple[Workers, ...]) -> None:
         pool.start()
 
 
+def _job_store(settings: Settings) -> JobStore:
+    """The saved decks' and jobs' store; in SQLite it lies beside the card pool, whose folder
+    a new home does not have yet (``uvicorn deckcheck.service.asgi:app`` was a traceback)."""
+    if settings.database_url is None:
+        settings.db.parent.mkdir(parents=True, exist_ok=True)
+    return JobStore(settings.decks_url, create=True)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     workers = Workers(settings.workers, settings.queue)
@@ -96,11 +104,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # many processes as the requests' pool (the machine's cores, not one per admitted job:
     # 32 idle processes on 2 cores only slow each other); the other admitted jobs queue.
     processes = min(settings.max_jobs, settings.workers)
-    if settings.database_url is None:  # saved decks and jobs in SQLite beside the card pool,
-        settings.db.parent.mkdir(parents=True, exist_ok=True)  # whose folder a new home lacks
     job_workers = Workers(processes, settings.max_jobs - processes, nice=JOB_NICE, name="jobs")
     jobs = Jobs(
-        JobStore(settings.decks_url, create=True),
+        _job_store(settings),
         job_workers,
         settings.max_jobs,
         settings.job_ttl,
