@@ -154,15 +154,20 @@ def test_serve_refuses_a_bad_value_before_it_starts(env: pytest.MonkeyPatch) -> 
     assert "DECKCHECK_MAX_JOBS='lots'" in result.stderr and "Traceback" not in result.stderr
 
 
-def test_the_asgi_module_exits_2_with_the_message(env: pytest.MonkeyPatch) -> None:
-    env.setenv("DECKCHECK_SYNC_GAMES", "-5")
-    done = subprocess.run(
+def _import_asgi() -> subprocess.CompletedProcess[str]:
+    """What ``uvicorn deckcheck.service.asgi:app`` does first, in a new process."""
+    return subprocess.run(
         [sys.executable, "-c", "import deckcheck.service.asgi"],
         capture_output=True,
         text=True,
         timeout=HANG,
         check=False,
     )
+
+
+def test_the_asgi_module_exits_2_with_the_message(env: pytest.MonkeyPatch) -> None:
+    env.setenv("DECKCHECK_SYNC_GAMES", "-5")
+    done = _import_asgi()
     assert done.returncode == 2
     assert "DECKCHECK_SYNC_GAMES='-5'" in done.stderr
     assert "Traceback" not in done.stderr
@@ -176,12 +181,6 @@ def test_the_asgi_module_starts_where_the_pools_folder_does_not_exist_yet(
     database file", a traceback, before)."""
     pool = tmp_path / "new home" / "deckcheck" / "pool.sqlite3"
     env.setenv("DECKCHECK_DB", str(pool))
-    done = subprocess.run(
-        [sys.executable, "-c", "import deckcheck.service.asgi"],
-        capture_output=True,
-        text=True,
-        timeout=HANG,
-        check=False,
-    )
+    done = _import_asgi()
     assert done.returncode == 0, done.stderr
     assert pool.with_suffix(".decks.sqlite3").is_file()

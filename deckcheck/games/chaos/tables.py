@@ -40,10 +40,10 @@ class Pure(Check):
 
 def partner_of(fmt: FormatView) -> Partner | None:
     """The format's ``[partner]`` table, if it has one."""
-    tables = fmt.tables("partner")
-    if tables and isinstance(tables[0], Partner):  # without a generator: once a deck validated
-        return tables[0]
-    return next((t for t in fmt.tables("partner") if isinstance(t, Partner)), None)
+    for table in fmt.tables("partner"):  # a loop, not next() over a generator: once a deck
+        if isinstance(table, Partner):  # validated (benchmarks/validate_bench.py)
+            return table
+    return None
 
 
 def os_policy_of(fmt: FormatView) -> OsPolicy | None:
