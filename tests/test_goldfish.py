@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
+import pickle
 import random
 import threading
 import time
@@ -23,8 +25,8 @@ from deckcheck.games.iris import engine as iris
 from deckcheck.games.rakuen import engine as rakuen
 from deckcheck.goldfish.common import DeckOut, Record
 from deckcheck.goldfish.policy import Compiled, Policy, PolicyError, default_policy, load_policy
-from deckcheck.goldfish.run import GoldfishRequest, goldfish, prepare, statistics
-from deckcheck.goldfish.setup import Setup
+from deckcheck.goldfish.run import GoldfishRequest, chunks, goldfish, prepare, statistics
+from deckcheck.goldfish.setup import Setup, game_seeds
 from deckcheck.models import Card, Game
 from deckcheck.odds.setup import rules_of
 from deckcheck.resolve import CardIndex
@@ -291,6 +293,28 @@ def test_same_seed_same_results_with_any_workers(index: CardIndex, formats: Form
         parsed, fmt, index, default_policy("chaos"), GoldfishRequest(games=4500, turns=6, seed=12)
     )
     assert other.per_turn != runs[0].per_turn
+
+
+@pytest.mark.parametrize("games", [1, 4999, 5000, 12_345])
+def test_every_chunk_carries_the_runs_game_seeds(
+    index: CardIndex, formats: FormatRegistry, games: int
+) -> None:
+    """Game i gets the i-th seed of the run however the chunks are cut: a batch engine's chunks
+    work out all but their first seed only when read, and keep them through a pickle (the
+    way they travel to workers)."""
+    fmt = formats.get("vision-standard")
+    parsed = decklist.parse((EXAMPLES / "vision-standard-legal.deck").read_text(encoding="utf-8"))
+    fast = prepare(parsed, fmt, index, default_policy("vision"))
+    expected = game_seeds(5, games)
+    for setup in (fast, dataclasses.replace(fast, fast=False)):
+        parts = chunks(setup, games, 5)
+        assert [start for start, _ in parts] == list(range(0, games, len(parts[0][1])))
+        assert [seed for _, part in parts for seed in part] == expected
+        assert [list(pickle.loads(pickle.dumps(part))) for _, part in parts] == [
+            list(part) for _, part in parts
+        ]
+        assert [part[-1] for _, part in parts] == [list(part)[-1] for _, part in parts]
+    assert len(chunks(fast, games, 5)) == -(-games // fast.spec.play.batch_size)
 
 
 def test_statistics_of_nothing() -> None:

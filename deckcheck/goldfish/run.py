@@ -24,7 +24,7 @@ from deckcheck.goldfish.common import GoldfishError, Tick, ticking
 from deckcheck.goldfish.compiling import first_chunk, pending
 from deckcheck.goldfish.histogram import quantiles
 from deckcheck.goldfish.policy import Compiled, Policy
-from deckcheck.goldfish.setup import Setup, game_seeds, per_setup
+from deckcheck.goldfish.setup import ChunkSeeds, Setup, game_seeds, per_setup
 from deckcheck.goldfish.tally import BINS as BINS
 from deckcheck.goldfish.tally import Chunk as Chunk
 from deckcheck.goldfish.tally import Tally as Tally
@@ -81,13 +81,18 @@ def play_one(
 _compiled = per_setup(lambda setup: Compiled(setup.policy, setup.game))
 
 
-def chunks(setup: Setup, games: int, seed: int) -> list[tuple[int, list[int]]]:
+def chunks(setup: Setup, games: int, seed: int) -> list[tuple[int, Sequence[int]]]:
     """(first game, game seeds) of each chunk: game ``i`` always gets the ``i``-th seed of one
     SeedSequence, and a batch engine's chunks are fixed, so every way of playing them (one
-    process, workers, a Dask cluster) gives the same numbers."""
-    seeds = game_seeds(seed, games)
-    size = setup.spec.play.batch_size if _batch(setup) is not None else CHUNK
-    return [(start, seeds[start : start + size]) for start in range(0, games, size)]
+    process, workers, a Dask cluster) gives the same numbers. A batch engine's chunk carries
+    its first seed, the one it reads (``ChunkSeeds``)."""
+    if _batch(setup) is None:
+        seeds = game_seeds(seed, games)
+        return [(start, seeds[start : start + CHUNK]) for start in range(0, games, CHUNK)]
+    size = setup.spec.play.batch_size
+    starts = range(0, games, size)
+    firsts = game_seeds(seed, starts[-1] + 1) if games > 0 else []
+    return [(s, ChunkSeeds(seed, s, min(size, games - s), firsts[s])) for s in starts]
 
 
 def _batch(setup: Setup) -> BatchEngine | None:
@@ -148,7 +153,7 @@ def _worker_init(setup: Setup) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
 
 
-def _worker_chunk(start: int, seeds: list[int], turns: int, on_play: bool, lang: str) -> Tally:
+def _worker_chunk(start: int, seeds: Sequence[int], turns: int, on_play: bool, lang: str) -> Tally:
     """A chunk in a worker process: numbers back; a message raised is in ``lang``, the
     caller's language (a worker process starts in English)."""
     assert _WORKER is not None
@@ -271,11 +276,12 @@ def statistics(
         by_first = total.milestone_turns[j]
         hits = n - int(by_first[0])
         turns_list = np.arange(turns + 1)
+        firsts = by_first[: turns + 1].tolist()
         reached[name] = {
             "rate": hits / n,
             "mean_turn": float((turns_list * by_first).sum() / hits) if hits else None,
-            "by_turn": [int(by_first[1 : t + 1].sum()) / n for t in range(1, turns + 1)],
-            "first_at": {str(t): int(by_first[t]) for t in range(1, turns + 1)},
+            "by_turn": [c / n for c in np.cumsum(by_first[1 : turns + 1]).tolist()],
+            "first_at": {str(t): firsts[t] for t in range(1, turns + 1)},
         }
     return summary, per_turn, reached
 

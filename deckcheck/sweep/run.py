@@ -79,7 +79,7 @@ class ChunkTask:
     variant: int
     setup: Setup
     start: int
-    seeds: tuple[int, ...]
+    seeds: Sequence[int]
     turns: int
     on_play: bool
     lang: str = field(default_factory=current)  # the language of the caller, for messages
@@ -112,7 +112,7 @@ def chunk_tasks(
     """The chunks of ``games`` games, cut as ``goldfish.run.simulate`` cuts them: the same
     numbers wherever they are played."""
     return [
-        ChunkTask(index, setup, start, tuple(part), turns, on_play)
+        ChunkTask(index, setup, start, part, turns, on_play)
         for start, part in chunks(setup, games, seed)
     ]
 
