@@ -37,7 +37,7 @@ from deckcheck.games.vision.fast_board import (
     _leave,
 )
 from deckcheck.games.vision.fast_hand import _draw, _meets, _remove
-from deckcheck.games.vision.fast_main import _attack, _can_play, _main_phase
+from deckcheck.games.vision.fast_main import _attack, _main_phase
 from deckcheck.games.vision.fast_state import (
     ACTIVE,
     ALIVE,
@@ -137,10 +137,7 @@ def _play(seed, on_play, base, tables, keep, p, out, state, rand):  # type: igno
             s[MAIN_ACTIVE], s[MAIN_ASLEEP] = s[ACTIVE], s[NODES] - s[ACTIVE]
             _charge(turn, until, p, zones, s, u, rand)
             s[WORLD_PLAYED] = 0  # no 世界呪符 played yet this turn
-            s[READY] = 0
-            for i in range(s[HELD]):
-                if _can_play(zones[1][i], turn, tables, zones, s, u, np.int64(U_ALL)):
-                    s[READY] += 1
+            s[READY] = 0  # counted by the main phase's first look at the hand
             _main_phase(turn, tables, p, zones, s, u, e, ms)
             for k in range(7):
                 if s[NODES] >= k + 1 and ms[NODE_1 + k] == 0:

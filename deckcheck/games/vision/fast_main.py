@@ -60,6 +60,7 @@ from deckcheck.games.vision.fast_state import (
     PLAY_SCORE,
     PLAYED,
     RANK_SCORE,
+    READY,
     U_ALIVE,
     U_ALL,
     U_ATTACK,
@@ -94,8 +95,10 @@ def _can_play(c, turn, tables, z, s, u, ok):  # type: ignore[no-untyped-def]
 def _main_phase(turn, tables, p, z, s, u, e, ms):  # type: ignore[no-untyped-def]
     """The main phase: while a card may be played, the one _pick chooses is played (_put)."""
     s[PLAYED] = s[FREE] = s[CHARACTERS] = s[DOLLS] = 0
+    first = True
     while True:
-        best = _pick(turn, tables, p, z, s, u)
+        best = _pick(turn, tables, p, z, s, u, first)
+        first = False
         if best < 0:
             return
         if tables[0][ROLE, z[1][best]] == CHARACTER and ms[FIRST_CHARACTER] == 0:
@@ -104,15 +107,21 @@ def _main_phase(turn, tables, p, z, s, u, e, ms):  # type: ignore[no-untyped-def
 
 
 @njit(inline="always")
-def _pick(turn, tables, p, z, s, u):  # type: ignore[no-untyped-def]
+def _pick(turn, tables, p, z, s, u, first):  # type: ignore[no-untyped-def]
     """The index in hand of the card the main phase plays next, -1 if none: a playable one
     within the turn's limits (commands only an 装備/場 where the format lets them be), free
-    ones first when the pilot says so, then the first of the best play score."""
+    ones first when the pilot says so, then the first of the best play score. The ``first``
+    look of the phase also counts the cards that could be played (``READY``): one pass over
+    the hand instead of two (issue 35)."""
     card, score, hand, users = tables[0], tables[1], z[1], z[5]
     best = -1
     best_free = 0
     for i in range(s[HELD]):
         c = hand[i]
+        if first:
+            if not _can_play(c, turn, tables, z, s, u, np.int64(U_ALL)):
+                continue
+            s[READY] += 1
         if card[ROLE, c] == COMMAND and not (p[P_FIELD_COMMANDS] and card[FIELD_EQUIP, c]):
             continue
         if card[ROLE, c] == CHARACTER and not card[SURPRISE, c]:
@@ -121,7 +130,7 @@ def _pick(turn, tables, p, z, s, u):  # type: ignore[no-untyped-def]
                     continue
             elif s[CHARACTERS] >= p[P_PER_TURN]:
                 continue
-        if not _can_play(c, turn, tables, z, s, u, np.int64(U_ALL)):
+        if not first and not _can_play(c, turn, tables, z, s, u, np.int64(U_ALL)):
             continue
         is_free = 0
         if p[P_FREE_FIRST] and _free(c, card, users):
