@@ -36,14 +36,25 @@ KEEP_BYTES = 8 << 20
 @byte_cache(KEEP_BYTES, ints_bytes)
 def _kept(sigs: tuple[int, ...], demands: tuple[int, ...], k1: tuple[int, ...]) -> tuple[int, ...]:
     width = (1 << len(demands)) - 1
-    fits = [bin(sigs[g] & width).count("1") for g in range(len(k1))]
+    fits = [bin(sig & width).count("1") for sig in sigs[: len(k1)]]
+    # A group keeps at most the slots of the conditions it counts toward (Hall's condition for
+    # the group alone): the keeps past that can never be assigned, so they are not ranked
+    # (the same keep, a third faster on the cold exact benchmark's 52 hands: issue 35).
+    caps = [min(k, _slots(sig, demands)) for k, sig in zip(k1, sigs, strict=False)]
     candidates = sorted(
-        itertools.product(*(range(k + 1) for k in k1)),
-        key=lambda kv: (sum(kv), sum(k * f for k, f in zip(kv, fits, strict=True)), kv),
+        (
+            (sum(kv), sum(k * f for k, f in zip(kv, fits, strict=True)), kv)
+            for kv in itertools.product(*(range(c + 1) for c in caps))
+        ),
         reverse=True,
     )
     # the best keep is the first that can be assigned; the empty keep always can
-    return next(kv for kv in candidates if _assignable(sigs, demands, kv))
+    return next(kv for _size, _fit, kv in candidates if _assignable(sigs, demands, kv))
+
+
+def _slots(reach: int, demands: Sequence[int]) -> int:
+    """The slots of the conditions whose bits are set in ``reach``."""
+    return sum(d for i, d in enumerate(demands) if reach >> i & 1)
 
 
 def _assignable(sigs: Sequence[int], demands: Sequence[int], kv: Sequence[int]) -> bool:
@@ -54,8 +65,7 @@ def _assignable(sigs: Sequence[int], demands: Sequence[int], kv: Sequence[int]) 
             reach = 0
             for g in subset:
                 reach |= sigs[g]
-            slots = sum(d for i, d in enumerate(demands) if reach >> i & 1)
-            if sum(kv[g] for g in subset) > slots:
+            if sum(kv[g] for g in subset) > _slots(reach, demands):
                 return False
     return True
 
