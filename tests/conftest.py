@@ -5,6 +5,7 @@ processes on 127.0.0.1) and a throwaway PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import importlib
 import os
@@ -38,8 +39,11 @@ collect_ignore = ["plugins"]
 # No test reads or writes the user's own card database (modules such as service.asgi open the
 # default pool when imported). Under pytest-xdist each worker has its own: the workers inherit
 # the controller's environment, and two processes building one pool file would race.
+# The folder goes when the process ends (a run left one for each pytest process in /tmp).
 if "DECKCHECK_DB" not in os.environ or os.environ.get("_DECKCHECK_DB_OF_TESTS"):
-    os.environ["DECKCHECK_DB"] = str(Path(tempfile.mkdtemp(prefix="deckcheck-")) / "pool.sqlite3")
+    _DB_FOLDER = Path(tempfile.mkdtemp(prefix="deckcheck-"))
+    atexit.register(shutil.rmtree, _DB_FOLDER, ignore_errors=True)
+    os.environ["DECKCHECK_DB"] = str(_DB_FOLDER / "pool.sqlite3")
     os.environ["_DECKCHECK_DB_OF_TESTS"] = "1"
 
 # Tests hold no wall-clock limits (issue 20, item 6): no Hypothesis deadline either, as the
