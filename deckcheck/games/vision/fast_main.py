@@ -118,19 +118,19 @@ def _pick(turn, tables, p, z, s, u, first):  # type: ignore[no-untyped-def]
     best_free = 0
     for i in range(s[HELD]):
         c = hand[i]
-        if first:
-            if not _can_play(c, turn, tables, z, s, u, np.int64(U_ALL)):
-                continue
-            s[READY] += 1
-        if card[ROLE, c] == COMMAND and not (p[P_FIELD_COMMANDS] and card[FIELD_EQUIP, c]):
-            continue
+        barred = card[ROLE, c] == COMMAND and not (p[P_FIELD_COMMANDS] and card[FIELD_EQUIP, c])
         if card[ROLE, c] == CHARACTER and not card[SURPRISE, c]:
             if card[DOLL, c]:
-                if s[DOLLS] >= p[P_DOLLS]:
-                    continue
-            elif s[CHARACTERS] >= p[P_PER_TURN]:
-                continue
-        if not first and not _can_play(c, turn, tables, z, s, u, np.int64(U_ALL)):
+                barred = barred or s[DOLLS] >= p[P_DOLLS]
+            else:
+                barred = barred or s[CHARACTERS] >= p[P_PER_TURN]
+        if barred and not first:
+            continue
+        # one call site: each inlined copy of _can_play is compiled again (issue 35)
+        if not _can_play(c, turn, tables, z, s, u, np.int64(U_ALL)):
+            continue
+        s[READY] += first
+        if barred:
             continue
         is_free = 0
         if p[P_FREE_FIRST] and _free(c, card, users):
