@@ -3,6 +3,7 @@ used to outlive it, holding its port), and API-key holders get further places in
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import socket
@@ -54,6 +55,29 @@ def test_workers_end_with_the_server(tmp_path: Path) -> None:
     for process in alive:  # do not leave them behind even when the test fails
         process.kill()
     assert not alive
+
+
+def _a_worker(service: int) -> None:
+    """A pool worker's life as far as its start: ``_init``, then waiting for tasks."""
+    from deckcheck.service.workers import _init
+
+    _init(0, None, service)
+    time.sleep(HANG)
+
+
+def test_a_worker_whose_service_ended_before_it_started_exits() -> None:
+    """The service can end between forking a worker and the worker's start. The worker must
+    compare its parent with the service's pid the service gave it, not with the parent it
+    finds (by then init), or it waits for good (a loaded run left one, 2026-12-03)."""
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()
+    worker = multiprocessing.get_context("fork").Process(target=_a_worker, args=(ended.pid,))
+    worker.start()
+    worker.join(HANG)
+    alive = worker.is_alive()
+    if alive:
+        worker.kill()
+    assert not alive and worker.exitcode == 0
 
 
 def test_key_holders_have_further_queue_places(tmp_path: Path) -> None:

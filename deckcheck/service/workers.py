@@ -47,15 +47,20 @@ STARTED_SLOTS = 4096
 _started: Any = None  # in a worker process: its pool's array
 
 
-def _init(nice: int, started: Any = None) -> None:
+def _init(nice: int, started: Any, service: int) -> None:
+    """A worker's start: ``service`` is the pid of the process that made the pool, given by
+    that process itself."""
     global _started
     _started = started
     drop_inherited_sockets()
     with contextlib.suppress(OSError):  # not allowed here: run at the normal priority
         os.nice(nice)
     # A forked worker holds the write ends of its own pipes, so it never sees the service end
-    # by them: it outlived even a clean shutdown.
-    threading.Thread(target=_exit_with, args=(os.getppid(),), daemon=True).start()
+    # by them: it outlived even a clean shutdown. The service's pid comes from the service:
+    # one that ended between forking a worker and the worker's start left a worker that took
+    # init for its parent, waited for that to change, and stayed (a loaded suite run,
+    # 2026-12-03: tests/test_service_workers.py waited on it).
+    threading.Thread(target=_exit_with, args=(service,), daemon=True).start()
 
 
 def _exit_with(parent: int) -> None:
@@ -199,7 +204,7 @@ class Workers:
                     max_workers=self._workers,
                     mp_context=self._context,
                     initializer=_init,
-                    initargs=(self._nice, self._started),
+                    initargs=(self._nice, self._started, os.getpid()),
                 )
                 with shared_on_fork():
                     pool.submit(os.getpid)
