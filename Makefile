@@ -76,8 +76,11 @@ test: $(STAMP) $(MO) node_modules/.stamp
 	$(MAKE) --no-print-directory engines
 	$(MAKE) --no-print-directory -j2 checks-beside tests
 
+# OpenBLAS with one thread, as deckcheck's own processes run it (deckcheck/__init__.py): pytest's
+# plugins load NumPy in the workers before deckcheck could say so. Its idle threads spinning
+# took about 1 % of a suite run's CPU (perf, 2026-12-03). A value already set wins.
 tests: $(STAMP) $(MO) node_modules/.stamp
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
+	OPENBLAS_NUM_THREADS=$${OPENBLAS_NUM_THREADS:-1} $(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
 
 # Beside the tests, the checks no test runs: the suite runs lint-imports on the tree
 # (tests/test_layers.py) and builds the site strictly (tests/test_docs.py) itself, so `make
