@@ -15,6 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from deckcheck.service.workers import _init
 from tests.conftest import EXAMPLES, HANG
 
 psutil = pytest.importorskip("psutil")
@@ -58,9 +59,8 @@ def test_workers_end_with_the_server(tmp_path: Path) -> None:
 
 
 def _a_worker(service: int) -> None:
-    """A pool worker's life as far as its start: ``_init``, then waiting for tasks."""
-    from deckcheck.service.workers import _init
-
+    """A pool worker's life as far as its start: ``_init``, then waiting for tasks (imported
+    by the test's process: the forked child imports nothing)."""
     _init(0, None, service)
     time.sleep(HANG)
 
