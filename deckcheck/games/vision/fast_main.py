@@ -38,6 +38,7 @@ from deckcheck.games.vision.fast_board import (
     _leave,
     _links,
     _playable,
+    _playable_called,
     _set_on,
     _unbury,
     _users,
@@ -277,7 +278,7 @@ def _commands(turn, tables, z, s, u, e):  # type: ignore[no-untyped-def]
         c = snap[q]
         if card[ROLE, c] != COMMAND or card[BONUS, c] <= 0:
             continue
-        if not _playable(c, card, users, s, u, np.int64(U_ATTACKER), name_turn, turn):
+        if not _playable_called(c, card, users, s, u, np.int64(U_ATTACKER), name_turn, turn):
             continue
         for i in range(s[HELD]):
             if hand[i] == c:
