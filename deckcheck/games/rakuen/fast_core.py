@@ -10,7 +10,12 @@ Chosen for numba's compile time (issue 35, benchmarks/compile_bench.py): a step 
 (the turn, its phases) is inlined into ``play_games``; one called from several places is
 compiled once and called (numba types an inlined body again at each site, LLVM optimises a
 called one again in each caller); zones are copied and sorted with loops (a slice copy
-compiles a shape check per site, NumPy's sorts their generic code)."""
+compiles a shape check per site, NumPy's sorts their generic code).
+
+Only ``play_games`` allocates; its loop ``_play`` and the steps it calls are compiled with
+``_nrt=False``, as VISION's are (games/vision/fast_board.py says why): with reference counts,
+the atomic increments and decrements of each call's arrays were 45 % of the loop's time (a
+perf profile, issue 35). ``_room`` sorts in two rows of scratch it is given."""
 
 from __future__ import annotations
 
@@ -57,10 +62,11 @@ def _fits(t, freed, freed_big, s, circles, blocks):
     return s[CIRCLES] - freed + t <= circles and s[BIG] - freed_big + (t == 4) <= blocks
 
 
-@njit()
-def _room(card, leave_a, leave_b, over, c, field, s, circles, blocks, victims):
+@njit(_nrt=False)
+def _room(card, leave_a, leave_b, over, c, field, s, circles, blocks, victims, scratch):
     """Table.room: how many members (their field slots into ``victims``) to drop so ``card``
-    fits once the slots ``leave_a``/``leave_b`` (-1: none) left; -1 when it cannot fit."""
+    fits once the slots ``leave_a``/``leave_b`` (-1: none) left; -1 when it cannot fit.
+    ``scratch``: two rows for the sort's keys and order (nothing is allocated here)."""
     freed, freed_big = 0, 0
     for slot in (leave_a, leave_b):
         if slot >= 0:
@@ -73,10 +79,10 @@ def _room(card, leave_a, leave_b, over, c, field, s, circles, blocks, victims):
     if not over:
         return -1
     n = s[NFIELD]
-    keys = np.empty(n, np.int64)
+    keys, order = scratch[0], scratch[1]
     for i in range(n):
         keys[i] = c[LEVEL, field[i]] * 1024 - c[TERR, field[i]]
-    order = np.empty(n, np.int64)  # by (level, -territory), stable as sorted(): an insertion
+    # order: by (level, -territory), stable as sorted(): an insertion
     for i in range(n):  # sort (a field is a few members; np.argsort compiled slower, issue 35)
         j = i
         while j > 0 and keys[order[j - 1]] > keys[i]:
@@ -101,7 +107,7 @@ def _room(card, leave_a, leave_b, over, c, field, s, circles, blocks, victims):
     return -1
 
 
-@njit()
+@njit(_nrt=False)
 def _deploy(card, gone, ngone, pa, pb, soul, nsoul, c, stock, drop, field, souls, nsouls, s):
     """Pay the cost; the field slots ``gone`` leave, to the drop zone with their soul, in the
     order given (the reference's), but the 合体 pair's (``soul`` holds them); place ``card``
@@ -192,10 +198,10 @@ def _level_phase(c, cmask, lmask, colbit, hand, level, s, level_max, swap):
                 return
 
 
-@njit()
+@njit(_nrt=False)
 def _main(turn, c, cmask, p, z, s, ms):
     """Deploy members in the pilot's order while they fit; returns how many."""
-    _deck, hand, stock, drop, _level, field, souls, nsouls, victims, buf, soul = z
+    _deck, hand, stock, drop, _level, field, souls, nsouls, victims, buf, soul, scratch = z
     none = np.int64(-1)  # no slot; int64, not a literal: see _gattai
     m = 0
     for i in range(s[NHAND]):  # the members of the hand, stably sorted by the play order
@@ -212,7 +218,9 @@ def _main(turn, c, cmask, p, z, s, ms):
         card = buf[i]
         if not _conditions(card, c, cmask, s):
             continue
-        nv = _room(card, none, none, p[P_OVER], c, field, s, p[P_CIRCLES], p[P_BLOCKS], victims)
+        nv = _room(
+            card, none, none, p[P_OVER], c, field, s, p[P_CIRCLES], p[P_BLOCKS], victims, scratch
+        )
         if nv < 0:
             continue
         s[NHAND] = _remove(hand, s[NHAND], card)
@@ -238,7 +246,7 @@ def _lowest(c, field, s, kind):
 @njit(inline="always")
 def _gattai(c, cmask, p, z, s, rand):
     """(status, the 合理体 deployed or -1), as engine._gattai."""
-    deck, hand, stock, drop, _level, field, souls, nsouls, victims, _buf, soul = z
+    deck, hand, stock, drop, _level, field, souls, nsouls, victims, _buf, soul, scratch = z
     ta, ea = np.int64(_lowest(c, field, s, THEORIST)), np.int64(_lowest(c, field, s, ENVOY))
     if ta < 0 or ea < 0:
         return 0, -1
@@ -256,13 +264,13 @@ def _gattai(c, cmask, p, z, s, rand):
                 continue
             if best >= 0 and c[PLAY, card] >= c[PLAY, best]:
                 continue
-            if _room(card, ta, ea, over, c, field, s, circles, blocks, victims) >= 0:
+            if _room(card, ta, ea, over, c, field, s, circles, blocks, victims, scratch) >= 0:
                 best = card
         if best >= 0:
             break
     if best < 0:
         return 0, -1
-    nv = _room(best, ta, ea, over, c, field, s, circles, blocks, victims)
+    nv = _room(best, ta, ea, over, c, field, s, circles, blocks, victims, scratch)
     if source == 1:
         s[NDECK] = _remove(deck, s[NDECK], best)
         if s[NDECK] == 0 and not _refresh(deck, drop, s, rand):
@@ -299,7 +307,7 @@ def _end_phase(c, hand, drop, s, limit, buf):
 @njit(inline="always")
 def _turn(turn, on_play, c, cmask, lmask, colbit, p, z, s, ms, rand):
     """One turn; returns the loss status (0: the game goes on)."""
-    deck, hand, stock, drop, level, _field, _souls, _nsouls, _victims, buf, _soul = z
+    deck, hand, stock, drop, level, _field, _souls, _nsouls, _victims, buf, _soul, _scratch = z
     status = _draw(p[P_DRAW], deck, drop, hand, s, NHAND, rand)
     if status:
         return status
@@ -333,19 +341,27 @@ def play_games(cards, deal, p, seed, on_play, out, tape):
     shuffling with numba's numbers seeded by ``seed``, or with ``tape``'s (goldfish/shuffles.py).
     ``cards`` = (c, cmask, lmask, colbit), the per-card tables; ``deal`` = (base, group, radix,
     meets, keep), the deck and the keep rule (fast.Encoded says what each holds)."""
-    c, cmask, lmask, colbit = cards
-    metrics, milestones, mulligans, loss, loss_turn = out
     np.random.seed(seed)
     rand = (tape, np.zeros(3, np.int64))
     n = len(deal[0])
-    rows = np.empty((10, n + 8), np.int64)  # every zone holds at most the deck
+    rows = np.empty((12, n + 8), np.int64)  # every zone holds at most the deck
     deck, hand, stock, drop, level = rows[0], rows[1], rows[2], rows[3], rows[4]
     field, nsouls, victims, buf, bottom = rows[5], rows[6], rows[7], rows[8], rows[9]
     souls = np.empty((n + 8, SOUL), np.int64)
     soul = np.empty(SOUL, np.int64)
     counts = np.empty(deal[4].shape[1], np.int64)
-    z = (deck, hand, stock, drop, level, field, souls, nsouls, victims, buf, soul)
+    z = (deck, hand, stock, drop, level, field, souls, nsouls, victims, buf, soul, rows[10:12])
     s = np.zeros(STATE, np.int64)
+    _play(cards, deal, p, on_play, out, z, s, bottom, counts, rand)
+
+
+@njit(_nrt=False)
+def _play(cards, deal, p, on_play, out, z, s, bottom, counts, rand):
+    """``play_games``'s loop, on the arrays it allocated. Compiled without reference counts
+    (it allocates nothing): with them, each call of a step paid an atomic increment and
+    decrement per array it passed, 45 % of the loop's time in a perf profile (issue 35)."""
+    c, cmask, lmask, colbit = cards
+    metrics, milestones, mulligans, loss, loss_turn = out
     for g in range(metrics.shape[0]):
         begin(g, rand)
         mulligans[g] = _deal(deal, p, z, s, bottom, counts, rand)

@@ -43,7 +43,7 @@ def _top(deck, drop, s, rand):  # type: ignore[no-untyped-def]
     return card
 
 
-@njit()
+@njit(_nrt=False)
 def _settle(deck, drop, s, rand):  # type: ignore[no-untyped-def]
     while s[PENDING]:
         s[PENDING] -= 1
@@ -63,7 +63,7 @@ def _draw(n, deck, drop, into, s, count, rand):  # type: ignore[no-untyped-def]
     return _draw_n(np.int64(n), deck, drop, into, s, np.int64(count), rand)
 
 
-@njit()
+@njit(_nrt=False)
 def _draw_n(n, deck, drop, into, s, count, rand):  # type: ignore[no-untyped-def]
     for _ in range(n):
         card = _top(deck, drop, s, rand)
