@@ -137,6 +137,7 @@ CARD_KIND_NAMES: dict[str, set[str]] = {
     "games/rakuen/__init__.py": {"KINDS", "kind"},  # ch.1 §2's kinds; an imported row's kind
     "games/rakuen/fast.py": {"KINDS"},  # a kind → its code in the card table
     "games/rakuen/fast_core.py": {"KIND", "kind"},  # the table's kind row; a kind's code
+    "games/rakuen/fast_field.py": {"KIND"},  # the table's kind row
     "pool/template.py": {"kind", "kinds"},  # the kind column's help line, the game's kinds
 }
 # keyword arguments in one module: (module, callee, keyword)
