@@ -32,7 +32,7 @@ def _percentile(cum: NDArray[np.int64], q: float) -> NDArray[np.float64]:
 def quantiles(hist: NDArray[np.int64]) -> dict[str, NDArray[np.float64]]:
     """Mean, p10, p50, p90 of each histogram (the last axis); NaN where it counts nothing.
     The bins past the last value any histogram counts are left out first: they change no
-    figure, and a tally's 512 bins are mostly empty (a real VISION deck's counts stop below
+    figure, and a tally's 512 bins are mostly empty (the real-deck benchmark's counts stop below
     140), so the running sums cover a few dozen bins, not 512 (issue 35)."""
     counted = np.flatnonzero(hist.reshape(-1, hist.shape[-1]).any(axis=0))
     hist = hist[..., : counted[-1] + 1 if counted.size else 1]

@@ -81,8 +81,8 @@ def game_seeds(seed: int, games: int) -> list[int]:
 class ChunkSeeds(Sequence[int]):
     """The seeds of games ``start`` … ``start + games - 1`` of a run (``game_seeds``'s words),
     the first given and the rest worked out when first read: a batch engine seeds its whole
-    chunk from the first and reads no other (the 5,000 words of a VISION run's one chunk were
-    0.9 ms of its 20 ms, issue 35). Picklable, as chunks travel to workers."""
+    chunk from the first and reads no other (the 5,000 words of the real-deck benchmark's
+    chunk were 0.9 ms of its 20 ms, issue 35). Picklable, as chunks travel to workers."""
 
     def __init__(self, seed: int, start: int, games: int, first: int) -> None:
         self.seed, self.start, self.games, self.first = seed, start, games, first
