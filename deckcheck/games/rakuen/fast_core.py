@@ -276,9 +276,8 @@ def play_games(cards, deal, p, seed, on_play, out, tape):
 
 @njit(_nrt=False)
 def _play(cards, deal, p, on_play, out, z, s, bottom, counts, rand):
-    """``play_games``'s loop, on the arrays it allocated. Compiled without reference counts
-    (it allocates nothing): with them, each call of a step paid an atomic increment and
-    decrement per array it passed, 45 % of the loop's time in a perf profile (issue 35)."""
+    """``play_games``'s loop, on the arrays it allocated (without reference counts: the
+    module's docstring says why)."""
     c, cmask, lmask, colbit = cards
     metrics, milestones, mulligans, loss, loss_turn = out
     for g in range(metrics.shape[0]):

@@ -109,11 +109,11 @@ def _playable(c, card, users, s, u, ok, name_turn, turn):  # type: ignore[no-unt
     return not (card[ONCE_A_TURN, c] and name_turn[card[NAME_ID, c]] == turn)
 
 
-
 # The same step as a call, for the attack's commands: asked once a turn of a few cards, where
 # the call costs little; a second inlined copy cost 0.4 CPU-s of the engine's compile and made
 # the loop no faster (10.6-10.8 ms against 10.9 for the real deck's 5,000 games).
 _playable_called = njit(_nrt=False)(_playable.py_func)
+
 
 @njit(_nrt=False)
 def _enter(c, x, h, e, s, card):  # type: ignore[no-untyped-def]
