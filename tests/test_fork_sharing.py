@@ -41,13 +41,22 @@ def test_a_worker_collects_without_copying_the_parents_objects() -> None:
     del heap
 
 
+def _collected(obj: object) -> bool:
+    """Whether the collector can reach ``obj``: ``gc.get_objects`` leaves the frozen out."""
+    return any(o is obj for o in gc.get_objects())
+
+
 def test_a_callers_own_freeze_is_kept() -> None:
-    kept = object()
+    """By one object of the caller's, not by the frozen count: another thread of the worker
+    that frees a frozen object lowers the count meanwhile (a fresh-clone run, 2026-12-03:
+    628,902 frozen before, 628,785 after)."""
+    kept: list[int] = []  # a list: an object the collector tracks
     gc.freeze()
     try:
-        frozen = gc.get_freeze_count()
+        assert not _collected(kept)
         with shared_on_fork():
-            assert gc.get_freeze_count() == frozen
-        assert gc.get_freeze_count() == frozen and kept is not None
+            assert not _collected(kept)
+        assert not _collected(kept)  # still frozen: shared_on_fork left the caller's freeze
     finally:
         gc.unfreeze()
+    assert _collected(kept)  # the check can see an object come back
