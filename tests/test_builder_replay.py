@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Page, expect
-from typer.testing import CliRunner
 
 from deckcheck.cli import app
+from tests.cli_run import CliRunner
 from tests.conftest import EXAMPLES
 from tests.test_web import SIZES, expect_legal, open_builder, server_url, shot, web_app
 

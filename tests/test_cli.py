@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from deckcheck import plugins
 from deckcheck.cli import app
+from tests.cli_run import CliRunner
 from tests.conftest import DATA, EXAMPLES
 
 runner = CliRunner()

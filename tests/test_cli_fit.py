@@ -10,10 +10,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from deckcheck.cli import app
-from tests.cli_run import deckcheck
+from tests.cli_run import CliRunner, deckcheck
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

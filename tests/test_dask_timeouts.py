@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from typer.testing import CliRunner
 
 from deckcheck.cli import app as cli_app
 from deckcheck.service.app import create_app
 from deckcheck.service.settings import Settings
+from tests.cli_run import CliRunner
 from tests.conftest import EXAMPLES, HANG, _wait_for, free_port
 
 # skipped without the cluster extra; found, not imported: its import is the tests' own

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from typer.testing import CliRunner
 
 from deckcheck import files
 from deckcheck.cli import app
 from deckcheck.errors import UsageError
+from tests.cli_run import CliRunner
 from tests.conftest import DATA, EXAMPLES, ROOT
 
 runner = CliRunner()

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from typer.testing import CliRunner
-
 from deckcheck.cli import app
+from tests.cli_run import CliRunner
 from tests.test_list_forms import memory_list
 
 runner = CliRunner()

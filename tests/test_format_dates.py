@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 from fastapi import FastAPI
 from starlette.testclient import TestClient
-from typer.testing import CliRunner
 
 from deckcheck import decklist
 from deckcheck.cli import app
@@ -31,6 +30,7 @@ from deckcheck.models import Card
 from deckcheck.resolve import CardIndex
 from deckcheck.service.app import create_app
 from deckcheck.service.settings import Settings
+from tests.cli_run import CliRunner
 from tests.conftest import DATA, EXAMPLES
 from tests.test_goldfish import Stacked
 

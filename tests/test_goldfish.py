@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from deckcheck import decklist
 from deckcheck.cli import app
@@ -31,6 +30,7 @@ from deckcheck.models import Card, Game
 from deckcheck.odds.setup import rules_of
 from deckcheck.resolve import CardIndex
 from tests.agreement import chunks_agree
+from tests.cli_run import CliRunner
 from tests.conftest import EXAMPLES
 from tests.test_exact_iris import FEW_UNITS
 from tests.test_rules import IRIS_MAIN, RAKUEN_GATE, RAKUEN_MAIN, deck

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 import typer
-from typer.testing import CliRunner
 
 from deckcheck import plugins
 from deckcheck.checks.table import check_tables
@@ -20,6 +19,7 @@ from deckcheck.formats.registry import default_registry
 from deckcheck.i18n import _, override
 from deckcheck.pool.search import known_filters
 from deckcheck.pool.store import Pool
+from tests.cli_run import CliRunner
 from tests.cli_run import deckcheck as run_cli
 from tests.prose import english_words
 from tests.test_i18n_sources import SITES, source_prose

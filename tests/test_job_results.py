@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from typer.testing import CliRunner
 
 from deckcheck.cli import app as cli_app
 from deckcheck.service.app import create_app
 from deckcheck.service.settings import Settings
+from tests.cli_run import CliRunner
 from tests.conftest import EXAMPLES, HANG, cli_through
 
 IRIS = (EXAMPLES / "iris-standard-legal.deck").read_text(encoding="utf-8")

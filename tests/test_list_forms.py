@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
-from typer.testing import CliRunner
 
 from deckcheck import decklist
 from deckcheck.cli import app
 from deckcheck.models import Card, Report
 from deckcheck.resolve import CardIndex
+from tests.cli_run import CliRunner
 from tests.conftest import DATA, EXAMPLES
 
 Check = Callable[..., Report]

@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from deckcheck.cli import app
 from deckcheck.pool.store import Pool
+from tests.cli_run import CliRunner
 from tests.conftest import EXAMPLES
 
 runner = CliRunner()

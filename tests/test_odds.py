@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 from deckcheck import decklist
 from deckcheck.cli import app
@@ -23,6 +22,7 @@ from deckcheck.odds.conditions import Condition, ConditionError, parse_condition
 from deckcheck.odds.exact import Predicate, Problem
 from deckcheck.odds.hypergeom import chance_of_none
 from deckcheck.resolve import CardIndex
+from tests.cli_run import CliRunner
 from tests.conftest import EXAMPLES
 from tests.test_rules import CHAOS_MAIN, IRIS_MAIN, RAKUEN_GATE, RAKUEN_MAIN, VISION_MAIN, deck
 

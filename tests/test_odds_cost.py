@@ -13,7 +13,6 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 from benchmarks.odds_bench import TEN
 from deckcheck import decklist
@@ -28,6 +27,7 @@ from deckcheck.odds.simulate import Simulator
 from deckcheck.resolve import CardIndex
 from deckcheck.service.app import create_app
 from deckcheck.service.settings import Settings
+from tests.cli_run import CliRunner
 from tests.conftest import EXAMPLES
 
 DECK = EXAMPLES / "vision-standard-legal.deck"

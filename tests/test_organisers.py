@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 from deckcheck import decklist, same_deck
 from deckcheck.cli import app
 from deckcheck.csvsafe import unescape
 from deckcheck.models import DeckEntry, DeckList, Report
 from deckcheck.resolve import CardIndex
+from tests.cli_run import CliRunner
 from tests.conftest import EXAMPLES, cli_through
 
 runner = CliRunner()

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 from starlette.testclient import TestClient
-from typer.testing import CliRunner
 
 from deckcheck import plugins
 from deckcheck.cli import app
@@ -23,6 +22,7 @@ from deckcheck.pool.sql import SqlPool
 from deckcheck.pool.store import Pool
 from deckcheck.service.app import create_app
 from deckcheck.service.settings import Settings
+from tests.cli_run import CliRunner
 from tests.conftest import TOY, on_path, plugins_on_path
 from tests.test_web import WAIT_MS, _watch, server_url  # noqa: F401  (fixtures)
 

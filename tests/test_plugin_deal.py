@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from typer.testing import CliRunner
 
 from deckcheck import decklist, plugins
 from deckcheck.cli import app
@@ -29,6 +28,7 @@ from deckcheck.pool.store import Pool
 from deckcheck.resolve import CardIndex
 from deckcheck.service.app import create_app
 from deckcheck.service.settings import Settings
+from tests.cli_run import CliRunner
 from tests.conftest import TOY
 
 DECK = TOY / "legal.deck"

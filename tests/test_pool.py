@@ -359,9 +359,8 @@ def test_deck_by_ids_and_promo_numbers_validates(check) -> None:  # type: ignore
 
 
 def _search(db: Path, *args: str) -> list[dict[str, object]]:
-    from typer.testing import CliRunner
-
     from deckcheck.cli import app
+    from tests.cli_run import CliRunner
 
     result = CliRunner().invoke(app, ["pool", "search", *args, "--json", "--db", str(db)])
     assert result.exit_code == 0, result.output

@@ -26,13 +26,13 @@ def test_card_pool_on_postgres(postgres_url: str, tmp_path, monkeypatch) -> None
     import json
 
     from starlette.testclient import TestClient
-    from typer.testing import CliRunner
 
     from deckcheck.cli import app as cli_app
     from deckcheck.pool.sql import SqlPool
     from deckcheck.pool.store import ImportRejected, Pool
     from deckcheck.service.app import create_app
     from deckcheck.service.settings import Settings
+    from tests.cli_run import CliRunner
     from tests.conftest import EXAMPLES
 
     sql = SqlPool(postgres_url)  # filled from card_pool/ when empty

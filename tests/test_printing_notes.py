@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
-from typer.testing import CliRunner
 
 from deckcheck.cli import app
+from tests.cli_run import CliRunner
 
 runner = CliRunner()
 

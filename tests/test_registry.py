@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from typer.testing import CliRunner
 
 from deckcheck import decklist, plugins
 from deckcheck.cli import app
@@ -33,6 +32,7 @@ from deckcheck.service.app import create_app
 from deckcheck.service.settings import Settings
 from deckcheck.validate import validate
 from tests import cli_run
+from tests.cli_run import CliRunner
 from tests.conftest import EXAMPLES, ROOT, SHIPPED, TOY, on_path
 
 runner = CliRunner()

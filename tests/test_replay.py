@@ -15,7 +15,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from deckcheck import decklist
 from deckcheck.cli import app
@@ -26,6 +25,7 @@ from deckcheck.goldfish.run import play_chunk, play_one, prepare
 from deckcheck.goldfish.setup import Setup, game_seeds
 from deckcheck.goldfish.trace import Trace
 from deckcheck.resolve import CardIndex
+from tests.cli_run import CliRunner
 from tests.cli_run import deckcheck as run_cli
 from tests.prose import english_words
 

@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from starlette.testclient import TestClient
-from typer.testing import CliRunner
 
 from deckcheck.cli import app as cli_app
 from deckcheck.service.app import create_app
 from deckcheck.service.jobs import Jobs
 from deckcheck.service.settings import Settings
+from tests.cli_run import CliRunner
 from tests.conftest import EXAMPLES, HANG, cli_through
 
 KEY = "test-key-1"

@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from deckcheck.cli import app as cli_app
 from deckcheck.service.settings import Settings, SettingsError
+from tests.cli_run import CliRunner
 from tests.conftest import HANG
 
 DEFAULTS = {

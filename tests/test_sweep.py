@@ -8,9 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from typer.testing import CliRunner
-
 from deckcheck.cli import app
+from tests.cli_run import CliRunner
 from tests.conftest import EXAMPLES
 
 runner = CliRunner()

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from deckcheck import plugins
 from deckcheck.cli import app
+from tests.cli_run import CliRunner
 
 
 @pytest.mark.parametrize("game", ["chaos", "rakuen", "iris", "vision"])

@@ -12,7 +12,6 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 from deckcheck import decklist
 from deckcheck.cli import app
@@ -24,6 +23,7 @@ from deckcheck.tune.goal import OddsTerm, make_goal
 from deckcheck.tune.race import race
 from deckcheck.tune.space import build_space, default_candidates
 from deckcheck.tune.values import OddsValues
+from tests.cli_run import CliRunner
 from tests.conftest import EXAMPLES, ROOT
 
 # Real VISION cards: characters (PR.008 博麗 霊夢 carries デッキ1枚制限 and shares the name's

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from typer.testing import CliRunner
 
 from deckcheck.cli import app
 from deckcheck.service.app import create_app
 from deckcheck.service.settings import Settings
+from tests.cli_run import CliRunner
 from tests.conftest import HANG
 from tests.test_tune import CHARACTERS, OTHERS
 

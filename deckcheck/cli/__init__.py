@@ -12,10 +12,12 @@ import contextvars
 import functools
 import os
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from typing import Annotated, Any
 
 import typer
+from typer import _click
 from typer._click.exceptions import ClickException
 
 from deckcheck import kinsoku
@@ -27,7 +29,7 @@ from deckcheck.cli.pool import pool_app
 from deckcheck.errors import EXIT_BUG, EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, as_user_error
 from deckcheck.i18n import LANGUAGES, N_, _, activate, cli_language
 
-__all__ = ["EXIT_BUG", "EXIT_ILLEGAL", "EXIT_INPUT", "EXIT_OK", "app", "main"]
+__all__ = ["EXIT_BUG", "EXIT_ILLEGAL", "EXIT_INPUT", "EXIT_OK", "app", "command_tree", "main"]
 
 
 class _Root(Group):
@@ -157,6 +159,22 @@ def take_lang(argv: list[str]) -> tuple[str | None, list[str]]:
     return flag, rest
 
 
+_built = threading.local()
+
+
+def command_tree() -> _click.Command:
+    """``app``'s click command tree, built once per thread: typer builds it again at every
+    call of ``app`` (each command's signature and type hints, 36 ms on the 2-core VM), which
+    every run in one process paid: the suite's in-process runs spent about a tenth of their
+    Python time there (issue 35). The tree holds no run's state: a run's values live in its
+    click context, and its language's help texts are put in afresh at each run
+    (``localize.translate_tree``). One per thread, so two threads' runs never share texts."""
+    tree: _click.Command | None = getattr(_built, "tree", None)
+    if tree is None:
+        tree = _built.tree = typer.main.get_command(app)
+    return tree
+
+
 def main() -> None:
     """Console entry point: never a traceback. Bad input exits 2 with a message; an error in
     deckcheck itself exits 70 with a one-line report (set DECKCHECK_DEBUG=1 for the trace)."""
@@ -171,7 +189,7 @@ def main() -> None:
         sys.stderr.write(_("deckcheck: error: {problem}", problem=message) + "\n")
         sys.exit(EXIT_INPUT)
     try:
-        app(args=args, prog_name="deckcheck")
+        command_tree()(args=args, prog_name="deckcheck")
     except KeyboardInterrupt:
         sys.stderr.write(_("deckcheck: interrupted") + "\n")
         sys.exit(130)

@@ -1,7 +1,8 @@
 """The command line in the user's language: deckcheck's help texts, and typer's own words.
 
 Typer builds the command tree with the texts given at import time (marked ``N_``), so
-``translate_tree`` translates them in place when the command runs, once the language is known.
+``translate_tree`` translates them in place when the command runs, once the language is known
+(from the texts as written, since the tree serves every run of the process).
 Typer's bundled click writes its own words (``Usage:``, ``Show this message and exit.``, its
 parse errors) as English literals, not through gettext: the command classes here write them
 from the catalogue instead (``Command``, ``Group``, ``show_error``), and ``typer.rich_utils``'s
@@ -180,6 +181,10 @@ def show_aborted() -> None:
     rich_utils.rich_abort_error()
 
 
+# where ``translate_tree`` keeps an item's texts as written
+_SOURCE = "_deckcheck_source"
+
+
 def _commands(command: _click.Command) -> Iterator[_click.Command]:
     yield command
     for sub in getattr(command, "commands", {}).values():
@@ -187,19 +192,24 @@ def _commands(command: _click.Command) -> Iterator[_click.Command]:
 
 
 def translate_tree(root: _click.Command) -> None:
-    """Every help text of the command tree under ``root`` in the current language, in place
-    (the tree typer builds for one run; translating a text twice leaves it as it is)."""
-    if current() == DEFAULT:
-        return
+    """Every help text of the command tree under ``root`` in the current language, in place,
+    from the texts as written (kept on each command and option the first time): one tree
+    serves every run of the process (``deckcheck.cli.command_tree``), in any language, English
+    included."""
     for command in _commands(root):
-        for attr in ("help", "short_help", "epilog"):
-            text = getattr(command, attr, None)
-            if text:
-                setattr(command, attr, _(text))
+        _translate(command, ("help", "short_help", "epilog"))
         for param in command.params:
-            text = getattr(param, "help", None)
-            if text:
-                param.help = _(text)  # type: ignore[attr-defined]
+            _translate(param, ("help",))
+
+
+def _translate(item: object, attrs: tuple[str, ...]) -> None:
+    source: dict[str, str | None] | None = vars(item).get(_SOURCE)
+    if source is None:
+        source = {attr: getattr(item, attr, None) for attr in attrs}
+        setattr(item, _SOURCE, source)
+    for attr, text in source.items():
+        if text:
+            setattr(item, attr, _(text))
 
 
 class _Localized:
