@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections import Counter
@@ -168,6 +169,34 @@ def test_import_updates_existing_cards(fresh_db: Path, tmp_path: Path) -> None:
         card = pool.get("chaos", "SAMPLE-C-001")
         assert card is not None and card.name == "改名キャラ" and card.text_of("os") == "アクアプラス"
         assert pool.stats()["total"] == before
+
+
+def test_a_pool_read_again_gives_each_change_and_no_stale_card(
+    fresh_db: Path, tmp_path: Path
+) -> None:
+    """The service reads the whole pool again at each start and after each change, and a card
+    whose stored row is unchanged comes back as the object read before (a card is frozen): a
+    changed row must still read as its new card, and a card of a game whose spec was replaced
+    as one of the new spec's."""
+    renamed = write(
+        tmp_path / "u.csv", HEADER + "chaos,SAMPLE-C-001,改名キャラ,chara,,ToHeart2,,,,,\n"
+    )
+    key = ("chaos", "SAMPLE-C-001")
+    with Pool(fresh_db) as pool:
+        first = {(c.game, c.number): c for c in pool.all_cards()}
+        pool.import_files([renamed])
+        second = {(c.game, c.number): c for c in pool.all_cards()}
+        assert first[key].name != "改名キャラ" and second[key].name == "改名キャラ"
+        assert second[key].text_of("os") == "アクアプラス"
+        assert all(second[k] is first[k] for k in first if k != key)  # read again, not rebuilt
+        chaos = plugins.get("chaos")
+        plugins.register(dataclasses.replace(chaos), replace=True)
+        try:
+            third = {(c.game, c.number): c for c in pool.all_cards()}
+        finally:
+            plugins.unregister("chaos")  # the entry point's spec again
+        assert third[key] == second[key] and third[key] is not second[key]
+        assert all(third[k] is second[k] for k in second if k[0] != "chaos")
 
 
 @pytest.mark.parametrize(

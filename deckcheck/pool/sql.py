@@ -37,7 +37,7 @@ from deckcheck.pool.columns import (
     EXTRA_COLUMNS,
     KEY_COLUMNS,
     card_row,
-    row_card,
+    read_card,
 )
 from deckcheck.pool.importer import card_files, check_import
 from deckcheck.pool.protocol import CardPool
@@ -181,12 +181,12 @@ class SqlPool(CardPool):
         sql, params = get_query(TABLE, game, number)
         with self.engine.connect() as conn:
             row = conn.execute(text(sql), params).first()
-        return row_card(row._mapping) if row else None
+        return read_card(tuple(row), row._mapping) if row else None
 
     def all_cards(self) -> list[Card]:
         with self.engine.connect() as conn:
             rows = conn.execute(select(cards).order_by(cards.c.game, cards.c.number)).all()
-        return [row_card(r._mapping) for r in rows]
+        return [read_card(tuple(r), r._mapping) for r in rows]
 
     def stamp(self) -> tuple[object, ...]:
         """Changes when the cards change (for the service's in-memory copy)."""
@@ -204,7 +204,7 @@ class SqlPool(CardPool):
     def _cards(self, sql: str, params: dict[str, Any]) -> list[Card]:
         with self.engine.connect() as conn:
             rows = conn.execute(text(sql), params).all()
-        return [row_card(r._mapping) for r in rows]
+        return [read_card(tuple(r), r._mapping) for r in rows]
 
     def count(
         self,

@@ -24,6 +24,7 @@ from deckcheck.pool.columns import (
     SELECT_LIST,
     SEP,
     card_row,
+    read_card,
     row_card,
 )
 from deckcheck.pool.importer import CardFileError, ImportRejected, card_files, check_import
@@ -96,7 +97,7 @@ def default_db_path() -> Path:
 
 
 def _row_to_card(row: sqlite3.Row) -> Card:
-    return row_card(dict(row))
+    return read_card(tuple(row), row)
 
 
 def _params(row: dict[str, object]) -> tuple[object, ...]:
