@@ -72,8 +72,9 @@ node_modules/.stamp: package.json package-lock.json
 # fill some of it. The tests' progress shows as it runs; the checks' output is printed whole
 # when they end (build/checks.log). A worker that runs out of tests takes some of another's
 # (--dist worksteal).
-test: $(STAMP) $(MO) node_modules/.stamp
-	$(MAKE) --no-print-directory engines
+# npm's install (about 2 s) runs beside the venv's and the engines' compile.
+test:
+	$(MAKE) --no-print-directory -j2 engines node_modules/.stamp
 	$(MAKE) --no-print-directory -j2 checks-beside tests
 
 # OpenBLAS with one thread, as deckcheck's own processes run it (deckcheck/__init__.py): pytest's
