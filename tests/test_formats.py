@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from deckcheck.formats import FormatError
-from deckcheck.formats.registry import FormatRegistry, default_registry
+from deckcheck.formats.registry import FormatRegistry, default_registry, read_raw
 from deckcheck.games.chaos.checks import os_groups
 from deckcheck.games.chaos.tables import os_policy_of
 
@@ -137,3 +138,23 @@ def test_a_restriction_form_reads_under_its_old_key_too(tmp_path: Path) -> None:
     both = write(tmp_path, "both", _EVENT.format(key="form = 'banned'\nkind = 'limit'\n"))
     with pytest.raises(FormatError, match="kind"):
         both.get("both")
+
+
+def test_a_format_file_is_read_as_it_is_now_and_each_reader_gets_its_own_table(
+    tmp_path: Path,
+) -> None:
+    """The registry keeps format files parsed (``read_raw``): an edit is still read at the next
+    look-up, even one that keeps the file's size and time stamp, and a table a reader changes
+    is not what the next reader gets."""
+    path = tmp_path / "my-event.toml"
+    path.write_text(_EVENT.format(key="form = 'limit'\nlimit = 2\n"), encoding="utf-8")
+    stamp = path.stat().st_mtime_ns
+    first = read_raw(path)
+    first["restrictions"][0]["limit"] = 9
+    first["name"] = "changed"
+    again = read_raw(path)
+    assert again["restrictions"][0]["limit"] == 2 and again["name"] == "my event"
+    path.write_text(_EVENT.format(key="form = 'limit'\nlimit = 3\n"), encoding="utf-8")
+    os.utime(path, ns=(stamp, stamp))
+    fmt = FormatRegistry([tmp_path, *default_registry().folders]).get("my-event")
+    assert fmt.restrictions[0].limit == 3

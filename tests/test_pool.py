@@ -547,3 +547,28 @@ def test_the_shipped_card_files_use_only_their_games_columns() -> None:
 
     checked = check_import(list(card_files(data.card_pool_dir())))
     assert {f.path: f.unknown_columns for f in checked if f.unknown_columns} == {}
+
+
+def test_a_new_pool_has_the_shipped_cards_as_they_are_now(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new pool is a copy of one this process filled before (``store._template``): a shipped
+    card file edited since is read again, and a pool holds the rows an import of the same
+    files gives."""
+    shipped = tmp_path / "shipped"
+    shipped.mkdir()
+    cards = write(shipped / "iris.csv", (data.card_pool_dir() / "iris" / "sample.csv").read_text())
+    monkeypatch.setattr(data, "card_dirs", lambda: [shipped])
+
+    def rows(db: Path) -> list[tuple[object, ...]]:
+        with Pool(db, fill=db.name != "imported.sqlite3") as pool:
+            if db.name == "imported.sqlite3":
+                pool.import_files([cards])
+            return [tuple(r) for r in pool.conn.execute("SELECT * FROM cards ORDER BY number")]
+
+    first = rows(tmp_path / "first.sqlite3")
+    assert first == rows(tmp_path / "imported.sqlite3") and len(first) > 3
+    with cards.open("a", encoding="utf-8") as out:
+        out.write("iris,X-NEW,新しい札,unit,,,,,,,,,,,,1,,,a test's card\n")
+    names = [r[2] for r in rows(tmp_path / "second.sqlite3")]
+    assert "新しい札" in names and len(names) == len(first) + 1
