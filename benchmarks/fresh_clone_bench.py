@@ -11,8 +11,11 @@ beside the clone, as in CI), with an empty home folder and ``CI=true``, and time
 compile, the checks and the tests). ``PYTHONDONTWRITEBYTECODE`` is unset, as on a machine that
 does not set it (the Makefile unexports it anyway). With ``--against REF`` the runs alternate
 with runs of ``REF``, since the shared VM's speed drifts by a fifth or more within an hour. The
-clone is removed after its run. Printed per run: the wall time, pytest's own line, and the CPU
-seconds of the run's processes (``/usr/bin/time``'s count: processes reaped up the tree).
+clone is removed after its run. Printed per run: the wall time, pytest's own line, the CPU
+seconds of the run's processes (``/usr/bin/time``'s count: processes reaped up the tree), and
+the plain-Python reference: a fixed loop timed just before the run, which shows how fast the
+shared VM ran then (the same commit's runs differ by a fifth or more from one hour to the next,
+and the loop's time moves with them).
 """
 
 from __future__ import annotations
@@ -31,6 +34,16 @@ from pathlib import Path
 from benchmarks.common import ROOT, machine, record
 
 GOAL = 300.0  # seconds, issue 35
+LOOP_STEPS = 30_000_000
+
+
+def plain_loop() -> float:
+    """Seconds for a fixed plain-Python loop in this process: the VM's speed at the time."""
+    start = time.perf_counter()
+    total = 0
+    for i in range(LOOP_STEPS):
+        total += i * i % 7
+    return time.perf_counter() - start
 
 
 def run_once(ref: str) -> tuple[float, float, str, int]:
@@ -75,10 +88,12 @@ def main() -> None:
     walls: list[float] = []
     for _ in range(args.runs):
         for ref in [args.ref, *([args.against] if args.against else [])]:
+            loop = plain_loop()
             wall, cpu, line, status = run_once(ref)
             print(
                 f"{ref}: make test on a fresh clone {wall:.1f} s, {cpu:.0f} CPU-s, exit {status}; "
-                f"pytest: {line}",
+                f"pytest: {line}; plain-Python loop of {LOOP_STEPS:,} steps just before: "
+                f"{loop:.2f} s",
                 flush=True,
             )
             if ref == args.ref:
