@@ -572,3 +572,32 @@ def test_a_new_pool_has_the_shipped_cards_as_they_are_now(
         out.write("iris,X-NEW,新しい札,unit,,,,,,,,,,,,1,,,a test's card\n")
     names = [r[2] for r in rows(tmp_path / "second.sqlite3")]
     assert "新しい札" in names and len(names) == len(first) + 1
+
+
+def test_pools_created_at_once_in_threads_each_get_every_card(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first pools a process creates, from several threads at once (a service's), each get
+    the whole shipped pool, from one copy checked and filled once for all of them."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from deckcheck.pool import store
+
+    monkeypatch.setattr(store, "_templates", {})
+    builds: list[int] = []
+    build = store._filled
+
+    def counted(files: list[Path]) -> object:
+        builds.append(1)
+        return build(files)
+
+    monkeypatch.setattr(store, "_filled", counted)
+
+    def total(i: int) -> object:
+        with Pool(tmp_path / f"p{i}.sqlite3") as pool:
+            return pool.stats()["total"]
+
+    with ThreadPoolExecutor(8) as threads:
+        totals = list(threads.map(total, range(8)))
+    assert len(set(totals)) == 1 and isinstance(totals[0], int) and totals[0] > 2000
+    assert len(store._templates) == 1 and len(builds) == 1  # checked and filled once

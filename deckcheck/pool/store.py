@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -70,6 +71,7 @@ _SCHEMA = _schema()
 # child builds its own rather than use a connection its parent opened (SQLite's advice).
 _Stamp = tuple[int, tuple[tuple[str, int, int], ...]]
 _templates: dict[_Stamp, sqlite3.Connection] = {}
+_locks: dict[int, threading.Lock] = {}  # by process: a child's own (its parent's may be held)
 
 
 def _template(folders: list[Path]) -> sqlite3.Connection:
@@ -78,22 +80,31 @@ def _template(folders: list[Path]) -> sqlite3.Connection:
     found = _templates.get(stamp)
     if found is not None:
         return found
+    with _locks.setdefault(stamp[0], threading.Lock()):  # one build, however many threads ask
+        found = _templates.get(stamp)
+        if found is None:
+            found = _filled(files)
+            for key in [k for k in _templates if k[0] == stamp[0]]:
+                del _templates[key]  # an older stamp's: closed once no copy still reads it
+            _templates[stamp] = found  # a parent's stays as it is: never used here, nor closed
+    return found
+
+
+def _filled(files: list[Path]) -> sqlite3.Connection:
+    """A database in memory holding the cards of ``files``, checked as an import checks."""
     try:
         checked = check_import(files)
     except ImportRejected as exc:  # shipped data is checked by the tests; this guards edits
         raise PoolError(
             _("the shipped card data has bad rows:") + "\n" + "\n".join(exc.errors)
         ) from exc
-    # read from any thread of the service; only ever read once filled
-    found = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-    found.execute("BEGIN")
-    _fill_schema(found)
-    found.executemany(_UPSERT, [_params(card_row(c)) for f in checked for c in f.cards])
-    found.execute("COMMIT")
-    for key in [k for k in _templates if k[0] == stamp[0]]:  # an older stamp's, this process's
-        _templates.pop(key).close()
-    _templates[stamp] = found  # a parent's stays as it is: never used here, nor closed
-    return found
+    # copied from by any thread of the service; only ever read once filled
+    conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    conn.execute("BEGIN")
+    _fill_schema(conn)
+    conn.executemany(_UPSERT, [_params(card_row(c)) for f in checked for c in f.cards])
+    conn.execute("COMMIT")
+    return conn
 
 
 def _fill_schema(conn: sqlite3.Connection) -> None:
