@@ -249,7 +249,7 @@ class CardIndex:
         """``names(game)`` by bigrams, built once per index (so once per pool version)."""
         found = self._name_index.get(game)
         if found is None:
-            found = self._name_index[game] = suggest.NameIndex(self.names(game))
+            found = self._name_index[game] = suggest.name_index(self.names(game))
         return found
 
     def resolve(self, game: Game, ref: str) -> Resolution:

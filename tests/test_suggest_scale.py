@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from deckcheck import suggest
 from deckcheck.models import Card
 from deckcheck.pool.store import Pool
+from deckcheck.resolve import CardIndex
 from deckcheck.service.app import create_app
 from deckcheck.service.settings import Settings
 
@@ -40,6 +41,20 @@ def test_the_name_index_finds_a_near_miss() -> None:
     with suggest.per_deck(1) as allowance:
         assert allowance.take("a") and allowance.take("a") and not allowance.take("b")
 
+
+
+def test_equal_name_tables_share_one_index_and_a_changed_one_gets_its_own() -> None:
+    """A service builds its name indexes again at each start and pool change: an equal table
+    (the pool read again) gives back the index built before; a table with a new name (the pool
+    changed) gets an index that suggests it."""
+    cards = [Card(game="chaos", number=f"N-{i}", name=_name(i), type="chara") for i in range(50)]
+    first = CardIndex(cards).name_index("chaos")
+    again = CardIndex([Card(**c.model_dump()) for c in cards]).name_index("chaos")
+    assert again is first
+    added = Card(game="chaos", number="N-NEW", name="新規追加キャラ 見本", type="chara")
+    changed = CardIndex([*cards, added]).name_index("chaos")
+    assert changed is not first and changed.close("新規追加キャラ見本") == [added.name]
+    assert "新規追加キャラ 見本" not in first.names.values()
 
 def test_near_misses_on_a_large_pool_are_each_reported(tmp_path: Path) -> None:
     db = tmp_path / "big.sqlite3"
