@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import re
 import sys
-import threading
 from collections import Counter
 from collections.abc import Sequence
 from contextvars import ContextVar
@@ -38,7 +37,7 @@ from rapidfuzz import fuzz, process
 
 from deckcheck.errors import UsageError
 from deckcheck.i18n import _
-from deckcheck.memo import ENTRY, ByteMemo
+from deckcheck.memo import ENTRY, byte_cache
 from deckcheck.normalize import nfkc
 
 LIMIT = 3  # suggestions per unknown name
@@ -139,27 +138,26 @@ class NameIndex:
         ) + sys.getsizeof(self.keys)
 
 
-
 # Name indexes by their name tables: a service builds one per game at every start and after
 # every change of its pool, most often from the table it had (VISION's 1,619 names: 12.5 ms
 # and 1.75 MB; a suite run starts services 143 times, issue 35). An index is only read once
 # built, so equal tables share one.
 INDEX_BYTES = 16 << 20
-_built: ByteMemo[tuple[tuple[str, str], ...], NameIndex] = ByteMemo(
-    INDEX_BYTES, lambda key, index: index.nbytes() + sys.getsizeof(key) + ENTRY
-)
-_built_lock = threading.Lock()
+
+
+def _index_bytes(args: tuple[tuple[tuple[str, str], ...]], index: NameIndex) -> int:
+    return index.nbytes() + sys.getsizeof(args[0]) + ENTRY
+
+
+@byte_cache(INDEX_BYTES, _index_bytes)
+def _index_of(table: tuple[tuple[str, str], ...]) -> NameIndex:
+    return NameIndex(dict(table))
 
 
 def name_index(names: dict[str, str]) -> NameIndex:
     """``NameIndex(names)``, or the one already built from an equal table."""
-    key = tuple(names.items())
-    found = _built.get(key)
-    if found is None:
-        found = NameIndex(names)
-        with _built_lock:  # the byte count is read and written by each put
-            _built.put(key, found)
-    return found
+    return _index_of(tuple(names.items()))
+
 
 @dataclass(slots=True)
 class Allowance:

@@ -560,17 +560,18 @@ def test_a_new_pool_has_the_shipped_cards_as_they_are_now(
     cards = write(shipped / "iris.csv", (data.card_pool_dir() / "iris" / "sample.csv").read_text())
     monkeypatch.setattr(data, "card_dirs", lambda: [shipped])
 
-    def rows(db: Path) -> list[tuple[object, ...]]:
-        with Pool(db, fill=db.name != "imported.sqlite3") as pool:
-            if db.name == "imported.sqlite3":
-                pool.import_files([cards])
-            return [tuple(r) for r in pool.conn.execute("SELECT * FROM cards ORDER BY number")]
+    def rows(pool: Pool) -> list[tuple[object, ...]]:
+        return [tuple(r) for r in pool.conn.execute("SELECT * FROM cards ORDER BY number")]
 
-    first = rows(tmp_path / "first.sqlite3")
-    assert first == rows(tmp_path / "imported.sqlite3") and len(first) > 3
+    with Pool(tmp_path / "first.sqlite3") as pool:
+        first = rows(pool)
+    with Pool(tmp_path / "imported.sqlite3", fill=False) as pool:
+        pool.import_files([cards])
+        assert rows(pool) == first and len(first) > 3
     with cards.open("a", encoding="utf-8") as out:
         out.write("iris,X-NEW,新しい札,unit,,,,,,,,,,,,1,,,a test's card\n")
-    names = [r[2] for r in rows(tmp_path / "second.sqlite3")]
+    with Pool(tmp_path / "second.sqlite3") as pool:
+        names = [r[2] for r in rows(pool)]
     assert "新しい札" in names and len(names) == len(first) + 1
 
 

@@ -42,7 +42,6 @@ def test_the_name_index_finds_a_near_miss() -> None:
         assert allowance.take("a") and allowance.take("a") and not allowance.take("b")
 
 
-
 def test_equal_name_tables_share_one_index_and_a_changed_one_gets_its_own() -> None:
     """A service builds its name indexes again at each start and pool change: an equal table
     (the pool read again) gives back the index built before; a table with a new name (the pool
@@ -55,6 +54,7 @@ def test_equal_name_tables_share_one_index_and_a_changed_one_gets_its_own() -> N
     changed = CardIndex([*cards, added]).name_index("chaos")
     assert changed is not first and changed.close("新規追加キャラ見本") == [added.name]
     assert "新規追加キャラ 見本" not in first.names.values()
+
 
 def test_near_misses_on_a_large_pool_are_each_reported(tmp_path: Path) -> None:
     db = tmp_path / "big.sqlite3"

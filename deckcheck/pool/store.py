@@ -76,7 +76,8 @@ _locks: dict[int, threading.Lock] = {}  # by process: a child's own (its parent'
 
 def _template(folders: list[Path]) -> sqlite3.Connection:
     files = [path for folder in folders for path in card_files(folder)]
-    stamp = (os.getpid(), tuple((str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in files))
+    stats = [(str(p), p.stat()) for p in files]
+    stamp = (os.getpid(), tuple((name, st.st_size, st.st_mtime_ns) for name, st in stats))
     found = _templates.get(stamp)
     if found is not None:
         return found
