@@ -206,8 +206,13 @@ def serve_in_thread(app: object, **config: object) -> Iterator[int]:
         thread.join(timeout=HANG)
 
 
-@pytest.fixture
-def scheduler(tmp_path: Path) -> Iterator[str]:
+@pytest.fixture(scope="module")
+def scheduler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A Dask scheduler and two worker processes, shared by a module's tests (the tests that
+    need one are in tests/test_dask_cluster.py): starting and stopping one, unused, took
+    3.7 CPU-s on the 2-core VM, and each worker loads deckcheck and the engines at its first
+    task. One cluster a test started three in a suite run (issue 35)."""
+    tmp_path = tmp_path_factory.mktemp("dask")
     dask = str(Path(sys.executable).with_name("dask"))
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"

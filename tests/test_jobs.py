@@ -1,6 +1,6 @@
 """Jobs in the database (issue 15, item 3): POST /sweeps, `deckcheck serve --workers 2`
-answering for jobs either worker created (SQLite and PostgreSQL), cancel across processes, and
-heavy jobs on a real Dask cluster giving the worker pool's numbers."""
+answering for jobs either worker created (SQLite and PostgreSQL) and cancel across processes;
+heavy jobs on a real Dask cluster: tests/test_dask_cluster.py."""
 
 from __future__ import annotations
 
@@ -415,24 +415,4 @@ def test_serve_with_two_workers_on_postgres(tmp_path: Path, postgres_url: str) -
         _either_worker_answers(url, postgres_url)
 
 
-# --- DECKCHECK_DASK_SCHEDULER: heavy jobs on a real cluster --------------------------------
-
-
-def test_jobs_run_on_the_dask_cluster_with_the_pools_numbers(
-    tmp_path: Path, scheduler: str
-) -> None:
-    settings = {"db": tmp_path / "pool.sqlite3", "sync_games": 10, "workers": 1}
-    pooled = create_app(Settings(**settings))  # type: ignore[arg-type]
-    clustered = create_app(Settings(**settings, dask_scheduler=scheduler))  # type: ignore[arg-type]
-    goldfish = {"deck": IRIS, "games": 9000, "turns": 5, "seed": 11}
-    sweep = {**SWEEP, "vary": ["name:SAMPLE-R-007=3..4"], "games": 4000}
-    results = []
-    for app in (pooled, clustered):
-        with TestClient(app) as http:
-            jobs = [http.post("/goldfish", json=goldfish), http.post("/sweeps", json=sweep)]
-            assert [j.status_code for j in jobs] == [202, 202], [j.text for j in jobs]
-            results.append([_result(http, _done(http, j.headers["location"])) for j in jobs])
-    assert clustered.state.jobs.workers.pool is None  # no game was played in the service's pools
-    assert clustered.state.workers.pool is None
-    assert results[1] == results[0]  # same chunks, gathered in order: bit for bit
-    assert results[1][0]["games"] == 9000 and len(results[1][1]["variants"]) == 2
+# DECKCHECK_DASK_SCHEDULER, heavy jobs on a real cluster: tests/test_dask_cluster.py

@@ -1,5 +1,5 @@
-"""deckcheck sweep: variants, validation first, odds and milestones, outputs, and the same
-numbers in-process and on a real Dask cluster."""
+"""deckcheck sweep: variants, validation first, odds and milestones, outputs; the same numbers
+on a real Dask cluster: tests/test_dask_cluster.py."""
 
 from __future__ import annotations
 
@@ -131,32 +131,3 @@ def test_the_in_process_path_never_imports_dask(tmp_path: Path) -> None:
         "assert 'distributed' not in sys.modules and 'dask' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
-
-
-def test_a_dask_cluster_gives_the_in_process_numbers(tmp_path: Path, scheduler: str) -> None:
-    # variants whose games differ (the deck's copies), so that a chunk gathered into another
-    # variant changes its numbers: the luck_drive policy and the side, varied here before,
-    # gave all four the same milestones, and a cluster that reversed the chunks passed
-    args = [
-        RAKUEN,
-        "--vary",
-        "name:SAMPLE-R-007=3..4",
-        "--fill",
-        "SAMPLE-R-T01",
-        "--side",
-        "both",
-        "--games",
-        "10000",  # two chunks of 5,000 a variant: 8 tasks over the two workers
-        "--turns",
-        "6",
-        "--seed",
-        "7",
-        "-w",
-        "type:paradox>=1",
-    ]
-    local = _sweep(tmp_path, *args)
-    remote = _sweep(tmp_path, *args, "--scheduler", scheduler)
-    assert len(local["variants"]) == 4 and all(v["legal"] for v in local["variants"])
-    three, four = local["variants"][0], local["variants"][-1]
-    assert three["milestones"] != four["milestones"]  # a misplaced chunk shows
-    assert remote == local  # bit for bit: chunks gathered in variant and game order

@@ -1,5 +1,6 @@
 """deckcheck tune: exact search against brute force, legality by the validator, the CLI's
-answer on the issue's VISION deck, racing on shared shuffles, and Dask."""
+answer on the issue's VISION deck, racing on shared shuffles, and worker processes; on Dask:
+tests/test_dask_cluster.py."""
 
 from __future__ import annotations
 
@@ -223,17 +224,6 @@ def test_a_raced_tune_reports_intervals_and_its_games(tmp_path: Path) -> None:
     assert data["variants"][0]["value"] > data["base"]["value"]
     assert set(data["variants"][0]["also"]) >= {"milestone:first_character", "hand", "lost"}
     assert data == _tune(tmp_path, *args, "--games", "1000", "--seed", "5", "--top", "3")
-
-
-def test_the_same_tune_in_process_with_workers_and_on_dask(tmp_path: Path, scheduler: str) -> None:
-    deck = str(_vision_deck(tmp_path))
-    args = [deck, "--milestone", "first_character", "--by", "2", "--max-changes", "1"]
-    args += ["--want", "type:キャラクター>=1", "--turn", "1", "--weight", "0.5", "--weight", "0.5"]
-    args += ["--games", "2000", "--seed", "11"]
-    local = _tune(tmp_path, *args)
-    assert local["method"] == "raced"
-    assert _tune(tmp_path, *args, "--workers", "2") == local
-    assert _tune(tmp_path, *args, "--scheduler", scheduler) == local
 
 
 def test_changes_that_cannot_be_dealt_are_never_tried(tmp_path: Path) -> None:
