@@ -44,7 +44,6 @@ from typing import TYPE_CHECKING, cast
 from deckcheck.games.chaos import MILESTONES, cardrules, telling
 from deckcheck.games.chaos.cardrules import (
     _key,
-    _meets,
     cost_parts,
     key_of,
     levels_up,
@@ -266,12 +265,19 @@ def _extra(extra_deck: list[Card], hand: list[Card], friends: list[Chara], partn
     """§10.1: one extra chara. A friend meeting one part of the cost is covered; the other parts
     are paid by hand chara cards, then friends, which go to the 控え室."""
     in_arena = {key_of(f.card) for f in friends if f.extra}
+    # each card's key read once a call, not once a cost part as ``cardrules._meets`` reads it
+    # (a part is met by a key it is a non-empty part of): this search, run every main phase,
+    # was half of the reference engine's time on a deck of many extra cards (issue 35)
+    arena = [(f, key_of(f.card)) for f in friends]
+    charas = [(c, key_of(c)) for c in hand if c.type == "chara"]
+    tried: set[int] = set()  # a second copy (the same card object) fares as its first did
     for card in extra_deck:
-        if key_of(card) in in_arena:
+        if id(card) in tried or key_of(card) in in_arena:
             continue
+        tried.add(id(card))
         parts = cost_parts(card)
-        for base in friends:
-            first = next((i for i, p in enumerate(parts) if _meets(base.card, p)), None)
+        for base, base_key in arena:
+            first = next((i for i, p in enumerate(parts) if p and p in base_key), None)
             if first is None:
                 continue
             rest = parts[:first] + parts[first + 1 :]
@@ -281,10 +287,8 @@ def _extra(extra_deck: list[Card], hand: list[Card], friends: list[Chara], partn
                 from_hand = next(
                     (
                         c
-                        for c in hand
-                        if c.type == "chara"
-                        and _meets(c, part)
-                        and all(c is not p for p in paid_hand)
+                        for c, key in charas
+                        if part and part in key and all(c is not p for p in paid_hand)
                     ),
                     None,
                 )
@@ -294,8 +298,8 @@ def _extra(extra_deck: list[Card], hand: list[Card], friends: list[Chara], partn
                 from_arena = next(
                     (
                         f
-                        for f in friends
-                        if f is not base and _meets(f.card, part) and f not in paid_arena
+                        for f, key in arena
+                        if f is not base and part and part in key and f not in paid_arena
                     ),
                     None,
                 )
