@@ -1,11 +1,14 @@
-"""The same numbers on a real Dask cluster (a scheduler and two worker processes, shared by
-this module's tests) as in-process: ``deckcheck sweep --scheduler``, ``deckcheck tune
---scheduler`` and the service's jobs under ``DECKCHECK_DASK_SCHEDULER``."""
+"""The same numbers on a real Dask cluster (a scheduler and two worker processes) as
+in-process: ``deckcheck sweep --scheduler``, ``deckcheck tune --scheduler`` and the service's
+jobs under ``DECKCHECK_DASK_SCHEDULER``. One test, a subtest each, so that one pytest worker
+starts one cluster for the three (as three tests, pytest-xdist's work stealing could hand them
+to different workers, each starting its own)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from deckcheck.service.app import create_app
@@ -15,7 +18,7 @@ from tests.test_sweep import RAKUEN, _sweep
 from tests.test_tune import _tune, _vision_deck
 
 
-def test_a_dask_cluster_gives_the_in_process_numbers(tmp_path: Path, scheduler: str) -> None:
+def _sweep_agrees(tmp_path: Path, scheduler: str) -> None:
     # variants whose games differ (the deck's copies), so that a chunk gathered into another
     # variant changes its numbers: the luck_drive policy and the side, varied here before,
     # gave all four the same milestones, and a cluster that reversed the chunks passed
@@ -44,7 +47,7 @@ def test_a_dask_cluster_gives_the_in_process_numbers(tmp_path: Path, scheduler: 
     assert remote == local  # bit for bit: chunks gathered in variant and game order
 
 
-def test_the_same_tune_in_process_with_workers_and_on_dask(tmp_path: Path, scheduler: str) -> None:
+def _tune_agrees(tmp_path: Path, scheduler: str) -> None:
     deck = str(_vision_deck(tmp_path))
     args = [deck, "--milestone", "first_character", "--by", "2", "--max-changes", "1"]
     args += ["--want", "type:キャラクター>=1", "--turn", "1", "--weight", "0.5", "--weight", "0.5"]
@@ -55,9 +58,7 @@ def test_the_same_tune_in_process_with_workers_and_on_dask(tmp_path: Path, sched
     assert _tune(tmp_path, *args, "--scheduler", scheduler) == local
 
 
-def test_jobs_run_on_the_dask_cluster_with_the_pools_numbers(
-    tmp_path: Path, scheduler: str
-) -> None:
+def _jobs_agree(tmp_path: Path, scheduler: str) -> None:
     settings = {"db": tmp_path / "pool.sqlite3", "sync_games": 10, "workers": 1}
     pooled = create_app(Settings(**settings))  # type: ignore[arg-type]
     clustered = create_app(Settings(**settings, dask_scheduler=scheduler))  # type: ignore[arg-type]
@@ -73,3 +74,17 @@ def test_jobs_run_on_the_dask_cluster_with_the_pools_numbers(
     assert clustered.state.workers.pool is None
     assert results[1] == results[0]  # same chunks, gathered in order: bit for bit
     assert results[1][0]["games"] == 9000 and len(results[1][1]["variants"]) == 2
+
+
+def test_a_dask_cluster_gives_the_in_process_numbers(
+    tmp_path: Path, scheduler: str, subtests: pytest.Subtests
+) -> None:
+    for name, check in (
+        ("deckcheck sweep --scheduler", _sweep_agrees),
+        ("deckcheck tune --scheduler", _tune_agrees),
+        ("the service's jobs on the cluster", _jobs_agree),
+    ):
+        with subtests.test(msg=name):
+            folder = tmp_path / check.__name__.strip("_")
+            folder.mkdir()
+            check(folder, scheduler)
