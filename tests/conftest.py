@@ -206,13 +206,12 @@ def serve_in_thread(app: object, **config: object) -> Iterator[int]:
         thread.join(timeout=HANG)
 
 
-@pytest.fixture(scope="module")
-def scheduler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A Dask scheduler and two worker processes, for a module's tests: the checks that need
-    one are the subtests of one test (tests/test_dask_cluster.py). Starting and stopping one,
-    unused, took 3.7 CPU-s on the 2-core VM, and each worker loads deckcheck and the engines
-    at its first task; one cluster for each of three tests was three of those (issue 35)."""
-    tmp_path = tmp_path_factory.mktemp("dask")
+@pytest.fixture
+def scheduler(tmp_path: Path) -> Iterator[str]:
+    """A Dask scheduler and two worker processes. The checks that need one are the subtests
+    of one test (tests/test_dask_cluster.py): starting and stopping one, unused, took 3.7 CPU-s
+    on the 2-core VM, and each worker loads deckcheck and the engines at its first task (issue
+    35)."""
     dask = str(Path(sys.executable).with_name("dask"))
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"

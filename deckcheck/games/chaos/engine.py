@@ -264,11 +264,11 @@ def _arena_names(arena: list[Chara]) -> frozenset[str]:
 def _extra(extra_deck: list[Card], hand: list[Card], friends: list[Chara], partner: Chara) -> bool:
     """§10.1: one extra chara. A friend meeting one part of the cost is covered; the other parts
     are paid by hand chara cards, then friends, which go to the 控え室."""
-    in_arena = {key_of(f.card) for f in friends if f.extra}
     # each card's key read once a call, not once a cost part as ``cardrules._meets`` reads it
     # (a part is met by a key it is a non-empty part of): this search, run every main phase,
     # was half of the reference engine's time on a deck of many extra cards (issue 35)
     arena = [(f, key_of(f.card)) for f in friends]
+    in_arena = {key for f, key in arena if f.extra}
     charas = [(c, key_of(c)) for c in hand if c.type == "chara"]
     tried: set[int] = set()  # a second copy (the same card object) fares as its first did
     for card in extra_deck:
