@@ -7,7 +7,6 @@ tests/test_exact_iris.py. Seeds and workers; the reference on request."""
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import pytest
@@ -15,16 +14,22 @@ import pytest
 from deckcheck import decklist
 from deckcheck.formats.registry import FormatRegistry
 from deckcheck.goldfish.policy import policy_from_keys
-from deckcheck.goldfish.run import GoldfishRequest, goldfish, play_chunk, prepare
+from deckcheck.goldfish.run import GoldfishRequest, goldfish, prepare
 from deckcheck.goldfish.setup import Setup
 from deckcheck.models import DeckList
 from deckcheck.resolve import CardIndex
-from tests.agreement import chunks_agree, deck_out_turn, decks_out, same_results_any_workers
+from tests.agreement import (
+    chunks_agree,
+    deck_out_turn,
+    decks_out,
+    production_chunks,
+    same_results_any_workers,
+)
 from tests.conftest import EXAMPLES
 from tests.test_exact_iris import DECK, FEW_UNITS
 from tests.test_rules import deck
 
-GAMES = 2_000
+GAMES = 2_000  # as strict as this many games of each engine (production_chunks)
 
 
 @pytest.fixture(scope="module")
@@ -62,9 +67,7 @@ def test_production_streams_agree_with_the_reference(
     if cards is not None:
         parsed = decklist.parse(deck("iris-standard", cards))
     setup = setup_for(parsed, registry, index, keys)
-    seeds = list(range(1, GAMES + 1))
-    fast = play_chunk(setup, 0, seeds, 47, on_play)
-    slow = play_chunk(dataclasses.replace(setup, fast=False), 0, seeds, 47, on_play)
+    fast, slow = production_chunks(setup, GAMES, 47, on_play)
     chunks_agree(fast, slow)
     out = deck_out_turn(50 - 5, lambda turn: 1)
     decks_out(fast, out, deck=DECK)

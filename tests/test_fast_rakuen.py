@@ -7,7 +7,6 @@ the engines are held equal in tests/test_exact_rakuen.py. Seeds and workers; fal
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import pytest
@@ -15,14 +14,14 @@ import pytest
 from deckcheck import decklist
 from deckcheck.formats.registry import FormatRegistry
 from deckcheck.goldfish.policy import policy_from_keys
-from deckcheck.goldfish.run import GoldfishRequest, goldfish, play_chunk, prepare
+from deckcheck.goldfish.run import GoldfishRequest, goldfish, prepare
 from deckcheck.goldfish.setup import Setup
 from deckcheck.models import DeckList
 from deckcheck.resolve import CardIndex
-from tests.agreement import chunks_agree, same_results_any_workers
+from tests.agreement import chunks_agree, production_chunks, same_results_any_workers
 from tests.conftest import EXAMPLES
 
-GAMES = 6000
+GAMES = 6000  # as strict as this many games of each engine (production_chunks)
 
 
 @pytest.fixture(scope="module")
@@ -62,10 +61,7 @@ def test_production_streams_agree_with_the_reference(
     format_id: str,
 ) -> None:
     setup = setup_for(parsed, registry, index, keys, format_id)
-    seeds = list(range(1, GAMES + 1))
-    fast = play_chunk(setup, 0, seeds, turns, True)
-    slow = play_chunk(dataclasses.replace(setup, fast=False), 0, seeds, turns, True)
-    assert fast.metrics.shape == slow.metrics.shape
+    fast, slow = production_chunks(setup, GAMES, turns)
     chunks_agree(fast, slow)
     limit = setup.rules.params.get("hand_limit")
     hands = slow.metrics[:, :, 0]

@@ -29,7 +29,7 @@ from deckcheck.goldfish.setup import Setup, game_seeds
 from deckcheck.models import Card, Game
 from deckcheck.odds.setup import rules_of
 from deckcheck.resolve import CardIndex
-from tests.agreement import chunks_agree
+from tests.agreement import chunks_agree, production_chunks
 from tests.cli_run import CliRunner
 from tests.conftest import EXAMPLES
 from tests.test_exact_iris import FEW_UNITS
@@ -240,7 +240,9 @@ def test_iris_enhancements_go_on_each_unit_that_entered_before_this_turn(
     drawn = [unit, enhancement, enhancement, strategy, strategy, unit, unit, *[strategy] * 8]
     main = [(c, 1) for c in reversed(drawn)]
     pilot = Compiled(default_policy("iris"), "iris")
-    setup = Setup("iris", {"main": main}, rules_of(formats.get("iris-standard")), pilot.policy, main)
+    setup = Setup(
+        "iris", {"main": main}, rules_of(formats.get("iris-standard")), pilot.policy, main
+    )
     rec = iris.play(setup, pilot, Stacked(), 2, True)
     hand, standby, commands = ([m[i] for m in rec.metrics] for i in (0, 2, 4))
     assert standby == [1, 2] and commands == [1, 4] and hand == [3, 0]
@@ -412,19 +414,12 @@ def test_iris_fast_engine_agrees_with_the_reference(
 ) -> None:
     """Each engine on its production random numbers, which cannot be shared: the same
     distribution (game by game on one tape: tests/test_exact_iris.py)."""
-    import dataclasses
-
-    from deckcheck.goldfish.run import play_chunk
-
     fmt = formats.get("iris-standard")
     for cards in (IRIS_MAIN, FEW_UNITS):
         setup = prepare(
             decklist.parse(deck("iris-standard", cards)), fmt, index, default_policy("iris")
         )
-        seeds = list(range(1, 6001))
-        fast = play_chunk(setup, 0, seeds, 12, True)
-        slow = play_chunk(dataclasses.replace(setup, fast=False), 0, seeds, 12, True)
-        chunks_agree(fast, slow)
+        chunks_agree(*production_chunks(setup, 6000, 12))
 
 
 def test_histogram_percentiles_equal_numpys() -> None:

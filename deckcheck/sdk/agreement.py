@@ -6,11 +6,13 @@ tests use it through ``deckcheck.sdk.testing``, deckcheck's own through ``tests/
 - ``chunks_agree``: where the streams cannot be shared (each engine's production random
   source: numba's generator, ``random.Random``), the same distribution: means and the
   10th, 50th and 90th percentiles of every metric on every turn, the mulligans and the
-  milestones, within sampling error.
+  milestones, within sampling error. ``production_chunks`` plays both engines' games for it.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, cast
 
@@ -21,7 +23,7 @@ from deckcheck.formats import Format
 from deckcheck.goldfish.batch import TapeEngine
 from deckcheck.goldfish.common import Record, Tape
 from deckcheck.goldfish.policy import Compiled, Policy
-from deckcheck.goldfish.run import Chunk, GoldfishRequest, goldfish, records_chunk
+from deckcheck.goldfish.run import Chunk, GoldfishRequest, goldfish, play_chunk, records_chunk
 from deckcheck.goldfish.setup import Setup
 from deckcheck.models import DeckList
 from deckcheck.resolve import CardIndex
@@ -106,24 +108,30 @@ def _first_difference(name: str, fast: Chunk, slow: Chunk, g: int) -> str:
 def agree(a: NDArray[Any], b: NDArray[Any]) -> None:
     """Means per column agree within ``Z`` standard errors of their difference, and so do the
     10th, 50th and 90th percentiles: the q-quantile of each sample lies between the other's
-    quantiles at q ∓ Z standard errors of a proportion (sample quantiles of small counts)."""
+    quantiles at q ∓ Z standard errors of a proportion (sample quantiles of small counts). The
+    samples may differ in size (``production_chunks``)."""
     a, b = a.astype(float).reshape(len(a), -1), b.astype(float).reshape(len(b), -1)
     se = np.sqrt(a.var(axis=0) / len(a) + b.var(axis=0) / len(b)) + 1e-9
     assert (np.abs(a.mean(axis=0) - b.mean(axis=0)) <= Z * se + 1e-12).all(), "means"
-    for q in (0.1, 0.5, 0.9):
-        spread = Z * np.sqrt(q * (1 - q) * (1 / len(a) + 1 / len(b)))
-        for x, y in ((a, b), (b, a)):
-            at = np.quantile(x, q, axis=0, method="inverted_cdf")
-            low = np.quantile(y, max(q - spread, 0.0), axis=0, method="inverted_cdf")
-            high = np.quantile(y, min(q + spread, 1.0), axis=0, method="inverted_cdf")
+    qs = (0.1, 0.5, 0.9)
+    spreads = [Z * math.sqrt(q * (1 - q) * (1 / len(a) + 1 / len(b))) for q in qs]
+    # each sample's quantiles in one call (one partition of its columns for all of them):
+    # per q, its own q and the other's bounds q - spread, q + spread
+    levels = [*qs, *(max(q - s, 0.0) for q, s in zip(qs, spreads, strict=True))]
+    levels += [min(q + s, 1.0) for q, s in zip(qs, spreads, strict=True)]
+    at_a, low_a, high_a = np.split(np.quantile(a, levels, axis=0, method="inverted_cdf"), 3)
+    at_b, low_b, high_b = np.split(np.quantile(b, levels, axis=0, method="inverted_cdf"), 3)
+    for i, q in enumerate(qs):
+        for at, low, high in ((at_a[i], low_b[i], high_b[i]), (at_b[i], low_a[i], high_a[i])):
             assert ((low <= at) & (at <= high)).all(), f"p{round(q * 100)}"
 
 
 def chunks_agree(fast: Chunk, slow: Chunk) -> None:
-    """A batch engine's chunk against the reference engine's on as many games: every metric
-    on every turn, the mulligans, the milestones' rates and their turns, the losses."""
-    assert fast.metrics.shape == slow.metrics.shape
-    assert fast.milestones.shape == slow.milestones.shape
+    """A batch engine's chunk against the reference engine's: every metric on every turn, the
+    mulligans, the milestones' rates and their turns, the losses. The two may hold different
+    numbers of games (``production_chunks``), never different turns or columns."""
+    assert fast.metrics.shape[1:] == slow.metrics.shape[1:]
+    assert fast.milestones.shape[1:] == slow.milestones.shape[1:]
     agree(fast.metrics, slow.metrics)
     agree(fast.mulligans, slow.mulligans)
     agree(fast.milestones > 0, slow.milestones > 0)
@@ -131,6 +139,31 @@ def chunks_agree(fast: Chunk, slow: Chunk) -> None:
     for code in range(1, int(max(fast.loss.max(), slow.loss.max(), 0)) + 1):
         agree(fast.loss == code, slow.loss == code)
     agree(fast.loss_turn, slow.loss_turn)
+
+
+# the batch engine's games per reference game in ``production_chunks``
+BATCH_PER_REFERENCE = 10
+
+
+def production_chunks(
+    setup: Setup, games: int, turns: int, on_play: bool = True
+) -> tuple[Chunk, Chunk]:
+    """The batch engine's and the reference engine's games of ``setup``, each on its own
+    production random numbers (game seeds 1, 2, ...), for ``chunks_agree``: as strict a
+    comparison as ``games`` games of each. Every test ``agree`` makes stands on the sum
+    1/(batch games) + 1/(reference games), which ``games`` of each make 2/``games``; the batch
+    engine plays k = ``BATCH_PER_REFERENCE`` games for each of the reference's, so the
+    reference (pure Python: nearly all of the time) plays only (1 + 1/k)/2 of ``games`` (0.55)
+    for the same sum: the same tolerances, and the same standard errors where the two engines'
+    games spread alike, as they must to agree."""
+    k = BATCH_PER_REFERENCE
+    reference = math.ceil(games * (1 + 1 / k) / 2)
+    fast = play_chunk(setup, 0, range(1, k * reference + 1), turns, on_play)
+    assert fast.compiled, "the batch engine does not play this set-up"
+    slow = play_chunk(
+        dataclasses.replace(setup, fast=False), 0, range(1, reference + 1), turns, on_play
+    )
+    return fast, slow
 
 
 def _none(turn: int) -> int:

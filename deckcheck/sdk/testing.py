@@ -30,7 +30,8 @@ for a game that redeals often) or override the ``game_spec`` fixture (deckcheck'
 parametrise it over every installed game).
 
 The harness a game's own tests use is here too: ``same_games``, ``stacked_games``,
-``chunks_agree``, ``deck_out_turn``, ``decks_out``, ``tapes`` (``deckcheck.sdk.agreement``).
+``chunks_agree``, ``production_chunks``, ``deck_out_turn``, ``decks_out``, ``tapes``
+(``deckcheck.sdk.agreement``).
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ from deckcheck.sdk.agreement import (
     chunks_agree,
     deck_out_turn,
     decks_out,
+    production_chunks,
     reference_chunk,
     same_games,
     stacked_games,
@@ -79,6 +81,7 @@ __all__ = [
     "decks_out",
     "examples",
     "formats_of",
+    "production_chunks",
     "reference_chunk",
     "same_games",
     "spec_problems",
