@@ -6,6 +6,7 @@ mention in the docstrings and comments of deckcheck/ and benchmarks/ (``deckchec
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import re
 import tokenize
@@ -64,7 +65,8 @@ def _exists(mention: str, source: Path) -> bool:
     return False
 
 
-def _mentions(source: Path) -> list[tuple[int, str]]:
+@functools.cache  # both scans below read every source: parsed once a worker (issue 35)
+def _mentions(source: Path) -> tuple[tuple[int, str], ...]:
     found: list[tuple[int, str]] = []
     for number, line in _prose(source):
         for match in (*_FILE.finditer(line), *_FOLDER.finditer(line)):
@@ -73,7 +75,7 @@ def _mentions(source: Path) -> list[tuple[int, str]]:
             if bare_glob or mention in ELSEWHERE or mention.startswith(WRITTEN):
                 continue
             found.append((number, mention))
-    return found
+    return tuple(found)
 
 
 def test_the_scan_finds_mentions() -> None:
