@@ -240,9 +240,7 @@ def test_iris_enhancements_go_on_each_unit_that_entered_before_this_turn(
     drawn = [unit, enhancement, enhancement, strategy, strategy, unit, unit, *[strategy] * 8]
     main = [(c, 1) for c in reversed(drawn)]
     pilot = Compiled(default_policy("iris"), "iris")
-    setup = Setup(
-        "iris", {"main": main}, rules_of(formats.get("iris-standard")), pilot.policy, main
-    )
+    setup = Setup("iris", {"main": main}, rules_of(formats.get("iris-standard")), pilot.policy, main)
     rec = iris.play(setup, pilot, Stacked(), 2, True)
     hand, standby, commands = ([m[i] for m in rec.metrics] for i in (0, 2, 4))
     assert standby == [1, 2] and commands == [1, 4] and hand == [3, 0]

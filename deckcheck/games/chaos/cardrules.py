@@ -94,4 +94,10 @@ def charges(card: Card, partner: Card) -> bool:
 
 
 def _meets(card: Card, part: str) -> bool:
-    return bool(part) and part in key_of(card)
+    return _met(key_of(card), part)
+
+
+def _met(key: str, part: str) -> bool:
+    """Whether a card of ``key`` (``key_of``) meets one part of an extra card's cost: the part
+    is a non-empty piece of the key."""
+    return bool(part) and part in key

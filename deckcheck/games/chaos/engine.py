@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, cast
 from deckcheck.games.chaos import MILESTONES, cardrules, telling
 from deckcheck.games.chaos.cardrules import (
     _key,
+    _met,
     cost_parts,
     key_of,
     levels_up,
@@ -264,9 +265,9 @@ def _arena_names(arena: list[Chara]) -> frozenset[str]:
 def _extra(extra_deck: list[Card], hand: list[Card], friends: list[Chara], partner: Chara) -> bool:
     """§10.1: one extra chara. A friend meeting one part of the cost is covered; the other parts
     are paid by hand chara cards, then friends, which go to the 控え室."""
-    # each card's key read once a call, not once a cost part as ``cardrules._meets`` reads it
-    # (a part is met by a key it is a non-empty part of): this search, run every main phase,
-    # was half of the reference engine's time on a deck of many extra cards (issue 35)
+    # each card's key read once a call, not once a cost part as ``cardrules._meets`` reads it:
+    # this search, run every main phase, was half of the reference engine's time on a deck of
+    # many extra cards (issue 35)
     arena = [(f, key_of(f.card)) for f in friends]
     in_arena = {key for f, key in arena if f.extra}
     charas = [(c, key_of(c)) for c in hand if c.type == "chara"]
@@ -277,7 +278,7 @@ def _extra(extra_deck: list[Card], hand: list[Card], friends: list[Chara], partn
         tried.add(id(card))
         parts = cost_parts(card)
         for base, base_key in arena:
-            first = next((i for i, p in enumerate(parts) if p and p in base_key), None)
+            first = next((i for i, p in enumerate(parts) if _met(base_key, p)), None)
             if first is None:
                 continue
             rest = parts[:first] + parts[first + 1 :]
@@ -288,7 +289,7 @@ def _extra(extra_deck: list[Card], hand: list[Card], friends: list[Chara], partn
                     (
                         c
                         for c, key in charas
-                        if part and part in key and all(c is not p for p in paid_hand)
+                        if _met(key, part) and all(c is not p for p in paid_hand)
                     ),
                     None,
                 )
@@ -299,7 +300,7 @@ def _extra(extra_deck: list[Card], hand: list[Card], friends: list[Chara], partn
                     (
                         f
                         for f, key in arena
-                        if f is not base and part and part in key and f not in paid_arena
+                        if f is not base and _met(key, part) and f not in paid_arena
                     ),
                     None,
                 )
