@@ -21,6 +21,14 @@ MO := $(PO:.po=.mo)
 POT := build/deckcheck.pot
 BABEL := $(BIN)/python -m babel.messages.frontend
 
+# The builder page's scripts in one file (esbuild, from package-lock.json): the page loads it
+# instead of its 28 modules one request each, about a quarter of a page opening's CPU in the
+# browser, the network process and the server (benchmarks/page_open_bench.py, issue 35). The
+# first line names the digest of the sources it was built from: the page serves the modules
+# themselves when no bundle of the current sources exists (deckcheck/web/__init__.py). Not
+# minified: a bundle reads like its sources. git ignores it; a wheel built after make carries it.
+BUNDLE := deckcheck/web/static/bundle/builder.js
+
 .PHONY: demo test tests checks checks-beside test-extra-game engines typecheck-page lint bench clean messages docs
 
 # uv (from PyPI, into the venv by its own pip) installs every extra (pyproject.toml): the same
@@ -50,7 +58,7 @@ messages: $(STAMP)
 # of every format. validate exits 1 because half the examples are illegal; 2 would be an error.
 # Last, compiles every game's goldfish engine into numba's cache (so the first `deckcheck
 # goldfish` starts at once) and prints how to run the venv's deckcheck.
-demo: $(STAMP) $(MO)
+demo: $(STAMP) $(MO) $(BUNDLE)
 	rm -f $(DEMO_DB)
 	mkdir -p build
 	$(BIN)/deckcheck pool init --db $(DEMO_DB)
@@ -59,8 +67,8 @@ demo: $(STAMP) $(MO)
 	$(BIN)/deckcheck validate examples --db $(DEMO_DB); test $$? -eq 1
 	$(BIN)/python -m deckcheck.cli.warm --db $(DEMO_DB) --usage
 
-# axe-core for the browser tests' accessibility check (issue 32) and TypeScript for
-# typecheck-page, from package-lock.json
+# axe-core for the browser tests' accessibility check (issue 32), TypeScript for
+# typecheck-page and esbuild for the page's bundle, from package-lock.json
 node_modules/.stamp: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
@@ -80,7 +88,7 @@ test:
 # OpenBLAS with one thread, as deckcheck's own processes run it (deckcheck/__init__.py): pytest's
 # plugins load NumPy in the workers before deckcheck could say so. Its idle threads spinning
 # took about 1 % of a suite run's CPU (perf, 2026-12-03). A value already set wins.
-tests: $(STAMP) $(MO) node_modules/.stamp
+tests: $(STAMP) $(MO) node_modules/.stamp $(BUNDLE)
 	OPENBLAS_NUM_THREADS=$${OPENBLAS_NUM_THREADS:-1} $(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
 
 # Beside the tests, the checks no test runs: the suite runs lint-imports on the tree
@@ -117,9 +125,14 @@ test-extra-game: $(STAMP) $(MO) node_modules/.stamp
 
 # The page's scripts (deckcheck/web/static/*.js, ES modules) checked against their JSDoc types
 # by TypeScript (tsc --checkJs, strict: tsconfig.json; issue 33). Nothing is emitted: the
-# browser runs the files as they are.
+# browser runs them as they are, or their bundle (below).
 typecheck-page: node_modules/.stamp
 	node_modules/.bin/tsc -p tsconfig.json
+
+$(BUNDLE): $(wildcard deckcheck/web/static/*.js) node_modules/.stamp $(STAMP)
+	node_modules/.bin/esbuild deckcheck/web/static/builder.js --bundle --format=esm \
+	  --charset=utf8 --log-level=warning --outfile=$@ \
+	  --banner:js="$$($(BIN)/python -c 'from deckcheck.web import banner; print(banner())')"
 
 # Every game's goldfish engine compiled into numba's cache once, one game per process on both
 # cores, before the suite: in a fresh clone the tests compiled them themselves, the same engine
@@ -132,7 +145,7 @@ engines: $(STAMP) $(MO)
 
 # Each benchmark prints its figures and keeps them in build/bench.json; the last step prints
 # them as one table (figure, plain-Python reference, ratio, goal, met).
-bench: $(STAMP) $(MO)
+bench: $(STAMP) $(MO) $(BUNDLE)
 	rm -f build/bench.json
 	$(BIN)/python -m benchmarks.validate_bench
 	$(BIN)/python -m benchmarks.odds_bench

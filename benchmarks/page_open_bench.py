@@ -11,13 +11,17 @@ would be). The two alternate ``--rounds`` times (the shared VM's speed drifts). 
 from /proc over every process of this one (Playwright's driver, Chromium's browser, renderer,
 GPU and utility processes) and the server's, sampled every 50 ms: ``/usr/bin/time`` misses the
 Chromium processes that are never reaped up the tree (about half of the browser tests' CPU).
-The sampling's own CPU falls in "this process".
+The sampling's own CPU falls in "this process". Each line also gives the median wall time of an
+opening (the page's request to its first search's answer), and the first line the script the
+page loads: the bundle ``make`` builds, else the modules one request each (move
+deckcheck/web/static/bundle/ aside to time those).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -28,6 +32,7 @@ from pathlib import Path
 
 from benchmarks.common import ROOT, machine
 from benchmarks.load import free_port, wait_for
+from deckcheck.web import entry_script
 from tests import builder_pages
 from tests.conftest import CHROMIUM, FLAGS
 
@@ -102,9 +107,11 @@ class Meter:
         return roles
 
 
-def opens(browser: object, url: str, n: int, reuse: bool) -> None:
+def opens(browser: object, url: str, n: int, reuse: bool) -> list[float]:
+    """Seconds of each opening, from the page's request to its first search's answer."""
     from playwright.sync_api import expect
 
+    seconds = []
     for _ in range(n):
         if reuse:
             lease = builder_pages.take(browser, url, viewport={"width": 1280, "height": 900})  # type: ignore[arg-type]
@@ -112,9 +119,12 @@ def opens(browser: object, url: str, n: int, reuse: bool) -> None:
         else:
             context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
             page, close = context.new_page(), context.close
+        start = time.perf_counter()
         page.goto(url + "/")
         expect(page.locator("#page-info")).not_to_be_empty(timeout=600_000)
+        seconds.append(time.perf_counter() - start)
         close()
+    return seconds
 
 
 def main() -> None:
@@ -134,20 +144,23 @@ def main() -> None:
         wait_for(url)
         meter = Meter(server.pid)
         print(f"builder page opens in {args.chromium}, CPU-s each ({machine()}):")
+        print(f"  the page's script: {entry_script()} (the bundle when make built it)")
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=args.chromium, headless=True, args=FLAGS)
             opens(browser, url, 1, reuse=True)  # the first opening of all, in neither figure
             for _ in range(args.rounds):
                 for reuse in (False, True):
                     before = meter.by_role()
-                    opens(browser, url, args.opens, reuse)
+                    seconds = opens(browser, url, args.opens, reuse)
                     after = meter.by_role()
                     parts = {k: (after[k] - before.get(k, 0)) / args.opens for k in after}
                     renderers = parts.pop("chromium renderer processes started")
                     label = "one page handed on" if reuse else "a new context each"
                     print(
                         f"  {label}: {sum(parts.values()):.3f} CPU-s an opening,"
-                        f" {renderers:.1f} renderer processes started"
+                        f" {renderers:.1f} renderer processes started,"
+                        f" {statistics.median(seconds) * 1e3:.0f} ms to the first search's answer"
+                        " (median)"
                     )
                     for k, v in sorted(parts.items(), key=lambda kv: -kv[1]):
                         print(f"      {v:.3f}  {k}")

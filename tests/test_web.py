@@ -7,9 +7,10 @@ from __future__ import annotations
 import os
 import re
 import socket
+import subprocess
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -20,9 +21,11 @@ from playwright.sync_api import ConsoleMessage, Page, expect
 from starlette.testclient import TestClient
 
 from deckcheck.service.app import create_app
+from deckcheck.service.routers import web
 from deckcheck.service.settings import Settings
+from deckcheck.web import BUNDLE, ENTRY, STATIC, banner, entry_script, served_entry
 from tests import builder_pages
-from tests.conftest import HANG
+from tests.conftest import HANG, ROOT
 
 # as the pages' default timeout (ms): only against a hang; a loaded 2-core machine is slow, and
 # odds and goldfish run in worker processes at nice 10
@@ -36,6 +39,21 @@ ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 def web_app(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
     db = tmp_path_factory.mktemp("web") / "pool.sqlite3"
     return create_app(Settings(db=db, api_keys=("web-key",)))
+
+
+def reached(read: Callable[[str], str]) -> set[str]:
+    """The modules the entry module imports, and theirs (``read``: a module's text by name)."""
+    seen: set[str] = set()
+    todo = [ENTRY]
+    while todo:
+        name = todo.pop()
+        seen.add(name)
+        todo += [
+            m
+            for m in re.findall(r'^import [^;]*? from "\./([\w-]+\.js)";', read(name), re.M)
+            if m not in seen
+        ]
+    return seen
 
 
 def test_page_is_server_rendered_with_labels(web_app) -> None:  # type: ignore[no-untyped-def]
@@ -55,25 +73,28 @@ def test_page_is_server_rendered_with_labels(web_app) -> None:  # type: ignore[n
         labelled = set(re.findall(r'<label for="([^"]+)"', html))
         assert ids and ids <= labelled  # every control has a label
         assert 'name="viewport"' in html
-        # one entry module, and every module it reaches is served as JavaScript (a module
-        # script of another type is refused, nosniff or not)
+        # one script: the bundle of the modules (make builds it before the tests), else the
+        # entry module; every module the entry reaches is served as JavaScript (a module
+        # script of another type is refused, nosniff or not), and is in the bundle
+        entry = served_entry()
         assert re.findall(r"<script\b[^>]*\bsrc=[^>]*>", html) == [
-            '<script type="module" src="/static/builder.js">'
+            f'<script type="module" src="{entry}">'
         ]
-        seen: set[str] = set()
-        todo = ["builder.js"]
-        while todo:
-            name = todo.pop()
-            seen.add(name)
+
+        def served(name: str) -> str:
             answer = http.get(f"/static/{name}")
             assert answer.status_code == 200, name
             assert "javascript" in answer.headers["content-type"], name
-            todo += [
-                m
-                for m in re.findall(r'^import [^;]*? from "\./([\w-]+\.js)";', answer.text, re.M)
-                if m not in seen
-            ]
+            return answer.text
+
+        seen = reached(served)
         assert len(seen) > 10
+        bundle = http.get(entry)
+        assert bundle.status_code == 200 and "javascript" in bundle.headers["content-type"]
+        if entry != f"/static/{ENTRY}":
+            assert bundle.text.startswith(banner() + "\n")
+            bundled = re.findall(r"^// deckcheck/web/static/([\w-]+\.js)$", bundle.text, re.M)
+            assert set(bundled) == seen
         assert http.get("/static/builder.css").status_code == 200
         assert "/" not in http.get("/openapi.json").json()["paths"]  # the page is not API
 
@@ -381,11 +402,49 @@ def test_docs_can_be_switched_off(tmp_path: Path) -> None:
         assert http.get("/docs").status_code == 404
 
 
-def test_builder_works_under_the_csp(browser, server_url: str) -> None:  # type: ignore[no-untyped-def]
+ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
+
+
+@pytest.mark.skipif(not ESBUILD.exists(), reason="no node_modules/.bin/esbuild: run make (npm ci)")
+def test_make_builds_a_bundle_the_page_serves_only_while_it_is_current(tmp_path: Path) -> None:
+    """The Makefile's rule, into a copy of the page's scripts: its bundle is served; once a
+    script changes (or with no bundle) the page loads the modules themselves, never a bundle of
+    other sources."""
+    static = tmp_path / "static"
+    static.mkdir()
+    for path in STATIC.glob("*.js"):
+        (static / path.name).write_bytes(path.read_bytes())
+    assert entry_script(static) == f"/static/{ENTRY}"  # no bundle yet
+    target = static / BUNDLE
+    made = subprocess.run(
+        ["make", "--no-print-directory", "-o", "node_modules/.stamp", "-o", ".venv/.installed",
+         f"BUNDLE={target}", str(target)],
+        cwd=ROOT, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    assert entry_script(static) == f"/static/{BUNDLE.as_posix()}"
+    assert target.read_text(encoding="utf-8").count("\n// deckcheck/web/static/") > 10
+    edited = static / "dom.js"
+    edited.write_text(edited.read_text(encoding="utf-8") + "\n// edited\n", encoding="utf-8")
+    assert entry_script(static) == f"/static/{ENTRY}"
+
+
+@pytest.mark.parametrize("entry", ["served", "modules"])
+def test_builder_works_under_the_csp(  # type: ignore[no-untyped-def]
+    browser, server_url: str, entry: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page as served (its bundle after make) and as its modules (no current bundle)."""
+    script = served_entry() if entry == "served" else f"/static/{ENTRY}"
+    monkeypatch.setattr(web, "served_entry", lambda: script)
     context = builder_pages.take(browser, server_url, viewport=SIZES["desktop"])
     page = context.page
     page.set_default_timeout(WAIT_MS)
     violations = _watch(page)
+    scripts: list[str] = []
+    page.on(
+        "request",
+        lambda r: scripts.append(urlsplit(r.url).path) if r.resource_type == "script" else None,
+    )
     response = page.goto(server_url + "/")
     assert "script-src 'self'" in response.headers["content-security-policy"]
     page.select_option("#format", "rakuen-standard")
@@ -396,6 +455,11 @@ def test_builder_works_under_the_csp(browser, server_url: str) -> None:  # type:
     page.wait_for_selector('.total[data-section="main"]:text("1/50")')
     page.wait_for_selector("#verdict:text-matches('^ILLEGAL')")  # no eval: the CSP is on
     assert violations == []
+    if script == f"/static/{ENTRY}":  # each module a request of its own
+        modules = reached(lambda name: (STATIC / name).read_text(encoding="utf-8"))
+        assert sorted(scripts) == sorted(f"/static/{name}" for name in modules)
+    else:
+        assert scripts == [script]
     context.close()
 
 

@@ -11,6 +11,7 @@ the entries of the page's language from a JSON object the page carries (``messag
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from functools import cache
@@ -23,6 +24,43 @@ from deckcheck.i18n import LANGUAGES, translations
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
 STATIC = HERE / "static"
+ENTRY = "builder.js"  # the module that starts the page; it imports the others
+# The scripts bundled into one file (``make`` runs esbuild; git ignores it, wheels carry it): one
+# request instead of one a module. 28 modules cost each page opening about a quarter of its
+# CPU in the browser, the network process and the server (benchmarks/page_open_bench.py).
+BUNDLE = Path("bundle") / ENTRY
+
+
+def sources_digest(static: Path = STATIC) -> str:
+    """A digest of the page's scripts (names and bytes): which sources a bundle was built from."""
+    digest = hashlib.sha256()
+    for path in sorted(static.glob("*.js")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def banner(static: Path = STATIC) -> str:
+    """The first line of a bundle built from the scripts now in ``static`` (``make`` writes it)."""
+    return f"// deckcheck page bundle of sources {sources_digest(static)}"
+
+
+def entry_script(static: Path = STATIC) -> str:
+    """The URL path of the page's one script: the bundle when it was built from the scripts as
+    they are now, else the entry module, which loads the others itself (a checkout where
+    ``make`` has not run, or a script edited since: never a stale bundle)."""
+    try:
+        with (static / BUNDLE).open(encoding="utf-8") as bundle:
+            first = bundle.readline().rstrip("\n")
+    except OSError:
+        first = ""
+    chosen = BUNDLE if first == banner(static) else Path(ENTRY)
+    return f"/static/{chosen.as_posix()}"
+
+
+@cache
+def served_entry() -> str:
+    """``entry_script()`` of the installed page, read once a process."""
+    return entry_script()
 
 # A double-quoted JavaScript string literal, and the calls the scripts mark their words with
 # (the same calls Babel's javascript extractor reads, see babel.cfg).
