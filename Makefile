@@ -29,7 +29,7 @@ BABEL := $(BIN)/python -m babel.messages.frontend
 # minified: a bundle reads like its sources. git ignores it; a wheel built after make carries it.
 BUNDLE := deckcheck/web/static/bundle/builder.js
 
-.PHONY: demo test tests checks checks-beside test-extra-game engines typecheck-page lint bench clean messages docs
+.PHONY: page demo test tests checks checks-beside test-extra-game engines typecheck-page lint bench clean messages docs
 
 # uv (from PyPI, into the venv by its own pip) installs every extra (pyproject.toml): the same
 # packages at the same versions as pip, in 8 s against pip's 58 s on a fresh clone with an empty
@@ -58,7 +58,7 @@ messages: $(STAMP)
 # of every format. validate exits 1 because half the examples are illegal; 2 would be an error.
 # Last, compiles every game's goldfish engine into numba's cache (so the first `deckcheck
 # goldfish` starts at once) and prints how to run the venv's deckcheck.
-demo: $(STAMP) $(MO) $(BUNDLE)
+demo: $(STAMP) $(MO) page
 	rm -f $(DEMO_DB)
 	mkdir -p build
 	$(BIN)/deckcheck pool init --db $(DEMO_DB)
@@ -129,6 +129,12 @@ test-extra-game: $(STAMP) $(MO) node_modules/.stamp
 typecheck-page: node_modules/.stamp
 	node_modules/.bin/tsc -p tsconfig.json
 
+# make test needs npm anyway (axe-core, TypeScript); make demo and make bench build the bundle
+# only where npm is installed, and the page loads its modules one by one where it is not
+page:
+	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory $(BUNDLE); \
+	else echo "npm is not installed: the builder page will load its scripts one by one"; fi
+
 $(BUNDLE): $(wildcard deckcheck/web/static/*.js) node_modules/.stamp $(STAMP)
 	node_modules/.bin/esbuild deckcheck/web/static/builder.js --bundle --format=esm \
 	  --charset=utf8 --log-level=warning --outfile=$@ \
@@ -145,7 +151,7 @@ engines: $(STAMP) $(MO)
 
 # Each benchmark prints its figures and keeps them in build/bench.json; the last step prints
 # them as one table (figure, plain-Python reference, ratio, goal, met).
-bench: $(STAMP) $(MO) $(BUNDLE)
+bench: $(STAMP) $(MO) page
 	rm -f build/bench.json
 	$(BIN)/python -m benchmarks.validate_bench
 	$(BIN)/python -m benchmarks.odds_bench
