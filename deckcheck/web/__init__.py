@@ -57,10 +57,27 @@ def entry_script(static: Path = STATIC) -> str:
     return f"/static/{chosen.as_posix()}"
 
 
-@cache
-def served_entry() -> str:
-    """``entry_script()`` of the installed page, read once a process."""
-    return entry_script()
+_SERVED: dict[tuple[object, ...], str] = {}
+
+
+def served_entry(static: Path = STATIC) -> str:
+    """``entry_script(static)``, worked out again only when a script or the bundle changed
+    (their sizes and times, one ``stat`` each): a running server never serves a bundle older
+    than a script edited since it started."""
+    files = [*sorted(static.glob("*.js")), static / BUNDLE]
+    key = (static, *(_stamp(path) for path in files))
+    if key not in _SERVED:
+        _SERVED.clear()  # one page, one answer: only the newest is ever asked for again
+        _SERVED[key] = entry_script(static)
+    return _SERVED[key]
+
+
+def _stamp(path: Path) -> tuple[str, int, int]:
+    try:
+        stat = path.stat()
+    except OSError:
+        return (path.name, -1, -1)
+    return (path.name, stat.st_mtime_ns, stat.st_size)
 
 # A double-quoted JavaScript string literal, and the calls the scripts mark their words with
 # (the same calls Babel's javascript extractor reads, see babel.cfg).
