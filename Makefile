@@ -22,7 +22,7 @@ POT := build/deckcheck.pot
 BABEL := $(BIN)/python -m babel.messages.frontend
 
 # The builder page's scripts in one file (esbuild, from package-lock.json): the page loads it
-# instead of its 28 modules one request each, about a quarter of a page opening's CPU in the
+# instead of its 26 modules one request each, about a quarter of a page opening's CPU in the
 # browser, the network process and the server (benchmarks/page_open_bench.py, issue 35). The
 # first line names the digest of the sources it was built from: the page serves the modules
 # themselves when no bundle of the current sources exists (deckcheck/web/__init__.py). Not

@@ -8,7 +8,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from deckcheck.web import served_entry
+from deckcheck.web import entry_script
 from tests.test_web import open_builder, server_url, web_app
 
 __all__ = ["server_url", "web_app"]  # the browser tests' fixtures, reused (browser: conftest)
@@ -54,7 +54,7 @@ def test_a_page_given_back_starts_the_next_test_clean(browser: Any, server_url: 
     assert (
         page2.evaluate(
             "performance.getEntriesByType('resource')"
-            f".filter((e) => e.name.endsWith('{served_entry()}') && e.transferSize > 0).length"
+            f".filter((e) => e.name.endsWith('{entry_script()}') && e.transferSize > 0).length"
         )
         == 1
     )

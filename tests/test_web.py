@@ -23,7 +23,7 @@ from starlette.testclient import TestClient
 from deckcheck.service.app import create_app
 from deckcheck.service.routers import web
 from deckcheck.service.settings import Settings
-from deckcheck.web import BUNDLE, ENTRY, STATIC, banner, entry_script, served_entry
+from deckcheck.web import BUNDLE, ENTRY, STATIC, banner, entry_script
 from tests import builder_pages
 from tests.conftest import HANG, ROOT
 
@@ -76,7 +76,7 @@ def test_page_is_server_rendered_with_labels(web_app) -> None:  # type: ignore[n
         # one script: the bundle of the modules (make builds it before the tests), else the
         # entry module; every module the entry reaches is served as JavaScript (a module
         # script of another type is refused, nosniff or not), and is in the bundle
-        entry = served_entry()
+        entry = entry_script()
         assert re.findall(r"<script\b[^>]*\bsrc=[^>]*>", html) == [
             f'<script type="module" src="{entry}">'
         ]
@@ -422,12 +422,11 @@ def test_make_builds_a_bundle_the_page_serves_only_while_it_is_current(tmp_path:
         cwd=ROOT, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert made.returncode == 0, made.stderr
-    assert entry_script(static) == served_entry(static) == f"/static/{BUNDLE.as_posix()}"
+    assert entry_script(static) == f"/static/{BUNDLE.as_posix()}"
     assert target.read_text(encoding="utf-8").count("\n// deckcheck/web/static/") > 10
     edited = static / "dom.js"
     edited.write_text(edited.read_text(encoding="utf-8") + "\n// edited\n", encoding="utf-8")
-    # a server that served the bundle before the edit serves the modules after it
-    assert entry_script(static) == served_entry(static) == f"/static/{ENTRY}"
+    assert entry_script(static) == f"/static/{ENTRY}"
 
 
 @pytest.mark.parametrize("entry", ["served", "modules"])
@@ -435,8 +434,8 @@ def test_builder_works_under_the_csp(  # type: ignore[no-untyped-def]
     browser, server_url: str, entry: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The page as served (its bundle after make) and as its modules (no current bundle)."""
-    script = served_entry() if entry == "served" else f"/static/{ENTRY}"
-    monkeypatch.setattr(web, "served_entry", lambda: script)
+    script = entry_script() if entry == "served" else f"/static/{ENTRY}"
+    monkeypatch.setattr(web, "entry_script", lambda: script)
     context = builder_pages.take(browser, server_url, viewport=SIZES["desktop"])
     page = context.page
     page.set_default_timeout(WAIT_MS)

@@ -26,8 +26,7 @@ TEMPLATES = HERE / "templates"
 STATIC = HERE / "static"
 ENTRY = "builder.js"  # the module that starts the page; it imports the others
 # The scripts bundled into one file (``make`` runs esbuild; git ignores it, wheels carry it): one
-# request instead of one a module. 28 modules cost each page opening about a quarter of its
-# CPU in the browser, the network process and the server (benchmarks/page_open_bench.py).
+# request instead of one a module (the Makefile says what that saves).
 BUNDLE = Path("bundle") / ENTRY
 
 
@@ -47,7 +46,8 @@ def banner(static: Path = STATIC) -> str:
 def entry_script(static: Path = STATIC) -> str:
     """The URL path of the page's one script: the bundle when it was built from the scripts as
     they are now, else the entry module, which loads the others itself (a checkout where
-    ``make`` has not run, or a script edited since: never a stale bundle)."""
+    ``make`` has not run, or a script edited since: never a stale bundle). Worked out at each
+    page request, about 1 ms: a running server notices an edit too."""
     try:
         with (static / BUNDLE).open(encoding="utf-8") as bundle:
             first = bundle.readline().rstrip("\n")
@@ -56,28 +56,6 @@ def entry_script(static: Path = STATIC) -> str:
     chosen = BUNDLE if first == banner(static) else Path(ENTRY)
     return f"/static/{chosen.as_posix()}"
 
-
-_SERVED: dict[tuple[object, ...], str] = {}
-
-
-def served_entry(static: Path = STATIC) -> str:
-    """``entry_script(static)``, worked out again only when a script or the bundle changed
-    (their sizes and times, one ``stat`` each): a running server never serves a bundle older
-    than a script edited since it started."""
-    files = [*sorted(static.glob("*.js")), static / BUNDLE]
-    key = (static, *(_stamp(path) for path in files))
-    if key not in _SERVED:
-        _SERVED.clear()  # one page, one answer: only the newest is ever asked for again
-        _SERVED[key] = entry_script(static)
-    return _SERVED[key]
-
-
-def _stamp(path: Path) -> tuple[str, int, int]:
-    try:
-        stat = path.stat()
-    except OSError:
-        return (path.name, -1, -1)
-    return (path.name, stat.st_mtime_ns, stat.st_size)
 
 # A double-quoted JavaScript string literal, and the calls the scripts mark their words with
 # (the same calls Babel's javascript extractor reads, see babel.cfg).

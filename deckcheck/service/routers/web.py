@@ -11,7 +11,7 @@ from fastapi.templating import Jinja2Templates
 from deckcheck import __version__
 from deckcheck.i18n import _, current
 from deckcheck.service.deps import RegistryDep
-from deckcheck.web import TEMPLATES, keys, script_messages, served_entry
+from deckcheck.web import TEMPLATES, entry_script, keys, script_messages
 from deckcheck.wording import label
 
 router = APIRouter(include_in_schema=False)
@@ -31,7 +31,7 @@ def builder(request: Request, registry: RegistryDep) -> HTMLResponse:
         "version": __version__,
         "lang": lang,
         "messages": script_messages(lang),
-        "entry": served_entry(),
+        "entry": entry_script(),
     }
     return templates.TemplateResponse(request, "builder.html", context)
 
