@@ -15,7 +15,11 @@ clone is removed after its run. Printed per run: the wall time, pytest's own lin
 seconds of the run's processes (``/usr/bin/time``'s count: processes reaped up the tree), and
 the plain-Python reference: a fixed loop timed just before the run, which shows how fast the
 shared VM ran then (the same commit's runs differ by a fifth or more from one hour to the next,
-and the loop's time moves with them).
+and the loop's time moves with them). Last, where the CPU went: the whole machine's busy time
+over the run (``/proc/stat``) and the CPU of the processes started during it, by kind, sampled
+from /proc every half second (``/usr/bin/time``'s count misses the processes never reaped up the
+tree, Chromium's among them; a process that lives less than the interval may be missed, so the
+kinds can add up to less than the busy time).
 """
 
 from __future__ import annotations
@@ -28,7 +32,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections import defaultdict
 from pathlib import Path
 
 from benchmarks.common import ROOT, machine, record
@@ -44,6 +50,84 @@ def plain_loop() -> float:
     for i in range(LOOP_STEPS):
         total += i * i % 7
     return time.perf_counter() - start
+
+
+TICK = os.sysconf("SC_CLK_TCK")
+# the kinds of process a census counts, by a piece of the command line (the first that matches)
+KINDS = (
+    ("chromium", "Chromium (the browser tests)"),
+    ("playwright", "Playwright's driver"),
+    ("node", "Node.js (npm, TypeScript, esbuild, the driver)"),
+    ("deckcheck.cli.warm", "the engines' compile (make engines and its tests)"),
+    ("exec(eval(sys.stdin", "pytest's workers and the processes they fork"),
+    ("pytest", "pytest's controller"),
+    ("mypy", "the checks (ruff, mypy, lint-imports, tsc)"),
+    ("ruff", "the checks (ruff, mypy, lint-imports, tsc)"),
+    ("lint-imports", "the checks (ruff, mypy, lint-imports, tsc)"),
+    ("deckcheck", "deckcheck commands and servers the tests start"),
+    ("uv", "the install (pip, uv, venv)"),
+    ("pip", "the install (pip, uv, venv)"),
+    ("postgres", "PostgreSQL"),
+    ("python", "other Python processes"),
+)
+
+
+def kind(command: str) -> str:
+    return next((name for piece, name in KINDS if piece in command), "other processes")
+
+
+class Census:
+    """The CPU of every process started after it began, by kind (the last ticks seen of each,
+    keyed by pid and start time), and the whole machine's busy ticks."""
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple[str, str], tuple[str, int]] = {}  # kind, last ticks
+        self.old = set(self._stats())  # processes already running: not this run's
+        self.busy0 = self._busy()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    @staticmethod
+    def _busy() -> int:
+        fields = [int(f) for f in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+        return sum(fields) - fields[3] - fields[4]  # all but idle and iowait
+
+    @staticmethod
+    def _stats() -> dict[tuple[str, str], int]:
+        out = {}
+        for pid in os.listdir("/proc"):
+            if pid.isdigit():
+                try:
+                    stat = Path(f"/proc/{pid}/stat").read_text()
+                except OSError:
+                    continue
+                fields = stat[stat.rfind(")") + 2 :].split()
+                out[(pid, fields[19])] = int(fields[11]) + int(fields[12])
+        return out
+
+    def _sample(self) -> None:
+        while not self._stop.wait(0.5):
+            for key, ticks in self._stats().items():
+                if key in self.old:
+                    continue
+                if key in self.seen:
+                    self.seen[key] = (self.seen[key][0], ticks)
+                    continue
+                try:
+                    raw = Path(f"/proc/{key[0]}/cmdline").read_bytes()
+                except OSError:
+                    continue
+                self.seen[key] = (kind(raw.replace(b"\0", b" ").decode(errors="replace")), ticks)
+
+    def stop(self) -> tuple[float, dict[str, float]]:
+        """The machine's busy CPU-s since the start, and the CPU-s by kind."""
+        self._stop.set()
+        self._thread.join()
+        by_kind: dict[str, float] = defaultdict(float)
+        for name, ticks in self.seen.values():
+            by_kind[name] += ticks / TICK
+        return (self._busy() - self.busy0) / TICK, dict(by_kind)
 
 
 def run_once(ref: str) -> tuple[float, float, str, int]:
@@ -62,12 +146,21 @@ def run_once(ref: str) -> tuple[float, float, str, int]:
         for name in ("VIRTUAL_ENV", "PYTHONPATH"):  # this venv's, not the clone's
             env.pop(name, None)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        census = Census()
         start = time.perf_counter()
         done = subprocess.run(
             ["bash", ".ci/run"], cwd=clone, env=env, capture_output=True, text=True, check=False
         )
         wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        busy, by_kind = census.stop()
+        print(
+            f"  the whole machine busy {busy:.0f} CPU-s ({busy / wall:.2f} cores); by kind of "
+            f"process started in the run, {sum(by_kind.values()):.0f} CPU-s seen:",
+            flush=True,
+        )
+        for name, spent in sorted(by_kind.items(), key=lambda item: -item[1]):
+            print(f"    {spent:7.1f}  {name}", flush=True)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         found = re.findall(r"\d+ (?:passed|failed)[^\n]*", done.stdout)
         if done.returncode:
