@@ -53,27 +53,35 @@ def plain_loop() -> float:
 
 
 TICK = os.sysconf("SC_CLK_TCK")
-# the kinds of process a census counts, by a piece of the command line (the first that matches)
+# the kinds of process a census counts, by a piece of the first words of the command line, each
+# without its folders (the first that matches: a clone's folder or a later word, such as a path
+# in /tmp/pytest-of-…, may hold any of these pieces). A forked process keeps its parent's
+# command line.
 KINDS = (
     ("chromium", "Chromium (the browser tests)"),
-    ("playwright", "Playwright's driver"),
-    ("node", "Node.js (npm, TypeScript, esbuild, the driver)"),
+    ("run-driver", "Playwright's driver"),
+    ("node", "Node.js (npm, TypeScript, esbuild)"),
+    ("npm", "Node.js (npm, TypeScript, esbuild)"),
+    ("esbuild", "Node.js (npm, TypeScript, esbuild)"),
     ("deckcheck.cli.warm", "the engines' compile (make engines and its tests)"),
     ("exec(eval(sys.stdin", "pytest's workers and the processes they fork"),
-    ("pytest", "pytest's controller"),
-    ("mypy", "the checks (ruff, mypy, lint-imports, tsc)"),
-    ("ruff", "the checks (ruff, mypy, lint-imports, tsc)"),
-    ("lint-imports", "the checks (ruff, mypy, lint-imports, tsc)"),
+    ("mypy", "the checks (ruff, mypy, lint-imports)"),
+    ("ruff", "the checks (ruff, mypy, lint-imports)"),
+    ("lint-imports", "the checks (ruff, mypy, lint-imports)"),
     ("deckcheck", "deckcheck commands and servers the tests start"),
+    ("pytest", "pytest's controller (and a pytest a test starts)"),
     ("uv", "the install (pip, uv, venv)"),
     ("pip", "the install (pip, uv, venv)"),
+    ("venv", "the install (pip, uv, venv)"),
     ("postgres", "PostgreSQL"),
     ("python", "other Python processes"),
 )
+WORDS = 5  # the words of a command line ``kind`` reads (a pytest worker's piece is the fifth)
 
 
 def kind(command: str) -> str:
-    return next((name for piece, name in KINDS if piece in command), "other processes")
+    start = " ".join(word.rpartition("/")[2] for word in command.split()[:WORDS])
+    return next((name for piece, name in KINDS if piece in start), "other processes")
 
 
 class Census:
