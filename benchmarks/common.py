@@ -1,4 +1,5 @@
-"""What every benchmark shares: the machine line, a timer, and the results table.
+"""What every benchmark shares: the machine line, a timer, the processes in /proc, and the
+results table.
 
 Each benchmark prints its figures as it goes and appends them to ``build/bench.json``;
 ``benchmarks/table.py`` (the last step of ``make bench``) prints one table of them: figure,
@@ -14,11 +15,43 @@ import subprocess
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "build" / "bench.json"
 DECKCHECK = str(ROOT / ".venv" / "bin" / "deckcheck")
+TICK = os.sysconf("SC_CLK_TCK")  # /proc's CPU times are in these
+
+
+class Process(NamedTuple):
+    parent: int
+    started: str  # ticks since boot: with the pid, one process (pids are reused)
+    ticks: int  # CPU, user and system
+
+
+def processes() -> dict[int, Process]:
+    """Every process running now, from /proc (the CPU of the processes a benchmark starts that
+    are never reaped up its tree, such as Chromium's, which ``/usr/bin/time`` misses)."""
+    found = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                stat = Path(f"/proc/{name}/stat").read_text()
+            except OSError:  # ended meanwhile
+                continue
+            fields = stat[stat.rfind(")") + 2 :].split()  # the name in () may hold spaces
+            ticks = int(fields[11]) + int(fields[12])
+            found[int(name)] = Process(int(fields[1]), fields[19], ticks)
+    return found
+
+
+def command_line(pid: int) -> str | None:
+    """A process's command line, its words joined by spaces; None once it has ended."""
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return None
+    return raw.replace(b"\0", b" ").decode(errors="replace")
 
 
 def machine() -> str:

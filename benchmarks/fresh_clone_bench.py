@@ -37,7 +37,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from benchmarks.common import ROOT, machine, record
+from benchmarks.common import ROOT, TICK, command_line, machine, processes, record
 
 GOAL = 300.0  # seconds, issue 35
 LOOP_STEPS = 30_000_000
@@ -52,36 +52,32 @@ def plain_loop() -> float:
     return time.perf_counter() - start
 
 
-TICK = os.sysconf("SC_CLK_TCK")
 # the kinds of process a census counts, by a piece of the first words of the command line, each
 # without its folders (the first that matches: a clone's folder or a later word, such as a path
 # in /tmp/pytest-of-…, may hold any of these pieces). A forked process keeps its parent's
 # command line.
 KINDS = (
-    ("chromium", "Chromium (the browser tests)"),
-    ("run-driver", "Playwright's driver"),
-    ("node", "Node.js (npm, TypeScript, esbuild)"),
-    ("npm", "Node.js (npm, TypeScript, esbuild)"),
-    ("esbuild", "Node.js (npm, TypeScript, esbuild)"),
-    ("deckcheck.cli.warm", "the engines' compile (make engines and its tests)"),
-    ("exec(eval(sys.stdin", "pytest's workers and the processes they fork"),
-    ("mypy", "the checks (ruff, mypy, lint-imports)"),
-    ("ruff", "the checks (ruff, mypy, lint-imports)"),
-    ("lint-imports", "the checks (ruff, mypy, lint-imports)"),
-    ("deckcheck", "deckcheck commands and servers the tests start"),
-    ("pytest", "pytest's controller (and a pytest a test starts)"),
-    ("uv", "the install (pip, uv, venv)"),
-    ("pip", "the install (pip, uv, venv)"),
-    ("venv", "the install (pip, uv, venv)"),
-    ("postgres", "PostgreSQL"),
-    ("python", "other Python processes"),
+    (("chromium",), "Chromium (the browser tests)"),
+    (("run-driver",), "Playwright's driver"),
+    (("node", "npm", "esbuild"), "Node.js (npm, TypeScript, esbuild)"),
+    (("deckcheck.cli.warm",), "the engines' compile (make engines and its tests)"),
+    (("exec(eval(sys.stdin",), "pytest's workers and the processes they fork"),
+    (("mypy", "ruff", "lint-imports"), "the checks (ruff, mypy, lint-imports)"),
+    (("deckcheck",), "deckcheck commands and servers the tests start"),
+    (("pytest",), "pytest's controller (and a pytest a test starts)"),
+    (("uv", "pip", "venv"), "the install (pip, uv, venv)"),
+    (("postgres",), "PostgreSQL"),
+    (("python",), "other Python processes"),
 )
 WORDS = 5  # the words of a command line ``kind`` reads (a pytest worker's piece is the fifth)
 
 
 def kind(command: str) -> str:
     start = " ".join(word.rpartition("/")[2] for word in command.split()[:WORDS])
-    return next((name for piece, name in KINDS if piece in start), "other processes")
+    return next(
+        (name for pieces, name in KINDS if any(piece in start for piece in pieces)),
+        "other processes",
+    )
 
 
 class Census:
@@ -89,8 +85,8 @@ class Census:
     keyed by pid and start time), and the whole machine's busy ticks."""
 
     def __init__(self) -> None:
-        self.seen: dict[tuple[str, str], tuple[str, int]] = {}  # kind, last ticks
-        self.old = set(self._stats())  # processes already running: not this run's
+        self.seen: dict[tuple[int, str], tuple[str, int]] = {}  # kind, last ticks
+        self.old = {(pid, p.started) for pid, p in processes().items()}  # not this run's
         self.busy0 = self._busy()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
@@ -101,32 +97,18 @@ class Census:
         fields = [int(f) for f in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
         return sum(fields) - fields[3] - fields[4]  # all but idle and iowait
 
-    @staticmethod
-    def _stats() -> dict[tuple[str, str], int]:
-        out = {}
-        for pid in os.listdir("/proc"):
-            if pid.isdigit():
-                try:
-                    stat = Path(f"/proc/{pid}/stat").read_text()
-                except OSError:
-                    continue
-                fields = stat[stat.rfind(")") + 2 :].split()
-                out[(pid, fields[19])] = int(fields[11]) + int(fields[12])
-        return out
-
     def _sample(self) -> None:
         while not self._stop.wait(0.5):
-            for key, ticks in self._stats().items():
+            for pid, process in processes().items():
+                key = (pid, process.started)
                 if key in self.old:
                     continue
                 if key in self.seen:
-                    self.seen[key] = (self.seen[key][0], ticks)
+                    self.seen[key] = (self.seen[key][0], process.ticks)
                     continue
-                try:
-                    raw = Path(f"/proc/{key[0]}/cmdline").read_bytes()
-                except OSError:
-                    continue
-                self.seen[key] = (kind(raw.replace(b"\0", b" ").decode(errors="replace")), ticks)
+                line = command_line(pid)
+                if line is not None:
+                    self.seen[key] = (kind(line), process.ticks)
 
     def stop(self) -> tuple[float, dict[str, float]]:
         """The machine's busy CPU-s since the start, and the CPU-s by kind."""

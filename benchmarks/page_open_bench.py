@@ -30,13 +30,12 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from benchmarks.common import ROOT, machine
+from benchmarks.common import ROOT, TICK, command_line, machine, processes
 from benchmarks.load import free_port, wait_for
 from deckcheck.web import entry_script
 from tests import builder_pages
 from tests.conftest import CHROMIUM, FLAGS
 
-TICK = os.sysconf("SC_CLK_TCK")
 SERVE = (
     "import sys, uvicorn; from pathlib import Path;"
     "from deckcheck.service.app import create_app; from deckcheck.service.settings import Settings;"
@@ -47,24 +46,16 @@ SERVE = (
 
 def processes_under(root: int) -> dict[int, tuple[str, int]]:
     """Every process under ``root`` (itself included): its command line and CPU ticks."""
+    running = processes()
     children: dict[int, list[int]] = defaultdict(list)
-    seen: dict[int, tuple[str, int]] = {}
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{name}/stat").read_text()
-            command = Path(f"/proc/{name}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except (OSError, UnicodeDecodeError):
-            continue
-        fields = stat[stat.rfind(")") + 2 :].split()
-        children[int(fields[1])].append(int(name))
-        seen[int(name)] = (command, int(fields[11]) + int(fields[12]))
+    for pid, process in running.items():
+        children[process.parent].append(pid)
     found, todo = {}, [root]
     while todo:
         pid = todo.pop()
-        if pid in seen:
-            found[pid] = seen[pid]
+        line = command_line(pid) if pid in running else None
+        if line is not None:
+            found[pid] = (line, running[pid].ticks)
         todo += children.get(pid, [])
     return found
 
