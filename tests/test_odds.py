@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 from deckcheck import decklist
 from deckcheck.cli import app
 from deckcheck.formats.registry import FormatRegistry
+from deckcheck.odds import exact
 from deckcheck.odds.api import HandsRequest, OddsRequest, OddsResult, compute_odds, deal_hands
 from deckcheck.odds.conditions import Condition, ConditionError, parse_condition
 from deckcheck.odds.exact import Predicate, Problem
@@ -257,6 +259,52 @@ def test_predicate_matches_brute_force(ops, groups, data) -> None:  # type: igno
     pred = Predicate.build(problem)
     counts = [data.draw(st.integers(0, n)) for n in sizes]
     assert pred.at(counts) == _brute(conds, sigs, counts)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from([">=", "<=", "=="]), st.integers(0, 2)), min_size=1, max_size=3
+    ),
+    st.lists(st.tuples(st.integers(1, 7), st.integers(0, 6)), max_size=4),
+    st.integers(0, 8),
+    st.integers(1, 5),
+    st.integers(0, 6),
+)
+def test_every_hands_chance_equals_counting_it_alone(ops, groups, rest, hand, more) -> None:  # type: ignore[no-untyped-def]
+    """The tables of every opening hand at once (exact._hand_tables) give each hand's chance
+    as counting that hand alone does, from the hand itself and from a smaller keep."""
+    conds = tuple(Condition(f"c{i}", (), op, k) for i, (op, k) in enumerate(ops))
+    full = (1 << len(conds)) - 1
+    sigs = tuple(sig & full for sig, _n in groups)
+    sizes = tuple(n for _sig, n in groups)
+    problem = Problem(conds, sizes, sigs, rest)
+    hand = min(hand, problem.total)
+    later = [d for d in range(more + 1) if hand + d <= problem.total]
+    opening = exact.Opening(Predicate.build(problem), hand, np.zeros(len(later)), later)
+    for k1, _weight, remaining, left in opening.hands():
+        keep = tuple(k // 2 for k in k1)
+        for base, draws in ((k1, later), (keep, [hand - sum(keep) + d for d in later])):
+            draws = [m for m in draws if m <= sum(remaining) + left]
+            if draws:
+                alone = exact._chance(opening.pred, base, remaining, left, draws)
+                assert opening.chance(base, remaining, left, draws) == pytest.approx(alone)
+
+
+def test_a_question_past_the_hands_tables_budget_gets_the_same_odds(  # type: ignore[no-untyped-def]
+    odds, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past ``HANDS_BYTES`` each opening hand is counted alone: the same figures, the bottom
+    mulligan's keeps and the iris forced redraw included."""
+    questions = [
+        (RAKUEN, ("type:paradox>=1", "kind:合理体>=1", "level<=1>=2"), {"turns": 6}),
+        (IRIS, ("type:unit<=2", "type:tactic>=1"), {"turns": 4}),
+    ]
+    together = [probs(odds(text, *want, **options)) for text, want, options in questions]
+    exact.clear_caches()
+    monkeypatch.setattr(exact, "HANDS_BYTES", 0)
+    alone = [probs(odds(text, *want, **options)) for text, want, options in questions]
+    assert alone == [pytest.approx(rows, abs=1e-12) for rows in together]
 
 
 # --- conditions -----------------------------------------------------------------------------

@@ -206,6 +206,103 @@ class Predicate:
         return hit
 
 
+# The tables after every opening hand together: past this many bytes a question's hands are
+# counted one by one instead, through the memoised prefixes above.
+HANDS_BYTES = 32 << 20
+
+
+def _combs(ns: NDArray[np.int64], length: int) -> Floats:
+    """``C(n, x)`` for each ``n`` of ``ns`` (rows) and ``x < length`` (columns), then a column
+    of zeros (``_gaps`` points past the draw there)."""
+    values, where = np.unique(ns, return_inverse=True)
+    rows = np.zeros((len(values), length + 1))
+    for i, n in enumerate(values.tolist()):
+        rows[i, :length] = _comb_row(n, length)
+    return rows[where.reshape(-1)]
+
+
+@byte_cache(STEP_BYTES, array_bytes)
+def _gaps(depth: int) -> NDArray[np.int64]:
+    """``[j, m]``: the cards a draw adds to go from ``j`` cards to ``m``, or ``depth + 1`` (a
+    column of zeros in ``_combs``) where ``m < j``."""
+    gap = np.arange(depth + 1)[None, :] - np.arange(depth + 1)[:, None]
+    return np.where(gap >= 0, gap, depth + 1)
+
+
+@byte_cache(PREFIX_BYTES, array_bytes)
+def _hand_tables(
+    sizes: tuple[int, ...], caps: tuple[int, ...], rest: int, hand: int, depth: int
+) -> Floats:
+    """``T[h, u…, m]`` for every opening hand ``h`` (in ``_compositions`` order): the weights of
+    drawing ``m`` ≤ ``depth`` more cards, with capped counts ``u`` of the groups whose cap is
+    not 0, from what the hand left in the deck. The hands are counted together, a group at a
+    time, instead of a chain of tables for each (the cold exact question built 52: issue 35).
+    """
+    every = list(_compositions(sizes, rest, hand))
+    count, width = len(every), depth + 1
+    hands = np.array(every, dtype=np.int64).reshape(count, len(sizes))  # no group: (1, 0)
+    remaining = np.asarray(sizes, dtype=np.int64) - hands
+    others = rest - (hand - hands.sum(axis=1))
+    gaps = _gaps(depth)
+    table = np.zeros((count, 1, width))
+    table[:, 0, 0] = 1.0
+    for g, cap in enumerate(caps):
+        if cap == 0:
+            others = others + remaining[:, g]
+            continue
+        ways = _combs(remaining[:, g], width)  # C(n, x): x of the group's n cards drawn
+        grown = np.zeros((count, table.shape[1], cap + 1, width))
+        for u in range(cap):  # exactly u drawn: the draw moves u cards on
+            grown[:, :, u, u:] = table[:, :, : width - u] * ways[:, None, u : u + 1]
+        ways[:, :cap] = 0.0  # cap or more drawn, counted as cap: a sum over x ≥ cap
+        grown[:, :, cap, :] = np.matmul(table, ways[:, gaps])
+        table = grown.reshape(count, -1, width)
+    result: Floats = np.matmul(table, _combs(others, width)[:, gaps])  # the rest fill the draw
+    return result
+
+
+class _Hands:
+    """``chance`` after each opening hand, from ``_hand_tables`` when the call asks about what
+    an opening hand left in the deck (as ``Opening.hands`` gives it), else counted alone."""
+
+    def __init__(self, pred: Predicate, hand: int, depth: int) -> None:
+        self.pred, self.hand, self.depth = pred, hand, depth
+        self._tables: Floats | None = None
+        self._too_large = False
+        self._rows: dict[tuple[tuple[int, ...], int], int] = {}
+        self._ways: Floats = np.zeros(0)  # C(cards after the hand, m) for m ≤ depth
+
+    def _row(self, sizes: Sequence[int], rest: int) -> int | None:
+        problem = self.pred.problem
+        if self._tables is None and not self._too_large:
+            hands = list(_compositions(problem.sizes, problem.rest, self.hand))
+            cells = math.prod(problem.caps[g] + 1 for g in self.pred.groups)
+            width = self.depth + 1  # the tables, and a draw's matrix for each hand
+            if len(hands) * (cells + width) * width * 8 > HANDS_BYTES:
+                self._too_large = True
+                return None
+            self._tables = _hand_tables(
+                problem.sizes, problem.caps, problem.rest, self.hand, self.depth
+            )
+            for h, k1 in enumerate(hands):
+                left = tuple(n - k for n, k in zip(problem.sizes, k1, strict=True))
+                self._rows[left, problem.rest - (self.hand - sum(k1))] = h
+            ways = _comb_row(problem.total - self.hand, self.depth + 1)
+            self._ways = np.where(ways > 0, ways, math.nan)  # past the deck: nan, as alone
+        return self._rows.get((tuple(sizes), rest))
+
+    def chance(
+        self, base: Sequence[int], sizes: Sequence[int], rest: int, draws: Sequence[int]
+    ) -> Floats:
+        row = self._row(sizes, rest) if max(draws) <= self.depth else None
+        if row is None or self._tables is None:
+            return _chance(self.pred, base, sizes, rest, draws)
+        weights: Floats = self.pred.shifted(base) @ self._tables[row]
+        at = np.asarray(draws)
+        chances: Floats = weights[at] / self._ways[at]
+        return chances
+
+
 def _chance(
     pred: Predicate, base: Sequence[int], sizes: Sequence[int], rest: int, draws: Sequence[int]
 ) -> Floats:
@@ -281,6 +378,10 @@ class Opening:
     hand: int
     fresh: Floats
     later: list[int]
+    _hands: _Hands = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._hands = _Hands(self.pred, self.hand, self.hand + max(self.later, default=0))
 
     @property
     def problem(self) -> Problem:
@@ -311,7 +412,7 @@ class Opening:
     ) -> Floats:
         """P(good) after drawing each of ``draws`` more cards from ``sizes`` and ``rest``,
         holding ``base`` already."""
-        return _chance(self.pred, base, sizes, rest, draws)
+        return self._hands.chance(base, sizes, rest, draws)
 
 
 def exact_rows(
@@ -351,13 +452,14 @@ def exact_rows(
         if p_none >= 1:
             raise OddsError(_("no card can end the forced redraw (the deck has none of them)"))
         bad_and_good = np.zeros(len(later))
+        after = _Hands(pred, hand, max(later, default=0))
         for k1 in _compositions(sizes, rest, hand):
             if any(k for k, s in zip(k1, problem.sigs, strict=True) if s & bit):
                 continue  # this opening hand ends the redraw
             remaining = [n - k for n, k in zip(sizes, k1, strict=True)]
             weight = _hand_weight(sizes, rest, k1, hand)
             left = rest - (hand - sum(k1))
-            bad_and_good += weight * _chance(pred, k1, remaining, left, later)
+            bad_and_good += weight * after.chance(k1, remaining, left, later)
         return list((fresh - bad_and_good) / (1 - p_none))
 
     return list(mulligan.exact(Opening(pred, hand, fresh, later)))
@@ -365,6 +467,6 @@ def exact_rows(
 
 def clear_caches() -> None:
     """Forget the memoised tables (benchmarks time cold questions with it)."""
-    for cached in (_group_step, _rest_step, _prefix):
+    for cached in (_group_step, _rest_step, _prefix, _gaps, _hand_tables):
         cached.cache_clear()
     clear_cache()
