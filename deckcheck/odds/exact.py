@@ -101,9 +101,8 @@ def _group_step(n: int, cap: int, depth: int) -> Floats:
 @byte_cache(STEP_BYTES, array_bytes)
 def _rest_step(n: int, depth: int) -> Floats:
     """``R[j, m]`` = C(n, m - j): the cards no condition counts fill the draw up to m."""
-    gap = np.arange(depth + 1)[None, :] - np.arange(depth + 1)[:, None]
-    binom = np.append(_comb_row(n, depth + 1), 0.0)
-    return np.where(gap >= 0, binom[np.clip(gap, 0, depth + 1)], 0.0)
+    ways: Floats = np.append(_comb_row(n, depth + 1), 0.0)[_gaps(depth)]
+    return ways
 
 
 @byte_cache(PREFIX_BYTES, array_bytes)
