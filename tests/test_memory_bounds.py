@@ -14,7 +14,7 @@ import pytest
 
 from deckcheck import normalize
 from deckcheck.games.chaos.titles import title_key  # a game's key, memoised by normalize.text_memo
-from deckcheck.odds import exact
+from deckcheck.odds import exact, tables
 
 MB = 1 << 20
 
@@ -56,18 +56,18 @@ def test_a_hundred_distinct_exact_tables_keep_at_most_the_budget(
     """100 distinct questions of 1.6 MB tables each; the budget made 8 MB so the test stays
     small (the service's is ``PREFIX_BYTES``)."""
     exact.clear_caches()
-    monkeypatch.setattr(exact._prefix.memo, "max_bytes", 8 * MB)
+    monkeypatch.setattr(tables.prefix.memo, "max_bytes", 8 * MB)
 
     def questions() -> None:
         for i in range(100):  # distinct group sizes: each a question no other asked
             sizes = (4 + i % 7, 3 + i // 7 % 5, 2 + i // 35, 4, 4, 5 + i)
-            exact.table(sizes, (4,) * 6, 20 + i, 12)
+            tables.table(sizes, (4,) * 6, 20 + i, 12)
 
     kept = _retained(questions)
     # before: every prefix of every question, over 200 MB
-    assert kept < 8 * MB + 2 * exact.STEP_BYTES + MB
-    assert exact._prefix.memo.nbytes <= 8 * MB
+    assert kept < 8 * MB + 2 * tables.STEP_BYTES + MB
+    assert tables.prefix.memo.nbytes <= 8 * MB
     # the memo gives the table the computation gives
-    again = exact.table((4, 3, 2, 4, 4, 5), (4,) * 6, 20, 12)
+    again = tables.table((4, 3, 2, 4, 4, 5), (4,) * 6, 20, 12)
     exact.clear_caches()
-    assert (exact.table((4, 3, 2, 4, 4, 5), (4,) * 6, 20, 12) == again).all()
+    assert (tables.table((4, 3, 2, 4, 4, 5), (4,) * 6, 20, 12) == again).all()

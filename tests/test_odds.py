@@ -272,7 +272,7 @@ def test_predicate_matches_brute_force(ops, groups, data) -> None:  # type: igno
     st.integers(0, 6),
 )
 def test_every_hands_chance_equals_counting_it_alone(ops, groups, rest, hand, more) -> None:  # type: ignore[no-untyped-def]
-    """The tables of every opening hand at once (exact._hand_tables) give each hand's chance
+    """The tables of every opening hand at once (tables.hand_tables) give each hand's chance
     as counting that hand alone does, from the hand itself and from a smaller keep."""
     conds = tuple(Condition(f"c{i}", (), op, k) for i, (op, k) in enumerate(ops))
     full = (1 << len(conds)) - 1

@@ -21,9 +21,10 @@ from deckcheck.formats.registry import FormatRegistry
 from deckcheck.odds.api import deck_cards
 from deckcheck.odds.conditions import Condition, parse_conditions
 from deckcheck.odds.cost import MAX_CELLS, _hands
-from deckcheck.odds.exact import Predicate, Problem, _compositions, good_rows
+from deckcheck.odds.exact import Predicate, Problem, good_rows
 from deckcheck.odds.setup import problem_of, rules_of
 from deckcheck.odds.simulate import Simulator
+from deckcheck.odds.tables import compositions
 from deckcheck.resolve import CardIndex
 from deckcheck.service.app import create_app
 from deckcheck.service.settings import Settings
@@ -111,7 +112,7 @@ def test_the_service_refuses_an_exact_count_over_its_work_budget(http: TestClien
 )
 def test_the_count_of_opening_hands_is_the_engines(sizes: list[int], rest: int, hand: int) -> None:
     """The estimate counts the opening hands the engine walks, one by one."""
-    walked = sum(1 for _ in _compositions(sizes, rest, hand))
+    walked = sum(1 for _ in compositions(sizes, rest, hand))
     assert _hands(tuple(sizes), rest, hand) == walked
     brute = sum(
         1

@@ -76,7 +76,7 @@ def simulation_cost(problem: Problem, games: int, rows: int) -> Cost:
 
 
 def _hands(sizes: tuple[int, ...], rest: int, hand: int) -> int:
-    """How many per-group count vectors an opening hand can have (``exact._compositions``)."""
+    """How many per-group count vectors an opening hand can have (``tables.compositions``)."""
     ways = [1] + [0] * hand  # ways[s]: vectors of the groups so far holding s cards
     for n in sizes:
         ways = [sum(ways[s - k] for k in range(min(n, s) + 1)) for s in range(hand + 1)]

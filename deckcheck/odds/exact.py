@@ -24,11 +24,19 @@ import numpy as np
 from numpy.typing import NDArray
 
 from deckcheck.i18n import _
-from deckcheck.memo import array_bytes, byte_cache
 from deckcheck.odds.conditions import Condition
 from deckcheck.odds.errors import OddsError as OddsError
 from deckcheck.odds.keep import clear_cache, kept_cards
 from deckcheck.odds.mulligan import Mulligan
+from deckcheck.odds.tables import clear_caches as clear_tables
+from deckcheck.odds.tables import (
+    comb_row,
+    compositions,
+    hand_tables,
+    hand_weight,
+    prefix,
+    rest_step,
+)
 from deckcheck.odds.timeline import Timeline
 
 Floats = NDArray[np.float64]
@@ -74,53 +82,6 @@ class Problem:
 
     def relevant(self) -> list[int]:
         return [g for g, cap in enumerate(self.caps) if cap > 0]
-
-
-def _comb_row(n: int, length: int) -> Floats:
-    return np.array([math.comb(n, k) if k <= n else 0 for k in range(length)], dtype=np.float64)
-
-
-# The tables are memoised in bytes, not entries: one exact question's tables can be hundreds of
-# MB, and 4,096 of them were kept for ever (issue 37). Past a budget the memo starts afresh.
-STEP_BYTES = 16 << 20
-PREFIX_BYTES = 64 << 20
-
-
-@byte_cache(STEP_BYTES, array_bytes)
-def _group_step(n: int, cap: int, depth: int) -> Floats:
-    """``S[j, u, m]``: from j cards drawn so far, drawing m - j of this group's ``n`` cards
-    (capped count u) weighs C(n, m - j). One tensordot with it adds a group to a table."""
-    step = np.zeros((depth + 1, cap + 1, depth + 1))
-    j, x = np.meshgrid(np.arange(depth + 1), np.arange(min(n, depth) + 1), indexing="ij")
-    fits = j + x <= depth
-    j, x = j[fits], x[fits]
-    step[j, np.minimum(x, cap), j + x] = _comb_row(n, depth + 1)[x]
-    return step
-
-
-@byte_cache(STEP_BYTES, array_bytes)
-def _rest_step(n: int, depth: int) -> Floats:
-    """``R[j, m]`` = C(n, m - j): the cards no condition counts fill the draw up to m."""
-    ways: Floats = np.append(_comb_row(n, depth + 1), 0.0)[_gaps(depth)]
-    return ways
-
-
-@byte_cache(PREFIX_BYTES, array_bytes)
-def _prefix(sizes: tuple[int, ...], caps: tuple[int, ...], depth: int) -> Floats:
-    """Weights over (capped counts of the groups, cards drawn from them) up to ``depth``."""
-    if not sizes:
-        base = np.zeros(depth + 1)
-        base[0] = 1.0
-        return base
-    head: Floats = _prefix(sizes[:-1], caps[:-1], depth)
-    step = _group_step(sizes[-1], caps[-1], depth)
-    flat: Floats = head.reshape(-1, depth + 1) @ step.reshape(depth + 1, -1)  # matmul, not
-    return flat.reshape(*head.shape[:-1], caps[-1] + 1, depth + 1)  # tensordot: less overhead
-
-
-def table(sizes: tuple[int, ...], caps: tuple[int, ...], rest: int, depth: int) -> Floats:
-    """``T[u…, m]``: weights of drawing ``m`` ≤ ``depth`` cards with capped counts ``u``."""
-    return np.tensordot(_prefix(sizes, caps, depth), _rest_step(rest, depth), axes=([-1], [0]))
 
 
 # Rows per block when testing count vectors against Hall's sets: a block's (rows × sets)
@@ -206,62 +167,12 @@ class Predicate:
 
 
 # The tables after every opening hand together: past this many bytes a question's hands are
-# counted one by one instead, through the memoised prefixes above.
+# counted one by one instead, through the memoised prefixes (``tables.prefix``).
 HANDS_BYTES = 32 << 20
 
 
-def _combs(ns: NDArray[np.int64], length: int) -> Floats:
-    """``C(n, x)`` for each ``n`` of ``ns`` (rows) and ``x < length`` (columns), then a column
-    of zeros (``_gaps`` points past the draw there)."""
-    values, where = np.unique(ns, return_inverse=True)
-    rows = np.zeros((len(values), length + 1))
-    for i, n in enumerate(values.tolist()):
-        rows[i, :length] = _comb_row(n, length)
-    return rows[where.reshape(-1)]
-
-
-@byte_cache(STEP_BYTES, array_bytes)
-def _gaps(depth: int) -> NDArray[np.int64]:
-    """``[j, m]``: the cards a draw adds to go from ``j`` cards to ``m``, or ``depth + 1`` (a
-    column of zeros in ``_combs``) where ``m < j``."""
-    gap = np.arange(depth + 1)[None, :] - np.arange(depth + 1)[:, None]
-    return np.where(gap >= 0, gap, depth + 1)
-
-
-@byte_cache(PREFIX_BYTES, array_bytes)
-def _hand_tables(
-    sizes: tuple[int, ...], caps: tuple[int, ...], rest: int, hand: int, depth: int
-) -> Floats:
-    """``T[h, u…, m]`` for every opening hand ``h`` (in ``_compositions`` order): the weights of
-    drawing ``m`` ≤ ``depth`` more cards, with capped counts ``u`` of the groups whose cap is
-    not 0, from what the hand left in the deck. The hands are counted together, a group at a
-    time, instead of a chain of tables for each (the cold exact question built 52: issue 35).
-    """
-    every = list(_compositions(sizes, rest, hand))
-    count, width = len(every), depth + 1
-    hands = np.array(every, dtype=np.int64).reshape(count, len(sizes))  # no group: (1, 0)
-    remaining = np.asarray(sizes, dtype=np.int64) - hands
-    others = rest - (hand - hands.sum(axis=1))
-    gaps = _gaps(depth)
-    table = np.zeros((count, 1, width))
-    table[:, 0, 0] = 1.0
-    for g, cap in enumerate(caps):
-        if cap == 0:
-            others = others + remaining[:, g]
-            continue
-        ways = _combs(remaining[:, g], width)  # C(n, x): x of the group's n cards drawn
-        grown = np.zeros((count, table.shape[1], cap + 1, width))
-        for u in range(cap):  # exactly u drawn: the draw moves u cards on
-            grown[:, :, u, u:] = table[:, :, : width - u] * ways[:, None, u : u + 1]
-        ways[:, :cap] = 0.0  # cap or more drawn, counted as cap: a sum over x ≥ cap
-        grown[:, :, cap, :] = np.matmul(table, ways[:, gaps])
-        table = grown.reshape(count, -1, width)
-    result: Floats = np.matmul(table, _combs(others, width)[:, gaps])  # the rest fill the draw
-    return result
-
-
 class _Hands:
-    """``chance`` after each opening hand, from ``_hand_tables`` when the call asks about what
+    """``chance`` after each opening hand, from ``hand_tables`` when the call asks about what
     an opening hand left in the deck (as ``Opening.hands`` gives it), else counted alone."""
 
     def __init__(self, pred: Predicate, hand: int, depth: int) -> None:
@@ -274,19 +185,19 @@ class _Hands:
     def _row(self, sizes: Sequence[int], rest: int) -> int | None:
         problem = self.pred.problem
         if self._tables is None and not self._too_large:
-            hands = list(_compositions(problem.sizes, problem.rest, self.hand))
+            hands = list(compositions(problem.sizes, problem.rest, self.hand))
             cells = math.prod(problem.caps[g] + 1 for g in self.pred.groups)
             width = self.depth + 1  # the tables, and a draw's matrix for each hand
             if len(hands) * (cells + width) * width * 8 > HANDS_BYTES:
                 self._too_large = True
                 return None
-            self._tables = _hand_tables(
+            self._tables = hand_tables(
                 problem.sizes, problem.caps, problem.rest, self.hand, self.depth
             )
             for h, k1 in enumerate(hands):
                 left = tuple(n - k for n, k in zip(problem.sizes, k1, strict=True))
                 self._rows[left, problem.rest - (self.hand - sum(k1))] = h
-            ways = _comb_row(problem.total - self.hand, self.depth + 1)
+            ways = comb_row(problem.total - self.hand, self.depth + 1)
             self._ways = np.where(ways > 0, ways, math.nan)  # past the deck: nan, as alone
         return self._rows.get((tuple(sizes), rest))
 
@@ -311,34 +222,12 @@ def _chance(
     rel = pred.groups
     others = rest + sum(n for g, n in enumerate(sizes) if g not in rel)
     depth = max(draws)
-    core = _prefix(tuple(sizes[g] for g in rel), tuple(problem.caps[g] for g in rel), depth)
+    core = prefix(tuple(sizes[g] for g in rel), tuple(problem.caps[g] for g in rel), depth)
     # contract the predicate first (small), then let the other cards fill each draw size
     good_core = pred.shifted(base) @ core.reshape(-1, depth + 1)
-    weights = good_core @ _rest_step(others, depth)
+    weights = good_core @ rest_step(others, depth)
     total = sum(sizes) + rest
     return np.array([weights[m] / math.comb(total, m) if m <= total else math.nan for m in draws])
-
-
-def _compositions(sizes: Sequence[int], rest: int, hand: int) -> Iterator[tuple[int, ...]]:
-    """Every per-group count vector of a ``hand``-card draw (the rest makes up the hand)."""
-
-    def rec(g: int, left: int) -> Iterator[tuple[int, ...]]:
-        if g == len(sizes):
-            if left <= rest:
-                yield ()
-            return
-        for k in range(min(sizes[g], left) + 1):
-            for tail in rec(g + 1, left - k):
-                yield (k, *tail)
-
-    yield from rec(0, hand)
-
-
-def _hand_weight(sizes: Sequence[int], rest: int, k1: Sequence[int], hand: int) -> float:
-    w = math.comb(rest, hand - sum(k1))
-    for n, k in zip(sizes, k1, strict=True):
-        w *= math.comb(n, k)
-    return w / math.comb(sum(sizes) + rest, hand)
 
 
 # The tables hold sums of products of binomials as float64. Each sum is at most C(deck, cards
@@ -398,8 +287,8 @@ class Opening:
         """Every opening hand as (cards per group, its probability, the cards per group still
         in the deck, the cards no condition counts still in the deck)."""
         sizes, rest, hand = self.problem.sizes, self.problem.rest, self.hand
-        for k1 in _compositions(sizes, rest, hand):
-            weight = _hand_weight(sizes, rest, k1, hand)
+        for k1 in compositions(sizes, rest, hand):
+            weight = hand_weight(sizes, rest, k1, hand)
             remaining = [n - k for n, k in zip(sizes, k1, strict=True)]
             yield k1, weight, remaining, rest - (hand - sum(k1))
 
@@ -452,11 +341,11 @@ def exact_rows(
             raise OddsError(_("no card can end the forced redraw (the deck has none of them)"))
         bad_and_good = np.zeros(len(later))
         after = _Hands(pred, hand, max(later, default=0))
-        for k1 in _compositions(sizes, rest, hand):
+        for k1 in compositions(sizes, rest, hand):
             if any(k for k, s in zip(k1, problem.sigs, strict=True) if s & bit):
                 continue  # this opening hand ends the redraw
             remaining = [n - k for n, k in zip(sizes, k1, strict=True)]
-            weight = _hand_weight(sizes, rest, k1, hand)
+            weight = hand_weight(sizes, rest, k1, hand)
             left = rest - (hand - sum(k1))
             bad_and_good += weight * after.chance(k1, remaining, left, later)
         return list((fresh - bad_and_good) / (1 - p_none))
@@ -466,6 +355,5 @@ def exact_rows(
 
 def clear_caches() -> None:
     """Forget the memoised tables (benchmarks time cold questions with it)."""
-    for cached in (_group_step, _rest_step, _prefix, _gaps, _hand_tables):
-        cached.cache_clear()
+    clear_tables()
     clear_cache()
