@@ -15,6 +15,7 @@ condition on the bipartite graph groups → conditions) and no bound is exceeded
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Iterator, Sequence
@@ -182,10 +183,16 @@ class _Hands:
         self._rows: dict[tuple[tuple[int, ...], int], int] = {}
         self._ways: Floats = np.zeros(0)  # C(cards after the hand, m) for m ≤ depth
 
+    @functools.cached_property
+    def every(self) -> list[tuple[int, ...]]:
+        """Every opening hand's cards per group (``compositions``)."""
+        problem = self.pred.problem
+        return compositions(problem.sizes, problem.rest, self.hand)
+
     def _row(self, sizes: Sequence[int], rest: int) -> int | None:
         problem = self.pred.problem
         if self._tables is None and not self._too_large:
-            hands = list(compositions(problem.sizes, problem.rest, self.hand))
+            hands = self.every
             cells = math.prod(problem.caps[g] + 1 for g in self.pred.groups)
             width = self.depth + 1  # the tables, and a draw's matrix for each hand
             if len(hands) * (cells + width) * width * 8 > HANDS_BYTES:
@@ -287,7 +294,7 @@ class Opening:
         """Every opening hand as (cards per group, its probability, the cards per group still
         in the deck, the cards no condition counts still in the deck)."""
         sizes, rest, hand = self.problem.sizes, self.problem.rest, self.hand
-        for k1 in compositions(sizes, rest, hand):
+        for k1 in self._hands.every:
             weight = hand_weight(sizes, rest, k1, hand)
             remaining = [n - k for n, k in zip(sizes, k1, strict=True)]
             yield k1, weight, remaining, rest - (hand - sum(k1))
@@ -341,7 +348,7 @@ def exact_rows(
             raise OddsError(_("no card can end the forced redraw (the deck has none of them)"))
         bad_and_good = np.zeros(len(later))
         after = _Hands(pred, hand, max(later, default=0))
-        for k1 in compositions(sizes, rest, hand):
+        for k1 in after.every:
             if any(k for k, s in zip(k1, problem.sigs, strict=True) if s & bit):
                 continue  # this opening hand ends the redraw
             remaining = [n - k for n, k in zip(sizes, k1, strict=True)]

@@ -24,7 +24,12 @@ def kept_cards(problem: Problem, k1: tuple[int, ...]) -> tuple[int, ...]:
     """The bottom mulligan's keep: the largest set of cards that can each fill a slot
     of a ``>=``/``==`` condition (at most its K), preferring cards that fit more conditions;
     everything else goes to the bottom."""
-    return _kept(problem.sigs, problem.demands, k1)
+    sigs, demands = problem.sigs, problem.demands
+    # A group keeps at most the slots of the conditions it counts toward (Hall's condition for
+    # the group alone), so hands past that share one keep: memoised once (the cold exact
+    # benchmark's 52 opening hands have 11 keeps between them: issue 35).
+    capped = tuple(min(k, s) for k, s in zip(k1, _group_slots(sigs, demands), strict=False))
+    return _kept(sigs, demands, capped)
 
 
 # The keeps are memoised by what they depend on, small tuples of counts, in bytes: the memo
@@ -37,19 +42,23 @@ KEEP_BYTES = 8 << 20
 def _kept(sigs: tuple[int, ...], demands: tuple[int, ...], k1: tuple[int, ...]) -> tuple[int, ...]:
     width = (1 << len(demands)) - 1
     fits = [bin(sig & width).count("1") for sig in sigs[: len(k1)]]
-    # A group keeps at most the slots of the conditions it counts toward (Hall's condition for
-    # the group alone): the keeps past that can never be assigned, so they are not ranked
-    # (the same keep, a third faster on the cold exact benchmark's 52 hands: issue 35).
-    caps = [min(k, _slots(sig, demands)) for k, sig in zip(k1, sigs, strict=False)]
+    # ``k1`` comes capped at each group's slots (``kept_cards``): the keeps past them can never
+    # be assigned, so they are not ranked.
     candidates = sorted(
         (
             (sum(kv), sum(k * f for k, f in zip(kv, fits, strict=True)), kv)
-            for kv in itertools.product(*(range(c + 1) for c in caps))
+            for kv in itertools.product(*(range(c + 1) for c in k1))
         ),
         reverse=True,
     )
     # the best keep is the first that can be assigned; the empty keep always can
     return next(kv for _size, _fit, kv in candidates if _assignable(sigs, demands, kv))
+
+
+@byte_cache(KEEP_BYTES, ints_bytes)
+def _group_slots(sigs: tuple[int, ...], demands: tuple[int, ...]) -> tuple[int, ...]:
+    """Each group's slots (``_slots``): asked for every hand of a question."""
+    return tuple(_slots(sig, demands) for sig in sigs)
 
 
 def _slots(reach: int, demands: Sequence[int]) -> int:
@@ -73,3 +82,4 @@ def _assignable(sigs: Sequence[int], demands: Sequence[int], kv: Sequence[int]) 
 def clear_cache() -> None:
     """Forget the memoised keeps (``exact.clear_caches``)."""
     _kept.cache_clear()
+    _group_slots.cache_clear()

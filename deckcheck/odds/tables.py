@@ -5,7 +5,7 @@ Pure arithmetic on group sizes: what a condition means lives in ``exact``."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -89,7 +89,7 @@ def hand_tables(
     not 0, from what the hand left in the deck. The hands are counted together, a group at a
     time, instead of a chain of tables for each (the cold exact question built 52: issue 35).
     """
-    every = list(compositions(sizes, rest, hand))
+    every = compositions(sizes, rest, hand)
     count, width = len(every), depth + 1
     hands = np.array(every, dtype=np.int64).reshape(count, len(sizes))  # no group: (1, 0)
     remaining = np.asarray(sizes, dtype=np.int64) - hands
@@ -112,19 +112,14 @@ def hand_tables(
     return result
 
 
-def compositions(sizes: Sequence[int], rest: int, hand: int) -> Iterator[tuple[int, ...]]:
-    """Every per-group count vector of a ``hand``-card draw (the rest makes up the hand)."""
-
-    def rec(g: int, left: int) -> Iterator[tuple[int, ...]]:
-        if g == len(sizes):
-            if left <= rest:
-                yield ()
-            return
-        for k in range(min(sizes[g], left) + 1):
-            for tail in rec(g + 1, left - k):
-                yield (k, *tail)
-
-    yield from rec(0, hand)
+def compositions(sizes: Sequence[int], rest: int, hand: int) -> list[tuple[int, ...]]:
+    """Every per-group count vector of a ``hand``-card draw (the rest makes up the hand), in
+    lexicographic order. Built a group at a time as lists: the cold exact question asks for
+    them three times, and a recursive generator was a tenth of its time (issue 35)."""
+    partial: list[tuple[tuple[int, ...], int]] = [((), hand)]  # (counts so far, cards left)
+    for n in sizes:
+        partial = [((*p, k), left - k) for p, left in partial for k in range(min(n, left) + 1)]
+    return [p for p, left in partial if left <= rest]
 
 
 def hand_weight(sizes: Sequence[int], rest: int, k1: Sequence[int], hand: int) -> float:
