@@ -176,17 +176,19 @@ def test_health_answers_while_near_miss_validations_run(
 def test_memos_stay_under_their_byte_bounds(
     big_pool: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(resolve, "MEMO_BYTES", 40_000)
-    monkeypatch.setattr(resolve, "SUGGEST_BYTES", 20_000)
+    # an entry is about 600 bytes: 60 references fill the memos 6 and 12 times over (300
+    # references filled memos of 40,000 and 20,000 bytes 4 and 9 times until issue 35)
+    monkeypatch.setattr(resolve, "MEMO_BYTES", 6_000)
+    monkeypatch.setattr(resolve, "SUGGEST_BYTES", 3_000)
     with TestClient(create_app(Settings(db=big_pool))) as http:
         index = http.app.state.cards.cache.index()  # type: ignore[attr-defined]
-        for i in range(300):  # unique references just under the length limit
+        for i in range(60):  # unique references just under the length limit
             ref = f"{i:05d}" + "長" * (MAX_REF - 5)
             deck = f"format: chaos-standard\n1 {ref}\n"
             assert http.post("/validate", json={"deck": deck}).status_code == 200
-            assert index._memo.nbytes <= 40_000
-            assert index._suggested.nbytes <= 20_000
-        assert len(index._memo) < 300
+            assert index._memo.nbytes <= 6_000
+            assert index._suggested.nbytes <= 3_000
+        assert 0 < len(index._memo) < 20 and 0 < len(index._suggested) < 10
 
 
 def test_an_over_long_reference_is_a_deck_error_and_no_memo_key(http: TestClient) -> None:
