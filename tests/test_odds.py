@@ -264,9 +264,9 @@ def test_predicate_matches_brute_force(ops, groups, data) -> None:  # type: igno
 @settings(max_examples=60, deadline=None)
 @given(
     st.lists(
-        st.tuples(st.sampled_from([">=", "<=", "=="]), st.integers(0, 2)), min_size=1, max_size=3
-    ),
-    st.lists(st.tuples(st.integers(1, 7), st.integers(0, 6)), max_size=4),
+        st.tuples(st.sampled_from([">=", "<=", "=="]), st.integers(0, 7)), min_size=1, max_size=3
+    ),  # demands past the cards drawn too: a group's cap past the tables' depth
+    st.lists(st.tuples(st.integers(1, 7), st.integers(0, 9)), max_size=4),
     st.integers(0, 8),
     st.integers(1, 5),
     st.integers(0, 6),
@@ -299,12 +299,17 @@ def test_a_question_past_the_hands_tables_budget_gets_the_same_odds(  # type: ig
     questions = [
         (RAKUEN, ("type:paradox>=1", "kind:合理体>=1", "level<=1>=2"), {"turns": 6}),
         (IRIS, ("type:unit<=2", "type:tactic>=1"), {"turns": 4}),
+        # more cards than the turns draw: the tables hold zeros past their depth (this question
+        # was an internal error of the shared tables, found by hand)
+        (RAKUEN, ("type:member>=99",), {"turns": 3}),
+        (RAKUEN, ("type:member>=9", "kind:合理体>=1"), {"turns": 3}),
     ]
     together = [probs(odds(text, *want, **options)) for text, want, options in questions]
     exact.clear_caches()
     monkeypatch.setattr(exact, "HANDS_BYTES", 0)
     alone = [probs(odds(text, *want, **options)) for text, want, options in questions]
     assert alone == [pytest.approx(rows, abs=1e-12) for rows in together]
+    assert together[2] == [0.0] * 4 and 0 < together[3][-1] < 1
 
 
 # --- conditions -----------------------------------------------------------------------------

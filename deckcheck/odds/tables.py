@@ -103,7 +103,8 @@ def hand_tables(
             continue
         ways = combs(remaining[:, g], width)  # C(n, x): x of the group's n cards drawn
         grown = np.zeros((count, grid.shape[1], cap + 1, width))
-        for u in range(cap):  # exactly u drawn: the draw moves u cards on
+        for u in range(min(cap, width)):  # exactly u drawn: the draw moves u cards on (a
+            # draw of depth cards at most: a cap past it, as for a demand of 99, leaves zeros)
             grown[:, :, u, u:] = grid[:, :, : width - u] * ways[:, None, u : u + 1]
         ways[:, :cap] = 0.0  # cap or more drawn, counted as cap: a sum over x ≥ cap
         grown[:, :, cap, :] = np.matmul(grid, ways[:, gap])
