@@ -159,6 +159,7 @@ bench: $(STAMP) $(MO) page
 	$(BIN)/python -m benchmarks.first_goldfish_bench
 	$(BIN)/python -m benchmarks.vision_bench
 	$(BIN)/python -m benchmarks.sweep_bench
+	$(BIN)/python -m benchmarks.tune_search_bench
 	$(BIN)/python -m benchmarks.worst_case_bench
 	$(BIN)/python -m benchmarks.web_bench
 	$(BIN)/python -m benchmarks.i18n_bench

@@ -7,7 +7,6 @@ property test compares with."""
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -76,32 +75,65 @@ def variant_cards(space: Space, changes: Changes) -> list[tuple[Card, int]]:
     return out
 
 
+def _spans(group: Sequence[Candidate], total: int) -> list[range]:
+    """Each card's changes when a class gains ``total`` copies (negative: cuts), most copies
+    first: one direction only, since a cut and an addition inside one class change no count."""
+    if total > 0:
+        return [range(c.high - c.count, max(c.low - c.count, 0) - 1, -1) for c in group]
+    return [range(c.low - c.count, 1) for c in group]
+
+
 def _spread(group: Sequence[Candidate], total: int) -> Iterator[tuple[int, ...]]:
-    """Ways to add ``total`` copies (negative: cut) across a class, each card in its range."""
-    lows = [c.low - c.count for c in group]
-    highs = [c.high - c.count for c in group]
-
-    def go(i: int, left: int) -> Iterator[tuple[int, ...]]:
-        if i == len(group):
-            if left == 0:
-                yield ()
+    """Ways to add ``total`` copies (negative: cut) across a class, each card in its range:
+    the first card's most copies first, then the next card's, and so on. A walk with a stack,
+    not a recursion a card deep: a class can hold hundreds of cards (``--from`` a whole type),
+    and each step knows from the bounds of the cards after it whether any way remains, so no
+    branch without one is walked (a recursive walk of every branch took 7 CPU-s of such a
+    tune: issue 35)."""
+    spans = _spans(group, total)
+    n = len(spans)
+    low, high = [0] * (n + 1), [0] * (n + 1)  # the fewest and most copies cards i… can take
+    for i in range(n - 1, -1, -1):
+        if not spans[i]:
             return
-        # one direction only: a cut and an addition inside one class change no count
-        span = range(max(lows[i], 0), highs[i] + 1) if total > 0 else range(0, lows[i] - 1, -1)
-        for d in sorted(span, key=lambda d: -abs(d)):
-            rest = left - d
-            if sum(lows[i + 1 :]) <= rest <= sum(highs[i + 1 :]):
-                for tail in go(i + 1, rest):
-                    yield (d, *tail)
-
-    yield from go(0, total)
+        low[i] = low[i + 1] + min(spans[i])
+        high[i] = high[i + 1] + max(spans[i])
+    if not low[0] <= total <= high[0]:
+        return
+    out, left, tried = [0] * n, [0] * (n + 1), [0] * n
+    left[0] = total
+    i = 0
+    while i >= 0:
+        if i == n:  # every card given its part: left[n] is 0 by the bounds
+            yield tuple(out)
+            i -= 1
+            continue
+        span, k = spans[i], tried[i]
+        while k < len(span) and not low[i + 1] <= left[i] - span[k] <= high[i + 1]:
+            k += 1
+        if k == len(span):  # no more ways from here: back to the card before
+            tried[i] = 0
+            i -= 1
+            continue
+        out[i], tried[i], left[i + 1] = span[k], k + 1, left[i] - span[k]
+        i += 1
 
 
 def _realise(classes: Sequence[Sequence[Candidate]], vector: Sequence[int]) -> Iterator[Changes]:
-    spreads = [
-        list(_spread(g, d)) if d else [(0,) * len(g)] for g, d in zip(classes, vector, strict=True)
-    ]
-    for combo in itertools.product(*spreads):
+    """The concrete changes of a class-level change, in ``itertools.product``'s order over
+    each class's spreads, built as they are asked for (the search asks for the first, and at
+    most ``MAX_TRIES``, of up to hundreds of thousands)."""
+
+    def product(c: int) -> Iterator[tuple[tuple[int, ...], ...]]:
+        if c == len(classes):
+            yield ()
+            return
+        group, d = classes[c], vector[c]
+        for ds in _spread(group, d) if d else iter([(0,) * len(group)]):
+            for rest in product(c + 1):
+                yield (ds, *rest)
+
+    for combo in product(0):
         yield tuple(
             sorted(
                 (c.card.number, d)
@@ -113,9 +145,21 @@ def _realise(classes: Sequence[Sequence[Candidate]], vector: Sequence[int]) -> I
 
 
 def _count(classes: Sequence[Sequence[Candidate]], vector: Sequence[int]) -> int:
+    """How many concrete changes ``_realise`` gives, counted without building them: per class,
+    the ways its cards' changes add up to its total (a count over partial sums)."""
     total = 1
-    for g, d in zip(classes, vector, strict=True):
-        total *= sum(1 for _s in _spread(g, d)) if d else 1
+    for group, d in zip(classes, vector, strict=True):
+        if not d:
+            continue
+        ways = {0: 1}  # partial sum → ways; one direction, so |sum| never passes |d|
+        for span in _spans(group, d):
+            grown: dict[int, int] = {}
+            for s, w in ways.items():
+                for x in span:
+                    if abs(s + x) <= abs(d):
+                        grown[s + x] = grown.get(s + x, 0) + w
+            ways = grown
+        total *= ways.get(d, 0)
     return total
 
 
