@@ -29,12 +29,34 @@ SUGGEST_BYTES = 8 << 20
 
 
 _NUMBERED = re.compile(r"\s*[,，、]\s*|\s+")  # between a number and a name
+_OPEN, _CLOSE = "(（[［【<＜", ")）]］】>＞"
+_OPENS, _CLOSES = re.escape(_OPEN), re.escape(_CLOSE)
+_BRACKETED = rf"[{_OPENS}](?P<number>[^\s{_OPENS}{_CLOSES}]+)[{_CLOSES}]"
+# ``NAME (N30)``, ``NAME【N30】``, ``[N30] NAME``, ``NAME N30``: how deck sites and players' posts
+# put a number beside a name when it is not in front (outside the rulebooks)
+_AFTER = re.compile(rf"^(?P<name>\S.*?)\s*{_BRACKETED}$")
+_BEFORE = re.compile(rf"^{_BRACKETED}\s*(?P<name>\S.*)$")
+_LAST_WORD = re.compile(r"^(?P<name>\S.*?)\s+(?P<number>\S+)$")
 
 
 def numbered_parts(ref: str) -> tuple[str, str] | None:
     """``048 NAME`` or ``048,NAME`` as (number, name); None for a single word."""
     head, _, tail = _NUMBERED.sub(" ", ref.strip(), count=1).partition(" ")
     return (head, tail.strip()) if tail.strip() else None
+
+
+def numbered_forms(ref: str) -> list[tuple[str, str]]:
+    """Every (number, name) a reference may be read as, the number in front first
+    (``numbered_parts``), then a bracketed number after or before the name, then a last word
+    after it. A reading counts only where its number is a card's and the name that card's."""
+    text = ref.strip()
+    first = numbered_parts(text)
+    forms = [first] if first is not None else []
+    for pattern in (_AFTER, _BEFORE, _LAST_WORD):
+        found = pattern.match(text)
+        if found is not None:
+            forms.append((found["number"], found["name"].strip()))
+    return forms
 
 
 def number_key(number: str) -> str:
@@ -299,19 +321,21 @@ class CardIndex:
         return Resolution(suggestions=hit, unknown=True)
 
     def _numbered_name(self, game: Game, ref: str) -> Resolution | None:
-        """``NUMBER NAME`` or ``NUMBER,NAME``, as tournament lists write cards: the card of
-        that number when the name is its name; a suggestion of its name when the number is a
-        card's but the name is not; None when the head is no number."""
-        parts = numbered_parts(ref)
-        card = self._number(game, number_key(parts[0])) if parts else None
-        if card is None or parts is None:
-            return None
-        tail = parts[1]
-        if name_key(game, tail) == name_key(game, card.name):
-            return Resolution(card=card)
-        if loose_name_key(tail) == loose_name_key(card.name):
-            return Resolution(card=card, spelling=f"{card.number} {card.name}")
-        return Resolution(suggestions=[f"{card.number} {card.name}"])
+        """``NUMBER NAME`` or ``NUMBER,NAME``, as tournament lists write cards (or the number
+        after the name, ``numbered_forms``): the card of that number when the name is its
+        name; a suggestion of its name when the number is a card's but the name is not; None
+        when no reading has a card's number."""
+        suggestion: Resolution | None = None
+        for number, name in numbered_forms(ref):
+            card = self._number(game, number_key(number))
+            if card is None:
+                continue
+            if name_key(game, name) == name_key(game, card.name):
+                return Resolution(card=card)
+            if loose_name_key(name) == loose_name_key(card.name):
+                return Resolution(card=card, spelling=f"{card.number} {card.name}")
+            suggestion = suggestion or Resolution(suggestions=[f"{card.number} {card.name}"])
+        return suggestion
 
     def _number(self, game: Game, key: str) -> Card | None:
         found = self.by_number.get((game, key)) or self.by_alias.get((game, key))

@@ -19,7 +19,7 @@ from deckcheck.i18n import _
 from deckcheck.models import Card, DeckList, Game
 from deckcheck.plugins import name_key
 from deckcheck.printings import printing_lines
-from deckcheck.resolve import CardIndex, numbered_parts
+from deckcheck.resolve import CardIndex, numbered_forms, numbered_parts
 from deckcheck.text import quote
 
 
@@ -87,9 +87,15 @@ def _certain(
     if card is not None:  # found as written: by number (kept), or by name in another width
         if name_key(game, ref) == name_key(game, card.name):
             return card.name if _differs(ref, card.name) else None
-        parts = numbered_parts(ref)  # "N10 ﾁﾙﾉ": the number kept, the name respelled
-        if parts is not None and name_key(game, parts[1]) == name_key(game, card.name):
-            return f"{parts[0]} {card.name}" if _differs(parts[1], card.name) else None
+        # "N10 ﾁﾙﾉ", "ﾁﾙﾉ (N10)": the number kept where it was, the name respelled
+        for i, (number, name) in enumerate(numbered_forms(ref)):
+            if name_key(game, name) != name_key(game, card.name):
+                continue
+            if not _differs(name, card.name):
+                return None
+            if i == 0 and numbered_parts(ref) is not None:  # the number in front
+                return f"{number} {card.name}"
+            return ref.strip().replace(name, card.name, 1)
         return None
     return suggestions[0] if len(suggestions) == 1 else None
 

@@ -40,7 +40,7 @@ from deckcheck.pool.samples import (
 )
 from deckcheck.pool.search import JsonText, get_query, sqlite_json
 from deckcheck.pool.vocabulary import PoolIndex
-from deckcheck.resolve import CardIndex, number_key, numbered_parts, ref_keys
+from deckcheck.resolve import CardIndex, number_key, numbered_forms, ref_keys
 
 # 4: a game's own columns in one JSON column (``extra``), not a column each (pool/columns.py)
 SCHEMA_VERSION = "4"
@@ -302,7 +302,7 @@ class Pool(CardPool):
         """An index of the cards ``refs`` may mean (by number or name, any game, or as a
         ``NUMBER NAME`` pair)."""
         refs = list(refs)
-        pairs = [p for p in map(numbered_parts, refs) if p is not None]
+        pairs = [p for r in refs for p in numbered_forms(r)]
         numbers = sorted({number_key(r) for r in refs} | {number_key(n) for n, _ in pairs})
         keys = sorted({k for r in [*refs, *(name for _, name in pairs)] for k in ref_keys(r)})
         cards: dict[tuple[str, str], Card] = {}
@@ -346,7 +346,7 @@ class Pool(CardPool):
         if not missed:
             return []
         wanted = {loose_name_key(r) for r in missed}
-        wanted |= {loose_name_key(p[1]) for p in map(numbered_parts, missed) if p is not None}
+        wanted |= {loose_name_key(p[1]) for r in missed for p in numbered_forms(r)}
         rows = self.conn.execute("SELECT DISTINCT game, name_key, name FROM cards")
         return [(game, key) for game, key, name in rows if loose_name_key(name) in wanted]
 
