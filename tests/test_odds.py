@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from deckcheck import decklist
 from deckcheck.cli import app
+from deckcheck.errors import UsageError
 from deckcheck.formats.registry import FormatRegistry
 from deckcheck.odds import exact
 from deckcheck.odds.api import HandsRequest, OddsRequest, OddsResult, compute_odds, deal_hands
@@ -329,6 +330,18 @@ def test_a_question_past_the_hands_tables_budget_gets_the_same_odds(  # type: ig
 def test_bad_conditions_name_the_bad_part(text: str, message: str) -> None:
     with pytest.raises(ConditionError, match=re.escape(message)):
         parse_condition(text, "rakuen")
+
+
+def test_a_bare_card_name_or_number_is_a_name_selector(odds) -> None:  # type: ignore[no-untyped-def]
+    """Players ask for "西行妖>=1", not "name:西行妖>=1": the same question (deckcheck's reading);
+    before, an unknown selector (exit 2)."""
+    text = (EXAMPLES / "vision-standard-hangonchou.deck").read_text(encoding="utf-8")
+    named = probs(odds(text, "name:西行妖>=1", "type:character>=2", turns=3))
+    assert 0 < named[-1] < 1
+    for bare in ("西行妖>=1", "N48 >= 1", "西行妖|N48>=1"):
+        assert probs(odds(text, bare, "type:character>=2", turns=3)) == named, bare
+    with pytest.raises(UsageError, match="no vision card has '西行妖x'"):
+        odds(text, "西行妖x>=1")
 
 
 def test_bad_card_type_names_the_game_with_its_article() -> None:

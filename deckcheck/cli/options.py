@@ -83,7 +83,10 @@ WantOption = Annotated[
     typer.Option(
         "--want",
         "-w",
-        help=N_("Condition 'SELECTOR OP K', e.g. 'type:TYPE>=1' (repeat: all must hold)."),
+        help=N_(
+            "Condition 'SELECTOR OP K', e.g. 'type:TYPE>=1' or a card's name: 'NAME>=1' "
+            "(repeat: all must hold)."
+        ),
         show_default=False,
     ),
 ]

@@ -1,9 +1,10 @@
 """The ``--want`` language: ``SELECTOR OP K``.
 
 SELECTOR is one or more atoms joined by ``|`` (a card matching any atom counts):
-``type:TYPE``, ``kind:KIND``, ``name:REF``, ``number:REF``, ``keyword:…``, and
-``COLUMN:…`` for a text or list column of the game's own (its spec's ``columns``; a keyed
-column compares by its key, a list column by item); comparisons ``level<=2``, ``cost>=1`` on
+``type:TYPE``, ``kind:KIND``, ``name:REF``, ``number:REF``, ``keyword:…``, a bare card name
+or number (``name:`` without the word), and ``COLUMN:…`` for a text or list column of the
+game's own (its spec's ``columns``; a keyed column compares by its key, a list column by
+item); comparisons ``level<=2``, ``cost>=1`` on
 the whole-number columns, shared or the game's own (operators ``<= >= = == < >``).
 OP is ``>=``, ``<=`` or ``==``; K a whole number.
 
@@ -53,6 +54,7 @@ _OPS: dict[str, Callable[[int, int], bool]] = {
     ">": operator.gt,
 }
 _WORDS = ("type", "kind", "name", "number", "keyword")
+_OPERATOR_MARKS = frozenset("<>=")  # a selector with one is a comparison, written wrong
 
 
 def _own(game: Game) -> dict[str, CardColumn]:
@@ -148,6 +150,9 @@ def parse_atom(text: str, game: Game) -> Atom:
                 )
             )
         return Atom(raw, m["field"], m["n"], m["op"])
+    if ":" not in raw and not _OPERATOR_MARKS.intersection(raw):
+        # a bare card name or number, as players ask ("西行妖>=1"): name: (deckcheck's reading)
+        return Atom(raw, "name", raw)
     field, sep, value = raw.partition(":")
     field = field.strip().casefold()
     value = value.strip()
