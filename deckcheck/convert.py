@@ -6,6 +6,7 @@ import csv
 import io
 import json
 from dataclasses import dataclass
+from pathlib import Path
 
 from pydantic import BaseModel
 
@@ -17,6 +18,13 @@ from deckcheck.resolve import CardIndex
 
 CSV_COLUMNS = decklist.CSV_COLUMNS
 FORMS = ("text", "json", "csv")
+# An output file's suffix names its form when --to does not (outside the rulebooks)
+_SUFFIXES = {".json": "json", ".csv": "csv", ".deck": "text", ".txt": "text"}
+
+
+def form_of(path: Path | None) -> str | None:
+    """The form an output file's name asks for, or None when its suffix says nothing."""
+    return None if path is None else _SUFFIXES.get(path.suffix.casefold())
 
 
 def pin(deck: DeckList, index: CardIndex, game: Game) -> DeckList:

@@ -141,6 +141,23 @@ def test_convert_round_trips_keep_the_verdict(tmp_path: Path, db: list[str], exa
         )
 
 
+def test_convert_takes_the_form_from_the_output_files_suffix(tmp_path: Path, db: list[str]) -> None:
+    """``deckcheck convert my.deck my.json``, as users write it: before, a usage error (--to)."""
+    source = str(EXAMPLES / "rakuen-standard-legal.deck")
+    for name, start in (("a.json", "{"), ("a.csv", "# format:"), ("a.deck", "format:")):
+        out = tmp_path / name
+        assert run("convert", source, str(out), *db)[0] == 0
+        assert out.read_text(encoding="utf-8").startswith(start), name
+    for args in (
+        [str(tmp_path / "a.md")],
+        [],
+        [str(tmp_path / "b.json"), "-o", str(tmp_path / "c.json")],
+    ):
+        code, _, err = run("convert", source, *args, *db)
+        assert code == 2 and "Traceback" not in err and "error:" in err, (args, err)
+    assert not (tmp_path / "a.md").exists() and not (tmp_path / "b.json").exists()
+
+
 def test_convert_pins_numbers(tmp_path: Path, db: list[str]) -> None:
     code, out, _ = run(
         "convert",

@@ -302,8 +302,9 @@ def test_the_readme_lists_its_commands() -> None:
         line.startswith("deckcheck sweep examples/rakuen-standard-legal.deck") for line in lines
     )
     convert = [c.args for c in COMMANDS if c.args[:1] == ("convert",)]
-    assert {a[a.index("--to") + 1] for a in convert} == {"json", "csv", "text"}
+    assert {a[a.index("--to") + 1] for a in convert if "--to" in a} == {"json", "csv", "text"}
     assert ("convert", "my.deck", "--to", "json") in convert
+    assert ("convert", "my.deck", "my.json") in convert  # the form from the file's suffix
     assert any("--pin-numbers" in a and "FILE" in a for a in convert)
     goldfish = [c.args for c in COMMANDS if c.args[:1] == ("goldfish",) and "--policy" in c.args]
     assert {a[-2] if a[-1].endswith((".csv", ".parquet", ".png")) else a[-1] for a in goldfish} == {

@@ -61,7 +61,9 @@ def _one_line(report: Report) -> str:
     rules = ", ".join(dict.fromkeys(v.rule for v in report.errors))
     return _(
         "{path}: {format_id} ILLEGAL ({counts}): {n} error(s): {rules}",
-        **fields, n=len(report.errors), rules=rules,
+        **fields,
+        n=len(report.errors),
+        rules=rules,
     )
 
 
@@ -243,7 +245,21 @@ CONVERT_HELP = N_(
 
 def convert(
     source: Annotated[Path, typer.Argument(metavar="IN")],
-    to: Annotated[str, typer.Option("--to", help=N_("text, json or csv."))],
+    target: Annotated[
+        Path | None,
+        typer.Argument(
+            metavar="[OUT]",
+            dir_okay=False,
+            show_default=False,
+            help=N_("The file to write, as --out; its suffix (.json, .csv, .deck) gives --to."),
+        ),
+    ] = None,
+    to: Annotated[
+        str | None,
+        typer.Option(
+            "--to", help=N_("text, json or csv (default: from the output file's suffix).")
+        ),
+    ] = None,
     out: Annotated[
         Path | None,
         typer.Option(
@@ -261,6 +277,14 @@ def convert(
 ) -> None:
     from deckcheck import convert as conv
 
+    if target is not None and out is not None and target != out:
+        raise UsageError(_("two files to write: {a} and --out {b}; give one", a=target, b=out))
+    out = out or target
+    to = to or conv.form_of(out)
+    if to is None:
+        raise UsageError(
+            _("say which form to write: --to text, json or csv (or a .json, .csv or .deck file)")
+        )
     if to not in conv.FORMS:
         raise UsageError(_("--to {value}: use text, json or csv", value=repr(to)))
     _text, deck, fmt, index = _load(source, format, db)
