@@ -31,12 +31,11 @@ SUGGEST_BYTES = 8 << 20
 _NUMBERED = re.compile(r"\s*[,，、]\s*|\s+")  # between a number and a name
 _OPEN, _CLOSE = "(（[［【<＜", ")）]］】>＞"
 _OPENS, _CLOSES = re.escape(_OPEN), re.escape(_CLOSE)
-_BRACKETED = rf"[{_OPENS}](?P<number>[^\s{_OPENS}{_CLOSES}]+)[{_CLOSES}]"
-# ``NAME (N30)``, ``NAME【N30】``, ``[N30] NAME``, ``NAME N30``: how deck sites and players' posts
-# put a number beside a name when it is not in front (outside the rulebooks)
-_AFTER = re.compile(rf"^(?P<name>\S.*?)\s*{_BRACKETED}$")
-_BEFORE = re.compile(rf"^{_BRACKETED}\s*(?P<name>\S.*)$")
-_LAST_WORD = re.compile(r"^(?P<name>\S.*?)\s+(?P<number>\S+)$")
+# ``[N30] NAME``; ``NAME (N30)``, ``NAME【N30】`` and ``NAME N30`` are split by hand (a pattern
+# with the name before the number rescans the text from every position: tests/test_regex_time)
+_BEFORE = re.compile(
+    rf"^[{_OPENS}](?P<number>[^\s{_OPENS}{_CLOSES}]+)[{_CLOSES}]\s*(?P<name>\S.*)$"
+)
 
 
 def numbered_parts(ref: str) -> tuple[str, str] | None:
@@ -52,10 +51,17 @@ def numbered_forms(ref: str) -> list[tuple[str, str]]:
     text = ref.strip()
     first = numbered_parts(text)
     forms = [first] if first is not None else []
-    for pattern in (_AFTER, _BEFORE, _LAST_WORD):
-        found = pattern.match(text)
-        if found is not None:
-            forms.append((found["number"], found["name"].strip()))
+    if text[-1:] in _CLOSE:  # NAME (N30): the last opening bracket to the end
+        start = max(text.rfind(c) for c in _OPEN)
+        number, name = text[start + 1 : -1], text[:start].strip()
+        if start > 0 and name and number and not any(c.isspace() for c in number):
+            forms.append((number, name))
+    found = _BEFORE.match(text)
+    if found is not None:
+        forms.append((found["number"], found["name"].strip()))
+    words = text.rsplit(maxsplit=1)  # NAME N30
+    if len(words) == 2:
+        forms.append((words[1], words[0]))
     return forms
 
 

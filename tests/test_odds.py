@@ -162,6 +162,7 @@ def test_vision_takes_its_draw_rule_and_mulligan_from_the_format(odds) -> None: 
     assert [r.cards_seen for r in play.rows] == [7, 7, 8, 9]
     assert [r.cards_seen for r in draw.rows] == [7, 8, 9, 10]
     assert "assumption" in play.mulligan and any("opening_hand" in a for a in play.assumptions)
+    assert "kept when" not in play.mulligan  # no mulligan: no hand is sent back
     assert probs(play) == pytest.approx([at_least(1, 50, 7, s) for s in (7, 7, 8, 9)], abs=1e-12)
 
 

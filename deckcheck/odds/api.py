@@ -133,6 +133,8 @@ def _mulligan_label(rules: Rules, req: OddsRequest, fmt: Format) -> str:
         source = cited(fmt.game, p.source)
         note = " [" + (_("{source}; assumption", source=source) if p.assumption else source) + "]"
     label = rules.mulligan.describe(rules.hand)
+    if not rules.mulligan.active:  # no mulligan: nothing is sent back, whatever the hand
+        return label + note
     return _("{rule}{note}; kept when the hand meets every condition", rule=label, note=note)
 
 
