@@ -55,10 +55,23 @@ def entries(text: str) -> list[tuple[str, int, str]]:
         "マナの生成　×３",
         "マナの生成 ｘ３",
         "マナの生成 ×３枚",
+        # after a list bullet, as blogs, chats and Markdown write lists
+        "・マナの生成×3",
+        "・ 3 マナの生成",
+        "- 3 マナの生成",
+        "* マナの生成 ×3",
+        "● 3x マナの生成",
+        "• マナの生成 3枚",
     ],
 )
 def test_a_count_before_or_after_the_name(line: str) -> None:
     assert entries(f"format: vision-standard\n{line}\n") == [("main", 3, "マナの生成")]
+
+
+def test_an_ascii_mark_glued_to_a_count_is_a_sign_not_a_bullet() -> None:
+    deck = decklist.parse_text("format: vision-standard\n-3 マナの生成\n- \n・\n")
+    assert deck.entries == [] and len(deck.problems) == 3
+    assert "count -3" in deck.problems[0].message
 
 
 def test_an_ascii_x_inside_a_word_is_not_a_count() -> None:

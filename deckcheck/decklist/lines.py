@@ -2,8 +2,8 @@
 sheets): the count after the name or marked before it (``チルノ ×3``, ``×3 チルノ``,
 ``3枚 チルノ``, ``チルノ 3枚``, in either width), and headings for a section or a card type,
 bare or in 【】〔〕[] or after ■◆, with or without a count (``【TYPE】``, ``■TYPE 6``,
-``SECTION（10枚）``: each game's own words). deckcheck's reading of how lists are written;
-outside the rulebooks.
+``SECTION（10枚）``: each game's own words), and list bullets before any of them (``・``,
+``- ``). deckcheck's reading of how lists are written; outside the rulebooks.
 """
 
 from __future__ import annotations
@@ -56,6 +56,19 @@ def _count_after(line: str) -> tuple[str, str] | None:
     else:
         return None
     return (digits, ref) if ref else None
+
+
+# List bullets before a line, as blogs, chats and Markdown write them: ``・チルノ ×3``,
+# ``- 3 チルノ``, ``* 3 チルノ``. An ASCII mark counts only before a space (``-3`` is a count).
+BULLETS = "・･•●○◆◇■□▪▫‣∙◦-*"
+
+
+def without_bullet(line: str) -> str:
+    """``line`` without the list bullet in front of it (callers check ``line[0] in BULLETS``)."""
+    rest = line[1:]
+    if line[0] in "-*" and rest[:1] not in (" ", "\t", "\u3000"):
+        return line
+    return rest.lstrip() or line
 
 
 class CardLine(NamedTuple):

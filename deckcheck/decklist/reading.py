@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from deckcheck.decklist.headers import MAX_META, META_WORDS, header_word, section_name, take_meta
-from deckcheck.decklist.lines import card_line, heading
+from deckcheck.decklist.lines import BULLETS, card_line, heading, without_bullet
 from deckcheck.decklist.parts import (
     MAX_COUNT,
     card_hint,
@@ -176,6 +176,8 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
             line = line[1:].strip()
         if not line:
             continue
+        if line[0] in BULLETS:  # ・チルノ ×3, - 3 チルノ
+            line = without_bullet(line)
         if first_line is None:
             first_line = number
         first = line[0]
