@@ -62,10 +62,22 @@ def entries(text: str) -> list[tuple[str, int, str]]:
         "* マナの生成 ×3",
         "● 3x マナの生成",
         "• マナの生成 3枚",
+        # a count in the next column, as spreadsheets and forms copy them
+        "マナの生成\t3",
+        "マナの生成,3",
+        "マナの生成， 3",
+        "マナの生成：3",
+        "マナの生成: 3",
     ],
 )
 def test_a_count_before_or_after_the_name(line: str) -> None:
     assert entries(f"format: vision-standard\n{line}\n") == [("main", 3, "マナの生成")]
+
+
+def test_a_name_ending_in_digits_after_a_space_stays_a_name() -> None:
+    """見本キャラ 01 is a card's name: a count after a space alone is never split off."""
+    assert entries("format: chaos-standard\n4 見本キャラ 01\n") == [("main", 4, "見本キャラ 01")]
+    assert entries("format: chaos-standard\n見本キャラ 01\t4\n") == [("main", 4, "見本キャラ 01")]
 
 
 def test_an_ascii_mark_glued_to_a_count_is_a_sign_not_a_bullet() -> None:

@@ -21,6 +21,9 @@ _WIDE_X = "×ｘＸ"  # marks that need no space before them: an ASCII x may end
 _MARKED_FIRST = re.compile(rf"^[{_X}]\s*(?P<count>\d+)(?:\s*枚\s*|\s+)(?P<ref>\S.*)$")
 
 
+_SET_APART = ",，、:："  # a count after a name in a spreadsheet's or a form's column
+
+
 def _trailing_digits(text: str) -> str:
     end = len(text)
     start = end
@@ -30,9 +33,10 @@ def _trailing_digits(text: str) -> str:
 
 
 def _count_after(line: str) -> tuple[str, str] | None:
-    """``REF ×3``, ``REF×3``, ``REF x3``, ``REF 3枚``, ``REF 3x``, ``REF ×3枚`` as (count,
-    reference). String methods, not a regex: a lazy name before optional marks and digits
-    backtracks in quadratic time on long runs of spaces or digits (tests/test_regex_time)."""
+    """``REF ×3``, ``REF×3``, ``REF x3``, ``REF 3枚``, ``REF 3x``, ``REF ×3枚``, ``REF,3``,
+    ``REF：3``, ``REF<tab>3`` as (count, reference). String methods, not a regex: a lazy name
+    before optional marks and digits backtracks in quadratic time on long runs of spaces or
+    digits (tests/test_regex_time)."""
     text = line.rstrip()
     counted = text.endswith("枚")
     if counted:
@@ -51,6 +55,8 @@ def _count_after(line: str) -> tuple[str, str] | None:
     head = text[: len(text) - len(digits)].rstrip()
     if head[-1:] in _WIDE_X or (head[-1:] in "xX" and head[:-1].rstrip() != head[:-1]):
         ref = head[:-1].strip()
+    elif head[-1:] in _SET_APART or text[len(head) : len(head) + 1] == "\t":
+        ref = head.rstrip(_SET_APART).strip()  # REF,3  REF：3  REF<tab>3, as sheets copy them
     elif counted:
         ref = head.strip()  # REF 3枚
     else:
