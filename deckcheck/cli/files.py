@@ -73,7 +73,10 @@ def _save(path: Path, text: str) -> None:
     write_text_atomic(path, text)  # exit 2 for a target that is no regular file
 
 
-NEW_HELP = N_("Write an empty deck file with its format: line and the format's sections.")
+NEW_HELP = N_(
+    "Write an empty deck file with its format: line and the format's sections.\n\n"
+    "Exit status: 0 written, 2 bad format, or a file that exists (--force replaces it)."
+)
 
 
 def new(
@@ -92,7 +95,11 @@ def new(
     wrote(path, what)
 
 
-ADD_HELP = N_("Add N copies of a card, in place (comments and order kept), and print the verdict.")
+ADD_HELP = N_(
+    "Add N copies of a card, in place (comments and order kept), and print the verdict.\n\n"
+    "Exit status: 0 written, whatever the verdict (a deck being built is illegal until it is "
+    "whole), 2 bad input."
+)
 
 
 def add(
@@ -140,7 +147,10 @@ def _section(name: str | None, fmt: Format) -> str | None:
     return canonical
 
 
-REMOVE_HELP = N_("Remove N copies of a card, in place, and print the verdict.")
+REMOVE_HELP = N_(
+    "Remove N copies of a card, in place, and print the verdict.\n\n"
+    "Exit status: 0 written, whatever the verdict, 2 bad input."
+)
 
 
 def remove(
@@ -239,7 +249,8 @@ def fix(
 
 CONVERT_HELP = N_(
     "Convert a deck between the text form, the JSON form and a CSV of "
-    "section,count,number,name. The verdict is the same before and after."
+    "section,count,number,name. The verdict is the same before and after.\n\n"
+    "Exit status: 0 converted, whatever the verdict, 2 bad input."
 )
 
 
@@ -300,7 +311,10 @@ def convert(
         wrote(out, _("the deck list as {form}", form=to))
 
 
-DIFF_HELP = N_("Per section, the cards that went in and out between two decks, and each verdict.")
+DIFF_HELP = N_(
+    "Per section, the cards that went in and out between two decks, and each verdict.\n\n"
+    "Exit status: 0 compared, whatever the verdicts, 2 bad input (or decks of two games)."
+)
 
 
 def diff(

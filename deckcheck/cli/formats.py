@@ -12,7 +12,9 @@ from deckcheck.cli.options import JsonOption
 from deckcheck.i18n import N_, _
 
 formats_app = typer.Typer(
-    cls=Group, help=N_("Formats: list them, or show one."), invoke_without_command=True
+    cls=Group,
+    help=N_("Formats: list them, or show one.\n\nExit status: 0 listed, 2 bad option."),
+    invoke_without_command=True,
 )
 
 
@@ -36,7 +38,10 @@ def formats_main(ctx: typer.Context, as_json: JsonOption = False) -> None:
     show.format_list(console(), found)
 
 
-SHOW_HELP = N_("Print one format: every rule it checks, with its source, and its versions' dates.")
+SHOW_HELP = N_(
+    "Print one format: every rule it checks, with its source, and its versions' dates.\n\n"
+    "Exit status: 0 shown, 2 unknown format or bad .toml file."
+)
 
 
 @formats_app.command("show", cls=Command, help=SHOW_HELP)

@@ -126,7 +126,10 @@ def _request(**fields: object) -> OddsRequest:
         raise UsageError(where) from exc
 
 
-HAND_HELP = N_("Deal sample opening hands by the game's procedure.")
+HAND_HELP = N_(
+    "Deal sample opening hands by the game's procedure.\n\n"
+    "Exit status: 0 dealt, 2 bad deck, condition or option."
+)
 
 
 def hand(

@@ -19,7 +19,12 @@ if TYPE_CHECKING:
     from deckcheck.pool.search import Filter
 
 pool_app = typer.Typer(
-    cls=Group, help=N_("The card pool: import, search, statistics."), no_args_is_help=True
+    cls=Group,
+    help=N_(
+        "The card pool: import, search, statistics.\n\n"
+        "Exit status: each command's own (its --help says)."
+    ),
+    no_args_is_help=True,
 )
 
 
@@ -203,7 +208,9 @@ def pool_search(
         sys.stderr.write(_("no cards found") + "\n")
 
 
-STATS_HELP = N_("How many cards the pool holds, per game.")
+STATS_HELP = N_(
+    "How many cards the pool holds, per game.\n\nExit status: 0 counted, 2 unreadable pool."
+)
 
 
 @pool_app.command("stats", cls=Command, help=STATS_HELP)
@@ -235,7 +242,8 @@ def _stats_lines(stats: dict[str, Any]) -> list[str]:
 
 
 INIT_HELP = N_(
-    "Create the pool and fill it from the shipped card_pool/ (done on first use anyway)."
+    "Create the pool and fill it from the shipped card_pool/ (done on first use anyway).\n\n"
+    "Exit status: 0 created, 2 a pool that exists (--force rebuilds it) or cannot be written."
 )
 
 
@@ -266,7 +274,7 @@ def pool_init(
 
 TEMPLATE_HELP = N_(
     "An empty CSV card file for GAME: the header, after one # line explaining each column. "
-    "Fill it in and `deckcheck pool import` it."
+    "Fill it in and `deckcheck pool import` it.\n\nExit status: 0 written, 2 unknown game."
 )
 
 

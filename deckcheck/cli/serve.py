@@ -13,7 +13,8 @@ from deckcheck.i18n import N_
 
 HELP = N_(
     "Run the HTTP service (FastAPI under uvicorn); the OpenAPI schema is at /openapi.json, "
-    "the browsable docs at /docs. Settings: see the README (DECKCHECK_API_KEYS, …)."
+    "the browsable docs at /docs. Settings: see the README (DECKCHECK_API_KEYS, …).\n\n"
+    "Exit status: 0 stopped, 2 bad settings (each named)."
 )
 
 
