@@ -55,6 +55,8 @@ def entries(text: str) -> list[tuple[str, int, str]]:
         "マナの生成　×３",
         "マナの生成 ｘ３",
         "マナの生成 ×３枚",
+        "マナの生成x3",  # an ASCII x glued to a name not ending in an ASCII letter or digit
+        "マナの生成X3",
         # after a list bullet, as blogs, chats and Markdown write lists
         "・マナの生成×3",
         "・ 3 マナの生成",

@@ -32,6 +32,13 @@ def _trailing_digits(text: str) -> str:
     return text[start:end]
 
 
+def _x_apart(before: str) -> bool:
+    """An ASCII x is a count's mark after a space, or glued to a name that does not end in an
+    ASCII letter or digit (``マナの生成x3``, as lists on social media write it); ``MAX3`` is a
+    word."""
+    return before.rstrip() != before or (before[-1:] != "" and not before[-1].isascii())
+
+
 def _count_after(line: str) -> tuple[str, str] | None:
     """``REF ×3``, ``REF×3``, ``REF x3``, ``REF 3枚``, ``REF 3x``, ``REF ×3枚``, ``REF,3``,
     ``REF：3``, ``REF<tab>3`` as (count, reference). String methods, not a regex: a lazy name
@@ -53,7 +60,7 @@ def _count_after(line: str) -> tuple[str, str] | None:
     if not digits:
         return None
     head = text[: len(text) - len(digits)].rstrip()
-    if head[-1:] in _WIDE_X or (head[-1:] in "xX" and head[:-1].rstrip() != head[:-1]):
+    if head[-1:] in _WIDE_X or (head[-1:] in "xX" and _x_apart(head[:-1])):
         ref = head[:-1].strip()
     elif head[-1:] in _SET_APART or text[len(head) : len(head) + 1] == "\t":
         ref = head.rstrip(_SET_APART).strip()  # REF,3  REF：3  REF<tab>3, as sheets copy them
