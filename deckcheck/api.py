@@ -10,6 +10,7 @@ from deckcheck import suggest
 from deckcheck.collector import paused_gc as paused_gc
 from deckcheck.errors import UsageError
 from deckcheck.formats import Format, FormatError
+from deckcheck.formats.guess import guess
 from deckcheck.formats.registry import FormatRegistry
 from deckcheck.i18n import _
 from deckcheck.models import DeckList, Report
@@ -37,22 +38,28 @@ def validate_decks(
     suggest_names: int = suggest.NAMES,
 ) -> list[Report]:
     """Validate each deck against ``format_override`` or its own ``format:`` line, in the
-    version in force on ``as_of``, else on the deck's ``date:`` line, else today.
+    version in force on ``as_of``, else on the deck's ``date:`` line, else today; a deck with
+    neither, in the only format of its cards' game (formats.guess, said in its report).
 
     Raises ``MissingFormat``, ``FormatError`` or ``suggest.SuggestLimit`` before validating
     anything, so a batch never half-succeeds on a usage error.
     """
     formats = []
-    for deck in decks:
+    guessed: dict[int, str] = {}  # a deck's position: what its report says of its format
+    for i, deck in enumerate(decks):
         ref = format_override or deck.format
         if ref is None:
-            raise MissingFormat(
-                _(
-                    "{path}: no format: line and no --format (known formats: {known})",
-                    path=deck.path or _("deck"),
-                    known=", ".join(registry.ids()),
+            found = guess(deck, registry, index)
+            ref = found.format
+            if ref is None:
+                raise MissingFormat(
+                    _(
+                        "{path}: no format: line and no --format ({hint})",
+                        path=deck.path or _("deck"),
+                        hint=found.hint(),
+                    )
                 )
-            )
+            guessed[i] = found.assumption()
         try:
             formats.append(registry.resolve(ref, as_of or deck.date))
         except FormatError as exc:
@@ -72,6 +79,8 @@ def validate_decks(
         ]
         if len(decks) > 1:  # a folder of lists: two that are the same deck are worth a warning
             mark_duplicates(decks, [fmt.game for fmt in formats], reports, index)
+    for i, assumption in guessed.items():
+        reports[i].assumptions.insert(0, assumption)
     return reports
 
 

@@ -76,14 +76,31 @@ def as_of_day(text: str | None) -> datetime.date | None:
         raise UsageError(_("--as-of: {error}", error=exc)) from exc
 
 
-def format_for(ref: str | None, path: Path, day: datetime.date | None = None) -> Format:
+def format_for(
+    ref: str | None,
+    path: Path,
+    day: datetime.date | None = None,
+    named: tuple[DeckList, CardIndex] | None = None,
+) -> Format:
     """The version of the format ``ref`` names (an id or a .toml file) in force on ``day``
-    (default: today); the deck at ``path`` needs one."""
+    (default: today); the deck at ``path`` needs one. With none named, the only format of the
+    game of the cards ``named`` (a deck and the index of its cards) names, said on stderr
+    (formats.guess); else an error that says how to name one."""
+    from deckcheck.formats.guess import guess
     from deckcheck.formats.registry import default_registry
 
+    registry = default_registry()
+    if ref is None and named is not None:
+        found = guess(named[0], registry, named[1])
+        ref = found.format
+        if ref is None:
+            raise UsageError(
+                _("{path}: no format: line and no --format ({hint})", path=path, hint=found.hint())
+            )
+        print(_("{path}: {note}", path=path, note=found.assumption()), file=sys.stderr)
     if ref is None:
         raise UsageError(_("{path}: no format: line and no --format", path=path))
-    return default_registry().resolve(ref, day)
+    return registry.resolve(ref, day)
 
 
 def one_deck(
@@ -94,7 +111,7 @@ def one_deck(
     from deckcheck import decks as deckfiles
 
     deck = deckfiles.read(path)
-    fmt = format_for(format or deck.format, path, as_of or deck.date)
     with open_pool(db) as pool:
         index = pool.index_for([e.ref for e in deck.entries])
+    fmt = format_for(format or deck.format, path, as_of or deck.date, (deck, index))
     return deck, fmt, index

@@ -37,9 +37,9 @@ def _load_text(
     from deckcheck import decklist
 
     deck = decklist.parse(text, str(path))
-    fmt = format_for(format or deck.format, path, deck.date)
     with open_pool(db) as pool:
         index = pool.index_for([*(e.ref for e in deck.entries), *extra])
+    fmt = format_for(format or deck.format, path, deck.date, (deck, index))
     return text, deck, fmt, index
 
 

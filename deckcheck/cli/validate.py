@@ -107,6 +107,12 @@ def validate(
             deck.samples = True
     answers = backend(ctx, db)
     reports = answers.validate(files, parsed, format, day)
+    for deck, rep in zip(parsed, reports, strict=True):
+        if format is None and deck.format is None and rep.assumptions:  # its format guessed
+            print(
+                _("{path}: {note}", path=rep.path, note=rep.assumptions[0]),
+                file=sys.stderr,
+            )
     many = len(reports) > 1 or any(p.is_dir() for p in paths)  # a folder: one line sums it up
     _print_reports(reports, output, lambda ref: answers.format_of(ref, format), many)
     if summary is not None:
