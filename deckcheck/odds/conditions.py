@@ -160,7 +160,8 @@ def parse_atom(text: str, game: Game) -> Atom:
     if not sep or field not in words:
         raise ConditionError(
             _(
-                "unknown selector {text}: use {selectors} or a comparison such as level<=2",
+                "unknown selector {text}: use {selectors}, a comparison such as level<=2, or a "
+                "card's name or number alone",
                 text=as_written(text.strip()),
                 selectors=", ".join(w + ":" for w in words),
             )
