@@ -72,7 +72,8 @@ def test_the_commands_read_it_too_and_say_so_on_stderr(tmp_path: Path) -> None:
     deck = tmp_path / "blog.txt"
     deck.write_text(without_format("vision-standard-hangonchou.deck"), encoding="utf-8")
     env = {**os.environ, "DECKCHECK_DB": str(tmp_path / "pool.sqlite3")}
-    for args in (["validate", str(deck)], ["odds", str(deck), "-w", "type:character>=1"]):
+    sweep = ["sweep", str(deck), "--vary", "name:紅葉狩り=0..1", "--games", "20", "--turns", "2"]
+    for args in (["validate", str(deck)], ["odds", str(deck), "-w", "type:character>=1"], sweep):
         done = deckcheck(args, env=env)
         assert done.returncode == 0, (args, done.stderr)
         assert "vision-standard" in done.stdout and "names no format" in done.stderr, args

@@ -136,9 +136,9 @@ def _run(
     decks = _decks(target, format)
     if not decks:
         raise UsageError(_("{path}: no deck files", path=target))
-    fmt = format_for(format or decks[0][1].format, target, decks[0][1].date)
     with open_pool(db) as pool:
         index = pool.index_for({e.ref for _, d in decks for e in d.entries} | set(_refs(req)))
+    fmt = format_for(format or decks[0][1].format, target, decks[0][1].date, (decks[0][1], index))
     with _runner(scheduler, cluster) as runner, _progress(req) as progress:
         result = run_sweep(decks, fmt, index, req, runner, progress)
     return result, _names(req, fmt.game, index)
