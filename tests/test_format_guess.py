@@ -77,3 +77,22 @@ def test_the_commands_read_it_too_and_say_so_on_stderr(tmp_path: Path) -> None:
         done = deckcheck(args, env=env)
         assert done.returncode == 0, (args, done.stderr)
         assert "vision-standard" in done.stdout and "names no format" in done.stderr, args
+
+
+def test_the_service_reads_it_too_and_its_report_says_so(tmp_path: Path) -> None:
+    """/validate and /resolve (the page's paste): a VISION list is read in vision-standard; a
+    chaos one is still the 422 for body.format, now saying how to name one."""
+    from starlette.testclient import TestClient
+
+    from deckcheck.service.app import create_app
+    from deckcheck.service.settings import Settings
+
+    vision = without_format("vision-standard-hangonchou.deck")
+    with TestClient(create_app(Settings(db=tmp_path / "pool.sqlite3"))) as http:
+        report = http.post("/validate", json={"deck": vision}).json()
+        assert report["format"] == "vision-standard" and report["legal"] is True
+        assert "names no format" in report["assumptions"][0]
+        assert http.post("/resolve", json={"deck": vision}).json()["format"] == "vision-standard"
+        chaos = http.post("/validate", json={"deck": without_format("chaos-standard-legal.deck")})
+        assert chaos.status_code == 422 and "chaos-standard" in chaos.json()["detail"]
+        assert chaos.json()["errors"][0]["path"] == "body.format"

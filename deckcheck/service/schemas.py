@@ -28,11 +28,19 @@ DeckInput = Annotated[
 class DeckRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     deck: DeckInput
-    format: str | None = Field(None, description=N_("Format id; overrides the deck's format line."))
+    format: str | None = Field(
+        None,
+        description=N_(
+            "Format id; overrides the deck's format line. /validate and /resolve read a deck "
+            "that names none in the only format of its cards' game, if it has one."
+        ),
+    )
     as_of: datetime.date | None = Field(
         None,
-        description=N_("Use the format version in force on this day (YYYY-MM-DD); overrides the "
-        "deck's date line; default today."),
+        description=N_(
+            "Use the format version in force on this day (YYYY-MM-DD); overrides the "
+            "deck's date line; default today."
+        ),
     )
 
 
@@ -88,8 +96,10 @@ class SavedDeckBody(BaseModel):
     deck: DeckInput
     visibility: Literal["private", "link", "public"] | None = Field(
         None,
-        description=N_("private: only your key reads it; link: anyone with its id; public: "
-        "listed for all. Default private when created, unchanged when replaced."),
+        description=N_(
+            "private: only your key reads it; link: anyone with its id; public: "
+            "listed for all. Default private when created, unchanged when replaced."
+        ),
     )
 
 

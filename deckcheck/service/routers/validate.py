@@ -14,13 +14,14 @@ from pydantic import Field
 from deckcheck import suggest
 from deckcheck.api import check_suggestions, validate_capped
 from deckcheck.formats import Format
+from deckcheck.formats.guess import guess
 from deckcheck.formats.registry import FormatRegistry
-from deckcheck.i18n import N_
-from deckcheck.models import Card, DeckEntry, Report
+from deckcheck.i18n import N_, _
+from deckcheck.models import Card, DeckEntry, DeckList, Report
 from deckcheck.plugins import name_key
 from deckcheck.resolve import CardIndex, Resolution
 from deckcheck.service.deps import CardIndexDep, RegistryDep
-from deckcheck.service.problems import over_limit
+from deckcheck.service.problems import field_problem, over_limit
 from deckcheck.service.schemas import DeckRequest, format_of, parse_deck
 from deckcheck.service.validating import checks_of
 from deckcheck.slots import copy_limit
@@ -35,22 +36,43 @@ class ValidateBody(DeckRequest):
         ge=0,
         le=1000,
         description=N_(
-            "How many unknown card names (the deck's first ones) get \"did you mean\" "
+            'How many unknown card names (the deck\'s first ones) get "did you mean" '
             "suggestions; the work they take must fit the service's limit."
         ),
     )
 
 
+def _format(
+    body: DeckRequest, registry: FormatRegistry, deck: DeckList, index: CardIndex
+) -> tuple[Format, str | None]:
+    """The format the body or the deck names; else the only format of the game of the deck's
+    cards (formats.guess), with what the report says of it; else the 422 that says how."""
+    if body.format or deck.format:
+        return format_of(registry, body.format, deck, body.as_of), None
+    found = guess(deck, registry, index)
+    if found.format is None:
+        raise field_problem(
+            "unknown-format",  # i18n: machine
+            _("the deck has no format line and the request no format ({hint})", hint=found.hint()),
+            "body.format",
+            _("required"),
+        )
+    return format_of(registry, found.format, deck, body.as_of), found.assumption()
+
+
 def _verdict(body: ValidateBody, registry: FormatRegistry, index: CardIndex) -> bytes:
     deck = parse_deck(body.deck)  # a 1 MiB body's parse is work too: here, not on the loop
-    fmt = format_of(registry, body.format, deck, body.as_of)
+    fmt, guessed = _format(body, registry, deck, index)
     names = body.suggest
     try:  # the suggestions' work is weighed before any of it is done
         check_suggestions(deck, fmt.game, index, names)
     except suggest.SuggestLimit as exc:
         raise over_limit(str(exc), exc.limit, "suggest") from exc  # i18n: machine
+    report = validate_capped(deck, fmt, index, names)
+    if guessed is not None:
+        report.assumptions.insert(0, guessed)
     # serialised here too: a report of 499 violations is ~200 KB of JSON
-    return validate_capped(deck, fmt, index, names).model_dump_json().encode()
+    return report.model_dump_json().encode()
 
 
 @router.post(
@@ -71,7 +93,7 @@ async def validate_deck(
 
 def _entries(body: DeckRequest, registry: FormatRegistry, index: CardIndex) -> dict[str, Any]:
     deck = parse_deck(body.deck)
-    fmt = format_of(registry, body.format, deck, body.as_of)
+    fmt, _guessed = _format(body, registry, deck, index)
     try:  # the suggestions' work is weighed before any of it is done, as /validate does
         check_suggestions(deck, fmt.game, index)
     except suggest.SuggestLimit as exc:
