@@ -52,13 +52,7 @@ def validate_decks(
             found = guess(deck, registry, index)
             ref = found.format
             if ref is None:
-                raise MissingFormat(
-                    _(
-                        "{path}: no format: line and no --format ({hint})",
-                        path=deck.path or _("deck"),
-                        hint=found.hint(),
-                    )
-                )
+                raise MissingFormat(found.missing(deck.path or _("deck")))
             guessed[i] = found.assumption()
         try:
             formats.append(registry.resolve(ref, as_of or deck.date))

@@ -94,9 +94,7 @@ def format_for(
         found = guess(named[0], registry, named[1])
         ref = found.format
         if ref is None:
-            raise UsageError(
-                _("{path}: no format: line and no --format ({hint})", path=path, hint=found.hint())
-            )
+            raise UsageError(found.missing(path))
         print(_("{path}: {note}", path=path, note=found.assumption()), file=sys.stderr)
     if ref is None:
         raise UsageError(_("{path}: no format: line and no --format", path=path))

@@ -25,6 +25,10 @@ class Guess:
         """The format to read the list in: the game's only one, else None."""
         return self.formats[0] if self.game is not None and len(self.formats) == 1 else None
 
+    def missing(self, path: object) -> str:
+        """The message for a list at ``path`` whose format is named nowhere and not guessed."""
+        return _("{path}: no format: line and no --format ({hint})", path=path, hint=self.hint())
+
     def hint(self) -> str:
         """How to name the format, for the message that says none was named."""
         if self.game is None:
