@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi.testclient import TestClient
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from deckcheck import suggest
 from deckcheck.models import Card
@@ -69,3 +71,27 @@ def test_near_misses_on_a_large_pool_are_each_reported(tmp_path: Path) -> None:
     assert response.status_code == 200
     unknown = [v for v in response.json()["violations"] if v["rule"] == "deck/unknown-card"]
     assert len(unknown) == LINES
+
+
+def test_a_key_too_long_to_match_any_name_gets_nothing_and_costs_nothing() -> None:
+    """``fuzz.ratio`` of lengths n ≥ m is at most 200·m/(n + m): against a longest name of 3
+    characters, a key of 7 can still reach the 60 % cut-off and one of 8 cannot, so its
+    bigrams are never read (an odds ``keyword:`` of 96 KB took 11 ms to find nothing)."""
+    index = suggest.NameIndex({"abc": "ABC", "xy": "XY"})
+    assert index.close("abcabcx") == ["ABC"] and index.work("abcabcx") > 0
+    assert index.close("abcabcxy") == [] and index.work("abcabcxy") == 0
+    assert index.close("語" * 32_000) == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    names=st.lists(st.text("abc語 ", min_size=1, max_size=8), min_size=1, max_size=6),
+    key=st.text("abc語", min_size=1, max_size=24),
+)
+def test_the_length_bound_never_drops_a_suggestion(names: list[str], key: str) -> None:
+    table = {name.replace(" ", ""): name for name in names if name.strip()}
+    assume(table)
+    index = suggest.NameIndex(table)
+    unbounded = suggest.NameIndex(table)
+    unbounded.longest = len(key)  # every key within the bound: every name scored
+    assert index.close(key) == unbounded.close(key)
