@@ -147,6 +147,9 @@ class CardIndex:
             SUGGEST_BYTES, _names_bytes
         )
         self.version = 0  # bumped on every change, so memos built on this index can expire
+        # (game, column) → its values among the whole pool's cards, once looked up
+        # (pool/vocabulary.py); a subset carries them, since it holds only part of the pool
+        self.values: dict[tuple[Game, str], set[str]] = {}
         # a game's cards are indexed when a reference first asks for that game: validating
         # one game's decks against a pool of four games indexes only that game (validate_bench)
         self._cards = list(cards)
@@ -207,6 +210,7 @@ class CardIndex:
         self._suggested.clear()
         self._name_cache.pop(card.game, None)
         self._name_index.pop(card.game, None)
+        self.values = {k: v for k, v in self.values.items() if k[0] != card.game}
         self.version += 1
 
     def _loosely(self, game: Game, name: str, key: str) -> None:
@@ -242,7 +246,8 @@ class CardIndex:
     def subset(self, game: Game, refs: Iterable[str], *extra: Card) -> CardIndex:
         """The cards ``refs`` may mean (and ``extra``), as a small index of their own: cheap to
         send to a worker, and this index (shared by every request) is left as it is. No
-        suggestions: whoever uses it reports unknown cards."""
+        suggestions: whoever uses it reports unknown cards. It keeps the column values this
+        index has looked up (``values``): they are the whole pool's."""
         cards: dict[tuple[Game, str], Card] = {}
         samples: list[Card] = []
         for ref in refs:
@@ -254,6 +259,7 @@ class CardIndex:
                 samples.append(found.sample)
         small = CardIndex([*cards.values(), *extra])
         small.hide(samples)
+        small.values = {k: v for k, v in self.values.items() if k[0] == game}
         return small
 
     def __len__(self) -> int:

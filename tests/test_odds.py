@@ -509,3 +509,34 @@ def test_every_number_column_is_a_selector(index: CardIndex) -> None:
     assert doll is not None and cond.matches(doll)
     with pytest.raises(ConditionError):
         parse_condition("nodes<=1>=1", "vision")
+
+
+def test_cli_conditions_may_name_cards_the_deck_does_not_hold(shipped_pool: Any) -> None:
+    """``odds``, ``hand`` and ``sweep`` read only the deck's cards from the pool: a condition
+    (or ``--table``) naming N30 (霧雨 魔理沙), which the example deck does not hold, was "no
+    vision card has 'N30'" (exit 2), while a name the pool holds was answered. Now both are
+    read from the pool too; the answer is 0 %, since the deck holds none."""
+    deck_file = str(EXAMPLES / "vision-standard-legal.deck")
+    db = ["--db", str(shipped_pool.path)]
+    for want in ("number:N30>=1", "N30>=1", "name:霧雨 魔理沙>=1"):
+        asked = runner.invoke(app, ["odds", deck_file, "-w", want, "-t", "1", "--json", *db])
+        assert asked.exit_code == 0, asked.stderr
+        assert [r["probability"] for r in json.loads(asked.stdout)["rows"]] == [0.0, 0.0]
+    dealt = runner.invoke(app, ["hand", deck_file, "-w", "N30>=1", "-n", "1", "--seed", "1", *db])
+    assert dealt.exit_code == 0, dealt.stderr
+    table = runner.invoke(
+        app, ["odds", deck_file, "-w", "name:大妖精>=1", "-t", "1", "--table", "N30", "--json", *db]
+    )
+    assert table.exit_code == 2 and "write name:REF or number:REF" in table.stderr
+    table = runner.invoke(
+        app,
+        ["odds", deck_file, "-w", "name:大妖精>=1", "-t", "1", "--table", "number:N30", "--json", *db],
+    )
+    assert table.exit_code == 0, table.stderr
+    assert [row["copies"] for row in json.loads(table.stdout)["table"]] == [1, 2, 3, 4]
+    swept = runner.invoke(
+        app, ["sweep", deck_file, "-w", "N30>=1", "--turns", "1", "--games", "50", "--json", *db]
+    )
+    assert swept.exit_code == 0, swept.stderr
+    typo = runner.invoke(app, ["odds", deck_file, "-w", "number:N30x>=1", *db])
+    assert typo.exit_code == 2 and "no vision card has 'N30x'" in typo.stderr

@@ -407,3 +407,36 @@ def test_database_trouble_is_503_not_500(
     body = assert_problem(answer, 503, "pool-unavailable")
     assert "database is locked" in body["detail"]
     assert answer.headers["retry-after"] == "1"  # locked: free again in a moment
+
+
+def test_a_condition_may_name_any_card_of_the_pool(service: FastAPI, http: TestClient) -> None:
+    """A question about a card the deck does not hold (yet) is answered, as ``deckcheck odds``
+    answers it: the worker got only the deck's cards, so ``/odds`` and ``/hand`` refused
+    霧雨 魔理沙, N30 and the keyword 即死 as cards "no vision card has"; a misspelt one is
+    still refused, with the whole pool's suggestion. The other endpoints that ask conditions
+    (``/sweeps``, ``/tunes``) check them against the whole pool before their job starts."""
+    deck = text("vision-standard-legal.deck")
+    assert "霧雨 魔理沙" not in deck and "N30" not in deck
+    for want in ("name:霧雨 魔理沙>=1", "number:N30>=1", "N30>=1", "keyword:即死>=1"):
+        answer = http.post("/odds", json={"deck": deck, "want": [want], "turns": 2})
+        assert answer.status_code == 200, (want, answer.text)
+        assert [r["probability"] for r in answer.json()["rows"]] == [0.0, 0.0, 0.0]
+        dealt = http.post("/hand", json={"deck": deck, "want": [want], "count": 1, "seed": 1})
+        assert dealt.status_code == 200, (want, dealt.text)
+    table = http.post(
+        "/odds", json={"deck": deck, "want": ["name:大妖精>=1"], "turns": 1, "table": "number:N30"}
+    )
+    assert table.status_code == 200 and [r["copies"] for r in table.json()["table"]] == [1, 2, 3, 4]
+    for path, body in [
+        ("/odds", {"want": ["name:霧雨 魔理紗>=1"], "turns": 2}),
+        ("/hand", {"want": ["name:霧雨 魔理紗>=1"], "count": 1}),
+        ("/sweeps", {"want": ["name:霧雨 魔理紗>=1"], "games": 100, "turns": 2}),
+        ("/tunes", {"want": ["name:霧雨 魔理紗>=1"], "turn": 2, "candidates": ["N30"]}),
+    ]:
+        refused = assert_problem(http.post(path, json={"deck": deck, **body}), 422, "bad-condition")
+        assert "did you mean '霧雨 魔理沙'" in refused["detail"], path
+    started = http.post(
+        "/sweeps", json={"deck": deck, "want": ["keyword:即死>=1"], "games": 100, "turns": 2}
+    )
+    assert started.status_code == 202, started.text
+    assert finished(service, started.json()["id"])["status"] == "done"

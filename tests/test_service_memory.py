@@ -8,8 +8,9 @@ are ``benchmarks/memory_load.py``'s, on a real server in this process (``serve_i
 Each memo is bounded at ``SMALL`` here, not at its shipped size: with the shipped sizes (112 MB
 a process, 400 MB of growth allowed) a ``ByteMemo`` that never forgot grew 198 MB under 100
 odds and 1,000 keywords and passed (issue 35). With ``SMALL`` and 500 keywords the bound is
-86 MB: the memos as shipped grew 39 MB; every memo never forgetting, 131 MB; the word and
-title keys' alone, 100 MB; the exact tables' alone, 97 MB."""
+102 MB (11 memos): the memos as shipped grew 38 MB; every memo never forgetting, 137 MB; the
+word and title keys' alone, 110 MB (2026-12-04: the conditions are now checked against the
+whole pool in the serving process, before the worker counts)."""
 
 from __future__ import annotations
 

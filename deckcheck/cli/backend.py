@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import typer
 
-from deckcheck.cli.common import one_deck, open_pool, read_text
+from deckcheck.cli.common import asking, one_deck, open_pool, read_text
 from deckcheck.cli.options import Globals
 from deckcheck.errors import UsageError
 from deckcheck.i18n import _
@@ -109,12 +109,16 @@ class LocalBackend:
     def odds(self, deck: DeckFile, req: OddsRequest) -> OddsResult:
         from deckcheck.odds.api import compute_odds
 
-        return compute_odds(*self._read(deck), req)
+        d, fmt, index = self._read(deck)
+        table = [req.table.partition(":")[2].strip()] if req.table else []
+        index = asking(index, self.db, _refs(d), fmt.game, req.want, *table)
+        return compute_odds(d, fmt, index, req)
 
     def hand(self, deck: DeckFile, req: HandsRequest) -> HandsResult:
         from deckcheck.odds.api import deal_hands
 
-        return deal_hands(*self._read(deck), req)
+        d, fmt, index = self._read(deck)
+        return deal_hands(d, fmt, asking(index, self.db, _refs(d), fmt.game, req.want), req)
 
     def goldfish(
         self, deck: DeckFile, policy: Path | None, req: GoldfishRequest, progress: Progress | None
@@ -137,6 +141,10 @@ class LocalBackend:
 
     def _read(self, deck: DeckFile) -> tuple[DeckList, Format, CardIndex]:
         return one_deck(deck.path, deck.format, self.db, deck.as_of)
+
+
+def _refs(deck: DeckList) -> list[str]:
+    return [e.ref for e in deck.entries]
 
 
 def _notice(message: str) -> None:

@@ -17,10 +17,12 @@ from deckcheck.errors import PoolError, UsageError
 from deckcheck.i18n import _
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
     from rich.console import Console
 
     from deckcheck.formats import Format
-    from deckcheck.models import DeckList
+    from deckcheck.models import DeckList, Game
     from deckcheck.pool.store import CardPool
     from deckcheck.resolve import CardIndex
 
@@ -99,6 +101,24 @@ def format_for(
     if ref is None:
         raise UsageError(_("{path}: no format: line and no --format", path=path))
     return registry.resolve(ref, day)
+
+
+def asking(
+    index: CardIndex, db: Path | None, refs: Iterable[str], game: Game, want: Sequence[str],
+    *more: str,
+) -> CardIndex:
+    """``index`` (the cards of ``refs``, a deck's), or the pool's cards of ``refs`` and of what
+    the conditions ``want`` name (and ``more``): a condition may ask about any card of the
+    pool, not only the deck's. The pool is read again only when a named card is missing."""
+    from deckcheck.odds.conditions import parse_conditions
+    from deckcheck.odds.known import named_refs
+
+    conditions = parse_conditions(list(want), game) if want else []
+    asked = [*named_refs(conditions), *more]
+    if all(not index.found(game, ref).unknown for ref in asked):
+        return index
+    with open_pool(db) as pool:
+        return pool.index_for([*refs, *asked])
 
 
 def one_deck(

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from deckcheck.cli.common import console, format_for, open_pool
+from deckcheck.cli.common import asking, console, format_for, open_pool
 from deckcheck.cli.options import DbOption, FormatOption, JsonOption
 from deckcheck.cli.outputs import QuietOption, show, write_files
 from deckcheck.errors import UsageError
@@ -136,9 +136,11 @@ def _run(
     decks = _decks(target, format)
     if not decks:
         raise UsageError(_("{path}: no deck files", path=target))
+    refs = {e.ref for _, d in decks for e in d.entries} | set(_refs(req))
     with open_pool(db) as pool:
-        index = pool.index_for({e.ref for _, d in decks for e in d.entries} | set(_refs(req)))
+        index = pool.index_for(refs)
     fmt = format_for(format or decks[0][1].format, target, decks[0][1].date, (decks[0][1], index))
+    index = asking(index, db, refs, fmt.game, req.want)
     with _runner(scheduler, cluster) as runner, _progress(req) as progress:
         result = run_sweep(decks, fmt, index, req, runner, progress)
     return result, _names(req, fmt.game, index)

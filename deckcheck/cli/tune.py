@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from deckcheck.cli.common import one_deck, open_pool, read_text
+from deckcheck.cli.common import asking, one_deck, open_pool, read_text
 from deckcheck.cli.options import DbOption, DeckArgument, FormatOption, JsonOption
 from deckcheck.cli.outputs import show
 from deckcheck.cli.sweep import _runner
@@ -81,7 +81,9 @@ def tune(
     the_deck, fmt, index = one_deck(deck, format, db)
     with open_pool(db) as pool:
         extra = _searched(pool, fmt.game, search) + _listed(candidates)
-        index = pool.index_for([*(e.ref for e in the_deck.entries), *extra, *keep])
+        refs = [*(e.ref for e in the_deck.entries), *extra, *keep]
+        index = pool.index_for(refs)
+    index = asking(index, db, refs, fmt.game, want)  # the goal may name any card of the pool
     cards = _cards(the_deck, index, fmt.game, extra)
     kept = [_card(index, fmt.game, ref, "--keep") for ref in keep]
     with _tune_runner(workers, scheduler, cluster) as runner:

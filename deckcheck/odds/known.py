@@ -24,10 +24,8 @@ from deckcheck.text import as_written
 
 def check_known(conditions: Iterable[Condition], game: Game, index: CardIndex) -> None:
     """Raises ``ConditionError`` for the first atom naming what no card of ``game`` has."""
-    for condition in conditions:
-        for atom in condition.atoms:
-            if atom.op is None and atom.field != "type":
-                _check(atom, game, index)
+    for atom in _looked_up(conditions):
+        _check(atom, game, index)
 
 
 def _check(atom: Atom, game: Game, index: CardIndex) -> None:
@@ -38,12 +36,43 @@ def _check(atom: Atom, game: Game, index: CardIndex) -> None:
         if atom.field == "name" and name_key(game, atom.value) in index.names(game):
             return
         _refuse(atom, game, found.suggestions)
-    items = atom.field == "keyword" or (atom.column is not None and atom.column.type == "list")
-    values = column_values(index, game, atom.field, items)
+    values = column_values(index, game, atom.field, _items(atom))
     key = _key_of(atom)
     keyed = {key(v): v for v in values}
     if key(atom.value) not in keyed:
         _refuse(atom, game, NameIndex(keyed).close(key(atom.value)))
+
+
+def _items(atom: Atom) -> bool:
+    """Whether the atom's column is a list, matched item by item (keywords too)."""
+    return atom.field == "keyword" or (atom.column is not None and atom.column.type == "list")
+
+
+def checked_part(
+    conditions: Iterable[Condition], game: Game, whole: CardIndex, refs: Iterable[str]
+) -> CardIndex:
+    """``whole.subset(game, refs)`` for a worker process that will ask ``conditions``: they
+    are checked here against the whole pool (``check_known``, with its suggestions), the
+    cards they name join the subset, and the column values they look up go with it, so the
+    worker's own check finds every card of the pool, not only the deck's (the service's
+    ``/odds`` once refused ``name:`` of any card its deck did not hold)."""
+    conditions = list(conditions)
+    check_known(conditions, game, whole)
+    for atom in _looked_up(conditions):
+        if atom.field not in ("name", "number"):
+            column_values(whole, game, atom.field, _items(atom))  # now in whole.values
+    return whole.subset(game, [*refs, *named_refs(conditions)])
+
+
+def named_refs(conditions: Iterable[Condition]) -> list[str]:
+    """The cards the conditions name (``name:`` and ``number:`` values): an index that holds
+    only a deck's cards needs these too."""
+    return [a.value for a in _looked_up(conditions) if a.field in ("name", "number")]
+
+
+def _looked_up(conditions: Iterable[Condition]) -> list[Atom]:
+    """The atoms ``check_known`` looks up (not comparisons, not types)."""
+    return [a for c in conditions for a in c.atoms if a.op is None and a.field != "type"]
 
 
 def _key_of(atom: Atom) -> Callable[[str], str]:

@@ -57,19 +57,20 @@ class PoolIndex(CardIndex):
     def __init__(self, cards: Iterable[Card], names: NameSource | None, path: Path) -> None:
         super().__init__(cards, names)
         self.path = path
-        self._values: dict[tuple[Game, str], set[str]] = {}
-
-    def column_values(self, game: Game, field: str, items: bool) -> set[str]:
-        key = (game, field)
-        if key not in self._values:
-            self._values[key] = stored_values(self.path, game, field, items)
-        return self._values[key]
 
 
 def column_values(index: CardIndex, game: Game, field: str, items: bool) -> set[str]:
-    """Every value of ``field`` among ``game``'s cards: the pool's when the index came from a
-    pool file, else the index's own cards (an index of the whole pool, as the library and the
-    service build). ``items``: a list column, its items one by one."""
-    if isinstance(index, PoolIndex):
-        return index.column_values(game, field, items)
-    return index_values(index, game, field)
+    """Every value of ``field`` among ``game``'s cards, looked up once per index: the pool's
+    when the index came from a pool file, else the index's own cards (an index of the whole
+    pool, as the library and the service build), unless it already holds them (a subset
+    carries its whole index's, ``CardIndex.subset``). ``items``: a list column, its items one
+    by one."""
+    key = (game, field)
+    found = index.values.get(key)
+    if found is None:
+        if isinstance(index, PoolIndex):
+            found = stored_values(index.path, game, field, items)
+        else:
+            found = index_values(index, game, field)
+        index.values[key] = found
+    return found

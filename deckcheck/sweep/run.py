@@ -142,8 +142,9 @@ def sweep(
     variants too, not only between chunks (issue 24, item 2)."""
     check_request(req, fmt.game)
     axes = [parse_vary(v) for v in req.vary]
-    index = sweep_index(index, fmt.game, decks, axes, req.fill)
+    # checked before the blank's subset: the pool's column values, not only the decks'
     check_known(parse_conditions(req.want, fmt.game) if req.want else [], fmt.game, index)
+    index = sweep_index(index, fmt.game, decks, axes, req.fill)
     check_count(len(decks), axes, req.sides)
     variants: list[tuple[str | None, Variant]] = []
     for name, deck in decks:

@@ -9,7 +9,7 @@ from fastapi import APIRouter
 from deckcheck.i18n import _
 from deckcheck.resolve import CardIndex
 from deckcheck.service import tasks
-from deckcheck.service.deps import SyncContextDep
+from deckcheck.service.deps import SyncContext, SyncContextDep
 from deckcheck.service.problems import field_problem, over_limit
 from deckcheck.service.schemas import HandBody, OddsBody, format_of, parse_deck
 
@@ -38,13 +38,25 @@ async def odds(body: OddsBody, ctx: SyncContextDep) -> Any:
     fields = body.model_dump(exclude={"deck", "format", "as_of"})
     req = OddsRequest(**fields, max_work=settings.odds_work)
     refs = [e.ref for e in deck.entries] + ([body.aside] if body.aside else [])
-    small = ctx.index.subset(fmt.game, refs)
+    if req.table:  # the card of the copies table may be one the deck does not hold yet
+        refs.append(req.table.partition(":")[2].strip())
     try:
+        small = _checked(req.want, fmt.game, ctx, refs)
         return await ctx.run(tasks.odds, deck, fmt, small, req)
     except OddsTooLarge as exc:  # known before any counting
         raise over_limit(str(exc), exc.limit, "want") from exc  # i18n: machine
     except ConditionError as exc:  # the generic answer, plus the field at fault
         raise field_problem("bad-condition", str(exc), "body.want") from exc  # i18n: machine
+
+
+def _checked(want: list[str], game: str, ctx: SyncContext, refs: list[str]) -> CardIndex:
+    """The part of the pool a worker needs, the conditions checked against the whole pool
+    first (``checked_part``): a card the deck does not hold may still be asked about."""
+    from deckcheck.odds.conditions import parse_conditions
+    from deckcheck.odds.known import checked_part
+
+    conditions = parse_conditions(want, game) if want else []
+    return checked_part(conditions, game, ctx.index, refs)
 
 
 # hands × (cards in the deck × conditions, + the Hall sets a hand's keep check tests): a
@@ -93,5 +105,5 @@ async def hand(body: HandBody, ctx: SyncContextDep) -> Any:
             "count",  # i18n: machine
         )
     refs = [e.ref for e in deck.entries] + ([body.aside] if body.aside else [])
-    small = ctx.index.subset(fmt.game, refs)
+    small = _checked(body.want, fmt.game, ctx, refs)
     return await ctx.run(deal, deck, fmt, small, body)

@@ -10,6 +10,8 @@ from fastapi import APIRouter, Response
 from deckcheck.formats import Format
 from deckcheck.i18n import _
 from deckcheck.models import DeckList
+from deckcheck.odds.conditions import parse_conditions
+from deckcheck.odds.known import checked_part
 from deckcheck.resolve import CardIndex
 from deckcheck.service import tasks
 from deckcheck.service.deps import JobContextDep
@@ -29,7 +31,8 @@ async def post_sweep(body: SweepBody, response: Response, ctx: JobContextDep) ->
     decks = _decks(body)
     fmt = format_of(ctx.registry, body.format, decks[0][1])
     req = body.request()
-    small = ctx.index.subset(fmt.game, _refs(decks, req))
+    wants = parse_conditions(req.want, fmt.game) if req.want else []
+    small = checked_part(wants, fmt.game, ctx.index, _refs(decks, req))
     variants = _check(decks, fmt, small, req)
     n = ctx.settings.job_games
     message = _(

@@ -9,6 +9,8 @@ from fastapi import APIRouter, Response
 
 from deckcheck.errors import UsageError
 from deckcheck.i18n import _
+from deckcheck.odds.conditions import parse_conditions
+from deckcheck.odds.known import checked_part
 from deckcheck.resolve import CardIndex
 from deckcheck.service import tasks
 from deckcheck.service.deps import JobContextDep
@@ -30,7 +32,8 @@ async def post_tune(body: TuneBody, response: Response, ctx: JobContextDep) -> A
     req = body.request()
     goal = make_goal(fmt.game, req.want, req.turn, req.milestone, req.by, req.weights)
     refs = [*(e.ref for e in deck.entries), *body.candidates, *body.keep]
-    small = ctx.index.subset(fmt.game, refs)
+    wants = parse_conditions(list(req.want), fmt.game) if req.want else []
+    small = checked_part(wants, fmt.game, ctx.index, refs)  # a goal may name any pool card
     for ref in [*body.candidates, *body.keep]:
         _known(small, fmt.game, ref)
     most = (req.top + 1) * req.games if goal.exact else budget(req.max_variants, req.games)
