@@ -176,6 +176,8 @@ def test_bad_options_are_exit_2(tmp_path: Path) -> None:
         (["--milestone", "no_such_thing", "--by", "2"], "no_such_thing"),
         ([], "give a goal"),
         (["--want", "type:キャラクター>=1", "--turn", "1", "--keep", "NOPE-1"], "NOPE-1"),
+        # a misspelt goal card tuned a goal of 0 % with exit 0 (issue 23's kind of answer)
+        (["--want", "name:霧雨 魔理紗>=1", "--turn", "1"], "did you mean '霧雨 魔理沙'"),
     ]
     for args, said in cases:
         result = runner.invoke(app, ["tune", deck, *args, *db])
@@ -279,3 +281,14 @@ def test_candidates_from_a_pool_search(tmp_path: Path) -> None:
         app, ["tune", *args[:-4], "--from", "nonsense", "--db", str(tmp_path / "p")]
     )
     assert bad.exit_code == 2 and "FILTER:VALUE" in bad.output
+
+
+def test_a_card_the_goal_names_is_a_candidate(tmp_path: Path) -> None:
+    """"N30 by turn 2" asks whether to add N30 (霧雨 魔理沙), which the deck does not hold:
+    the tune tries it without ``--from`` or ``--candidates`` (deckcheck's reading). Before,
+    the goal stayed at 0 % and no change was found."""
+    deck = str(_vision_deck(tmp_path))
+    data = _tune(tmp_path, deck, "--want", "number:N30>=1", "--turn", "2", "--games", "0")
+    best = data["variants"][0]
+    assert {c["number"]: c["delta"] for c in best["changes"] if c["delta"] > 0} == {"N30": 2}
+    assert data["base"]["value"] == 0.0 and 0 < best["value"] < 1

@@ -17,6 +17,8 @@ from deckcheck.goldfish.setup import Setup
 from deckcheck.goldfish.tally import Tally
 from deckcheck.i18n import _
 from deckcheck.models import Card, DeckList
+from deckcheck.odds.conditions import parse_conditions
+from deckcheck.odds.known import check_known, named_refs
 from deckcheck.odds.simulate import wilson
 from deckcheck.resolve import CardIndex
 from deckcheck.sweep.run import Runner, in_process
@@ -114,6 +116,13 @@ def tune(
     candidates (the deck's own and any others), ``keep`` those never cut. ``planned(games)``
     hears how many goldfish games the tune will play, once it knows."""
     goal = make_goal(fmt.game, req.want, req.turn, req.milestone, req.by, req.weights)
+    # a misspelt card in the goal is an error, not a goal no variant can raise (issue 23)
+    asked = parse_conditions(list(req.want), fmt.game) if req.want else []
+    check_known(asked, fmt.game, index)
+    # the cards the goal names are candidates too: "N30 by turn 2" asks whether to add N30
+    # (deckcheck's reading); a name of several printings adds none (any one may be meant)
+    named = [index.found(fmt.game, ref).card for ref in named_refs(asked)]
+    cards = [*cards, *(c for c in named if c is not None)]
     space = build_space(deck, fmt, index, cards, keep, req.max_changes)
     values = OddsValues(fmt, goal.odds, req.on_play)
     ask = Ask(space, goal, values, req, runner, planned)
