@@ -345,6 +345,22 @@ def test_a_bare_card_name_or_number_is_a_name_selector(odds) -> None:  # type: i
         odds(text, "西行妖x>=1")
 
 
+def test_op_k_as_japanese_players_write_it(odds) -> None:  # type: ignore[no-untyped-def]
+    """「大妖精 2枚以上」 is 大妖精>=2, 「2枚以下」 <=, 「ちょうど2枚」 and 「2枚ちょうど」 == (deckcheck's
+    reading); before, each was "not 'SELECTOR OP K'" (exit 2). A bare 「2枚」 names no OP."""
+    text = (EXAMPLES / "vision-standard-legal.deck").read_text(encoding="utf-8")
+    for japanese, written in [
+        ("大妖精 2枚以上", "大妖精>=2"),
+        ("大妖精２枚以上", "大妖精>=2"),
+        ("type:キャラクター 3枚以下", "type:キャラクター<=3"),
+        ("大妖精 ちょうど1枚", "大妖精==1"),
+        ("大妖精 1枚ちょうど", "大妖精==1"),
+    ]:
+        assert probs(odds(text, japanese, turns=2)) == probs(odds(text, written, turns=2))
+    with pytest.raises(ConditionError, match="K枚以上"):
+        parse_condition("大妖精 2枚", "vision")
+
+
 def test_bad_card_type_names_the_game_with_its_article() -> None:
     with pytest.raises(ConditionError, match="'wizard' is not an iris card type"):
         parse_condition("type:wizard>=1", "iris")

@@ -39,6 +39,10 @@ class ConditionError(UsageError, ValueError):
 
 
 _CONDITION = re.compile(r"^(?P<sel>.*\S)\s*(?P<op>>=|<=|==)\s*(?P<k>[0-9]+)$")
+# OP K as Japanese players write it: 「大妖精 2枚以上」, 「2枚以下」, 「ちょうど2枚」 or
+# 「2枚ちょうど」 (deckcheck's reading; a bare 「2枚」 says no OP, so it is not read). Split
+# by hand: a pattern with digits after a free selector is quadratic on a line of digits.
+_JA_OPS = {"以上": ">=", "以下": "<=", "ちょうど": "=="}
 # Every integer column of a card can be compared (level, cost, and the game's own): the shared
 # ones come from the Card model, a game's from its spec, so a new column is a new selector.
 NUMBER_FIELDS: tuple[str, ...] = tuple(
@@ -197,20 +201,47 @@ def _example(game: Game) -> str:
     return f"type:{next(iter(plugins.get(game).cards.card_types))}>=1"
 
 
+def _japanese(text: str) -> tuple[str, str, str] | None:
+    """``(selector, OP, K)`` of 「SELECTOR K枚以上」 (以下, ちょうど) or 「… ちょうどK枚」."""
+    for word, op in _JA_OPS.items():
+        if text.endswith("枚" + word):
+            return _selector_and_k(text[: -len(word) - 1], op)
+    if text.endswith("枚"):
+        found = _selector_and_k(text[:-1], "==")
+        if found is not None and found[0].endswith("ちょうど"):
+            sel = found[0][: -len("ちょうど")].rstrip()
+            return (sel, "==", found[2]) if sel else None
+    return None
+
+
+def _selector_and_k(head: str, op: str) -> tuple[str, str, str] | None:
+    """``head`` (「大妖精 2」) split into its selector and its trailing whole number."""
+    head = head.rstrip()
+    sel = head.rstrip("0123456789")
+    k = head[len(sel) :]
+    sel = sel.rstrip()
+    return (sel, op, k) if sel and k else None
+
+
 def parse_condition(text: str, game: Game) -> Condition:
     """``SELECTOR OP K``; raises ``ConditionError`` naming the part that is wrong."""
-    m = _CONDITION.match(nfkc(text).strip())
-    if m is None:
+    written = nfkc(text).strip()
+    m = _CONDITION.match(written)
+    if m is not None:
+        sel, op, k = m["sel"], m["op"], m["k"]
+    elif (ja := _japanese(written)) is not None:
+        sel, op, k = ja
+    else:
         raise ConditionError(
             _(
-                "{text} is not 'SELECTOR OP K' (OP one of >=, <=, ==; K a whole number), "
-                "e.g. {example}",
+                "{text} is not 'SELECTOR OP K' (OP one of >=, <=, ==; K a whole number) "
+                "nor 'SELECTOR K枚以上' (以下, ちょうど), e.g. {example}",
                 text=as_written(text),
                 example=as_written(_example(game)),
             )
         )
-    atoms = tuple(parse_atom(part, game) for part in m["sel"].split("|"))
-    return Condition(text.strip(), atoms, m["op"], int(m["k"]))
+    atoms = tuple(parse_atom(part, game) for part in sel.split("|"))
+    return Condition(text.strip(), atoms, op, int(k))
 
 
 def parse_conditions(texts: list[str], game: Game) -> list[Condition]:
