@@ -10,6 +10,7 @@ import random
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -488,3 +489,28 @@ def test_both_sides_with_a_csv_is_refused_before_any_game(tmp_path: Path) -> Non
     )
     assert done.exit_code == 2 and "--both-sides" in done.output
     assert not out.exists()
+
+
+def test_a_policy_file_naming_no_card_of_the_pool_is_refused(
+    shipped_pool: Any, tmp_path: Path
+) -> None:
+    """A misspelt card in a policy file's ``keep`` or ``play_first`` matched nothing, and the
+    run went on as if the key were empty (exit 0). Now it is exit 2 naming the key, with the
+    pool's suggestion; a card the deck does not hold (N30) and a keyword are still fine."""
+    deck = str(EXAMPLES / "vision-standard-legal.deck")
+    db = ["--db", str(shipped_pool.path)]
+
+    def run(text: str) -> Any:
+        policy = tmp_path / "p.toml"
+        policy.write_text(text, encoding="utf-8")
+        return CliRunner().invoke(
+            app, ["goldfish", deck, "--policy", str(policy), "--games", "50", *db]
+        )
+
+    typo = run("keep = ['name:霧雨 魔理紗>=1']\n")
+    assert typo.exit_code == 2, typo.output
+    assert "keep: 'name:霧雨 魔理紗'" in typo.stderr and "did you mean '霧雨 魔理沙'" in typo.stderr
+    kind = run("play_first = ['kind:人形x']\n")
+    assert kind.exit_code == 2 and "play_first: 'kind:人形x'" in kind.stderr, kind.output
+    fine = run("play_first = ['N30', 'keyword:人形']\nkeep = ['type:キャラクター 1枚以上']\n")
+    assert fine.exit_code == 0, fine.output

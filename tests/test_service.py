@@ -440,3 +440,21 @@ def test_a_condition_may_name_any_card_of_the_pool(service: FastAPI, http: TestC
     )
     assert started.status_code == 202, started.text
     assert finished(service, started.json()["id"])["status"] == "done"
+
+
+def test_a_policy_naming_no_card_of_the_pool_is_a_422(http: TestClient) -> None:
+    """``/goldfish`` and ``/goldfish/replay`` check a policy's selectors against the whole pool: a
+    misspelt card in ``keep`` is a 422 naming the key, with the suggestion (it matched
+    nothing, silently); a card the deck does not hold (N30) is fine."""
+    body = {"deck": text("vision-standard-legal.deck"), "games": 50, "turns": 3}
+    refused = assert_problem(
+        http.post("/goldfish", json={**body, "policy": {"keep": ["name:霧雨 魔理紗>=1"]}}),
+        422,
+        "invalid-request",
+    )
+    assert "keep: 'name:霧雨 魔理紗'" in refused["detail"]
+    assert "did you mean '霧雨 魔理沙'" in refused["detail"]
+    replay = {"deck": body["deck"], "game": 1, "policy": {"play_first": ["name:霧雨 魔理紗"]}}
+    assert_problem(http.post("/goldfish/replay", json=replay), 422, "invalid-request")
+    played = http.post("/goldfish", json={**body, "policy": {"play_first": ["N30"]}})
+    assert played.status_code == 200 and played.json()["games"] == 50, played.text

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import typer
 
-from deckcheck.cli.common import asking, one_deck, open_pool, read_text
+from deckcheck.cli.common import asking, one_deck, open_pool, read_text, with_cards
 from deckcheck.cli.options import Globals
 from deckcheck.errors import UsageError
 from deckcheck.i18n import _
@@ -23,6 +23,7 @@ from deckcheck.i18n import _
 if TYPE_CHECKING:
     from deckcheck.formats import Format
     from deckcheck.formats.registry import FormatRegistry
+    from deckcheck.goldfish.policy import Policy
     from deckcheck.goldfish.replay import ReplayRequest, ReplayResult
     from deckcheck.goldfish.run import GoldfishRequest, GoldfishResult
     from deckcheck.models import DeckList, Report
@@ -128,6 +129,7 @@ class LocalBackend:
 
         cards, fmt, index = self._read(deck)
         pilot = load_policy(policy, fmt.game)
+        index = self._checked(pilot, policy, cards, fmt, index)
         return goldfish(cards, fmt, index, pilot, req, progress, notice=_notice)
 
     def replay(self, deck: DeckFile, policy: Path | None, req: ReplayRequest) -> ReplayResult:
@@ -136,11 +138,27 @@ class LocalBackend:
         from deckcheck.goldfish.run import prepare
 
         cards, fmt, index = self._read(deck)
-        setup = prepare(cards, fmt, index, load_policy(policy, fmt.game))
+        pilot = load_policy(policy, fmt.game)
+        setup = prepare(cards, fmt, self._checked(pilot, policy, cards, fmt, index), pilot)
         return replay(setup, fmt, req, str(deck.path))
 
     def _read(self, deck: DeckFile) -> tuple[DeckList, Format, CardIndex]:
         return one_deck(deck.path, deck.format, self.db, deck.as_of)
+
+    def _checked(
+        self, pilot: Policy, path: Path | None, deck: DeckList, fmt: Format, index: CardIndex
+    ) -> CardIndex:
+        """``index`` with the cards a policy file names, each checked to be a card of the pool
+        (``check_named``); the game's own policy is not checked."""
+        if path is None:
+            return index
+        from deckcheck.goldfish.policy import check_named, selector_atoms
+        from deckcheck.odds.known import atom_refs
+
+        atoms = [a for found in selector_atoms(pilot, fmt.game).values() for a in found]
+        index = with_cards(index, self.db, _refs(deck), fmt.game, atom_refs(atoms))
+        check_named(pilot, fmt.game, index)
+        return index
 
 
 def _refs(deck: DeckList) -> list[str]:

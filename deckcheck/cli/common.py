@@ -114,11 +114,18 @@ def asking(
     from deckcheck.odds.known import named_refs
 
     conditions = parse_conditions(list(want), game) if want else []
-    asked = [*named_refs(conditions), *more]
-    if all(not index.found(game, ref).unknown for ref in asked):
+    return with_cards(index, db, refs, game, [*named_refs(conditions), *more])
+
+
+def with_cards(
+    index: CardIndex, db: Path | None, refs: Iterable[str], game: Game, named: Sequence[str]
+) -> CardIndex:
+    """``index`` (the cards of ``refs``), or the pool's cards of ``refs`` and ``named`` when
+    one of ``named`` is missing from it."""
+    if all(not index.found(game, ref).unknown for ref in named):
         return index
     with open_pool(db) as pool:
-        return pool.index_for([*refs, *asked])
+        return pool.index_for([*refs, *named])
 
 
 def one_deck(

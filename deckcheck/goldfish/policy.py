@@ -20,6 +20,8 @@ from deckcheck.files import read_limited
 from deckcheck.i18n import _
 from deckcheck.models import Card
 from deckcheck.odds.conditions import Atom, Condition, ConditionError, parse_atom, parse_condition
+from deckcheck.odds.known import check_atoms
+from deckcheck.resolve import CardIndex
 
 # A policy is a page of keys; anything larger is no policy file (and /dev/zero never ends).
 MAX_POLICY_BYTES = 1 << 20
@@ -168,6 +170,24 @@ def ranker(
 
 def compiled(policy: Policy, game: str) -> Compiled:
     return Compiled(policy, game)
+
+
+def selector_atoms(policy: Policy, game: str) -> dict[str, list[Atom]]:
+    """Every selector atom of the policy, by its key (``keep``'s conditions' atoms too)."""
+    found = Compiled(policy, game)
+    return {"keep": [a for c in found.keep for a in c.atoms], **found.atoms}
+
+
+def check_named(policy: Policy, game: str, index: CardIndex) -> None:
+    """A ``PolicyError`` naming the key when a selector names a card, keyword or column value
+    no card of ``game`` has (``odds.known``'s test, with its suggestions): a misspelt card in
+    ``keep`` or ``play_first`` matched nothing, silently, as issue 23's misspelt odds did.
+    ``index`` must know the whole pool's names and values, not only a deck's."""
+    for key, atoms in selector_atoms(policy, game).items():
+        try:
+            check_atoms(atoms, game, index)
+        except ConditionError as exc:
+            raise PolicyError(f"{key}: {exc}") from exc
 
 
 def _conditions(key: str, texts: Sequence[str], game: str) -> list[Condition]:

@@ -24,8 +24,14 @@ from deckcheck.text import as_written
 
 def check_known(conditions: Iterable[Condition], game: Game, index: CardIndex) -> None:
     """Raises ``ConditionError`` for the first atom naming what no card of ``game`` has."""
-    for atom in _looked_up(conditions):
-        _check(atom, game, index)
+    check_atoms((a for c in conditions for a in c.atoms), game, index)
+
+
+def check_atoms(atoms: Iterable[Atom], game: Game, index: CardIndex) -> None:
+    """``check_known`` for selector atoms (a policy's ``play_first``, say)."""
+    for atom in atoms:
+        if atom.op is None and atom.field != "type":
+            _check(atom, game, index)
 
 
 def _check(atom: Atom, game: Game, index: CardIndex) -> None:
@@ -67,7 +73,12 @@ def checked_part(
 def named_refs(conditions: Iterable[Condition]) -> list[str]:
     """The cards the conditions name (``name:`` and ``number:`` values): an index that holds
     only a deck's cards needs these too."""
-    return [a.value for a in _looked_up(conditions) if a.field in ("name", "number")]
+    return atom_refs(a for c in conditions for a in c.atoms)
+
+
+def atom_refs(atoms: Iterable[Atom]) -> list[str]:
+    """``named_refs`` of selector atoms."""
+    return [a.value for a in atoms if a.op is None and a.field in ("name", "number")]
 
 
 def _looked_up(conditions: Iterable[Condition]) -> list[Atom]:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from deckcheck.formats import Format
     from deckcheck.goldfish.policy import Policy
     from deckcheck.models import DeckList
+    from deckcheck.resolve import CardIndex
     from deckcheck.service.jobs import Jobs
     from deckcheck.service.settings import Settings
 
@@ -77,7 +78,7 @@ async def goldfish(
     else:
         check_work(body.games, deck, settings.job_work, job=True)
     fmt = format_of(ctx.registry, body.format, deck, body.as_of)
-    policy = _policy(body.policy, fmt)
+    policy = _policy(body.policy, fmt, ctx.index)
     limit = settings.sync_work if sync else settings.job_work
     check_policy_work(body.games, deck, fmt, policy, limit, job=not sync)
     req = GoldfishRequest(
@@ -131,7 +132,7 @@ async def goldfish_replay(body: ReplayBody, ctx: SyncContextDep) -> Any:
     deck = parse_deck(body.deck)
     check_work(1, deck, settings.sync_work)  # one game
     fmt = format_of(ctx.registry, body.format, deck, body.as_of)
-    policy = _policy(body.policy, fmt)
+    policy = _policy(body.policy, fmt, ctx.index)
     check_policy_work(1, deck, fmt, policy, settings.sync_work)
     req = ReplayRequest(game=body.game, turns=body.turns, seed=body.seed, on_play=body.on_play)
     setup = await run_in_threadpool(prepare, deck, fmt, ctx.index, policy)
@@ -202,12 +203,15 @@ def too_many_jobs(limit: int) -> Problem:
     )
 
 
-def _policy(keys: dict[str, Any] | None, fmt: Format) -> Policy:
-    """The game's default policy with the body's keys over it, checked before any game."""
-    from deckcheck.goldfish.policy import PolicyError, policy_from_keys
+def _policy(keys: dict[str, Any] | None, fmt: Format, index: CardIndex) -> Policy:
+    """The game's default policy with the body's keys over it, checked before any game: the
+    cards and values its selectors name against the whole pool (``check_named``)."""
+    from deckcheck.goldfish.policy import PolicyError, check_named, policy_from_keys
 
     try:
         policy = policy_from_keys(fmt.game, keys or {}, "policy")
+        if keys:
+            check_named(policy, fmt.game, index)
     except PolicyError as exc:  # pydantic's errors too; the message says "policy"
         detail = _("policy: {error}", error=exc)
         raise Problem(422, "invalid-request", detail) from exc  # i18n: machine
