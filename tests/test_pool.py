@@ -314,6 +314,7 @@ def test_both_pools_search_and_get_alike(both_pools: list[CardPool]) -> None:
         {"min_power": 6},
         {"game": "rakuen", "color": "赤", "world": "見本"},
         {"min_hp": 5},
+        {"game": "vision", "name": "霧雨魔理沙", "limit": 500},  # spaces aside (replace())
     ]
     assert {"keyword", "class", "user", "package", "link", "max_node", "min_graze"} <= set(
         known_filters(None)
@@ -324,6 +325,16 @@ def test_both_pools_search_and_get_alike(both_pools: list[CardPool]) -> None:
     for pool in both_pools:
         with pytest.raises(ValueError, match="unknown search filter"):
             pool.search(colour="red")
+
+
+def test_a_name_search_finds_a_name_typed_without_its_spaces(shipped_pool: Pool) -> None:
+    """Players type 霧雨魔理沙 for 霧雨 魔理沙, as their deck lists do (the readers accept it):
+    the builder's search and ``pool search`` found nothing. Now the name, and the spell cards
+    whose 術者 (``user``) it is, are found with or without the spaces."""
+    spaced = [c.number for c in shipped_pool.search(game="vision", name="霧雨 魔理沙", limit=500)]
+    typed = [c.number for c in shipped_pool.search(game="vision", name="霧雨魔理沙", limit=500)]
+    assert "N30" in typed and typed == spaced
+    assert [c.number for c in shipped_pool.search(game="vision", name="霧雨魔理沙x")] == []
 
 
 # --- the real VISION card pool (card_pool/vision/cards.csv, made by build.py) -----------------

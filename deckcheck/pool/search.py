@@ -333,9 +333,11 @@ def _search_where(
         )
     if name:
         prefix = _like_escape(number_key(name))
+        # spaces aside: players type 霧雨魔理沙 for 霧雨 魔理沙 (the deck readers accept it,
+        # normalize.loose_name_key); a match with the spaces is one without them too
         ors = [
-            f"name_key LIKE {where.param(f'%{_like_escape(k)}%')} ESCAPE '\\'"
-            for k in sorted(ref_keys(name))
+            f"replace(name_key, ' ', '') LIKE {where.param(f'%{_like_escape(k)}%')} ESCAPE '\\'"
+            for k in sorted({k.replace(" ", "") for k in ref_keys(name)})
         ]
         ors.append(f"number_key LIKE {where.param(prefix + '%')} ESCAPE '\\'")
         ors.append(f"('{SEP}' || alias_keys) LIKE {where.param(f'%{SEP}{prefix}%')} ESCAPE '\\'")
@@ -367,7 +369,18 @@ def _by_name(where: _Where, game: Game | None, name: str, json_text: JsonText) -
     columns = game_columns(game).values() if game else ()
     marked = sorted({c.filter or "" for c in columns if c.by_name})
     found = [f for o in marked for f in known_filters(game).get(o, []) if f.mode == "text"]
-    return [_game_clause(where, f, name, json_text) for f in found]
+    return [
+        _game_clause(where, f, name, json_text) if f.hook else _loose(where, f, name, json_text)
+        for f in found
+    ]
+
+
+def _loose(where: _Where, f: Filter, value: str, json_text: JsonText) -> str:
+    """A game's text column matched as a name search matches names, spaces aside."""
+    assert f.column is not None
+    needle = _like_escape(nfkc(value).lower().replace(" ", ""))
+    column = f"replace(lower({json_text('extra', f.column)}), ' ', '')"
+    return f"{column} LIKE {where.param(f'%{needle}%')} ESCAPE '\\'"
 
 
 def get_query(table: str, game: Game, number: str) -> tuple[str, dict[str, object]]:
