@@ -331,14 +331,10 @@ def _search_where(
         where.add(
             f"NOT (number_key LIKE '{SAMPLE_PREFIX}%' AND game IN ({real_games_query(table)}))"
         )
-    if name:
+    if name:  # spaces aside, as the deck readers take 霧雨魔理沙 for 霧雨 魔理沙 (loose_name_key)
         prefix = _like_escape(number_key(name))
-        # spaces aside: players type 霧雨魔理沙 for 霧雨 魔理沙 (the deck readers accept it,
-        # normalize.loose_name_key); a match with the spaces is one without them too
-        ors = [
-            f"replace(name_key, ' ', '') LIKE {where.param(f'%{_like_escape(k)}%')} ESCAPE '\\'"
-            for k in sorted({k.replace(" ", "") for k in ref_keys(name)})
-        ]
+        keys = sorted({_like_escape(k.replace(" ", "")) for k in ref_keys(name)})
+        ors = [f"replace(name_key, ' ', '') LIKE {where.param(f'%{k}%')} ESCAPE '\\'" for k in keys]
         ors.append(f"number_key LIKE {where.param(prefix + '%')} ESCAPE '\\'")
         ors.append(f"('{SEP}' || alias_keys) LIKE {where.param(f'%{SEP}{prefix}%')} ESCAPE '\\'")
         ors += _by_name(where, game, name, json_text)
@@ -365,22 +361,19 @@ def _search_where(
 
 
 def _by_name(where: _Where, game: Game | None, name: str, json_text: JsonText) -> list[str]:
-    """A name search also finds a card by its game's ``by_name`` columns (one naming a card)."""
+    """A name search also finds a card by its game's ``by_name`` columns (one naming a card),
+    spaces aside as in names."""
     columns = game_columns(game).values() if game else ()
     marked = sorted({c.filter or "" for c in columns if c.by_name})
     found = [f for o in marked for f in known_filters(game).get(o, []) if f.mode == "text"]
+    loose = f"%{_like_escape(nfkc(name).lower().replace(' ', ''))}%"
     return [
-        _game_clause(where, f, name, json_text) if f.hook else _loose(where, f, name, json_text)
+        f"replace(lower({json_text('extra', f.column)}), ' ', '') LIKE {where.param(loose)} "
+        "ESCAPE '\\'"
+        if f.hook is None and f.column is not None
+        else _game_clause(where, f, name, json_text)
         for f in found
     ]
-
-
-def _loose(where: _Where, f: Filter, value: str, json_text: JsonText) -> str:
-    """A game's text column matched as a name search matches names, spaces aside."""
-    assert f.column is not None
-    needle = _like_escape(nfkc(value).lower().replace(" ", ""))
-    column = f"replace(lower({json_text('extra', f.column)}), ' ', '')"
-    return f"{column} LIKE {where.param(f'%{needle}%')} ESCAPE '\\'"
 
 
 def get_query(table: str, game: Game, number: str) -> tuple[str, dict[str, object]]:
