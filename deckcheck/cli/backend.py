@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import typer
 
+from deckcheck.api import refs_of
 from deckcheck.cli.common import asking, one_deck, open_pool, read_text, with_cards
 from deckcheck.cli.options import Globals
 from deckcheck.errors import UsageError
@@ -92,7 +93,7 @@ class LocalBackend:
     def validate(
         self, files: list[Path], decks: list[DeckList], format: str | None, as_of: Day = None
     ) -> list[Report]:
-        from deckcheck.api import refs_of, validate_decks
+        from deckcheck.api import validate_decks
 
         with open_pool(self.db) as pool:
             index = pool.index_for(refs_of(decks))
@@ -112,14 +113,14 @@ class LocalBackend:
 
         d, fmt, index = self._read(deck)
         table = [req.table.partition(":")[2].strip()] if req.table else []
-        index = asking(index, self.db, _refs(d), fmt.game, req.want, *table)
+        index = asking(index, self.db, refs_of([d]), fmt.game, req.want, *table)
         return compute_odds(d, fmt, index, req)
 
     def hand(self, deck: DeckFile, req: HandsRequest) -> HandsResult:
         from deckcheck.odds.api import deal_hands
 
         d, fmt, index = self._read(deck)
-        return deal_hands(d, fmt, asking(index, self.db, _refs(d), fmt.game, req.want), req)
+        return deal_hands(d, fmt, asking(index, self.db, refs_of([d]), fmt.game, req.want), req)
 
     def goldfish(
         self, deck: DeckFile, policy: Path | None, req: GoldfishRequest, progress: Progress | None
@@ -156,13 +157,9 @@ class LocalBackend:
         from deckcheck.odds.known import atom_refs
 
         atoms = [a for found in selector_atoms(pilot, fmt.game).values() for a in found]
-        index = with_cards(index, self.db, _refs(deck), fmt.game, atom_refs(atoms))
+        index = with_cards(index, self.db, refs_of([deck]), fmt.game, atom_refs(atoms))
         check_named(pilot, fmt.game, index)
         return index
-
-
-def _refs(deck: DeckList) -> list[str]:
-    return [e.ref for e in deck.entries]
 
 
 def _notice(message: str) -> None:

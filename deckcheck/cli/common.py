@@ -110,10 +110,10 @@ def asking(
     """``index`` (the cards of ``refs``, a deck's), or the pool's cards of ``refs`` and of what
     the conditions ``want`` name (and ``more``): a condition may ask about any card of the
     pool, not only the deck's. The pool is read again only when a named card is missing."""
-    from deckcheck.odds.conditions import parse_conditions
+    from deckcheck.odds.conditions import optional_conditions
     from deckcheck.odds.known import named_refs
 
-    conditions = parse_conditions(list(want), game) if want else []
+    conditions = optional_conditions(want, game)
     return with_cards(index, db, refs, game, [*named_refs(conditions), *more])
 
 

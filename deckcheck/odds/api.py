@@ -14,7 +14,12 @@ from deckcheck.checks.sections import SECTIONS
 from deckcheck.formats import Format
 from deckcheck.i18n import _
 from deckcheck.models import Card, DeckList, FormatVersion, Game
-from deckcheck.odds.conditions import Condition, ConditionError, parse_conditions
+from deckcheck.odds.conditions import (
+    Condition,
+    ConditionError,
+    optional_conditions,
+    parse_conditions,
+)
 from deckcheck.odds.cost import check_cost, cost_of, simulation_cost
 from deckcheck.odds.exact import OddsError, Problem, exact_rows
 from deckcheck.odds.keep import kept_cards
@@ -292,7 +297,7 @@ def deal_hands(deck: DeckList, fmt: Format, index: CardIndex, req: HandsRequest)
     count, seed, aside, want = req.count, req.seed, req.aside, req.want
     rules = rules_of(fmt)
     spec = plugins.get(fmt.game)
-    conditions = parse_conditions(list(want), fmt.game) if want else []
+    conditions = optional_conditions(want, fmt.game)
     check_known(conditions, fmt.game, index)
     sections = deck_sections(deck, fmt, index)
     cards, before = drawable(sections.get("main", []), fmt, aside)

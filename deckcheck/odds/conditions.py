@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from deckcheck import plugins
@@ -253,3 +253,9 @@ def parse_conditions(texts: list[str], game: Game) -> list[Condition]:
             )
         )
     return [parse_condition(t, game) for t in texts]
+
+
+def optional_conditions(texts: Sequence[str], game: Game) -> list[Condition]:
+    """``parse_conditions``, with no conditions for no texts: for the questions where asking
+    none is fine (a hand, a sweep, a tune by milestone)."""
+    return parse_conditions(list(texts), game) if texts else []

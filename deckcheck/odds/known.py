@@ -24,14 +24,13 @@ from deckcheck.text import as_written
 
 def check_known(conditions: Iterable[Condition], game: Game, index: CardIndex) -> None:
     """Raises ``ConditionError`` for the first atom naming what no card of ``game`` has."""
-    check_atoms((a for c in conditions for a in c.atoms), game, index)
+    check_atoms(_atoms(conditions), game, index)
 
 
 def check_atoms(atoms: Iterable[Atom], game: Game, index: CardIndex) -> None:
     """``check_known`` for selector atoms (a policy's ``play_first``, say)."""
-    for atom in atoms:
-        if atom.op is None and atom.field != "type":
-            _check(atom, game, index)
+    for atom in _looked_up(atoms):
+        _check(atom, game, index)
 
 
 def _check(atom: Atom, game: Game, index: CardIndex) -> None:
@@ -64,7 +63,7 @@ def checked_part(
     ``/odds`` once refused ``name:`` of any card its deck did not hold)."""
     conditions = list(conditions)
     check_known(conditions, game, whole)
-    for atom in _looked_up(conditions):
+    for atom in _looked_up(_atoms(conditions)):
         if atom.field not in ("name", "number"):
             column_values(whole, game, atom.field, _items(atom))  # now in whole.values
     return whole.subset(game, [*refs, *named_refs(conditions)])
@@ -73,17 +72,21 @@ def checked_part(
 def named_refs(conditions: Iterable[Condition]) -> list[str]:
     """The cards the conditions name (``name:`` and ``number:`` values): an index that holds
     only a deck's cards needs these too."""
-    return atom_refs(a for c in conditions for a in c.atoms)
+    return atom_refs(_atoms(conditions))
 
 
 def atom_refs(atoms: Iterable[Atom]) -> list[str]:
     """``named_refs`` of selector atoms."""
-    return [a.value for a in atoms if a.op is None and a.field in ("name", "number")]
+    return [a.value for a in _looked_up(atoms) if a.field in ("name", "number")]
 
 
-def _looked_up(conditions: Iterable[Condition]) -> list[Atom]:
+def _atoms(conditions: Iterable[Condition]) -> list[Atom]:
+    return [a for c in conditions for a in c.atoms]
+
+
+def _looked_up(atoms: Iterable[Atom]) -> list[Atom]:
     """The atoms ``check_known`` looks up (not comparisons, not types)."""
-    return [a for c in conditions for a in c.atoms if a.op is None and a.field != "type"]
+    return [a for a in atoms if a.op is None and a.field != "type"]
 
 
 def _key_of(atom: Atom) -> Callable[[str], str]:

@@ -22,7 +22,7 @@ from deckcheck.goldfish.setup import Setup
 from deckcheck.i18n import N_, _, current, override
 from deckcheck.models import DeckList, Game, Violation
 from deckcheck.odds.api import OddsRequest, compute_odds
-from deckcheck.odds.conditions import parse_conditions
+from deckcheck.odds.conditions import optional_conditions, parse_conditions
 from deckcheck.odds.known import check_known
 from deckcheck.plugins import get as game_spec
 from deckcheck.resolve import CardIndex
@@ -143,7 +143,7 @@ def sweep(
     check_request(req, fmt.game)
     axes = [parse_vary(v) for v in req.vary]
     # checked before the blank's subset: the pool's column values, not only the decks'
-    check_known(parse_conditions(req.want, fmt.game) if req.want else [], fmt.game, index)
+    check_known(optional_conditions(req.want, fmt.game), fmt.game, index)
     index = sweep_index(index, fmt.game, decks, axes, req.fill)
     check_count(len(decks), axes, req.sides)
     variants: list[tuple[str | None, Variant]] = []

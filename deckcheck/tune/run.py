@@ -17,7 +17,7 @@ from deckcheck.goldfish.setup import Setup
 from deckcheck.goldfish.tally import Tally
 from deckcheck.i18n import _
 from deckcheck.models import Card, DeckList
-from deckcheck.odds.conditions import parse_conditions
+from deckcheck.odds.conditions import optional_conditions
 from deckcheck.odds.known import check_known, named_refs
 from deckcheck.odds.simulate import wilson
 from deckcheck.resolve import CardIndex
@@ -117,7 +117,7 @@ def tune(
     hears how many goldfish games the tune will play, once it knows."""
     goal = make_goal(fmt.game, req.want, req.turn, req.milestone, req.by, req.weights)
     # a misspelt card in the goal is an error, not a goal no variant can raise (issue 23)
-    asked = parse_conditions(list(req.want), fmt.game) if req.want else []
+    asked = optional_conditions(req.want, fmt.game)
     check_known(asked, fmt.game, index)
     # the cards the goal names are candidates too: "N30 by turn 2" asks whether to add N30
     # (deckcheck's reading); a name of several printings adds none (any one may be meant)

@@ -52,10 +52,10 @@ async def odds(body: OddsBody, ctx: SyncContextDep) -> Any:
 def _checked(want: list[str], game: str, ctx: SyncContext, refs: list[str]) -> CardIndex:
     """The part of the pool a worker needs, the conditions checked against the whole pool
     first (``checked_part``): a card the deck does not hold may still be asked about."""
-    from deckcheck.odds.conditions import parse_conditions
+    from deckcheck.odds.conditions import optional_conditions
     from deckcheck.odds.known import checked_part
 
-    conditions = parse_conditions(want, game) if want else []
+    conditions = optional_conditions(want, game)
     return checked_part(conditions, game, ctx.index, refs)
 
 

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Response
 from deckcheck.formats import Format
 from deckcheck.i18n import _
 from deckcheck.models import DeckList
-from deckcheck.odds.conditions import parse_conditions
+from deckcheck.odds.conditions import optional_conditions
 from deckcheck.odds.known import checked_part
 from deckcheck.resolve import CardIndex
 from deckcheck.service import tasks
@@ -31,7 +31,7 @@ async def post_sweep(body: SweepBody, response: Response, ctx: JobContextDep) ->
     decks = _decks(body)
     fmt = format_of(ctx.registry, body.format, decks[0][1])
     req = body.request()
-    wants = parse_conditions(req.want, fmt.game) if req.want else []
+    wants = optional_conditions(req.want, fmt.game)
     small = checked_part(wants, fmt.game, ctx.index, _refs(decks, req))
     variants = _check(decks, fmt, small, req)
     n = ctx.settings.job_games

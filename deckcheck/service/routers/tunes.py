@@ -9,7 +9,7 @@ from fastapi import APIRouter, Response
 
 from deckcheck.errors import UsageError
 from deckcheck.i18n import _
-from deckcheck.odds.conditions import parse_conditions
+from deckcheck.odds.conditions import optional_conditions
 from deckcheck.odds.known import checked_part
 from deckcheck.resolve import CardIndex
 from deckcheck.service import tasks
@@ -32,7 +32,7 @@ async def post_tune(body: TuneBody, response: Response, ctx: JobContextDep) -> A
     req = body.request()
     goal = make_goal(fmt.game, req.want, req.turn, req.milestone, req.by, req.weights)
     refs = [*(e.ref for e in deck.entries), *body.candidates, *body.keep]
-    wants = parse_conditions(list(req.want), fmt.game) if req.want else []
+    wants = optional_conditions(req.want, fmt.game)
     small = checked_part(wants, fmt.game, ctx.index, refs)  # a goal may name any pool card
     for ref in [*body.candidates, *body.keep]:
         _known(small, fmt.game, ref)
