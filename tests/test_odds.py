@@ -380,7 +380,9 @@ def test_condition_forms() -> None:
 
 def test_hands_follow_each_procedure(index: CardIndex, registry: FormatRegistry) -> None:
     rakuen = decklist.parse(RAKUEN, "r.deck")
-    dealt = deal_hands(rakuen, registry.get("rakuen-standard"), index, HandsRequest(count=20, seed=1))
+    dealt = deal_hands(
+        rakuen, registry.get("rakuen-standard"), index, HandsRequest(count=20, seed=1)
+    )
     for h in dealt.hands:  # ch.2 §2: the 6 circles' gates, from the gate deck
         assert len(h.hand) == 5 and [(a.role, len(a.cards)) for a in h.aside] == [("gates", 6)]
     iris = decklist.parse(deck("iris-standard", [(1, "SAMPLE-I-U01"), *IRIS_MAIN[6:-1]]), "i.deck")
@@ -491,7 +493,9 @@ def test_cli_chaos_deck_without_partner_needs_aside(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     (aside,) = json.loads(result.stdout)["aside"]
     assert aside["role"] == "partner" and aside["cards"] == ["見本キャラ 05 (SAMPLE-C-005)"]
-    text = runner.invoke(app, ["odds", str(path), "-w", "type:set>=1", "--aside", "SAMPLE-C-005", *db])
+    text = runner.invoke(
+        app, ["odds", str(path), "-w", "type:set>=1", "--aside", "SAMPLE-C-005", *db]
+    )
     assert "partner, set aside: 見本キャラ 05 (SAMPLE-C-005)" in text.stdout
 
 
@@ -546,7 +550,18 @@ def test_cli_conditions_may_name_cards_the_deck_does_not_hold(shipped_pool: Any)
     assert table.exit_code == 2 and "write name:REF or number:REF" in table.stderr
     table = runner.invoke(
         app,
-        ["odds", deck_file, "-w", "name:大妖精>=1", "-t", "1", "--table", "number:N30", "--json", *db],
+        [
+            "odds",
+            deck_file,
+            "-w",
+            "name:大妖精>=1",
+            "-t",
+            "1",
+            "--table",
+            "number:N30",
+            "--json",
+            *db,
+        ],
     )
     assert table.exit_code == 0, table.stderr
     assert [row["copies"] for row in json.loads(table.stdout)["table"]] == [1, 2, 3, 4]
@@ -556,3 +571,37 @@ def test_cli_conditions_may_name_cards_the_deck_does_not_hold(shipped_pool: Any)
     assert swept.exit_code == 0, swept.stderr
     typo = runner.invoke(app, ["odds", deck_file, "-w", "number:N30x>=1", *db])
     assert typo.exit_code == 2 and "no vision card has 'N30x'" in typo.stderr
+
+
+def test_a_condition_the_deck_cannot_meet_says_why(shipped_pool: Any) -> None:
+    """A table of zeros left the player to guess why: the example deck holds no 霧雨 魔理沙
+    and three 大妖精. Each condition asking for more cards than the deck holds that it counts
+    gets a note, in the table's language and in the JSON; one the deck can meet, or an upper
+    bound, gets none. (N1 上海人形 is in the sideboard, which is never drawn.)"""
+    deck_file = str(EXAMPLES / "vision-standard-legal.deck")
+    db = ["--db", str(shipped_pool.path)]
+    wants = ["name:霧雨 魔理沙>=1", "大妖精 4枚以上", "大妖精==3", "N1<=0", "N1==1"]
+    asked = runner.invoke(
+        app,
+        [
+            "odds",
+            deck_file,
+            *itertools.chain(*(("-w", w) for w in wants)),
+            "-t",
+            "1",
+            "--json",
+            *db,
+        ],
+    )
+    assert asked.exit_code == 0, asked.stderr
+    assert json.loads(asked.stdout)["notes"] == [
+        "no card of the deck counts toward 'name:霧雨 魔理沙>=1', so it never holds",
+        "3 cards of the deck count toward '大妖精 4枚以上', which needs 4, so it never holds",
+        "no card of the deck counts toward 'N1==1', so it never holds",
+    ]
+    met = runner.invoke(app, ["odds", deck_file, "-w", "大妖精>=3", "-t", "1", "--json", *db])
+    assert json.loads(met.stdout)["notes"] == []
+    shown = runner.invoke(
+        app, ["--lang", "ja", "odds", deck_file, "-w", "大妖精>=4", "-t", "1", *db]
+    )
+    assert "注記：「大妖精>=4」に数えるカードはデッキに3枚で、4枚に足りない" in shown.stdout

@@ -25,7 +25,7 @@ from deckcheck.odds.exact import OddsError, Problem, exact_rows
 from deckcheck.odds.keep import kept_cards
 from deckcheck.odds.known import check_known
 from deckcheck.odds.mulligan import NONE, Dealt
-from deckcheck.odds.setup import Rules, drawable, problem_of, rules_of, timeline_of
+from deckcheck.odds.setup import Rules, drawable, out_of_reach, problem_of, rules_of, timeline_of
 from deckcheck.plugins.deal import Aside
 from deckcheck.resolve import CardIndex
 from deckcheck.text import as_written
@@ -93,6 +93,8 @@ class OddsResult(BaseModel):
     rows: list[OddsRow]
     table: list[CopyRow] | None = None
     assumptions: list[str] = Field(default_factory=list)
+    # conditions the deck cannot meet however it draws, and why (``setup.out_of_reach``)
+    notes: list[str] = Field(default_factory=list)
     format_version: FormatVersion | None = None
 
 
@@ -192,6 +194,7 @@ def compute_odds(deck: DeckList, fmt: Format, index: CardIndex, req: OddsRequest
         optional_draws=_(rules.draws.optional) if req.optional_draws else None,
         rows=_rows(problem, rules, req),
         assumptions=list(rules.assumptions),
+        notes=out_of_reach(problem),
         format_version=fmt.version,
     )
     if req.table:

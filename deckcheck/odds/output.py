@@ -72,6 +72,8 @@ def render(console: Console, result: OddsResult) -> None:
             cells.append(f"{row.low:.2%} – {row.high:.2%}")
         table.add_row(*cells)
     console.print(table)
+    for note in result.notes:  # why a condition stays at 0%
+        console.print(styled("yellow", _("  note: {note}", note=escape(note))))
     if result.table:
         console.print(styled("dim", _("with each number of copies of the --table card:")))
         show(console, copies_tables(result, console.width))

@@ -12,7 +12,7 @@ from deckcheck import plugins
 from deckcheck.errors import AsideError
 from deckcheck.formats import Format
 from deckcheck.formats.params import param_note
-from deckcheck.i18n import _
+from deckcheck.i18n import _, _n
 from deckcheck.models import Card
 from deckcheck.odds.conditions import Condition, parse_condition
 from deckcheck.odds.exact import Problem
@@ -21,6 +21,7 @@ from deckcheck.odds.timeline import Timeline, timeline
 from deckcheck.plugins.contract import Param
 from deckcheck.plugins.deal import Aside, Draws
 from deckcheck.plugins.registry import ParamValue
+from deckcheck.text import quote
 
 
 @dataclass(frozen=True)
@@ -139,3 +140,36 @@ def problem_of(
             rest += n
     sigs = sorted(groups)
     return Problem(tuple(conditions), tuple(groups[s] for s in sigs), tuple(sigs), rest)
+
+
+def out_of_reach(problem: Problem) -> list[str]:
+    """A note for each condition the deck cannot meet however it draws: it asks for more cards
+    than the deck holds that it counts (a card the deck lacks, or more copies than it has).
+    The chance is then 0 on every turn, and the note says why rather than leave a table of
+    zeros to puzzle over."""
+    notes = []
+    for i, condition in enumerate(problem.conditions):
+        held = sum(n for n, sig in zip(problem.sizes, problem.sigs, strict=True) if sig >> i & 1)
+        if condition.demand <= held:
+            continue
+        if held == 0:
+            notes.append(
+                _(
+                    "no card of the deck counts toward {condition}, so it never holds",
+                    condition=quote(condition.text),
+                )
+            )
+        else:
+            notes.append(
+                _n(
+                    "{n} card of the deck counts toward {condition}, which needs {k}, "
+                    "so it never holds",
+                    "{n} cards of the deck count toward {condition}, which needs {k}, "
+                    "so it never holds",
+                    held,
+                    n=held,
+                    condition=quote(condition.text),
+                    k=condition.demand,
+                )
+            )
+    return notes
