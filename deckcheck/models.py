@@ -194,6 +194,10 @@ class DeckList(BaseModel):
     problems: list[Violation] = Field(default_factory=list)
     section_lines: dict[str, int] = Field(default_factory=dict)
     first_line: int | None = None
+    # lines whose count is a bare number after the name (``森近 霖之助 2``), by line number,
+    # as written: a card line if the name before the count names a card, which only the
+    # validator can tell (decklist.lines.bare_count)
+    bare: dict[int, str] = Field(default_factory=dict)
 
 
 class FormatVersion(BaseModel):

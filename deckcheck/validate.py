@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from deckcheck.checks.table import CheckFn, check_tables
 from deckcheck.decklist import SYNTAX, SYNTAX_SOURCE
-from deckcheck.decklist.parts import card_hint
+from deckcheck.decklist.parts import card_hint, clip, syntax
 from deckcheck.formats import Format
 from deckcheck.i18n import N_, _, current, translations
-from deckcheck.models import Card, CardCount, DeckList, Note, Report, Violation
+from deckcheck.models import Card, CardCount, DeckEntry, DeckList, Note, Report, Violation
 from deckcheck.printings import printing_lines
 from deckcheck.resolve import CardIndex, Resolution
 from deckcheck.slots import (
@@ -142,6 +142,10 @@ def _read(deck: DeckList, fmt: Format, index: CardIndex) -> Context:
         if hit is None:
             found = lookup(index, ref)
             if isinstance(found, Resolution):
+                if line in deck.bare and _no_card(found):  # NAME 3, and NAME is no card
+                    counts[section] -= count
+                    ctx.violations.append(_not_a_card(fmt, deck.bare[line], line, section, index))
+                    continue
                 if found.other_game:  # gathered: one error for the deck, not one a card
                     foreign.append((found.other_game[0], count, section, line, ref))
                     continue
@@ -172,9 +176,47 @@ def _read(deck: DeckList, fmt: Format, index: CardIndex) -> Context:
         ctx.violations.append(_wrong_game(fmt, foreign))
     if picked:
         ctx.picked.extend(picked.values())
-    if deck.problems:
+    if deck.problems or deck.bare:
         _game_hints(ctx)
     return ctx
+
+
+def _no_card(found: Resolution) -> bool:
+    return found.unknown and found.sample is None
+
+
+def read_bare(
+    deck: DeckList, fmt: Format, index: CardIndex
+) -> tuple[list[DeckEntry], list[Violation]]:
+    """The deck's entries but its ``NAME 3`` lines whose NAME is no card, and those lines'
+    problems, as the validator reads them (``_read``), for those who show a list's lines
+    without validating it (the service's /resolve)."""
+    if deck.samples:
+        index = index.revealed()
+    kept: list[DeckEntry] = []
+    problems: list[Violation] = []
+    for e in deck.entries:
+        if e.line in deck.bare and _no_card(index.found(fmt.game, e.ref)):
+            problems.append(_not_a_card(fmt, deck.bare[e.line], e.line, e.section, index))
+        else:
+            kept.append(e)
+    return kept, problems
+
+
+def _not_a_card(
+    fmt: Format, written: str, line: int | None, section: str, index: CardIndex
+) -> Violation:
+    """``NAME 3`` whose NAME names no card (``DeckList.bare``): not a card line, as the parser
+    says of any other; when the whole line is a card's name (ChaosTCG's 見本キャラ 01), the
+    fix shows it with a count."""
+    whole = index.found(fmt.game, written).card
+    example = f"1 {whole.name}" if whole is not None else None
+    return syntax(
+        _("not a card line: {line}", line=quote(clip(written))),
+        line,
+        card_hint(example),
+        section=section,
+    )
 
 
 def _game_hints(ctx: Context) -> None:

@@ -13,9 +13,11 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from deckcheck import decklist
+from deckcheck import decklist, sheet
 from deckcheck.cli import app
+from deckcheck.formats.registry import FormatRegistry
 from deckcheck.models import Card, Report
+from deckcheck.odds.api import deck_sections
 from deckcheck.resolve import CardIndex
 from tests.cli_run import CliRunner
 from tests.conftest import DATA, EXAMPLES
@@ -80,6 +82,51 @@ def test_a_name_ending_in_digits_after_a_space_stays_a_name() -> None:
     """見本キャラ 01 is a card's name: a count after a space alone is never split off."""
     assert entries("format: chaos-standard\n4 見本キャラ 01\n") == [("main", 4, "見本キャラ 01")]
     assert entries("format: chaos-standard\n見本キャラ 01\t4\n") == [("main", 4, "見本キャラ 01")]
+
+
+def test_a_bare_count_after_the_name_reads_when_the_name_is_a_card(
+    index: CardIndex, registry: FormatRegistry, check: Check
+) -> None:
+    """``森近 霖之助 2``, as plain-text lists write a count: the parser cannot tell it from a
+    name ending in a number, so the pool decides. Each line here was "not a card line" before;
+    the odds and the goldfish deal the same cards (they read the deck as the validator does)."""
+    text = (
+        "format: vision-standard\n森近 霖之助 2\n秋 穣子\u3000３\nN317 1\nPR.008 博麗 霊夢 1\n"
+        "・マナの生成 3\n因幡てゐ*3\n因幡てゐ ＊1\n"
+    )
+    report = check(text)
+    assert [v.rule for v in report.violations if v.rule.startswith("deck/")] == []
+    dealt = deck_sections(decklist.parse(text), registry.get("vision-standard"), index)["main"]
+    assert sorted((card.number, n) for card, n in dealt) == [
+        ("N1031", 2),  # 森近 霖之助
+        ("N1138", 4),  # 因幡 てゐ: 因幡てゐ*3 and 因幡てゐ ＊1 add up
+        ("N1268", 3),  # 秋 穣子
+        ("N317", 1),
+        ("N75", 3),  # マナの生成
+        ("PR.008", 1),
+    ]
+
+
+def test_a_bare_count_after_no_card_is_no_card_line(
+    index: CardIndex, registry: FormatRegistry, check: Check
+) -> None:
+    """Where the words before the number name no card, the line is not a card line, as
+    before, and its count does not add to the deck's size; where the whole line is a card's
+    name (ChaosTCG's 見本キャラ 01), the fix shows that card with a count."""
+    text = "format: vision-standard\n50 マナの生成\n合計 50\nマナの生成 0\n"
+    report = check(text)
+    syntax = [v for v in report.violations if v.rule == "deck/syntax"]
+    assert [(v.line, v.message) for v in syntax] == [
+        (3, "not a card line: '合計 50'"),
+        (4, "not a card line: 'マナの生成 0'"),
+    ]
+    assert not [v for v in report.violations if v.rule == "vision/main-size"]
+    rows = sheet.sections(decklist.parse(text), registry.get("vision-standard"), index)
+    assert [(r.name, r.count) for part in rows for r in part.rows] == [("マナの生成", 50)]
+    report = check("format: chaos-standard\nsamples: yes\n見本キャラ 01\n", "chaos-standard")
+    (problem,) = [v for v in report.violations if v.rule == "deck/syntax"]
+    assert problem.message == "not a card line: '見本キャラ 01'"
+    assert problem.fix is not None and "'1 見本キャラ 01'" in problem.fix
 
 
 def test_an_ascii_mark_glued_to_a_count_is_a_sign_not_a_bullet() -> None:
@@ -194,9 +241,9 @@ def test_a_condition_names_a_card_with_or_without_its_brackets(tmp_path: Path) -
 
 
 def test_an_unreadable_line_names_itself_and_a_line_of_the_decks_game(check: Check) -> None:
-    report = check("format: vision-standard\n3 マナの生成\nマナの生成 3\n")
+    report = check("format: vision-standard\n3 マナの生成\nマナの生成 三枚\n")
     (problem,) = [v for v in report.violations if v.rule == "deck/syntax"]
-    assert problem.line == 3 and "'マナの生成 3'" in problem.message
+    assert problem.line == 3 and "'マナの生成 三枚'" in problem.message
     # a VISION card at a count VISION allows, not a ChaosTCG sample at 4
     assert problem.fix == (
         "write a count and a card number or name, e.g. '3 マナの生成' (or 'マナの生成 ×3')"
@@ -204,9 +251,9 @@ def test_an_unreadable_line_names_itself_and_a_line_of_the_decks_game(check: Che
 
 
 def test_messages_show_names_as_written(check: Check) -> None:
-    report = check("format: vision-standard\n3 紅\u3000美鈴x\n紅\u3000美鈴 3\n")
+    report = check("format: vision-standard\n3 紅\u3000美鈴x\n紅\u3000美鈴 三枚\n")
     text = " ".join(f"{v.message} {v.fix}" for v in report.violations)
-    assert "'紅\u3000美鈴x'" in text and "'紅\u3000美鈴 3'" in text
+    assert "'紅\u3000美鈴x'" in text and "'紅\u3000美鈴 三枚'" in text
     assert "\\u3000" not in text
 
 
@@ -360,13 +407,12 @@ FROM_MEMORY = """format: vision-standard
 3枚 黄泉の舟
 3 ﾁﾙﾉ
 見本 霊夢 ×3
-黄泉の舟 3
+黄泉の舟 三枚
+合計 39
 """
 
 
-def test_the_page_and_the_cli_report_the_same_problems(
-    http: TestClient, tmp_path: Path
-) -> None:
+def test_the_page_and_the_cli_report_the_same_problems(http: TestClient, tmp_path: Path) -> None:
     deck = tmp_path / "memory.deck"
     deck.write_text(FROM_MEMORY, encoding="utf-8")
     db = str(tmp_path / "pool.sqlite3")
@@ -378,10 +424,16 @@ def test_the_page_and_the_cli_report_the_same_problems(
     # the pasted lines: every card line read (×3 ones too), the unreadable one named
     resolved = http.post("/resolve", json={"deck": FROM_MEMORY, "format": None}).json()
     assert [e["line"] for e in resolved["entries"]] == [3, 4, 5, 7, 8, 10, 11, 12, 13]
-    (problem,) = resolved["problems"]
-    assert problem["line"] == 14 and "'黄泉の舟 3'" in problem["message"]
-    (syntax,) = [v for v in cli["violations"] if v["rule"] == "deck/syntax"]
-    assert problem["fix"] == syntax["fix"] and "'3 符ノ壱“博麗 霊夢”'" in problem["fix"]
+    # a count after a space reads when the name before it is a card's (黄泉の舟 3), and not
+    # here, where it is no card's: the page names the line as the CLI does
+    problems = resolved["problems"]
+    assert [(p["line"], p["message"]) for p in problems] == [
+        (14, "not a card line: '黄泉の舟 三枚'"),
+        (15, "not a card line: '合計 39'"),
+    ]
+    syntax = [v for v in cli["violations"] if v["rule"] == "deck/syntax"]
+    assert [p["fix"] for p in problems] == [v["fix"] for v in syntax]
+    assert "'3 符ノ壱“博麗 霊夢”'" in problems[0]["fix"]
 
 
 def test_fix_says_which_printing_stands_for_a_name_legality_treats_alike(tmp_path: Path) -> None:

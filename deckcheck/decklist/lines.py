@@ -16,7 +16,9 @@ from deckcheck.decklist.headers import section_name
 from deckcheck.normalize import nfkc
 
 _X = "xX×ｘＸ"
-_WIDE_X = "×ｘＸ"  # marks that need no space before them: an ASCII x may end a word (MAX3)
+# marks that need no space before them (an ASCII x may end a word: MAX3); after a name, an
+# asterisk is a count's mark too (因幡てゐ*3)
+_TIMES = "×ｘＸ*＊"
 # "×3 REF", "x3 REF", "×3枚 REF": the mark before the count (a space or 枚 ends the count)
 _MARKED_FIRST = re.compile(rf"^[{_X}]\s*(?P<count>\d+)(?:\s*枚\s*|\s+)(?P<ref>\S.*)$")
 
@@ -40,10 +42,10 @@ def _x_apart(before: str) -> bool:
 
 
 def _count_after(line: str) -> tuple[str, str] | None:
-    """``REF ×3``, ``REF×3``, ``REF x3``, ``REF 3枚``, ``REF 3x``, ``REF ×3枚``, ``REF,3``,
-    ``REF：3``, ``REF<tab>3`` as (count, reference). String methods, not a regex: a lazy name
-    before optional marks and digits backtracks in quadratic time on long runs of spaces or
-    digits (tests/test_regex_time)."""
+    """``REF ×3``, ``REF×3``, ``REF x3``, ``REF*3``, ``REF 3枚``, ``REF 3x``, ``REF ×3枚``,
+    ``REF,3``, ``REF：3``, ``REF<tab>3`` as (count, reference). String methods, not a regex: a
+    lazy name before optional marks and digits backtracks in quadratic time on long runs of
+    spaces or digits (tests/test_regex_time)."""
     text = line.rstrip()
     counted = text.endswith("枚")
     if counted:
@@ -60,7 +62,7 @@ def _count_after(line: str) -> tuple[str, str] | None:
     if not digits:
         return None
     head = text[: len(text) - len(digits)].rstrip()
-    if head[-1:] in _WIDE_X or (head[-1:] in "xX" and _x_apart(head[:-1])):
+    if head[-1:] in _TIMES or (head[-1:] in "xX" and _x_apart(head[:-1])):
         ref = head[:-1].strip()
     elif head[-1:] in _SET_APART or text[len(head) : len(head) + 1] == "\t":
         ref = head.rstrip(_SET_APART).strip()  # REF,3  REF：3  REF<tab>3, as sheets copy them
@@ -100,9 +102,24 @@ def card_line(line: str) -> CardLine | None:
     return None
 
 
+def bare_count(line: str) -> CardLine | None:
+    """``REF 3``: a count after a space and nothing else (``森近 霖之助 2``, ``秋 穣子　３``), as
+    plain-text lists write it. The parser cannot tell it from a name that ends in a number
+    (ChaosTCG's sample 見本キャラ 01), so the validator decides with the pool: the line is a card
+    line when the words before the count name a card (``DeckList.bare``); otherwise it is not
+    a card line, as before. deckcheck's reading, outside the rulebooks."""
+    digits = _trailing_digits(line)
+    head = line[: len(line) - len(digits)]
+    if not digits or len(digits) > 4 or head.rstrip() == head or not head.strip():
+        return None
+    return CardLine(digits, head.strip())
+
+
 # marks before a heading, and the brackets around it (after NFKC: ［］ are [])
 _MARKS = "■□◆◇●○◎▼▽▲△▶►★☆・*#"
 _BRACKETS = re.compile(r"[【】〔〕\[\]〈〉《》<>]")
+
+
 class Heading(NamedTuple):
     section: str | None  # the section it starts; None: a card type's heading within one
     word: str

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from deckcheck.decklist.headers import MAX_META, META_WORDS, header_word, section_name, take_meta
-from deckcheck.decklist.lines import BULLETS, card_line, heading, without_bullet
+from deckcheck.decklist.lines import BULLETS, bare_count, card_line, heading, without_bullet
 from deckcheck.decklist.parts import (
     MAX_COUNT,
     card_hint,
@@ -165,6 +165,7 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
     r = _Reading()
     first_line: int | None = None
     seen: dict[tuple[str, str], list[int]] = {}  # (section, ref) → [count, first line]
+    bare: dict[int, str] = {}  # NAME 3 lines (``DeckList.bare``)
     card_match = _CARD.match
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
@@ -189,11 +190,14 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
             continue
         elif r.directive(line, number):
             continue
-        elif (form := card_line(line)) is None:  # NAME ×3, ×3 NAME, 3枚 NAME
+        elif (form := card_line(line)) is not None:  # NAME ×3, ×3 NAME, 3枚 NAME
+            written, ref = form
+        elif (form := bare_count(line)) is not None and int(form.written) > 0:
+            written, ref = form  # NAME 3: the validator decides (``DeckList.bare``)
+            bare[number] = line
+        else:
             r.not_a_card(line, number)
             continue
-        else:
-            written, ref = form
         # int() of thousands of digits is slow, and over 4,300 a ValueError
         count = int(written) if len(written) <= 12 else 0
         if not 0 < count <= MAX_COUNT:
@@ -205,6 +209,8 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
         tally = seen.get(key)
         if tally is not None:  # repeated cards add up; the first line stays
             tally[0] += count
+            if bare.pop(number, None) is None:  # a plain line names it: a card line, read so
+                bare.pop(tally[1], None)
         else:
             seen[key] = [count, number]
     if not seen and not r.section_lines and r.fmt is None:
@@ -223,6 +229,7 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
         problems=r.problems,
         section_lines=r.section_lines,
         first_line=first_line,
+        bare=bare,
     )
 
 
