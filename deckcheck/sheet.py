@@ -15,7 +15,7 @@ from deckcheck.i18n import _, current
 from deckcheck.models import DeckList, Report
 from deckcheck.resolve import CardIndex
 from deckcheck.roster import tally
-from deckcheck.validate import read_bare
+from deckcheck.validate import settled
 from deckcheck.wording import label, section_label, word
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -42,8 +42,7 @@ def sections(deck: DeckList, fmt: Format, index: CardIndex) -> list[SheetSection
     """The deck's cards by section in the format's order, each card once (a name and a number
     for one card add up); a line no card matches is kept as written, with no number."""
     found: dict[str, dict[str, Row]] = {}
-    entries = read_bare(deck, fmt, index)[0] if deck.bare else deck.entries  # not 合計 39
-    for entry in entries:
+    for entry in settled(deck, fmt, index).entries:  # not a 合計 39 line
         card = index.found(fmt.game, entry.ref).card
         number, name = (card.number, card.name) if card else ("", entry.ref)
         rows = found.setdefault(entry.section, {})

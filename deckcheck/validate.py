@@ -203,12 +203,23 @@ def read_bare(
     return kept, problems
 
 
+def settled(deck: DeckList, fmt: Format, index: CardIndex) -> DeckList:
+    """``deck`` with its ``NAME 3`` lines decided (``read_bare``): a line whose NAME is no card
+    is a problem, not an entry, as any other line that is not a card line, so what convert,
+    diff, the sheet and /resolve show is what the validator read."""
+    if not deck.bare:
+        return deck
+    kept, unread = read_bare(deck, fmt, index)
+    problems = sorted([*deck.problems, *unread], key=lambda p: p.line or 0)
+    return deck.model_copy(update={"entries": kept, "problems": problems, "bare": {}})
+
+
 def _not_a_card(
     fmt: Format, written: str, line: int | None, section: str, index: CardIndex
 ) -> Violation:
     """``NAME 3`` whose NAME names no card (``DeckList.bare``): not a card line, as the parser
-    says of any other; when the whole line is a card's name (ChaosTCG's 見本キャラ 01), the
-    fix shows it with a count."""
+    says of any other; when the whole line is a card's name (some sample cards' names end in
+    a number), the fix shows it with a count."""
     whole = index.found(fmt.game, written).card
     example = f"1 {whole.name}" if whole is not None else None
     return syntax(

@@ -18,6 +18,7 @@ from deckcheck.cli import app
 from deckcheck.formats.registry import FormatRegistry
 from deckcheck.models import Card, Report
 from deckcheck.odds.api import deck_sections
+from deckcheck.pool.store import Pool
 from deckcheck.resolve import CardIndex
 from tests.cli_run import CliRunner
 from tests.conftest import DATA, EXAMPLES
@@ -127,6 +128,19 @@ def test_a_bare_count_after_no_card_is_no_card_line(
     (problem,) = [v for v in report.violations if v.rule == "deck/syntax"]
     assert problem.message == "not a card line: '見本キャラ 01'"
     assert problem.fix is not None and "'1 見本キャラ 01'" in problem.fix
+
+
+def test_convert_writes_the_bare_count_lines_the_validator_reads(
+    tmp_path: Path, shipped_pool: Pool
+) -> None:
+    """convert writes 森近 霖之助 2 in the canonical form and leaves out 合計 39, as it leaves
+    out every line that is not a card line, so the verdict's counts are the same after."""
+    deck = tmp_path / "bare.deck"
+    deck.write_text("format: vision-standard\n森近 霖之助 2\n合計 39\n", encoding="utf-8")
+    db = ["--db", str(shipped_pool.path)]
+    done = runner.invoke(app, ["convert", str(deck), "--to", "text", *db])
+    assert done.exit_code == 0, done.stderr
+    assert done.stdout == "format: vision-standard\n[main]\n2 森近 霖之助\n"
 
 
 def test_an_ascii_mark_glued_to_a_count_is_a_sign_not_a_bullet() -> None:

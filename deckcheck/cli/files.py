@@ -40,7 +40,9 @@ def _load_text(
     with open_pool(db) as pool:
         index = pool.index_for([*(e.ref for e in deck.entries), *extra])
     fmt = format_for(format or deck.format, path, deck.date, (deck, index))
-    return text, deck, fmt, index
+    from deckcheck.validate import settled
+
+    return text, settled(deck, fmt, index), fmt, index  # convert, diff: the lines read
 
 
 def _verdict(deck: DeckList, fmt: Format, index: CardIndex) -> Report:

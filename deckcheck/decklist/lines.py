@@ -105,9 +105,9 @@ def card_line(line: str) -> CardLine | None:
 def bare_count(line: str) -> CardLine | None:
     """``REF 3``: a count after a space and nothing else (``森近 霖之助 2``, ``秋 穣子　３``), as
     plain-text lists write it. The parser cannot tell it from a name that ends in a number
-    (ChaosTCG's sample 見本キャラ 01), so the validator decides with the pool: the line is a card
-    line when the words before the count name a card (``DeckList.bare``); otherwise it is not
-    a card line, as before. deckcheck's reading, outside the rulebooks."""
+    (some shipped sample cards' names do), so the validator decides with the pool: the line is
+    a card line when the words before the count name a card (``DeckList.bare``); otherwise it
+    is not a card line, as before. deckcheck's reading, outside the rulebooks."""
     digits = _trailing_digits(line)
     head = line[: len(line) - len(digits)]
     if not digits or len(digits) > 4 or head.rstrip() == head or not head.strip():

@@ -25,7 +25,7 @@ from deckcheck.service.problems import field_problem, over_limit
 from deckcheck.service.schemas import DeckRequest, format_of, parse_deck
 from deckcheck.service.validating import checks_of
 from deckcheck.slots import copy_limit
-from deckcheck.validate import game_hints, read_bare
+from deckcheck.validate import game_hints, settled
 
 router = APIRouter(tags=["decks"])
 
@@ -98,16 +98,13 @@ def _entries(body: DeckRequest, registry: FormatRegistry, index: CardIndex) -> d
         check_suggestions(deck, fmt.game, index)
     except suggest.SuggestLimit as exc:
         raise over_limit(str(exc), exc.limit, "suggest") from exc  # i18n: machine
-    read, problems = deck.entries, deck.problems
-    if deck.bare:  # NAME 3 lines whose NAME is no card are not card lines, as /validate says
-        read, unread = read_bare(deck, fmt, index)
-        problems = sorted([*problems, *unread], key=lambda p: p.line or 0)
+    deck = settled(deck, fmt, index)  # NAME 3 lines whose NAME is no card: not card lines
     with suggest.per_deck():
-        entries = [_entry(index, fmt, e) for e in read]
+        entries = [_entry(index, fmt, e) for e in deck.entries]
     # the unreadable lines' hint shows one of the deck's cards, as /validate and the CLI do
-    found = (index.found(fmt.game, e.ref).card for e in read)
+    found = (index.found(fmt.game, e.ref).card for e in deck.entries)
     card = next((c for c in found if c is not None), None)
-    problems = game_hints(problems, fmt, card) if problems else []
+    problems = game_hints(deck.problems, fmt, card) if deck.problems else []
     return {
         "format": fmt.id,
         "game": fmt.game,
