@@ -77,18 +77,30 @@ _LOOSE_NOISE = re.compile(r"[\s「」『』“”‘’\"'〝〞〟″`]+")
 
 
 def loose_name_key(name: str) -> str:
-    """A name with no spaces, quotes or corner brackets (any width, any case): the key under
-    which a reference that matches no name exactly may still mean exactly one name
-    (博麗霊夢, 『紅 美鈴』, 反魂蝶 for 「反魂蝶」). deckcheck's reading, outside the rulebooks:
-    used only when it leads to a single card name. Memoised as ``card_name_key`` is: a pool's
+    """A name with no spaces, quotes or corner brackets (any width, any case) and one dash and
+    one wave dash: the key under which a reference that matches no name exactly may still
+    mean exactly one name (博麗霊夢, 『紅 美鈴』, 反魂蝶 for 「反魂蝶」, ふらわ〜戦車 for
+    ふらわ～戦車). deckcheck's reading, outside the rulebooks: used only when it leads to a
+    single card name. Memoised as ``card_name_key`` is: a pool's
     names are keyed whenever a reference misses."""
     if len(name) > CACHED_LENGTH:
         return _loose_name_key(name)
     return _cached_loose_key(name)
 
 
+# Dashes and wave dashes that NFKC leaves apart, as one each: a name printed with ～ (U+FF5E,
+# what Windows' Shift_JIS gives) is typed 〜 (U+301C) on a Mac or a phone, and a printed - as
+# ‐, – or −.
+_DASHES = str.maketrans(dict.fromkeys("〜〰∼", "~") | dict.fromkeys("‐‒–—―−", "-"))
+
+
+def one_dash(text: str) -> str:
+    """``text`` with each dash as -, each wave dash as ~ (after NFKC, as the keys are)."""
+    return text.translate(_DASHES)
+
+
 def _loose_name_key(name: str) -> str:
-    return _LOOSE_NOISE.sub("", nfkc(name).casefold())
+    return one_dash(_LOOSE_NOISE.sub("", nfkc(name).casefold()))
 
 
 _cached_loose_key = lru_cache(maxsize=CACHED_NAMES)(_loose_name_key)

@@ -17,7 +17,7 @@ from deckcheck import plugins
 from deckcheck.errors import UsageError
 from deckcheck.i18n import DEFAULT, N_, _, current
 from deckcheck.models import Game
-from deckcheck.normalize import nfkc
+from deckcheck.normalize import nfkc, one_dash
 from deckcheck.plugins.columns import SearchHook
 from deckcheck.pool.columns import COLUMNS, INT_LIMIT, SELECT_LIST, SEP, game_columns, list_item
 from deckcheck.pool.samples import SAMPLE_PREFIX, real_games_query
@@ -331,9 +331,9 @@ def _search_where(
         where.add(
             f"NOT (number_key LIKE '{SAMPLE_PREFIX}%' AND game IN ({real_games_query(table)}))"
         )
-    if name:  # spaces aside, as the deck readers take 霧雨魔理沙 for 霧雨 魔理沙 (loose_name_key)
+    if name:  # spaces aside, 〜 as ～, as the deck readers read 霧雨魔理沙 (loose_name_key)
         prefix = _like_escape(number_key(name))
-        keys = sorted({_like_escape(k.replace(" ", "")) for k in ref_keys(name)})
+        keys = sorted({_like_escape(one_dash(k.replace(" ", ""))) for k in ref_keys(name)})
         ors = [f"replace(name_key, ' ', '') LIKE {where.param(f'%{k}%')} ESCAPE '\\'" for k in keys]
         ors.append(f"number_key LIKE {where.param(prefix + '%')} ESCAPE '\\'")
         ors.append(f"('{SEP}' || alias_keys) LIKE {where.param(f'%{SEP}{prefix}%')} ESCAPE '\\'")
