@@ -73,16 +73,17 @@ def word_key(word: str) -> str:
 
 # Quotes and brackets players put around a name or around the quoted part of a printed name
 # (fan wikis write ”…” or "…" where the card prints “…”), after NFKC.
-_LOOSE_NOISE = re.compile(r"[\s「」『』“”‘’\"'〝〞〟″`]+")
+# The middle dot between a name's parts goes too: players write レティホワイトロック.
+_LOOSE_NOISE = re.compile(r"[\s「」『』“”‘’\"'〝〞〟″`・]+")
 
 
 def loose_name_key(name: str) -> str:
-    """A name with no spaces, quotes or corner brackets (any width, any case) and one dash and
-    one wave dash: the key under which a reference that matches no name exactly may still
-    mean exactly one name (博麗霊夢, 『紅 美鈴』, 反魂蝶 for 「反魂蝶」, ふらわ〜戦車 for
-    ふらわ～戦車). deckcheck's reading, outside the rulebooks: used only when it leads to a
-    single card name. Memoised as ``card_name_key`` is: a pool's
-    names are keyed whenever a reference misses."""
+    """A name with no spaces, middle dots, quotes or corner brackets (any width, any case), each
+    dash as - and each wave dash as ~: the key under which a reference that matches no name
+    exactly may still mean exactly one name (博麗霊夢, 『紅 美鈴』, 反魂蝶 for 「反魂蝶」,
+    ふらわ〜戦車 for ふらわ～戦車, レティホワイトロック). deckcheck's reading, outside the
+    rulebooks: used only when it leads to a single card name. Memoised as ``card_name_key``
+    is: a pool's names are keyed whenever a reference misses."""
     if len(name) > CACHED_LENGTH:
         return _loose_name_key(name)
     return _cached_loose_key(name)
@@ -97,6 +98,12 @@ _DASHES = str.maketrans(dict.fromkeys("〜〰∼", "~") | dict.fromkeys("‐‒�
 def one_dash(text: str) -> str:
     """``text`` with each dash as -, each wave dash as ~ (after NFKC, as the keys are)."""
     return text.translate(_DASHES)
+
+
+def bare_name(key: str) -> str:
+    """A name key (``card_name_key``) with no spaces or middle dots and one dash: what a name
+    search compares (pool.search)."""
+    return one_dash(key.replace(" ", "").replace("・", ""))
 
 
 def _loose_name_key(name: str) -> str:

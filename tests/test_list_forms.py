@@ -224,6 +224,7 @@ def test_every_written_list_has_a_canonical_twin() -> None:
         ("符ノ壱「博麗霊夢」", "符ノ壱“博麗 霊夢”"),
         ("反魂蝶", "「反魂蝶」"),  # the card's own brackets left out
         ("ふらわ〜戦車", "ふらわ～戦車"),  # a Mac's or a phone's wave dash for the printed ～
+        ("レティホワイトロック", "レティ・ホワイトロック"),  # the middle dot left out
         ("亡舞「生者必滅の理 ‐死蝶‐」", "亡舞「生者必滅の理 -死蝶-」"),  # hyphen for -
         ("亡舞「生者必滅の理 –死蝶–」", "亡舞「生者必滅の理 -死蝶-」"),  # en dash
     ],

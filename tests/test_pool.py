@@ -339,14 +339,16 @@ def test_a_name_search_finds_a_name_typed_without_its_spaces(shipped_pool: Pool)
 
 def test_a_name_search_takes_a_wave_dash_or_a_dash_as_printed(shipped_pool: Pool) -> None:
     """ふらわ～戦車 is printed with ～ (U+FF5E); a Mac or a phone types 〜 (U+301C), which NFKC
-    leaves apart, and a hyphen or an en dash for a printed -. Each finds what the printed
-    spelling finds, as deck lists read them (normalize.one_dash)."""
+    leaves apart, and a hyphen or an en dash for a printed -, and players leave out the middle
+    dot of レティ・ホワイトロック. Each finds what the printed spelling finds, as deck lists
+    read them (normalize.bare_name)."""
 
     def found(name: str) -> list[str]:
         return [c.number for c in shipped_pool.search(game="vision", name=name, limit=50)]
 
     assert found("ふらわ〜戦車") == found("ふらわ～戦車") != []
     assert found("生者必滅の理 –死蝶‐") == found("生者必滅の理 -死蝶-") != []
+    assert found("レティホワイトロック") == found("レティ・ホワイトロック") != []
 
 
 # --- the real VISION card pool (card_pool/vision/cards.csv, made by build.py) -----------------

@@ -5,8 +5,7 @@ The filters are derived from the columns (``columns.py``): the shared ones from 
 registry on each search, so a game registered later brings its own. Searches and lookups are
 written once, as portable SQL with named parameters that ``sqlite3`` and SQLAlchemy's ``text()``
 both run, so the two pools cannot drift apart; only reading the JSON of a game's columns
-differs, one small function per database (``JsonText``).
-"""
+differs, one small function per database (``JsonText``)."""
 
 from __future__ import annotations
 
@@ -17,7 +16,7 @@ from deckcheck import plugins
 from deckcheck.errors import UsageError
 from deckcheck.i18n import DEFAULT, N_, _, current
 from deckcheck.models import Game
-from deckcheck.normalize import nfkc, one_dash
+from deckcheck.normalize import bare_name, nfkc
 from deckcheck.plugins.columns import SearchHook
 from deckcheck.pool.columns import COLUMNS, INT_LIMIT, SELECT_LIST, SEP, game_columns, list_item
 from deckcheck.pool.samples import SAMPLE_PREFIX, real_games_query
@@ -331,10 +330,11 @@ def _search_where(
         where.add(
             f"NOT (number_key LIKE '{SAMPLE_PREFIX}%' AND game IN ({real_games_query(table)}))"
         )
-    if name:  # spaces aside, 〜 as ～, as the deck readers read 霧雨魔理沙 (loose_name_key)
+    if name:  # spaces and ・ aside, 〜 as ～, as deck readers read 霧雨魔理沙 (loose_name_key)
         prefix = _like_escape(number_key(name))
-        keys = sorted({_like_escape(one_dash(k.replace(" ", ""))) for k in ref_keys(name)})
-        ors = [f"replace(name_key, ' ', '') LIKE {where.param(f'%{k}%')} ESCAPE '\\'" for k in keys]
+        keys = sorted({_like_escape(bare_name(k)) for k in ref_keys(name)})
+        bare = "replace(replace(name_key, ' ', ''), '・', '')"
+        ors = [f"{bare} LIKE {where.param(f'%{k}%')} ESCAPE '\\'" for k in keys]
         ors.append(f"number_key LIKE {where.param(prefix + '%')} ESCAPE '\\'")
         ors.append(f"('{SEP}' || alias_keys) LIKE {where.param(f'%{SEP}{prefix}%')} ESCAPE '\\'")
         ors += _by_name(where, game, name, json_text)
@@ -362,14 +362,14 @@ def _search_where(
 
 def _by_name(where: _Where, game: Game | None, name: str, json_text: JsonText) -> list[str]:
     """A name search also finds a card by its game's ``by_name`` columns (one naming a card),
-    spaces aside as in names."""
+    spaces and middle dots aside as in names."""
     columns = game_columns(game).values() if game else ()
     marked = sorted({c.filter or "" for c in columns if c.by_name})
     found = [f for o in marked for f in known_filters(game).get(o, []) if f.mode == "text"]
-    loose = f"%{_like_escape(nfkc(name).lower().replace(' ', ''))}%"
+    loose = f"%{_like_escape(bare_name(nfkc(name).lower()))}%"
     return [
-        f"replace(lower({json_text('extra', f.column)}), ' ', '') LIKE {where.param(loose)} "
-        "ESCAPE '\\'"
+        f"replace(replace(lower({json_text('extra', f.column)}), ' ', ''), '・', '') "
+        f"LIKE {where.param(loose)} ESCAPE '\\'"
         if f.hook is None and f.column is not None
         else _game_clause(where, f, name, json_text)
         for f in found
