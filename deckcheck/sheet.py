@@ -10,12 +10,12 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, Template, select_autoescape
 
+from deckcheck.bare_counts import settled
 from deckcheck.formats import Format
 from deckcheck.i18n import _, current
 from deckcheck.models import DeckList, Report
 from deckcheck.resolve import CardIndex
 from deckcheck.roster import tally
-from deckcheck.validate import settled
 from deckcheck.wording import label, section_label, word
 
 TEMPLATES = Path(__file__).parent / "templates"

@@ -7,12 +7,13 @@ registered check tables (deckcheck/checks/, and the ones each game's spec declar
 
 from __future__ import annotations
 
+from deckcheck.bare_counts import no_card, not_a_card
 from deckcheck.checks.table import CheckFn, check_tables
 from deckcheck.decklist import SYNTAX, SYNTAX_SOURCE
-from deckcheck.decklist.parts import card_hint, clip, syntax
+from deckcheck.decklist.parts import card_hint
 from deckcheck.formats import Format
 from deckcheck.i18n import N_, _, current, translations
-from deckcheck.models import Card, CardCount, DeckEntry, DeckList, Note, Report, Violation
+from deckcheck.models import Card, CardCount, DeckList, Note, Report, Violation
 from deckcheck.printings import printing_lines
 from deckcheck.resolve import CardIndex, Resolution
 from deckcheck.slots import (
@@ -142,9 +143,9 @@ def _read(deck: DeckList, fmt: Format, index: CardIndex) -> Context:
         if hit is None:
             found = lookup(index, ref)
             if isinstance(found, Resolution):
-                if line in deck.bare and _no_card(found):  # NAME 3, and NAME is no card
+                if line in deck.bare and no_card(found):  # NAME 3, and NAME is no card
                     counts[section] -= count
-                    ctx.violations.append(_not_a_card(fmt, deck.bare[line], line, section, index))
+                    ctx.violations.append(not_a_card(fmt, deck.bare[line], line, section, index))
                     continue
                 if found.other_game:  # gathered: one error for the deck, not one a card
                     foreign.append((found.other_game[0], count, section, line, ref))
@@ -179,55 +180,6 @@ def _read(deck: DeckList, fmt: Format, index: CardIndex) -> Context:
     if deck.problems or deck.bare:
         _game_hints(ctx)
     return ctx
-
-
-def _no_card(found: Resolution) -> bool:
-    return found.unknown and found.sample is None
-
-
-def read_bare(
-    deck: DeckList, fmt: Format, index: CardIndex
-) -> tuple[list[DeckEntry], list[Violation]]:
-    """The deck's entries but its ``NAME 3`` lines whose NAME is no card, and those lines'
-    problems, as the validator reads them (``_read``), for those who show a list's lines
-    without validating it (the service's /resolve)."""
-    if deck.samples:
-        index = index.revealed()
-    kept: list[DeckEntry] = []
-    problems: list[Violation] = []
-    for e in deck.entries:
-        if e.line in deck.bare and _no_card(index.found(fmt.game, e.ref)):
-            problems.append(_not_a_card(fmt, deck.bare[e.line], e.line, e.section, index))
-        else:
-            kept.append(e)
-    return kept, problems
-
-
-def settled(deck: DeckList, fmt: Format, index: CardIndex) -> DeckList:
-    """``deck`` with its ``NAME 3`` lines decided (``read_bare``): a line whose NAME is no card
-    is a problem, not an entry, as any other line that is not a card line, so what convert,
-    diff, the sheet and /resolve show is what the validator read."""
-    if not deck.bare:
-        return deck
-    kept, unread = read_bare(deck, fmt, index)
-    problems = sorted([*deck.problems, *unread], key=lambda p: p.line or 0)
-    return deck.model_copy(update={"entries": kept, "problems": problems, "bare": {}})
-
-
-def _not_a_card(
-    fmt: Format, written: str, line: int | None, section: str, index: CardIndex
-) -> Violation:
-    """``NAME 3`` whose NAME names no card (``DeckList.bare``): not a card line, as the parser
-    says of any other; when the whole line is a card's name (some sample cards' names end in
-    a number), the fix shows it with a count."""
-    whole = index.found(fmt.game, written).card
-    example = f"1 {whole.name}" if whole is not None else None
-    return syntax(
-        _("not a card line: {line}", line=quote(clip(written))),
-        line,
-        card_hint(example),
-        section=section,
-    )
 
 
 def _game_hints(ctx: Context) -> None:

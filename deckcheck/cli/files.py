@@ -40,7 +40,7 @@ def _load_text(
     with open_pool(db) as pool:
         index = pool.index_for([*(e.ref for e in deck.entries), *extra])
     fmt = format_for(format or deck.format, path, deck.date, (deck, index))
-    from deckcheck.validate import settled
+    from deckcheck.bare_counts import settled
 
     return text, settled(deck, fmt, index), fmt, index  # convert, diff: the lines read
 

@@ -13,6 +13,7 @@ from pydantic import Field
 
 from deckcheck import suggest
 from deckcheck.api import check_suggestions, validate_capped
+from deckcheck.bare_counts import settled
 from deckcheck.formats import Format
 from deckcheck.formats.guess import guess
 from deckcheck.formats.registry import FormatRegistry
@@ -25,7 +26,7 @@ from deckcheck.service.problems import field_problem, over_limit
 from deckcheck.service.schemas import DeckRequest, format_of, parse_deck
 from deckcheck.service.validating import checks_of
 from deckcheck.slots import copy_limit
-from deckcheck.validate import game_hints, settled
+from deckcheck.validate import game_hints
 
 router = APIRouter(tags=["decks"])
 
