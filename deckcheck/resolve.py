@@ -47,7 +47,8 @@ def numbered_parts(ref: str) -> tuple[str, str] | None:
 def numbered_forms(ref: str) -> list[tuple[str, str]]:
     """Every (number, name) a reference may be read as, the number in front first
     (``numbered_parts``), then a bracketed number after or before the name, then a last word
-    after it. A reading counts only where its number is a card's and the name that card's."""
+    after it, after a space or a comma. A reading counts only where its number is a card's
+    and the name that card's."""
     text = ref.strip()
     first = numbered_parts(text)
     forms = [first] if first is not None else []
@@ -62,6 +63,10 @@ def numbered_forms(ref: str) -> list[tuple[str, str]]:
     words = text.rsplit(maxsplit=1)  # NAME N30
     if len(words) == 2:
         forms.append((words[1], words[0]))
+    cut = max(text.rfind(c) for c in ",，、")  # NAME,N30: a sheet's columns
+    number = text[cut + 1 :].strip()
+    if cut > 0 and number and not any(c.isspace() for c in number):
+        forms.append((number, text[:cut].strip()))
     return forms
 
 

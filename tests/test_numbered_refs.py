@@ -26,6 +26,8 @@ FORMS = [
     "【N30】霧雨 魔理沙",
     "(N30) 霧雨 魔理沙",
     "霧雨 魔理沙 N30",
+    "霧雨 魔理沙,N30",  # a spreadsheet's columns: name, number, count
+    "霧雨 魔理沙、N30",
     "霧雨魔理沙 (N30)",  # the name without its space as well
 ]
 
