@@ -20,9 +20,10 @@ from deckcheck.cli import app
 from deckcheck.errors import UsageError
 from deckcheck.formats.registry import FormatRegistry
 from deckcheck.odds import exact
-from deckcheck.odds.api import HandsRequest, OddsRequest, OddsResult, compute_odds, deal_hands
+from deckcheck.odds.api import OddsRequest, OddsResult, compute_odds
 from deckcheck.odds.conditions import Condition, ConditionError, parse_condition
 from deckcheck.odds.exact import Predicate, Problem
+from deckcheck.odds.hands import HandsRequest, deal_hands
 from deckcheck.odds.hypergeom import chance_of_none
 from deckcheck.resolve import CardIndex
 from tests.cli_run import CliRunner
@@ -605,3 +606,28 @@ def test_a_condition_the_deck_cannot_meet_says_why(shipped_pool: Any) -> None:
         app, ["--lang", "ja", "odds", deck_file, "-w", "大妖精>=4", "-t", "1", *db]
     )
     assert "注記：「大妖精>=4」に数えるカードはデッキに3枚で、4枚に足りない" in shown.stdout
+
+
+def test_each_dealt_hand_says_whether_it_meets_the_want(shipped_pool: Any) -> None:
+    """``hand --want`` on a VISION list (no mulligan) dealt its hands and said nothing of the
+    want. Each hand now says whether it meets it, and a format without a mulligan says the
+    hand is kept; with a mulligan (rakuen), the new hand says it too. The JSON holds the same
+    (``meets``, ``mulligan_meets``)."""
+    db = ["--db", str(shipped_pool.path)]
+    vision = str(EXAMPLES / "vision-standard-legal.deck")
+    args = ["hand", vision, "-w", "大妖精 1枚以上", "-n", "20", "--seed", "3", *db]
+    dealt = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+    assert dealt["want"] == ["大妖精 1枚以上"] and dealt["mulligans"] is False
+    verdicts = [h["meets"] for h in dealt["hands"]]
+    assert verdicts == [any(c.startswith("大妖精 ") for c in h["hand"]) for h in dealt["hands"]]
+    assert True in verdicts and False in verdicts
+    shown = runner.invoke(app, ["--lang", "ja", *args]).stdout
+    assert shown.count("✓ 条件を満たす") == verdicts.count(True)
+    assert "✗ 条件を満たさない（フォーマット vision-standard にはマリガンがないので、この手札のまま）" in shown
+    rakuen = str(EXAMPLES / "rakuen-standard-legal.deck")
+    args = ["hand", rakuen, "-w", "type:paradox>=1", "-n", "20", "--seed", "3", "--json", *db]
+    hands = json.loads(runner.invoke(app, args).stdout)["hands"]
+    assert all((h["mulligan"] is None) == h["meets"] for h in hands)
+    assert all((h["mulligan_meets"] is None) == h["meets"] for h in hands)
+    plain = json.loads(runner.invoke(app, ["hand", vision, "--seed", "3", "--json", *db]).stdout)
+    assert plain["hands"][0]["meets"] is None and plain["want"] == []

@@ -20,7 +20,7 @@ from deckcheck.goldfish.policy import Compiled, default_policy
 from deckcheck.goldfish.run import GoldfishRequest, goldfish, prepare
 from deckcheck.goldfish.setup import Setup
 from deckcheck.models import Card
-from deckcheck.odds.api import HandsRequest, deal_hands
+from deckcheck.odds.hands import HandsRequest, deal_hands
 from deckcheck.odds.setup import rules_of
 from deckcheck.resolve import CardIndex
 from tests.conftest import EXAMPLES

@@ -22,7 +22,8 @@ from deckcheck.formats import Format, FormatError
 from deckcheck.formats.registry import FormatRegistry, default_registry
 from deckcheck.goldfish.run import GoldfishRequest, goldfish
 from deckcheck.models import DeckList
-from deckcheck.odds.api import HandsRequest, OddsRequest, compute_odds, deal_hands
+from deckcheck.odds.api import OddsRequest, compute_odds
+from deckcheck.odds.hands import HandsRequest, deal_hands
 from deckcheck.plugins.deal import deck_out
 from deckcheck.pool.store import Pool
 from deckcheck.resolve import CardIndex

@@ -24,7 +24,8 @@ from deckcheck.cli import app
 from deckcheck.formats import FormatError
 from deckcheck.formats.registry import FormatRegistry
 from deckcheck.goldfish.run import GoldfishRequest, goldfish
-from deckcheck.odds.api import HandsRequest, OddsRequest, compute_odds, deal_hands
+from deckcheck.odds.api import OddsRequest, compute_odds
+from deckcheck.odds.hands import HandsRequest, deal_hands
 from deckcheck.pool.store import Pool
 from deckcheck.resolve import CardIndex
 from deckcheck.sdk import PLUGIN_API

@@ -22,8 +22,8 @@ from deckcheck.goldfish.common import Keep, fills_every_slot
 from deckcheck.goldfish.cost import run_work
 from deckcheck.goldfish.policy import default_policy, policy_from_keys
 from deckcheck.odds import exact
-from deckcheck.odds.api import HandsRequest, deal_hands
 from deckcheck.odds.conditions import parse_condition
+from deckcheck.odds.hands import HandsRequest, deal_hands
 from deckcheck.pool.store import Pool
 from deckcheck.resolve import CardIndex
 from deckcheck.service.app import create_app

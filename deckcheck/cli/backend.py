@@ -28,7 +28,8 @@ if TYPE_CHECKING:
     from deckcheck.goldfish.replay import ReplayRequest, ReplayResult
     from deckcheck.goldfish.run import GoldfishRequest, GoldfishResult
     from deckcheck.models import DeckList, Report
-    from deckcheck.odds.api import HandsRequest, HandsResult, OddsRequest, OddsResult
+    from deckcheck.odds.api import OddsRequest, OddsResult
+    from deckcheck.odds.hands import HandsRequest, HandsResult
     from deckcheck.resolve import CardIndex
 
 Progress = Callable[[int], None]
@@ -117,7 +118,7 @@ class LocalBackend:
         return compute_odds(d, fmt, index, req)
 
     def hand(self, deck: DeckFile, req: HandsRequest) -> HandsResult:
-        from deckcheck.odds.api import deal_hands
+        from deckcheck.odds.hands import deal_hands
 
         d, fmt, index = self._read(deck)
         return deal_hands(d, fmt, asking(index, self.db, refs_of([d]), fmt.game, req.want), req)
@@ -239,7 +240,7 @@ class RemoteBackend:
         return result
 
     def hand(self, deck: DeckFile, req: HandsRequest) -> HandsResult:
-        from deckcheck.odds.api import HandsResult
+        from deckcheck.odds.hands import HandsResult
 
         result = HandsResult.model_validate(self._post(deck, "/hand", req.model_dump()))
         result.deck = str(deck.path)

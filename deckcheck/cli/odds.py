@@ -151,7 +151,7 @@ def hand(
     as_of: AsOfOption = None,
     db: DbOption = None,
 ) -> None:
-    from deckcheck.odds.api import HandsRequest
+    from deckcheck.odds.hands import HandsRequest
 
     deck = DeckFile(deck_path, format, as_of_day(as_of))
     req = HandsRequest(count=count, seed=seed, want=want or [], aside=aside)

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Literal
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from deckcheck import plugins
 from deckcheck.checks.sections import SECTIONS
 from deckcheck.formats import Format
 from deckcheck.i18n import _
@@ -17,14 +14,12 @@ from deckcheck.models import Card, DeckList, FormatVersion, Game
 from deckcheck.odds.conditions import (
     Condition,
     ConditionError,
-    optional_conditions,
     parse_conditions,
 )
 from deckcheck.odds.cost import check_cost, cost_of, simulation_cost
 from deckcheck.odds.exact import OddsError, Problem, exact_rows
-from deckcheck.odds.keep import kept_cards
 from deckcheck.odds.known import check_known
-from deckcheck.odds.mulligan import NONE, Dealt
+from deckcheck.odds.mulligan import NONE
 from deckcheck.odds.setup import Rules, drawable, out_of_reach, problem_of, rules_of, timeline_of
 from deckcheck.plugins.deal import Aside
 from deckcheck.resolve import CardIndex
@@ -247,25 +242,7 @@ def _copy_table(
 # --- sample hands ----------------------------------------------------------------------------
 
 
-class DealtHand(BaseModel):
-    hand: list[str]
-    redraws: int = 0
-    mulligan: list[str] | None = None  # the hand after the mulligan, when one was taken
-    returned: list[str] | None = None
-    # what the deal set aside, laid out or marked in the hand, as the game's spec says
-    aside: list[AsideView] = Field(default_factory=list)
-
-
-class HandsResult(BaseModel):
-    deck: str | None
-    format: str
-    seed: int | None
-    hands: list[DealtHand]
-    assumptions: list[str] = Field(default_factory=list)
-    format_version: FormatVersion | None = None
-
-
-def _label(card: Card) -> str:
+def card_label(card: Card) -> str:
     return f"{card.name} ({card.number})"
 
 
@@ -273,122 +250,7 @@ def view(aside: Aside[Card]) -> AsideView:
     return AsideView(
         role=aside.role,
         label=_(aside.label),
-        cards=[_label(c) for c in aside.cards],
+        cards=[card_label(c) for c in aside.cards],
         note=_(aside.note) if aside.note else "",
         in_hand=aside.in_hand,
     )
-
-
-class HandsRequest(BaseModel):
-    """``deckcheck hand`` options (the service's ``/hand`` takes the same fields)."""
-
-    model_config = ConfigDict(extra="forbid")  # a misspelt option is an error, not ignored
-
-    count: int = Field(1, ge=1)
-    seed: int | None = None
-    # keep only hands that meet these; otherwise the format's mulligan
-    want: list[str] = Field(default_factory=list)
-    aside: str | None = None  # the card the player chooses to set aside, when the game asks
-
-
-def deal_hands(deck: DeckList, fmt: Format, index: CardIndex, req: HandsRequest) -> HandsResult:
-    """``req.count`` opening hands by the game's procedure: the spec sets cards aside before
-    the deal, lays cards out from other sections and marks cards of the dealt hand; a forced
-    redraw repeats until the hand holds its selector. ``req.aside`` names the player's choice
-    of card to set aside. With ``req.want`` conditions the default keep policy takes the
-    format's mulligan."""
-    count, seed, aside, want = req.count, req.seed, req.aside, req.want
-    rules = rules_of(fmt)
-    spec = plugins.get(fmt.game)
-    conditions = optional_conditions(want, fmt.game)
-    check_known(conditions, fmt.game, index)
-    sections = deck_sections(deck, fmt, index)
-    cards, before = drawable(sections.get("main", []), fmt, aside)
-    pile = [c for c, n in cards for _ in range(n)]
-    if len(pile) < rules.hand:
-        raise OddsError(
-            _("the deck has {n} cards; a hand needs {hand}", n=len(pile), hand=rules.hand)
-        )
-    rng = random.Random(seed)
-    forced = None
-    if rules.forced:
-        from deckcheck.odds.conditions import parse_condition
-
-        forced = parse_condition(f"{rules.forced}>=1", fmt.game)
-        if not any(forced.matches(c) for c in pile):
-            raise OddsError(
-                _(
-                    "no card of the deck can end the forced redraw ({selector})",
-                    selector=rules.forced,
-                )
-            )
-    problem = problem_of(cards, conditions, rules.forced) if conditions else None
-    out = []
-    for _hand in range(count):
-        order = pile[:]
-        rng.shuffle(order)
-        redraws = 0
-        while forced is not None and not any(forced.matches(c) for c in order[: rules.hand]):
-            rng.shuffle(order)
-            redraws += 1
-        hand = order[: rules.hand]
-        shown = list(before)
-        if spec.deal.from_hand is not None:
-            shown += spec.deal.from_hand(hand, fmt)
-        if spec.deal.lay_out is not None:  # from other sections, after the shuffle (same draws)
-            shown += spec.deal.lay_out(sections, fmt, rng)
-        dealt = DealtHand(
-            hand=[_label(c) for c in hand],
-            redraws=redraws,
-            aside=[view(a) for a in shown if a.cards],
-        )
-        if problem is not None and rules.mulligan.active:
-            _mulligan(dealt, hand, order, problem, conditions, rules, rng)
-        out.append(dealt)
-    return HandsResult(
-        deck=deck.path,
-        format=fmt.id,
-        seed=seed,
-        hands=out,
-        assumptions=list(rules.assumptions),
-        format_version=fmt.version,
-    )
-
-
-def _mulligan(
-    dealt: DealtHand,
-    hand: list[Card],
-    order: list[Card],
-    problem: Problem,
-    conditions: Sequence[Condition],
-    rules: Rules,
-    rng: random.Random,
-) -> None:
-    index = {sig: g for g, sig in enumerate(problem.sigs)}
-    counts = [0] * len(problem.sizes)
-    groups = []
-    for card in hand:
-        sig = sum(1 << i for i, c in enumerate(conditions) if c.matches(card))
-        groups.append(index[sig] if sig else -1)
-        if sig:
-            counts[index[sig]] += 1
-    if _holds(problem, counts):
-        return  # the default policy keeps a hand that meets every condition
-    keep = kept_cards(problem, tuple(counts))
-    sample = Dealt(hand, order, rules.hand, groups, tuple(counts), keep)
-    returned, redrawn = rules.mulligan.sample(sample, rng)
-    dealt.returned = [_label(c) for c in returned]
-    dealt.mulligan = [_label(c) for c in redrawn]
-
-
-def _holds(problem: Problem, counts: Sequence[int]) -> bool:
-    """Whether one hand's per-group counts meet every condition: ``Predicate.at`` for one hand,
-    without the table of every count vector (nine ``>=4`` conditions: 5^9 rows, built again
-    for each of ``/hand``'s hands, ran 10 minutes; issue 37)."""
-    from deckcheck.odds.exact import good_rows  # looked up each call (tests count its rows)
-
-    groups = problem.relevant()
-    if not groups:
-        return all(c.demand == 0 for c in problem.conditions)
-    row = [[min(counts[g], problem.caps[g]) for g in groups]]
-    return bool(good_rows(problem, np.array(row, dtype=np.int64))[0])

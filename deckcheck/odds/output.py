@@ -17,7 +17,8 @@ from rich.table import Table
 from deckcheck.csvsafe import escape_frame
 from deckcheck.files import write_atomic
 from deckcheck.i18n import _, _n, current
-from deckcheck.odds.api import AsideView, HandsResult, OddsResult
+from deckcheck.odds.api import AsideView, OddsResult
+from deckcheck.odds.hands import HandsResult
 from deckcheck.render import version
 from deckcheck.tables import Col, fitted, show
 
@@ -121,6 +122,8 @@ def render_hands(console: Console, result: HandsResult) -> None:
         for card in dealt.hand:
             mark = f"  [dim]({escape(marks[card])})[/]" if card in marks else ""
             console.print(f"  {escape(card)}{mark}")
+        if dealt.meets is not None:
+            console.print("  " + _verdict(dealt.meets, result.mulligans, result.format))
         if dealt.mulligan is not None:
             returned = listing(escape(c) for c in dealt.returned or [])
             console.print(
@@ -129,6 +132,19 @@ def render_hands(console: Console, result: HandsResult) -> None:
             )
             for card in dealt.mulligan:
                 console.print(f"    {escape(card)}")
+            if dealt.mulligan_meets is not None:
+                console.print("    " + _verdict(dealt.mulligan_meets, True, result.format))
+
+
+def _verdict(meets: bool, mulligans: bool, fmt: str) -> str:
+    """Whether a dealt hand meets the --want conditions; a format without a mulligan keeps a
+    hand that misses them, and the line says so rather than leave the want unanswered."""
+    if meets:
+        return styled("green", _("✓ meets the want"))
+    if mulligans:
+        return styled("red", _("✗ misses the want"))
+    kept = _("✗ misses the want; {format} has no mulligan, so it is kept", format=fmt)
+    return styled("red", kept)
 
 
 def rows_frame(result: OddsResult) -> Any:  # a pandas DataFrame; pandas is imported late

@@ -74,7 +74,7 @@ def deal(
     deck: DeckList, fmt: Format, index: CardIndex, body: HandBody
 ) -> dict[str, Any]:
     """``/hand``'s work, in a worker process."""
-    from deckcheck.odds.api import HandsRequest, deal_hands
+    from deckcheck.odds.hands import HandsRequest, deal_hands
 
     req = HandsRequest(**body.model_dump(exclude={"deck", "format", "as_of"}))
     result = deal_hands(deck, fmt, index, req)
