@@ -42,7 +42,7 @@ def sections(deck: DeckList, fmt: Format, index: CardIndex) -> list[SheetSection
     """The deck's cards by section in the format's order, each card once (a name and a number
     for one card add up); a line no card matches is kept as written, with no number."""
     found: dict[str, dict[str, Row]] = {}
-    for entry in settled(deck, fmt, index).entries:  # not a 合計 39 line
+    for entry in settled(deck, fmt, index).entries:  # not a NAME 3 line of no card
         card = index.found(fmt.game, entry.ref).card
         number, name = (card.number, card.name) if card else ("", entry.ref)
         rows = found.setdefault(entry.section, {})

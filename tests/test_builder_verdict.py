@@ -251,13 +251,13 @@ def test_a_list_from_memory_names_its_unread_lines_and_fixes_certain_typos(  # t
     with what was expected, and "Fix all certain typos" takes each single suggestion."""
     context, page, violations = open_builder(browser, server_url, size)
     pasted = (
-        "format: vision-standard\nキャラクター\n3 レティ\n秋静葉 ×3\n×3 マナの生成\n狙撃 3\n合計 12"
+        "format: vision-standard\nキャラクター\n3 レティ\n秋静葉 ×3\n×3 マナの生成\n狙撃 3\nおすすめ 12"
     )
     _paste(page, pasted)
     unread = page.locator("#paste-lines li.unread")
     expect(unread).to_have_count(1)
-    # 狙撃 3 is read (狙撃 is a card); 合計 12 is not a card line (合計 is no card)
-    expect(unread).to_contain_text("line 7: not a card line: '合計 12'")
+    # 狙撃 3 is read (狙撃 is a card); おすすめ 12 is not a card line (おすすめ is no card)
+    expect(unread).to_contain_text("line 7: not a card line: 'おすすめ 12'")
     expect(unread).to_contain_text("'3 秋 静葉' (or '秋 静葉 ×3')")
     expect(page.locator("#sections li", has_text="マナの生成")).to_have_count(1)
     expect(page.locator("#sections li", has_text="狙撃")).to_have_count(1)

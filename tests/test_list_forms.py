@@ -114,11 +114,11 @@ def test_a_bare_count_after_no_card_is_no_card_line(
     """Where the words before the number name no card, the line is not a card line, as
     before, and its count does not add to the deck's size; where the whole line is a card's
     name (ChaosTCG's 見本キャラ 01), the fix shows that card with a count."""
-    text = "format: vision-standard\n50 マナの生成\n合計 50\nマナの生成 0\n"
+    text = "format: vision-standard\n50 マナの生成\nおすすめ 50\nマナの生成 0\n"
     report = check(text)
     syntax = [v for v in report.violations if v.rule == "deck/syntax"]
     assert [(v.line, v.message) for v in syntax] == [
-        (3, "not a card line: '合計 50'"),
+        (3, "not a card line: 'おすすめ 50'"),
         (4, "not a card line: 'マナの生成 0'"),
     ]
     assert not [v for v in report.violations if v.rule == "vision/main-size"]
@@ -133,14 +133,35 @@ def test_a_bare_count_after_no_card_is_no_card_line(
 def test_convert_writes_the_bare_count_lines_the_validator_reads(
     tmp_path: Path, shipped_pool: Pool
 ) -> None:
-    """convert writes 森近 霖之助 2 in the canonical form and leaves out 合計 39, as it leaves
+    """convert writes 森近 霖之助 2 in the canonical form and leaves out おすすめ 39, as it leaves
     out every line that is not a card line, so the verdict's counts are the same after."""
     deck = tmp_path / "bare.deck"
-    deck.write_text("format: vision-standard\n森近 霖之助 2\n合計 39\n", encoding="utf-8")
+    deck.write_text("format: vision-standard\n森近 霖之助 2\nおすすめ 39\n", encoding="utf-8")
     db = ["--db", str(shipped_pool.path)]
     done = runner.invoke(app, ["convert", str(deck), "--to", "text", *db])
     assert done.exit_code == 0, done.stderr
     assert done.stdout == "format: vision-standard\n[main]\n2 森近 霖之助\n"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "合計 50枚",
+        "計50枚",
+        "合計：50枚",
+        "【合計】50",
+        "デッキ枚数：50",
+        "Total: 50",
+        "total 50 cards",
+    ],
+)
+def test_a_total_line_is_read_and_left_aside(check: Check, line: str) -> None:
+    """Lists copied from blogs end with their total; it was an unknown card (合計, 計, Total)
+    whose count went into the deck's size. It is now left aside, as a type's subtotal is."""
+    text = (EXAMPLES / "vision-standard-legal.deck").read_text(encoding="utf-8")
+    report = check(text.replace("[side]", f"{line}\n[side]"))
+    assert report.legal, [v.message for v in report.violations]
+    assert decklist.parse_text(f"{line}\n").entries == []
 
 
 def test_an_ascii_mark_glued_to_a_count_is_a_sign_not_a_bullet() -> None:
@@ -426,7 +447,7 @@ FROM_MEMORY = """format: vision-standard
 3 ﾁﾙﾉ
 見本 霊夢 ×3
 黄泉の舟 三枚
-合計 39
+おすすめ 39
 """
 
 
@@ -447,7 +468,7 @@ def test_the_page_and_the_cli_report_the_same_problems(http: TestClient, tmp_pat
     problems = resolved["problems"]
     assert [(p["line"], p["message"]) for p in problems] == [
         (14, "not a card line: '黄泉の舟 三枚'"),
-        (15, "not a card line: '合計 39'"),
+        (15, "not a card line: 'おすすめ 39'"),
     ]
     syntax = [v for v in cli["violations"] if v["rule"] == "deck/syntax"]
     assert [p["fix"] for p in problems] == [v["fix"] for v in syntax]

@@ -159,3 +159,26 @@ def _heading_word(text: str) -> str | None:
         text = text.rstrip(" \t(:")
     word = text.strip()
     return word if word and not any(ch.isdecimal() for ch in word) else None
+
+
+# The words of a list's total line, after NFKC and case folding: 合計50枚, 計 50, Total: 50
+_TOTAL_WORDS = sorted(
+    ("合計", "計", "総計", "総数", "枚数", "総枚数", "デッキ枚数", "カード枚数", "total", "sum"),
+    key=len,
+    reverse=True,
+)
+
+
+def total_line(line: str) -> bool:
+    """A line that states the list's total (``合計50枚``, ``計 50``, ``デッキ枚数：50``, ``Total:
+    50 cards``): not a card, read and left aside, as a type's subtotal is. The validator counts
+    the cards itself (its size rule says when the total is off). String methods, for the
+    reason ``_count_after`` gives."""
+    text = _BRACKETS.sub(" ", nfkc(line).lstrip(_MARKS)).strip().casefold()
+    word = next((w for w in _TOTAL_WORDS if text.startswith(w)), None)
+    if word is None:
+        return False
+    rest = text[len(word) :].strip(" \t:=()")
+    for unit in ("枚", "cards"):
+        rest = rest.removesuffix(unit).rstrip(" \t)")
+    return rest.isdecimal() and len(rest) <= 4

@@ -26,7 +26,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from deckcheck.decklist.headers import MAX_META, META_WORDS, header_word, section_name, take_meta
-from deckcheck.decklist.lines import BULLETS, bare_count, card_line, heading, without_bullet
+from deckcheck.decklist.lines import (
+    BULLETS,
+    bare_count,
+    card_line,
+    heading,
+    total_line,
+    without_bullet,
+)
 from deckcheck.decklist.parts import (
     MAX_COUNT,
     card_hint,
@@ -131,7 +138,7 @@ class _Reading:
             if head.section is not None:
                 self.section, self.unknown_section = head.section, False
                 self.section_lines.setdefault(head.section, number)
-        else:
+        elif not total_line(line):  # 合計50枚: the list's total, left aside
             return False
         return True
 
