@@ -195,6 +195,13 @@ def test_an_ascii_x_inside_a_word_is_not_a_count() -> None:
         ("【メインデッキ】50枚", "main"),
         ("【エクストラ】", "extra"),
         ("〔ゲートデッキ〕", "gate"),
+        ("サイドデッキ", "side"),
+        ("Side Deck", "side"),
+        ("Main Deck", "main"),
+        ("◆サイド◆", "side"),  # framed on both sides
+        ("--- サイド ---", "side"),
+        ("── サイドボード ──", "side"),
+        ("■サイド（10枚）■", "side"),
     ],
 )
 def test_headings_bare_or_bracketed_with_or_without_a_count(

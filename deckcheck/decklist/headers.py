@@ -10,7 +10,13 @@ from deckcheck import plugins
 from deckcheck.normalize import nfkc
 
 # Header words every game shares; each game's spec adds its own (games/<game>/).
-_COMMON_ALIASES = {"main": "main", "deck": "main", "メイン": "main", "メインデッキ": "main"}
+_COMMON_ALIASES = {
+    "main": "main",
+    "main deck": "main",
+    "deck": "main",
+    "メイン": "main",
+    "メインデッキ": "main",
+}
 _aliases: dict[str, str] | None = None
 
 

@@ -117,6 +117,8 @@ def bare_count(line: str) -> CardLine | None:
 
 # marks before a heading, and the brackets around it (after NFKC: ［］ are [])
 _MARKS = "■□◆◇●○◎▼▽▲△▶►★☆・*#"
+# a heading may be framed on both sides: ◆サイド◆, --- サイド ---, ── サイド ──
+_AROUND = _MARKS + "-=~─━ \t"
 _BRACKETS = re.compile(r"[【】〔〕\[\]〈〉《》<>]")
 
 
@@ -128,7 +130,7 @@ class Heading(NamedTuple):
 def heading(line: str) -> Heading | None:
     """The section or card-type heading ``line`` is, or None. A type word (each game's card
     types, from its spec) heads a group of the current section."""
-    word = _heading_word(_BRACKETS.sub(" ", nfkc(line).lstrip(_MARKS)).strip())
+    word = _heading_word(_BRACKETS.sub(" ", nfkc(line).strip(_AROUND)).strip())
     if word is None:
         return None
     section = section_name(word)

@@ -167,8 +167,10 @@ VISION = (  # the entry point of pyproject.toml
             section_aliases={
                 "side": "side",
                 "sideboard": "side",
+                "side deck": "side",
                 "サイド": "side",
                 "サイドボード": "side",
+                "サイドデッキ": "side",
             },
             params={
                 "life": Param(
