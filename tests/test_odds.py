@@ -623,7 +623,10 @@ def test_each_dealt_hand_says_whether_it_meets_the_want(shipped_pool: Any) -> No
     assert True in verdicts and False in verdicts
     shown = runner.invoke(app, ["--lang", "ja", *args]).stdout
     assert shown.count("✓ 条件を満たす") == verdicts.count(True)
-    assert "✗ 条件を満たさない（フォーマット vision-standard にはマリガンがないので、この手札のまま）" in shown
+    assert (
+        "✗ 条件を満たさない（フォーマット vision-standard にはマリガンがないので、この手札のまま）"
+        in shown
+    )
     rakuen = str(EXAMPLES / "rakuen-standard-legal.deck")
     args = ["hand", rakuen, "-w", "type:paradox>=1", "-n", "20", "--seed", "3", "--json", *db]
     hands = json.loads(runner.invoke(app, args).stdout)["hands"]
@@ -631,3 +634,43 @@ def test_each_dealt_hand_says_whether_it_meets_the_want(shipped_pool: Any) -> No
     assert all((h["mulligan_meets"] is None) == h["meets"] for h in hands)
     plain = json.loads(runner.invoke(app, ["hand", vision, "--seed", "3", "--json", *db]).stdout)
     assert plain["hands"][0]["meets"] is None and plain["want"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "game", "bare", "typed"),
+    [
+        (VISION, "vision", "キャラクター 2枚以上", "type:character>=2"),
+        (VISION, "vision", "スペルカード>=1", "type:spell>=1"),
+        (VISION, "vision", "キャラ>=2", "type:キャラクター>=2"),
+        (RAKUEN, "rakuen", "逆理>=1", "type:paradox>=1"),
+        (CHAOS, "chaos", "セット<=1", "type:set<=1"),
+    ],
+)
+def test_a_bare_card_type_counts_that_type(
+    odds, text: str, game: str, bare: str, typed: str
+) -> None:  # type: ignore[no-untyped-def]
+    """Players write 「キャラクター 2枚以上」 as they write 「大妖精 2枚以上」: a bare word that is
+    one of the game's card types counts cards of that type (it was "no vision card has
+    'キャラクター'"). deckcheck's reading; a card name is read as before."""
+    assert probs(odds(text, bare, turns=3)) == probs(odds(text, typed, turns=3))
+    assert parse_condition(bare, game).atoms[0].field == "type"
+
+
+def test_a_hands_verdict_never_lets_one_card_fill_two_conditions(
+    index: CardIndex, registry: FormatRegistry
+) -> None:
+    """``大妖精>=1`` and ``type:キャラクター>=1`` need two cards, as the odds count them: a hand
+    whose only character is its 大妖精 misses (counting each condition alone said it met)."""
+    stacked = "format: vision-standard\n3 大妖精\n4 妖精メイド\n43 マナの生成\n"  # 7 characters
+    parsed = decklist.parse(stacked)
+    req = HandsRequest(count=300, seed=5, want=["大妖精>=1", "type:キャラクター>=1"])
+    result = deal_hands(parsed, registry.get("vision-standard"), index, req)
+    seen = set()
+    for dealt in result.hands:
+        numbers = [label.rsplit("(", 1)[1].rstrip(")") for label in dealt.hand]
+        cards = [index.found("vision", n).card for n in numbers]
+        fairies = sum(1 for c in cards if c is not None and c.name == "大妖精")
+        characters = sum(1 for c in cards if c is not None and c.type == "character")
+        assert dealt.meets == (fairies >= 1 and characters >= 2), dealt.hand
+        seen.add((fairies, characters, dealt.meets))
+    assert any(f == 1 and ch == 1 for f, ch, _m in seen)  # the case that tells them apart

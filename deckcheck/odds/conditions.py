@@ -155,7 +155,11 @@ def parse_atom(text: str, game: Game) -> Atom:
             )
         return Atom(raw, m["field"], m["n"], m["op"])
     if ":" not in raw and not _OPERATOR_MARKS.intersection(raw):
-        # a bare card name or number, as players ask ("西行妖>=1"): name: (deckcheck's reading)
+        # a bare card name or number, as players ask ("西行妖>=1"): name: (deckcheck's reading);
+        # a bare card type of the game, in its words ("キャラクター 2枚以上"): type:
+        card_type = _type_of(game, raw)
+        if card_type is not None:
+            return Atom(raw, "type", card_type)
         return Atom(raw, "name", raw)
     field, sep, value = raw.partition(":")
     field = field.strip().casefold()
@@ -179,11 +183,19 @@ def parse_atom(text: str, game: Game) -> Atom:
     return Atom(raw, field, value, column=own.get(field))
 
 
-def _card_type(game: Game, value: str, text: str) -> str:
+def _type_of(game: Game, value: str) -> str | None:
+    """The card type ``value`` names in ``game``'s words (any width and case), or None."""
     wanted = nfkc(value).casefold()
     for canonical, words in plugins.get(game).cards.card_types.items():
         if wanted in {nfkc(w).casefold() for w in (canonical, *words)}:
             return canonical
+    return None
+
+
+def _card_type(game: Game, value: str, text: str) -> str:
+    found = _type_of(game, value)
+    if found is not None:
+        return found
     known = ", ".join(plugins.get(game).cards.card_types)
     fields = {
         "text": as_written(text.strip()),

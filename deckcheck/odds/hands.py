@@ -92,6 +92,7 @@ def deal_hands(deck: DeckList, fmt: Format, index: CardIndex, req: HandsRequest)
                 )
             )
     problem = problem_of(cards, conditions, rules.forced) if conditions else None
+    wanted = problem_of(cards, conditions, None) if conditions else None  # a hand's verdict
     out = []
     for _hand in range(count):
         order = pile[:]
@@ -111,12 +112,12 @@ def deal_hands(deck: DeckList, fmt: Format, index: CardIndex, req: HandsRequest)
             redraws=redraws,
             aside=[view(a) for a in shown if a.cards],
         )
-        if conditions:
-            dealt.meets = meets(hand, conditions)
+        if wanted is not None:
+            dealt.meets = meets(hand, wanted)
         if problem is not None and rules.mulligan.active:
             redrawn = _mulligan(dealt, hand, order, problem, conditions, rules, rng)
-            if redrawn is not None:
-                dealt.mulligan_meets = meets(redrawn, conditions)
+            if redrawn is not None and wanted is not None:
+                dealt.mulligan_meets = meets(redrawn, wanted)
         out.append(dealt)
     return HandsResult(
         deck=deck.path,
@@ -159,13 +160,16 @@ def _mulligan(
     return list(redrawn)
 
 
-def meets(cards: Sequence[Card], conditions: Sequence[Condition]) -> bool:
-    """Whether ``cards`` meet every condition, each counting the cards it matches."""
-    for condition in conditions:
-        n = sum(1 for card in cards if condition.matches(card))
-        if n < condition.demand or (condition.bound is not None and n > condition.bound):
-            return False
-    return True
+def meets(cards: Sequence[Card], problem: Problem) -> bool:
+    """Whether ``cards`` meet every condition of ``problem`` (one without the forced redraw's
+    bit), as the odds count it: one card never fills two required slots (``_holds``)."""
+    index = {sig: g for g, sig in enumerate(problem.sigs)}
+    counts = [0] * len(problem.sizes)
+    for card in cards:
+        sig = sum(1 << i for i, c in enumerate(problem.conditions) if c.matches(card))
+        if sig:
+            counts[index[sig]] += 1
+    return _holds(problem, counts)
 
 
 def _holds(problem: Problem, counts: Sequence[int]) -> bool:
