@@ -130,7 +130,8 @@ def test_hand_checks_each_hand_not_every_count_vector(
     index: CardIndex, registry: FormatRegistry, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The issue's /hand (ran 10.5 minutes): each hand's keep check tests that hand's counts,
-    where it built the table of all 5^9 count vectors once per hand."""
+    where it built the table of all 5^9 count vectors once per hand. A row for the hand, and
+    one for its mulligan's new hand (each hand's verdict on the want)."""
     rows: list[int] = []
     real = exact.good_rows
 
@@ -145,7 +146,7 @@ def test_hand_checks_each_hand_not_every_count_vector(
     )
     assert len(dealt.hands) == 100
     assert any(h.mulligan is not None for h in dealt.hands)  # the keep check ran
-    assert sum(rows) <= 100  # one row a hand at most
+    assert sum(rows) <= 200  # two rows a hand at most
 
 
 def test_hand_is_held_to_the_sync_deadline(tmp_path: Path) -> None:

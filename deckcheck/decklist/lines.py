@@ -117,7 +117,7 @@ def bare_count(line: str) -> CardLine | None:
 
 # marks before a heading, and the brackets around it (after NFKC: ［］ are [])
 _MARKS = "■□◆◇●○◎▼▽▲△▶►★☆・*#"
-# a heading may be framed on both sides: ◆サイド◆, --- サイド ---, ── サイド ──
+# a heading may be framed on both sides: ◆SECTION◆, --- SECTION ---, ── SECTION ──
 _AROUND = _MARKS + "-=~─━ \t"
 _BRACKETS = re.compile(r"[【】〔〕\[\]〈〉《》<>]")
 

@@ -156,7 +156,7 @@ def parse_atom(text: str, game: Game) -> Atom:
         return Atom(raw, m["field"], m["n"], m["op"])
     if ":" not in raw and not _OPERATOR_MARKS.intersection(raw):
         # a bare card name or number, as players ask ("西行妖>=1"): name: (deckcheck's reading);
-        # a bare card type of the game, in its words ("キャラクター 2枚以上"): type:
+        # a bare card type of the game, in its words ("TYPE 2枚以上"): type:
         card_type = _type_of(game, raw)
         if card_type is not None:
             return Atom(raw, "type", card_type)

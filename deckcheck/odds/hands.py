@@ -114,10 +114,9 @@ def deal_hands(deck: DeckList, fmt: Format, index: CardIndex, req: HandsRequest)
         )
         if wanted is not None:
             dealt.meets = meets(hand, wanted)
-        if problem is not None and rules.mulligan.active:
+        if problem is not None and wanted is not None and rules.mulligan.active and not dealt.meets:
             redrawn = _mulligan(dealt, hand, order, problem, conditions, rules, rng)
-            if redrawn is not None and wanted is not None:
-                dealt.mulligan_meets = meets(redrawn, wanted)
+            dealt.mulligan_meets = meets(redrawn, wanted)
         out.append(dealt)
     return HandsResult(
         deck=deck.path,
@@ -139,9 +138,8 @@ def _mulligan(
     conditions: Sequence[Condition],
     rules: Rules,
     rng: random.Random,
-) -> list[Card] | None:
-    """The mulligan the default policy takes of a hand that misses the want: the new hand, or
-    None when the hand is kept."""
+) -> list[Card]:
+    """The mulligan the default policy takes of a hand that misses the want: the new hand."""
     index = {sig: g for g, sig in enumerate(problem.sigs)}
     counts = [0] * len(problem.sizes)
     groups = []
@@ -150,8 +148,6 @@ def _mulligan(
         groups.append(index[sig] if sig else -1)
         if sig:
             counts[index[sig]] += 1
-    if _holds(problem, counts):
-        return None  # the default policy keeps a hand that meets every condition
     keep = kept_cards(problem, tuple(counts))
     sample = Dealt(hand, order, rules.hand, groups, tuple(counts), keep)
     returned, redrawn = rules.mulligan.sample(sample, rng)
