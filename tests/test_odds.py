@@ -674,3 +674,31 @@ def test_a_hands_verdict_never_lets_one_card_fill_two_conditions(
         assert dealt.meets == (fairies >= 1 and characters >= 2), dealt.hand
         seen.add((fairies, characters, dealt.meets))
     assert any(f == 1 and ch == 1 for f, ch, _m in seen)  # the case that tells them apart
+
+
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [
+        ("大妖精≧1", "大妖精>=1"),  # a Japanese keyboard's ≧ and ≦
+        ("大妖精 ≥ 2", "大妖精>=2"),
+        ("大妖精≦1", "大妖精<=1"),
+        ("大妖精=1", "大妖精==1"),
+        ("大妖精＝1", "大妖精==1"),
+        ("大妖精>0", "大妖精>=1"),
+        ("大妖精<2", "大妖精<=1"),
+        ("大妖精|妖精メイド>2", "大妖精|妖精メイド>=3"),
+        ("cost=1>=2", "cost=1>=2"),  # a comparison selector keeps its own =
+    ],
+)
+def test_operators_as_players_type_them(odds, written: str, meant: str) -> None:  # type: ignore[no-untyped-def]
+    """≧ ≦ ≥ ≤, a single = and a strict > or < were "is not 'SELECTOR OP K'"; each now reads as
+    the operator it means (deckcheck's reading), with the same answer."""
+    text = (EXAMPLES / "vision-standard-legal.deck").read_text(encoding="utf-8")
+    assert probs(odds(text, written, turns=2)) == probs(odds(text, meant, turns=2))
+
+
+@pytest.mark.parametrize("written", ["cost=1", "大妖精<0", "level>2"])
+def test_a_lone_comparison_or_an_impossible_bound_is_still_refused(written: str) -> None:
+    """``cost=1`` compares a card's column; as a whole condition it names no OP K."""
+    with pytest.raises(ConditionError):
+        parse_condition(written, "vision")

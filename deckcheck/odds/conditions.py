@@ -235,14 +235,35 @@ def _selector_and_k(head: str, op: str) -> tuple[str, str, str] | None:
     return (sel, op, k) if sel and k else None
 
 
+# OP as players also write it: ≧ and ≦ (Japanese keyboards), ≥ and ≤
+_WIDE_OPS = str.maketrans({"≧": ">=", "≥": ">=", "≦": "<=", "≤": "<="})
+
+
+def _single_op(text: str, game: Game) -> tuple[str, str, str] | None:
+    """``SELECTOR=K`` as ``==``, ``SELECTOR>K`` as ``>= K+1``, ``SELECTOR<K`` as ``<= K-1``
+    (deckcheck's reading), unless SELECTOR is a whole-number column (``cost=1`` is a card
+    comparison, not a condition). Split by hand, for the reason ``_JA_OPS`` gives."""
+    head = text.rstrip("0123456789")
+    k, head = text[len(head) :], head.rstrip()
+    op, sel = head[-1:], head[:-1].rstrip()
+    if not k or op not in "=<>" or not sel or sel[-1] in "<>=":
+        return None
+    numbers = (*NUMBER_FIELDS, *(c.name for c in _own(game).values() if c.type == "int"))
+    if sel.casefold() in numbers or (op == "<" and int(k) == 0):
+        return None
+    return sel, {"=": "==", ">": ">=", "<": "<="}[op], str(int(k) + {"=": 0, ">": 1, "<": -1}[op])
+
+
 def parse_condition(text: str, game: Game) -> Condition:
     """``SELECTOR OP K``; raises ``ConditionError`` naming the part that is wrong."""
-    written = nfkc(text).strip()
+    written = nfkc(text).strip().translate(_WIDE_OPS)
     m = _CONDITION.match(written)
     if m is not None:
         sel, op, k = m["sel"], m["op"], m["k"]
     elif (ja := _japanese(written)) is not None:
         sel, op, k = ja
+    elif (single := _single_op(written, game)) is not None:
+        sel, op, k = single
     else:
         raise ConditionError(
             _(
