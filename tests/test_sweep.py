@@ -131,3 +131,15 @@ def test_the_in_process_path_never_imports_dask(tmp_path: Path) -> None:
         "assert 'distributed' not in sys.modules and 'dask' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_bare_card_name_varies_its_copies(tmp_path: Path) -> None:
+    """``--vary '大妖精=2..3'`` as conditions read a bare card name (it was "write name:REF=…");
+    a misspelt prefix is still refused with that message."""
+    deck = str(EXAMPLES / "vision-standard-legal.deck")
+    common = ["--fill", "マナの生成", "--games", "300", "--turns", "2", "--seed", "1"]
+    bare = _sweep(tmp_path, deck, "--vary", "大妖精=2..3", *common)
+    named = _sweep(tmp_path, deck, "--vary", "name:大妖精=2..3", *common)
+    assert bare == named and len(bare["variants"]) == 2
+    wrong = runner.invoke(app, ["sweep", deck, "--vary", "polcy:keep=a", "--games", "10"])
+    assert wrong.exit_code == 2 and "write name:REF=LOW..HIGH" in wrong.stderr

@@ -39,7 +39,8 @@ def sweep(
         Path, typer.Argument(metavar="DECK_OR_FOLDER", help=N_("A deck, or a folder of decks."))
     ],
     vary: Annotated[
-        list[str], typer.Option("--vary", help=N_("name:REF=1..4 or policy:KEY=a,b (repeat)."))
+        list[str],
+        typer.Option("--vary", help=N_("name:REF=1..4 (or REF=1..4) or policy:KEY=a,b (repeat).")),
     ] = [],  # noqa: B006
     fill: Annotated[
         str | None,

@@ -58,10 +58,13 @@ def _value(text: str) -> Any:
 
 
 def parse_vary(text: str) -> Axis:
-    """``name:REF=1..4``, ``name:REF=1,3``, ``policy:KEY=a,b``."""
+    """``name:REF=1..4``, ``name:REF=1,3``, ``policy:KEY=a,b``; a bare ``REF=1..4`` is
+    ``name:`` (as conditions read a bare card name: deckcheck's reading)."""
     varies, _sep, rest = text.partition(":")
-    key, eq, values = rest.rpartition("=")
     varies = varies.strip().casefold()
+    if varies not in ("name", "policy") and not (_sep and varies.isascii() and varies.isalpha()):
+        varies, rest = "name", text  # not a misspelt prefix (polcy:): a card's name
+    key, eq, values = rest.rpartition("=")
     if varies not in ("name", "policy") or not eq or not key.strip() or not values.strip():
         raise UsageError(
             _("--vary {text}: write name:REF=LOW..HIGH or policy:KEY=A,B", text=as_written(text))
