@@ -427,6 +427,10 @@ def test_a_condition_may_name_any_card_of_the_pool(service: FastAPI, http: TestC
         "/odds", json={"deck": deck, "want": ["name:大妖精>=1"], "turns": 1, "table": "number:N30"}
     )
     assert table.status_code == 200 and [r["copies"] for r in table.json()["table"]] == [1, 2, 3, 4]
+    bare = http.post(
+        "/odds", json={"deck": deck, "want": ["name:大妖精>=1"], "turns": 1, "table": "N30"}
+    )  # a bare card reference, as the command reads one
+    assert bare.status_code == 200 and bare.json()["table"] == table.json()["table"]
     for path, body in [
         ("/odds", {"want": ["name:霧雨 魔理紗>=1"], "turns": 2}),
         ("/hand", {"want": ["name:霧雨 魔理紗>=1"], "count": 1}),

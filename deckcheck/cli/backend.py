@@ -110,10 +110,10 @@ class LocalBackend:
         return self.registry.get(ref)
 
     def odds(self, deck: DeckFile, req: OddsRequest) -> OddsResult:
-        from deckcheck.odds.api import compute_odds
+        from deckcheck.odds.api import compute_odds, table_ref
 
         d, fmt, index = self._read(deck)
-        table = [req.table.partition(":")[2].strip()] if req.table else []
+        table = [table_ref(req.table)] if req.table else []
         index = asking(index, self.db, refs_of([d]), fmt.game, req.want, *table)
         return compute_odds(d, fmt, index, req)
 

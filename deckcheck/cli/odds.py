@@ -39,7 +39,7 @@ SimulateOption = Annotated[
 ]
 TableOption = Annotated[
     str | None,
-    typer.Option("--table", help=N_("name:REF: the answer with 1-4 copies of that card.")),
+    typer.Option("--table", help=N_("name:REF (or REF): the answer with 1-4 copies of that card.")),
 ]
 CsvOption = Annotated[
     Path | None, typer.Option("--csv", help=N_("Write the rows as CSV."), dir_okay=False)

@@ -197,6 +197,13 @@ def compute_odds(deck: DeckList, fmt: Format, index: CardIndex, req: OddsRequest
     return result
 
 
+def table_ref(text: str) -> str:
+    """The card of a ``--table``: ``name:REF``, ``number:REF`` or a bare REF (as conditions
+    read a bare card name: deckcheck's reading)."""
+    field, sep, ref = text.partition(":")
+    return ref.strip() if sep and field.strip() in ("name", "number") else text.strip()
+
+
 def _copy_table(
     cards: Sequence[tuple[Card, int]],
     conditions: Sequence[Condition],
@@ -208,19 +215,30 @@ def _copy_table(
     """How the answer moves with 1–4 copies of one card, the deck size kept (blank cards make
     up the difference)."""
     text = req.table or ""
-    field, _sep, ref = text.partition(":")
-    if field.strip() not in ("name", "number") or not ref.strip():
+    ref = table_ref(text)
+    if not ref:
         raise ConditionError(
             _("--table {text}: write name:REF or number:REF", text=as_written(text))
         )
-    found = index.resolve(fmt.game, ref.strip())
+    found = index.resolve(fmt.game, ref)
+    if found.ambiguous:
+        raise ConditionError(
+            _(
+                "--table {text}: {ref} names {n} printings that differ; write the number of "
+                "one: {numbers}",
+                text=as_written(text),
+                ref=as_written(ref),
+                n=len(found.ambiguous),
+                numbers=", ".join(c.number for c in found.ambiguous),
+            )
+        )
     if found.card is None:
         raise ConditionError(
             _(
                 "--table {text}: no {game} card {ref} in the pool",
                 text=as_written(text),
                 game=fmt.game,
-                ref=as_written(ref.strip()),
+                ref=as_written(ref),
             )
         )
     target = found.card

@@ -23,7 +23,7 @@ router = APIRouter(tags=["odds"])
 @router.post("/odds", responses={429: {"description": "Busy: retry later"}})
 async def odds(body: OddsBody, ctx: SyncContextDep) -> Any:
     """Computed in a worker process: a large simulation never holds the request loop."""
-    from deckcheck.odds.api import ConditionError, OddsRequest
+    from deckcheck.odds.api import ConditionError, OddsRequest, table_ref
     from deckcheck.odds.cost import OddsTooLarge
 
     settings = ctx.settings
@@ -39,7 +39,7 @@ async def odds(body: OddsBody, ctx: SyncContextDep) -> Any:
     req = OddsRequest(**fields, max_work=settings.odds_work)
     refs = [e.ref for e in deck.entries] + ([body.aside] if body.aside else [])
     if req.table:  # the card of the copies table may be one the deck does not hold yet
-        refs.append(req.table.partition(":")[2].strip())
+        refs.append(table_ref(req.table))
     try:
         small = _checked(req.want, fmt.game, ctx, refs)
         return await ctx.run(tasks.odds, deck, fmt, small, req)
