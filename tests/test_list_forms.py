@@ -93,7 +93,8 @@ def test_a_bare_count_after_the_name_reads_when_the_name_is_a_card(
     the odds and the goldfish deal the same cards (they read the deck as the validator does)."""
     text = (
         "format: vision-standard\n森近 霖之助 2\n秋 穣子\u3000３\nN317 1\nPR.008 博麗 霊夢 1\n"
-        "・マナの生成 3\n因幡てゐ*3\n因幡てゐ ＊1\n"
+        "・マナの生成 3\n因幡てゐ*3\n因幡てゐ ＊1\n大妖精（2）\n大妖精 (1枚)\n狙撃……2\n"
+        "西行妖、開花… 1\n"
     )
     report = check(text)
     assert [v.rule for v in report.violations if v.rule.startswith("deck/")] == []
@@ -102,8 +103,11 @@ def test_a_bare_count_after_the_name_reads_when_the_name_is_a_card(
         ("N1031", 2),  # 森近 霖之助
         ("N1138", 4),  # 因幡 てゐ: 因幡てゐ*3 and 因幡てゐ ＊1 add up
         ("N1268", 3),  # 秋 穣子
+        ("N1374", 3),  # 大妖精: 大妖精（2） and 大妖精 (1枚)
         ("N317", 1),
         ("N75", 3),  # マナの生成
+        ("N76", 2),  # 狙撃……2
+        ("N97", 1),  # 西行妖、開花… 1: the name's own dots stay
         ("PR.008", 1),
     ]
 

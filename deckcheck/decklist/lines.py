@@ -103,16 +103,29 @@ def card_line(line: str) -> CardLine | None:
 
 
 def bare_count(line: str) -> CardLine | None:
-    """``REF 3``: a count after a space and nothing else (``森近 霖之助 2``, ``秋 穣子　３``), as
-    plain-text lists write it. The parser cannot tell it from a name that ends in a number
-    (some shipped sample cards' names do), so the validator decides with the pool: the line is
-    a card line when the words before the count name a card (``DeckList.bare``); otherwise it
-    is not a card line, as before. deckcheck's reading, outside the rulebooks."""
+    """``REF 3``: a count after a space and nothing else (``森近 霖之助 2``, ``秋 穣子　３``), or
+    in brackets (``大妖精（3）``) or after dots (``大妖精……3``), as plain-text lists write it.
+    The parser cannot tell it from a name that ends in a number (some shipped sample cards'
+    names do), so the validator decides with the pool: the line is a card line when the words
+    before the count name a card (``DeckList.bare``); otherwise it is not a card line, as
+    before. deckcheck's reading, outside the rulebooks."""
+    if line[-1:] in ")）":  # REF (3), REF（3枚）: a count in brackets, as some lists write it
+        start = max(line.rfind("("), line.rfind("（"))
+        inside = line[start + 1 : -1].strip().removesuffix("枚").rstrip()
+        if start > 0 and inside.isdecimal() and len(inside) <= 4 and line[:start].strip():
+            return CardLine(inside, line[:start].strip())
+        return None
     digits = _trailing_digits(line)
     head = line[: len(line) - len(digits)]
-    if not digits or len(digits) > 4 or head.rstrip() == head or not head.strip():
+    trimmed = head.rstrip()
+    dotless = trimmed.rstrip("…‥.")  # REF……3, REF … 3: a contents page's dots
+    if head == trimmed:  # REF……3; REF3 (no space, no dots) is no count
+        ref = dotless if dotless != trimmed else ""
+    else:  # REF 3, REF … 3; the dots of a name that ends in them stay (西行妖、開花… 1)
+        ref = dotless if dotless != dotless.rstrip() else trimmed
+    if not digits or len(digits) > 4 or not ref.strip():
         return None
-    return CardLine(digits, head.strip())
+    return CardLine(digits, ref.strip())
 
 
 # marks before a heading, and the brackets around it (after NFKC: ［］ are [])
