@@ -168,6 +168,13 @@ def test_a_total_line_is_read_and_left_aside(check: Check, line: str) -> None:
     assert decklist.parse_text(f"{line}\n").entries == []
 
 
+def test_a_players_note_after_a_card_is_a_comment() -> None:
+    """Lists carry notes: 3 大妖精 ←初動, ※…, // …; each was part of the card's name (an unknown
+    card) or a line of its own that was not a card line."""
+    text = "format: vision-standard\n3 大妖精 ←初動\n妖精メイド ×3 ※様子見\n3 狙撃 // メモ\n※ここから\n"
+    assert entries(text) == [("main", 3, "大妖精"), ("main", 3, "妖精メイド"), ("main", 3, "狙撃")]
+
+
 def test_an_ascii_mark_glued_to_a_count_is_a_sign_not_a_bullet() -> None:
     deck = decklist.parse_text("format: vision-standard\n-3 マナの生成\n- \n・\n")
     assert deck.entries == [] and len(deck.problems) == 3

@@ -60,7 +60,8 @@ _CARD = re.compile(
     rf"(?:\s*[{_X}](?=\s)\s*|[{_X}](?=\S)|[,，、]\s*|\s*枚\s*|\s+)"
     r"(?P<ref>\S.*)$"
 )
-_COMMENT = re.compile(r"(?:^|\s)#.*$")
+# A comment: # after a space, or a player's note (3 大妖精 ←初動, ※…, // …): no name holds one
+_COMMENT = re.compile(r"(?:^|\s)#.*$|(?:←|※|//).*$")
 
 
 @dataclass
@@ -178,7 +179,7 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
         line = raw.strip()
         if not line:
             continue
-        if "#" in line:
+        if "#" in line or "←" in line or "※" in line or "//" in line:
             line = _COMMENT.sub("", line).strip()
         if line[:1] == "\ufeff":
             line = line[1:].strip()
