@@ -173,6 +173,10 @@ def test_a_players_note_after_a_card_is_a_comment() -> None:
     card) or a line of its own that was not a card line."""
     text = "format: vision-standard\n3 大妖精 ←初動\n妖精メイド ×3 ※様子見\n3 狙撃 // メモ\n※ここから\n"
     assert entries(text) == [("main", 3, "大妖精"), ("main", 3, "妖精メイド"), ("main", 3, "狙撃")]
+    # // starts a note only after a space: a reference holding a URL is kept as written
+    assert entries('1 =HYPERLINK("http://x.invalid/")\n') == [
+        ("main", 1, '=HYPERLINK("http://x.invalid/")')
+    ]
 
 
 def test_an_ascii_mark_glued_to_a_count_is_a_sign_not_a_bullet() -> None:

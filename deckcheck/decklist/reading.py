@@ -60,8 +60,8 @@ _CARD = re.compile(
     rf"(?:\s*[{_X}](?=\s)\s*|[{_X}](?=\S)|[,，、]\s*|\s*枚\s*|\s+)"
     r"(?P<ref>\S.*)$"
 )
-# A comment: # after a space, or a player's note (3 大妖精 ←初動, ※…, // …): no name holds one
-_COMMENT = re.compile(r"(?:^|\s)#.*$|(?:←|※|//).*$")
+# A comment: # or // after a space, or a player's note (3 大妖精 ←初動, ※…): no name holds one
+_COMMENT = re.compile(r"(?:^|\s)(?:#|//).*$|[←※].*$")
 
 
 @dataclass
