@@ -120,12 +120,13 @@ def test_binary_is_an_input_error(raw: bytes) -> None:
 
 # --- properties --------------------------------------------------------------------------
 
-# A card reference is any text a line can carry: no line breaks, no " #" (a comment), no
-# surrounding white space.
+# A card reference is any text a line can carry: no line breaks, no " #" or " //" and no ← or ※
+# (a comment, a player's note), no surrounding white space.
 _ref = (
     st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), min_size=1, max_size=30)
-    .map(lambda s: " ".join(s.replace("#", "＃").split()))
-    .filter(lambda s: bool(s) and not s.startswith(("[", "＃")) and s == s.strip())
+    .map(lambda s: " ".join(s.replace("#", "＃").replace("←", "<").replace("※", "*").split()))
+    .filter(lambda s: bool(s) and not s.startswith(("[", "＃", "//")) and " //" not in s)
+    .filter(lambda s: s == s.strip())
 )
 _entry = st.builds(
     DeckEntry,

@@ -32,8 +32,9 @@ def print_text(deck: DeckList) -> str:
 
 
 def _card_line(entry: DeckEntry) -> str:
-    # "4 x foo" would read as four of "foo": write "4x x foo" when the name starts like that.
-    sep = "x " if _LOOKS_LIKE_X.match(entry.ref) else " "
+    # "4 x foo" would read as four of "foo", "4 枚foo" as four of "foo": write "4x x foo" and
+    # "4x 枚foo" when the name starts like that.
+    sep = "x " if _LOOKS_LIKE_X.match(entry.ref) or entry.ref.startswith("枚") else " "
     return f"{entry.count}{sep}{entry.ref}"
 
 
