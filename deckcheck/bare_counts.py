@@ -29,7 +29,7 @@ def read_bare(
     problems: list[Violation] = []
     for e in deck.entries:
         if e.line in deck.bare and no_card(index.found(fmt.game, e.ref)):
-            problems.append(not_a_card(fmt, deck.bare[e.line], e.line, e.section, index))
+            problems.append(not_a_card(fmt, deck.bare[e.line], e, index))
         else:
             kept.append(e)
     return kept, problems
@@ -46,14 +46,17 @@ def settled(deck: DeckList, fmt: Format, index: CardIndex) -> DeckList:
     return deck.model_copy(update={"entries": kept, "problems": problems, "bare": {}})
 
 
-def not_a_card(
-    fmt: Format, written: str, line: int | None, section: str, index: CardIndex
-) -> Violation:
+def not_a_card(fmt: Format, written: str, entry: DeckEntry, index: CardIndex) -> Violation:
     """``NAME 3`` whose NAME names no card (``DeckList.bare``): not a card line, as the parser
     says of any other; when the whole line is a card's name (some sample cards' names end in
-    a number), the fix shows it with a count."""
+    a number), the fix shows it with a count, and when NAME is one typo from a card's name
+    (森近 霖之介 2), that name with the line's count."""
     whole = index.found(fmt.game, written).card
+    close = [] if whole is not None else index.resolve(fmt.game, entry.ref).suggestions
     example = f"1 {whole.name}" if whole is not None else None
+    if len(close) == 1:
+        example = f"{entry.count} {close[0]}"
+    line, section = entry.line, entry.section
     return syntax(
         _("not a card line: {line}", line=quote(clip(written))),
         line,

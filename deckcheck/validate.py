@@ -13,7 +13,7 @@ from deckcheck.decklist import SYNTAX, SYNTAX_SOURCE
 from deckcheck.decklist.parts import card_hint
 from deckcheck.formats import Format
 from deckcheck.i18n import N_, _, current, translations
-from deckcheck.models import Card, CardCount, DeckList, Note, Report, Violation
+from deckcheck.models import Card, CardCount, DeckEntry, DeckList, Note, Report, Violation
 from deckcheck.printings import printing_lines
 from deckcheck.resolve import CardIndex, Resolution
 from deckcheck.slots import (
@@ -145,7 +145,8 @@ def _read(deck: DeckList, fmt: Format, index: CardIndex) -> Context:
             if isinstance(found, Resolution):
                 if line in deck.bare and no_card(found):  # NAME 3, and NAME is no card
                     counts[section] -= count
-                    ctx.violations.append(not_a_card(fmt, deck.bare[line], line, section, index))
+                    entry = DeckEntry(section, count, ref, line)
+                    ctx.violations.append(not_a_card(fmt, deck.bare[line], entry, index))
                     continue
                 if found.other_game:  # gathered: one error for the deck, not one a card
                     foreign.append((found.other_game[0], count, section, line, ref))

@@ -128,6 +128,9 @@ def test_a_bare_count_after_no_card_is_no_card_line(
     assert not [v for v in report.violations if v.rule == "vision/main-size"]
     rows = sheet.sections(decklist.parse(text), registry.get("vision-standard"), index)
     assert [(r.name, r.count) for part in rows for r in part.rows] == [("マナの生成", 50)]
+    report = check("format: vision-standard\n3 マナの生成\n森近 霖之介 2\n")  # one typo off
+    (problem,) = [v for v in report.violations if v.rule == "deck/syntax"]
+    assert problem.fix is not None and "'2 森近 霖之助'" in problem.fix
     report = check("format: chaos-standard\nsamples: yes\n見本キャラ 01\n", "chaos-standard")
     (problem,) = [v for v in report.violations if v.rule == "deck/syntax"]
     assert problem.message == "not a card line: '見本キャラ 01'"
