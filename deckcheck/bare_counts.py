@@ -17,31 +17,21 @@ def no_card(found: Resolution) -> bool:
     return found.unknown and found.sample is None
 
 
-def read_bare(
-    deck: DeckList, fmt: Format, index: CardIndex
-) -> tuple[list[DeckEntry], list[Violation]]:
-    """The deck's entries but its ``NAME 3`` lines whose NAME is no card, and those lines'
-    problems, as the validator reads them (``validate._read``), for those who show a list's lines
-    without validating it (the service's /resolve)."""
-    if deck.samples:
-        index = index.revealed()
-    kept: list[DeckEntry] = []
-    problems: list[Violation] = []
-    for e in deck.entries:
-        if e.line in deck.bare and no_card(index.found(fmt.game, e.ref)):
-            problems.append(not_a_card(fmt, deck.bare[e.line], e, index))
-        else:
-            kept.append(e)
-    return kept, problems
-
-
 def settled(deck: DeckList, fmt: Format, index: CardIndex) -> DeckList:
-    """``deck`` with its ``NAME 3`` lines decided (``read_bare``): a line whose NAME is no card
-    is a problem, not an entry, as any other line that is not a card line, so what convert,
-    diff, the sheet and /resolve show is what the validator read."""
+    """``deck`` with its ``NAME 3`` lines decided as the validator decides them
+    (``validate._read``): a line whose NAME is no card is a problem, not an entry, as any other
+    line that is not a card line, so what convert, diff, the sheet and /resolve show is what the
+    validator read."""
     if not deck.bare:
         return deck
-    kept, unread = read_bare(deck, fmt, index)
+    found = index.revealed() if deck.samples else index
+    kept: list[DeckEntry] = []
+    unread: list[Violation] = []
+    for e in deck.entries:
+        if e.line in deck.bare and no_card(found.found(fmt.game, e.ref)):
+            unread.append(not_a_card(fmt, deck.bare[e.line], e, found))
+        else:
+            kept.append(e)
     problems = sorted([*deck.problems, *unread], key=lambda p: p.line or 0)
     return deck.model_copy(update={"entries": kept, "problems": problems, "bare": {}})
 
@@ -56,10 +46,9 @@ def not_a_card(fmt: Format, written: str, entry: DeckEntry, index: CardIndex) ->
     example = f"1 {whole.name}" if whole is not None else None
     if len(close) == 1:
         example = f"{entry.count} {close[0]}"
-    line, section = entry.line, entry.section
     return syntax(
         _("not a card line: {line}", line=quote(clip(written))),
-        line,
+        entry.line,
         card_hint(example),
-        section=section,
+        section=entry.section,
     )

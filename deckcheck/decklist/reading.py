@@ -14,8 +14,7 @@ Text form::
     2 SAMPLE-X-S01
 
 Cards before any header are main. Problems become ``deck/syntax`` violations naming their line,
-so one bad line never hides the rest of the deck.
-"""
+so one bad line never hides the rest of the deck."""
 
 from __future__ import annotations
 
@@ -175,11 +174,12 @@ def parse_text(text: str, path: str | None = None) -> DeckList:
     seen: dict[tuple[str, str], list[int]] = {}  # (section, ref) → [count, first line]
     bare: dict[int, str] = {}  # NAME 3 lines (``DeckList.bare``)
     card_match = _CARD.match
+    notes = "←" in text or "※" in text or "//" in text  # rare: looked for once, not a line
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line:
             continue
-        if "#" in line or "←" in line or "※" in line or "//" in line:
+        if "#" in line or (notes and ("←" in line or "※" in line or "//" in line)):
             line = _COMMENT.sub("", line).strip()
         if line[:1] == "\ufeff":
             line = line[1:].strip()

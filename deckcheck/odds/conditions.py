@@ -142,7 +142,7 @@ def parse_atom(text: str, game: Game) -> Atom:
     own = _own(game)
     m = _COMPARISON.match(raw)
     if m is not None:
-        numbers = (*NUMBER_FIELDS, *(c.name for c in own.values() if c.type == "int"))
+        numbers = _number_columns(game)
         if m["field"] not in numbers:
             raise ConditionError(
                 _(
@@ -181,6 +181,11 @@ def parse_atom(text: str, game: Game) -> Atom:
     if field == "type":
         value = _card_type(game, value, text)
     return Atom(raw, field, value, column=own.get(field))
+
+
+def _number_columns(game: Game) -> tuple[str, ...]:
+    """The whole-number columns a comparison may name: the shared ones and the game's own."""
+    return (*NUMBER_FIELDS, *(c.name for c in _own(game).values() if c.type == "int"))
 
 
 def _type_of(game: Game, value: str) -> str | None:
@@ -248,8 +253,7 @@ def _single_op(text: str, game: Game) -> tuple[str, str, str] | None:
     op, sel = head[-1:], head[:-1].rstrip()
     if not k or op not in "=<>" or not sel or sel[-1] in "<>=":
         return None
-    numbers = (*NUMBER_FIELDS, *(c.name for c in _own(game).values() if c.type == "int"))
-    if sel.casefold() in numbers or (op == "<" and int(k) == 0):
+    if sel.casefold() in _number_columns(game) or (op == "<" and int(k) == 0):
         return None
     return sel, {"=": "==", ">": ">=", "<": "<="}[op], str(int(k) + {"=": 0, ">": 1, "<": -1}[op])
 

@@ -14,7 +14,7 @@ from deckcheck.formats import Format
 from deckcheck.i18n import _
 from deckcheck.models import Card, DeckList, FormatVersion
 from deckcheck.odds.api import AsideView, card_label, deck_sections, view
-from deckcheck.odds.conditions import Condition, optional_conditions
+from deckcheck.odds.conditions import optional_conditions
 from deckcheck.odds.exact import OddsError, Problem
 from deckcheck.odds.keep import kept_cards
 from deckcheck.odds.known import check_known
@@ -92,7 +92,8 @@ def deal_hands(deck: DeckList, fmt: Format, index: CardIndex, req: HandsRequest)
                 )
             )
     problem = problem_of(cards, conditions, rules.forced) if conditions else None
-    wanted = problem_of(cards, conditions, None) if conditions else None  # a hand's verdict
+    # a hand's verdict on the want: the forced redraw's bit aside (it is no condition)
+    wanted = problem_of(cards, conditions, None) if conditions and rules.forced else problem
     out = []
     for _hand in range(count):
         order = pile[:]
@@ -115,7 +116,7 @@ def deal_hands(deck: DeckList, fmt: Format, index: CardIndex, req: HandsRequest)
         if wanted is not None:
             dealt.meets = meets(hand, wanted)
         if problem is not None and wanted is not None and rules.mulligan.active and not dealt.meets:
-            redrawn = _mulligan(dealt, hand, order, problem, conditions, rules, rng)
+            redrawn = _mulligan(dealt, hand, order, problem, rules, rng)
             dealt.mulligan_meets = meets(redrawn, wanted)
         out.append(dealt)
     return HandsResult(
@@ -135,19 +136,11 @@ def _mulligan(
     hand: list[Card],
     order: list[Card],
     problem: Problem,
-    conditions: Sequence[Condition],
     rules: Rules,
     rng: random.Random,
 ) -> list[Card]:
     """The mulligan the default policy takes of a hand that misses the want: the new hand."""
-    index = {sig: g for g, sig in enumerate(problem.sigs)}
-    counts = [0] * len(problem.sizes)
-    groups = []
-    for card in hand:
-        sig = sum(1 << i for i, c in enumerate(conditions) if c.matches(card))
-        groups.append(index[sig] if sig else -1)
-        if sig:
-            counts[index[sig]] += 1
+    groups, counts = _groups(hand, problem)
     keep = kept_cards(problem, tuple(counts))
     sample = Dealt(hand, order, rules.hand, groups, tuple(counts), keep)
     returned, redrawn = rules.mulligan.sample(sample, rng)
@@ -159,13 +152,20 @@ def _mulligan(
 def meets(cards: Sequence[Card], problem: Problem) -> bool:
     """Whether ``cards`` meet every condition of ``problem`` (one without the forced redraw's
     bit), as the odds count it: one card never fills two required slots (``_holds``)."""
+    return _holds(problem, _groups(cards, problem)[1])
+
+
+def _groups(cards: Sequence[Card], problem: Problem) -> tuple[list[int], list[int]]:
+    """Each card's group in ``problem`` (-1: no condition counts it) and each group's count."""
     index = {sig: g for g, sig in enumerate(problem.sigs)}
     counts = [0] * len(problem.sizes)
+    groups = []
     for card in cards:
         sig = sum(1 << i for i, c in enumerate(problem.conditions) if c.matches(card))
+        groups.append(index[sig] if sig else -1)
         if sig:
             counts[index[sig]] += 1
-    return _holds(problem, counts)
+    return groups, counts
 
 
 def _holds(problem: Problem, counts: Sequence[int]) -> bool:
