@@ -19,3 +19,19 @@ def paused_gc() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
+
+
+@contextmanager
+def frozen() -> Iterator[None]:
+    """Inside, every object alive on entry is out of the cycle collector's reach (``gc.freeze``):
+    still freed by reference counting, never scanned again by a full collection. On exit they
+    come back, unless the caller had frozen objects itself: its freeze is left as it was (a
+    thaw cannot tell its objects from ours)."""
+    mine = gc.get_freeze_count() == 0
+    if mine:
+        gc.freeze()
+    try:
+        yield
+    finally:
+        if mine:
+            gc.unfreeze()

@@ -4,11 +4,12 @@ and what a forked process does first."""
 
 from __future__ import annotations
 
-import gc
 import os
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+from deckcheck.collector import frozen
 
 
 @contextmanager
@@ -24,15 +25,10 @@ def shared_on_fork() -> Iterator[None]:
     forking servers) across the fork, and come back in the parent after it. The child keeps
     them frozen: they are the modules, tables and caches it was forked to use, still freed by
     reference counting; only their cycles are no longer collected there. A caller that froze
-    objects itself is left as it was."""
-    mine = gc.get_freeze_count() == 0
-    if mine:
-        gc.freeze()
-    try:
+    objects itself is left as it was (the service freezes its start-up objects for its whole
+    life: service/app.py)."""
+    with frozen():
         yield
-    finally:
-        if mine:
-            gc.unfreeze()
 
 
 def drop_inherited_sockets() -> None:
