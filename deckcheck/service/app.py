@@ -98,6 +98,16 @@ def _job_store(settings: Settings) -> JobStore:
     return JobStore(settings.decks_url, create=True)
 
 
+async def _start(app: FastAPI, settings: Settings, pools: tuple[Workers, ...]) -> None:
+    """Start-up, before the first request: the card index and its name tables (on a 20,000-card
+    pool a second or two the first /validate would otherwise pay), the worker processes, and
+    with ``settings.warm`` the engines' compile."""
+    await asyncio.to_thread(app.state.cards.warm)
+    await asyncio.to_thread(_start_processes, app.state, pools)
+    if settings.warm:
+        _warm_engines(settings)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     workers = Workers(settings.workers, settings.queue)
@@ -117,16 +127,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        # the card index and its name tables are built before the first request, not in it: on
-        # a 20,000-card pool that is a second or two the first /validate would otherwise pay
-        await asyncio.to_thread(app.state.cards.warm)
-        await asyncio.to_thread(_start_processes, app.state, (workers, job_workers))
-        if settings.warm:
-            _warm_engines(settings)
-        # What start-up made (the modules, the card index, its name tables: some 120,000
-        # objects) lives as long as the service; frozen, a full collection no longer scans it.
-        # Unfrozen, each full collection under load took 90 ms (gc.callbacks in the served
-        # process, benchmarks/load.py), the whole of /validate's p99 over its p50.
+        await _start(app, settings, (workers, job_workers))
+        # what start-up made (the modules, the card index, its name tables: some 120,000
+        # objects) lives as long as the service: scanned, each full collection under load took
+        # 90 ms (gc.callbacks in the served process), the whole of /validate's p99 over its p50
         with frozen():
             yield
         for ended in (workers, job_workers, jobs):  # the worker processes end with the service
