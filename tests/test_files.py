@@ -59,6 +59,26 @@ def test_new_add_remove_keep_comments_and_order(tmp_path: Path, db: list[str]) -
     assert code == 2 and "no rakuen card" in err
 
 
+def test_add_and_remove_take_the_count_as_players_write_it(tmp_path: Path, db: list[str]) -> None:
+    """The count after the name, as a list line writes it (「大妖精 3」), written as on a list
+    (３, 3枚, x3), or left out for one copy; before, each was a typer error (exit 2)."""
+    deck = tmp_path / "r.deck"
+    run("new", str(deck), "--format", "rakuen-standard")
+    assert run("add", str(deck), "SAMPLE-R-001", "3", *db)[0] == 0  # REF N
+    assert run("add", str(deck), "SAMPLE-R-001", *db)[0] == 0  # REF alone: one copy
+    assert run("add", str(deck), "３枚", "SAMPLE-R-002", *db)[0] == 0
+    assert run("add", str(deck), "SAMPLE-R-003", "x2", *db)[0] == 0
+    assert run("remove", str(deck), "SAMPLE-R-002", "×1", *db)[0] == 0
+    lines = deck.read_text(encoding="utf-8").splitlines()
+    assert {"4 SAMPLE-R-001", "2 SAMPLE-R-002", "2 SAMPLE-R-003"} <= set(lines)
+    before = deck.read_bytes()
+    code, _, err = run("add", str(deck), "SAMPLE-R-001", "many", *db)
+    assert code == 2 and "neither 'SAMPLE-R-001' nor 'many' is a count: write N REF" in err
+    code, _, err = run("add", str(deck), "0", "SAMPLE-R-001", *db)
+    assert code == 2 and "N must be from 1 to 9,999: got 0" in err
+    assert deck.read_bytes() == before  # a refused edit writes nothing
+
+
 def test_add_to_json_deck(tmp_path: Path, db: list[str]) -> None:
     deck = tmp_path / "c.json"
     deck.write_text(

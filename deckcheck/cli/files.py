@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from deckcheck.cli.common import console, format_for, open_pool, print_json, read_text
-from deckcheck.cli.named import printings_note, same_card
-from deckcheck.cli.options import DbOption, FormatOption, JsonOption
+from deckcheck.cli.named import count_and_ref, printings_note, same_card
+from deckcheck.cli.options import CountArgument, DbOption, FormatOption, JsonOption, RefArgument
 from deckcheck.cli.outputs import wrote
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, UsageError
 from deckcheck.i18n import N_, _, current
@@ -106,8 +106,8 @@ ADD_HELP = N_(
 
 def add(
     path: Annotated[Path, typer.Argument(metavar="FILE")],
-    count: Annotated[int, typer.Argument(metavar="N", min=1, max=9999)],
-    ref: Annotated[str, typer.Argument(metavar="REF", help=N_("Card number or name."))],
+    first: CountArgument,
+    second: RefArgument = None,
     section: Annotated[
         str | None,
         typer.Option(
@@ -120,6 +120,7 @@ def add(
 ) -> None:
     from deckcheck import decklist, edit
 
+    count, ref = count_and_ref(first, second)
     text, _deck, fmt, index = _load(path, None, db, [ref])
     card, same = same_card(index, fmt, ref)
     target = _section(section, fmt) or edit.default_section(fmt, card.type)
@@ -157,13 +158,14 @@ REMOVE_HELP = N_(
 
 def remove(
     path: Annotated[Path, typer.Argument(metavar="FILE")],
-    count: Annotated[int, typer.Argument(metavar="N", min=1, max=9999)],
-    ref: Annotated[str, typer.Argument(metavar="REF", help=N_("Card number or name."))],
+    first: CountArgument,
+    second: RefArgument = None,
     section: Annotated[str | None, typer.Option("--section", "-s")] = None,
     db: DbOption = None,
 ) -> None:
     from deckcheck import decklist, edit
 
+    count, ref = count_and_ref(first, second)
     text, _deck, fmt, index = _load(path, None, db, [ref])
     card, same = same_card(index, fmt, ref)
     new_text = edit.remove(text, _section(section, fmt), count, same, card.name)

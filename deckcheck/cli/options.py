@@ -112,3 +112,14 @@ SummaryOption = Annotated[
         ),
     ),
 ]
+
+
+# add and remove: N and REF in either order, or REF alone (cli/named.py ``count_and_ref``)
+CountArgument = Annotated[
+    str,
+    typer.Argument(
+        metavar="N",
+        help=N_("How many copies: 3, ３, 3枚 or x3; it may follow REF, or be left out for one."),
+    ),
+]
+RefArgument = Annotated[str | None, typer.Argument(metavar="REF", help=N_("Card number or name."))]
