@@ -252,6 +252,13 @@ def test_build_check_sample_plot_and_reload(browser, server_url: str) -> None:  
     page.wait_for_selector('#chart polyline[data-series="play = draw"]')
     assert page.locator("#chart polyline").count() == 1
     shot(page, "4-odds")
+    # with conditions written, a sample hand says whether it meets them (as hand --want does)
+    page.fill("#want", "type:paradox>=6")  # more than a hand of 5 holds: never met
+    page.click("#deal")
+    expect(page.locator("#hand-note")).to_contain_text("✗ misses the conditions")
+    page.fill("#want", "type:paradox<=5")  # always met
+    page.click("#deal")
+    expect(page.locator("#hand-note")).to_contain_text("✓ meets the conditions")
 
     page.reload()
     expect(page.locator("#verdict")).to_have_text(re.compile("^ILLEGAL"))

@@ -37,25 +37,33 @@ const ODDS_KEY = "deckcheck.odds.v1";
  * @property {string[] | null} [returned]
  * @property {number} [redraws]
  * @property {Aside[]} [aside]
+ * @property {boolean | null} [meets] whether the hand meets every condition asked
+ * @property {boolean | null} [mulligan_meets] whether the hand after the mulligan does
  */
 
 /** @param {boolean} mulliganOf a mulligan of the last hand, else a new one */
 async function deal(mulliganOf) {
   await settled();
   // A mulligan replays the same shuffle with the conditions as the keep rule (the service
-  // applies the game's mulligan when the hand misses); without conditions: a fresh hand.
+  // applies the game's mulligan when the hand misses); without conditions: a fresh hand. With
+  // conditions, each hand shown says whether it meets them, as `deckcheck hand --want` does.
   const want = conditions();
   if (!mulliganOf || !want.length) state.seed = Math.floor(Math.random() * 1e9);
   try {
     const result = await api("hand", { body: { deck: deckText(), count: 1, seed: state.seed,
-      want: mulliganOf ? want : [] } });
+      want } });
     show("", "deal");
     const hand = /** @type {Hand} */ (result.hands[0]);
-    const cards = mulliganOf && hand.mulligan ? hand.mulligan : hand.hand;
+    const redrawn = mulliganOf && hand.mulligan;
+    const cards = redrawn ? hand.mulligan || [] : hand.hand;
     // what the deal set aside, laid out or marked in the hand: the game's spec names each
     /** @type {Map<string, string>} */
     const marks = new Map();
     const notes = [];
+    const meets = redrawn ? hand.mulligan_meets : hand.meets;
+    if (want.length && typeof meets === "boolean") {
+      notes.push(meets ? _("✓ meets the conditions") : _("✗ misses the conditions"));
+    }
     for (const aside of hand.aside || []) {
       if (aside.in_hand) aside.cards.forEach((c) => marks.set(c, aside.label));
       else notes.push(`${aside.label}: ${aside.cards.join(", ")}`);
