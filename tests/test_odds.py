@@ -362,6 +362,26 @@ def test_op_k_as_japanese_players_write_it(odds) -> None:  # type: ignore[no-unt
         parse_condition("大妖精 2枚", "vision")
 
 
+def test_a_particle_between_the_card_and_its_count(odds) -> None:  # type: ignore[no-untyped-def]
+    """「大妖精を2枚以上」 and 「大妖精が2枚以上」 are 大妖精>=2, 「キャラクターを3枚以下」 a type's
+    (deckcheck's reading); before, "no vision card has '大妖精を'" (exit 2). A card whose name
+    ends in を, 星に願いを, is still that card, not 星に願い."""
+    text = (EXAMPLES / "vision-standard-legal.deck").read_text(encoding="utf-8")
+    for japanese, written in [
+        ("大妖精を2枚以上", "大妖精>=2"),
+        ("大妖精が2枚以上", "大妖精>=2"),
+        ("大妖精をちょうど1枚", "大妖精==1"),
+        ("キャラクターを3枚以下", "type:キャラクター<=3"),
+        ("秋 静葉|大妖精を3枚以上", "秋 静葉|大妖精>=3"),
+    ]:
+        assert probs(odds(text, japanese, turns=2)) == probs(odds(text, written, turns=2))
+    wish = text.replace("[main]\n", "[main]\n3 星に願いを\n")
+    held = probs(odds(wish, "星に願いを1枚以上", turns=2))
+    assert held == probs(odds(wish, "name:星に願いを>=1", turns=2)) and held[0] > 0
+    with pytest.raises(ConditionError, match="no vision card has '霧雨 魔理紗を'"):
+        odds(text, "霧雨 魔理紗を1枚以上")  # a typo still says so, with its suggestion
+
+
 def test_bad_card_type_names_the_game_with_its_article() -> None:
     with pytest.raises(ConditionError, match="'wizard' is not an iris card type"):
         parse_condition("type:wizard>=1", "iris")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import operator
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from deckcheck import plugins
 from deckcheck.blank import is_blank
@@ -74,6 +74,8 @@ class Atom:
     value: str
     op: str | None = None
     column: CardColumn | None = None  # a game's own column: ``field`` names it
+    # 「大妖精を2枚以上」: the name without its particle, also matched (``_particle``)
+    alias: str | None = None
 
     def matches(self, card: Card) -> bool:
         if is_blank(card):  # deckcheck's blank fill counts for nothing (deckcheck.blank)
@@ -89,17 +91,21 @@ class Atom:
         if f == "kind":
             return card.kind is not None and nfkc(card.kind) == nfkc(self.value)
         if f == "name":
-            game = card.game
-            # name:反魂蝶 is the card 「反魂蝶」: brackets, quotes and spaces aside
-            # (normalize.loose_name_key; deckcheck's reading, outside the rulebooks)
-            return (
-                name_key(game, card.name) == name_key(game, self.value)
-                or number_key(card.number) == number_key(self.value)
-                or loose_name_key(card.name) == loose_name_key(self.value)
-            )
+            return _names(card, self.value) or (self.alias is not None and _names(card, self.alias))
         if f == "number":
             return number_key(card.number) == number_key(self.value)
         return word_key(self.value) in {word_key(k) for k in card.keywords}  # keyword
+
+
+def _names(card: Card, value: str) -> bool:
+    """Whether ``value`` names ``card``. name:反魂蝶 is the card 「反魂蝶」: brackets, quotes and
+    spaces aside (normalize.loose_name_key; deckcheck's reading, outside the rulebooks)."""
+    game = card.game
+    return (
+        name_key(game, card.name) == name_key(game, value)
+        or number_key(card.number) == number_key(value)
+        or loose_name_key(card.name) == loose_name_key(value)
+    )
 
 
 def _column_matches(column: CardColumn, actual: ColumnValue, wanted: str) -> bool:
@@ -240,6 +246,26 @@ def _selector_and_k(head: str, op: str) -> tuple[str, str, str] | None:
     return (sel, op, k) if sel and k else None
 
 
+# 「大妖精を2枚以上」, 「大妖精が2枚以上」: the particle between the card and its count
+_PARTICLES = "をが"
+
+
+def _particle(sel: str, game: Game) -> tuple[Atom, ...]:
+    """The atoms of a Japanese condition's selector that ends in a particle: a card type
+    without it (「キャラクターを」), else a name that matches as written or without it, since
+    a card's name may end in one (星に願いを); known.py accepts either (deckcheck's reading)."""
+    *parts, last = sel.split("|")
+    head = tuple(parse_atom(part, game) for part in parts)
+    bare = last[:-1].rstrip()
+    atom = parse_atom(bare, game) if bare else None
+    if atom is not None and atom.field != "name":
+        return (*head, atom)
+    written = parse_atom(last, game)
+    if written.field != "name" or not bare:
+        return (*head, written)
+    return (*head, replace(written, alias=atom.value if atom is not None else bare))
+
+
 # OP as players also write it: ≧ and ≦ (Japanese keyboards), ≥ and ≤
 _WIDE_OPS = str.maketrans({"≧": ">=", "≥": ">=", "≦": "<=", "≤": "<="})
 
@@ -266,6 +292,8 @@ def parse_condition(text: str, game: Game) -> Condition:
         sel, op, k = m["sel"], m["op"], m["k"]
     elif (ja := _japanese(written)) is not None:
         sel, op, k = ja
+        if sel[-1] in _PARTICLES and len(sel) > 1:
+            return Condition(text.strip(), _particle(sel, game), op, int(k))
     elif (single := _single_op(written, game)) is not None:
         sel, op, k = single
     else:

@@ -17,7 +17,7 @@ from deckcheck.normalize import nfkc, word_key
 from deckcheck.odds.conditions import Atom, Condition, ConditionError
 from deckcheck.plugins import name_key
 from deckcheck.pool.vocabulary import column_values
-from deckcheck.resolve import CardIndex
+from deckcheck.resolve import CardIndex, Resolution
 from deckcheck.suggest import NameIndex
 from deckcheck.text import as_written
 
@@ -35,17 +35,28 @@ def check_atoms(atoms: Iterable[Atom], game: Game, index: CardIndex) -> None:
 
 def _check(atom: Atom, game: Game, index: CardIndex) -> None:
     if atom.field in ("name", "number"):
-        found = index.resolve(game, atom.value)
-        if found.card is not None or found.ambiguous:
+        missed = _unknown(atom.value, atom.field, game, index)
+        if missed is None:
             return
-        if atom.field == "name" and name_key(game, atom.value) in index.names(game):
+        alias = atom.alias  # 「大妖精を2枚以上」: the name without its particle
+        if alias is not None and _unknown(alias, "name", game, index) is None:
             return
-        _refuse(atom, game, found.suggestions)
+        _refuse(atom, game, missed.suggestions)
     values = column_values(index, game, atom.field, _items(atom))
     key = _key_of(atom)
     keyed = {key(v): v for v in values}
     if key(atom.value) not in keyed:
         _refuse(atom, game, NameIndex(keyed).close(key(atom.value)))
+
+
+def _unknown(value: str, field: str, game: Game, index: CardIndex) -> Resolution | None:
+    """None when ``value`` names a card of ``game``; else its resolution, for the suggestions."""
+    found = index.resolve(game, value)
+    if found.card is not None or found.ambiguous:
+        return None
+    if field == "name" and name_key(game, value) in index.names(game):
+        return None
+    return found
 
 
 def _items(atom: Atom) -> bool:
@@ -77,7 +88,8 @@ def named_refs(conditions: Iterable[Condition]) -> list[str]:
 
 def atom_refs(atoms: Iterable[Atom]) -> list[str]:
     """``named_refs`` of selector atoms."""
-    return [a.value for a in _looked_up(atoms) if a.field in ("name", "number")]
+    names = [a for a in _looked_up(atoms) if a.field in ("name", "number")]
+    return [v for a in names for v in (a.value, a.alias) if v is not None]
 
 
 def _atoms(conditions: Iterable[Condition]) -> list[Atom]:
