@@ -67,6 +67,12 @@ def entries(text: str) -> list[tuple[str, int, str]]:
         "* マナの生成 ×3",
         "● 3x マナの生成",
         "• マナの生成 3枚",
+        # after a list's own number, when the count is written elsewhere on the line
+        "1. マナの生成 ×3",
+        "12) マナの生成 3枚",
+        "２．マナの生成×3",
+        "③マナの生成 x3",
+        "④ マナの生成（3）",
         # a count in the next column, as spreadsheets and forms copy them
         "マナの生成\t3",
         "マナの生成,3",
@@ -83,6 +89,13 @@ def test_a_name_ending_in_digits_after_a_space_stays_a_name() -> None:
     """見本キャラ 01 is a card's name: a count after a space alone is never split off."""
     assert entries("format: chaos-standard\n4 見本キャラ 01\n") == [("main", 4, "見本キャラ 01")]
     assert entries("format: chaos-standard\n見本キャラ 01\t4\n") == [("main", 4, "見本キャラ 01")]
+
+
+def test_a_list_number_without_another_count_is_no_card_line() -> None:
+    """「3. 大妖精」 says no count but its number: not read as three copies (deckcheck's
+    reading), so the line is refused, as before."""
+    deck = decklist.parse_text("format: vision-standard\n3. 大妖精\n")
+    assert deck.entries == [] and [p.rule for p in deck.problems] == ["deck/syntax"]
 
 
 def test_a_bare_count_after_the_name_reads_when_the_name_is_a_card(

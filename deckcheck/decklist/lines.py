@@ -98,8 +98,20 @@ def card_line(line: str) -> CardLine | None:
         return CardLine(m["count"], m["ref"])
     after = _count_after(line)
     if after is not None:
-        return CardLine(*after)
+        return CardLine(after[0], unnumbered(after[1]))
     return None
+
+
+# A list's own numbering before a card whose count is written elsewhere on the line:
+# ``1. 森近 霖之助 ×2``, ``2) チルノ 3``, ``③チルノ×3`` (no card's name starts with a digit;
+# ``3. チルノ`` alone, with no other count, stays no card line). deckcheck's reading.
+_LIST_NUMBER = re.compile(r"(?:[0-9０-９]{1,3}[.．)）]|[\u2460-\u2473])\s*")
+
+
+def unnumbered(ref: str) -> str:
+    """``ref`` without a list's number in front of it."""
+    m = _LIST_NUMBER.match(ref)
+    return ref[m.end() :] or ref if m is not None else ref
 
 
 def bare_count(line: str) -> CardLine | None:
@@ -113,7 +125,7 @@ def bare_count(line: str) -> CardLine | None:
         start = max(line.rfind("("), line.rfind("（"))
         inside = line[start + 1 : -1].strip().removesuffix("枚").rstrip()
         if start > 0 and inside.isdecimal() and len(inside) <= 4 and line[:start].strip():
-            return CardLine(inside, line[:start].strip())
+            return CardLine(inside, unnumbered(line[:start].strip()))
         return None
     digits = _trailing_digits(line)
     head = line[: len(line) - len(digits)]
@@ -125,7 +137,7 @@ def bare_count(line: str) -> CardLine | None:
         ref = dotless if dotless != dotless.rstrip() else trimmed
     if not digits or len(digits) > 4 or not ref.strip():
         return None
-    return CardLine(digits, ref.strip())
+    return CardLine(digits, unnumbered(ref.strip()))
 
 
 # marks before a heading, and the brackets around it (after NFKC: ［］ are [])
