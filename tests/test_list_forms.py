@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -89,6 +90,23 @@ def test_a_name_ending_in_digits_after_a_space_stays_a_name() -> None:
     """見本キャラ 01 is a card's name: a count after a space alone is never split off."""
     assert entries("format: chaos-standard\n4 見本キャラ 01\n") == [("main", 4, "見本キャラ 01")]
     assert entries("format: chaos-standard\n見本キャラ 01\t4\n") == [("main", 4, "見本キャラ 01")]
+
+
+def test_a_registration_forms_header_lines_are_read() -> None:
+    """The header lines a registration form or a blog puts above a list: the player
+    (使用者：), the deck's name (デッキタイトル：), the day (日付：2026/11/30, any of / . 年月日),
+    and the lines that say nothing of legality (大会名：, 作成者：, レギュレーション：), read and
+    left aside. Before, each was "not a card line" and the list was ILLEGAL."""
+    text = (
+        "デッキタイトル：霊夢ビート\n使用者：山田 太郎\n作成者：山田\n大会名：春の大会\n"
+        "日付：2026年1月5日\nレギュレーション：スタンダード\nformat: vision-standard\n3 大妖精\n"
+    )
+    deck = decklist.parse(text)
+    assert deck.problems == [] and [(e.count, e.ref) for e in deck.entries] == [(3, "大妖精")]
+    assert (deck.player, deck.name, deck.date) == ("山田 太郎", "霊夢ビート", date(2026, 1, 5))
+    assert decklist.parse("日付：2026/11/30\n").date == date(2026, 11, 30)
+    wrong = decklist.parse("日付：去年\n3 大妖精\n").problems  # a day that is no day says so
+    assert [(p.rule, p.line) for p in wrong] == [("deck/syntax", 1)]
 
 
 def test_a_list_number_without_another_count_is_no_card_line() -> None:

@@ -62,15 +62,29 @@ def subtotal(line: str) -> bool:
 
 
 # What an organiser collects from each list: the player and the deck's name, in the English
-# header words and the Japanese ones players write (``プレイヤー名：``, ``デッキ名：``).
+# header words and the Japanese ones players write (``プレイヤー名：``, ``デッキ名：``); the
+# day (``日付：2026/11/30``, read as a ``date:`` line); and the header lines a registration
+# form or a blog adds that say nothing of legality, read and left aside (``大会名：``,
+# ``作成者：``; ``レギュレーション：スタンダード``: the list's cards tell its format, as when no
+# format line is given). deckcheck's reading, outside the rulebooks.
 META_WORDS = {
     "player": "player",
     "name": "name",
     "deck name": "name",
+    "player name": "player",
     "プレイヤー": "player",
     "プレイヤー名": "player",
+    "プレイヤーネーム": "player",
+    "使用者": "player",
+    "使用者名": "player",
     "デッキ名": "name",
+    "デッキタイトル": "name",
+    **dict.fromkeys(("日付", "大会日", "開催日"), "date"),
+    **dict.fromkeys(("大会名", "大会", "イベント名", "イベント", "event"), "aside"),
+    **dict.fromkeys(("作成者", "author", "作成日", "更新日"), "aside"),
+    **dict.fromkeys(("レギュレーション", "regulation"), "aside"),
 }
+_DAY = re.compile(r"(?P<y>[0-9]{4})\s*[-/.年]\s*(?P<m>[0-9]{1,2})\s*[-/.月]\s*(?P<d>[0-9]{1,2})日?")
 MAX_META = 100  # characters of a player or deck name kept: a header line, not a text
 _META = re.compile(r"^(?P<word>[^:：=\d][^:：=]{0,11}?)\s*[:：=]\s*(?P<value>.*)$")
 _COMMENT = re.compile(r"(?:^|\s)#.*$")
@@ -93,16 +107,21 @@ def take_meta(text: str) -> tuple[str, dict[str, str]]:
     numbers), and what they give; where one is given twice, the first line wins."""
     lines = text.splitlines()
     found: dict[str, str] = {}
-    hits = []
+    hits: dict[int, tuple[str, str]] = {}
     for i, line in enumerate(lines):
         if line[:1].isdigit() or (meta := meta_line(line)) is None:
             continue  # a card line starts with its count: the common case, not looked at
-        hits.append(i)
-        key, value = meta
+        key, value = hits[i] = meta
         if value:
             found.setdefault(key, value)
     if not hits:
         return text, found
-    for i in hits:
-        lines[i] = ""
+    for i, (key, value) in hits.items():
+        # 日付：2026/11/30 becomes the date: line, which the parser reads and checks
+        lines[i] = _date_line(value) if key == "date" else ""
     return "\n".join(lines), found
+
+
+def _date_line(value: str) -> str:
+    day = _DAY.fullmatch(nfkc(value).strip())
+    return f"date: {day['y']}-{int(day['m']):02}-{int(day['d']):02}" if day else f"date: {value}"
