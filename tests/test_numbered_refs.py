@@ -50,6 +50,23 @@ def test_a_list_with_numbers_after_names_has_no_unknown_card(check: Check) -> No
     assert [v.rule for v in report.violations] == ["vision/main-size"], report.violations
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "霧雨 魔理沙 ×2 N30",
+        "霧雨 魔理沙×2（N30）",
+        "霧雨 魔理沙 2枚 【N30】",
+        "1. 霧雨 魔理沙 x2 [N30]",
+    ],
+)
+def test_a_number_after_the_count_names_that_printing(line: str, check: Check) -> None:
+    """The count, then the number (a blog's 「霧雨 魔理沙 ×2（N30）」): 2 of N30. Before, "not a
+    card line"."""
+    report = check(f"format: vision-standard\n{line}\n")
+    assert [v.rule for v in report.violations] == ["vision/main-size"], report.violations
+    assert report.counts["main"] == 2
+
+
 def test_a_number_of_another_card_is_not_taken_and_its_card_is_suggested(check: Check) -> None:
     """N31 is 博麗 霊夢: the line means neither card for certain."""
     (unknown,) = [

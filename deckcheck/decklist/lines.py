@@ -97,9 +97,31 @@ def card_line(line: str) -> CardLine | None:
     if m is not None:
         return CardLine(m["count"], m["ref"])
     after = _count_after(line)
-    if after is not None:
+    if after is None and (split := _number_last(line)) is not None:
+        # REF ×3 N1374, REF ×3（N1374）: the printing's number after the count, read as
+        # 「REF N1374」, the name beside its number (resolve.py; deckcheck's reading)
+        counted = _count_after(split[0])
+        after = counted and (counted[0], f"{counted[1]} {split[1]}")
+    if after:
         return CardLine(after[0], unnumbered(after[1]))
     return None
+
+
+# a card number: letters, then digits, maybe a dot or a hyphen (N30, PR.008, SAMPLE-C-003)
+_NUMBER = re.compile(r"[A-Za-z]{1,8}[-.]?(?:[A-Za-z]{1,8}-)?[0-9]{1,5}")
+
+
+def _number_last(line: str) -> tuple[str, str] | None:
+    """``(head, number)`` of a line that ends in a card number, after white space or in
+    brackets; string methods, for the reason ``_count_after`` gives."""
+    text = line.rstrip()
+    if text[-1:] in ")）]】〕":
+        start = max(text.rfind(mark) for mark in "(（[【〔")
+        head, token = text[:start], text[start + 1 : -1].strip()
+    else:
+        start = max(text.rfind(" "), text.rfind("\t"), text.rfind("\u3000"))
+        head, token = text[:start], text[start + 1 :]
+    return (head, token) if start > 0 and _NUMBER.fullmatch(token) else None
 
 
 # A list's own numbering before a card whose count is written elsewhere on the line:
