@@ -147,6 +147,8 @@ NOT_GAME_WORDS: dict[str, set[str]] = {
     "deckcheck/service/problems.py": {"title"},
     "deckcheck/cli/options.py": {"command"},  # click's Context.command, the command tree
     "deckcheck/sheet.py": {"event", "title"},  # the tournament an organiser runs; the page's title
+    # a registration form's 「イベント名：」 / "event name:" line: the tournament's name
+    "deckcheck/decklist/headers.py": {"event", "イベント"},
     "deckcheck/service/edge.py": {"title"},  # an RFC 9457 problem document's title
     # a saved deck's visibility "link": readable by whoever has its link (issue 37)
     "deckcheck/service/schemas.py": {"link"},

@@ -80,7 +80,8 @@ META_WORDS = {
     "デッキ名": "name",
     "デッキタイトル": "name",
     **dict.fromkeys(("日付", "大会日", "開催日"), "date"),
-    **dict.fromkeys(("大会名", "大会", "イベント名", "イベント", "event"), "aside"),
+    # not a bare 「イベント：」: a game's card type, and a heading may carry a count after a colon
+    **dict.fromkeys(("大会名", "大会", "イベント名", "event name"), "aside"),
     **dict.fromkeys(("作成者", "author", "作成日", "更新日"), "aside"),
     **dict.fromkeys(("レギュレーション", "regulation"), "aside"),
 }

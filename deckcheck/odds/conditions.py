@@ -252,8 +252,9 @@ _PARTICLES = "をが"
 
 def _particle(sel: str, game: Game) -> tuple[Atom, ...]:
     """The atoms of a Japanese condition's selector that ends in a particle: a card type
-    without it (「キャラクターを」), else a name that matches as written or without it, since
-    a card's name may end in one (星に願いを); known.py accepts either (deckcheck's reading)."""
+    without it (「TYPEを」, in the game's own word), else a name that matches as written or
+    without it, since a card's name may end in one (星に願いを); known.py accepts either
+    (deckcheck's reading)."""
     *parts, last = sel.split("|")
     head = tuple(parse_atom(part, game) for part in parts)
     bare = last[:-1].rstrip()
