@@ -71,12 +71,27 @@ def test_add_and_remove_take_the_count_as_players_write_it(tmp_path: Path, db: l
     assert run("remove", str(deck), "SAMPLE-R-002", "×1", *db)[0] == 0
     lines = deck.read_text(encoding="utf-8").splitlines()
     assert {"4 SAMPLE-R-001", "2 SAMPLE-R-002", "2 SAMPLE-R-003"} <= set(lines)
+    # a name's words unquoted, as a shell splits them
+    assert run("add", str(deck), "2", "蒼の定理者", "見本アリア", *db)[0] == 0  # SAMPLE-R-001
+    assert "6 SAMPLE-R-001" in deck.read_text(encoding="utf-8").splitlines()
+    assert run("remove", str(deck), "蒼の定理者", "見本アリア", "x5", *db)[0] == 0
+    assert "1 SAMPLE-R-001" in deck.read_text(encoding="utf-8").splitlines()
     before = deck.read_bytes()
-    code, _, err = run("add", str(deck), "SAMPLE-R-001", "many", *db)
-    assert code == 2 and "neither 'SAMPLE-R-001' nor 'many' is a count: write N REF" in err
+    code, _, err = run("add", str(deck), "3", *db)
+    assert code == 2 and "'3' is a count: name the card too" in err
     code, _, err = run("add", str(deck), "0", "SAMPLE-R-001", *db)
     assert code == 2 and "N must be from 1 to 9,999: got 0" in err
     assert deck.read_bytes() == before  # a refused edit writes nothing
+
+
+def test_add_reads_a_name_ending_in_a_number_as_the_name(tmp_path: Path, db: list[str]) -> None:
+    """``add FILE 見本キャラ 01``: 見本キャラ names no card and 見本キャラ 01 does, so the last word is
+    part of the name, one copy, as a deck list's bare count is read (the pool decides)."""
+    deck = tmp_path / "c.deck"
+    run("new", str(deck), "--format", "chaos-standard")
+    assert run("add", str(deck), "見本キャラ", "01", *db)[0] == 0
+    assert run("add", str(deck), "見本キャラ", "01", "3", *db)[0] == 0
+    assert "4 見本キャラ 01" in deck.read_text(encoding="utf-8").splitlines()
 
 
 def test_add_to_json_deck(tmp_path: Path, db: list[str]) -> None:

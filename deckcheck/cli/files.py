@@ -120,8 +120,9 @@ def add(
 ) -> None:
     from deckcheck import decklist, edit
 
-    count, ref = count_and_ref(first, second)
-    text, _deck, fmt, index = _load(path, None, db, [ref])
+    asked = count_and_ref([first, *(second or [])])
+    text, _deck, fmt, index = _load(path, None, db, asked.refs)
+    count, ref = asked.settled(index, fmt.game)
     card, same = same_card(index, fmt, ref)
     target = _section(section, fmt) or edit.default_section(fmt, card.type)
     # written as the user wrote it, or as the card's own name when found only loosely
@@ -165,8 +166,9 @@ def remove(
 ) -> None:
     from deckcheck import decklist, edit
 
-    count, ref = count_and_ref(first, second)
-    text, _deck, fmt, index = _load(path, None, db, [ref])
+    asked = count_and_ref([first, *(second or [])])
+    text, _deck, fmt, index = _load(path, None, db, asked.refs)
+    count, ref = asked.settled(index, fmt.game)
     card, same = same_card(index, fmt, ref)
     new_text = edit.remove(text, _section(section, fmt), count, same, card.name)
     _save(path, new_text)

@@ -4,7 +4,8 @@ count and the card as the command was given them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from deckcheck.errors import UsageError
@@ -20,29 +21,56 @@ if TYPE_CHECKING:
 MAX_COUNT = 9999
 
 
-def count_and_ref(first: str, second: str | None) -> tuple[int, str]:
+@dataclass(frozen=True)
+class Asked:
+    """The count and the card an ``add`` or ``remove`` was given."""
+
+    count: int
+    ref: str
+    whole: str | None = None  # every word as one name, when a count at the end was split off
+
+    @property
+    def refs(self) -> list[str]:
+        return [self.ref] if self.whole is None else [self.ref, self.whole]
+
+    def settled(self, index: CardIndex, game: str) -> tuple[int, str]:
+        """``(count, ref)``: the words before a count at the end name the card when they name
+        one, else every word is the name (a name that ends in a number), as a deck list's bare
+        count is read."""
+        if (
+            self.whole is None
+            or _names(index, game, self.ref)
+            or not _names(index, game, self.whole)
+        ):
+            return self.count, self.ref
+        return 1, self.whole
+
+
+def _names(index: CardIndex, game: str, ref: str) -> bool:
+    found = index.resolve(game, ref)
+    return found.card is not None or bool(found.ambiguous)
+
+
+def count_and_ref(words: Sequence[str]) -> Asked:
     """``N REF`` as the command's help writes it, ``REF N`` as a list line often does
-    (「大妖精 3」), or ``REF`` alone for one copy (deckcheck's reading). N may be written as on a
-    list: full-width, with 枚, or x3 / ×3. When both could be a count, the first is."""
-    if second is None:
-        return 1, first
-    for count, ref in ((first, second), (second, first)):
-        n = _count(count)
-        if n is not None:
-            if not 1 <= n <= MAX_COUNT:
-                raise UsageError(
-                    _("N must be from 1 to {most}: got {n}", most=f"{MAX_COUNT:,}", n=n)
-                )
-            return n, ref
-    raise UsageError(
-        _(
-            "neither {first} nor {second} is a count: write N REF, N a whole number from 1 "
-            "to {most}",
-            first=quote(first),
-            second=quote(second),
-            most=f"{MAX_COUNT:,}",
-        )
-    )
+    (「大妖精 3」), or ``REF`` alone for one copy; the words of REF joined by a space, so a name
+    need not be quoted (``add my.deck 3 秋 静葉``). N may be written as on a list: full-width,
+    with 枚, or x3 / ×3. When the first and the last word could both be a count, the first is.
+    deckcheck's reading."""
+    words = [w for w in words if w.strip()]
+    if len(words) > 1 and (n := _count(words[0])) is not None:
+        return Asked(_checked(n), " ".join(words[1:]))
+    if len(words) > 1 and (n := _count(words[-1])) is not None:
+        return Asked(_checked(n), " ".join(words[:-1]), " ".join(words))
+    if len(words) == 1 and _count(words[0]) is not None:
+        raise UsageError(_("{count} is a count: name the card too, N REF", count=quote(words[0])))
+    return Asked(1, " ".join(words))
+
+
+def _checked(n: int) -> int:
+    if not 1 <= n <= MAX_COUNT:
+        raise UsageError(_("N must be from 1 to {most}: got {n}", most=f"{MAX_COUNT:,}", n=n))
+    return n
 
 
 def _count(text: str) -> int | None:

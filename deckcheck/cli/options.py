@@ -122,4 +122,7 @@ CountArgument = Annotated[
         help=N_("How many copies: 3, ３, 3枚 or x3; it may follow REF, or be left out for one."),
     ),
 ]
-RefArgument = Annotated[str | None, typer.Argument(metavar="REF", help=N_("Card number or name."))]
+RefArgument = Annotated[
+    list[str] | None,
+    typer.Argument(metavar="REF", help=N_("Card number or name (no quotes needed).")),
+]
