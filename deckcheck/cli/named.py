@@ -54,7 +54,7 @@ def _names(index: CardIndex, game: str, ref: str) -> bool:
 def count_and_ref(words: Sequence[str]) -> Asked:
     """``N REF`` as the command's help writes it, ``REF N`` as a list line often does
     (「大妖精 3」), or ``REF`` alone for one copy; the words of REF joined by a space, so a name
-    need not be quoted (``add my.deck 3 秋 静葉``). N may be written as on a list: full-width,
+    need not be quoted (``add FILE 3 秋 静葉``). N may be written as on a list: full-width,
     with 枚, or x3 / ×3. When the first and the last word could both be a count, the first is.
     deckcheck's reading."""
     words = [w for w in words if w.strip()]
