@@ -18,8 +18,6 @@ if TYPE_CHECKING:
     from deckcheck.models import Card
     from deckcheck.resolve import CardIndex
 
-MAX_COUNT = 9999
-
 
 @dataclass(frozen=True)
 class Asked:
@@ -47,7 +45,7 @@ class Asked:
 
 
 def _names(index: CardIndex, game: str, ref: str) -> bool:
-    found = index.resolve(game, ref)
+    found = index.found(game, ref)  # no suggestions: only whether it names a card
     return found.card is not None or bool(found.ambiguous)
 
 
@@ -68,6 +66,8 @@ def count_and_ref(words: Sequence[str]) -> Asked:
 
 
 def _checked(n: int) -> int:
+    from deckcheck.decklist import MAX_COUNT  # a deck list's bound
+
     if not 1 <= n <= MAX_COUNT:
         raise UsageError(_("N must be from 1 to {most}: got {n}", most=f"{MAX_COUNT:,}", n=n))
     return n

@@ -104,8 +104,9 @@ def meta_line(line: str) -> tuple[str, str] | None:
 
 
 def take_meta(text: str) -> tuple[str, dict[str, str]]:
-    """The text with its ``player:`` and ``name:`` lines blanked (the other lines keep their
-    numbers), and what they give; where one is given twice, the first line wins."""
+    """The text with its ``player:`` and ``name:`` lines and the lines left aside blanked, and a
+    ``日付：`` line written as the ``date:`` line (the other lines keep their numbers), and what
+    they give; where one is given twice, the first line wins."""
     lines = text.splitlines()
     found: dict[str, str] = {}
     hits: dict[int, tuple[str, str]] = {}

@@ -17,7 +17,7 @@ from deckcheck.normalize import nfkc, word_key
 from deckcheck.odds.conditions import Atom, Condition, ConditionError
 from deckcheck.plugins import name_key
 from deckcheck.pool.vocabulary import column_values
-from deckcheck.resolve import CardIndex, Resolution
+from deckcheck.resolve import CardIndex
 from deckcheck.suggest import NameIndex
 from deckcheck.text import as_written
 
@@ -35,13 +35,12 @@ def check_atoms(atoms: Iterable[Atom], game: Game, index: CardIndex) -> None:
 
 def _check(atom: Atom, game: Game, index: CardIndex) -> None:
     if atom.field in ("name", "number"):
-        missed = _unknown(atom.value, atom.field, game, index)
-        if missed is None:
+        if _names(atom.value, atom.field, game, index):
             return
         alias = atom.alias  # 「大妖精を2枚以上」: the name without its particle
-        if alias is not None and _unknown(alias, "name", game, index) is None:
+        if alias is not None and _names(alias, "name", game, index):
             return
-        _refuse(atom, game, missed.suggestions)
+        _refuse(atom, game, index.resolve(game, atom.value).suggestions)
     values = column_values(index, game, atom.field, _items(atom))
     key = _key_of(atom)
     keyed = {key(v): v for v in values}
@@ -49,14 +48,12 @@ def _check(atom: Atom, game: Game, index: CardIndex) -> None:
         _refuse(atom, game, NameIndex(keyed).close(key(atom.value)))
 
 
-def _unknown(value: str, field: str, game: Game, index: CardIndex) -> Resolution | None:
-    """None when ``value`` names a card of ``game``; else its resolution, for the suggestions."""
-    found = index.resolve(game, value)
+def _names(value: str, field: str, game: Game, index: CardIndex) -> bool:
+    """Whether ``value`` names a card of ``game`` (``found``: no suggestions looked for)."""
+    found = index.found(game, value)
     if found.card is not None or found.ambiguous:
-        return None
-    if field == "name" and name_key(game, value) in index.names(game):
-        return None
-    return found
+        return True
+    return field == "name" and name_key(game, value) in index.names(game)
 
 
 def _items(atom: Atom) -> bool:
